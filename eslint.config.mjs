@@ -1,0 +1,51 @@
+import nx from '@nx/eslint-plugin';
+
+// One scope tag per deployable controller plus the shared ones; every tag has a line here,
+// because Nx leaves an unlisted tag unconstrained.
+const controllerScopes = [
+  'watcher',
+  'cloneset',
+  'asts',
+  'ads',
+  'sidecarset',
+  'uniteddeployment',
+  'resourcedistribution',
+  'imagepull',
+];
+
+export default [
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  ...nx.configs['flat/javascript'],
+  { ignores: ['**/dist', '**/out-tsc', '**/vite.config.*.timestamp*', '**/vitest.config.*.timestamp*'] },
+  {
+    files: ['**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: true,
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+            // the local cluster and node simulator: used by tests, benchmarks and the sandbox, never by a controller
+            { sourceTag: 'scope:testing', onlyDependOnLibsWithTags: ['scope:testing', 'scope:shared'] },
+            { sourceTag: 'scope:sandbox', onlyDependOnLibsWithTags: ['scope:sandbox', 'scope:testing', 'scope:shared'] },
+            ...controllerScopes.map((s) => ({
+              sourceTag: `scope:${s}`,
+              onlyDependOnLibsWithTags: [`scope:${s}`, 'scope:shared'],
+            })),
+          ],
+        },
+      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['**/*.json'],
+    rules: {},
+    languageOptions: { parser: await import('jsonc-eslint-parser') },
+  },
+];

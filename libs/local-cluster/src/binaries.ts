@@ -1,0 +1,37 @@
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { BinariesMissingError } from './errors.js';
+import { ETCD_VERSION, JAEGER_VERSION, KUBERNETES_VERSION, NATS_VERSION } from './versions.js';
+
+export interface Binaries {
+  etcd: string;
+  kubeApiserver: string;
+  kubeControllerManager: string;
+  kubeScheduler: string;
+  kubectl: string;
+  natsServer: string;
+  jaeger: string;
+}
+
+/** The cache folder of built binaries: `REGATTA_CACHE` or `~/.cache/regatta`. */
+export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env['REGATTA_CACHE'] || join(homedir(), '.cache', 'regatta');
+}
+
+/** Paths of the pinned binaries in the cache; throws BinariesMissingError naming what is not built. */
+export function locateBinaries(dir = cacheDir()): Binaries {
+  const bin = (component: string, version: string, file: string) => join(dir, `${component}-${version}`, 'bin', file);
+  const found: Binaries = {
+    etcd: bin('etcd', ETCD_VERSION, 'etcd'),
+    kubeApiserver: bin('kubernetes', KUBERNETES_VERSION, 'kube-apiserver'),
+    kubeControllerManager: bin('kubernetes', KUBERNETES_VERSION, 'kube-controller-manager'),
+    kubeScheduler: bin('kubernetes', KUBERNETES_VERSION, 'kube-scheduler'),
+    kubectl: bin('kubernetes', KUBERNETES_VERSION, 'kubectl'),
+    natsServer: bin('nats', NATS_VERSION, 'nats-server'),
+    jaeger: bin('jaeger', JAEGER_VERSION, 'jaeger'),
+  };
+  const missing = Object.values(found).filter((p) => !existsSync(p));
+  if (missing.length > 0) throw new BinariesMissingError(missing, dir);
+  return found;
+}

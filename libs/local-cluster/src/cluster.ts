@@ -1,0 +1,228 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { locateBinaries, type Binaries } from './binaries.js';
+import {
+  apiserverArgs,
+  controllerManagerArgs,
+  etcdArgs,
+  jaegerConfig,
+  kubeconfigYaml,
+  natsConfig,
+  schedulerArgs,
+  type PkiPaths,
+} from './components.js';
+import { ComponentStartError } from './errors.js';
+import { httpGet } from './http.js';
+import { createCertificateAuthority, createSigningKey, type CertificateAuthority } from './pki.js';
+import { freePorts } from './ports.js';
+import { ManagedProcess, stopRecorded, type ProcessRecord } from './process.js';
+import { waitFor } from './wait.js';
+
+export interface LocalClusterOptions {
+  /** Working folder: PKI, etcd data, logs, kubeconfig, endpoints.json and pids.json. Created if missing. */
+  dir: string;
+  /** Leave the processes running after this Node process exits (`regatta sandbox up --detach`). */
+  keepAfterExit?: boolean;
+  /** kube-controller-manager (garbage collection, namespaces, native workloads, PV binding). Default true. */
+  controllerManager?: boolean;
+  /** kube-scheduler. Default true. */
+  scheduler?: boolean;
+  /** nats-server with JetStream. Default true. */
+  nats?: boolean;
+  /** Jaeger (OTLP in, query API out, in memory). Default true. */
+  jaeger?: boolean;
+  /** Progress lines ("etcd ready in 812 ms"). */
+  log?: (line: string) => void;
+  binaries?: Binaries;
+}
+
+/** Where everything listens; written to `<dir>/endpoints.json`. */
+export interface ClusterEndpoints {
+  apiserver: string;
+  kubeconfig: string;
+  etcd: string;
+  nats?: string;
+  natsMonitor?: string;
+  jaeger?: { query: string; otlpHttp: string; otlpGrpc: string };
+}
+
+export const ENDPOINTS_FILE = 'endpoints.json';
+export const PIDS_FILE = 'pids.json';
+
+/**
+ * A real Kubernetes control plane (etcd, kube-apiserver, and optionally kube-controller-manager and
+ * kube-scheduler), with nats-server and Jaeger beside it, every listener on 127.0.0.1.
+ */
+export class LocalCluster {
+  /** Milliseconds each component took from spawn to healthy. */
+  readonly startupMs: Record<string, number> = {};
+
+  private constructor(
+    readonly dir: string,
+    readonly endpoints: ClusterEndpoints,
+    readonly ca: CertificateAuthority,
+    private readonly processes: ManagedProcess[],
+  ) {}
+
+  static async start(options: LocalClusterOptions): Promise<LocalCluster> {
+    const o = { controllerManager: true, scheduler: true, nats: true, jaeger: true, keepAfterExit: false, ...options };
+    const log = o.log ?? (() => undefined);
+    const bin = o.binaries ?? locateBinaries();
+    const t0 = Date.now();
+    const dir = o.dir;
+    const logs = join(dir, 'logs');
+    await mkdir(logs, { recursive: true });
+    await mkdir(join(dir, 'pki'), { recursive: true });
+
+    const [etcdPort, peerPort, apiPort, kcmPort, schedPort, natsPort, natsMon, otlpGrpc, otlpHttp, qHttp, qGrpc] =
+      (await freePorts(11)) as [number, number, number, number, number, number, number, number, number, number, number];
+
+    const { ca, pki, kubeconfig } = await writePki(dir, apiPort);
+    const endpoints: ClusterEndpoints = {
+      apiserver: `https://127.0.0.1:${apiPort}`,
+      kubeconfig,
+      etcd: `http://127.0.0.1:${etcdPort}`,
+    };
+
+    const processes: ManagedProcess[] = [];
+    const cluster = new LocalCluster(dir, endpoints, ca, processes);
+    const start = (name: string, command: string, args: string[]) => {
+      const p = ManagedProcess.start({ name, command, args, logFile: join(logs, `${name}.log`) }, o);
+      processes.push(p);
+      return p;
+    };
+    const ready = async (p: ManagedProcess, check: () => Promise<boolean>, timeoutMs = 60_000) => {
+      const began = Date.now();
+      await waitFor(
+        `${p.spec.name} to become healthy`,
+        async () => {
+          p.assertRunning();
+          return check();
+        },
+        { timeoutMs, intervalMs: 100 },
+      ).catch((err: unknown) => {
+        if (err instanceof ComponentStartError) throw err;
+        throw new ComponentStartError(p.spec.name, (err as Error).message, p.spec.logFile);
+      });
+      cluster.startupMs[p.spec.name] = Date.now() - began;
+      log(`${p.spec.name} ready in ${Date.now() - began} ms`);
+    };
+    const ok = (url: string, tls = {}) => async () => (await httpGet(url, tls)).status === 200;
+
+    try {
+      const etcd = start('etcd', bin.etcd, etcdArgs({ dataDir: join(dir, 'etcd'), clientPort: etcdPort, peerPort }));
+      const waits: Promise<void>[] = [ready(etcd, ok(`${endpoints.etcd}/health`))];
+
+      if (o.nats) {
+        const conf = join(dir, 'nats.conf');
+        await writeFile(conf, natsConfig({ port: natsPort, monitorPort: natsMon, storeDir: join(dir, 'jetstream') }));
+        const nats = start('nats-server', bin.natsServer, ['-c', conf]);
+        endpoints.nats = `nats://127.0.0.1:${natsPort}`;
+        endpoints.natsMonitor = `http://127.0.0.1:${natsMon}`;
+        waits.push(ready(nats, ok(`http://127.0.0.1:${natsMon}/healthz?js-enabled-only=true`)));
+      }
+      if (o.jaeger) {
+        const conf = join(dir, 'jaeger.yaml');
+        await writeFile(conf, jaegerConfig({ otlpGrpc, otlpHttp, queryHttp: qHttp, queryGrpc: qGrpc }));
+        const jaeger = start('jaeger', bin.jaeger, [`--config=file:${conf}`]);
+        endpoints.jaeger = {
+          query: `http://127.0.0.1:${qHttp}`,
+          otlpHttp: `http://127.0.0.1:${otlpHttp}`,
+          otlpGrpc: `127.0.0.1:${otlpGrpc}`,
+        };
+        waits.push(ready(jaeger, ok(`http://127.0.0.1:${qHttp}/api/services`)));
+      }
+
+      await waits[0];
+      const apiserver = start('kube-apiserver', bin.kubeApiserver, apiserverArgs({ etcdPort, securePort: apiPort, pki }));
+      const caTls = { ca: ca.certPem };
+      await ready(apiserver, ok(`${endpoints.apiserver}/readyz`, caTls), 90_000);
+
+      const insecure = { rejectUnauthorized: false };
+      if (o.controllerManager) {
+        const kcm = start(
+          'kube-controller-manager',
+          bin.kubeControllerManager,
+          controllerManagerArgs({ kubeconfig, securePort: kcmPort, pki }),
+        );
+        waits.push(ready(kcm, ok(`https://127.0.0.1:${kcmPort}/healthz`, insecure)));
+      }
+      if (o.scheduler) {
+        const sched = start('kube-scheduler', bin.kubeScheduler, schedulerArgs({ kubeconfig, securePort: schedPort }));
+        waits.push(ready(sched, ok(`https://127.0.0.1:${schedPort}/healthz`, insecure)));
+      }
+      await Promise.all(waits);
+      cluster.startupMs['total'] = Date.now() - t0;
+      log(`control plane ready in ${Date.now() - t0} ms`);
+
+      await writeFile(join(dir, ENDPOINTS_FILE), JSON.stringify(endpoints, null, 2) + '\n');
+      await cluster.writePids();
+      return cluster;
+    } catch (err) {
+      await cluster.stop();
+      throw err;
+    }
+  }
+
+  /** Records of the processes this cluster started, in start order. */
+  get processRecords(): ProcessRecord[] {
+    return this.processes.map((p) => p.record);
+  }
+
+  /** Adds a process that belongs to this cluster (a controller, the node simulator) to its pid file and shutdown. */
+  async adopt(p: ManagedProcess): Promise<void> {
+    this.processes.push(p);
+    await this.writePids();
+  }
+
+  private async writePids(): Promise<void> {
+    await writeFile(join(this.dir, PIDS_FILE), JSON.stringify(this.processRecords, null, 2) + '\n');
+  }
+
+  /** Stops every process, newest first (controllers before the API server, the API server before etcd). */
+  async stop(): Promise<void> {
+    for (const p of [...this.processes].reverse()) await p.stop();
+  }
+}
+
+/** Stops the processes of a cluster started by another process (its `<dir>/pids.json`). */
+export async function stopClusterInDir(dir: string): Promise<ProcessRecord[]> {
+  const records = JSON.parse(await readFile(join(dir, PIDS_FILE), 'utf8')) as ProcessRecord[];
+  await stopRecorded(records);
+  return records;
+}
+
+/** Reads `<dir>/endpoints.json` of a running cluster. */
+export async function readEndpoints(dir: string): Promise<ClusterEndpoints> {
+  return JSON.parse(await readFile(join(dir, ENDPOINTS_FILE), 'utf8')) as ClusterEndpoints;
+}
+
+async function writePki(dir: string, apiPort: number) {
+  const p = (f: string) => join(dir, 'pki', f);
+  const ca = await createCertificateAuthority('regatta-local-ca');
+  const serving = await ca.issueServing(['localhost', '127.0.0.1', '10.96.0.1', 'kubernetes.default.svc'], 'kube-apiserver');
+  const admin = await ca.issueClient('regatta-admin', ['system:masters']);
+  const sa = await createSigningKey();
+  const pki: PkiPaths = {
+    caCert: p('ca.crt'),
+    servingCert: p('apiserver.crt'),
+    servingKey: p('apiserver.key'),
+    serviceAccountKey: p('sa.key'),
+    serviceAccountPub: p('sa.pub'),
+  };
+  await Promise.all([
+    writeFile(pki.caCert, ca.certPem),
+    writeFile(p('ca.key'), ca.keyPem, { mode: 0o600 }),
+    writeFile(pki.servingCert, serving.certPem),
+    writeFile(pki.servingKey, serving.keyPem, { mode: 0o600 }),
+    writeFile(pki.serviceAccountKey, sa.privateKeyPem, { mode: 0o600 }),
+    writeFile(pki.serviceAccountPub, sa.publicKeyPem),
+  ]);
+  const kubeconfig = join(dir, 'kubeconfig');
+  await writeFile(
+    kubeconfig,
+    kubeconfigYaml({ server: `https://127.0.0.1:${apiPort}`, caPem: ca.certPem, certPem: admin.certPem, keyPem: admin.keyPem }),
+    { mode: 0o600 },
+  );
+  return { ca, pki, kubeconfig };
+}

@@ -1,0 +1,47 @@
+import { X509Certificate } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { etcdArgs, kubeconfigYaml, natsConfig } from './components.js';
+import { createCertificateAuthority } from './pki.js';
+
+describe('etcd command line', () => {
+  it('listens on loopback only and names itself as the single member', () => {
+    const args = etcdArgs({ dataDir: '/d', clientPort: 1, peerPort: 2 });
+    expect(args).toContain('--listen-client-urls=http://127.0.0.1:1');
+    expect(args).toContain('--initial-cluster=default=http://127.0.0.1:2');
+  });
+});
+
+describe('nats-server configuration', () => {
+  it('enables JetStream on loopback with payloads above the API server object limit', () => {
+    const conf = natsConfig({ port: 4222, monitorPort: 8222, storeDir: '/js' });
+    expect(conf).toContain('listen: "127.0.0.1:4222"');
+    expect(conf).toContain('max_payload: 4MB');
+    expect(conf).toMatch(/jetstream \{\n {2}store_dir: "\/js"/);
+  });
+});
+
+describe('PKI', () => {
+  it('issues a serving certificate for names and IPs, signed by the CA', async () => {
+    const ca = await createCertificateAuthority('test-ca');
+    const leaf = await ca.issueServing(['localhost', '127.0.0.1']);
+    const caCert = new X509Certificate(ca.certPem);
+    const cert = new X509Certificate(leaf.certPem);
+    expect(cert.verify(caCert.publicKey)).toBe(true);
+    expect(cert.subjectAltName).toBe('DNS:localhost, IP Address:127.0.0.1');
+    expect(cert.checkIP('127.0.0.1')).toBe('127.0.0.1');
+  });
+
+  it('puts client groups into the subject organisation, as Kubernetes reads them', async () => {
+    const ca = await createCertificateAuthority('test-ca');
+    const admin = await ca.issueClient('admin', ['system:masters']);
+    expect(new X509Certificate(admin.certPem).subject).toBe('O=system:masters\nCN=admin');
+  });
+});
+
+describe('kubeconfig', () => {
+  it('embeds the CA and client credentials', () => {
+    const y = kubeconfigYaml({ server: 'https://127.0.0.1:6443', caPem: 'CA', certPem: 'C', keyPem: 'K' });
+    expect(y).toContain('server: https://127.0.0.1:6443');
+    expect(y).toContain(`certificate-authority-data: ${Buffer.from('CA').toString('base64')}`);
+  });
+});

@@ -1,0 +1,192 @@
+// Command lines of the control plane's processes: pure functions of ports and paths.
+
+export interface PkiPaths {
+  caCert: string;
+  servingCert: string;
+  servingKey: string;
+  serviceAccountKey: string;
+  serviceAccountPub: string;
+}
+
+export function etcdArgs(o: { dataDir: string; clientPort: number; peerPort: number }): string[] {
+  const client = `http://127.0.0.1:${o.clientPort}`;
+  const peer = `http://127.0.0.1:${o.peerPort}`;
+  return [
+    `--data-dir=${o.dataDir}`,
+    `--listen-client-urls=${client}`,
+    `--advertise-client-urls=${client}`,
+    `--listen-peer-urls=${peer}`,
+    `--initial-advertise-peer-urls=${peer}`,
+    `--initial-cluster=default=${peer}`,
+    '--unsafe-no-fsync=true',
+    '--log-level=warn',
+  ];
+}
+
+export function apiserverArgs(o: { etcdPort: number; securePort: number; pki: PkiPaths }): string[] {
+  return [
+    `--etcd-servers=http://127.0.0.1:${o.etcdPort}`,
+    `--secure-port=${o.securePort}`,
+    '--bind-address=127.0.0.1',
+    '--advertise-address=127.0.0.1',
+    `--tls-cert-file=${o.pki.servingCert}`,
+    `--tls-private-key-file=${o.pki.servingKey}`,
+    `--client-ca-file=${o.pki.caCert}`,
+    `--service-account-issuer=https://127.0.0.1:${o.securePort}`,
+    `--service-account-key-file=${o.pki.serviceAccountPub}`,
+    `--service-account-signing-key-file=${o.pki.serviceAccountKey}`,
+    '--service-cluster-ip-range=10.96.0.0/16',
+    '--authorization-mode=RBAC',
+    '--allow-privileged=true',
+    // no kubelet issues service-account tokens here, so pods must not require one
+    '--disable-admission-plugins=ServiceAccount',
+    '--enable-priority-and-fairness=false',
+    '--max-requests-inflight=1000',
+    '--max-mutating-requests-inflight=500',
+    '--endpoint-reconciler-type=none',
+    '--v=0',
+  ];
+}
+
+/**
+ * The controllers that make this a cluster people recognise: garbage collection, namespaces, the
+ * native workloads (for side-by-side comparisons) and PV binding. node-lifecycle is left out on
+ * purpose: it would taint and evict simulated nodes.
+ */
+export const CONTROLLER_MANAGER_CONTROLLERS = [
+  'garbage-collector-controller',
+  'namespace-controller',
+  'serviceaccount-controller',
+  'deployment-controller',
+  'replicaset-controller',
+  'statefulset-controller',
+  'daemonset-controller',
+  'job-controller',
+  'disruption-controller',
+  'persistentvolume-binder-controller',
+  'persistentvolume-protection-controller',
+  'persistentvolumeclaim-protection-controller',
+  'ttl-after-finished-controller',
+];
+
+export function controllerManagerArgs(o: { kubeconfig: string; securePort: number; pki: PkiPaths }): string[] {
+  return [
+    `--kubeconfig=${o.kubeconfig}`,
+    `--authentication-kubeconfig=${o.kubeconfig}`,
+    `--authorization-kubeconfig=${o.kubeconfig}`,
+    '--leader-elect=false',
+    '--bind-address=127.0.0.1',
+    `--secure-port=${o.securePort}`,
+    `--controllers=${CONTROLLER_MANAGER_CONTROLLERS.join(',')}`,
+    `--root-ca-file=${o.pki.caCert}`,
+    `--service-account-private-key-file=${o.pki.serviceAccountKey}`,
+    '--use-service-account-credentials=false',
+    '--kube-api-qps=200',
+    '--kube-api-burst=400',
+    '--v=0',
+  ];
+}
+
+export function schedulerArgs(o: { kubeconfig: string; securePort: number }): string[] {
+  return [
+    `--kubeconfig=${o.kubeconfig}`,
+    `--authentication-kubeconfig=${o.kubeconfig}`,
+    `--authorization-kubeconfig=${o.kubeconfig}`,
+    '--leader-elect=false',
+    '--bind-address=127.0.0.1',
+    `--secure-port=${o.securePort}`,
+    '--kube-api-qps=200',
+    '--kube-api-burst=400',
+    '--v=0',
+  ];
+}
+
+/** nats-server configuration: JetStream on, loopback only, payloads large enough for any Kubernetes object. */
+export function natsConfig(o: { port: number; monitorPort: number; storeDir: string }): string {
+  return [
+    `listen: "127.0.0.1:${o.port}"`,
+    `http: "127.0.0.1:${o.monitorPort}"`,
+    // the API server accepts objects up to ~1.5 MiB; leave room for the envelope
+    'max_payload: 4MB',
+    'jetstream {',
+    `  store_dir: "${o.storeDir}"`,
+    '  max_memory_store: 1GB',
+    '  max_file_store: 8GB',
+    '}',
+    '',
+  ].join('\n');
+}
+
+export interface JaegerPorts {
+  otlpGrpc: number;
+  otlpHttp: number;
+  queryHttp: number;
+  queryGrpc: number;
+}
+
+/** Jaeger v2 with in-memory storage, OTLP in, query API out, every listener on loopback. */
+export function jaegerConfig(p: JaegerPorts): string {
+  return `service:
+  extensions: [jaeger_storage, jaeger_query]
+  pipelines:
+    traces:
+      receivers: [otlp]
+      processors: [batch]
+      exporters: [jaeger_storage_exporter]
+  telemetry:
+    metrics:
+      level: none
+    logs:
+      level: warn
+extensions:
+  jaeger_storage:
+    backends:
+      mem:
+        memory:
+          max_traces: 100000
+  jaeger_query:
+    storage:
+      traces: mem
+    http:
+      endpoint: 127.0.0.1:${p.queryHttp}
+    grpc:
+      endpoint: 127.0.0.1:${p.queryGrpc}
+receivers:
+  otlp:
+    protocols:
+      grpc:
+        endpoint: 127.0.0.1:${p.otlpGrpc}
+      http:
+        endpoint: 127.0.0.1:${p.otlpHttp}
+processors:
+  batch:
+    timeout: 200ms
+exporters:
+  jaeger_storage_exporter:
+    trace_storage: mem
+`;
+}
+
+/** A kubeconfig with embedded CA and client certificate, as `kubectl` and client libraries read it. */
+export function kubeconfigYaml(o: { server: string; caPem: string; certPem: string; keyPem: string }): string {
+  const b64 = (s: string) => Buffer.from(s).toString('base64');
+  return `apiVersion: v1
+kind: Config
+clusters:
+- name: regatta-local
+  cluster:
+    server: ${o.server}
+    certificate-authority-data: ${b64(o.caPem)}
+users:
+- name: regatta-admin
+  user:
+    client-certificate-data: ${b64(o.certPem)}
+    client-key-data: ${b64(o.keyPem)}
+contexts:
+- name: regatta-local
+  context:
+    cluster: regatta-local
+    user: regatta-admin
+current-context: regatta-local
+`;
+}

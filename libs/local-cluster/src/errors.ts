@@ -1,0 +1,36 @@
+/** Base class of the local cluster's errors: each has a stable code and says what to do. */
+export class LocalClusterError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** A control-plane binary is not in the cache: the one-time build has not run for this version. */
+export class BinariesMissingError extends LocalClusterError {
+  constructor(readonly missing: string[], cacheDir: string) {
+    super(
+      'REGATTA_BINARIES_MISSING',
+      `control-plane binaries are not built yet: ${missing.join(', ')} (looked in ${cacheDir}). ` +
+        `Run 'npm run controlplane:build' once (needs Go; about 20-30 minutes on 2 cores), then try again.`,
+    );
+  }
+}
+
+/** A process of the cluster exited or never became healthy. */
+export class ComponentStartError extends LocalClusterError {
+  constructor(component: string, reason: string, logFile: string) {
+    super('REGATTA_COMPONENT_START', `${component} did not start: ${reason}. Its log: ${logFile}`);
+  }
+}
+
+/** Waiting for a condition took longer than allowed. */
+export class WaitTimeoutError extends LocalClusterError {
+  constructor(what: string, ms: number) {
+    super('REGATTA_WAIT_TIMEOUT', `timed out after ${ms} ms waiting for ${what}`);
+  }
+}

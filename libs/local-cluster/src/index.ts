@@ -1,0 +1,17 @@
+export { cacheDir, locateBinaries, type Binaries } from './binaries.js';
+export {
+  LocalCluster,
+  readEndpoints,
+  stopClusterInDir,
+  ENDPOINTS_FILE,
+  PIDS_FILE,
+  type ClusterEndpoints,
+  type LocalClusterOptions,
+} from './cluster.js';
+export { CONTROLLER_MANAGER_CONTROLLERS } from './components.js';
+export { BinariesMissingError, ComponentStartError, LocalClusterError, WaitTimeoutError } from './errors.js';
+export { createCertificateAuthority, type CertificateAuthority, type KeyPairPem } from './pki.js';
+export { freePort, freePorts } from './ports.js';
+export { ManagedProcess, stopRecorded, type ProcessRecord, type ProcessSpec } from './process.js';
+export { waitFor } from './wait.js';
+export * from './versions.js';

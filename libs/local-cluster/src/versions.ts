@@ -1,0 +1,8 @@
+// Pinned versions of the local control plane. tools/controlplane/build.sh reads these lines
+// (keep the `export const NAME = 'value';` form); the cache folder is keyed by component and version,
+// so changing one rebuilds only that component.
+export const KUBERNETES_VERSION = '1.36.3';
+export const ETCD_VERSION = '3.6.16';
+export const NATS_VERSION = '2.14.5';
+export const JAEGER_VERSION = '1.76.0';
+export const GO_MOD_DIRECTIVE = '1.26.0';

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Builds the binaries of Regatta's local control plane from Go modules, into a cache outside
+# the repo keyed by component and version: ${REGATTA_CACHE:-~/.cache/regatta}/<component>-<version>/bin.
+# Idempotent: a component whose cache folder is complete is skipped.
+#
+#   tools/controlplane/build.sh [component ...]     components: kubernetes etcd nats jaeger (default: all)
+#
+# Versions are pinned in libs/local-cluster/src/versions.ts, which the TypeScript side uses to find them.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+eval "$(sed -n "s/^export const \([A-Z_]*\) = '\([^']*\)';$/\1=\2/p" "$root/libs/local-cluster/src/versions.ts")"
+: "${KUBERNETES_VERSION:?} ${ETCD_VERSION:?} ${NATS_VERSION:?} ${JAEGER_VERSION:?} ${GO_MOD_DIRECTIVE:?}"
+cache=${REGATTA_CACHE:-$HOME/.cache/regatta}
+
+if ! command -v go >/dev/null 2>&1; then
+  echo "regatta: Go is needed once, to build the local control plane (kube-apiserver, etcd, nats-server, jaeger)." >&2
+  echo "         Install Go ${GO_MOD_DIRECTIVE%.0} or newer (https://go.dev/doc/install, or your distribution's golang package) and run this again." >&2
+  exit 3
+fi
+
+export GOTOOLCHAIN=local GOFLAGS=-mod=mod CGO_ENABLED=0
+
+log() { printf '[controlplane %s] %s\n' "$(date +%H:%M:%S)" "$*"; }
+
+# $1 component name, $2 version; sets $out. Returns 0 when already built.
+prepare() {
+  out="$cache/$1-$2"
+  if [ -f "$out/.complete" ]; then
+    log "$1 $2: cached in $out"
+    return 0
+  fi
+  rm -rf "$out"; mkdir -p "$out/bin"
+  return 1
+}
+
+# A throw-away wrapper module; prints its path.
+wrapper() {
+  local w; w=$(mktemp -d "${TMPDIR:-/tmp}/regatta-build-$1.XXXXXX")
+  printf 'module local/regatta-build-%s\n\ngo %s\n' "$1" "$GO_MOD_DIRECTIVE" > "$w/go.mod"
+  echo "$w"
+}
+
+finish() {
+  date -u +%Y-%m-%dT%H:%M:%SZ > "$out/.complete"
+  log "$1: done in $2 s ($(du -sh "$out" | cut -f1))"
+}
+
+build_kubernetes() {
+  prepare kubernetes "$KUBERNETES_VERSION" && return 0
+  local t0=$SECONDS w mod minor ld p
+  log "kubernetes $KUBERNETES_VERSION: resolving modules (k8s.io/kubernetes pins its staging modules to v0.0.0; replacing each with its v0.x tag)"
+  w=$(wrapper kubernetes); cd "$w"
+  mod=$(go mod download -json "k8s.io/kubernetes@v$KUBERNETES_VERSION" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')
+  grep -E '^godebug ' "$mod" >> go.mod || true
+  for m in $(sed -n 's#^[[:space:]]*\(k8s\.io/[a-z0-9-]*\) => \./staging/.*#\1#p' "$mod"); do
+    go mod edit -replace="$m=$m@v0.${KUBERNETES_VERSION#1.}"
+  done
+  go get -tool "k8s.io/kubernetes/cmd/kube-apiserver@v$KUBERNETES_VERSION" \
+               "k8s.io/kubernetes/cmd/kube-controller-manager@v$KUBERNETES_VERSION" \
+               "k8s.io/kubernetes/cmd/kube-scheduler@v$KUBERNETES_VERSION" \
+               "k8s.io/kubernetes/cmd/kubectl@v$KUBERNETES_VERSION"
+  minor=$(echo "$KUBERNETES_VERSION" | cut -d. -f2); ld="-s -w"
+  for p in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+    ld="$ld -X $p.gitVersion=v$KUBERNETES_VERSION -X $p.gitMajor=1 -X $p.gitMinor=$minor -X $p.gitTreeState=clean -X $p.buildDate=2000-01-01T00:00:00Z"
+  done
+  for c in kube-apiserver kube-controller-manager kube-scheduler kubectl; do
+    log "kubernetes $KUBERNETES_VERSION: compiling $c ($((SECONDS - t0)) s so far)"
+    go build -trimpath -tags notest -ldflags "$ld" -o "$out/bin/$c" "k8s.io/kubernetes/cmd/$c"
+  done
+  "$out/bin/kube-apiserver" --version
+  cd /; rm -rf "$w"
+  finish kubernetes $((SECONDS - t0))
+}
+
+build_etcd() {
+  prepare etcd "$ETCD_VERSION" && return 0
+  local t0=$SECONDS w
+  log "etcd $ETCD_VERSION: resolving and compiling"
+  w=$(wrapper etcd); cd "$w"
+  go get -tool "go.etcd.io/etcd/server/v3@v$ETCD_VERSION"
+  go build -trimpath -ldflags "-s -w" -o "$out/bin/etcd" go.etcd.io/etcd/server/v3
+  "$out/bin/etcd" --version | head -1
+  cd /; rm -rf "$w"
+  finish etcd $((SECONDS - t0))
+}
+
+build_nats() {
+  prepare nats "$NATS_VERSION" && return 0
+  local t0=$SECONDS w
+  log "nats-server $NATS_VERSION: resolving and compiling"
+  w=$(wrapper nats); cd "$w"
+  go get -tool "github.com/nats-io/nats-server/v2@v$NATS_VERSION"
+  go build -trimpath -ldflags "-s -w" -o "$out/bin/nats-server" github.com/nats-io/nats-server/v2
+  "$out/bin/nats-server" --version
+  cd /; rm -rf "$w"
+  finish nats-server $((SECONDS - t0))
+}
+
+build_jaeger() {
+  prepare jaeger "$JAEGER_VERSION" && return 0
+  local t0=$SECONDS w
+  log "jaeger $JAEGER_VERSION: resolving and compiling (the largest of the set)"
+  w=$(wrapper jaeger); cd "$w"
+  # Jaeger's own go.mod pins sarama with a replace; a wrapper must repeat it to build the same graph.
+  printf '\nreplace github.com/Shopify/sarama => github.com/Shopify/sarama v1.33.0\n' >> go.mod
+  go get -tool "github.com/jaegertracing/jaeger/cmd/jaeger@v$JAEGER_VERSION"
+  go build -trimpath -ldflags "-s -w" -o "$out/bin/jaeger" github.com/jaegertracing/jaeger/cmd/jaeger
+  cd /; rm -rf "$w"
+  finish jaeger $((SECONDS - t0))
+}
+
+components=("$@")
+[ ${#components[@]} -gt 0 ] || components=(nats etcd kubernetes jaeger)
+for c in "${components[@]}"; do
+  case "$c" in
+    kubernetes|etcd|nats|jaeger) (build_"$c") ;;
+    *) echo "regatta: unknown component '$c' (known: kubernetes etcd nats jaeger)" >&2; exit 2 ;;
+  esac
+done
+log "all requested components are in $cache"
