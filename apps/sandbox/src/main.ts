@@ -1,1 +1,111 @@
-export {};
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { LocalClusterError, stopClusterInDir } from '@regatta/local-cluster';
+import { NodeSimulator } from '@regatta/node-simulator';
+import { UsageError } from './controllers.js';
+import { sandboxUp } from './sandbox.js';
+import { renderStatus } from './status-view.js';
+
+function positiveInt(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new InvalidArgumentError('must be a whole number from 1 to 1000');
+  return n;
+}
+
+function zoneList(v: string): string[] {
+  const zones = v.split(',').map((z) => z.trim()).filter(Boolean);
+  if (zones.length === 0) throw new InvalidArgumentError('must be a comma list of zone names');
+  return zones;
+}
+
+const log = (line: string) => process.stderr.write(`[regatta] ${line}\n`);
+
+const program = new Command('regatta')
+  .description('Regatta: OpenKruise-compatible workload controllers on a NATS bus')
+  .exitOverride()
+  .showHelpAfterError();
+
+const sandbox = program.command('sandbox').description('a local cluster made of real parts, with Regatta running in it');
+
+sandbox
+  .command('up')
+  .description('start the control plane, NATS, Jaeger, simulated nodes and the Regatta controllers')
+  .option('--detach', 'return once everything is ready and leave it running (stop with `sandbox down`)', false)
+  .option('--dir <dir>', 'working folder: kubeconfig, endpoints.json, logs (default: a new temporary folder)')
+  .option('--nodes <n>', 'number of simulated nodes', positiveInt, 5)
+  .option('--zones <list>', 'zones the nodes are spread over', zoneList, ['zone-a', 'zone-b', 'zone-c'])
+  .addOption(
+    new Option('--controllers <list>', "controllers to run: 'all', 'none' (cluster only) or a comma list").default('all'),
+  )
+  .action(async (opts: { detach: boolean; dir?: string; nodes: number; zones: string[]; controllers: string }) => {
+    const dir = resolve(opts.dir ?? (await mkdtemp(join(tmpdir(), 'regatta-sandbox-'))));
+    const { cluster, endpoints } = await sandboxUp({ ...opts, dir, log });
+    if (opts.detach) {
+      process.stdout.write(`${join(dir, 'endpoints.json')}\n`);
+      return;
+    }
+    let stopping = false;
+    const stop = async () => {
+      if (stopping) return;
+      stopping = true;
+      log('stopping…');
+      await cluster.stop();
+      process.exit(0);
+    };
+    process.on('SIGINT', () => void stop());
+    process.on('SIGTERM', () => void stop());
+    const tty = process.stdout.isTTY;
+    for (;;) {
+      try {
+        const screen = await renderStatus(cluster, endpoints);
+        process.stdout.write(tty ? `\x1b[2J\x1b[H${screen}\n` : `${screen}\n\n`);
+      } catch (err) {
+        if (!stopping) log(`status: ${(err as Error).message}`);
+      }
+      await new Promise((r) => setTimeout(r, tty ? 2000 : 30_000));
+    }
+  });
+
+sandbox
+  .command('down')
+  .description('stop everything a detached sandbox started')
+  .requiredOption('--dir <dir>', 'the folder given to `sandbox up --detach`')
+  .action(async (opts: { dir: string }) => {
+    const stopped = await stopClusterInDir(resolve(opts.dir));
+    log(`stopped ${stopped.length} processes`);
+  });
+
+program
+  .command('node-simulator', { hidden: true })
+  .description('run simulated nodes (kubelets) against a cluster until stopped')
+  .requiredOption('--kubeconfig <path>')
+  .option('--nodes <n>', 'number of nodes', positiveInt, 5)
+  .option('--zones <list>', 'zones', zoneList, ['zone-a', 'zone-b', 'zone-c'])
+  .action(async (opts: { kubeconfig: string; nodes: number; zones: string[] }) => {
+    const sim = await NodeSimulator.start({ kubeconfig: opts.kubeconfig, nodes: opts.nodes, zones: opts.zones, log });
+    const stop = async () => {
+      await sim.stop();
+      process.exit(0);
+    };
+    process.on('SIGINT', () => void stop());
+    process.on('SIGTERM', () => void stop());
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    process.exitCode = err.exitCode === 0 ? 0 : 2;
+  } else if (err instanceof UsageError) {
+    process.stderr.write(`regatta: ${err.message}\n`);
+    process.exitCode = 2;
+  } else if (err instanceof LocalClusterError) {
+    process.stderr.write(`regatta: ${err.message}\n`);
+    process.exitCode = 1;
+  } else {
+    process.stderr.write(`regatta: ${(err as Error).stack ?? String(err)}\n`);
+    process.exitCode = 1;
+  }
+}

@@ -15,3 +15,4 @@ export { freePort, freePorts } from './ports.js';
 export { ManagedProcess, stopRecorded, type ProcessRecord, type ProcessSpec } from './process.js';
 export { waitFor } from './wait.js';
 export * from './versions.js';
+export { applyObjects, installCrds, registerWebhooks } from './resources.js';

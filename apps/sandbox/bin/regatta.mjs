@@ -1,0 +1,17 @@
+#!/usr/bin/env node
+// The `regatta` command. It runs the CLI's TypeScript sources under tsx, resolving workspace
+// libraries to their sources through the `@regatta/source` export condition.
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+const child = spawn(
+  process.execPath,
+  ['--conditions=@regatta/source', '--import', import.meta.resolve('tsx'), main, ...process.argv.slice(2)],
+  { stdio: 'inherit' },
+);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => child.kill(signal));
+}
+child.on('exit', (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 1)));

@@ -1,0 +1,161 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  ENDPOINTS_FILE,
+  freePorts,
+  installCrds,
+  LocalCluster,
+  ManagedProcess,
+  waitFor,
+  type ClusterEndpoints,
+} from '@regatta/local-cluster';
+import { KubeConfig, CoreV1Api, type KubernetesObject } from '@kubernetes/client-node';
+import { parseAllDocuments } from 'yaml';
+import { appEntry, resolveControllers } from './controllers.js';
+import { tsEntryCommand } from './ts-process.js';
+
+export interface SandboxOptions {
+  dir: string;
+  nodes: number;
+  zones: string[];
+  controllers: string;
+  detach: boolean;
+  log: (line: string) => void;
+}
+
+export interface ProgramEndpoint {
+  name: string;
+  pid: number;
+  health: string;
+  log: string;
+}
+
+export interface SandboxEndpoints extends ClusterEndpoints {
+  nodes: string[];
+  programs: ProgramEndpoint[];
+}
+
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** Brings up the cluster, the node simulator, the watcher and the chosen controllers; resolves when all are ready. */
+export async function sandboxUp(o: SandboxOptions): Promise<{ cluster: LocalCluster; endpoints: SandboxEndpoints }> {
+  const selection = resolveControllers(o.controllers); // usage errors before anything starts
+  await mkdir(o.dir, { recursive: true });
+  const t0 = Date.now();
+  const cluster = await LocalCluster.start({ dir: o.dir, keepAfterExit: o.detach, log: o.log });
+  try {
+    const kubeconfig = cluster.endpoints.kubeconfig;
+    const crds = await loadCrds();
+    if (crds.length > 0) {
+      await installCrds(kubeconfig, crds);
+      o.log(`installed ${crds.length} CustomResourceDefinitions`);
+    }
+
+    const programs: ProgramEndpoint[] = [];
+    const start = async (name: string, entry: string, args: string[], env: NodeJS.ProcessEnv = {}) => {
+      const [healthPort] = (await freePorts(1)) as [number];
+      const cmd = tsEntryCommand(entry, args);
+      const logFile = join(o.dir, 'logs', `${name}.log`);
+      const p = ManagedProcess.start(
+        {
+          name,
+          command: cmd.command,
+          args: cmd.args,
+          logFile,
+          env: { ...process.env, ...programEnv(cluster.endpoints), REGATTA_HEALTH_ADDR: `127.0.0.1:${healthPort}`, ...env },
+        },
+        { keepAfterExit: o.detach },
+      );
+      await cluster.adopt(p);
+      programs.push({ name, pid: p.pid, health: `http://127.0.0.1:${healthPort}`, log: logFile });
+      return { p, healthPort };
+    };
+
+    const nodeNames = Array.from({ length: o.nodes }, (_, i) => `node${i + 1}`);
+    await start('node-simulator', fileURLToPath(new URL('./main.ts', import.meta.url)), [
+      'node-simulator',
+      '--kubeconfig',
+      kubeconfig,
+      '--nodes',
+      String(o.nodes),
+      '--zones',
+      o.zones.join(','),
+    ]);
+    await waitForReadyNodes(kubeconfig, nodeNames, cluster);
+    o.log(`${o.nodes} nodes Ready over zones ${o.zones.join(', ')}`);
+
+    const apps = [...(selection.watcher ? ['watcher'] : []), ...selection.controllers];
+    for (const app of apps) {
+      const entry = appEntry(app);
+      if (!entry) continue;
+      const { p, healthPort } = await start(app, entry, []);
+      await waitFor(
+        `${app} to report ready on /readyz`,
+        async () => {
+          p.assertRunning();
+          const res = await fetch(`http://127.0.0.1:${healthPort}/readyz`);
+          return res.status === 200;
+        },
+        { timeoutMs: 90_000, intervalMs: 200 },
+      );
+      o.log(`${app} ready`);
+    }
+
+    const endpoints: SandboxEndpoints = { ...cluster.endpoints, nodes: nodeNames, programs };
+    await writeFile(join(o.dir, ENDPOINTS_FILE), JSON.stringify(endpoints, null, 2) + '\n');
+    o.log(`sandbox ready in ${((Date.now() - t0) / 1000).toFixed(1)} s: export KUBECONFIG=${kubeconfig}`);
+    return { cluster, endpoints };
+  } catch (err) {
+    await cluster.stop();
+    throw err;
+  }
+}
+
+/** What every Regatta program started by the sandbox finds in its environment. */
+export function programEnv(e: ClusterEndpoints): NodeJS.ProcessEnv {
+  return {
+    KUBECONFIG: e.kubeconfig,
+    ...(e.nats ? { NATS_URL: e.nats } : {}),
+    ...(e.jaeger ? { OTEL_EXPORTER_OTLP_ENDPOINT: e.jaeger.otlpHttp } : {}),
+  };
+}
+
+async function waitForReadyNodes(kubeconfig: string, names: string[], cluster: LocalCluster): Promise<void> {
+  const kc = new KubeConfig();
+  kc.loadFromFile(kubeconfig);
+  const core = kc.makeApiClient(CoreV1Api);
+  await waitFor(
+    `${names.length} simulated nodes to be Ready`,
+    async () => {
+      const list = await core.listNode();
+      const ready = new Set(
+        list.items
+          .filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'))
+          .map((n) => n.metadata?.name),
+      );
+      return names.every((n) => ready.has(n));
+    },
+    { timeoutMs: 60_000, intervalMs: 250 },
+  ).catch(async (err: unknown) => {
+    throw new Error(`${(err as Error).message}; node simulator log: ${join(cluster.dir, 'logs', 'node-simulator.log')}`, {
+      cause: err,
+    });
+  });
+}
+
+/** The generated CRDs in deploy/crds (absent until the API library generates them). */
+async function loadCrds(): Promise<KubernetesObject[]> {
+  const dir = join(repoRoot, 'deploy', 'crds');
+  if (!existsSync(dir)) return [];
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.yaml')).sort();
+  const out: KubernetesObject[] = [];
+  for (const f of files) {
+    for (const doc of parseAllDocuments(await readFile(join(dir, f), 'utf8'))) {
+      const obj = doc.toJS() as KubernetesObject | null;
+      if (obj?.kind === 'CustomResourceDefinition') out.push(obj);
+    }
+  }
+  return out;
+}

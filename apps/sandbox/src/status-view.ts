@@ -1,0 +1,32 @@
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import type { LocalCluster } from '@regatta/local-cluster';
+import type { SandboxEndpoints } from './sandbox.js';
+
+/** One screen of the foreground sandbox: components, nodes and pods, refreshed every few seconds. */
+export async function renderStatus(cluster: LocalCluster, e: SandboxEndpoints): Promise<string> {
+  const kc = new KubeConfig();
+  kc.loadFromFile(e.kubeconfig);
+  const core = kc.makeApiClient(CoreV1Api);
+  const [nodes, pods] = await Promise.all([core.listNode(), core.listPodForAllNamespaces()]);
+  const ready = nodes.items.filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'));
+  const phases = new Map<string, number>();
+  for (const p of pods.items) {
+    const phase = p.metadata?.deletionTimestamp ? 'Terminating' : (p.status?.phase ?? 'Unknown');
+    phases.set(phase, (phases.get(phase) ?? 0) + 1);
+  }
+  const lines = [
+    `Regatta sandbox — ${new Date().toLocaleTimeString()}   (Ctrl-C stops everything)`,
+    '',
+    `  export KUBECONFIG=${e.kubeconfig}`,
+    `  API server   ${e.apiserver}`,
+    ...(e.nats ? [`  NATS         ${e.nats}`] : []),
+    ...(e.jaeger ? [`  Jaeger API   ${e.jaeger.query}   OTLP ${e.jaeger.otlpHttp}`] : []),
+    '',
+    `  nodes  ${ready.length}/${nodes.items.length} Ready`,
+    `  pods   ${pods.items.length}${phases.size ? '  (' + [...phases].map(([k, v]) => `${k} ${v}`).join(', ') + ')' : ''}`,
+    '',
+    '  PROCESS                     PID',
+    ...cluster.processRecords.map((r) => `  ${r.name.padEnd(26)}  ${r.pid}`),
+  ];
+  return lines.join('\n');
+}

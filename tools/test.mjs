@@ -1,0 +1,18 @@
+// `npm test`: the whole suite. Builds the cached control plane if missing (skipped when present),
+// then lint and typecheck of every project, then every vitest test: unit tests and the integration
+// tests against a real control plane, NATS and Jaeger.
+import { spawnSync } from 'node:child_process';
+
+const steps = [
+  ['control-plane binaries', 'bash', ['tools/controlplane/build.sh']],
+  ['lint and typecheck', 'npx', ['nx', 'run-many', '-t', 'lint', 'typecheck', '--outputStyle=static']],
+  ['tests', 'npx', ['vitest', 'run', ...process.argv.slice(2)]],
+];
+
+for (const [what, cmd, args] of steps) {
+  process.stdout.write(`\n== ${what}: ${cmd} ${args.join(' ')}\n`);
+  const t0 = Date.now();
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, NX_DAEMON: 'false' } });
+  process.stdout.write(`== ${what}: ${r.status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
