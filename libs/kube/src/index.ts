@@ -1,1 +1,153 @@
-export {};
+export type { GroupVersionKind, KubeObject, ObjectMeta, OwnerReference } from './meta.js';
+export { splitApiVersion } from './meta.js';
+
+export {
+  FieldPath,
+  aggregateFieldErrors,
+  fieldErrorBody,
+  fieldErrors,
+  fieldPath,
+  formatFieldError,
+  type FieldError,
+  type FieldErrorType,
+} from './field-errors.js';
+export { isDns1123Label, isDns1123Subdomain, isQualifiedName, isValidLabelValue } from './names.js';
+
+export {
+  InvalidSelectorError,
+  SELECTOR_OPERATORS,
+  compileLabelSelector,
+  isSelectorEmpty,
+  labelSelectorMatches,
+  labelSelectorToString,
+  selectorFromLabels,
+  selectsEverything,
+  validateLabelSelector,
+  type CompiledSelector,
+  type LabelSelector,
+  type LabelSelectorRequirement,
+  type Labels,
+  type SelectorOperator,
+} from './selector.js';
+
+export {
+  IntOrStringError,
+  intOrStringToInt,
+  isPercent,
+  parseIntOrString,
+  partitionOf,
+  scaleK8s,
+  scaleKruise,
+  validateNotMoreThan100Percent,
+  validatePositiveIntOrPercent,
+  type IntOrString,
+} from './intstr.js';
+
+export { Quantity, QuantityParseError, canonicalQuantity, compareQuantities, parseQuantity, type QuantityFormat } from './quantity.js';
+
+export {
+  OwnerReferenceError,
+  adoptMergePatch,
+  adoptPatch,
+  claimOwnerOf,
+  controllerRef,
+  decideClaim,
+  isClaimed,
+  isControlledBy,
+  newControllerRef,
+  releaseMergePatch,
+  releasePatch,
+  type ClaimDecision,
+  type ClaimOwner,
+} from './owner.js';
+
+export {
+  getCondition,
+  isConditionTrue,
+  removeCondition,
+  setCondition,
+  type Condition,
+  type SetConditionOptions,
+} from './conditions.js';
+export { toRfc3339, toRfc3339Micro } from './time.js';
+
+export { cloneJson, isPlainObject, jsonEqual, type JsonPrimitive, type JsonValue } from './json.js';
+export { JsonPointerError, escapePointerToken, formatPointer, parsePointer, unescapePointerToken } from './json-pointer.js';
+export { applyMergePatch, createMergePatch } from './merge-patch.js';
+export { JsonPatchError, applyJsonPatch, createJsonPatch, type JsonPatchOperation } from './json-patch.js';
+export {
+  APPLY_PATCH_CONTENT_TYPE,
+  JSON_PATCH_CONTENT_TYPE,
+  MERGE_PATCH_CONTENT_TYPE,
+  PATCH_CONTENT_TYPES,
+  STRATEGIC_MERGE_PATCH_CONTENT_TYPE,
+  type PatchType,
+} from './patch.js';
+
+export {
+  AlreadyExistsError,
+  BadRequestError,
+  ConflictError,
+  ForbiddenError,
+  GoneError,
+  InvalidError,
+  KubeApiError,
+  NetworkError,
+  NotFoundError,
+  ServerError,
+  TimeoutError,
+  TooManyRequestsError,
+  UnauthorizedError,
+  UnexpectedKubeError,
+  UnknownResourceError,
+  hasKubeErrorCode,
+  isAlreadyExists,
+  isConflict,
+  isNotFound,
+  kubeErrorFromResponse,
+  toKubeApiError,
+  type KubeApiErrorInit,
+  type Status,
+  type StatusCause,
+  type StatusDetails,
+} from './errors.js';
+export { DEFAULT_BACKOFF, DEFAULT_RETRY, backoffDelays, retryOnConflict, retryOnError, type Backoff, type RetryOptions } from './retry.js';
+
+export {
+  KNOWN_RESOURCES,
+  apiVersionPath,
+  fieldSelectorToString,
+  knownResource,
+  resourcePath,
+  type ResourceInfo,
+} from './resources.js';
+export {
+  KubeClient,
+  KubeConfigError,
+  KubeUsageError,
+  type CollectionRef,
+  type DeleteOptions,
+  type KubeClientOptions,
+  type KubeList,
+  type ListOptions,
+  type PatchOptions,
+  type RawRequest,
+  type ReplaceOptions,
+  type ResourceRef,
+  type WriteOptions,
+} from './client.js';
+
+export { EventReasons, type EventReason } from './event-reasons.js';
+export type { CoreEvent, InvolvedObject } from './event-types.js';
+export {
+  COMBINED_PREFIX,
+  EventCorrelator,
+  eventKey,
+  eventNamespace,
+  similarEventKey,
+  type CorrelatedEvent,
+  type EventCorrelatorOptions,
+  type EventInput,
+} from './event-correlator.js';
+export { EventRecorder, MAX_EVENT_MESSAGE, involvedObjectOf, type EventRecorderOptions, type EventWriter } from './events.js';
+export { ListWatcher, type ListWatchHandlers, type ListWatchOptions, type WatchedResource } from './list-watch.js';

@@ -1,0 +1,42 @@
+/**
+ * Plain-JSON helpers shared by the patch functions. Values are compared and copied with JSON semantics: an object
+ * key whose value is `undefined` is the same as a missing key, and `undefined` in an array is `null`.
+ */
+
+export type JsonPrimitive = null | boolean | number | string;
+export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue };
+
+/** A non-null, non-array object. */
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Deep equality with JSON semantics. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i] ?? null, b[i] ?? null)) return false;
+    return true;
+  }
+  if (isPlainObject(a)) {
+    if (!isPlainObject(b)) return false;
+    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
+    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
+    if (ka.length !== kb.length) return false;
+    for (const k of ka) if (!Object.hasOwn(b, k) || !jsonEqual(a[k], b[k])) return false;
+    return true;
+  }
+  return false;
+}
+
+/** A deep copy with JSON semantics (undefined object members dropped; no Dates, Maps or class instances expected). */
+export function cloneJson<T>(v: T): T {
+  if (Array.isArray(v)) return v.map((x: unknown) => (x === undefined ? null : cloneJson(x))) as T;
+  if (isPlainObject(v)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = cloneJson(x);
+    return out as T;
+  }
+  return v;
+}
