@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 // Libraries are consumed from their TypeScript sources through the `@regatta/source` export
 // condition, so tests never need a build first.
 const resolve = { conditions: ['@regatta/source', ...defaultServerConditions] };
+// vitest loads global setup files through its own `__vitest__` Vite environment
+const environments = { __vitest__: { resolve } };
 
 export default defineConfig({
   resolve,
@@ -24,6 +26,7 @@ export default defineConfig({
       {
         resolve,
         ssr: { resolve },
+        environments,
         test: {
           name: 'integration',
           include: ['{apps,libs}/*/src/**/*.int.test.ts'],

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { LocalClusterError, stopClusterInDir } from '@regatta/local-cluster';
-import { NodeSimulator } from '@regatta/node-simulator';
 import { UsageError } from './controllers.js';
 import { sandboxUp } from './sandbox.js';
 import { renderStatus } from './status-view.js';
@@ -84,6 +83,7 @@ program
   .option('--nodes <n>', 'number of nodes', positiveInt, 5)
   .option('--zones <list>', 'zones', zoneList, ['zone-a', 'zone-b', 'zone-c'])
   .action(async (opts: { kubeconfig: string; nodes: number; zones: string[] }) => {
+    const { NodeSimulator } = await import('@regatta/node-simulator');
     const sim = await NodeSimulator.start({ kubeconfig: opts.kubeconfig, nodes: opts.nodes, zones: opts.zones, log });
     const stop = async () => {
       await sim.stop();

@@ -1,0 +1,142 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { freePorts, locateBinaries, ManagedProcess, waitFor } from '@regatta/local-cluster';
+import { Cache, connectBus, MirrorWriter, BusUnavailableError, type Bus, type KindRef, type KubeObject } from './index.js';
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+/** A kind of our own per test, so buckets never collide with other tests or the watcher. */
+function testKind(): KindRef {
+  const plural = `widgets${randomBytes(4).toString('hex')}`;
+  return { group: 'test.regatta.dev', version: 'v1', kind: 'Widget', plural, namespaced: true };
+}
+
+function widget(ns: string, name: string, rv: number, extra: Record<string, unknown> = {}): KubeObject {
+  return { metadata: { namespace: ns, name, uid: `uid-${name}`, resourceVersion: String(rv) }, ...extra };
+}
+
+async function bus(servers: string, name = 'test'): Promise<Bus> {
+  const b = await connectBus({ servers, name });
+  cleanups.push(() => b.close());
+  return b;
+}
+
+describe('mirror bucket → cache', () => {
+  it('a cache equals what the writer wrote after a burst of creates, updates and deletes', async () => {
+    const { nats } = inject('cluster');
+    const kind = testKind();
+    const writer = await MirrorWriter.open(await bus(nats!, 'watcher'), kind);
+    for (let i = 0; i < 50; i++) await writer.put(widget('ns1', `w${i}`, 1));
+
+    const cache = new Cache(await bus(nats!, 'controller'), kind);
+    cleanups.push(() => cache.stop());
+    await cache.start();
+    expect(cache.size).toBe(50);
+
+    const events: string[] = [];
+    cache.onChange((c) => events.push(`${c.type}:${c.object.metadata?.name}`));
+    for (let i = 0; i < 50; i += 2) await writer.put(widget('ns1', `w${i}`, 2, { spec: { n: i } }));
+    for (let i = 1; i < 50; i += 2) await writer.delete(`ns1.w${i}`);
+    await writer.put(widget('ns2', 'other', 1));
+
+    await waitFor('cache to converge', () => cache.size === 26 && cache.get('ns2', 'other') !== undefined);
+    expect(cache.get('ns1', 'w2')?.['spec']).toEqual({ n: 2 });
+    expect(cache.get('ns1', 'w3')).toBeUndefined();
+    expect(cache.list({ namespace: 'ns1' })).toHaveLength(25);
+    expect(events.filter((e) => e.startsWith('update'))).toHaveLength(25);
+    expect(events.filter((e) => e.startsWith('delete'))).toHaveLength(25);
+    expect(events).toContain('add:other');
+  });
+
+  it('indexes objects by owner UID and node name', async () => {
+    const { nats } = inject('cluster');
+    const kind = testKind();
+    const writer = await MirrorWriter.open(await bus(nats!), kind);
+    const owner = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'cs', uid: 'owner-1', controller: true };
+    await writer.put({ ...widget('ns', 'a', 1, { spec: { nodeName: 'node1' } }), metadata: { ...widget('ns', 'a', 1).metadata, ownerReferences: [owner] } });
+    await writer.put(widget('ns', 'b', 1, { spec: { nodeName: 'node2' } }));
+    const cache = new Cache(await bus(nats!), kind);
+    cleanups.push(() => cache.stop());
+    await cache.start();
+    expect(cache.byIndex('ownerUid', 'owner-1').map((o) => o.metadata?.name)).toEqual(['a']);
+    expect(cache.byIndex('nodeName', 'node2').map((o) => o.metadata?.name)).toEqual(['b']);
+  });
+
+  it('never stores managedFields, nor a Secret in clear', async () => {
+    const { nats } = inject('cluster');
+    const kind: KindRef = { ...testKind(), kind: 'Secret' };
+    const writer = await MirrorWriter.open(await bus(nats!), kind);
+    await writer.put({ ...widget('ns', 's', 1, { data: { password: 'aHVudGVyMg==' } }), metadata: { ...widget('ns', 's', 1).metadata, managedFields: [{ manager: 'kubectl' }] } });
+    const cache = new Cache(await bus(nats!), kind);
+    cleanups.push(() => cache.stop());
+    await cache.start();
+    const s = cache.get('ns', 's')!;
+    expect(s['data']).toBeUndefined();
+    expect(s.metadata?.managedFields).toBeUndefined();
+    expect(s.metadata?.annotations?.['regatta.dev/data-sha256']).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('a writer opened again (watcher restart) rewrites only changed objects and removes vanished keys', async () => {
+    const { nats } = inject('cluster');
+    const kind = testKind();
+    const first = await MirrorWriter.open(await bus(nats!), kind);
+    for (const n of ['a', 'b', 'c']) await first.put(widget('ns', n, 1));
+
+    const second = await MirrorWriter.open(await bus(nats!), kind);
+    expect(second.keys().sort()).toEqual(['ns.a', 'ns.b', 'ns.c']);
+    expect(await second.put(widget('ns', 'a', 1))).toBe(false);
+    expect(await second.put(widget('ns', 'b', 2))).toBe(true);
+    expect(await second.deleteAllExcept(new Set(['ns.a', 'ns.b']))).toEqual(['ns.c']);
+
+    const cache = new Cache(await bus(nats!), kind);
+    cleanups.push(() => cache.stop());
+    await cache.start();
+    expect(cache.list().map((o) => o.metadata?.name).sort()).toEqual(['a', 'b']);
+  });
+});
+
+describe('bus outages', () => {
+  async function startNats(dir: string, port: number): Promise<ManagedProcess> {
+    const conf = join(dir, 'nats.conf');
+    await writeFile(conf, `listen: "127.0.0.1:${port}"\njetstream { store_dir: "${join(dir, 'js')}" }\n`);
+    const p = ManagedProcess.start({ name: 'nats', command: locateBinaries().natsServer, args: ['-c', conf], logFile: join(dir, 'nats.log') });
+    return p;
+  }
+
+  it('a cache resumes after nats-server restarts, without restarting the controller', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'regatta-nats-'));
+    const [port] = (await freePorts(1)) as [number];
+    let server = await startNats(dir, port);
+    cleanups.push(() => server.stop());
+    const url = `nats://127.0.0.1:${port}`;
+    await waitFor('nats to listen', async () => (await connectBus({ servers: url, name: 'probe', connectTimeoutMs: 500 })).close().then(() => true));
+
+    const kind = testKind();
+    const writerBus = await bus(url, 'watcher');
+    const writer = await MirrorWriter.open(writerBus, kind);
+    await writer.put(widget('ns', 'before', 1));
+    const cache = new Cache(await bus(url, 'controller'), kind, { rewatchDelayMs: 200 });
+    cleanups.push(() => cache.stop());
+    await cache.start();
+
+    await server.stop();
+    server = await startNats(dir, port);
+    await waitFor('writer to reconnect and write', async () => writer.put(widget('ns', 'after', 1)), { timeoutMs: 30_000, intervalMs: 250 });
+    await waitFor('cache to see the write made after the restart', () => cache.get('ns', 'after') !== undefined, { timeoutMs: 30_000 });
+    expect(cache.get('ns', 'before')).toBeDefined();
+  });
+
+  it('an unreachable server is a clear error, not a hang', async () => {
+    const [port] = (await freePorts(1)) as [number];
+    const err = await connectBus({ servers: `nats://127.0.0.1:${port}`, name: 'x', connectTimeoutMs: 1000 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BusUnavailableError);
+    expect((err as BusUnavailableError).code).toBe('REGATTA_BUS_UNAVAILABLE');
+    expect((err as Error).message).toContain('NATS_URL');
+  });
+});

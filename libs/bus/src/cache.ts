@@ -1,0 +1,222 @@
+import type { KV, KvWatchEntry } from '@nats-io/kv';
+import { openMirrorBucket } from './bucket.js';
+import type { Bus } from './connection.js';
+import { decodeEnvelope } from './envelope.js';
+import { bucketName, objectKey, type KindRef, type KubeObject } from './kinds.js';
+
+export type ChangeType = 'add' | 'update' | 'delete';
+
+export interface Change<T extends KubeObject> {
+  type: ChangeType;
+  object: T;
+  /** The previous state on update and delete. */
+  old?: T;
+  /** W3C traceparent of the watcher's write, when tracing is on. */
+  traceparent?: string;
+  /** Milliseconds from the watcher seeing the change to this cache applying it. */
+  lagMs?: number;
+}
+
+export type ChangeHandler<T extends KubeObject> = (change: Change<T>) => void;
+
+/** Computes index values of an object (e.g. the UIDs of its owners). */
+export type IndexFunc<T extends KubeObject> = (obj: T) => string[];
+
+export interface CacheOptions {
+  /** Where to report handler failures and watch restarts. */
+  onError?: (err: unknown) => void;
+  /** Delay before re-watching after the watch ended (bus trouble). Default 500 ms. */
+  rewatchDelayMs?: number;
+}
+
+/** Built-in indexes. */
+export const INDEX_NAMESPACE = 'namespace';
+export const INDEX_OWNER_UID = 'ownerUid';
+export const INDEX_NODE_NAME = 'nodeName';
+
+/**
+ * A controller's local copy of one kind, built from its mirror bucket: initial values then live
+ * changes, exactly an informer's list + watch. Reads never leave the process. After any interruption
+ * it re-reads the whole bucket and turns keys that disappeared meanwhile into delete events.
+ */
+export class Cache<T extends KubeObject = KubeObject> {
+  private readonly objects = new Map<string, T>();
+  private readonly indexers = new Map<string, IndexFunc<T>>();
+  private readonly indexes = new Map<string, Map<string, Set<string>>>();
+  private readonly handlers: ChangeHandler<T>[] = [];
+  private kv?: KV;
+  private stopped = false;
+  private synced = false;
+  private readonly syncWaiters: (() => void)[] = [];
+  private currentWatch?: { stop(): void };
+  private loop?: Promise<void>;
+
+  constructor(
+    private readonly bus: Bus,
+    readonly kind: KindRef,
+    private readonly options: CacheOptions = {},
+  ) {
+    this.addIndex(INDEX_NAMESPACE, (o) => (o.metadata?.namespace ? [o.metadata.namespace] : []));
+    this.addIndex(INDEX_OWNER_UID, (o) => (o.metadata?.ownerReferences ?? []).map((r) => r.uid));
+    this.addIndex(INDEX_NODE_NAME, (o) => {
+      const node = (o['spec'] as { nodeName?: string } | undefined)?.nodeName;
+      return node ? [node] : [];
+    });
+  }
+
+  get bucket(): string {
+    return bucketName(this.kind);
+  }
+
+  /** Starts watching; resolves once the initial contents are loaded (`hasSynced`). */
+  async start(): Promise<void> {
+    this.loop = this.run();
+    await this.waitForSync();
+  }
+
+  get hasSynced(): boolean {
+    return this.synced;
+  }
+
+  waitForSync(): Promise<void> {
+    if (this.synced) return Promise.resolve();
+    return new Promise((resolve) => this.syncWaiters.push(resolve));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.currentWatch?.stop();
+    await this.loop;
+  }
+
+  /** Registers a handler for every change applied from now on (existing objects are not replayed). */
+  onChange(handler: ChangeHandler<T>): void {
+    this.handlers.push(handler);
+  }
+
+  addIndex(name: string, fn: IndexFunc<T>): void {
+    this.indexers.set(name, fn);
+    const idx = new Map<string, Set<string>>();
+    this.indexes.set(name, idx);
+    for (const [key, obj] of this.objects) this.indexAdd(idx, fn(obj), key);
+  }
+
+  get(namespace: string | undefined, name: string): T | undefined {
+    return this.objects.get(objectKey(namespace, name));
+  }
+
+  /** Objects, optionally in one namespace and matching a filter (a label selector's matcher, say). */
+  list(opts: { namespace?: string; filter?: (obj: T) => boolean } = {}): T[] {
+    const source = opts.namespace !== undefined ? this.byIndex(INDEX_NAMESPACE, opts.namespace) : [...this.objects.values()];
+    return opts.filter ? source.filter(opts.filter) : source;
+  }
+
+  byIndex(name: string, value: string): T[] {
+    const keys = this.indexes.get(name)?.get(value);
+    if (!keys) return [];
+    return [...keys].map((k) => this.objects.get(k)).filter((o): o is T => o !== undefined);
+  }
+
+  get size(): number {
+    return this.objects.size;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        this.kv ??= await openMirrorBucket(this.bus, this.kind, { create: false });
+        await this.watchOnce(this.kv);
+      } catch (err) {
+        if (!this.stopped) this.options.onError?.(err);
+      }
+      if (!this.stopped) await new Promise((r) => setTimeout(r, this.options.rewatchDelayMs ?? 500));
+    }
+  }
+
+  /** One watch: the bucket's current values (a relist), then live changes until the watch ends. */
+  private async watchOnce(kv: KV): Promise<void> {
+    const seen = new Set<string>();
+    let initial = true;
+    const finishInitial = () => {
+      initial = false;
+      // keys that vanished while we were not watching
+      for (const key of [...this.objects.keys()]) if (!seen.has(key)) this.remove(key);
+      if (!this.synced) {
+        this.synced = true;
+        for (const w of this.syncWaiters.splice(0)) w();
+      }
+    };
+    const status = await kv.status();
+    if (status.values === 0) finishInitial();
+    const it = await kv.watch();
+    this.currentWatch = it;
+    if (this.stopped) it.stop();
+    for await (const e of it) {
+      this.apply(e, initial ? seen : undefined);
+      if (initial && (!e.delta || e.isUpdate)) finishInitial();
+    }
+  }
+
+  private apply(e: KvWatchEntry, seen?: Set<string>): void {
+    if (e.operation !== 'PUT') {
+      this.remove(e.key);
+      return;
+    }
+    const env = decodeEnvelope<T>(this.bucket, e.key, e.value);
+    seen?.add(e.key);
+    const old = this.objects.get(e.key);
+    if (old?.metadata?.resourceVersion && old.metadata.resourceVersion === env.object.metadata?.resourceVersion) return;
+    this.store(e.key, env.object, old);
+    this.emit({
+      type: old ? 'update' : 'add',
+      object: env.object,
+      ...(old ? { old } : {}),
+      ...(env.traceparent ? { traceparent: env.traceparent } : {}),
+      lagMs: Date.now() - env.observedAt,
+    });
+  }
+
+  private remove(key: string): void {
+    const old = this.objects.get(key);
+    if (!old) return;
+    this.unindex(key, old);
+    this.objects.delete(key);
+    this.emit({ type: 'delete', object: old, old });
+  }
+
+  private store(key: string, obj: T, old?: T): void {
+    if (old) this.unindex(key, old);
+    this.objects.set(key, obj);
+    for (const [name, fn] of this.indexers) this.indexAdd(this.indexes.get(name)!, fn(obj), key);
+  }
+
+  private unindex(key: string, obj: T): void {
+    for (const [name, fn] of this.indexers) {
+      const idx = this.indexes.get(name)!;
+      for (const v of fn(obj)) {
+        const keys = idx.get(v);
+        keys?.delete(key);
+        if (keys?.size === 0) idx.delete(v);
+      }
+    }
+  }
+
+  private indexAdd(idx: Map<string, Set<string>>, values: string[], key: string): void {
+    for (const v of values) {
+      let keys = idx.get(v);
+      if (!keys) idx.set(v, (keys = new Set()));
+      keys.add(key);
+    }
+  }
+
+  private emit(change: Change<T>): void {
+    for (const h of this.handlers) {
+      try {
+        h(change);
+      } catch (err) {
+        this.options.onError?.(err);
+      }
+    }
+  }
+}
+

@@ -1,0 +1,85 @@
+/** Which Kubernetes resource a mirror bucket holds. */
+export interface KindRef {
+  /** '' for the core group. */
+  group: string;
+  version: string;
+  kind: string;
+  plural: string;
+  namespaced: boolean;
+}
+
+/** The minimum the bus needs of a Kubernetes object. */
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: {
+    name?: string;
+    namespace?: string;
+    uid?: string;
+    resourceVersion?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    ownerReferences?: { uid: string; controller?: boolean; kind: string; name: string; apiVersion: string }[];
+    managedFields?: unknown;
+    deletionTimestamp?: string;
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}
+
+/** Key of cluster-scoped objects' namespace position. */
+export const CLUSTER_SCOPE = '_';
+
+/** `pods.v1`, `clonesets.v1alpha1.apps.kruise.io`: how kinds are named in registrations and logs. */
+export function resourceId(k: KindRef): string {
+  return k.group ? `${k.plural}.${k.version}.${k.group}` : `${k.plural}.${k.version}`;
+}
+
+/** The mirror bucket of a kind: `mirror_<plural>_<version>_<group with dots as dashes>` (`core` for ''). */
+export function bucketName(k: KindRef): string {
+  const group = k.group ? k.group.replaceAll('.', '-') : 'core';
+  return `mirror_${k.plural}_${k.version}_${group}`;
+}
+
+/** `<namespace>.<name>`, or `_.<name>` for cluster-scoped objects. Namespaces never contain dots. */
+export function objectKey(namespace: string | undefined, name: string): string {
+  return `${namespace || CLUSTER_SCOPE}.${name}`;
+}
+
+export function keyOf(obj: KubeObject): string {
+  const name = obj.metadata?.name;
+  if (!name) throw new TypeError('object has no metadata.name');
+  return objectKey(obj.metadata?.namespace, name);
+}
+
+/** Splits a key back into namespace (undefined when cluster-scoped) and name. */
+export function parseKey(key: string): { namespace?: string; name: string } {
+  const dot = key.indexOf('.');
+  const ns = key.slice(0, dot);
+  const name = key.slice(dot + 1);
+  return ns === CLUSTER_SCOPE ? { name } : { namespace: ns, name };
+}
+
+/** The kinds Regatta's controllers read, by short name. */
+export const KINDS = {
+  pods: { group: '', version: 'v1', kind: 'Pod', plural: 'pods', namespaced: true },
+  nodes: { group: '', version: 'v1', kind: 'Node', plural: 'nodes', namespaced: false },
+  namespaces: { group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false },
+  persistentvolumeclaims: {
+    group: '',
+    version: 'v1',
+    kind: 'PersistentVolumeClaim',
+    plural: 'persistentvolumeclaims',
+    namespaced: true,
+  },
+  configmaps: { group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true },
+  secrets: { group: '', version: 'v1', kind: 'Secret', plural: 'secrets', namespaced: true },
+  controllerrevisions: {
+    group: 'apps',
+    version: 'v1',
+    kind: 'ControllerRevision',
+    plural: 'controllerrevisions',
+    namespaced: true,
+  },
+  clonesets: { group: 'apps.kruise.io', version: 'v1alpha1', kind: 'CloneSet', plural: 'clonesets', namespaced: true },
+} as const satisfies Record<string, KindRef>;

@@ -1,0 +1,144 @@
+import { createServer } from 'node:https';
+import { randomBytes } from 'node:crypto';
+import { describe, expect, inject, it } from 'vitest';
+import { CoreV1Api, KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
+import { applyObjects, createCertificateAuthority, freePort, installCrds, registerWebhooks } from './index.js';
+import { httpGet } from './http.js';
+
+function client(kubeconfig: string): CoreV1Api {
+  const kc = new KubeConfig();
+  kc.loadFromFile(kubeconfig);
+  return kc.makeApiClient(CoreV1Api);
+}
+
+describe('local control plane', () => {
+  it('serves the version it was built from, on loopback', async () => {
+    const { apiserver } = inject('cluster');
+    expect(new URL(apiserver).hostname).toBe('127.0.0.1');
+    const { kubeconfig } = inject('cluster');
+    const kc = new KubeConfig();
+    kc.loadFromFile(kubeconfig);
+    const ca = Buffer.from(kc.getCurrentCluster()!.caData!, 'base64').toString();
+    const v = JSON.parse((await httpGet(`${apiserver}/version`, { ca })).body) as { gitVersion: string };
+    expect(v.gitVersion).toMatch(/^v1\.36\.\d+$/);
+  });
+
+  it('runs the garbage collector: deleting an owner removes its dependents', async () => {
+    const core = client(inject('cluster').kubeconfig);
+    const ns = `gc-${randomBytes(3).toString('hex')}`;
+    await core.createNamespace({ body: { metadata: { name: ns } } });
+    const owner = await core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'owner' } } });
+    await core.createNamespacedConfigMap({
+      namespace: ns,
+      body: {
+        metadata: {
+          name: 'dependent',
+          ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata!.uid! }],
+        },
+      },
+    });
+    await core.deleteNamespacedConfigMap({ namespace: ns, name: 'owner' });
+    await expect
+      .poll(async () => (await core.listNamespacedConfigMap({ namespace: ns })).items.map((c) => c.metadata?.name), {
+        timeout: 30_000,
+      })
+      .not.toContain('dependent');
+  });
+
+  it('installs CRDs and returns only once discovery serves them', async () => {
+    const { kubeconfig } = inject('cluster');
+    const plural = `gadgets${randomBytes(3).toString('hex')}`;
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: `${plural}.test.regatta.dev` },
+      spec: {
+        group: 'test.regatta.dev',
+        scope: 'Namespaced',
+        names: { plural, singular: plural.slice(0, -1), kind: `Gadget${plural.slice(7)}`, listKind: `Gadget${plural.slice(7)}List` },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          },
+        ],
+      },
+    };
+    await installCrds(kubeconfig, [crd as KubernetesObject]);
+    await applyObjects(kubeconfig, [
+      { apiVersion: 'test.regatta.dev/v1', kind: crd.spec.names.kind, metadata: { name: 'g1', namespace: 'default' } },
+    ]);
+  });
+
+  it('registers a validating webhook at a local HTTPS URL that the API server then calls', async () => {
+    const { kubeconfig } = inject('cluster');
+    const ca = await createCertificateAuthority('webhook-ca');
+    const serving = await ca.issueServing(['127.0.0.1']);
+    const port = await freePort();
+    const seen: string[] = [];
+    const server = createServer({ cert: serving.certPem, key: serving.keyPem }, (req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const review = JSON.parse(body) as {
+          request: { uid: string; name: string; object: { metadata: { labels?: Record<string, string> } } };
+        };
+        seen.push(review.request.name);
+        const allowed = review.request.object.metadata.labels?.['deny'] !== 'yes';
+        res.setHeader('Content-Type', 'application/json');
+        res.end(
+          JSON.stringify({
+            apiVersion: 'admission.k8s.io/v1',
+            kind: 'AdmissionReview',
+            response: { uid: review.request.uid, allowed, status: allowed ? undefined : { code: 403, message: 'no, says the test webhook' } },
+          }),
+        );
+      });
+    });
+    await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+    const ns = `wh-${randomBytes(3).toString('hex')}`;
+    try {
+      const core = client(kubeconfig);
+      await core.createNamespace({ body: { metadata: { name: ns } } });
+      await registerWebhooks(
+        kubeconfig,
+        [
+          {
+            apiVersion: 'admissionregistration.k8s.io/v1',
+            kind: 'ValidatingWebhookConfiguration',
+            metadata: { name: `test-${ns}` },
+            webhooks: [
+              {
+                name: 'configmaps.test.regatta.dev',
+                admissionReviewVersions: ['v1'],
+                sideEffects: 'None',
+                failurePolicy: 'Fail',
+                clientConfig: { service: { name: 'unused', namespace: 'unused', path: '/validate' } },
+                namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns } },
+                rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }],
+              },
+            ],
+          } as KubernetesObject,
+        ],
+        { baseUrl: `https://127.0.0.1:${port}`, caPem: ca.certPem },
+      );
+      // registration is eventually consistent in the API server: retry until the webhook is consulted
+      await expect
+        .poll(
+          async () =>
+            core
+              .createNamespacedConfigMap({ namespace: ns, body: { metadata: { generateName: 'probe-', labels: { deny: 'yes' } } } })
+              .then(() => 'created')
+              .catch((e: { body?: string }) => String(e.body)),
+          { timeout: 30_000 },
+        )
+        .toContain('no, says the test webhook');
+      await core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'allowed' } } });
+      expect(seen).toContain('allowed');
+    } finally {
+      server.close();
+    }
+  });
+});

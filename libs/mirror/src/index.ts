@@ -1,0 +1,2 @@
+export { KindMirror, type MirrorStats } from './kind-mirror.js';
+export { MirrorSet, planMirrors, type MirrorSetOptions } from './mirror-set.js';
