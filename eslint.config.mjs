@@ -44,6 +44,25 @@ export default [
     },
   },
   {
+    // tests of shared libraries may start the local cluster or simulated nodes (real parts, no mocks)
+    files: ['**/*.test.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          depConstraints: [
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+            ...['shared', 'testing', 'sandbox', ...controllerScopes].map((s) => ({
+              sourceTag: `scope:${s}`,
+              onlyDependOnLibsWithTags: [`scope:${s}`, 'scope:shared', 'scope:testing'],
+            })),
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.json'],
     rules: {},
     languageOptions: { parser: await import('jsonc-eslint-parser') },

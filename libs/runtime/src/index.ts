@@ -1,1 +1,99 @@
-export {};
+export {
+  RuntimeError,
+  InvalidOptionsError,
+  AlreadyStartedError,
+  ManagerStartedError,
+  CacheSyncTimeoutError,
+  GracefulShutdownTimeoutError,
+  LeaderElectionLostError,
+  RunnableFailedError,
+  TlsConfigError,
+} from './errors.js';
+export { silentLogger, type Logger, type LogFn } from './logger.js';
+export { systemClock, sleep, type Clock } from './clock.js';
+
+// work queue
+export { WorkQueue, type WorkQueueOptions, type QueueItem } from './queue/work-queue.js';
+export {
+  ItemExponentialFailureRateLimiter,
+  BucketRateLimiter,
+  MaxOfRateLimiter,
+  defaultControllerRateLimiter,
+  type RateLimiter,
+} from './queue/rate-limiter.js';
+
+// reconcile + controller
+export {
+  TerminalError,
+  isTerminalError,
+  requestKey,
+  parseRequestKey,
+  type Request,
+  type Result,
+  type Reconciler,
+  type ReconcileContext,
+} from './reconcile.js';
+export { Controller, type ControllerOptions } from './controller.js';
+export type { ReconcileOutcome } from './controller-metrics.js';
+export {
+  startStopRunnable,
+  type Runnable,
+  type SyncWaiter,
+  type StartStop,
+  type Checker,
+} from './runnable.js';
+
+// expectations
+export {
+  Expectations,
+  DEFAULT_EXPECTATION_TIMEOUT_MS,
+  type ExpectationsOptions,
+  type ExpectationTimeout,
+  type ScaleAction,
+  type PendingScale,
+  type PendingUpdate,
+  type Satisfaction,
+} from './expectations.js';
+
+// manager + leader election
+export { Manager, type ManagerOptions, type SignalSource, type ProbeRegistrar } from './manager.js';
+export {
+  LeaderElector,
+  validateLeaderElectionTimings,
+  defaultIdentity,
+  type LeaderElectionOptions,
+  type LeaderElectionCallbacks,
+  type LeaderElectionEnd,
+} from './leader-election.js';
+export {
+  decide,
+  observeLease,
+  nextLease,
+  releasedLease,
+  formatMicroTime,
+  errorStatus,
+  type Lease,
+  type LeaseSpec,
+  type LeaseStore,
+  type ObservedLease,
+  type LeaseDecision,
+} from './lease.js';
+
+// http: probes, metrics, admission webhooks
+export { ProbeServer, type ProbeServerOptions } from './http/probe-server.js';
+export { WebhookServer, type WebhookServerOptions } from './http/webhook-server.js';
+export {
+  AdmissionDeniedError,
+  BadAdmissionReviewError,
+  invalid,
+  type AdmissionInput,
+  type AdmissionStatus,
+  type StatusCause,
+  type ValidationResult,
+  type ValidatingHandler,
+  type MutatingHandler,
+  type Operation,
+  type GroupVersionKind,
+  type UserInfo,
+} from './http/admission.js';
+export type { TlsSource } from './http/tls.js';

@@ -23,19 +23,33 @@ describe('log level', () => {
 describe('createLogger', () => {
   it('writes one JSON object per line with name, level label and ISO time; debug is quiet at info', () => {
     const raw: string[] = [];
-    const log = createLogger({ name: 'cloneset', level: 'info', destination: { write: (s: string) => raw.push(s) } });
+    const log = createLogger({
+      name: 'cloneset',
+      level: 'info',
+      destination: { write: (s: string) => raw.push(s) },
+    });
     log.debug('hidden');
     log.child({ controller: 'cloneset' }).info({ replicas: 3 }, 'started');
     expect(raw).toHaveLength(1);
     const line = JSON.parse(raw[0] ?? '') as Record<string, unknown>;
-    expect(line).toMatchObject({ level: 'info', name: 'cloneset', controller: 'cloneset', replicas: 3, msg: 'started' });
+    expect(line).toMatchObject({
+      level: 'info',
+      name: 'cloneset',
+      controller: 'cloneset',
+      replicas: 3,
+      msg: 'started',
+    });
     expect(line['time']).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(line).not.toHaveProperty('trace_id');
   });
 
   it('serializes errors under err with message and stack', () => {
     const raw: string[] = [];
-    const log = createLogger({ name: 'x', level: 'error', destination: { write: (s: string) => raw.push(s) } });
+    const log = createLogger({
+      name: 'x',
+      level: 'error',
+      destination: { write: (s: string) => raw.push(s) },
+    });
     log.error({ err: new Error('nope') }, 'failed');
     const line = JSON.parse(raw[0] ?? '') as { err: { message: string; stack: string } };
     expect(line.err.message).toBe('nope');

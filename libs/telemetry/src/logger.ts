@@ -21,7 +21,10 @@ function isLevel(value: string): value is LevelWithSilent {
 }
 
 /** Resolves the level: the option, else `LOG_LEVEL`, else `info`. Throws on an unknown level. */
-export function resolveLogLevel(level: string | undefined, env: NodeJS.ProcessEnv = process.env): LevelWithSilent {
+export function resolveLogLevel(
+  level: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): LevelWithSilent {
   const chosen = (level ?? env['LOG_LEVEL'] ?? '').trim().toLowerCase() || 'info';
   if (!isLevel(chosen)) throw new InvalidLogLevelError(chosen);
   return chosen;

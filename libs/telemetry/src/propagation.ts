@@ -16,7 +16,9 @@ export function injectTraceContext(from: Context = context.active()): Record<str
  * `injectTraceContext`); pass it as `withSpan(..., { parent })`. Unknown or malformed carriers
  * yield a context without a span, so the next span starts a new trace.
  */
-export function extractTraceContext(carrier: Readonly<Record<string, string | undefined>> | undefined): Context {
+export function extractTraceContext(
+  carrier: Readonly<Record<string, string | undefined>> | undefined,
+): Context {
   if (!carrier) return ROOT_CONTEXT;
   const clean: Record<string, string> = {};
   for (const [key, value] of Object.entries(carrier)) if (typeof value === 'string') clean[key] = value;

@@ -30,16 +30,21 @@ export function withSpan<T>(
 ): Promise<T> {
   const tracer = options.tracer ?? trace.getTracer(TRACER_NAME);
   const parent = options.parent ?? otelContext.active();
-  return tracer.startActiveSpan(name, { attributes, kind: options.kind ?? SpanKind.INTERNAL }, parent, async (span) => {
-    try {
-      return await fn();
-    } catch (err) {
-      const error = err instanceof Error ? err : new Error(String(err));
-      span.recordException(error);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
-      throw err;
-    } finally {
-      span.end();
-    }
-  });
+  return tracer.startActiveSpan(
+    name,
+    { attributes, kind: options.kind ?? SpanKind.INTERNAL },
+    parent,
+    async (span) => {
+      try {
+        return await fn();
+      } catch (err) {
+        const error = err instanceof Error ? err : new Error(String(err));
+        span.recordException(error);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
+        throw err;
+      } finally {
+        span.end();
+      }
+    },
+  );
 }

@@ -19,6 +19,8 @@ export interface StartTracingOptions {
   endpoint?: string;
   /** Where the start line and a failed final export are reported. */
   logger?: TracingLogger;
+  /** How long `shutdown` waits for the final export before giving up (default 5000 ms). */
+  shutdownTimeoutMs?: number;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -53,10 +55,15 @@ function configuredEndpoint(options: StartTracingOptions): string | undefined {
 export function startTracing(options: StartTracingOptions): Tracing {
   const endpoint = configuredEndpoint(options);
   if (endpoint === undefined) {
-    return { enabled: false, tracer: trace.getTracer(options.serviceName), shutdown: () => Promise.resolve() };
+    return {
+      enabled: false,
+      tracer: trace.getTracer(options.serviceName),
+      shutdown: () => Promise.resolve(),
+    };
   }
   // An explicit option is a base URL like the env variable; the exporter reads the env itself.
-  const url = options.endpoint === undefined ? undefined : `${options.endpoint.replace(/\/+$/, '')}/v1/traces`;
+  const url =
+    options.endpoint === undefined ? undefined : `${options.endpoint.replace(/\/+$/, '')}/v1/traces`;
   const sdk = new NodeSDK({
     serviceName: options.serviceName,
     traceExporter: new OTLPTraceExporter(url === undefined ? {} : { url }),
@@ -66,22 +73,43 @@ export function startTracing(options: StartTracingOptions): Tracing {
   });
   sdk.start();
   options.logger?.info({ endpoint, serviceName: options.serviceName }, 'tracing started');
+  const timeoutMs = options.shutdownTimeoutMs ?? 5000;
   let stopped: Promise<void> | undefined;
+  const stop = async (): Promise<void> => {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    });
+    // an unreachable collector makes the SDK retry until its export timeout, then reject
+    const done = sdk.shutdown().then(
+      () => 'ok' as const,
+      (err: unknown) => err,
+    );
+    const outcome = await Promise.race([done, timedOut]);
+    clearTimeout(timer);
+    if (outcome === 'timeout') {
+      options.logger?.warn(
+        { endpoint, timeoutMs },
+        'tracing shutdown: final span export did not complete in time; spans dropped',
+      );
+      // the export keeps running in the background: report how it ends
+      void done.then((late) => {
+        if (late !== 'ok')
+          options.logger?.warn({ err: late, endpoint }, 'tracing shutdown: final span export failed');
+      });
+    } else if (outcome !== 'ok') {
+      options.logger?.warn(
+        { err: outcome, endpoint },
+        'tracing shutdown: final span export failed; spans dropped',
+      );
+    }
+    trace.disable();
+    context.disable();
+    propagation.disable();
+  };
   return {
     enabled: true,
     tracer: trace.getTracer(options.serviceName),
-    shutdown: () => {
-      stopped ??= sdk
-        .shutdown()
-        .catch((err: unknown) => {
-          options.logger?.warn({ err, endpoint }, 'tracing shutdown: final span export failed; spans dropped');
-        })
-        .finally(() => {
-          trace.disable();
-          context.disable();
-          propagation.disable();
-        });
-      return stopped;
-    },
+    shutdown: () => (stopped ??= stop()),
   };
 }

@@ -1,0 +1,284 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { AlreadyStartedError, InvalidOptionsError } from '../errors.js';
+import { silentLogger, type Logger } from '../logger.js';
+import type { Checker, Runnable } from '../runnable.js';
+import {
+  AdmissionDeniedError,
+  admissionReview,
+  BadAdmissionReviewError,
+  parseAdmissionReview,
+  type AdmissionInput,
+  type AdmissionResponse,
+  type MutatingHandler,
+  type ValidatingHandler,
+} from './admission.js';
+import { BodyTooLargeError, readBody, sendFailure, sendJson } from './body.js';
+import { createJsonPatch } from '@regatta/kube';
+import { serveUntil } from './serve.js';
+import { loadKeyPair, type KeyPair, type TlsSource } from './tls.js';
+
+export interface WebhookServerOptions {
+  tls: TlsSource;
+  /** Default 9443 (controller-runtime's webhook port); 0 picks a free one. */
+  port?: number;
+  /** Default `0.0.0.0`. */
+  host?: string;
+  /** Time to receive a request and answer it. Default 10 s (the API server's default webhook timeout). */
+  requestTimeoutMs?: number;
+  /** Largest accepted body. Default 3 MiB. */
+  maxBodyBytes?: number;
+  logger?: Logger;
+}
+
+type Route = { type: 'validate'; handler: ValidatingHandler } | { type: 'mutate'; handler: MutatingHandler };
+
+const MiB = 1024 * 1024;
+
+class HandlerTimeout extends Error {}
+
+/**
+ * The admission webhook server: HTTPS, AdmissionReview `admission.k8s.io/v1`, one handler per
+ * path. Handlers must be fast and side-effect free.
+ *
+ * - Validating handlers return allowed or a denial status ({@link invalid} builds 422s with
+ *   field causes). Mutating handlers return the object to write; the server answers with the
+ *   JSON Patch from the request's object to it.
+ * - A handler that throws denies the request with code 500 and the error's message (or with
+ *   the status of an {@link AdmissionDeniedError}); one that overruns the request timeout
+ *   denies it with 504.
+ * - Malformed requests get a 4xx `Status` JSON body: unknown path 404, method other than POST
+ *   405, non-JSON content type 415, body over the limit 413, unparseable JSON or not an
+ *   AdmissionReview v1 request (apiVersion, kind, request.uid…) 400.
+ */
+export class WebhookServer implements Runnable {
+  readonly name = 'webhook-server';
+  readonly isServer = true;
+  readonly #options: WebhookServerOptions;
+  readonly #routes = new Map<string, Route>();
+  readonly #log: Logger;
+  readonly #timeoutMs: number;
+  readonly #maxBody: number;
+  #started = false;
+  #ready = false;
+  #current: KeyPair | undefined;
+  #address: AddressInfo | undefined;
+  #listeningResolve!: (a: AddressInfo) => void;
+  readonly #listening = new Promise<AddressInfo>((resolve) => (this.#listeningResolve = resolve));
+
+  constructor(options: WebhookServerOptions) {
+    this.#options = options;
+    this.#log = (options.logger ?? silentLogger).child({ component: 'webhook-server' });
+    this.#timeoutMs = options.requestTimeoutMs ?? 10_000;
+    this.#maxBody = options.maxBodyBytes ?? 3 * MiB;
+  }
+
+  /** Serves a mutating webhook on `path` (e.g. `/mutate-apps-kruise-io-v1alpha1-cloneset`). */
+  mutate<T = unknown>(path: string, handler: MutatingHandler<T>): void {
+    this.#register(path, { type: 'mutate', handler: handler as unknown as MutatingHandler });
+  }
+
+  /** Serves a validating webhook on `path` (e.g. `/validate-apps-kruise-io-v1alpha1-cloneset`). */
+  validate<T = unknown>(path: string, handler: ValidatingHandler<T>): void {
+    this.#register(path, { type: 'validate', handler: handler as unknown as ValidatingHandler });
+  }
+
+  /** Resolves with the bound address once the server listens. */
+  listening(): Promise<AddressInfo> {
+    return this.#listening;
+  }
+
+  get address(): AddressInfo | undefined {
+    return this.#address;
+  }
+
+  /** Readiness: passes once certificates are loaded and the server listens. */
+  startedCheck(): Checker {
+    return () => {
+      if (!this.#ready) throw new Error('webhook server is not serving yet');
+    };
+  }
+
+  async start(signal: AbortSignal): Promise<void> {
+    if (this.#started) throw new AlreadyStartedError(this.name);
+    this.#started = true;
+    this.#current = await loadKeyPair(this.#options.tls);
+    const server = createServer({ ...this.#current, minVersion: 'TLSv1.2' }, (req, res) => {
+      this.#handle(req, res).catch((err: unknown) => {
+        this.#log.error({ err, path: req.url }, 'webhook request failed');
+        if (!res.headersSent) sendFailure(res, 500, 'InternalError', 'internal error');
+        else res.destroy();
+      });
+    });
+    server.requestTimeout = this.#timeoutMs;
+    server.headersTimeout = this.#timeoutMs;
+    const stopReload = this.#watchCertificates(server);
+    try {
+      await serveUntil(
+        server,
+        this.#options.host ?? '0.0.0.0',
+        this.#options.port ?? 9443,
+        signal,
+        (address) => {
+          this.#address = address;
+          this.#ready = true;
+          this.#log.info(
+            { address: `${address.address}:${address.port}`, paths: [...this.#routes.keys()] },
+            'serving admission webhooks',
+          );
+          this.#listeningResolve(address);
+        },
+      );
+    } finally {
+      this.#ready = false;
+      stopReload();
+    }
+  }
+
+  #register(path: string, route: Route): void {
+    if (this.#started)
+      throw new InvalidOptionsError('webhook route', `cannot add ${path} after the server started`);
+    if (!path.startsWith('/'))
+      throw new InvalidOptionsError('webhook route', `path '${path}' must start with '/'`);
+    if (this.#routes.has(path))
+      throw new InvalidOptionsError('webhook route', `path '${path}' is already registered`);
+    this.#routes.set(path, route);
+  }
+
+  /** Re-reads certificate files periodically; a changed, usable pair replaces the served one. */
+  #watchCertificates(server: Server): () => void {
+    const tls = this.#options.tls;
+    if ('certPem' in tls) return () => undefined;
+    const timer = setInterval(() => {
+      loadKeyPair(tls).then(
+        (pair) => {
+          if (pair.cert === this.#current?.cert && pair.key === this.#current.key) return;
+          server.setSecureContext({ ...pair, minVersion: 'TLSv1.2' });
+          this.#current = pair;
+          this.#log.info({ certFile: tls.certFile }, 'serving certificate reloaded');
+        },
+        (err: unknown) =>
+          this.#log.error({ err }, 'reloading the serving certificate failed; keeping the current one'),
+      );
+    }, tls.reloadIntervalMs ?? 10_000);
+    return () => clearInterval(timer);
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? '/', 'https://webhook').pathname;
+    const route = this.#routes.get(path);
+    if (!route) {
+      sendFailure(res, 404, 'NotFound', `no webhook is served on ${path}`);
+      return;
+    }
+    if (req.method !== 'POST') {
+      sendFailure(res, 405, 'MethodNotAllowed', `${req.method ?? ''} is not allowed; use POST`, {
+        allow: 'POST',
+      });
+      return;
+    }
+    const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+    if (contentType !== 'application/json') {
+      sendFailure(
+        res,
+        415,
+        'UnsupportedMediaType',
+        `content type ${JSON.stringify(contentType)}; expected application/json`,
+      );
+      return;
+    }
+    let body: Buffer;
+    try {
+      body = await readBody(req, this.#maxBody);
+    } catch (err) {
+      if (!(err instanceof BodyTooLargeError)) throw err;
+      sendFailure(res, 413, 'RequestEntityTooLarge', err.message, { connection: 'close' });
+      return;
+    }
+    let input: AdmissionInput;
+    try {
+      input = parseAdmissionReview(JSON.parse(body.toString('utf8')) as unknown);
+    } catch (err) {
+      if (err instanceof SyntaxError) {
+        sendFailure(res, 400, 'BadRequest', `body is not valid JSON: ${err.message}`);
+        return;
+      }
+      if (err instanceof BadAdmissionReviewError) {
+        sendFailure(res, 400, 'BadRequest', err.message);
+        return;
+      }
+      throw err;
+    }
+    const response = await this.#review(route, input, path);
+    sendJson(res, 200, admissionReview(response));
+  }
+
+  async #review(route: Route, input: AdmissionInput, path: string): Promise<AdmissionResponse> {
+    const log = this.#log.child({
+      path,
+      uid: input.uid,
+      operation: input.operation,
+      kind: input.kind.kind,
+      ...(input.namespace && { namespace: input.namespace }),
+      ...(input.name && { name: input.name }),
+    });
+    try {
+      if (route.type === 'validate') {
+        const result = await this.#withTimeout(() => route.handler(input));
+        log.debug({ allowed: result.allowed }, 'validated');
+        return {
+          uid: input.uid,
+          allowed: result.allowed,
+          ...(!result.allowed && { status: result.status }),
+          ...(result.warnings?.length && { warnings: result.warnings }),
+        };
+      }
+      const original = input.object;
+      // the handler gets its own copy, so mutating it in place is fine
+      const mutated = await this.#withTimeout(() =>
+        route.handler({ ...input, object: structuredClone(original) }),
+      );
+      const patch = mutated === undefined ? [] : createJsonPatch(original, mutated);
+      log.debug({ operations: patch.length }, 'mutated');
+      if (patch.length === 0) return { uid: input.uid, allowed: true };
+      return {
+        uid: input.uid,
+        allowed: true,
+        patchType: 'JSONPatch',
+        patch: Buffer.from(JSON.stringify(patch)).toString('base64'),
+      };
+    } catch (err) {
+      if (err instanceof AdmissionDeniedError) {
+        log.debug({ status: err.status }, 'denied by handler');
+        return { uid: input.uid, allowed: false, status: err.status };
+      }
+      if (err instanceof HandlerTimeout) {
+        log.error({ timeoutMs: this.#timeoutMs }, 'admission handler timed out');
+        return {
+          uid: input.uid,
+          allowed: false,
+          status: { code: 504, reason: 'Timeout', message: err.message },
+        };
+      }
+      log.error({ err }, 'admission handler failed');
+      const message = err instanceof Error ? err.message : String(err);
+      return { uid: input.uid, allowed: false, status: { code: 500, reason: 'InternalError', message } };
+    }
+  }
+
+  async #withTimeout<T>(fn: () => T | Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new HandlerTimeout(`admission handler did not answer within ${this.#timeoutMs} ms`)),
+        this.#timeoutMs,
+      );
+    });
+    try {
+      return await Promise.race([Promise.resolve().then(fn), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

@@ -1,0 +1,277 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { sleep, systemClock, type Clock } from './clock.js';
+import { AlreadyStartedError, InvalidOptionsError } from './errors.js';
+import {
+  decide,
+  errorStatus,
+  nextLease,
+  observeLease,
+  releasedLease,
+  type Lease,
+  type LeaseStore,
+  type ObservedLease,
+} from './lease.js';
+import { silentLogger, type Logger } from './logger.js';
+
+/** client-go's jitter factor on the acquire retry period (and the timing rule's 1.2). */
+const JITTER_FACTOR = 1.2;
+
+export interface LeaderElectionCallbacks {
+  /** This process became the leader; `signal` aborts when it stops leading (lost or stopping). */
+  onStartedLeading?(signal: AbortSignal): void;
+  /** This process stopped leading: the lease was lost, or the elector was stopped. */
+  onStoppedLeading?(): void;
+  /** The observed leader changed (including to this process). */
+  onNewLeader?(identity: string): void;
+}
+
+export interface LeaderElectionOptions {
+  store: LeaseStore;
+  /** Namespace and name of the Lease. */
+  namespace: string;
+  name: string;
+  /** Unique per process. Default: `<hostname>_<uuid>`, as controller-runtime. */
+  identity?: string;
+  /** Default 15 s. */
+  leaseDurationMs?: number;
+  /** How long the leader keeps retrying a failed renewal before giving up. Default 10 s. */
+  renewDeadlineMs?: number;
+  /** Between attempts. Default 2 s. */
+  retryPeriodMs?: number;
+  /** Give the lease up when stopped, so a standby takes over at once. Default true. */
+  releaseOnCancel?: boolean;
+  callbacks?: LeaderElectionCallbacks;
+  logger?: Logger;
+  clock?: Clock;
+  /** Random source for the acquire jitter, in [0, 1). */
+  random?: () => number;
+}
+
+/** How `run` ended. */
+export type LeaderElectionEnd = 'stopped' | 'lost';
+
+interface Timings {
+  leaseDurationMs: number;
+  renewDeadlineMs: number;
+  retryPeriodMs: number;
+}
+
+/** client-go's rule: lease duration > renew deadline > 1.2 × retry period, all positive. */
+export function validateLeaderElectionTimings(t: Timings): void {
+  const what = 'leader election timings';
+  if (!(t.leaseDurationMs > 0 && t.renewDeadlineMs > 0 && t.retryPeriodMs > 0)) {
+    throw new InvalidOptionsError(
+      what,
+      'lease duration, renew deadline and retry period must all be positive',
+    );
+  }
+  if (!(t.leaseDurationMs > t.renewDeadlineMs)) {
+    throw new InvalidOptionsError(
+      what,
+      `lease duration (${t.leaseDurationMs} ms) must be greater than the renew deadline (${t.renewDeadlineMs} ms)`,
+    );
+  }
+  if (!(t.renewDeadlineMs > JITTER_FACTOR * t.retryPeriodMs)) {
+    throw new InvalidOptionsError(
+      what,
+      `renew deadline (${t.renewDeadlineMs} ms) must be greater than ${JITTER_FACTOR} × retry period (${t.retryPeriodMs} ms)`,
+    );
+  }
+}
+
+export function defaultIdentity(): string {
+  return `${hostname()}_${randomUUID()}`;
+}
+
+/**
+ * Leader election on a coordination.k8s.io/v1 Lease (client-go `leaderelection` semantics):
+ * try to acquire every retry period (with jitter) until the lease is free or expired; as leader,
+ * renew every retry period, and give up leadership when no renewal succeeds within the renew
+ * deadline or someone else holds the lease. Writes use the lease's resourceVersion, so two
+ * candidates never both win. On stop the lease is released.
+ */
+export class LeaderElector {
+  readonly identity: string;
+  readonly #store: LeaseStore;
+  readonly #target: { namespace: string; name: string };
+  readonly #timings: Timings;
+  readonly #release: boolean;
+  readonly #callbacks: LeaderElectionCallbacks;
+  readonly #log: Logger;
+  readonly #clock: Clock;
+  readonly #random: () => number;
+  #observed: ObservedLease | undefined;
+  #reportedLeader: string | undefined;
+  #leading = false;
+  #started = false;
+
+  constructor(options: LeaderElectionOptions) {
+    this.#timings = {
+      leaseDurationMs: options.leaseDurationMs ?? 15_000,
+      renewDeadlineMs: options.renewDeadlineMs ?? 10_000,
+      retryPeriodMs: options.retryPeriodMs ?? 2_000,
+    };
+    validateLeaderElectionTimings(this.#timings);
+    this.identity = options.identity ?? defaultIdentity();
+    if (this.identity === '') throw new InvalidOptionsError('leader election', 'identity must not be empty');
+    this.#store = options.store;
+    this.#target = { namespace: options.namespace, name: options.name };
+    this.#release = options.releaseOnCancel ?? true;
+    this.#callbacks = options.callbacks ?? {};
+    this.#clock = options.clock ?? systemClock;
+    this.#random = options.random ?? Math.random;
+    this.#log = (options.logger ?? silentLogger).child({
+      lease: `${options.namespace}/${options.name}`,
+      identity: this.identity,
+    });
+  }
+
+  get leaseName(): string {
+    return `${this.#target.namespace}/${this.#target.name}`;
+  }
+
+  isLeader(): boolean {
+    return this.#leading;
+  }
+
+  /** The holder last observed, if any. */
+  getLeader(): string | undefined {
+    return this.#reportedLeader;
+  }
+
+  /**
+   * Campaigns until `signal` aborts. Resolves `'stopped'` when stopped (after releasing the
+   * lease if it was held), or `'lost'` when leadership was lost; either way `onStoppedLeading`
+   * has run if `onStartedLeading` did. Store errors are logged and retried, never thrown.
+   */
+  async run(signal: AbortSignal): Promise<LeaderElectionEnd> {
+    if (this.#started) throw new AlreadyStartedError(`leader elector for ${this.leaseName}`);
+    this.#started = true;
+    this.#log.info('attempting to acquire the leader lease');
+    if (!(await this.#acquire(signal))) return 'stopped';
+    this.#leading = true;
+    this.#log.info('acquired the leader lease');
+    const leadership = new AbortController();
+    try {
+      this.#callbacks.onStartedLeading?.(leadership.signal);
+      const end = await this.#renewLoop(signal);
+      return end;
+    } finally {
+      this.#leading = false;
+      leadership.abort();
+      if (signal.aborted && this.#release) await this.#releaseLease();
+      this.#callbacks.onStoppedLeading?.();
+    }
+  }
+
+  async #acquire(signal: AbortSignal): Promise<boolean> {
+    for (;;) {
+      if (signal.aborted) return false;
+      if ((await this.#tryAcquireOrRenew()) === 'ok') return true;
+      const wait = this.#timings.retryPeriodMs * (1 + this.#random() * JITTER_FACTOR);
+      if (!(await sleep(wait, signal))) return false;
+    }
+  }
+
+  async #renewLoop(signal: AbortSignal): Promise<LeaderElectionEnd> {
+    let lastRenew = this.#clock();
+    for (;;) {
+      if (!(await sleep(this.#timings.retryPeriodMs, signal))) return 'stopped';
+      const deadline = lastRenew + this.#timings.renewDeadlineMs;
+      for (;;) {
+        const remaining = deadline - this.#clock();
+        // an attempt still pending at the deadline counts as failed (it may finish in the background)
+        const outcome =
+          remaining > 0 ? await withDeadline(this.#tryAcquireOrRenew(), remaining, 'failed') : 'failed';
+        if (outcome === 'ok') {
+          lastRenew = this.#clock();
+          break;
+        }
+        if (outcome === 'taken') {
+          this.#log.warn(
+            { holder: this.#reportedLeader },
+            'leader lease taken by another candidate; leadership lost',
+          );
+          return 'lost';
+        }
+        if (signal.aborted) return 'stopped';
+        if (this.#clock() + this.#timings.retryPeriodMs >= deadline) {
+          this.#log.error(
+            { renewDeadlineMs: this.#timings.renewDeadlineMs },
+            'failed to renew the leader lease within the renew deadline; leadership lost',
+          );
+          return 'lost';
+        }
+        if (!(await sleep(this.#timings.retryPeriodMs, signal))) return 'stopped';
+      }
+    }
+  }
+
+  /** One attempt: `ok` (we hold the lease now), `taken` (someone else holds a live one) or `failed`. */
+  async #tryAcquireOrRenew(): Promise<'ok' | 'failed' | 'taken'> {
+    const { namespace, name } = this.#target;
+    let current: Lease | undefined;
+    try {
+      current = await this.#store.get(namespace, name);
+    } catch (err) {
+      if (errorStatus(err) !== 404) {
+        this.#log.warn({ err }, 'reading the leader lease failed');
+        return 'failed';
+      }
+    }
+    const now = this.#clock();
+    if (current) {
+      this.#observed = observeLease(this.#observed, current, now);
+      this.#reportLeader(current.spec?.holderIdentity ?? '');
+    } else {
+      this.#observed = undefined;
+    }
+    const decision = decide(this.#observed, this.identity, now, this.#timings);
+    if (decision === 'wait') return 'taken';
+    const desired = nextLease(current, this.#target, this.identity, decision, now, this.#timings);
+    try {
+      const written = current ? await this.#store.update(desired) : await this.#store.create(desired);
+      this.#observed = observeLease(this.#observed, written, this.#clock());
+      this.#reportLeader(this.identity);
+      return 'ok';
+    } catch (err) {
+      const status = errorStatus(err);
+      if (status === 409) this.#log.debug('leader lease changed while writing it (conflict); retrying');
+      else
+        this.#log.warn(
+          { err },
+          current ? 'updating the leader lease failed' : 'creating the leader lease failed',
+        );
+      return 'failed';
+    }
+  }
+
+  async #releaseLease(): Promise<void> {
+    const { namespace, name } = this.#target;
+    try {
+      const current = await this.#store.get(namespace, name);
+      if ((current.spec?.holderIdentity ?? '') !== this.identity) return;
+      await this.#store.update(releasedLease(current, this.#clock()));
+      this.#log.info('released the leader lease');
+    } catch (err) {
+      this.#log.warn({ err }, 'releasing the leader lease failed; it expires after the lease duration');
+    }
+  }
+
+  #reportLeader(holder: string): void {
+    if (holder === '' || holder === this.#reportedLeader) return;
+    this.#reportedLeader = holder;
+    if (holder !== this.identity) this.#log.info({ leader: holder }, 'new leader observed');
+    this.#callbacks.onNewLeader?.(holder);
+  }
+}
+
+/** `promise`'s value, or `late` if it has not settled within `ms`. */
+function withDeadline<T, L>(promise: Promise<T>, ms: number, late: L): Promise<T | L> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<L>((resolve) => {
+    timer = setTimeout(() => resolve(late), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

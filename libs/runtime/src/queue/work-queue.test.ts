@@ -1,0 +1,207 @@
+import { Registry } from 'prom-client';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ItemExponentialFailureRateLimiter } from './rate-limiter.js';
+import { WorkQueue, type QueueItem } from './work-queue.js';
+
+function key(item: QueueItem): string {
+  if (item.shutdown) throw new Error('queue shut down unexpectedly');
+  return item.key;
+}
+
+/** Resolves on the next macrotask, after pending promise callbacks have run. */
+const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+describe('WorkQueue: de-duplication and the processing set', () => {
+  it('queues a key once however often it is added, in FIFO order', async () => {
+    const q = new WorkQueue({ name: 't' });
+    for (const k of ['a', 'b', 'a', 'c', 'b']) q.add(k);
+    expect(q.len()).toBe(3);
+    expect([key(await q.get()), key(await q.get()), key(await q.get())]).toEqual(['a', 'b', 'c']);
+    expect(q.len()).toBe(0);
+  });
+
+  it('never hands a key to two workers: re-added while processing, it comes back only after done', async () => {
+    const q = new WorkQueue({ name: 't' });
+    q.add('a');
+    expect(key(await q.get())).toBe('a');
+    q.add('a');
+    q.add('a');
+    expect(q.len()).toBe(0); // held back while 'a' is processed
+    let second: string | undefined;
+    void q.get().then((i) => (second = key(i)));
+    await tick();
+    expect(second).toBeUndefined();
+    q.done('a');
+    await tick();
+    expect(second).toBe('a');
+    q.done('a');
+    expect(q.len()).toBe(0);
+  });
+
+  it('hands a key out once to many concurrent getters', async () => {
+    const q = new WorkQueue({ name: 't' });
+    const got: string[] = [];
+    const getters = Array.from({ length: 3 }, () => q.get().then((i) => !i.shutdown && got.push(i.key)));
+    q.add('x');
+    q.add('x');
+    q.add('y');
+    await tick();
+    expect(got.sort()).toEqual(['x', 'y']);
+    q.shutDown();
+    await Promise.all(getters);
+  });
+
+  it('ignores done for keys it did not hand out', () => {
+    const q = new WorkQueue({ name: 't' });
+    q.add('a');
+    q.done('a');
+    expect(q.len()).toBe(1);
+  });
+});
+
+describe('WorkQueue: shutdown', () => {
+  it('wakes waiting getters with shutdown, ignores later adds and drops what was queued', async () => {
+    const q = new WorkQueue({ name: 't' });
+    const waiting = q.get();
+    q.shutDown();
+    expect(await waiting).toEqual({ shutdown: true });
+    q.add('late');
+    expect(q.len()).toBe(0);
+    expect(await q.get()).toEqual({ shutdown: true });
+
+    const q2 = new WorkQueue({ name: 't2' });
+    q2.add('queued');
+    q2.shutDown();
+    expect(q2.len()).toBe(0);
+    expect(await q2.get()).toEqual({ shutdown: true });
+  });
+
+  it('shutDownWithDrain waits until every handed-out key is done', async () => {
+    const q = new WorkQueue({ name: 't' });
+    q.add('a');
+    q.add('b');
+    const a = key(await q.get());
+    const b = key(await q.get());
+    let drained = false;
+    const drain = q.shutDownWithDrain().then(() => (drained = true));
+    q.done(a);
+    await tick();
+    expect(drained).toBe(false);
+    q.add(b); // ignored: shutting down
+    q.done(b);
+    await drain;
+    expect(drained).toBe(true);
+    expect(q.shuttingDown).toBe(true);
+  });
+
+  it('shutDownWithDrain resolves at once when nothing is in flight', async () => {
+    const q = new WorkQueue({ name: 't' });
+    await expect(q.shutDownWithDrain()).resolves.toBeUndefined();
+  });
+});
+
+// These tests are about time: they use vitest's fake timers (which also drive Date.now).
+describe('WorkQueue: delayed and rate-limited adds (fake timers)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('adds a key when its delay passes; a key waiting twice keeps the earlier time', async () => {
+    vi.useFakeTimers();
+    const q = new WorkQueue({ name: 't' });
+    q.addAfter('a', 1000);
+    q.addAfter('a', 300);
+    q.addAfter('a', 5000);
+    q.addAfter('b', 500);
+    q.addAfter('now', 0);
+    expect(q.len()).toBe(1);
+    expect(key(await q.get())).toBe('now');
+    await vi.advanceTimersByTimeAsync(299);
+    expect(q.len()).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(q.len()).toBe(1);
+    expect(key(await q.get())).toBe('a');
+    await vi.advanceTimersByTimeAsync(200);
+    expect(key(await q.get())).toBe('b');
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(q.len()).toBe(0); // 'a' was not added a second time
+  });
+
+  it('re-arms for an earlier key added after a later one', async () => {
+    vi.useFakeTimers();
+    const q = new WorkQueue({ name: 't' });
+    q.addAfter('late', 10_000);
+    q.addAfter('early', 100);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(key(await q.get())).toBe('early');
+    await vi.advanceTimersByTimeAsync(9_900);
+    expect(key(await q.get())).toBe('late');
+  });
+
+  it('backs off exponentially with addRateLimited until forget', async () => {
+    vi.useFakeTimers();
+    const q = new WorkQueue({ name: 't', rateLimiter: new ItemExponentialFailureRateLimiter(100, 10_000) });
+    const readyAfter = async (): Promise<number> => {
+      const start = Date.now();
+      q.addRateLimited('k');
+      while (q.len() === 0) await vi.advanceTimersByTimeAsync(1);
+      q.done(key(await q.get()));
+      return Date.now() - start;
+    };
+    expect([await readyAfter(), await readyAfter(), await readyAfter()]).toEqual([100, 200, 400]);
+    expect(q.numRequeues('k')).toBe(3);
+    q.forget('k');
+    expect(q.numRequeues('k')).toBe(0);
+    expect(await readyAfter()).toBe(100);
+  });
+
+  it('drops delayed keys on shutdown', async () => {
+    vi.useFakeTimers();
+    const q = new WorkQueue({ name: 't' });
+    q.addAfter('a', 100);
+    q.shutDown();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(q.len()).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('reports client-go workqueue metrics', async () => {
+    vi.useFakeTimers();
+    const registry = new Registry();
+    const q = new WorkQueue({ name: 'cloneset', registry });
+    new WorkQueue({ name: 'other', registry }); // a second queue shares the collectors
+    q.add('a');
+    q.add('a');
+    q.add('b');
+    const value = async (
+      metric: string,
+      labels: Record<string, string> = { name: 'cloneset' },
+    ): Promise<number> => {
+      const sum = metric.endsWith('_sum');
+      const json = await registry.getSingleMetric(sum ? metric.slice(0, -4) : metric)?.get();
+      const match = json?.values.find(
+        (v) =>
+          (!sum || (v as { metricName?: string }).metricName === metric) &&
+          Object.entries(labels).every(([k, l]) => v.labels[k] === l),
+      );
+      return match?.value ?? NaN;
+    };
+    expect(await value('workqueue_adds_total')).toBe(2);
+    expect(await value('workqueue_depth')).toBe(2);
+    expect(await value('workqueue_depth', { name: 'other' })).toBe(0);
+    await vi.advanceTimersByTimeAsync(2000);
+    const a = key(await q.get());
+    expect(await value('workqueue_queue_duration_seconds_sum')).toBeCloseTo(2);
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(await value('workqueue_unfinished_work_seconds')).toBeCloseTo(3);
+    expect(await value('workqueue_longest_running_processor_seconds')).toBeCloseTo(3);
+    q.done(a);
+    expect(await value('workqueue_work_duration_seconds_sum')).toBeCloseTo(3);
+    expect(await value('workqueue_unfinished_work_seconds')).toBe(0);
+    q.addAfter('c', 10);
+    q.addRateLimited('d');
+    expect(await value('workqueue_retries_total')).toBe(2);
+    const text = await registry.metrics();
+    expect(text).toContain('workqueue_depth{name="cloneset",controller="cloneset"} 1');
+  });
+});

@@ -1,0 +1,208 @@
+import type { Registry } from 'prom-client';
+import { systemClock, type Clock } from '../clock.js';
+import { DelayHeap } from './delay-heap.js';
+import { Fifo } from './fifo.js';
+import { noQueueMetrics, workqueueMetrics, type QueueMetrics } from './metrics.js';
+import { defaultControllerRateLimiter, type RateLimiter } from './rate-limiter.js';
+
+export interface WorkQueueOptions {
+  /** Names the queue in metrics (`name` and `controller` labels). */
+  name: string;
+  /** Decides `addRateLimited` delays; defaults to client-go's default controller rate limiter. */
+  rateLimiter?: RateLimiter;
+  /** Where the workqueue metrics are registered; none when omitted. */
+  registry?: Registry;
+  /** Must advance together with timers (real time, or vitest's fake timers). */
+  clock?: Clock;
+}
+
+/** What `get` resolves to: a key to process, or the news that the queue shut down. */
+export type QueueItem = { shutdown: false; key: string } | { shutdown: true };
+
+const SHUTDOWN: QueueItem = Object.freeze({ shutdown: true });
+
+/**
+ * A de-duplicating, delaying, rate-limited queue of string keys — client-go's workqueue
+ * (`Typed` + delaying + rate-limiting) in one class.
+ *
+ * - A key is queued at most once (the dirty set), and never handed to two workers at once (the
+ *   processing set): a key added while it is processed is handed out again after `done`.
+ * - `addAfter` holds keys until their time; a key waiting twice keeps the earlier time.
+ * - After `shutDown`, adds are ignored and `get` reports `shutdown` — queued keys are dropped
+ *   rather than handed out (unlike client-go, which hands out what is queued): controllers are
+ *   level-based, so a restarted or newly elected process re-lists and re-queues everything.
+ *   Workers already holding a key finish it; `shutDownWithDrain` waits for them.
+ */
+export class WorkQueue {
+  readonly name: string;
+  readonly #clock: Clock;
+  readonly #limiter: RateLimiter;
+  readonly #metrics: QueueMetrics;
+  readonly #queue = new Fifo();
+  readonly #dirty = new Set<string>();
+  /** key → when a worker took it */
+  readonly #processing = new Map<string, number>();
+  /** key → when it was added (for queue_duration) */
+  readonly #addedAt = new Map<string, number>();
+  readonly #waiting = new DelayHeap();
+  #timer: NodeJS.Timeout | undefined;
+  #timerAt = Infinity;
+  #getters: ((item: QueueItem) => void)[] = [];
+  #drainers: (() => void)[] = [];
+  #shuttingDown = false;
+
+  constructor(options: WorkQueueOptions) {
+    this.name = options.name;
+    this.#clock = options.clock ?? systemClock;
+    this.#limiter = options.rateLimiter ?? defaultControllerRateLimiter(this.#clock);
+    this.#metrics = options.registry
+      ? workqueueMetrics(options.registry, {
+          name: this.name,
+          depth: () => this.#dirty.size,
+          unfinishedWorkSeconds: () => this.#unfinished().sum,
+          longestRunningProcessorSeconds: () => this.#unfinished().max,
+        })
+      : noQueueMetrics;
+  }
+
+  get shuttingDown(): boolean {
+    return this.#shuttingDown;
+  }
+
+  /** Keys waiting to be handed out (not counting delayed ones or those being processed). */
+  len(): number {
+    return this.#queue.length;
+  }
+
+  /** Queues `key` unless it is already queued; ignored after shutdown. */
+  add(key: string): void {
+    if (this.#shuttingDown || this.#dirty.has(key)) return;
+    this.#metrics.added();
+    this.#dirty.add(key);
+    if (!this.#addedAt.has(key)) this.#addedAt.set(key, this.#clock());
+    if (this.#processing.has(key)) return; // handed out again by `done`
+    this.#enqueue(key);
+  }
+
+  /** Queues `key` after `ms` (immediately if `ms <= 0`); of two pending delays the earlier wins. */
+  addAfter(key: string, ms: number): void {
+    if (this.#shuttingDown) return;
+    this.#metrics.retried();
+    if (!(ms > 0)) {
+      this.add(key);
+      return;
+    }
+    if (this.#waiting.push(key, this.#clock() + ms)) this.#arm();
+  }
+
+  /** Queues `key` after the rate limiter's delay for it (a retry with back-off). */
+  addRateLimited(key: string): void {
+    this.addAfter(key, this.#limiter.when(key));
+  }
+
+  /** Clears `key`'s back-off history (call it when `key` was processed successfully). */
+  forget(key: string): void {
+    this.#limiter.forget(key);
+  }
+
+  /** How many rate-limited retries `key` has had since it was last forgotten. */
+  numRequeues(key: string): number {
+    return this.#limiter.numRequeues(key);
+  }
+
+  /**
+   * The next key to process, waiting until there is one; `{ shutdown: true }` once the queue
+   * shuts down. Every key received must be passed to `done` when its processing ends.
+   */
+  get(): Promise<QueueItem> {
+    if (this.#shuttingDown) return Promise.resolve(SHUTDOWN);
+    const key = this.#queue.shift();
+    if (key !== undefined) return Promise.resolve(this.#handOut(key));
+    return new Promise((resolve) => this.#getters.push(resolve));
+  }
+
+  /** Marks the end of processing `key`; if it was added meanwhile, it is queued again. */
+  done(key: string): void {
+    const started = this.#processing.get(key);
+    if (started === undefined) return;
+    this.#processing.delete(key);
+    this.#metrics.worked((this.#clock() - started) / 1000);
+    if (this.#dirty.has(key) && !this.#shuttingDown) this.#enqueue(key);
+    if (this.#processing.size === 0) this.#releaseDrainers();
+  }
+
+  /** Stops the queue: ignores new adds, drops queued and delayed keys, wakes all waiting `get`s. */
+  shutDown(): void {
+    if (this.#shuttingDown) return;
+    this.#shuttingDown = true;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#waiting.clear();
+    this.#queue.drain();
+    this.#dirty.clear();
+    this.#addedAt.clear();
+    const getters = this.#getters;
+    this.#getters = [];
+    for (const resolve of getters) resolve(SHUTDOWN);
+    this.#metrics.close();
+    if (this.#processing.size === 0) this.#releaseDrainers();
+  }
+
+  /** `shutDown`, then resolves once every key handed out has been passed to `done`. */
+  shutDownWithDrain(): Promise<void> {
+    this.shutDown();
+    if (this.#processing.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#drainers.push(resolve));
+  }
+
+  #enqueue(key: string): void {
+    const getter = this.#getters.shift();
+    if (getter) getter(this.#handOut(key));
+    else this.#queue.push(key);
+  }
+
+  #handOut(key: string): QueueItem {
+    const now = this.#clock();
+    this.#dirty.delete(key);
+    this.#processing.set(key, now);
+    const added = this.#addedAt.get(key);
+    this.#addedAt.delete(key);
+    if (added !== undefined) this.#metrics.queued((now - added) / 1000);
+    return { shutdown: false, key };
+  }
+
+  #releaseDrainers(): void {
+    const drainers = this.#drainers;
+    this.#drainers = [];
+    for (const resolve of drainers) resolve();
+  }
+
+  /** Keeps one timer, set for the earliest delayed key. */
+  #arm(): void {
+    const next = this.#waiting.peekTime();
+    if (next === undefined) return;
+    if (this.#timer !== undefined && this.#timerAt <= next) return;
+    clearTimeout(this.#timer);
+    this.#timerAt = next;
+    this.#timer = setTimeout(() => this.#fire(), Math.max(0, next - this.#clock()));
+  }
+
+  #fire(): void {
+    this.#timer = undefined;
+    this.#timerAt = Infinity;
+    for (const key of this.#waiting.popReady(this.#clock())) this.add(key);
+    this.#arm();
+  }
+
+  #unfinished(): { sum: number; max: number } {
+    const now = this.#clock();
+    let sum = 0;
+    let max = 0;
+    for (const started of this.#processing.values()) {
+      const s = (now - started) / 1000;
+      sum += s;
+      max = Math.max(max, s);
+    }
+    return { sum, max };
+  }
+}
