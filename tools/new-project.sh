@@ -97,7 +97,7 @@ cat > "$dir/tsconfig.spec.json" <<JSON
     "outDir": "./out-tsc/spec",
     "types": ["node"]
   },
-  "include": ["src/**/*.test.ts"],
+  "include": ["src/**/*.test.ts", "../../tools/testing/provided-context.d.ts"],
   "references": [{ "path": "./$cfg" }]
 }
 JSON

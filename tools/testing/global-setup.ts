@@ -2,15 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { LocalCluster, type ClusterEndpoints } from '@regatta/local-cluster';
+import { LocalCluster } from '@regatta/local-cluster';
 import { NodeSimulator } from '@regatta/node-simulator';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** The run's shared cluster; `dir` holds its kubeconfig and logs. */
-    cluster: ClusterEndpoints & { dir: string; nodes: string[] };
-  }
-}
 
 /**
  * Starts one real control plane (etcd, kube-apiserver, controller-manager, scheduler), nats-server,
@@ -21,7 +14,7 @@ export default async function setup(project: TestProject) {
   const dir = await mkdtemp(join(tmpdir(), 'regatta-test-'));
   const log = (line: string) => process.stderr.write(`[test cluster] ${line}\n`);
   const cluster = await LocalCluster.start({ dir, log });
-  const simulator = await NodeSimulator.start({ kubeconfig: cluster.endpoints.kubeconfig, nodes: 5 });
+  const simulator = await NodeSimulator.start({ kubeconfig: cluster.endpoints.kubeconfig, nodes: 5, log });
   project.provide('cluster', { ...cluster.endpoints, dir, nodes: simulator.nodeNames });
   log(`startup (ms): ${JSON.stringify(cluster.startupMs)}; folder ${dir}`);
   return async () => {

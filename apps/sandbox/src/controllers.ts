@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { appEntryPath } from '@regatta/local-cluster';
 
 /** Every controller program Regatta has a name for, in the order the sandbox starts them. */
 export const CONTROLLER_NAMES = [
@@ -13,11 +13,9 @@ export const CONTROLLER_NAMES = [
 ] as const;
 export type ControllerName = (typeof CONTROLLER_NAMES)[number];
 
-const appsDir = fileURLToPath(new URL('../../', import.meta.url));
-
 /** The entry point of an app in this workspace, or undefined when that app is not part of this build. */
 export function appEntry(app: string): string | undefined {
-  const entry = `${appsDir}${app}/src/main.ts`;
+  const entry = appEntryPath(app);
   return existsSync(entry) ? entry : undefined;
 }
 
@@ -36,12 +34,20 @@ export function resolveControllers(value: string): { controllers: ControllerName
     const controllers = CONTROLLER_NAMES.filter((c) => appEntry(c) !== undefined);
     return { controllers, watcher: controllers.length > 0 || appEntry('watcher') !== undefined };
   }
-  const names = v.split(',').map((s) => s.trim()).filter(Boolean);
-  if (names.length === 0) throw new UsageError(`--controllers needs 'all', 'none' or a comma list of: ${CONTROLLER_NAMES.join(', ')}`);
+  const names = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (names.length === 0)
+    throw new UsageError(
+      `--controllers needs 'all', 'none' or a comma list of: ${CONTROLLER_NAMES.join(', ')}`,
+    );
   const controllers: ControllerName[] = [];
   for (const n of names) {
     if (!(CONTROLLER_NAMES as readonly string[]).includes(n)) {
-      throw new UsageError(`unknown controller '${n}' in --controllers; known: ${CONTROLLER_NAMES.join(', ')}`);
+      throw new UsageError(
+        `unknown controller '${n}' in --controllers; known: ${CONTROLLER_NAMES.join(', ')}`,
+      );
     }
     if (appEntry(n) === undefined) throw new UsageError(`controller '${n}' is not part of this build yet`);
     if (!controllers.includes(n as ControllerName)) controllers.push(n as ControllerName);

@@ -9,12 +9,16 @@ import { renderStatus } from './status-view.js';
 
 function positiveInt(v: string): number {
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new InvalidArgumentError('must be a whole number from 1 to 1000');
+  if (!Number.isInteger(n) || n < 1 || n > 1000)
+    throw new InvalidArgumentError('must be a whole number from 1 to 1000');
   return n;
 }
 
 function zoneList(v: string): string[] {
-  const zones = v.split(',').map((z) => z.trim()).filter(Boolean);
+  const zones = v
+    .split(',')
+    .map((z) => z.trim())
+    .filter(Boolean);
   if (zones.length === 0) throw new InvalidArgumentError('must be a comma list of zone names');
   return zones;
 }
@@ -26,46 +30,57 @@ const program = new Command('regatta')
   .exitOverride()
   .showHelpAfterError();
 
-const sandbox = program.command('sandbox').description('a local cluster made of real parts, with Regatta running in it');
+const sandbox = program
+  .command('sandbox')
+  .description('a local cluster made of real parts, with Regatta running in it');
 
 sandbox
   .command('up')
   .description('start the control plane, NATS, Jaeger, simulated nodes and the Regatta controllers')
-  .option('--detach', 'return once everything is ready and leave it running (stop with `sandbox down`)', false)
+  .option(
+    '--detach',
+    'return once everything is ready and leave it running (stop with `sandbox down`)',
+    false,
+  )
   .option('--dir <dir>', 'working folder: kubeconfig, endpoints.json, logs (default: a new temporary folder)')
   .option('--nodes <n>', 'number of simulated nodes', positiveInt, 5)
   .option('--zones <list>', 'zones the nodes are spread over', zoneList, ['zone-a', 'zone-b', 'zone-c'])
   .addOption(
-    new Option('--controllers <list>', "controllers to run: 'all', 'none' (cluster only) or a comma list").default('all'),
+    new Option(
+      '--controllers <list>',
+      "controllers to run: 'all', 'none' (cluster only) or a comma list",
+    ).default('all'),
   )
-  .action(async (opts: { detach: boolean; dir?: string; nodes: number; zones: string[]; controllers: string }) => {
-    const dir = resolve(opts.dir ?? (await mkdtemp(join(tmpdir(), 'regatta-sandbox-'))));
-    const { cluster, endpoints } = await sandboxUp({ ...opts, dir, log });
-    if (opts.detach) {
-      process.stdout.write(`${join(dir, 'endpoints.json')}\n`);
-      return;
-    }
-    let stopping = false;
-    const stop = async () => {
-      if (stopping) return;
-      stopping = true;
-      log('stopping…');
-      await cluster.stop();
-      process.exit(0);
-    };
-    process.on('SIGINT', () => void stop());
-    process.on('SIGTERM', () => void stop());
-    const tty = process.stdout.isTTY;
-    for (;;) {
-      try {
-        const screen = await renderStatus(cluster, endpoints);
-        process.stdout.write(tty ? `\x1b[2J\x1b[H${screen}\n` : `${screen}\n\n`);
-      } catch (err) {
-        if (!stopping) log(`status: ${(err as Error).message}`);
+  .action(
+    async (opts: { detach: boolean; dir?: string; nodes: number; zones: string[]; controllers: string }) => {
+      const dir = resolve(opts.dir ?? (await mkdtemp(join(tmpdir(), 'regatta-sandbox-'))));
+      const { cluster, endpoints } = await sandboxUp({ ...opts, dir, log });
+      if (opts.detach) {
+        process.stdout.write(`${join(dir, 'endpoints.json')}\n`);
+        return;
       }
-      await new Promise((r) => setTimeout(r, tty ? 2000 : 30_000));
-    }
-  });
+      let stopping = false;
+      const stop = async () => {
+        if (stopping) return;
+        stopping = true;
+        log('stopping…');
+        await cluster.stop();
+        process.exit(0);
+      };
+      process.on('SIGINT', () => void stop());
+      process.on('SIGTERM', () => void stop());
+      const tty = process.stdout.isTTY;
+      for (;;) {
+        try {
+          const screen = await renderStatus(cluster, endpoints);
+          process.stdout.write(tty ? `\x1b[2J\x1b[H${screen}\n` : `${screen}\n\n`);
+        } catch (err) {
+          if (!stopping) log(`status: ${(err as Error).message}`);
+        }
+        await new Promise((r) => setTimeout(r, tty ? 2000 : 30_000));
+      }
+    },
+  );
 
 sandbox
   .command('down')
@@ -84,7 +99,12 @@ program
   .option('--zones <list>', 'zones', zoneList, ['zone-a', 'zone-b', 'zone-c'])
   .action(async (opts: { kubeconfig: string; nodes: number; zones: string[] }) => {
     const { NodeSimulator } = await import('@regatta/node-simulator');
-    const sim = await NodeSimulator.start({ kubeconfig: opts.kubeconfig, nodes: opts.nodes, zones: opts.zones, log });
+    const sim = await NodeSimulator.start({
+      kubeconfig: opts.kubeconfig,
+      nodes: opts.nodes,
+      zones: opts.zones,
+      log,
+    });
     const stop = async () => {
       await sim.stop();
       process.exit(0);

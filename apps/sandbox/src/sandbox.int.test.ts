@@ -22,26 +22,59 @@ function alive(pid: number): boolean {
 describe('regatta sandbox', () => {
   it('up --detach returns once N nodes are Ready; down stops exactly what it started', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'regatta-sandbox-test-'));
-    const up = await run(process.execPath, [regatta, 'sandbox', 'up', '--detach', '--dir', dir, '--nodes', '3', '--zones', 'east,west', '--controllers', 'none'], {
-      timeout: 180_000,
-    });
+    const up = await run(
+      process.execPath,
+      [
+        regatta,
+        'sandbox',
+        'up',
+        '--detach',
+        '--dir',
+        dir,
+        '--nodes',
+        '3',
+        '--zones',
+        'east,west',
+        '--controllers',
+        'none',
+      ],
+      {
+        timeout: 180_000,
+      },
+    );
     expect(up.stdout.trim()).toBe(join(dir, 'endpoints.json'));
-    const endpoints = JSON.parse(await readFile(join(dir, 'endpoints.json'), 'utf8')) as { kubeconfig: string; apiserver: string; nats: string; jaeger: { query: string } };
+    const endpoints = JSON.parse(await readFile(join(dir, 'endpoints.json'), 'utf8')) as {
+      kubeconfig: string;
+      apiserver: string;
+      nats: string;
+      jaeger: { query: string };
+    };
     expect(endpoints.kubeconfig).toBe(join(dir, 'kubeconfig'));
     expect(endpoints.nats).toMatch(/^nats:\/\/127\.0\.0\.1:\d+$/);
     expect(endpoints.jaeger.query).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 
     const { stdout } = await run(locateBinaries().kubectl, [
-      '--kubeconfig', endpoints.kubeconfig, 'get', 'nodes', '-L', 'topology.kubernetes.io/zone', '--no-headers',
+      '--kubeconfig',
+      endpoints.kubeconfig,
+      'get',
+      'nodes',
+      '-L',
+      'topology.kubernetes.io/zone',
+      '--no-headers',
     ]);
-    const rows = stdout.trim().split('\n').map((l) => l.split(/\s+/));
+    const rows = stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split(/\s+/));
     expect(rows.map((r) => [r[0], r[1], r.at(-1)])).toEqual([
       ['node1', 'Ready', 'east'],
       ['node2', 'Ready', 'west'],
       ['node3', 'Ready', 'east'],
     ]);
 
-    const pids = (JSON.parse(await readFile(join(dir, 'pids.json'), 'utf8')) as ProcessRecord[]).map((r) => r.pid);
+    const pids = (JSON.parse(await readFile(join(dir, 'pids.json'), 'utf8')) as ProcessRecord[]).map(
+      (r) => r.pid,
+    );
     expect(pids.length).toBeGreaterThanOrEqual(7); // etcd, nats, jaeger, apiserver, kcm, scheduler, simulator
     expect(pids.every(alive)).toBe(true);
 
@@ -50,7 +83,9 @@ describe('regatta sandbox', () => {
   });
 
   it('rejects bad flags with a usage message and a non-zero exit', async () => {
-    const err = (await run(process.execPath, [regatta, 'sandbox', 'up', '--nodes', 'many']).catch((e: unknown) => e)) as {
+    const err = (await run(process.execPath, [regatta, 'sandbox', 'up', '--nodes', 'many']).catch(
+      (e: unknown) => e,
+    )) as {
       code: number;
       stderr: string;
     };

@@ -7,14 +7,13 @@ import {
   freePorts,
   installCrds,
   LocalCluster,
-  ManagedProcess,
+  startProgram,
   waitFor,
   type ClusterEndpoints,
 } from '@regatta/local-cluster';
 import { KubeConfig, CoreV1Api, type KubernetesObject } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
 import { appEntry, resolveControllers } from './controllers.js';
-import { tsEntryCommand } from './ts-process.js';
 
 export interface SandboxOptions {
   dir: string;
@@ -40,7 +39,9 @@ export interface SandboxEndpoints extends ClusterEndpoints {
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** Brings up the cluster, the node simulator, the watcher and the chosen controllers; resolves when all are ready. */
-export async function sandboxUp(o: SandboxOptions): Promise<{ cluster: LocalCluster; endpoints: SandboxEndpoints }> {
+export async function sandboxUp(
+  o: SandboxOptions,
+): Promise<{ cluster: LocalCluster; endpoints: SandboxEndpoints }> {
   const selection = resolveControllers(o.controllers); // usage errors before anything starts
   await mkdir(o.dir, { recursive: true });
   const t0 = Date.now();
@@ -56,18 +57,15 @@ export async function sandboxUp(o: SandboxOptions): Promise<{ cluster: LocalClus
     const programs: ProgramEndpoint[] = [];
     const start = async (name: string, entry: string, args: string[], env: NodeJS.ProcessEnv = {}) => {
       const [healthPort] = (await freePorts(1)) as [number];
-      const cmd = tsEntryCommand(entry, args);
       const logFile = join(o.dir, 'logs', `${name}.log`);
-      const p = ManagedProcess.start(
-        {
-          name,
-          command: cmd.command,
-          args: cmd.args,
-          logFile,
-          env: { ...process.env, ...programEnv(cluster.endpoints), REGATTA_HEALTH_ADDR: `127.0.0.1:${healthPort}`, ...env },
-        },
-        { keepAfterExit: o.detach },
-      );
+      const p = startProgram({
+        name,
+        entry,
+        args,
+        logFile,
+        env: { ...programEnv(cluster.endpoints), REGATTA_HEALTH_ADDR: `127.0.0.1:${healthPort}`, ...env },
+        keepAfterExit: o.detach,
+      });
       await cluster.adopt(p);
       programs.push({ name, pid: p.pid, health: `http://127.0.0.1:${healthPort}`, log: logFile });
       return { p, healthPort };
@@ -139,9 +137,12 @@ async function waitForReadyNodes(kubeconfig: string, names: string[], cluster: L
     },
     { timeoutMs: 60_000, intervalMs: 250 },
   ).catch(async (err: unknown) => {
-    throw new Error(`${(err as Error).message}; node simulator log: ${join(cluster.dir, 'logs', 'node-simulator.log')}`, {
-      cause: err,
-    });
+    throw new Error(
+      `${(err as Error).message}; node simulator log: ${join(cluster.dir, 'logs', 'node-simulator.log')}`,
+      {
+        cause: err,
+      },
+    );
   });
 }
 

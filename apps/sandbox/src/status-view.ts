@@ -8,7 +8,9 @@ export async function renderStatus(cluster: LocalCluster, e: SandboxEndpoints): 
   kc.loadFromFile(e.kubeconfig);
   const core = kc.makeApiClient(CoreV1Api);
   const [nodes, pods] = await Promise.all([core.listNode(), core.listPodForAllNamespaces()]);
-  const ready = nodes.items.filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'));
+  const ready = nodes.items.filter((n) =>
+    n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+  );
   const phases = new Map<string, number>();
   for (const p of pods.items) {
     const phase = p.metadata?.deletionTimestamp ? 'Terminating' : (p.status?.phase ?? 'Unknown');

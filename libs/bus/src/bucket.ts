@@ -6,8 +6,12 @@ import { bucketName, type KindRef } from './kinds.js';
 export const TOMBSTONE_TTL = '1h';
 
 /** Opens the mirror bucket of a kind, creating it (watcher only) with the bus's settings. */
-export async function openMirrorBucket(bus: Bus, kind: KindRef, { create }: { create: boolean }): Promise<KV> {
-  const name = bucketName(kind);
+export async function openMirrorBucket(
+  bus: Bus,
+  kind: KindRef,
+  { create }: { create: boolean },
+): Promise<KV> {
+  const name = bus.prefix + bucketName(kind);
   if (!create) return bus.kvm.open(name);
   return bus.kvm.create(name, {
     history: 1,

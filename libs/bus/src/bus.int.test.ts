@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { freePorts, locateBinaries, ManagedProcess, waitFor } from '@regatta/local-cluster';
-import { Cache, connectBus, MirrorWriter, BusUnavailableError, type Bus, type KindRef, type KubeObject } from './index.js';
+import {
+  Cache,
+  connectBus,
+  MirrorWriter,
+  BusUnavailableError,
+  type Bus,
+  type KindRef,
+  type KubeObject,
+} from './index.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -58,8 +66,17 @@ describe('mirror bucket → cache', () => {
     const { nats } = inject('cluster');
     const kind = testKind();
     const writer = await MirrorWriter.open(await bus(nats!), kind);
-    const owner = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'cs', uid: 'owner-1', controller: true };
-    await writer.put({ ...widget('ns', 'a', 1, { spec: { nodeName: 'node1' } }), metadata: { ...widget('ns', 'a', 1).metadata, ownerReferences: [owner] } });
+    const owner = {
+      apiVersion: 'apps.kruise.io/v1alpha1',
+      kind: 'CloneSet',
+      name: 'cs',
+      uid: 'owner-1',
+      controller: true,
+    };
+    await writer.put({
+      ...widget('ns', 'a', 1, { spec: { nodeName: 'node1' } }),
+      metadata: { ...widget('ns', 'a', 1).metadata, ownerReferences: [owner] },
+    });
     await writer.put(widget('ns', 'b', 1, { spec: { nodeName: 'node2' } }));
     const cache = new Cache(await bus(nats!), kind);
     cleanups.push(() => cache.stop());
@@ -72,7 +89,10 @@ describe('mirror bucket → cache', () => {
     const { nats } = inject('cluster');
     const kind: KindRef = { ...testKind(), kind: 'Secret' };
     const writer = await MirrorWriter.open(await bus(nats!), kind);
-    await writer.put({ ...widget('ns', 's', 1, { data: { password: 'aHVudGVyMg==' } }), metadata: { ...widget('ns', 's', 1).metadata, managedFields: [{ manager: 'kubectl' }] } });
+    await writer.put({
+      ...widget('ns', 's', 1, { data: { password: 'aHVudGVyMg==' } }),
+      metadata: { ...widget('ns', 's', 1).metadata, managedFields: [{ manager: 'kubectl' }] },
+    });
     const cache = new Cache(await bus(nats!), kind);
     cleanups.push(() => cache.stop());
     await cache.start();
@@ -97,7 +117,12 @@ describe('mirror bucket → cache', () => {
     const cache = new Cache(await bus(nats!), kind);
     cleanups.push(() => cache.stop());
     await cache.start();
-    expect(cache.list().map((o) => o.metadata?.name).sort()).toEqual(['a', 'b']);
+    expect(
+      cache
+        .list()
+        .map((o) => o.metadata?.name)
+        .sort(),
+    ).toEqual(['a', 'b']);
   });
 });
 
@@ -105,7 +130,12 @@ describe('bus outages', () => {
   async function startNats(dir: string, port: number): Promise<ManagedProcess> {
     const conf = join(dir, 'nats.conf');
     await writeFile(conf, `listen: "127.0.0.1:${port}"\njetstream { store_dir: "${join(dir, 'js')}" }\n`);
-    const p = ManagedProcess.start({ name: 'nats', command: locateBinaries().natsServer, args: ['-c', conf], logFile: join(dir, 'nats.log') });
+    const p = ManagedProcess.start({
+      name: 'nats',
+      command: locateBinaries().natsServer,
+      args: ['-c', conf],
+      logFile: join(dir, 'nats.log'),
+    });
     return p;
   }
 
@@ -115,7 +145,9 @@ describe('bus outages', () => {
     let server = await startNats(dir, port);
     cleanups.push(() => server.stop());
     const url = `nats://127.0.0.1:${port}`;
-    await waitFor('nats to listen', async () => (await connectBus({ servers: url, name: 'probe', connectTimeoutMs: 500 })).close().then(() => true));
+    await waitFor('nats to listen', async () =>
+      (await connectBus({ servers: url, name: 'probe', connectTimeoutMs: 500 })).close().then(() => true),
+    );
 
     const kind = testKind();
     const writerBus = await bus(url, 'watcher');
@@ -127,14 +159,25 @@ describe('bus outages', () => {
 
     await server.stop();
     server = await startNats(dir, port);
-    await waitFor('writer to reconnect and write', async () => writer.put(widget('ns', 'after', 1)), { timeoutMs: 30_000, intervalMs: 250 });
-    await waitFor('cache to see the write made after the restart', () => cache.get('ns', 'after') !== undefined, { timeoutMs: 30_000 });
+    await waitFor('writer to reconnect and write', async () => writer.put(widget('ns', 'after', 1)), {
+      timeoutMs: 30_000,
+      intervalMs: 250,
+    });
+    await waitFor(
+      'cache to see the write made after the restart',
+      () => cache.get('ns', 'after') !== undefined,
+      { timeoutMs: 30_000 },
+    );
     expect(cache.get('ns', 'before')).toBeDefined();
   });
 
   it('an unreachable server is a clear error, not a hang', async () => {
     const [port] = (await freePorts(1)) as [number];
-    const err = await connectBus({ servers: `nats://127.0.0.1:${port}`, name: 'x', connectTimeoutMs: 1000 }).catch((e: unknown) => e);
+    const err = await connectBus({
+      servers: `nats://127.0.0.1:${port}`,
+      name: 'x',
+      connectTimeoutMs: 1000,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BusUnavailableError);
     expect((err as BusUnavailableError).code).toBe('REGATTA_BUS_UNAVAILABLE');
     expect((err as Error).message).toContain('NATS_URL');

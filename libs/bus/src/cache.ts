@@ -65,7 +65,7 @@ export class Cache<T extends KubeObject = KubeObject> {
   }
 
   get bucket(): string {
-    return bucketName(this.kind);
+    return this.bus.prefix + bucketName(this.kind);
   }
 
   /** Starts watching; resolves once the initial contents are loaded (`hasSynced`). */
@@ -107,7 +107,10 @@ export class Cache<T extends KubeObject = KubeObject> {
 
   /** Objects, optionally in one namespace and matching a filter (a label selector's matcher, say). */
   list(opts: { namespace?: string; filter?: (obj: T) => boolean } = {}): T[] {
-    const source = opts.namespace !== undefined ? this.byIndex(INDEX_NAMESPACE, opts.namespace) : [...this.objects.values()];
+    const source =
+      opts.namespace !== undefined
+        ? this.byIndex(INDEX_NAMESPACE, opts.namespace)
+        : [...this.objects.values()];
     return opts.filter ? source.filter(opts.filter) : source;
   }
 
@@ -165,7 +168,11 @@ export class Cache<T extends KubeObject = KubeObject> {
     const env = decodeEnvelope<T>(this.bucket, e.key, e.value);
     seen?.add(e.key);
     const old = this.objects.get(e.key);
-    if (old?.metadata?.resourceVersion && old.metadata.resourceVersion === env.object.metadata?.resourceVersion) return;
+    if (
+      old?.metadata?.resourceVersion &&
+      old.metadata.resourceVersion === env.object.metadata?.resourceVersion
+    )
+      return;
     this.store(e.key, env.object, old);
     this.emit({
       type: old ? 'update' : 'add',
@@ -219,4 +226,3 @@ export class Cache<T extends KubeObject = KubeObject> {
     }
   }
 }
-

@@ -11,12 +11,19 @@ export interface BusOptions {
   pass?: string;
   /** How long to try the first connection before failing with BusUnavailableError. Default 10 s. */
   connectTimeoutMs?: number;
+  /**
+   * Prepended to every bucket name (default REGATTA_BUS_PREFIX or ''), so several Regatta
+   * installations, or tests, can share one NATS server without seeing each other.
+   */
+  prefix?: string;
 }
 
 /** A NATS connection with the KV manager; reconnects forever once connected. */
 export interface Bus {
   nc: NatsConnection;
   kvm: Kvm;
+  /** Bucket-name prefix of this installation. */
+  prefix: string;
   close(): Promise<void>;
 }
 
@@ -40,6 +47,7 @@ export async function connectBus(o: BusOptions): Promise<Bus> {
   return {
     nc,
     kvm: new Kvm(nc),
+    prefix: o.prefix ?? process.env['REGATTA_BUS_PREFIX'] ?? '',
     close: async () => {
       if (!nc.isClosed()) await nc.drain();
     },

@@ -31,20 +31,36 @@ export function trimForMirror<T extends KubeObject>(obj: T): T {
       ...(obj['stringData'] as Record<string, string> | undefined),
     };
     const h = createHash('sha256');
-    for (const k of Object.keys(data).sort()) h.update(k).update('\0').update(data[k] ?? '').update('\0');
+    for (const k of Object.keys(data).sort())
+      h.update(k)
+        .update('\0')
+        .update(data[k] ?? '')
+        .update('\0');
     delete out['data'];
     delete out['stringData'];
-    out.metadata = { ...metadata, annotations: { ...metadata.annotations, [SECRET_HASH_ANNOTATION]: h.digest('hex') } };
+    out.metadata = {
+      ...metadata,
+      annotations: { ...metadata.annotations, [SECRET_HASH_ANNOTATION]: h.digest('hex') },
+    };
   }
   return out as T;
 }
 
 export function encodeEnvelope(obj: KubeObject, traceparent?: string, now = Date.now()): Uint8Array {
-  const env: Envelope = { v: 1, object: trimForMirror(obj), observedAt: now, ...(traceparent ? { traceparent } : {}) };
+  const env: Envelope = {
+    v: 1,
+    object: trimForMirror(obj),
+    observedAt: now,
+    ...(traceparent ? { traceparent } : {}),
+  };
   return new TextEncoder().encode(JSON.stringify(env));
 }
 
-export function decodeEnvelope<T extends KubeObject>(bucket: string, key: string, data: Uint8Array): Envelope<T> {
+export function decodeEnvelope<T extends KubeObject>(
+  bucket: string,
+  key: string,
+  data: Uint8Array,
+): Envelope<T> {
   let env: Envelope<T>;
   try {
     env = JSON.parse(new TextDecoder().decode(data)) as Envelope<T>;

@@ -3,7 +3,16 @@ export type { CacheOptions, Change, ChangeHandler, ChangeType, IndexFunc } from 
 export { connectBus, type Bus, type BusOptions } from './connection.js';
 export { decodeEnvelope, encodeEnvelope, trimForMirror, type Envelope } from './envelope.js';
 export { BusError, BusUnavailableError, EnvelopeError } from './errors.js';
-export { bucketName, keyOf, KINDS, objectKey, parseKey, resourceId, type KindRef, type KubeObject } from './kinds.js';
+export {
+  bucketName,
+  keyOf,
+  KINDS,
+  objectKey,
+  parseKey,
+  resourceId,
+  type KindRef,
+  type KubeObject,
+} from './kinds.js';
 export {
   neededKinds,
   readRegistrations,

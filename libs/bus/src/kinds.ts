@@ -81,5 +81,11 @@ export const KINDS = {
     plural: 'controllerrevisions',
     namespaced: true,
   },
-  clonesets: { group: 'apps.kruise.io', version: 'v1alpha1', kind: 'CloneSet', plural: 'clonesets', namespaced: true },
+  clonesets: {
+    group: 'apps.kruise.io',
+    version: 'v1alpha1',
+    kind: 'CloneSet',
+    plural: 'clonesets',
+    namespaced: true,
+  },
 } as const satisfies Record<string, KindRef>;

@@ -17,7 +17,7 @@ export interface Registration {
 }
 
 async function openRegistrations(bus: Bus): Promise<KV> {
-  return bus.kvm.create(REGISTRATIONS_BUCKET, {
+  return bus.kvm.create(bus.prefix + REGISTRATIONS_BUCKET, {
     history: 1,
     storage: 'file',
     // old registrations age out even if nobody cleans them
@@ -38,7 +38,8 @@ export async function registerKinds(
 ): Promise<{ stop(): Promise<void> }> {
   const kv = await openRegistrations(bus);
   const key = `${controller}.${instance.replace(/[^A-Za-z0-9_-]/g, '-')}`;
-  const put = () => kv.put(key, JSON.stringify({ controller, instance, kinds, at: Date.now() } satisfies Registration));
+  const put = () =>
+    kv.put(key, JSON.stringify({ controller, instance, kinds, at: Date.now() } satisfies Registration));
   await put();
   const timer = setInterval(() => void put().catch(() => undefined), REFRESH_MS); // a missed refresh retries in 10 s
   timer.unref();

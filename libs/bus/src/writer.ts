@@ -14,16 +14,17 @@ export class MirrorWriter {
   private constructor(
     readonly kind: KindRef,
     private readonly kv: KV,
+    readonly bucket: string,
   ) {}
 
   static async open(bus: Bus, kind: KindRef): Promise<MirrorWriter> {
-    const w = new MirrorWriter(kind, await openMirrorBucket(bus, kind, { create: true }));
+    const w = new MirrorWriter(
+      kind,
+      await openMirrorBucket(bus, kind, { create: true }),
+      bus.prefix + bucketName(kind),
+    );
     await w.loadVersions();
     return w;
-  }
-
-  get bucket(): string {
-    return bucketName(this.kind);
   }
 
   /** Keys currently in the bucket. */
@@ -66,7 +67,10 @@ export class MirrorWriter {
     try {
       for await (const e of it) {
         if (e.operation === 'PUT') {
-          this.versions.set(e.key, decodeEnvelope(this.bucket, e.key, e.value).object.metadata?.resourceVersion ?? '');
+          this.versions.set(
+            e.key,
+            decodeEnvelope(this.bucket, e.key, e.value).object.metadata?.resourceVersion ?? '',
+          );
         }
         if (!e.delta) break;
       }

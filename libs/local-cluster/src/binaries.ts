@@ -21,7 +21,8 @@ export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
 
 /** Paths of the pinned binaries in the cache; throws BinariesMissingError naming what is not built. */
 export function locateBinaries(dir = cacheDir()): Binaries {
-  const bin = (component: string, version: string, file: string) => join(dir, `${component}-${version}`, 'bin', file);
+  const bin = (component: string, version: string, file: string) =>
+    join(dir, `${component}-${version}`, 'bin', file);
   const found: Binaries = {
     etcd: bin('etcd', ETCD_VERSION, 'etcd'),
     kubeApiserver: bin('kubernetes', KUBERNETES_VERSION, 'kube-apiserver'),

@@ -2,7 +2,13 @@ import { createServer } from 'node:https';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
 import { CoreV1Api, KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
-import { applyObjects, createCertificateAuthority, freePort, installCrds, registerWebhooks } from './index.js';
+import {
+  applyObjects,
+  createCertificateAuthority,
+  freePort,
+  installCrds,
+  registerWebhooks,
+} from './index.js';
 import { httpGet } from './http.js';
 
 function client(kubeconfig: string): CoreV1Api {
@@ -27,21 +33,30 @@ describe('local control plane', () => {
     const core = client(inject('cluster').kubeconfig);
     const ns = `gc-${randomBytes(3).toString('hex')}`;
     await core.createNamespace({ body: { metadata: { name: ns } } });
-    const owner = await core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'owner' } } });
+    const owner = await core.createNamespacedConfigMap({
+      namespace: ns,
+      body: { metadata: { name: 'owner' } },
+    });
     await core.createNamespacedConfigMap({
       namespace: ns,
       body: {
         metadata: {
           name: 'dependent',
-          ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata!.uid! }],
+          ownerReferences: [
+            { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata!.uid! },
+          ],
         },
       },
     });
     await core.deleteNamespacedConfigMap({ namespace: ns, name: 'owner' });
     await expect
-      .poll(async () => (await core.listNamespacedConfigMap({ namespace: ns })).items.map((c) => c.metadata?.name), {
-        timeout: 30_000,
-      })
+      .poll(
+        async () =>
+          (await core.listNamespacedConfigMap({ namespace: ns })).items.map((c) => c.metadata?.name),
+        {
+          timeout: 30_000,
+        },
+      )
       .not.toContain('dependent');
   });
 
@@ -55,7 +70,12 @@ describe('local control plane', () => {
       spec: {
         group: 'test.regatta.dev',
         scope: 'Namespaced',
-        names: { plural, singular: plural.slice(0, -1), kind: `Gadget${plural.slice(7)}`, listKind: `Gadget${plural.slice(7)}List` },
+        names: {
+          plural,
+          singular: plural.slice(0, -1),
+          kind: `Gadget${plural.slice(7)}`,
+          listKind: `Gadget${plural.slice(7)}List`,
+        },
         versions: [
           {
             name: 'v1',
@@ -68,7 +88,11 @@ describe('local control plane', () => {
     };
     await installCrds(kubeconfig, [crd as KubernetesObject]);
     await applyObjects(kubeconfig, [
-      { apiVersion: 'test.regatta.dev/v1', kind: crd.spec.names.kind, metadata: { name: 'g1', namespace: 'default' } },
+      {
+        apiVersion: 'test.regatta.dev/v1',
+        kind: crd.spec.names.kind,
+        metadata: { name: 'g1', namespace: 'default' },
+      },
     ]);
   });
 
@@ -92,7 +116,11 @@ describe('local control plane', () => {
           JSON.stringify({
             apiVersion: 'admission.k8s.io/v1',
             kind: 'AdmissionReview',
-            response: { uid: review.request.uid, allowed, status: allowed ? undefined : { code: 403, message: 'no, says the test webhook' } },
+            response: {
+              uid: review.request.uid,
+              allowed,
+              status: allowed ? undefined : { code: 403, message: 'no, says the test webhook' },
+            },
           }),
         );
       });
@@ -117,7 +145,9 @@ describe('local control plane', () => {
                 failurePolicy: 'Fail',
                 clientConfig: { service: { name: 'unused', namespace: 'unused', path: '/validate' } },
                 namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns } },
-                rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }],
+                rules: [
+                  { apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] },
+                ],
               },
             ],
           } as KubernetesObject,
@@ -129,7 +159,10 @@ describe('local control plane', () => {
         .poll(
           async () =>
             core
-              .createNamespacedConfigMap({ namespace: ns, body: { metadata: { generateName: 'probe-', labels: { deny: 'yes' } } } })
+              .createNamespacedConfigMap({
+                namespace: ns,
+                body: { metadata: { generateName: 'probe-', labels: { deny: 'yes' } } },
+              })
               .then(() => 'created')
               .catch((e: { body?: string }) => String(e.body)),
           { timeout: 30_000 },

@@ -65,7 +65,14 @@ export class LocalCluster {
   ) {}
 
   static async start(options: LocalClusterOptions): Promise<LocalCluster> {
-    const o = { controllerManager: true, scheduler: true, nats: true, jaeger: true, keepAfterExit: false, ...options };
+    const o = {
+      controllerManager: true,
+      scheduler: true,
+      nats: true,
+      jaeger: true,
+      keepAfterExit: false,
+      ...options,
+    };
     const log = o.log ?? (() => undefined);
     const bin = o.binaries ?? locateBinaries();
     const t0 = Date.now();
@@ -74,8 +81,31 @@ export class LocalCluster {
     await mkdir(logs, { recursive: true });
     await mkdir(join(dir, 'pki'), { recursive: true });
 
-    const [etcdPort, peerPort, apiPort, kcmPort, schedPort, natsPort, natsMon, otlpGrpc, otlpHttp, qHttp, qGrpc] =
-      (await freePorts(11)) as [number, number, number, number, number, number, number, number, number, number, number];
+    const [
+      etcdPort,
+      peerPort,
+      apiPort,
+      kcmPort,
+      schedPort,
+      natsPort,
+      natsMon,
+      otlpGrpc,
+      otlpHttp,
+      qHttp,
+      qGrpc,
+    ] = (await freePorts(11)) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
 
     const { ca, pki, kubeconfig } = await writePki(dir, apiPort);
     const endpoints: ClusterEndpoints = {
@@ -107,15 +137,25 @@ export class LocalCluster {
       cluster.startupMs[p.spec.name] = Date.now() - began;
       log(`${p.spec.name} ready in ${Date.now() - began} ms`);
     };
-    const ok = (url: string, tls = {}) => async () => (await httpGet(url, tls)).status === 200;
+    const ok =
+      (url: string, tls = {}) =>
+      async () =>
+        (await httpGet(url, tls)).status === 200;
 
     try {
-      const etcd = start('etcd', bin.etcd, etcdArgs({ dataDir: join(dir, 'etcd'), clientPort: etcdPort, peerPort }));
+      const etcd = start(
+        'etcd',
+        bin.etcd,
+        etcdArgs({ dataDir: join(dir, 'etcd'), clientPort: etcdPort, peerPort }),
+      );
       const waits: Promise<void>[] = [ready(etcd, ok(`${endpoints.etcd}/health`))];
 
       if (o.nats) {
         const conf = join(dir, 'nats.conf');
-        await writeFile(conf, natsConfig({ port: natsPort, monitorPort: natsMon, storeDir: join(dir, 'jetstream') }));
+        await writeFile(
+          conf,
+          natsConfig({ port: natsPort, monitorPort: natsMon, storeDir: join(dir, 'jetstream') }),
+        );
         const nats = start('nats-server', bin.natsServer, ['-c', conf]);
         endpoints.nats = `nats://127.0.0.1:${natsPort}`;
         endpoints.natsMonitor = `http://127.0.0.1:${natsMon}`;
@@ -134,7 +174,11 @@ export class LocalCluster {
       }
 
       await waits[0];
-      const apiserver = start('kube-apiserver', bin.kubeApiserver, apiserverArgs({ etcdPort, securePort: apiPort, pki }));
+      const apiserver = start(
+        'kube-apiserver',
+        bin.kubeApiserver,
+        apiserverArgs({ etcdPort, securePort: apiPort, pki }),
+      );
       const caTls = { ca: ca.certPem };
       await ready(apiserver, ok(`${endpoints.apiserver}/readyz`, caTls), 90_000);
 
@@ -148,7 +192,11 @@ export class LocalCluster {
         waits.push(ready(kcm, ok(`https://127.0.0.1:${kcmPort}/healthz`, insecure)));
       }
       if (o.scheduler) {
-        const sched = start('kube-scheduler', bin.kubeScheduler, schedulerArgs({ kubeconfig, securePort: schedPort }));
+        const sched = start(
+          'kube-scheduler',
+          bin.kubeScheduler,
+          schedulerArgs({ kubeconfig, securePort: schedPort }),
+        );
         waits.push(ready(sched, ok(`https://127.0.0.1:${schedPort}/healthz`, insecure)));
       }
       await Promise.all(waits);
@@ -200,7 +248,10 @@ export async function readEndpoints(dir: string): Promise<ClusterEndpoints> {
 async function writePki(dir: string, apiPort: number) {
   const p = (f: string) => join(dir, 'pki', f);
   const ca = await createCertificateAuthority('regatta-local-ca');
-  const serving = await ca.issueServing(['localhost', '127.0.0.1', '10.96.0.1', 'kubernetes.default.svc'], 'kube-apiserver');
+  const serving = await ca.issueServing(
+    ['localhost', '127.0.0.1', '10.96.0.1', 'kubernetes.default.svc'],
+    'kube-apiserver',
+  );
   const admin = await ca.issueClient('regatta-admin', ['system:masters']);
   const sa = await createSigningKey();
   const pki: PkiPaths = {
@@ -221,7 +272,12 @@ async function writePki(dir: string, apiPort: number) {
   const kubeconfig = join(dir, 'kubeconfig');
   await writeFile(
     kubeconfig,
-    kubeconfigYaml({ server: `https://127.0.0.1:${apiPort}`, caPem: ca.certPem, certPem: admin.certPem, keyPem: admin.keyPem }),
+    kubeconfigYaml({
+      server: `https://127.0.0.1:${apiPort}`,
+      caPem: ca.certPem,
+      certPem: admin.certPem,
+      keyPem: admin.keyPem,
+    }),
     { mode: 0o600 },
   );
   return { ca, pki, kubeconfig };

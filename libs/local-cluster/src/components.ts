@@ -69,7 +69,11 @@ export const CONTROLLER_MANAGER_CONTROLLERS = [
   'ttl-after-finished-controller',
 ];
 
-export function controllerManagerArgs(o: { kubeconfig: string; securePort: number; pki: PkiPaths }): string[] {
+export function controllerManagerArgs(o: {
+  kubeconfig: string;
+  securePort: number;
+  pki: PkiPaths;
+}): string[] {
   return [
     `--kubeconfig=${o.kubeconfig}`,
     `--authentication-kubeconfig=${o.kubeconfig}`,
@@ -168,7 +172,12 @@ exporters:
 }
 
 /** A kubeconfig with embedded CA and client certificate, as `kubectl` and client libraries read it. */
-export function kubeconfigYaml(o: { server: string; caPem: string; certPem: string; keyPem: string }): string {
+export function kubeconfigYaml(o: {
+  server: string;
+  caPem: string;
+  certPem: string;
+  keyPem: string;
+}): string {
   const b64 = (s: string) => Buffer.from(s).toString('base64');
   return `apiVersion: v1
 kind: Config

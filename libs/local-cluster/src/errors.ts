@@ -12,7 +12,10 @@ export class LocalClusterError extends Error {
 
 /** A control-plane binary is not in the cache: the one-time build has not run for this version. */
 export class BinariesMissingError extends LocalClusterError {
-  constructor(readonly missing: string[], cacheDir: string) {
+  constructor(
+    readonly missing: string[],
+    cacheDir: string,
+  ) {
     super(
       'REGATTA_BINARIES_MISSING',
       `control-plane binaries are not built yet: ${missing.join(', ')} (looked in ${cacheDir}). ` +

@@ -16,3 +16,4 @@ export { ManagedProcess, stopRecorded, type ProcessRecord, type ProcessSpec } fr
 export { waitFor } from './wait.js';
 export * from './versions.js';
 export { applyObjects, installCrds, registerWebhooks } from './resources.js';
+export { appEntryPath, startProgram, tsEntryCommand } from './programs.js';

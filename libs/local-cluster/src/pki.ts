@@ -90,9 +90,14 @@ export async function createCertificateAuthority(commonName: string): Promise<Ce
     keyPem: await privateKeyPem(caKeys.privateKey),
     issueServing: (hosts, cn = hosts[0] ?? 'localhost') =>
       issue(`CN=${cn}`, [
-        new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
+        new x509.KeyUsagesExtension(
+          x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment,
+          true,
+        ),
         new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
-        new x509.SubjectAlternativeNameExtension(hosts.map((h) => ({ type: isIp(h) ? 'ip' : 'dns', value: h }))),
+        new x509.SubjectAlternativeNameExtension(
+          hosts.map((h) => ({ type: isIp(h) ? 'ip' : 'dns', value: h })),
+        ),
       ]),
     issueClient: (cn, groups = []) =>
       issue([...groups.map((g) => `O=${g}`), `CN=${cn}`].join(', '), [
@@ -105,5 +110,8 @@ export async function createCertificateAuthority(commonName: string): Promise<Ce
 /** A key pair for signing service-account tokens: PKCS#8 private key and SPKI public key, PEM. */
 export async function createSigningKey(): Promise<{ privateKeyPem: string; publicKeyPem: string }> {
   const keys = await keyPair();
-  return { privateKeyPem: await privateKeyPem(keys.privateKey), publicKeyPem: await publicKeyPem(keys.publicKey) };
+  return {
+    privateKeyPem: await privateKeyPem(keys.privateKey),
+    publicKeyPem: await publicKeyPem(keys.publicKey),
+  };
 }

@@ -42,7 +42,10 @@ export class ManagedProcess {
   private readonly child: ChildProcess;
   private exitCode: number | null | undefined;
 
-  private constructor(readonly spec: ProcessSpec, keepAfterExit: boolean) {
+  private constructor(
+    readonly spec: ProcessSpec,
+    keepAfterExit: boolean,
+  ) {
     const fd = openSync(spec.logFile, 'a');
     try {
       this.child = spawn(spec.command, spec.args, {
@@ -102,6 +105,8 @@ export class ManagedProcess {
 
   async stop(graceMs = 5000): Promise<void> {
     if (!this.running) return;
+    // a detached child is unref'd; hold the event loop open until it has really exited
+    this.child.ref();
     signalGroup(this.pid, 'SIGTERM');
     const done = await Promise.race([this.exited.then(() => true), sleep(graceMs).then(() => false)]);
     if (!done) {

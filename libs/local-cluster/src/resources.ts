@@ -1,4 +1,9 @@
-import { KubeConfig, KubernetesObjectApi, PatchStrategy, type KubernetesObject } from '@kubernetes/client-node';
+import {
+  KubeConfig,
+  KubernetesObjectApi,
+  PatchStrategy,
+  type KubernetesObject,
+} from '@kubernetes/client-node';
 import { httpGet } from './http.js';
 import { waitFor } from './wait.js';
 
@@ -10,7 +15,10 @@ export async function applyObjects(kubeconfig: string, objects: KubernetesObject
   kc.loadFromFile(kubeconfig);
   const api = KubernetesObjectApi.makeApiClient(kc);
   for (const obj of objects) {
-    const clean = { ...obj, metadata: { ...obj.metadata, resourceVersion: undefined, managedFields: undefined } };
+    const clean = {
+      ...obj,
+      metadata: { ...obj.metadata, resourceVersion: undefined, managedFields: undefined },
+    };
     await api.patch(clean, undefined, undefined, FIELD_MANAGER, true, PatchStrategy.ServerSideApply);
   }
 }
@@ -23,7 +31,11 @@ interface CrdObject extends KubernetesObject {
  * Installs CustomResourceDefinitions and waits until discovery serves every plural of every served
  * version (what clients rely on), as envtest does.
  */
-export async function installCrds(kubeconfig: string, crds: KubernetesObject[], timeoutMs = 60_000): Promise<void> {
+export async function installCrds(
+  kubeconfig: string,
+  crds: KubernetesObject[],
+  timeoutMs = 60_000,
+): Promise<void> {
   await applyObjects(kubeconfig, crds);
   const kc = new KubeConfig();
   kc.loadFromFile(kubeconfig);
@@ -48,7 +60,9 @@ export async function installCrds(kubeconfig: string, crds: KubernetesObject[], 
       async () => {
         const res = await httpGet(`${cluster.server}/apis/${gv}`, tls);
         if (res.status !== 200) return false;
-        const served = new Set((JSON.parse(res.body) as { resources: { name: string }[] }).resources.map((r) => r.name));
+        const served = new Set(
+          (JSON.parse(res.body) as { resources: { name: string }[] }).resources.map((r) => r.name),
+        );
         return [...plurals].every((p) => served.has(p));
       },
       { timeoutMs },

@@ -8,7 +8,11 @@ import { WaitTimeoutError } from './errors.js';
 export async function waitFor<T>(
   what: string,
   check: () => Promise<T | undefined | false> | T | undefined | false,
-  { timeoutMs = 60_000, intervalMs = 100, signal }: { timeoutMs?: number; intervalMs?: number; signal?: AbortSignal } = {},
+  {
+    timeoutMs = 60_000,
+    intervalMs = 100,
+    signal,
+  }: { timeoutMs?: number; intervalMs?: number; signal?: AbortSignal } = {},
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;

@@ -1,4 +1,3 @@
-
 import { keyOf, MirrorWriter, resourceId, type Bus, type KindRef, type KubeObject } from '@regatta/bus';
 import { ListWatcher, type KubeClient } from '@regatta/kube';
 
@@ -11,10 +10,10 @@ export interface MirrorStats {
 
 /** One kind: list + watch from the API server into its mirror bucket. */
 export class KindMirror {
-  readonly stats: MirrorStats = { lists: 0, puts: 0, deletes: 0, errors: 0 };
   private constructor(
     readonly kind: KindRef,
     private readonly lw: ListWatcher,
+    readonly stats: MirrorStats,
   ) {}
 
   static async start(
@@ -24,8 +23,8 @@ export class KindMirror {
     o: { onError: (err: unknown, kind: string) => void; relistIntervalMs?: number },
   ): Promise<KindMirror> {
     const writer = await MirrorWriter.open(bus, kind);
-    let self: KindMirror | undefined;
-    const count = (k: keyof MirrorStats) => self && self.stats[k]++;
+    const stats: MirrorStats = { lists: 0, puts: 0, deletes: 0, errors: 0 };
+    const count = (k: keyof MirrorStats) => stats[k]++;
     const lw = new ListWatcher(
       client,
       kind,
@@ -53,9 +52,8 @@ export class KindMirror {
       },
       o.relistIntervalMs ? { relistIntervalMs: o.relistIntervalMs } : {},
     );
-    self = new KindMirror(kind, lw);
     lw.start();
-    return self;
+    return new KindMirror(kind, lw, stats);
   }
 
   stop(): Promise<void> {

@@ -1,9 +1,19 @@
 import type { KubeClient } from '@regatta/kube';
-import { neededKinds, readRegistrations, resourceId, watchRegistrations, type Bus, type KindRef } from '@regatta/bus';
+import {
+  neededKinds,
+  readRegistrations,
+  resourceId,
+  watchRegistrations,
+  type Bus,
+  type KindRef,
+} from '@regatta/bus';
 import { KindMirror, type MirrorStats } from './kind-mirror.js';
 
 /** Which mirrors to start and stop so the running set equals the needed set. */
-export function planMirrors(running: Iterable<string>, needed: Map<string, KindRef>): { start: KindRef[]; stop: string[] } {
+export function planMirrors(
+  running: Iterable<string>,
+  needed: Map<string, KindRef>,
+): { start: KindRef[]; stop: string[] } {
   const run = new Set(running);
   return {
     start: [...needed].filter(([id]) => !run.has(id)).map(([, k]) => k),
@@ -53,7 +63,9 @@ export class MirrorSet {
 
   /** Serialised: one plan/apply at a time. */
   resync(): void {
-    this.busy = this.busy.then(() => this.apply()).catch((err: unknown) => this.o.onError(err, 'registrations'));
+    this.busy = this.busy
+      .then(() => this.apply())
+      .catch((err: unknown) => this.o.onError(err, 'registrations'));
   }
 
   async stop(): Promise<void> {

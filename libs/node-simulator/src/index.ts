@@ -1,1 +1,13 @@
-export {};
+export { NodeSimulator, DEFAULT_CAPACITY, nodeNamesFor } from './simulator.js';
+export {
+  DEFAULT_TIMINGS,
+  DEFAULT_ZONES,
+  type NodeSimulatorOptions,
+  type SimulatorFaults,
+  type SimulatorTimings,
+} from './options.js';
+export { ImageService, ImagePullError, type PullOptions, type StoredImage } from './images.js';
+export { imageIdOf, imageMatches, normalizeImage, parseImageRef, type ImageRef } from './image-ref.js';
+export { EXIT_AFTER_ANNOTATION, EXIT_CODE_ANNOTATION } from './runtime.js';
+export { PROVISIONER } from './volumes.js';
+export { SIMULATED_LABEL, PREFIX_ANNOTATION } from './node-object.js';

@@ -10,6 +10,14 @@ export interface SimulatorTimings {
   podStopMs: number;
   /** Node Lease renewal and Ready condition refresh. */
   heartbeatMs: number;
+  /** How long a (non-restartable) init container runs before it completes with exit code 0. */
+  initContainerMs: number;
+  /** How long a container of a crash-looping image runs before it exits with code 1. */
+  crashRunMs: number;
+  /** First CrashLoopBackOff delay; it doubles per restart up to 8× (kubelet: 10 s up to 5 min). */
+  crashBackoffMs: number;
+  /** First ImagePullBackOff delay; it doubles per failed attempt up to 8×. */
+  imagePullBackoffMs: number;
 }
 
 /** Fault switches; they can be changed while the simulator runs (`setFaults`). */
@@ -40,7 +48,16 @@ export interface NodeSimulatorOptions {
   faults?: Partial<SimulatorFaults>;
   /** Name of the default StorageClass the simulator provisions volumes for. Default `standard`; '' disables. */
   storageClass?: string;
+  /** Mark that StorageClass as the cluster default (`storageclass.kubernetes.io/is-default-class`). Default true. */
+  defaultStorageClass?: boolean;
   log?: (line: string) => void;
+  /** Taints put on every node (e.g. to keep other workloads off a test's private nodes). */
+  taints?: { key: string; value?: string; effect: string }[];
+  /** Delete the nodes and their leases on `stop()` (tests that share a cluster). Default false: a restarted
+   * simulator picks up its nodes and their pods. */
+  removeNodesOnStop?: boolean;
+  /** Record kubelet-style Events (Pulling, Pulled, Created, Started, Killing, BackOff, Failed). Default true. */
+  events?: boolean;
 }
 
 export const DEFAULT_TIMINGS: SimulatorTimings = {
@@ -49,6 +66,10 @@ export const DEFAULT_TIMINGS: SimulatorTimings = {
   imagePullMs: 300,
   podStopMs: 200,
   heartbeatMs: 10_000,
+  initContainerMs: 100,
+  crashRunMs: 300,
+  crashBackoffMs: 1_000,
+  imagePullBackoffMs: 1_000,
 };
 
 export const DEFAULT_ZONES = ['zone-a', 'zone-b', 'zone-c'];

@@ -97,3 +97,5 @@ export {
   type UserInfo,
 } from './http/admission.js';
 export type { TlsSource } from './http/tls.js';
+export { kubeLeaseStore } from './kube-lease-store.js';
+export { parseHostPort, readProcessConfig, type ProcessConfig } from './process-config.js';

@@ -1,0 +1,86 @@
+// client-node's ListWatch over raw JSON, restarted after errors (ListWatch stops on anything but a timeout/410).
+import { ListWatch, Watch, type KubernetesObject } from '@kubernetes/client-node';
+import type { KubeClient } from './kube-client.js';
+import type { ListOf, ObjectMeta } from './types.js';
+
+export interface InformerHandlers<T> {
+  upsert(obj: T): void;
+  remove(obj: T): void;
+}
+
+export class Informer<T extends { metadata: ObjectMeta }> {
+  private readonly lw: ListWatch<KubernetesObject>;
+  private stopped = false;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private retryDelay = 500;
+
+  constructor(
+    client: KubeClient,
+    private readonly path: string,
+    handlers: InformerHandlers<T>,
+    private readonly log: (line: string) => void,
+    opts: { fieldSelector?: string; labelSelector?: string } = {},
+  ) {
+    const list = async () => {
+      const out: ListOf<T> = { items: [] };
+      let cont: string | undefined;
+      do {
+        const page = await client.get<ListOf<T>>(path, {
+          limit: 500,
+          continue: cont,
+          fieldSelector: opts.fieldSelector,
+          labelSelector: opts.labelSelector,
+        });
+        out.items.push(...(page.items ?? []));
+        out.metadata = page.metadata;
+        cont = page.metadata?.continue || undefined;
+      } while (cont);
+      return out as unknown as { items: KubernetesObject[]; metadata: { resourceVersion?: string } };
+    };
+    this.lw = new ListWatch<KubernetesObject>(
+      path,
+      new Watch(client.kubeConfig),
+      list as never,
+      false,
+      opts.labelSelector,
+      opts.fieldSelector,
+    );
+    this.lw.on('add', (o) => handlers.upsert(o as unknown as T));
+    this.lw.on('update', (o) => {
+      this.retryDelay = 500;
+      handlers.upsert(o as unknown as T);
+    });
+    this.lw.on('delete', (o) => handlers.remove(o as unknown as T));
+    this.lw.on('error', (err) => {
+      if (this.stopped) return;
+      this.log(
+        `watch ${this.path} failed (${String((err as Error)?.message ?? err)}); restarting in ${this.retryDelay} ms`,
+      );
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = undefined;
+        if (!this.stopped) this.lw.start().catch(() => undefined);
+      }, this.retryDelay);
+      this.retryTimer.unref();
+      this.retryDelay = Math.min(this.retryDelay * 2, 10_000);
+    });
+  }
+
+  /** Lists (calling `upsert` for every object) and starts watching. */
+  async start(): Promise<void> {
+    await this.lw.start();
+  }
+
+  get(name: string, namespace?: string): T | undefined {
+    return this.lw.get(name, namespace) as unknown as T | undefined;
+  }
+
+  list(namespace?: string): T[] {
+    return this.lw.list(namespace) as unknown as T[];
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    await this.lw.stop();
+  }
+}

@@ -1,0 +1,329 @@
+// The kubelet's pod loop for the simulated nodes: watch the pods bound to them, run their containers
+// (runtime.ts), write what a kubelet reports (pod-status.ts) to the status subresource, stop and delete
+// pods that are being deleted.
+//
+// One cluster-wide watch of bound pods (fieldSelector spec.nodeName!=), filtered by node name, rather than
+// one watch per node (what a real kubelet does): a simulator usually owns every node of its cluster, and one
+// connection, one list and one 30 s inactivity reconnect serve any number of nodes. Several simulators sharing a
+// cluster each see all bound pods and ignore the ones not on their own nodes.
+import { PodIpAllocator } from './addressing.js';
+import type { EventRecorder } from './events.js';
+import type { Faults } from './faults.js';
+import type { ImageService } from './images.js';
+import { Informer } from './informer.js';
+import { isConflict, isNotFound, podPath, type KubeClient } from './kube-client.js';
+import type { NodeManager } from './nodes.js';
+import type { SimulatorTimings } from './options.js';
+import { desiredPodStatus, rfc3339, statusFingerprint } from './pod-status.js';
+import { KeyedQueue } from './queue.js';
+import { advance, newPodRuntime, nextDeadline, type PodRuntime, type RuntimeEnv } from './runtime.js';
+import type { Pod } from './types.js';
+
+/** Pods synced (status written) concurrently by one simulator. */
+const QUEUE_CONCURRENCY = 8;
+
+const keyOf = (p: Pod) => `${p.metadata.namespace ?? ''}/${p.metadata.name ?? ''}`;
+
+/** Resource versions are opaque, but etcd-backed ones are increasing integers; newer wins, else the informer's. */
+function newer(a: Pod | undefined, b: Pod | undefined): Pod | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  try {
+    return BigInt(a.metadata.resourceVersion ?? '0') >= BigInt(b.metadata.resourceVersion ?? '0') ? a : b;
+  } catch {
+    return a;
+  }
+}
+
+export class PodManager {
+  private readonly informer: Informer<Pod>;
+  private readonly queue: KeyedQueue;
+  private readonly runtimes = new Map<string, PodRuntime>();
+  private readonly keyUid = new Map<string, { uid: string; node: string }>();
+  private readonly fromWrites = new Map<string, Pod>();
+  private readonly written = new Map<string, { desired: string; returned: string }>();
+  private readonly deleteIssued = new Set<string>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly allocators = new Map<string, PodIpAllocator>();
+  private stopped = false;
+
+  constructor(
+    private readonly client: KubeClient,
+    private readonly nodes: NodeManager,
+    private readonly o: {
+      timings: SimulatorTimings;
+      faults: Faults;
+      images: ImageService;
+      events: EventRecorder;
+      log: (line: string) => void;
+    },
+  ) {
+    this.queue = new KeyedQueue(
+      (key) => this.sync(key),
+      QUEUE_CONCURRENCY,
+      (key, err, attempt) => {
+        if (!this.stopped && (attempt <= 3 || attempt % 20 === 0)) {
+          o.log(`pod ${key}: sync failed (attempt ${attempt}): ${String((err as Error).message ?? err)}`);
+        }
+      },
+    );
+    this.informer = new Informer<Pod>(
+      client,
+      '/api/v1/pods',
+      {
+        upsert: (p) => {
+          if (this.nodes.owns(p.spec?.nodeName)) this.queue.add(keyOf(p));
+        },
+        remove: (p) => {
+          if (this.nodes.owns(p.spec?.nodeName)) this.forget(keyOf(p));
+        },
+      },
+      o.log,
+      { fieldSelector: 'spec.nodeName!=' },
+    );
+    nodes.onReadinessChange((node) => {
+      for (const p of this.informer.list()) if (p.spec?.nodeName === node) this.queue.add(keyOf(p));
+    });
+  }
+
+  async start(): Promise<void> {
+    await this.informer.start();
+  }
+
+  private allocator(node: string): PodIpAllocator {
+    let a = this.allocators.get(node);
+    if (!a) {
+      a = new PodIpAllocator(this.nodes.addressing(node)?.podPrefix ?? '10.255.255');
+      this.allocators.set(node, a);
+    }
+    return a;
+  }
+
+  private current(key: string): Pod | undefined {
+    const [ns, name] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
+    const cached = this.informer.get(name, ns);
+    if (!cached) return undefined;
+    const written = this.fromWrites.get(key);
+    if (written && written.metadata.uid !== cached.metadata.uid) {
+      this.fromWrites.delete(key);
+      return cached;
+    }
+    return newer(written, cached);
+  }
+
+  private dropRuntime(uid: string, node: string): void {
+    const rt = this.runtimes.get(uid);
+    if (rt) this.allocator(node).release(rt.podIP);
+    this.runtimes.delete(uid);
+    this.written.delete(uid);
+    this.deleteIssued.delete(uid);
+  }
+
+  private forget(key: string): void {
+    const t = this.timers.get(key);
+    if (t) clearTimeout(t);
+    this.timers.delete(key);
+    this.fromWrites.delete(key);
+    const known = this.keyUid.get(key);
+    if (known) this.dropRuntime(known.uid, known.node);
+    this.keyUid.delete(key);
+  }
+
+  private schedule(key: string, at: number | null): void {
+    const old = this.timers.get(key);
+    if (old) clearTimeout(old);
+    this.timers.delete(key);
+    if (at === null || this.stopped) return;
+    const t = setTimeout(
+      () => {
+        this.timers.delete(key);
+        this.queue.add(key);
+      },
+      Math.max(0, at - Date.now()) + 2,
+    );
+    t.unref();
+    this.timers.set(key, t);
+  }
+
+  private env(node: string, now: number): RuntimeEnv {
+    return {
+      now,
+      timings: this.o.timings,
+      faults: this.o.faults.check,
+      hasImage: (image) => this.o.images.hasImage(node, image),
+    };
+  }
+
+  private async sync(key: string): Promise<void> {
+    if (this.stopped) return;
+    const pod = this.current(key);
+    if (!pod) {
+      this.forget(key);
+      return;
+    }
+    const node = pod.spec?.nodeName;
+    const uid = pod.metadata.uid;
+    if (!node || !uid || !this.nodes.owns(node)) return;
+    const known = this.keyUid.get(key);
+    if (known && known.uid !== uid) this.dropRuntime(known.uid, known.node);
+    this.keyUid.set(key, { uid, node });
+
+    if (this.nodes.isDown(node)) {
+      await this.markNotReady(key, pod);
+      return;
+    }
+    const now = Date.now();
+    const env = this.env(node, now);
+    let rt = this.runtimes.get(uid);
+    if (!rt) {
+      const hostIP = this.nodes.addressing(node)?.internalIP ?? '';
+      const alloc = this.allocator(node);
+      let podIP = hostIP;
+      if (!pod.spec?.hostNetwork) {
+        const had = pod.status?.podIP;
+        if (had && alloc.owns(had)) {
+          alloc.reserve(had);
+          podIP = had;
+        } else podIP = alloc.allocate();
+      }
+      rt = newPodRuntime(pod, { podIP, hostIP }, env);
+    }
+    const { runtime, effects } = advance(pod, rt, env);
+    this.runtimes.set(uid, runtime);
+    for (const e of effects) {
+      if (e.kind === 'imagePresent') this.o.images.record(node, e.image, now);
+      else {
+        this.o.events.emit(
+          node,
+          {
+            kind: 'Pod',
+            apiVersion: 'v1',
+            namespace: pod.metadata.namespace,
+            name: pod.metadata.name ?? '',
+            uid,
+            fieldPath: e.fieldPath,
+          },
+          e.type,
+          e.reason,
+          e.message,
+        );
+      }
+    }
+
+    const desired = desiredPodStatus(pod, runtime, now);
+    const fpDesired = statusFingerprint(desired);
+    const fpCurrent = statusFingerprint(pod.status);
+    const w = this.written.get(uid);
+    const upToDate =
+      fpCurrent === fpDesired || (w !== undefined && w.desired === fpDesired && w.returned === fpCurrent);
+    if (!upToDate) {
+      const ok = await this.writeStatus(
+        key,
+        pod,
+        { metadata: { uid, resourceVersion: pod.metadata.resourceVersion }, status: desired },
+        fpDesired,
+      );
+      if (!ok) return;
+    }
+    if (runtime.deletion && runtime.terminal && !this.deleteIssued.has(uid)) {
+      this.deleteIssued.add(uid);
+      try {
+        await this.client.delete(podPath(pod.metadata.namespace ?? '', pod.metadata.name ?? ''), {
+          apiVersion: 'v1',
+          kind: 'DeleteOptions',
+          gracePeriodSeconds: 0,
+          preconditions: { uid },
+        });
+      } catch (err) {
+        if (!isNotFound(err) && !isConflict(err)) {
+          this.deleteIssued.delete(uid);
+          throw err;
+        }
+      }
+    }
+    const still = this.informer.get(pod.metadata.name ?? '', pod.metadata.namespace);
+    if (!still || still.metadata.uid !== uid) {
+      this.forget(key); // deleted while this sync was writing
+      if (still) this.queue.add(key);
+      return;
+    }
+    this.schedule(key, nextDeadline(runtime, now));
+  }
+
+  /** Merge-patches the status subresource with a resourceVersion + UID precondition. False: re-sync queued. */
+  private async writeStatus(
+    key: string,
+    pod: Pod,
+    patch: unknown,
+    fpDesired: string | null,
+  ): Promise<boolean> {
+    const uid = pod.metadata.uid ?? '';
+    const path = podPath(pod.metadata.namespace ?? '', pod.metadata.name ?? '');
+    try {
+      const updated = await this.client.patch<Pod>(`${path}/status`, patch, 'merge');
+      if (fpDesired !== null)
+        this.written.set(uid, { desired: fpDesired, returned: statusFingerprint(updated.status) });
+      this.fromWrites.set(key, updated);
+      return true;
+    } catch (err) {
+      if (isNotFound(err)) {
+        this.forget(key);
+        return false;
+      }
+      if (isConflict(err)) {
+        // someone else wrote the pod (a controller flipped a condition…): read it and compute again
+        try {
+          const fresh = await this.client.get<Pod>(path);
+          if (fresh.metadata.uid === uid) this.fromWrites.set(key, fresh);
+        } catch (e) {
+          if (!isNotFound(e)) throw e;
+        }
+        this.queue.add(key);
+        return false;
+      }
+      throw err;
+    }
+  }
+
+  /** The node is down: its kubelet does nothing; like the node lifecycle controller, mark the pods not Ready. */
+  private async markNotReady(key: string, pod: Pod): Promise<void> {
+    this.schedule(key, null);
+    const conds = pod.status?.conditions ?? [];
+    const ready = conds.find((c) => c.type === 'Ready');
+    if (!ready || ready.status === 'False') return;
+    const now = Date.now();
+    const conditions = conds.map((c) =>
+      c.type === 'Ready'
+        ? {
+            ...c,
+            status: 'False',
+            reason: 'NodeNotReady',
+            message: 'node is not ready',
+            lastTransitionTime: rfc3339(now),
+          }
+        : c,
+    );
+    await this.writeStatus(
+      key,
+      pod,
+      {
+        metadata: { uid: pod.metadata.uid, resourceVersion: pod.metadata.resourceVersion },
+        status: { conditions },
+      },
+      null,
+    );
+  }
+
+  /** Pods of this simulator's nodes (from the watch cache). */
+  pods(): Pod[] {
+    return this.informer.list().filter((p) => this.nodes.owns(p.spec?.nodeName));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    await this.informer.stop();
+    await this.queue.stop();
+  }
+}

@@ -1,0 +1,575 @@
+// The simulated container runtime of one pod: a pure state machine. `advance` moves a pod's containers along
+// their timelines (create → run → crash/exit → back-off → restart, image pulls, in-place image changes,
+// graceful stop) up to `now` and returns what a kubelet would have done on the way (events, pulled images).
+import { createHash } from 'node:crypto';
+import type { FaultView } from './faults.js';
+import { imageIdOf } from './image-ref.js';
+import type { SimulatorTimings } from './options.js';
+import type { Container, ContainerStatus, Pod } from './types.js';
+
+/** Annotation: containers of a `restartPolicy: Never/OnFailure` pod exit this many ms after starting. */
+export const EXIT_AFTER_ANNOTATION = 'sim.regatta.dev/exit-after-ms';
+/** Annotation: the exit code they exit with (default 0). */
+export const EXIT_CODE_ANNOTATION = 'sim.regatta.dev/exit-code';
+
+export interface Terminated {
+  exitCode: number;
+  reason: string;
+  message?: string;
+  startedAt: number | null;
+  finishedAt: number;
+  containerID: string;
+}
+
+export type RunState =
+  /** `until` null: blocked (init containers not done yet). */
+  | {
+      kind: 'waiting';
+      reason: 'PodInitializing' | 'ContainerCreating';
+      until: number | null;
+      pulling: boolean;
+    }
+  | {
+      kind: 'pullFailed';
+      reason: 'ErrImagePull' | 'ImagePullBackOff' | 'ErrImageNeverPull';
+      message: string;
+      until: number;
+      attempt: number;
+    }
+  | {
+      kind: 'running';
+      startedAt: number;
+      readyAt: number;
+      endAt: number | null;
+      exitCode: number;
+      killed: boolean;
+    }
+  | { kind: 'backoff'; until: number; message: string }
+  | { kind: 'terminated'; t: Terminated };
+
+export interface ContainerRuntime {
+  name: string;
+  /** A regular (run-to-completion) init container. */
+  init: boolean;
+  /** A restartable init container (sidecar). */
+  sidecar: boolean;
+  /** The spec image the current or next instance runs. */
+  target: string;
+  /** Image and imageID reported in the status: those of the last instance that ran (spec image before any). */
+  image: string;
+  imageID: string;
+  /** '' until a first instance was created. */
+  containerID: string;
+  restartCount: number;
+  state: RunState;
+  lastTerminated: Terminated | null;
+}
+
+export interface PodRuntime {
+  uid: string;
+  podIP: string;
+  hostIP: string;
+  startTime: number;
+  initContainers: ContainerRuntime[];
+  containers: ContainerRuntime[];
+  initialized: boolean;
+  /** Set once the pod's deletion was observed; containers stop at `stopAt`. */
+  deletion: { stopAt: number } | null;
+  /** No container will run again (completed, failed, or stopped for deletion). */
+  terminal: boolean;
+}
+
+export type Effect =
+  | { kind: 'event'; type: 'Normal' | 'Warning'; reason: string; message: string; fieldPath?: string }
+  | { kind: 'imagePresent'; image: string };
+
+export interface RuntimeEnv {
+  now: number;
+  timings: SimulatorTimings;
+  faults: FaultView;
+  /** Whether the node already has the image (no pull needed on restart). */
+  hasImage(image: string): boolean;
+}
+
+export const containerIdOf = (podUid: string, name: string, restartCount: number) =>
+  `containerd://${createHash('sha256').update(`${podUid}/${name}/${restartCount}`).digest('hex')}`;
+
+const restartableInit = (c: Container) => c.restartPolicy === 'Always';
+
+/** A container that has not been created yet; `advance` starts creating it when its turn comes. */
+function freshContainer(c: Container, kind: 'init' | 'sidecar' | 'regular'): ContainerRuntime {
+  const image = c.image ?? '';
+  return {
+    name: c.name,
+    init: kind === 'init',
+    sidecar: kind === 'sidecar',
+    target: image,
+    image,
+    imageID: '',
+    containerID: '',
+    restartCount: 0,
+    state: { kind: 'waiting', reason: 'PodInitializing', until: null, pulling: true },
+    lastTerminated: null,
+  };
+}
+
+const parseTime = (s: string | undefined | null, fallback: number): number => {
+  const t = s ? Date.parse(s) : NaN;
+  return Number.isFinite(t) ? t : fallback;
+};
+
+function terminatedFrom(
+  t: NonNullable<NonNullable<ContainerStatus['state']>['terminated']>,
+  now: number,
+): Terminated {
+  return {
+    exitCode: typeof t.exitCode === 'number' ? t.exitCode : 0,
+    reason: t.reason ?? (t.exitCode === 0 ? 'Completed' : 'Error'),
+    message: t.message,
+    startedAt: t.startedAt ? parseTime(t.startedAt, now) : null,
+    finishedAt: parseTime(t.finishedAt, now),
+    containerID: t.containerID ?? '',
+  };
+}
+
+/** A container's runtime rebuilt from what an earlier simulator (or kubelet) reported, or a fresh one. */
+function adoptContainer(
+  c: Container,
+  kind: 'init' | 'sidecar' | 'regular',
+  cs: ContainerStatus | undefined,
+  env: RuntimeEnv,
+): ContainerRuntime {
+  const fresh = freshContainer(c, kind);
+  if (!cs) return fresh;
+  const rt: ContainerRuntime = {
+    ...fresh,
+    target: cs.image || fresh.target,
+    image: cs.image || fresh.image,
+    imageID: cs.imageID ?? '',
+    containerID: cs.containerID ?? '',
+    restartCount: cs.restartCount ?? 0,
+    lastTerminated: cs.lastState?.terminated ? terminatedFrom(cs.lastState.terminated, env.now) : null,
+  };
+  const st = cs.state ?? {};
+  if (st.running) {
+    const startedAt = parseTime(st.running.startedAt, env.now);
+    rt.state = {
+      kind: 'running',
+      startedAt,
+      readyAt: cs.ready ? startedAt : env.now + env.timings.containerRestartMs,
+      endAt: kind === 'init' ? env.now + env.timings.initContainerMs : null,
+      exitCode: 0,
+      killed: false,
+    };
+    if (env.faults.crashes(rt.target) && kind !== 'init') {
+      rt.state.endAt = env.now + env.timings.crashRunMs;
+      rt.state.exitCode = 1;
+    }
+  } else if (st.terminated) {
+    rt.state = { kind: 'terminated', t: terminatedFrom(st.terminated, env.now) };
+  } else if (rt.containerID !== '' || rt.lastTerminated) {
+    rt.state = { kind: 'backoff', until: env.now, message: '' };
+  } else {
+    rt.target = c.image ?? '';
+    rt.image = rt.target;
+  }
+  return rt;
+}
+
+/** The runtime of a pod seen for the first time: fresh, or adopted from the status it already has. */
+export function newPodRuntime(pod: Pod, ip: { podIP: string; hostIP: string }, env: RuntimeEnv): PodRuntime {
+  const spec = pod.spec ?? {};
+  const status = pod.status ?? {};
+  const inits = spec.initContainers ?? [];
+  const initStatuses = status.initContainerStatuses ?? [];
+  const statuses = status.containerStatuses ?? [];
+  const find = (list: ContainerStatus[], name: string) => list.find((s) => s.name === name);
+  const initDone =
+    inits.length === 0 ||
+    (status.conditions ?? []).some((c) => c.type === 'Initialized' && c.status === 'True') ||
+    inits.every((c) => {
+      const s = find(initStatuses, c.name);
+      return restartableInit(c) ? !!s?.state?.running : s?.state?.terminated?.exitCode === 0;
+    });
+  const adoptedInits = inits.map((c): ContainerRuntime => {
+    const cs = find(initStatuses, c.name);
+    if (!initDone || restartableInit(c))
+      return adoptContainer(c, restartableInit(c) ? 'sidecar' : 'init', cs, env);
+    const term = cs?.state?.terminated;
+    return {
+      ...adoptContainer(c, 'init', cs, env),
+      state: {
+        kind: 'terminated',
+        t: term
+          ? terminatedFrom(term, env.now)
+          : { exitCode: 0, reason: 'Completed', startedAt: null, finishedAt: env.now, containerID: '' },
+      },
+    };
+  });
+  const containers = (spec.containers ?? []).map((c) =>
+    adoptContainer(c, 'regular', find(statuses, c.name), env),
+  );
+  const phase = status.phase;
+  return {
+    uid: pod.metadata.uid ?? '',
+    podIP: ip.podIP,
+    hostIP: ip.hostIP,
+    startTime: parseTime(status.startTime, env.now),
+    initContainers: adoptedInits,
+    containers,
+    initialized: initDone,
+    deletion: null,
+    terminal: phase === 'Succeeded' || phase === 'Failed',
+  };
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 3 : 1).replace(/\.?0+$/, '')}s`;
+
+/** Moves the pod's containers forward to `env.now`. Returns a new runtime; the input is not modified. */
+export function advance(
+  pod: Pod,
+  current: PodRuntime,
+  env: RuntimeEnv,
+): { runtime: PodRuntime; effects: Effect[] } {
+  const rt: PodRuntime = structuredClone(current);
+  const effects: Effect[] = [];
+  const { now, timings: t, faults } = env;
+  const spec = pod.spec ?? {};
+  const policy = spec.restartPolicy ?? 'Always';
+  const podRef = `${pod.metadata.name ?? ''}_${pod.metadata.namespace ?? ''}(${pod.metadata.uid ?? ''})`;
+  const annotations = pod.metadata.annotations ?? {};
+  const exitAfter = Number(annotations[EXIT_AFTER_ANNOTATION]);
+  const exitCode = Number(annotations[EXIT_CODE_ANNOTATION] ?? 0) || 0;
+
+  const specInits = spec.initContainers ?? [];
+  const specContainers = spec.containers ?? [];
+  const specOf = (c: ContainerRuntime): Container | undefined =>
+    (c.init || c.sidecar ? specInits : specContainers).find((s) => s.name === c.name);
+  const fieldPath = (c: ContainerRuntime) =>
+    `spec.${c.init || c.sidecar ? 'initContainers' : 'containers'}{${c.name}}`;
+  const event = (c: ContainerRuntime | null, type: 'Normal' | 'Warning', reason: string, message: string) =>
+    effects.push({ kind: 'event', type, reason, message, ...(c ? { fieldPath: fieldPath(c) } : {}) });
+
+  // keep the runtime's container lists in line with the spec (containers cannot be added, but be lenient)
+  for (const [list, specs, kind] of [
+    [rt.initContainers, specInits, 'init'],
+    [rt.containers, specContainers, 'regular'],
+  ] as const) {
+    for (const s of specs) {
+      if (!list.some((c) => c.name === s.name)) {
+        const k = kind === 'init' ? (restartableInit(s) ? 'sidecar' : 'init') : 'regular';
+        list.push(freshContainer(s, k));
+      }
+    }
+  }
+  const all = () => [...rt.initContainers, ...rt.containers];
+
+  const pullPolicy = (c: ContainerRuntime) => specOf(c)?.imagePullPolicy ?? 'IfNotPresent';
+  /** Delay before a new instance runs: the pod's start time for a first start, a pull (or none) on restart. */
+  const createDelay = (c: ContainerRuntime): { ms: number; pulling: boolean } => {
+    const pulling = pullPolicy(c) === 'Always' || !env.hasImage(c.target);
+    if (c.containerID === '') return { ms: t.podStartMs * faults.startFactor(c.target), pulling };
+    return { ms: pulling ? t.imagePullMs : 0, pulling };
+  };
+  const beginCreate = (c: ContainerRuntime, from: number) => {
+    const d = createDelay(c);
+    c.state = { kind: 'waiting', reason: 'ContainerCreating', until: from + d.ms, pulling: d.pulling };
+    if (d.pulling && pullPolicy(c) !== 'Never') event(c, 'Normal', 'Pulling', `Pulling image "${c.target}"`);
+  };
+  const backoffMs = (base: number, n: number) => base * 2 ** Math.min(Math.max(n, 0), 3);
+
+  const start = (c: ContainerRuntime, at: number, pulledMs: number | null) => {
+    const restarted = c.containerID !== '';
+    if (restarted) c.restartCount += 1;
+    c.image = c.target;
+    c.imageID = imageIdOf(c.target);
+    c.containerID = containerIdOf(rt.uid, c.name, c.restartCount);
+    const crash = faults.crashes(c.target);
+    let endAt: number | null = null;
+    let code = 0;
+    if (crash) {
+      endAt = at + t.crashRunMs;
+      code = 1;
+    } else if (c.init) {
+      endAt = at + t.initContainerMs;
+    } else if (!c.sidecar && policy !== 'Always' && Number.isFinite(exitAfter) && exitAfter >= 0) {
+      endAt = at + exitAfter;
+      code = exitCode;
+    }
+    const readyDelay = restarted ? t.containerRestartMs * faults.startFactor(c.target) : 0;
+    c.state = {
+      kind: 'running',
+      startedAt: at,
+      readyAt: at + readyDelay,
+      endAt,
+      exitCode: code,
+      killed: false,
+    };
+    effects.push({ kind: 'imagePresent', image: c.target });
+    if (pulledMs !== null) {
+      event(
+        c,
+        'Normal',
+        'Pulled',
+        `Successfully pulled image "${c.target}" in ${seconds(pulledMs)} (${seconds(pulledMs)} including waiting)`,
+      );
+    } else {
+      event(c, 'Normal', 'Pulled', `Container image "${c.target}" already present on machine`);
+    }
+    event(c, 'Normal', 'Created', `Created container: ${c.name}`);
+    event(c, 'Normal', 'Started', `Started container ${c.name}`);
+  };
+
+  const pullFailure = (c: ContainerRuntime, at: number, attempt: number) => {
+    const ref = imageIdOf(c.target).split('@')[0];
+    const message = `Failed to pull image "${c.target}": rpc error: code = NotFound desc = failed to pull and unpack image "${ref}": not found (simulated)`;
+    c.state = {
+      kind: 'pullFailed',
+      reason: 'ErrImagePull',
+      message,
+      until: at + t.imagePullBackoffMs / 2,
+      attempt,
+    };
+    event(c, 'Warning', 'Failed', message);
+    event(c, 'Warning', 'Failed', 'Error: ErrImagePull');
+  };
+
+  /** Applies the next due transition of one container; true if something changed. */
+  const step = (c: ContainerRuntime): boolean => {
+    const s = c.state;
+    switch (s.kind) {
+      case 'waiting': {
+        if (s.until === null || s.until > now) return false;
+        if (s.pulling && faults.pullFails(c.target)) {
+          pullFailure(c, s.until, 0);
+          return true;
+        }
+        if (pullPolicy(c) === 'Never' && c.containerID !== '' && !env.hasImage(c.target)) {
+          c.state = {
+            kind: 'pullFailed',
+            reason: 'ErrImageNeverPull',
+            message: `Container image "${c.target}" is not present with pull policy of Never`,
+            until: s.until + t.imagePullBackoffMs,
+            attempt: 0,
+          };
+          event(c, 'Warning', 'ErrImageNeverPull', c.state.message);
+          return true;
+        }
+        start(c, s.until, s.pulling ? (c.containerID === '' ? t.podStartMs : t.imagePullMs) : null);
+        return true;
+      }
+      case 'pullFailed': {
+        if (s.until > now) return false;
+        if (s.reason === 'ErrImagePull') {
+          c.state = {
+            kind: 'pullFailed',
+            reason: 'ImagePullBackOff',
+            message: `Back-off pulling image "${c.target}"`,
+            until: s.until + backoffMs(t.imagePullBackoffMs, s.attempt),
+            attempt: s.attempt,
+          };
+          event(c, 'Normal', 'BackOff', c.state.message);
+        } else if (s.reason === 'ErrImageNeverPull' && !env.hasImage(c.target)) {
+          c.state = { ...s, until: now + t.imagePullBackoffMs };
+        } else if (faults.pullFails(c.target)) {
+          event(c, 'Normal', 'Pulling', `Pulling image "${c.target}"`);
+          pullFailure(c, now, s.attempt + 1);
+        } else {
+          const pulling = s.reason !== 'ErrImageNeverPull';
+          c.state = {
+            kind: 'waiting',
+            reason: 'ContainerCreating',
+            until: now + (pulling ? t.imagePullMs : 0),
+            pulling,
+          };
+          if (pulling) event(c, 'Normal', 'Pulling', `Pulling image "${c.target}"`);
+        }
+        return true;
+      }
+      case 'running': {
+        if (s.endAt === null || s.endAt > now) return false;
+        const term: Terminated = {
+          exitCode: s.exitCode,
+          reason: s.exitCode === 0 ? 'Completed' : 'Error',
+          startedAt: s.startedAt,
+          finishedAt: s.endAt,
+          containerID: c.containerID,
+        };
+        if (s.killed) {
+          c.state = { kind: 'terminated', t: term };
+          return true;
+        }
+        const restart =
+          c.sidecar ||
+          (c.init
+            ? s.exitCode !== 0 && policy !== 'Never'
+            : policy === 'Always' || (policy === 'OnFailure' && s.exitCode !== 0));
+        if (!restart) {
+          c.state = { kind: 'terminated', t: term };
+          return true;
+        }
+        c.lastTerminated = term;
+        const delay = backoffMs(t.crashBackoffMs, c.restartCount);
+        c.state = {
+          kind: 'backoff',
+          until: s.endAt + delay,
+          message: `back-off ${seconds(delay)} restarting failed container=${c.name} pod=${podRef}`,
+        };
+        event(c, 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${podRef}`);
+        return true;
+      }
+      case 'backoff': {
+        if (s.until > now) return false;
+        beginCreate(c, s.until);
+        return true;
+      }
+      case 'terminated':
+        return false;
+    }
+  };
+
+  // graceful deletion: every container stops, the pod will not run anything again
+  if (pod.metadata.deletionTimestamp && !rt.deletion) {
+    const grace = pod.metadata.deletionGracePeriodSeconds ?? spec.terminationGracePeriodSeconds ?? 30;
+    const graceMs = Math.max(0, grace) * 1000;
+    const stopAt = now + Math.min(t.podStopMs, graceMs);
+    rt.deletion = { stopAt };
+    for (const c of all()) {
+      const s = c.state;
+      if (s.kind === 'running') {
+        c.state = { ...s, endAt: stopAt, exitCode: t.podStopMs <= graceMs ? 0 : 137, killed: true };
+        event(c, 'Normal', 'Killing', `Stopping container ${c.name}`);
+      } else if (s.kind !== 'terminated') {
+        c.state = {
+          kind: 'terminated',
+          t: c.lastTerminated ?? {
+            exitCode: 137,
+            reason: 'ContainerStatusUnknown',
+            message: 'The container could not be located when the pod was terminated',
+            startedAt: null,
+            finishedAt: now,
+            containerID: c.containerID,
+          },
+        };
+      }
+    }
+  }
+
+  // an image changed in the spec: that container (only) is restarted with the new image
+  if (!rt.deletion && !rt.terminal) {
+    for (const c of all()) {
+      const want = specOf(c)?.image ?? c.target;
+      if (want === c.target || c.state.kind === 'terminated' || (c.init && c.state.kind !== 'running'))
+        continue;
+      const s = c.state;
+      c.target = want;
+      if (c.containerID === '') c.image = want;
+      if (s.kind === 'running') {
+        c.lastTerminated = {
+          exitCode: 0,
+          reason: 'Completed',
+          startedAt: s.startedAt,
+          finishedAt: now,
+          containerID: c.containerID,
+        };
+        event(c, 'Normal', 'Killing', `Container ${c.name} definition changed, will be restarted`);
+        beginCreate(c, now);
+      } else if (!(s.kind === 'waiting' && s.until === null)) {
+        beginCreate(c, now);
+      }
+    }
+  }
+
+  for (let guard = 0; guard < 1000; guard++) {
+    let changed = false;
+    if (!rt.initialized && !rt.deletion && !rt.terminal) {
+      let done = true;
+      for (const c of rt.initContainers) {
+        if (c.state.kind === 'waiting' && c.state.until === null) {
+          beginCreate(c, now);
+          changed = true;
+        }
+        if (step(c)) changed = true;
+        const complete = c.sidecar
+          ? c.state.kind === 'running'
+          : c.state.kind === 'terminated' && c.state.t.exitCode === 0;
+        if (c.init && c.state.kind === 'terminated' && c.state.t.exitCode !== 0) {
+          rt.terminal = true; // restartPolicy Never: initialization failed
+          changed = true;
+        }
+        if (!complete) {
+          done = false;
+          break;
+        }
+      }
+      if (done && !rt.terminal) {
+        rt.initialized = true;
+        changed = true;
+      }
+    }
+    if (rt.initialized || rt.deletion) {
+      for (const c of [...rt.initContainers.filter((c) => c.sidecar || rt.deletion), ...rt.containers]) {
+        if (
+          rt.initialized &&
+          !rt.deletion &&
+          !rt.terminal &&
+          c.state.kind === 'waiting' &&
+          c.state.until === null
+        ) {
+          beginCreate(c, now);
+          changed = true;
+        }
+        if (step(c)) changed = true;
+      }
+    }
+    if (rt.deletion) {
+      if (
+        !rt.terminal &&
+        all().every(
+          (c) => c.state.kind === 'terminated' || (c.state.kind === 'waiting' && c.state.until === null),
+        )
+      ) {
+        rt.terminal = true;
+        changed = true;
+      }
+    } else if (
+      !rt.terminal &&
+      rt.initialized &&
+      rt.containers.length > 0 &&
+      rt.containers.every((c) => c.state.kind === 'terminated')
+    ) {
+      rt.terminal = true; // Never / OnFailure: everything completed
+      for (const c of rt.initContainers.filter((c) => c.sidecar && c.state.kind === 'running')) {
+        const s = c.state as Extract<RunState, { kind: 'running' }>;
+        c.state = {
+          kind: 'terminated',
+          t: {
+            exitCode: 0,
+            reason: 'Completed',
+            startedAt: s.startedAt,
+            finishedAt: now,
+            containerID: c.containerID,
+          },
+        };
+      }
+      changed = true;
+    }
+    if (!changed) break;
+  }
+  return { runtime: rt, effects };
+}
+
+/** When the next transition is due (for a timer), or null if nothing will happen without a spec change. */
+export function nextDeadline(rt: PodRuntime, now: number): number | null {
+  let next = Infinity;
+  for (const c of [...rt.initContainers, ...rt.containers]) {
+    const s = c.state;
+    if (s.kind === 'waiting' && s.until !== null) next = Math.min(next, s.until);
+    else if (s.kind === 'pullFailed' || s.kind === 'backoff') next = Math.min(next, s.until);
+    else if (s.kind === 'running') {
+      if (s.endAt !== null) next = Math.min(next, s.endAt);
+      if (s.readyAt > now) next = Math.min(next, s.readyAt);
+    }
+  }
+  return Number.isFinite(next) ? next : null;
+}

@@ -1,0 +1,80 @@
+// Helpers for the unit tests of the pure parts (not exported from the package).
+import { faultView, mergeFaults, NO_FAULTS } from './faults.js';
+import { normalizeImage } from './image-ref.js';
+import type { SimulatorFaults, SimulatorTimings } from './options.js';
+import { desiredPodStatus } from './pod-status.js';
+import { advance, newPodRuntime, type Effect, type PodRuntime } from './runtime.js';
+import type { Pod, PodStatus } from './types.js';
+
+export const T0 = Date.parse('2026-01-01T00:00:00Z');
+
+export const TIMINGS: SimulatorTimings = {
+  podStartMs: 1000,
+  containerRestartMs: 500,
+  imagePullMs: 300,
+  podStopMs: 200,
+  heartbeatMs: 10_000,
+  initContainerMs: 100,
+  crashRunMs: 300,
+  crashBackoffMs: 1000,
+  imagePullBackoffMs: 1000,
+};
+
+export function pod(spec: Pod['spec'], meta: Partial<Pod['metadata']> = {}): Pod {
+  return {
+    metadata: { name: 'p', namespace: 'ns', uid: 'uid-1', generation: 1, ...meta },
+    spec: { nodeName: 'node1', restartPolicy: 'Always', ...spec },
+    status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'True' }] },
+  };
+}
+
+/** Drives one pod through time like the pod loop does, feeding each status back into the pod. */
+export class PodSim {
+  rt: PodRuntime | undefined;
+  readonly images = new Set<string>();
+  readonly effects: Effect[] = [];
+  faults: SimulatorFaults;
+
+  constructor(
+    public pod: Pod,
+    faults: Partial<SimulatorFaults> = {},
+    public timings: SimulatorTimings = TIMINGS,
+  ) {
+    this.faults = mergeFaults(NO_FAULTS, faults);
+  }
+
+  at(offsetMs: number): PodStatus {
+    const now = T0 + offsetMs;
+    const env = {
+      now,
+      timings: this.timings,
+      faults: faultView(this.faults),
+      hasImage: (i: string) => this.images.has(normalizeImage(i)),
+    };
+    this.rt ??= newPodRuntime(this.pod, { podIP: '10.244.1.2', hostIP: '172.18.0.1' }, env);
+    const { runtime, effects } = advance(this.pod, this.rt, env);
+    this.rt = runtime;
+    for (const e of effects) if (e.kind === 'imagePresent') this.images.add(normalizeImage(e.image));
+    this.effects.push(...effects);
+    const status = desiredPodStatus(this.pod, runtime, now);
+    this.pod = { ...this.pod, status };
+    return status;
+  }
+
+  setImage(container: string, image: string): void {
+    const spec = structuredClone(this.pod.spec ?? {});
+    for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])])
+      if (c.name === container) c.image = image;
+    this.pod = { ...this.pod, spec };
+  }
+
+  events(reason?: string): string[] {
+    return this.effects.flatMap((e) =>
+      e.kind === 'event' && (!reason || e.reason === reason) ? [`${e.reason}: ${e.message}`] : [],
+    );
+  }
+}
+
+export const cond = (st: PodStatus, type: string) => st.conditions?.find((c) => c.type === type);
+export const cs = (st: PodStatus, name: string) => st.containerStatuses?.find((c) => c.name === name);
+export const ics = (st: PodStatus, name: string) => st.initContainerStatuses?.find((c) => c.name === name);

@@ -1,0 +1,192 @@
+// The parts of Kubernetes objects the simulator reads and writes, as plain JSON (what the API server sends,
+// timestamps as RFC 3339 strings). Every field is optional where the API allows it to be absent, so that
+// no pod shape the API server accepts can make the simulator crash.
+
+export interface ObjectMeta {
+  name?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  finalizers?: string[];
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  creationTimestamp?: string;
+  ownerReferences?: OwnerReference[];
+}
+
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+export interface Container {
+  name: string;
+  image?: string;
+  imagePullPolicy?: string;
+  restartPolicy?: string;
+  resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
+}
+
+export interface PodSpec {
+  nodeName?: string;
+  hostNetwork?: boolean;
+  restartPolicy?: string;
+  terminationGracePeriodSeconds?: number;
+  initContainers?: Container[];
+  containers?: Container[];
+  readinessGates?: { conditionType: string }[];
+  imagePullSecrets?: { name?: string }[];
+}
+
+export interface PodCondition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+  lastProbeTime?: string | null;
+  lastTransitionTime?: string;
+  observedGeneration?: number;
+}
+
+export interface ContainerStateWaiting {
+  reason?: string;
+  message?: string;
+}
+export interface ContainerStateRunning {
+  startedAt?: string;
+}
+export interface ContainerStateTerminated {
+  exitCode: number;
+  reason?: string;
+  message?: string;
+  startedAt?: string;
+  finishedAt?: string;
+  containerID?: string;
+}
+export interface ContainerState {
+  waiting?: ContainerStateWaiting | null;
+  running?: ContainerStateRunning | null;
+  terminated?: ContainerStateTerminated | null;
+}
+
+export interface ContainerStatus {
+  name: string;
+  state?: ContainerState;
+  lastState?: ContainerState;
+  ready: boolean;
+  restartCount: number;
+  image: string;
+  imageID: string;
+  containerID?: string;
+  started?: boolean;
+  resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
+}
+
+export interface PodStatus {
+  phase?: string;
+  conditions?: PodCondition[];
+  message?: string;
+  reason?: string;
+  hostIP?: string;
+  hostIPs?: { ip: string }[];
+  podIP?: string;
+  podIPs?: { ip: string }[];
+  startTime?: string;
+  initContainerStatuses?: ContainerStatus[];
+  containerStatuses?: ContainerStatus[];
+  qosClass?: string;
+  observedGeneration?: number;
+}
+
+export interface Pod {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec?: PodSpec;
+  status?: PodStatus;
+}
+
+export interface Taint {
+  key: string;
+  value?: string;
+  effect: string;
+  timeAdded?: string;
+}
+
+export interface NodeCondition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+  lastHeartbeatTime?: string;
+  lastTransitionTime?: string;
+}
+
+export interface NodeImage {
+  names: string[];
+  sizeBytes: number;
+}
+
+export interface NodeStatus {
+  capacity?: Record<string, string>;
+  allocatable?: Record<string, string>;
+  conditions?: NodeCondition[];
+  addresses?: { type: string; address: string }[];
+  daemonEndpoints?: { kubeletEndpoint: { Port: number } };
+  nodeInfo?: Record<string, string>;
+  images?: NodeImage[];
+}
+
+export interface Node {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec?: {
+    podCIDR?: string;
+    podCIDRs?: string[];
+    providerID?: string;
+    taints?: Taint[];
+    unschedulable?: boolean;
+  };
+  status?: NodeStatus;
+}
+
+export interface PersistentVolumeClaim {
+  metadata: ObjectMeta;
+  spec?: {
+    storageClassName?: string;
+    volumeName?: string;
+    accessModes?: string[];
+    volumeMode?: string;
+    resources?: { requests?: Record<string, string> };
+  };
+  status?: { phase?: string };
+}
+
+export interface PersistentVolume {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec?: {
+    capacity?: Record<string, string>;
+    accessModes?: string[];
+    volumeMode?: string;
+    storageClassName?: string;
+    persistentVolumeReclaimPolicy?: string;
+    hostPath?: { path: string; type?: string };
+    claimRef?: { apiVersion?: string; kind?: string; namespace?: string; name?: string; uid?: string };
+  };
+  status?: { phase?: string };
+}
+
+export interface ListOf<T> {
+  metadata?: { resourceVersion?: string; continue?: string };
+  items: T[];
+}
