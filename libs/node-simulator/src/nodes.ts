@@ -5,12 +5,12 @@ import type { EventRecorder } from './events.js';
 import type { Faults } from './faults.js';
 import type { ImageService } from './images.js';
 import {
-  isConflict,
+  type KubeClient,
+  isAlreadyExists,
   isNotFound,
   leasePath,
   nodePath,
   retryOnConflict,
-  type KubeClient,
 } from './kube-client.js';
 import {
   buildLease,
@@ -107,7 +107,7 @@ export class NodeManager {
       node = await this.client.create<Node>('/api/v1/nodes', want);
       this.o.log(`registered node ${st.spec.name}`);
     } catch (err) {
-      if (!isConflict(err)) throw err;
+      if (!isAlreadyExists(err)) throw err;
       node = await retryOnConflict(async () => {
         const cur = await this.client.get<Node>(nodePath(st.spec.name));
         const labels = nodeLabels(st.spec);
@@ -188,7 +188,7 @@ export class NodeManager {
           buildLease(name, st.uid, Date.now()),
         );
       } catch (e) {
-        if (!isConflict(e)) throw e;
+        if (!isAlreadyExists(e)) throw e;
       }
     }
   }

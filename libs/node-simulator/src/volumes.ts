@@ -2,7 +2,7 @@
 // pre-bound to the claim (claimRef) so that kube-controller-manager's persistentvolume-binder binds both; PVs
 // whose claim is gone are deleted (reclaimPolicy Delete), as an external provisioner does.
 import { Informer } from './informer.js';
-import { isConflict, isNotFound, type KubeClient } from './kube-client.js';
+import { isAlreadyExists, isNotFound, type KubeClient } from './kube-client.js';
 import type { PersistentVolume, PersistentVolumeClaim } from './types.js';
 
 export const PROVISIONER = 'regatta.dev/simulated';
@@ -110,7 +110,7 @@ export class VolumeProvisioner {
         await this.client.create(SC_PATH, storageClassObject(this.storageClass, this.isDefault));
         this.log(`created default StorageClass ${this.storageClass} (provisioner ${PROVISIONER})`);
       } catch (e) {
-        if (!isConflict(e)) throw e;
+        if (!isAlreadyExists(e)) throw e;
       }
     }
   }
@@ -137,7 +137,7 @@ export class VolumeProvisioner {
           await this.client.create('/api/v1/persistentvolumes', pv);
           this.log(`provisioned ${pv.metadata.name} for ${pvc.metadata.namespace}/${pvc.metadata.name}`);
         } catch (err) {
-          if (!isConflict(err)) throw err;
+          if (!isAlreadyExists(err)) throw err;
         }
       },
     );
