@@ -1,1 +1,138 @@
-export {};
+// Group and versions
+export { APPS_V1ALPHA1, APPS_V1BETA1, KRUISE_APPS_GROUP } from './group.js';
+
+// Errors
+export { CrdSchemaError, UnknownKindError } from './errors.js';
+
+// Shared schemas
+export { IntOrString, isIntOrStringSchema } from './schemas/int-or-string.js';
+export { Int32, Int64, OpenStringEnum, StringMap, Time } from './schemas/scalars.js';
+export { described } from './schemas/describe.js';
+export { LabelSelectorRequirementSchema, LabelSelectorSchema, type LabelSelectorSpec } from './schemas/label-selector.js';
+export { ObjectMetaSchema } from './schemas/object-meta.js';
+export { WorkloadConditionSchema, type WorkloadCondition } from './schemas/condition.js';
+export { PodTemplateSpecSchema, VolumeClaimTemplatesSchema } from './schemas/templates.js';
+export { LifecycleHookSchema, LifecycleSchema, type Lifecycle, type LifecycleHook } from './schemas/lifecycle.js';
+export {
+  UpdatePriorityOrderTermSchema,
+  UpdatePriorityStrategySchema,
+  UpdatePriorityWeightTermSchema,
+  type UpdatePriorityOrderTerm,
+  type UpdatePriorityStrategy,
+  type UpdatePriorityWeightTerm,
+} from './schemas/update-priority.js';
+export {
+  UpdateScatterStrategySchema,
+  UpdateScatterTermSchema,
+  type UpdateScatterStrategy,
+  type UpdateScatterTerm,
+} from './schemas/scatter-strategy.js';
+export { InPlaceUpdateStrategySchema, type InPlaceUpdateStrategy } from './schemas/in-place-update-strategy.js';
+export { placeholderKindSchema } from './schemas/placeholder.js';
+export { registerSchemaFormats } from './schemas/formats.js';
+
+// core/v1 shapes read by Regatta
+export type {
+  Container,
+  ContainerPort,
+  EnvVar,
+  HttpGetAction,
+  KeyToPath,
+  LifecycleHandler,
+  ObjectFieldSelector,
+  PersistentVolumeClaimTemplate,
+  PodSpec,
+  PodTemplateSpec,
+  Probe,
+  PullPolicy,
+  TemplateMeta,
+  Volume,
+  VolumeMount,
+} from './core/pod-types.js';
+
+// CloneSet
+export {
+  CLONESET_API_VERSION,
+  CLONESET_KIND,
+  CLONESET_UPDATE_STRATEGY_TYPES,
+  CloneSetConditionTypes,
+  CloneSetProgressReasons,
+  CloneSetScaleStrategySchema,
+  CloneSetSchema,
+  CloneSetSpecSchema,
+  CloneSetStatusSchema,
+  CloneSetUpdateStrategySchema,
+  DEFAULT_CLONESET_MAX_UNAVAILABLE,
+  DEFAULT_CLONESET_REVISION_HISTORY_LIMIT,
+  type CloneSet,
+  type CloneSetScaleStrategy,
+  type CloneSetSpec,
+  type CloneSetStatus,
+  type CloneSetUpdateStrategy,
+  type CloneSetUpdateStrategyType,
+} from './cloneset/types.js';
+export { CLONESET_CRD } from './cloneset/crd.js';
+
+// Placeholder kinds
+export { DAEMONSET_CRD } from './kinds/daemonset.js';
+export { IMAGE_PULL_JOB_CRD } from './kinds/image-pull-job.js';
+export { NODE_IMAGE_CRD } from './kinds/node-image.js';
+export { RESOURCE_DISTRIBUTION_CRD } from './kinds/resource-distribution.js';
+export { SIDECARSET_CRD } from './kinds/sidecarset.js';
+export { STATEFULSET_CRD } from './kinds/statefulset.js';
+export { UNITED_DEPLOYMENT_CRD } from './kinds/united-deployment.js';
+
+// CRD generation
+export {
+  AGE_COLUMN,
+  type CrdDefinition,
+  type CrdVersionDefinition,
+  type CustomResourceDefinition,
+  type JsonSchemaProps,
+  type PrinterColumn,
+  type ScaleSubresource,
+} from './crd/definition.js';
+export { REPLICAS_SCALE, TEMPLATE_WIDE_COLUMNS, intColumn } from './crd/columns.js';
+export { structuralSchemaViolations, toStructuralSchema } from './crd/structural.js';
+export { buildCrd, crdFileName } from './crd/build.js';
+export { CRD_FILE_HEADER, renderCrdYaml } from './crd/render.js';
+export { CRD_DEFINITIONS, crdDefinition, generateCrds, renderCrdFiles } from './crd/registry.js';
+
+// Well-known keys
+export { Annotations, Finalizers, Labels, LifecycleStates, PodConditionTypes, type LifecycleState } from './well-known-keys.js';
+
+// Defaulting
+export {
+  DEFAULT_SCHEDULER_NAME,
+  DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS,
+  DEFAULT_TERMINATION_MESSAGE_PATH,
+  DEFAULT_TOKEN_EXPIRATION_SECONDS,
+  DEFAULT_VOLUME_MODE,
+  applyKruisePodSpecDefaults,
+  defaultKruisePodSpec,
+} from './core/pod-defaults.js';
+export { defaultPullPolicyForImage, parseImageReference, type ImageReference } from './core/image-name.js';
+export {
+  defaultCloneSet,
+  defaultCloneSetForAdmission,
+  type CloneSetAdmissionDefaultingOptions,
+  type CloneSetDefaultingOptions,
+} from './cloneset/defaults.js';
+
+// Validation
+export { validateAnnotations, validateLabels, validateObjectMeta } from './core/meta-validation.js';
+export { isValidPortName, validatePodSpecSubset, validatePodTemplateSpecSubset } from './core/pod-template-validation.js';
+export {
+  podsToDeleteToCheck,
+  priorityStrategyProblem,
+  scatterStrategyProblem,
+  validateCloneSet,
+  validateCloneSetObject,
+  type CloneSetValidationContext,
+} from './cloneset/validation.js';
+export {
+  CLONESET_MUTABLE_SPEC_FIELDS,
+  inPlaceOnlyViolation,
+  validateCloneSetUpdate,
+  withoutEmpty,
+} from './cloneset/update-validation.js';

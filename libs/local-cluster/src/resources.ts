@@ -1,25 +1,32 @@
-import {
-  KubeConfig,
-  KubernetesObjectApi,
-  PatchStrategy,
-  type KubernetesObject,
-} from '@kubernetes/client-node';
-import { httpGet } from './http.js';
+import type { KubernetesObject } from '@kubernetes/client-node';
+import { KubeClient, type KubeObject } from '@regatta/kube';
 import { waitFor } from './wait.js';
 
 const FIELD_MANAGER = 'regatta-local-cluster';
 
-/** Server-side applies objects (create or update), in order. */
+/**
+ * Server-side applies objects (create or update), in order. They are sent as plain JSON:
+ * client-node's model serializer would drop the `x-kubernetes-*` keys of CRD schemas.
+ */
 export async function applyObjects(kubeconfig: string, objects: KubernetesObject[]): Promise<void> {
-  const kc = new KubeConfig();
-  kc.loadFromFile(kubeconfig);
-  const api = KubernetesObjectApi.makeApiClient(kc);
-  for (const obj of objects) {
-    const clean = {
-      ...obj,
-      metadata: { ...obj.metadata, resourceVersion: undefined, managedFields: undefined },
-    };
-    await api.patch(clean, undefined, undefined, FIELD_MANAGER, true, PatchStrategy.ServerSideApply);
+  const client = KubeClient.fromKubeconfigFile(kubeconfig);
+  try {
+    for (const obj of objects) {
+      const { resourceVersion: _rv, managedFields: _mf, ...metadata } = obj.metadata ?? {};
+      const ref = {
+        apiVersion: obj.apiVersion!,
+        kind: obj.kind!,
+        namespace: metadata.namespace,
+        name: metadata.name!,
+      };
+      await client.patch(ref, { ...obj, metadata } as KubeObject, {
+        type: 'apply',
+        fieldManager: FIELD_MANAGER,
+        force: true,
+      });
+    }
+  } finally {
+    await client.close();
   }
 }
 
@@ -37,16 +44,6 @@ export async function installCrds(
   timeoutMs = 60_000,
 ): Promise<void> {
   await applyObjects(kubeconfig, crds);
-  const kc = new KubeConfig();
-  kc.loadFromFile(kubeconfig);
-  const cluster = kc.getCurrentCluster();
-  const user = kc.getCurrentUser();
-  if (!cluster || !user) throw new Error(`kubeconfig ${kubeconfig} has no current cluster/user`);
-  const tls = {
-    ca: cluster.caData ? Buffer.from(cluster.caData, 'base64').toString() : undefined,
-    cert: user.certData ? Buffer.from(user.certData, 'base64').toString() : undefined,
-    key: user.keyData ? Buffer.from(user.keyData, 'base64').toString() : undefined,
-  };
   const wanted = new Map<string, Set<string>>();
   for (const crd of crds as CrdObject[]) {
     for (const v of crd.spec.versions.filter((x) => x.served)) {
@@ -54,19 +51,21 @@ export async function installCrds(
       wanted.set(gv, (wanted.get(gv) ?? new Set()).add(crd.spec.names.plural));
     }
   }
-  for (const [gv, plurals] of wanted) {
-    await waitFor(
-      `discovery of ${[...plurals].join(', ')} in ${gv}`,
-      async () => {
-        const res = await httpGet(`${cluster.server}/apis/${gv}`, tls);
-        if (res.status !== 200) return false;
-        const served = new Set(
-          (JSON.parse(res.body) as { resources: { name: string }[] }).resources.map((r) => r.name),
-        );
-        return [...plurals].every((p) => served.has(p));
-      },
-      { timeoutMs },
-    );
+  const client = KubeClient.fromKubeconfigFile(kubeconfig);
+  try {
+    for (const [gv, plurals] of wanted) {
+      await waitFor(
+        `discovery of ${[...plurals].join(', ')} in ${gv}`,
+        async () => {
+          const list = await client.request<{ resources: { name: string }[] }>('GET', `/apis/${gv}`);
+          const served = new Set(list.resources.map((r) => r.name));
+          return [...plurals].every((p) => served.has(p));
+        },
+        { timeoutMs },
+      );
+    }
+  } finally {
+    await client.close();
   }
 }
 

@@ -1,0 +1,149 @@
+/**
+ * The parts of core/v1 PodTemplateSpec and PersistentVolumeClaim that Regatta reads or defaults. The CRDs keep these
+ * objects whole (`x-kubernetes-preserve-unknown-fields`), so every interface is open: fields not listed here are
+ * carried along untouched.
+ */
+
+/** Metadata of an embedded template (pod template, claim template). */
+export interface TemplateMeta {
+  name?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  finalizers?: string[];
+  [key: string]: unknown;
+}
+
+export interface ContainerPort {
+  name?: string;
+  containerPort: number;
+  hostPort?: number;
+  hostIP?: string;
+  protocol?: 'TCP' | 'UDP' | 'SCTP' | (string & {});
+  [key: string]: unknown;
+}
+
+export interface ObjectFieldSelector {
+  apiVersion?: string;
+  fieldPath: string;
+}
+
+export interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: { fieldRef?: ObjectFieldSelector; [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+export interface HttpGetAction {
+  path?: string;
+  port: number | string;
+  host?: string;
+  scheme?: 'HTTP' | 'HTTPS' | (string & {});
+  [key: string]: unknown;
+}
+
+export interface Probe {
+  httpGet?: HttpGetAction;
+  initialDelaySeconds?: number;
+  timeoutSeconds?: number;
+  periodSeconds?: number;
+  successThreshold?: number;
+  failureThreshold?: number;
+  [key: string]: unknown;
+}
+
+export interface LifecycleHandler {
+  httpGet?: HttpGetAction;
+  [key: string]: unknown;
+}
+
+export interface VolumeMount {
+  name: string;
+  mountPath: string;
+  [key: string]: unknown;
+}
+
+export type PullPolicy = 'Always' | 'IfNotPresent' | 'Never';
+
+export interface Container {
+  name: string;
+  image?: string;
+  imagePullPolicy?: PullPolicy | (string & {});
+  ports?: ContainerPort[];
+  env?: EnvVar[];
+  resources?: { limits?: Record<string, string | number>; requests?: Record<string, string | number>; [key: string]: unknown };
+  volumeMounts?: VolumeMount[];
+  livenessProbe?: Probe;
+  readinessProbe?: Probe;
+  startupProbe?: Probe;
+  lifecycle?: { postStart?: LifecycleHandler; preStop?: LifecycleHandler; [key: string]: unknown };
+  terminationMessagePath?: string;
+  terminationMessagePolicy?: 'File' | 'FallbackToLogsOnError' | (string & {});
+  restartPolicy?: string;
+  [key: string]: unknown;
+}
+
+export interface KeyToPath {
+  key?: string;
+  path: string;
+  fieldRef?: ObjectFieldSelector;
+  [key: string]: unknown;
+}
+
+export interface Volume {
+  name: string;
+  emptyDir?: Record<string, unknown>;
+  hostPath?: { path: string; type?: string; [key: string]: unknown };
+  secret?: { secretName?: string; defaultMode?: number; [key: string]: unknown };
+  configMap?: { name?: string; defaultMode?: number; [key: string]: unknown };
+  downwardAPI?: { items?: KeyToPath[]; defaultMode?: number; [key: string]: unknown };
+  projected?: {
+    sources?: {
+      downwardAPI?: { items?: KeyToPath[]; [key: string]: unknown };
+      serviceAccountToken?: { path: string; expirationSeconds?: number; [key: string]: unknown };
+      [key: string]: unknown;
+    }[];
+    defaultMode?: number;
+    [key: string]: unknown;
+  };
+  persistentVolumeClaim?: { claimName: string; readOnly?: boolean };
+  [key: string]: unknown;
+}
+
+export interface PodSpec {
+  containers: Container[];
+  initContainers?: Container[];
+  ephemeralContainers?: Container[];
+  volumes?: Volume[];
+  restartPolicy?: 'Always' | 'OnFailure' | 'Never' | (string & {});
+  dnsPolicy?: 'ClusterFirst' | 'ClusterFirstWithHostNet' | 'Default' | 'None' | (string & {});
+  schedulerName?: string;
+  terminationGracePeriodSeconds?: number;
+  activeDeadlineSeconds?: number;
+  securityContext?: Record<string, unknown>;
+  readinessGates?: { conditionType: string }[];
+  nodeSelector?: Record<string, string>;
+  hostNetwork?: boolean;
+  [key: string]: unknown;
+}
+
+/** core/v1 PodTemplateSpec. */
+export interface PodTemplateSpec {
+  metadata?: TemplateMeta;
+  spec?: PodSpec;
+}
+
+/** core/v1 PersistentVolumeClaim as a template (`volumeClaimTemplates[i]`). */
+export interface PersistentVolumeClaimTemplate {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: TemplateMeta;
+  spec?: {
+    accessModes?: string[];
+    storageClassName?: string;
+    volumeMode?: string;
+    resources?: { requests?: Record<string, string | number>; limits?: Record<string, string | number> };
+    [key: string]: unknown;
+  };
+  status?: { phase?: string; [key: string]: unknown };
+}

@@ -1,0 +1,44 @@
+import { CLONESET_CRD } from '../cloneset/crd.js';
+import { UnknownKindError } from '../errors.js';
+import { DAEMONSET_CRD } from '../kinds/daemonset.js';
+import { IMAGE_PULL_JOB_CRD } from '../kinds/image-pull-job.js';
+import { NODE_IMAGE_CRD } from '../kinds/node-image.js';
+import { RESOURCE_DISTRIBUTION_CRD } from '../kinds/resource-distribution.js';
+import { SIDECARSET_CRD } from '../kinds/sidecarset.js';
+import { STATEFULSET_CRD } from '../kinds/statefulset.js';
+import { UNITED_DEPLOYMENT_CRD } from '../kinds/united-deployment.js';
+import { buildCrd, crdFileName } from './build.js';
+import type { CrdDefinition, CustomResourceDefinition } from './definition.js';
+import { renderCrdYaml } from './render.js';
+
+/** Every kind Regatta serves, in file-name order. */
+export const CRD_DEFINITIONS: readonly CrdDefinition[] = [
+  CLONESET_CRD,
+  DAEMONSET_CRD,
+  IMAGE_PULL_JOB_CRD,
+  NODE_IMAGE_CRD,
+  RESOURCE_DISTRIBUTION_CRD,
+  SIDECARSET_CRD,
+  STATEFULSET_CRD,
+  UNITED_DEPLOYMENT_CRD,
+];
+
+/** The definition of a kind, by kind (`CloneSet`), plural (`clonesets`) or short name (`clone`). */
+export function crdDefinition(kindOrName: string): CrdDefinition {
+  const want = kindOrName.toLowerCase();
+  const def = CRD_DEFINITIONS.find(
+    (d) => d.kind.toLowerCase() === want || d.plural === want || d.singular === want || d.shortNames?.includes(want),
+  );
+  if (!def) throw new UnknownKindError(kindOrName);
+  return def;
+}
+
+/** All CustomResourceDefinition objects, ready to apply. */
+export function generateCrds(): CustomResourceDefinition[] {
+  return CRD_DEFINITIONS.map(buildCrd);
+}
+
+/** Every generated file of `deploy/crds/`: its name and exact text. */
+export function renderCrdFiles(): { fileName: string; text: string }[] {
+  return generateCrds().map((crd) => ({ fileName: crdFileName(crd), text: renderCrdYaml(crd) }));
+}
