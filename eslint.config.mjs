@@ -47,6 +47,8 @@ export default [
     // tests of shared libraries may start the local cluster or simulated nodes (real parts, no mocks)
     files: ['**/*.test.ts'],
     rules: {
+      // a test that asserts what a user sees reads objects it just made; `!` states that plainly
+      '@typescript-eslint/no-non-null-assertion': 'off',
       '@nx/enforce-module-boundaries': [
         'error',
         {

@@ -20,7 +20,7 @@ function alive(pid: number): boolean {
 }
 
 describe('regatta sandbox', () => {
-  it('up --detach returns once N nodes are Ready; down stops exactly what it started', async () => {
+  it('up --detach returns once N nodes are Ready and the watcher is ready; down stops exactly what it started', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'regatta-sandbox-test-'));
     const up = await run(
       process.execPath,
@@ -35,8 +35,6 @@ describe('regatta sandbox', () => {
         '3',
         '--zones',
         'east,west',
-        '--controllers',
-        'none',
       ],
       {
         timeout: 180_000,
@@ -48,10 +46,15 @@ describe('regatta sandbox', () => {
       apiserver: string;
       nats: string;
       jaeger: { query: string };
+      programs: { name: string; health: string }[];
     };
     expect(endpoints.kubeconfig).toBe(join(dir, 'kubeconfig'));
     expect(endpoints.nats).toMatch(/^nats:\/\/127\.0\.0\.1:\d+$/);
     expect(endpoints.jaeger.query).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    // `--controllers all` (the default) runs the watcher beside whatever controllers this build has
+    const watcher = endpoints.programs.find((p) => p.name === 'watcher');
+    expect(watcher).toBeDefined();
+    expect((await fetch(`${watcher!.health}/readyz`)).status).toBe(200);
 
     const { stdout } = await run(locateBinaries().kubectl, [
       '--kubeconfig',
@@ -75,7 +78,7 @@ describe('regatta sandbox', () => {
     const pids = (JSON.parse(await readFile(join(dir, 'pids.json'), 'utf8')) as ProcessRecord[]).map(
       (r) => r.pid,
     );
-    expect(pids.length).toBeGreaterThanOrEqual(7); // etcd, nats, jaeger, apiserver, kcm, scheduler, simulator
+    expect(pids.length).toBeGreaterThanOrEqual(8); // etcd, nats, jaeger, apiserver, kcm, scheduler, simulator, watcher
     expect(pids.every(alive)).toBe(true);
 
     await run(process.execPath, [regatta, 'sandbox', 'down', '--dir', dir], { timeout: 60_000 });
