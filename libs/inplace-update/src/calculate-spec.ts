@@ -1,0 +1,161 @@
+/**
+ * Whether moving a pod from one revision to another can be done in place, and what it changes
+ * (`defaultCalculateInPlaceUpdateSpec`): only `replace` of container images in the pod spec, plus any template
+ * metadata change; labels/annotations that containers read through env are recorded per container so that only those
+ * containers restart.
+ */
+import { createJsonPatch, isPlainObject, unescapePointerToken } from '@regatta/kube';
+import type { Container } from '@regatta/lifecycle';
+import {
+  type ControllerRevision,
+  type PodTemplate,
+  canVolumeClaimTemplatesUpdateInPlace,
+  templateFromRevision,
+} from '@regatta/revision';
+import { isContainerReferenceToMeta } from './container-meta.js';
+import { createMetadataPatch } from './metadata-patch.js';
+import type { ContainerRefMetadata } from './state.js';
+import type { UpdateSpec } from './update-spec.js';
+
+export interface InPlaceUpdateOptions {
+  /** `inPlaceUpdateStrategy.gracePeriodSeconds`: time between marking the pod not-ready and changing its containers. */
+  gracePeriodSeconds?: number;
+  /** Gate `RecreatePodWhenChangeVCTInCloneSetGate` (default off): a volumeClaimTemplates hash change forbids in-place. */
+  recreatePodWhenChangeVCT?: boolean;
+  /** Skip that VCT check (CloneSet `InPlaceOnly`). */
+  ignoreVolumeClaimTemplatesHashDiff?: boolean;
+  /** Gate `InPlaceUpdateEnvFromMetadata` (default on): restart only the containers whose env reads a changed label/annotation. */
+  envFromMetadata?: boolean;
+  /** The revision id written to pods (`GetRevision`; Advanced DaemonSet uses the hash label). Default: the revision name. */
+  revisionId?: (revision: ControllerRevision) => string;
+}
+
+/** Why an update cannot happen in place. */
+export type NotInPlaceReason =
+  | 'NoRevision'
+  | 'InvalidRevision'
+  | 'VolumeClaimTemplatesChanged'
+  | 'NotSpecOrMetadata'
+  | 'SpecFieldAddedOrRemoved'
+  | 'SpecFieldChanged';
+
+/** The decision: in place with a spec, or not with a reason (the caller recreates, or fails for `InPlaceOnly`). */
+export type InPlaceUpdateDecision =
+  | { inPlace: true; spec: UpdateSpec }
+  | { inPlace: false; reason: NotInPlaceReason; message: string };
+
+const IMAGE_PATH = /^\/spec\/containers\/(\d+)\/image$/;
+
+function notInPlace(reason: NotInPlaceReason, message: string): InPlaceUpdateDecision {
+  return { inPlace: false, reason, message };
+}
+
+function deleteKey(template: PodTemplate, field: 'labels' | 'annotations', key: string): void {
+  const map = template.metadata?.[field];
+  if (map) delete map[key];
+}
+
+/** Computes the in-place update from `oldRevision` to `newRevision`. */
+export function calculateInPlaceUpdateSpec(
+  oldRevision: ControllerRevision | null | undefined,
+  newRevision: ControllerRevision | null | undefined,
+  options: InPlaceUpdateOptions = {},
+): InPlaceUpdateDecision {
+  if (!oldRevision || !newRevision)
+    return notInPlace('NoRevision', 'the pod matches no stored revision, so its current template is unknown');
+  if (
+    options.recreatePodWhenChangeVCT &&
+    !options.ignoreVolumeClaimTemplatesHashDiff &&
+    !canVolumeClaimTemplatesUpdateInPlace(oldRevision, newRevision)
+  ) {
+    return notInPlace(
+      'VolumeClaimTemplatesChanged',
+      'volumeClaimTemplates changed, the pod must be recreated with new claims',
+    );
+  }
+  let oldTemplate: PodTemplate;
+  let newTemplate: PodTemplate;
+  try {
+    oldTemplate = templateFromRevision(oldRevision);
+    newTemplate = templateFromRevision(newRevision);
+  } catch (e) {
+    return notInPlace('InvalidRevision', (e as Error).message);
+  }
+  const oldContainers =
+    (isPlainObject(oldTemplate.spec)
+      ? (oldTemplate.spec['containers'] as Container[] | undefined)
+      : undefined) ?? [];
+  const newContainers =
+    (isPlainObject(newTemplate.spec)
+      ? (newTemplate.spec['containers'] as Container[] | undefined)
+      : undefined) ?? [];
+
+  const containerImages: Record<string, string> = {};
+  const metadataOps: { op: string; path: string; value?: unknown }[] = [];
+  for (const op of createJsonPatch(oldRevision.data, newRevision.data)) {
+    const path = op.path.replace('/spec/template', '');
+    if (!path.startsWith('/spec/')) {
+      if (path.startsWith('/metadata/')) {
+        metadataOps.push({ op: op.op, path, ...('value' in op ? { value: op.value } : {}) });
+        continue;
+      }
+      return notInPlace('NotSpecOrMetadata', `${op.op} ${op.path} is outside the pod spec and metadata`);
+    }
+    if (op.op !== 'replace')
+      return notInPlace('SpecFieldAddedOrRemoved', `${op.op} ${path} adds or removes a pod spec field`);
+    const image = IMAGE_PATH.exec(path);
+    if (image) {
+      const c = oldContainers[Number(image[1])];
+      if (c === undefined || typeof op.value !== 'string')
+        return notInPlace('SpecFieldChanged', `${path} does not name an existing container image`);
+      containerImages[c.name] = op.value;
+      continue;
+    }
+    return notInPlace('SpecFieldChanged', `replace ${path} changes more than a container image`);
+  }
+
+  const containerRefMetadata: Record<string, ContainerRefMetadata> = {};
+  let updateEnvFromMetadata = false;
+  let metaDataPatch: string | undefined;
+  if (metadataOps.length > 0) {
+    if (options.envFromMetadata ?? true) {
+      for (const op of metadataOps) {
+        if (op.op !== 'replace' && op.op !== 'add') continue;
+        const words = op.path.split('/');
+        if (words.length < 4) continue;
+        const field = words[2];
+        if (field !== 'labels' && field !== 'annotations') continue;
+        const key = unescapePointerToken(words.slice(3).join('/'));
+        const refPath = field === 'labels' ? 'metadata.labels' : 'metadata.annotations';
+        for (const c of newContainers) {
+          if (!isContainerReferenceToMeta(c, refPath, key)) continue;
+          const meta = (containerRefMetadata[c.name] ??= {});
+          (meta[field] ??= {})[key] = String(op.value);
+          deleteKey(oldTemplate, field, key);
+          deleteKey(newTemplate, field, key);
+          updateEnvFromMetadata = true;
+        }
+      }
+    }
+    metaDataPatch = createMetadataPatch(oldTemplate.metadata, newTemplate.metadata);
+  }
+
+  const spec: UpdateSpec = {
+    revision: options.revisionId ? options.revisionId(newRevision) : (newRevision.metadata?.name ?? ''),
+  };
+  if (Object.keys(containerImages).length > 0) spec.containerImages = containerImages;
+  if (Object.keys(containerRefMetadata).length > 0) spec.containerRefMetadata = containerRefMetadata;
+  if (metaDataPatch !== undefined) spec.metaDataPatch = metaDataPatch;
+  if (updateEnvFromMetadata) spec.updateEnvFromMetadata = true;
+  if (options.gracePeriodSeconds) spec.graceSeconds = options.gracePeriodSeconds;
+  return { inPlace: true, spec };
+}
+
+/** `CanUpdateInPlace`: true when {@link calculateInPlaceUpdateSpec} finds an in-place update. */
+export function canUpdateInPlace(
+  oldRevision: ControllerRevision | null | undefined,
+  newRevision: ControllerRevision | null | undefined,
+  options: InPlaceUpdateOptions = {},
+): boolean {
+  return calculateInPlaceUpdateSpec(oldRevision, newRevision, options).inPlace;
+}

@@ -1,0 +1,33 @@
+/** The lifecycle label, annotation and states (`apis/apps/pub/lifecycle.go`). */
+
+/** Pod label holding the lifecycle state. */
+export const LIFECYCLE_STATE_KEY = 'lifecycle.apps.kruise.io/state';
+
+/** Pod annotation: RFC 3339 time of the last state write. */
+export const LIFECYCLE_TIMESTAMP_KEY = 'lifecycle.apps.kruise.io/timestamp';
+
+/** The lifecycle states. A pod without the label is in state `""`, treated like `Normal` for availability. */
+export const LifecycleState = {
+  /** Created, not yet allowed to serve (waits for scheduling or the preNormal hook). */
+  PreparingNormal: 'PreparingNormal',
+  /** Serving; the only state besides `""` in which a pod counts as available. */
+  Normal: 'Normal',
+  /** Chosen for an in-place update, held by the inPlaceUpdate hook. */
+  PreparingUpdate: 'PreparingUpdate',
+  /** The in-place update is written and running. */
+  Updating: 'Updating',
+  /** The in-place update finished; waits for the inPlaceUpdate hook to be put back. */
+  Updated: 'Updated',
+  /** Chosen for deletion, held by the preDelete hook. */
+  PreparingDelete: 'PreparingDelete',
+} as const;
+
+/** One of the {@link LifecycleState} values. */
+export type LifecycleStateType = (typeof LifecycleState)[keyof typeof LifecycleState];
+
+/** userAgent of the lifecycle's `KruisePodReady` not-ready keys. */
+export const LIFECYCLE_USER_AGENT = 'Lifecycle';
+/** Not-ready key held while in PreparingDelete (never removed by the lifecycle: the pod is going away). */
+export const PRE_DELETE_HOOK_KEY = 'preDeleteHook';
+/** Not-ready key held from PreparingUpdate until Updated. */
+export const PRE_UPDATE_HOOK_KEY = 'preUpdateHook';
