@@ -16,8 +16,11 @@ export interface Registration {
   at: number;
 }
 
-async function openRegistrations(bus: Bus): Promise<KV> {
-  return bus.kvm.create(bus.prefix + REGISTRATIONS_BUCKET, {
+/** The watcher creates the bucket; controllers (who may not create streams) only open it. */
+async function openRegistrations(bus: Bus, { create }: { create: boolean }): Promise<KV> {
+  const name = bus.prefix + REGISTRATIONS_BUCKET;
+  if (!create) return bus.kvm.open(name);
+  return bus.kvm.create(name, {
     history: 1,
     storage: 'file',
     // old registrations age out even if nobody cleans them
@@ -28,25 +31,41 @@ async function openRegistrations(bus: Bus): Promise<KV> {
 
 /**
  * Announces the kinds a controller instance needs and keeps the announcement fresh until `stop()`,
- * which withdraws it.
+ * which withdraws it. It returns at once: the announcement is made (and retried every second) in
+ * the background until the watcher has created the bucket; failures go to `onError`.
  */
-export async function registerKinds(
+export function registerKinds(
   bus: Bus,
   controller: string,
   instance: string,
   kinds: KindRef[],
-): Promise<{ stop(): Promise<void> }> {
-  const kv = await openRegistrations(bus);
+  { onError }: { onError?: (err: unknown) => void } = {},
+): { stop(): Promise<void> } {
   const key = `${controller}.${instance.replace(/[^A-Za-z0-9_-]/g, '-')}`;
-  const put = () =>
-    kv.put(key, JSON.stringify({ controller, instance, kinds, at: Date.now() } satisfies Registration));
-  await put();
-  const timer = setInterval(() => void put().catch(() => undefined), REFRESH_MS); // a missed refresh retries in 10 s
-  timer.unref();
+  let kv: KV | undefined;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const announce = async () => {
+    if (stopped) return;
+    try {
+      kv ??= await openRegistrations(bus, { create: false });
+      await kv.put(
+        key,
+        JSON.stringify({ controller, instance, kinds, at: Date.now() } satisfies Registration),
+      );
+      timer = setTimeout(() => void announce(), REFRESH_MS);
+    } catch (err) {
+      onError?.(err);
+      timer = setTimeout(() => void announce(), 1000);
+    }
+    timer.unref();
+  };
+  void announce();
   return {
     stop: async () => {
-      clearInterval(timer);
-      await kv.delete(key);
+      stopped = true;
+      clearTimeout(timer);
+      await kv?.delete(key);
     },
   };
 }
@@ -63,7 +82,7 @@ export function neededKinds(registrations: Registration[], now = Date.now()): Ma
 
 /** Reads every registration currently in the bucket. */
 export async function readRegistrations(bus: Bus): Promise<Registration[]> {
-  const kv = await openRegistrations(bus);
+  const kv = await openRegistrations(bus, { create: true });
   const out: Registration[] = [];
   for await (const key of await kv.keys()) {
     const e = await kv.get(key);
@@ -74,7 +93,7 @@ export async function readRegistrations(bus: Bus): Promise<Registration[]> {
 
 /** Calls `onChange` whenever a registration is added, refreshed or withdrawn. */
 export async function watchRegistrations(bus: Bus, onChange: () => void): Promise<{ stop(): void }> {
-  const kv = await openRegistrations(bus);
+  const kv = await openRegistrations(bus, { create: true });
   const it = await kv.watch({ include: KvWatchInclude.UpdatesOnly });
   void (async () => {
     for await (const _e of it) onChange();

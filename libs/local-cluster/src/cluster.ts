@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { locateBinaries, type Binaries } from './binaries.js';
@@ -9,6 +10,7 @@ import {
   kubeconfigYaml,
   natsConfig,
   schedulerArgs,
+  type NatsAuth,
   type PkiPaths,
 } from './components.js';
 import { ComponentStartError } from './errors.js';
@@ -31,6 +33,11 @@ export interface LocalClusterOptions {
   nats?: boolean;
   /** Jaeger (OTLP in, query API out, in memory). Default true. */
   jaeger?: boolean;
+  /**
+   * Give the bus credentials: a watcher user that may write everything and a controller user that
+   * may only read mirrors and register kinds (see `controllerPublishAllow`). Default false (open bus).
+   */
+  natsAuth?: boolean;
   /** Progress lines ("etcd ready in 812 ms"). */
   log?: (line: string) => void;
   binaries?: Binaries;
@@ -43,6 +50,8 @@ export interface ClusterEndpoints {
   etcd: string;
   nats?: string;
   natsMonitor?: string;
+  /** Present when started with `natsAuth`. */
+  natsAuth?: NatsAuth;
   jaeger?: { query: string; otlpHttp: string; otlpGrpc: string };
 }
 
@@ -152,9 +161,16 @@ export class LocalCluster {
 
       if (o.nats) {
         const conf = join(dir, 'nats.conf');
+        if (o.natsAuth) endpoints.natsAuth = newNatsAuth();
         await writeFile(
           conf,
-          natsConfig({ port: natsPort, monitorPort: natsMon, storeDir: join(dir, 'jetstream') }),
+          natsConfig({
+            port: natsPort,
+            monitorPort: natsMon,
+            storeDir: join(dir, 'jetstream'),
+            auth: endpoints.natsAuth,
+          }),
+          { mode: 0o600 },
         );
         const nats = start('nats-server', bin.natsServer, ['-c', conf]);
         endpoints.nats = `nats://127.0.0.1:${natsPort}`;
@@ -243,6 +259,16 @@ export async function stopClusterInDir(dir: string): Promise<ProcessRecord[]> {
 /** Reads `<dir>/endpoints.json` of a running cluster. */
 export async function readEndpoints(dir: string): Promise<ClusterEndpoints> {
   return JSON.parse(await readFile(join(dir, ENDPOINTS_FILE), 'utf8')) as ClusterEndpoints;
+}
+
+/** Fresh random passwords for the bus's two roles. */
+export function newNatsAuth(prefix = ''): NatsAuth {
+  const pw = () => randomBytes(18).toString('base64url');
+  return {
+    watcher: { user: 'regatta-watcher', password: pw() },
+    controller: { user: 'regatta-controller', password: pw() },
+    prefix,
+  };
 }
 
 async function writePki(dir: string, apiPort: number) {

@@ -105,13 +105,64 @@ export function schedulerArgs(o: { kubeconfig: string; securePort: number }): st
   ];
 }
 
+export interface NatsUser {
+  user: string;
+  password: string;
+}
+
+/** The bus's two roles: the watcher writes the mirror buckets; controllers only read them and register kinds. */
+export interface NatsAuth {
+  watcher: NatsUser;
+  controller: NatsUser;
+  /** The installation's bucket prefix (REGATTA_BUS_PREFIX), '' by default. */
+  prefix: string;
+}
+
+/**
+ * What a controller may publish: JetStream reads (stream info, consumers for KV watches, direct
+ * gets, flow control) and its own registration; no bucket or stream writes, creates or deletes.
+ */
+export function controllerPublishAllow(prefix: string): string[] {
+  return [
+    '$JS.API.INFO',
+    '$JS.API.STREAM.INFO.>',
+    '$JS.API.STREAM.NAMES',
+    '$JS.API.STREAM.LIST',
+    '$JS.API.CONSUMER.>',
+    '$JS.API.DIRECT.GET.>',
+    '$JS.API.STREAM.MSG.GET.>',
+    '$JS.FC.>',
+    `$KV.${prefix}regatta_registrations.>`,
+    '_INBOX.>',
+  ];
+}
+
 /** nats-server configuration: JetStream on, loopback only, payloads large enough for any Kubernetes object. */
-export function natsConfig(o: { port: number; monitorPort: number; storeDir: string }): string {
+export function natsConfig(o: {
+  port: number;
+  monitorPort: number;
+  storeDir: string;
+  auth?: NatsAuth;
+}): string {
+  const q = (s: string) => JSON.stringify(s);
+  const auth = o.auth
+    ? [
+        'authorization {',
+        '  users: [',
+        `    { user: ${q(o.auth.watcher.user)}, password: ${q(o.auth.watcher.password)} }`,
+        `    { user: ${q(o.auth.controller.user)}, password: ${q(o.auth.controller.password)}, permissions: {`,
+        `        publish: { allow: [${controllerPublishAllow(o.auth.prefix).map(q).join(', ')}] }`,
+        `        subscribe: { allow: ["_INBOX.>"] } } }`,
+        '  ]',
+        '}',
+      ]
+    : [];
   return [
     `listen: "127.0.0.1:${o.port}"`,
     `http: "127.0.0.1:${o.monitorPort}"`,
     // the API server accepts objects up to ~1.5 MiB; leave room for the envelope
     'max_payload: 4MB',
+    ...auth,
     'jetstream {',
     `  store_dir: "${o.storeDir}"`,
     '  max_memory_store: 1GB',

@@ -1,6 +1,7 @@
 export { cacheDir, locateBinaries, type Binaries } from './binaries.js';
 export {
   LocalCluster,
+  newNatsAuth,
   readEndpoints,
   stopClusterInDir,
   ENDPOINTS_FILE,
@@ -8,7 +9,13 @@ export {
   type ClusterEndpoints,
   type LocalClusterOptions,
 } from './cluster.js';
-export { CONTROLLER_MANAGER_CONTROLLERS } from './components.js';
+export {
+  CONTROLLER_MANAGER_CONTROLLERS,
+  controllerPublishAllow,
+  natsConfig,
+  type NatsAuth,
+  type NatsUser,
+} from './components.js';
 export { BinariesMissingError, ComponentStartError, LocalClusterError, WaitTimeoutError } from './errors.js';
 export { createCertificateAuthority, type CertificateAuthority, type KeyPairPem } from './pki.js';
 export { freePort, freePorts } from './ports.js';

@@ -30,7 +30,13 @@ export function startProgram(o: {
 }): ManagedProcess {
   const cmd = tsEntryCommand(o.entry, o.args);
   return ManagedProcess.start(
-    { name: o.name, command: cmd.command, args: cmd.args, logFile: o.logFile, env: { ...process.env, ...o.env } },
+    {
+      name: o.name,
+      command: cmd.command,
+      args: cmd.args,
+      logFile: o.logFile,
+      env: { ...process.env, ...o.env },
+    },
     { keepAfterExit: o.keepAfterExit ?? false },
   );
 }
