@@ -24,18 +24,7 @@ describe('regatta sandbox', () => {
     const dir = await mkdtemp(join(tmpdir(), 'regatta-sandbox-test-'));
     const up = await run(
       process.execPath,
-      [
-        regatta,
-        'sandbox',
-        'up',
-        '--detach',
-        '--dir',
-        dir,
-        '--nodes',
-        '3',
-        '--zones',
-        'east,west',
-      ],
+      [regatta, 'sandbox', 'up', '--detach', '--dir', dir, '--nodes', '3', '--zones', 'east,west'],
       {
         timeout: 180_000,
       },
@@ -47,10 +36,14 @@ describe('regatta sandbox', () => {
       nats: string;
       jaeger: { query: string };
       programs: { name: string; health: string }[];
+      natsAuth: { watcher: { user: string }; controller: { user: string } };
     };
     expect(endpoints.kubeconfig).toBe(join(dir, 'kubeconfig'));
     expect(endpoints.nats).toMatch(/^nats:\/\/127\.0\.0\.1:\d+$/);
     expect(endpoints.jaeger.query).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    // the bus has credentials: the watcher's role writes mirrors, controllers' only read them
+    expect(endpoints.natsAuth.watcher.user).toBe('regatta-watcher');
+    expect(endpoints.natsAuth.controller.user).toBe('regatta-controller');
     // `--controllers all` (the default) runs the watcher beside whatever controllers this build has
     const watcher = endpoints.programs.find((p) => p.name === 'watcher');
     expect(watcher).toBeDefined();

@@ -45,7 +45,12 @@ export async function sandboxUp(
   const selection = resolveControllers(o.controllers); // usage errors before anything starts
   await mkdir(o.dir, { recursive: true });
   const t0 = Date.now();
-  const cluster = await LocalCluster.start({ dir: o.dir, keepAfterExit: o.detach, log: o.log });
+  const cluster = await LocalCluster.start({
+    dir: o.dir,
+    keepAfterExit: o.detach,
+    log: o.log,
+    natsAuth: true,
+  });
   try {
     const kubeconfig = cluster.endpoints.kubeconfig;
     const crds = await loadCrds();
@@ -55,7 +60,7 @@ export async function sandboxUp(
     }
 
     const programs: ProgramEndpoint[] = [];
-    const start = async (name: string, entry: string, args: string[], env: NodeJS.ProcessEnv = {}) => {
+    const start = async (name: string, entry: string, args: string[], role?: BusRole) => {
       const [healthPort] = (await freePorts(1)) as [number];
       const logFile = join(o.dir, 'logs', `${name}.log`);
       const p = startProgram({
@@ -63,7 +68,7 @@ export async function sandboxUp(
         entry,
         args,
         logFile,
-        env: { ...programEnv(cluster.endpoints), REGATTA_HEALTH_ADDR: `127.0.0.1:${healthPort}`, ...env },
+        env: { ...programEnv(cluster.endpoints, role), REGATTA_HEALTH_ADDR: `127.0.0.1:${healthPort}` },
         keepAfterExit: o.detach,
       });
       await cluster.adopt(p);
@@ -88,7 +93,7 @@ export async function sandboxUp(
     for (const app of apps) {
       const entry = appEntry(app);
       if (!entry) continue;
-      const { p, healthPort } = await start(app, entry, []);
+      const { p, healthPort } = await start(app, entry, [], app === 'watcher' ? 'watcher' : 'controller');
       await waitFor(
         `${app} to report ready on /readyz`,
         async () => {
@@ -111,11 +116,16 @@ export async function sandboxUp(
   }
 }
 
+/** Which bus credentials a program gets: only the watcher may write the mirror buckets. */
+export type BusRole = 'watcher' | 'controller';
+
 /** What every Regatta program started by the sandbox finds in its environment. */
-export function programEnv(e: ClusterEndpoints): NodeJS.ProcessEnv {
+export function programEnv(e: ClusterEndpoints, role?: BusRole): NodeJS.ProcessEnv {
+  const creds = role && e.natsAuth?.[role];
   return {
     KUBECONFIG: e.kubeconfig,
     ...(e.nats ? { NATS_URL: e.nats } : {}),
+    ...(creds ? { NATS_USER: creds.user, NATS_PASSWORD: creds.password } : {}),
     ...(e.jaeger ? { OTEL_EXPORTER_OTLP_ENDPOINT: e.jaeger.otlpHttp } : {}),
   };
 }
