@@ -61,14 +61,26 @@ export async function sandboxUp(
 
     const programs: ProgramEndpoint[] = [];
     const start = async (name: string, entry: string, args: string[], role?: BusRole) => {
-      const [healthPort] = (await freePorts(1)) as [number];
+      const [healthPort, webhookPort] = (await freePorts(2)) as [number, number];
+      // controllers serve their admission webhooks here; the API server reaches them by URL
+      const webhook =
+        role === 'controller'
+          ? {
+              REGATTA_WEBHOOK_ADDR: `127.0.0.1:${webhookPort}`,
+              REGATTA_WEBHOOK_URL: `https://127.0.0.1:${webhookPort}`,
+            }
+          : {};
       const logFile = join(o.dir, 'logs', `${name}.log`);
       const p = startProgram({
         name,
         entry,
         args,
         logFile,
-        env: { ...programEnv(cluster.endpoints, role), REGATTA_HEALTH_ADDR: `127.0.0.1:${healthPort}` },
+        env: {
+          ...programEnv(cluster.endpoints, role),
+          REGATTA_HEALTH_ADDR: `127.0.0.1:${healthPort}`,
+          ...webhook,
+        },
         keepAfterExit: o.detach,
       });
       await cluster.adopt(p);

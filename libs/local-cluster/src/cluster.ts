@@ -15,7 +15,7 @@ import {
 } from './components.js';
 import { ComponentStartError } from './errors.js';
 import { httpGet } from './http.js';
-import { createCertificateAuthority, createSigningKey, type CertificateAuthority } from './pki.js';
+import { createCertificateAuthority, createSigningKey, type CertificateAuthority } from '@regatta/runtime';
 import { freePorts } from './ports.js';
 import { ManagedProcess, stopRecorded, type ProcessRecord } from './process.js';
 import { waitFor } from './wait.js';

@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { etcdArgs, kubeconfigYaml, natsConfig } from './components.js';
-import { createCertificateAuthority } from './pki.js';
+import { createCertificateAuthority } from '@regatta/runtime';
 
 describe('etcd command line', () => {
   it('listens on loopback only and names itself as the single member', () => {

@@ -17,7 +17,7 @@ export {
   type NatsUser,
 } from './components.js';
 export { BinariesMissingError, ComponentStartError, LocalClusterError, WaitTimeoutError } from './errors.js';
-export { createCertificateAuthority, type CertificateAuthority, type KeyPairPem } from './pki.js';
+export { createCertificateAuthority, type CertificateAuthority, type KeyPairPem } from '@regatta/runtime';
 export { freePort, freePorts } from './ports.js';
 export { ManagedProcess, stopRecorded, type ProcessRecord, type ProcessSpec } from './process.js';
 export { waitFor } from './wait.js';

@@ -99,3 +99,9 @@ export {
 export type { TlsSource } from './http/tls.js';
 export { kubeLeaseStore } from './kube-lease-store.js';
 export { parseHostPort, readProcessConfig, type ProcessConfig } from './process-config.js';
+export {
+  createCertificateAuthority,
+  createSigningKey,
+  type CertificateAuthority,
+  type KeyPairPem,
+} from './http/certificates.js';

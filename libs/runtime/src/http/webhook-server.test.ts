@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { X509Certificate } from 'node:crypto';
-// Test-only: the local cluster's PKI issues the serving certificate (Node cannot create X.509).
-import { createCertificateAuthority, type CertificateAuthority } from '@regatta/local-cluster';
+import { createCertificateAuthority, type CertificateAuthority } from './certificates.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TlsConfigError } from '../errors.js';
 import { AdmissionDeniedError, invalid, type AdmissionInput } from './admission.js';
