@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,6 +75,34 @@ describe('regatta sandbox', () => {
     expect(pids.every(alive)).toBe(true);
 
     await run(process.execPath, [regatta, 'sandbox', 'down', '--dir', dir], { timeout: 60_000 });
+    expect(pids.filter(alive)).toEqual([]);
+  });
+
+  it('up in the foreground shows a live status view; Ctrl-C stops everything it started', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'regatta-sandbox-fg-'));
+    const child = spawn(process.execPath, [
+      regatta,
+      'sandbox',
+      'up',
+      '--dir',
+      dir,
+      '--nodes',
+      '1',
+      '--controllers',
+      'none',
+    ]);
+    let screen = '';
+    child.stdout.on('data', (d: Buffer) => (screen += d.toString()));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    await expect.poll(() => screen, { timeout: 120_000, interval: 250 }).toContain('nodes  1/1 Ready');
+    expect(screen).toContain(`export KUBECONFIG=${join(dir, 'kubeconfig')}`);
+    const pids = (JSON.parse(await readFile(join(dir, 'pids.json'), 'utf8')) as ProcessRecord[]).map(
+      (r) => r.pid,
+    );
+    expect(pids.every(alive)).toBe(true);
+
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
     expect(pids.filter(alive)).toEqual([]);
   });
 
