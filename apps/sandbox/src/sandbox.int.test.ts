@@ -5,19 +5,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { locateBinaries, type ProcessRecord } from '@regatta/local-cluster';
+import { alive, locateBinaries, type ProcessRecord } from '@regatta/local-cluster';
 
 const run = promisify(execFile);
 const regatta = fileURLToPath(new URL('../bin/regatta.mjs', import.meta.url));
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('regatta sandbox', () => {
   it('up --detach returns once N nodes are Ready and the watcher is ready; down stops exactly what it started', async () => {

@@ -1,14 +1,7 @@
-/** Base class of the bus's errors: a stable code and a message that says what to do. */
-export class BusError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = new.target.name;
-  }
-}
+import { RegattaError } from '@regatta/errors';
+
+/** Base class of the bus's errors. */
+export class BusError extends RegattaError {}
 
 /** The NATS server cannot be reached. */
 export class BusUnavailableError extends BusError {

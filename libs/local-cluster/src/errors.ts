@@ -1,14 +1,7 @@
-/** Base class of the local cluster's errors: each has a stable code and says what to do. */
-export class LocalClusterError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = new.target.name;
-  }
-}
+import { RegattaError } from '@regatta/errors';
+
+/** Base class of the local cluster's errors. */
+export class LocalClusterError extends RegattaError {}
 
 /** A control-plane binary is not in the cache: the one-time build has not run for this version. */
 export class BinariesMissingError extends LocalClusterError {

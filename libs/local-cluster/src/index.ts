@@ -19,7 +19,7 @@ export {
 export { BinariesMissingError, ComponentStartError, LocalClusterError, WaitTimeoutError } from './errors.js';
 export { createCertificateAuthority, type CertificateAuthority, type KeyPairPem } from '@regatta/runtime';
 export { freePort, freePorts } from './ports.js';
-export { ManagedProcess, stopRecorded, type ProcessRecord, type ProcessSpec } from './process.js';
+export { alive, ManagedProcess, stopRecorded, type ProcessRecord, type ProcessSpec } from './process.js';
 export { waitFor } from './wait.js';
 export * from './versions.js';
 export { applyObjects, installCrds, registerWebhooks } from './resources.js';

@@ -130,7 +130,8 @@ function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
   }
 }
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid exists. */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -1,14 +1,7 @@
-/** Base class of the runtime's errors: each carries a stable `code`. */
-export class RuntimeError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = new.target.name;
-  }
-}
+import { RegattaError } from '@regatta/errors';
+
+/** Base class of the runtime's errors. */
+export class RuntimeError extends RegattaError {}
 
 /** Options that cannot work together (for example leader-election timings). */
 export class InvalidOptionsError extends RuntimeError {

@@ -1,14 +1,7 @@
-/** Base class of the telemetry library's errors: each carries a stable `code`. */
-export class TelemetryError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = new.target.name;
-  }
-}
+import { RegattaError } from '@regatta/errors';
+
+/** Base class of the telemetry library's errors. */
+export class TelemetryError extends RegattaError {}
 
 /** `LOG_LEVEL` (or the `level` option) names no pino level. */
 export class InvalidLogLevelError extends TelemetryError {
