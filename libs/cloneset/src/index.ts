@@ -1,1 +1,37 @@
-export {};
+export {
+  CLONESET_GVK,
+  CONTROLLER_NAME,
+  CloneSetReconciler,
+  cloneSetKey,
+  rolloutSpec,
+  type CloneSetObject,
+  type CloneSetReconcilerDeps,
+  type KubeWriter,
+  type ObjectReader,
+} from './reconciler.js';
+export { computeStatus, statusChanged, type ComputedCloneSetStatus, type StatusInput } from './status.js';
+export { messages } from './events.js';
+export {
+  cloneSetRequest,
+  observeOwnedChange,
+  owningCloneSet,
+  revisionOwner,
+  type Change,
+} from './handlers.js';
+export {
+  MUTATE_CLONESET_PATH,
+  VALIDATE_CLONESET_PATH,
+  cloneSetDefaulter,
+  cloneSetValidator,
+  cloneSetWebhookConfigurations,
+  type PodLookup,
+} from './webhooks.js';
+export {
+  ROLLOUT_TRACE_ANNOTATION,
+  RolloutTracer,
+  contextFromTraceparent,
+  parseRolloutRecord,
+  type RolloutAttributes,
+  type RolloutRecord,
+} from './tracing.js';
+export { syncProgressing, type ProgressingInput, type WorkloadCondition } from './progressing.js';

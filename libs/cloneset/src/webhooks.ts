@@ -1,0 +1,111 @@
+/** CloneSet admission: defaulting and validation (spec §2.1), as handlers for the runtime's WebhookServer. */
+import {
+  type CloneSet,
+  defaultCloneSetForAdmission,
+  validateCloneSet,
+  validateCloneSetUpdate,
+} from '@regatta/api';
+import { type FieldError, type KubeObject, fieldErrorBody } from '@regatta/kube';
+import {
+  type AdmissionInput,
+  type MutatingHandler,
+  type ValidatingHandler,
+  type ValidationResult,
+  invalid,
+} from '@regatta/runtime';
+
+export const MUTATE_CLONESET_PATH = '/mutate-apps-kruise-io-v1alpha1-cloneset';
+export const VALIDATE_CLONESET_PATH = '/validate-apps-kruise-io-v1alpha1-cloneset';
+
+/** Looks up a pod of the CloneSet's namespace (for `podsToDelete`); a cache read. */
+export type PodLookup = (namespace: string, name: string) => KubeObject | null | undefined;
+
+/** The mutating handler: OpenKruise's CloneSet defaults (template defaults on CREATE or when the template changed). */
+export function cloneSetDefaulter(): MutatingHandler<CloneSet> {
+  return (input: AdmissionInput<CloneSet>) => {
+    if (!input.object) return undefined;
+    if (input.operation !== 'CREATE' && input.operation !== 'UPDATE') return undefined;
+    return defaultCloneSetForAdmission(input.object, input.oldObject ?? undefined);
+  };
+}
+
+function toCauses(
+  errors: readonly FieldError[],
+): { type: string; field: string; message: string; reason: string }[] {
+  return errors.map((e) => ({ type: e.type, reason: e.type, field: e.field, message: fieldErrorBody(e) }));
+}
+
+/** The validating handler: every rule of `validateCloneSet` / `validateCloneSetUpdate`; 422 naming the fields. */
+export function cloneSetValidator(getPod?: PodLookup): ValidatingHandler<CloneSet> {
+  return (input: AdmissionInput<CloneSet>): ValidationResult => {
+    const cs = input.object;
+    if (!cs || (input.operation !== 'CREATE' && input.operation !== 'UPDATE')) return { allowed: true };
+    const ns = input.namespace ?? cs.metadata?.namespace ?? '';
+    const ctx = getPod ? { getPod: (name: string) => getPod(ns, name) } : {};
+    const errors =
+      input.operation === 'UPDATE' && input.oldObject
+        ? validateCloneSetUpdate(cs, input.oldObject, ctx)
+        : validateCloneSet(cs, ctx);
+    if (errors.length === 0) return { allowed: true };
+    return invalid(
+      { group: 'apps.kruise.io', kind: 'CloneSet', name: input.name ?? cs.metadata?.name ?? '' },
+      toCauses(errors),
+    );
+  };
+}
+
+/** The Mutating- and ValidatingWebhookConfiguration objects for CloneSets served at `baseUrl`. */
+export function cloneSetWebhookConfigurations(
+  baseUrl: string,
+  caBundlePem: string,
+  /** `key=value`: only namespaces with this label; the configurations are then named after the value. */
+  namespaceSelector?: string,
+): { mutating: KubeObject & { webhooks: unknown[] }; validating: KubeObject & { webhooks: unknown[] } } {
+  const caBundle = Buffer.from(caBundlePem).toString('base64');
+  const [key, value] = (namespaceSelector ?? '').split('=', 2);
+  const scoped = key ? { namespaceSelector: { matchLabels: { [key]: value ?? '' } } } : {};
+  const name = key ? `regatta-cloneset-${value ?? key}` : 'regatta-cloneset';
+  const common = {
+    ...scoped,
+    rules: [
+      {
+        apiGroups: ['apps.kruise.io'],
+        apiVersions: ['v1alpha1'],
+        operations: ['CREATE', 'UPDATE'],
+        resources: ['clonesets'],
+        scope: 'Namespaced',
+      },
+    ],
+    failurePolicy: 'Fail',
+    sideEffects: 'None',
+    admissionReviewVersions: ['v1'],
+    timeoutSeconds: 10,
+  };
+  return {
+    mutating: {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingWebhookConfiguration',
+      metadata: { name },
+      webhooks: [
+        {
+          name: 'mcloneset.kb.io',
+          clientConfig: { url: `${baseUrl}${MUTATE_CLONESET_PATH}`, caBundle },
+          reinvocationPolicy: 'Never',
+          ...common,
+        },
+      ],
+    },
+    validating: {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name },
+      webhooks: [
+        {
+          name: 'vcloneset.kb.io',
+          clientConfig: { url: `${baseUrl}${VALIDATE_CLONESET_PATH}`, caBundle },
+          ...common,
+        },
+      ],
+    },
+  };
+}
