@@ -1,0 +1,255 @@
+// Shared pieces of the benchmarks: statistics, formatting, the API server's metrics, and child
+// processes (a benchmark's writers and observers run as separate processes, like real controllers)
+// talking to the orchestrator over Node's IPC channel.
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { KubeClient } from '@regatta/kube';
+
+/**
+ * Milliseconds on the machine's monotonic clock (CLOCK_MONOTONIC via process.hrtime), with
+ * sub-millisecond resolution: one clock for every process on the machine, so a time taken in the
+ * writer can be subtracted from a time taken in an observer. (performance.timeOrigin + now() would
+ * anchor each process to the wall clock separately at its start.)
+ */
+export const nowMs = (): number => Number(process.hrtime.bigint()) / 1e6;
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export interface Summary {
+  n: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  mean: number;
+}
+
+/** Nearest-rank percentile of an ascending array. */
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
+}
+
+export function summarize(samples: number[]): Summary {
+  const s = [...samples].sort((a, b) => a - b);
+  const sum = s.reduce((a, b) => a + b, 0);
+  return {
+    n: s.length,
+    p50: percentile(s, 50),
+    p90: percentile(s, 90),
+    p99: percentile(s, 99),
+    max: s.length ? s[s.length - 1]! : NaN,
+    mean: s.length ? sum / s.length : NaN,
+  };
+}
+
+export const fmt = (x: number, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : 'n/a');
+export const ratio = (x: number, base: number) =>
+  base > 0 && Number.isFinite(x) ? (x / base).toFixed(2) : 'n/a';
+export const kib = (bytes: number) => `${(bytes / 1024).toFixed(2)} KiB`;
+
+/** A plain-text table: first row is the header. */
+export function table(rows: (string | number)[][]): string {
+  const cells = rows.map((r) => r.map(String));
+  const widths = cells[0]!.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]) =>
+    r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [line(cells[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join(
+    '\n',
+  );
+}
+
+/**
+ * Sum of the samples of one metric family on the API server's /metrics (Prometheus text format)
+ * whose labels include all of `match`. Read with the admin client certificate of the kubeconfig.
+ */
+export async function apiserverMetric(
+  client: KubeClient,
+  name: string,
+  match: Record<string, string>,
+): Promise<{ sum: number; samples: string[] }> {
+  const text = String(await client.request<string>('GET', '/metrics', { timeoutMs: 20_000 }));
+  let sum = 0;
+  const samples: string[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(name + '{') && !line.startsWith(name + ' ')) continue;
+    const labels = Object.fromEntries(
+      [...(line.match(/\{(.*)\}/)?.[1] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [
+        m[1],
+        m[2],
+      ]),
+    );
+    if (!Object.entries(match).every(([k, v]) => labels[k] === v)) continue;
+    sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+    samples.push(line);
+  }
+  return { sum, samples };
+}
+
+// ---- CPU accounting (Linux /proc) ----------------------------------------------------------------
+
+const clockTicks = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** CPU seconds (user + system) a process has used so far; NaN once it is gone. */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / clockTicks; // utime, stime (fields 14 and 15)
+  } catch {
+    return NaN;
+  }
+}
+
+/** Busy CPU seconds of the whole machine (all cores), from /proc/stat. */
+function machineBusySeconds(): number {
+  try {
+    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const idle = (f[3] ?? 0) + (f[4] ?? 0);
+    return (f.reduce((a, b) => a + b, 0) - idle) / clockTicks;
+  } catch {
+    return NaN;
+  }
+}
+
+export interface CpuWindow {
+  elapsedS: number;
+  /** Percent of one core per named process, plus `everything else` and `machine` (all cores busy). */
+  percent: Record<string, number>;
+}
+
+/** Starts measuring the CPU used by named processes; `end()` gives percent of one core over the window. */
+export function cpuWindow(pids: Record<string, number>): { end(): CpuWindow } {
+  const t0 = nowMs();
+  const m0 = machineBusySeconds();
+  const before = Object.fromEntries(Object.entries(pids).map(([n, pid]) => [n, cpuSeconds(pid)]));
+  return {
+    end() {
+      const elapsedS = (nowMs() - t0) / 1000;
+      const percent: Record<string, number> = {};
+      let ours = 0;
+      for (const [n, pid] of Object.entries(pids)) {
+        const used = cpuSeconds(pid) - before[n]!;
+        percent[n] = (100 * used) / elapsedS;
+        if (Number.isFinite(used)) ours += used;
+      }
+      const machine = machineBusySeconds() - m0;
+      percent['everything else'] = (100 * (machine - ours)) / elapsedS;
+      percent['machine'] = (100 * machine) / elapsedS;
+      return { elapsedS, percent };
+    },
+  };
+}
+
+// ---- child processes ------------------------------------------------------------------------------
+
+interface RpcRequest {
+  id: number;
+  method: string;
+  params: unknown;
+}
+interface RpcResponse {
+  id: number;
+  result?: unknown;
+  error?: string;
+}
+
+const live = new Set<Child>();
+
+/** A benchmark helper process (a TypeScript entry run like the sandbox runs programs: tsx, library sources). */
+export class Child {
+  private seq = 0;
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  readonly exited: Promise<number | null>;
+
+  private constructor(
+    readonly name: string,
+    private readonly proc: ChildProcess,
+  ) {
+    live.add(this);
+    proc.on('message', (m: RpcResponse) => {
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      this.pending.delete(m.id);
+      if (m.error !== undefined) p.reject(new Error(`${name}: ${m.error}`));
+      else p.resolve(m.result);
+    });
+    this.exited = new Promise((resolve) =>
+      proc.on('exit', (code) => {
+        live.delete(this);
+        for (const p of this.pending.values())
+          p.reject(new Error(`${name} exited (code ${code}) before answering`));
+        this.pending.clear();
+        resolve(code);
+      }),
+    );
+  }
+
+  /** Starts `tools/bench/<file>` with `--conditions=@regatta/source --import tsx` (plus `extraNodeArgs`). */
+  static start(name: string, file: string, extraNodeArgs: string[] = [], env: NodeJS.ProcessEnv = {}): Child {
+    const entry = fileURLToPath(new URL(file, import.meta.url));
+    const proc = fork(entry, [], {
+      execArgv: ['--conditions=@regatta/source', '--import', import.meta.resolve('tsx'), ...extraNodeArgs],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      env: { ...process.env, ...env },
+    });
+    return new Child(name, proc);
+  }
+
+  get pid(): number {
+    return this.proc.pid ?? -1;
+  }
+
+  call<T>(method: string, params: unknown = {}): Promise<T> {
+    const id = ++this.seq;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.proc.send({ id, method, params } satisfies RpcRequest);
+    });
+  }
+
+  async stop(graceMs = 5000): Promise<void> {
+    if (this.proc.exitCode !== null || this.proc.signalCode !== null) return;
+    this.proc.kill('SIGTERM');
+    const done = await Promise.race([this.exited.then(() => true), sleep(graceMs).then(() => false)]);
+    if (!done) {
+      this.proc.kill('SIGKILL');
+      await this.exited;
+    }
+  }
+}
+
+/** Kills every helper process still running (error paths). */
+export async function stopAllChildren(): Promise<void> {
+  await Promise.all([...live].map((c) => c.stop()));
+}
+
+/**
+ * The child side: answers the orchestrator's calls with `handlers`, and exits when the orchestrator
+ * goes away (its IPC channel closes) so nothing outlives a run.
+ */
+export function serve(handlers: Record<string, (params: never) => Promise<unknown> | unknown>): void {
+  if (!process.send) throw new Error('this file is a benchmark helper; run `npm run bench`');
+  process.on('disconnect', () => process.exit(0));
+  process.on('message', (m: RpcRequest) => {
+    void (async () => {
+      const h = handlers[m.method];
+      let reply: RpcResponse;
+      try {
+        if (!h) throw new Error(`no method ${m.method}`);
+        reply = { id: m.id, result: await h(m.params as never) };
+      } catch (err) {
+        reply = { id: m.id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) };
+      }
+      process.send!(reply);
+    })();
+  });
+}

@@ -1,0 +1,164 @@
+// `npm run bench [-- --quick] [-- --only=watches,latency,memory]`: Regatta's published figures
+// (issue 3, docs/benchmarks.md). Starts its own control plane and nats-server in a temp folder, the
+// watcher app as a process, runs the benchmarks one after the other, prints every figure next to a
+// baseline measured in the same run, and stops everything, also on error or Ctrl-C. Nothing here is a
+// timed assertion: the exit code is 0 unless something breaks.
+import { cpus, loadavg, totalmem, tmpdir } from 'node:os';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { KubeClient } from '@regatta/kube';
+import {
+  appEntryPath,
+  freePort,
+  KUBERNETES_VERSION,
+  LocalCluster,
+  NATS_VERSION,
+  startProgram,
+  waitFor,
+} from '@regatta/local-cluster';
+import { stopAllChildren } from './common.js';
+import { benchLatency, reportLatency } from './latency.js';
+import { benchMemory, reportMemory } from './memory.js';
+import { captureRunningPod, type PodLike } from './pod-template.js';
+import { benchWatches, reportWatches } from './watches.js';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const onlyArg = args.find((a) => a.startsWith('--only='));
+const only = new Set(onlyArg ? onlyArg.slice('--only='.length).split(',') : ['watches', 'latency', 'memory']);
+for (const a of args) {
+  if (a !== '--quick' && !a.startsWith('--only=')) {
+    console.error(
+      `unknown argument ${a}; usage: npm run bench [-- --quick] [-- --only=watches,latency,memory]`,
+    );
+    process.exit(2);
+  }
+}
+
+const config = quick
+  ? { counts: [1, 3], rates: [100, 1000], warmMs: 1000, measureMs: 2000, configMaps: 50, pods: 1000 }
+  : { counts: [1, 3, 7], rates: [100, 1000], warmMs: 3000, measureMs: 15_000, configMaps: 200, pods: 10_000 };
+
+const t0 = Date.now();
+const log = (line: string) =>
+  console.log(`  [${((Date.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+const section = (title: string) => console.log(`\n== ${title} (load average ${load()})`);
+
+console.log(
+  `Regatta benchmarks${quick ? ' (--quick)' : ''}: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ` +
+    `${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, kube-apiserver ${KUBERNETES_VERSION}, ` +
+    `nats-server ${NATS_VERSION}`,
+);
+
+const dir = await mkdtemp(join(tmpdir(), 'regatta-bench-'));
+let cluster: LocalCluster | undefined;
+let failed = false;
+let cleaning: Promise<void> | undefined;
+const cleanup = () =>
+  (cleaning ??= (async () => {
+    await stopAllChildren().catch(() => undefined);
+    await cluster?.stop().catch(() => undefined);
+    if (failed) console.log(`logs kept in ${dir}/logs`);
+    else await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+  })());
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(sig, () => {
+    if (cleaning) return; // a second signal (terminal and bench.mjs both send one) changes nothing
+    console.error(`\n${sig}: stopping the cluster`);
+    failed = true;
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+const reports: string[] = [];
+try {
+  section('control plane');
+  cluster = await LocalCluster.start({ dir, jaeger: false, controllerManager: false, scheduler: false, log });
+  const { kubeconfig, nats } = cluster.endpoints;
+  const client = KubeClient.fromKubeconfigFile(kubeconfig);
+
+  let template: PodLike | undefined;
+  if (only.has('memory')) {
+    section('template pod (node simulator)');
+    template = await captureRunningPod(kubeconfig, log);
+  }
+
+  if (only.has('watches') || only.has('latency')) {
+    section('watcher');
+    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'regatta-system' } });
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = {
+      KUBECONFIG: kubeconfig,
+      NATS_URL: nats!,
+      REGATTA_BUS_PREFIX: 'bench_',
+      REGATTA_LEASE_NAMESPACE: 'regatta-system',
+      REGATTA_HEALTH_ADDR: `127.0.0.1:${port}`,
+      POD_NAME: 'bench-watcher',
+      LOG_LEVEL: 'warn',
+      OTEL_EXPORTER_OTLP_ENDPOINT: '',
+    };
+    const watcher = startProgram({
+      name: 'watcher',
+      entry: appEntryPath('watcher'),
+      logFile: join(dir, 'logs', 'watcher.log'),
+      env,
+    });
+    await cluster.adopt(watcher);
+    await waitFor(
+      'the watcher to serve /healthz',
+      async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).ok,
+      {
+        timeoutMs: 60_000,
+        intervalMs: 250,
+      },
+    );
+    log('watcher up');
+    const busCtx = { client, kubeconfig, nats: nats!, prefix: 'bench_', log };
+    const natsMonitor = cluster.endpoints.natsMonitor!;
+
+    if (only.has('watches')) {
+      section('1. API watches on pods: 1…N controllers through Regatta vs direct informers');
+      const r = await benchWatches({ ...busCtx, natsMonitor, counts: config.counts });
+      reports.push(reportWatches(r));
+    }
+    if (only.has('latency')) {
+      section('2. write → cache latency: Regatta vs a direct informer');
+      const c = cluster;
+      const r = await benchLatency({ ...busCtx, ...config, processes: () => c.processRecords });
+      reports.push(reportLatency(r));
+    }
+    await watcher.stop();
+  }
+
+  if (only.has('memory') && template) {
+    section(`3. memory per cached pod (${config.pods} pods)`);
+    const workDir = join(dir, 'memory');
+    await mkdir(workDir, { recursive: true });
+    const r = await benchMemory({
+      nats: nats!,
+      prefix: 'benchmem_',
+      dir: workDir,
+      template,
+      count: config.pods,
+      log,
+    });
+    reports.push(reportMemory(r));
+  }
+  await client.close();
+
+  section(`results (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  console.log(reports.join('\n\n'));
+} catch (err) {
+  if (!cleaning) {
+    // (after Ctrl-C the interrupted step's error is expected and not worth printing)
+    failed = true;
+    console.error('\nbenchmark failed:', err);
+    process.exitCode = 1;
+  }
+} finally {
+  await cleanup();
+}
