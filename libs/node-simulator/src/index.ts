@@ -1,7 +1,9 @@
 export { NodeSimulator, DEFAULT_CAPACITY, nodeNamesFor } from './simulator.js';
 export {
+  DEFAULT_KRUISE_DAEMON,
   DEFAULT_TIMINGS,
   DEFAULT_ZONES,
+  type KruiseDaemonGates,
   type NodeSimulatorOptions,
   type SimulatorFaults,
   type SimulatorTimings,

@@ -33,6 +33,32 @@ export interface SimulatorFaults {
   notReadyNodes: string[];
 }
 
+/**
+ * The part of OpenKruise's kruise-daemon the simulator plays on its nodes, switched like upstream's feature gates.
+ * It acts only on pods controlled by an `apps.kruise.io` workload or injected by a SidecarSet (annotation
+ * `kruise.io/sidecarset-hash`), as upstream.
+ */
+export interface KruiseDaemonGates {
+  /**
+   * Gate `DaemonWatchingPod`: report annotation `apps.kruise.io/runtime-containers-meta` (container ID, restart
+   * count, hashes of each created container). `plainHash` is always 0: the simulator has no kubelet container hash.
+   */
+  daemonWatchingPod: boolean;
+  /**
+   * Gate `InPlaceUpdateEnvFromMetadata` (needs `daemonWatchingPod`): report `extractedEnvFromMetadataHash` (the
+   * label/annotation env the running container was started with) and, while the pod's `InPlaceUpdateReady`
+   * condition is False, kill a running container whose hash differs from the pod's current labels/annotations, so
+   * that it restarts in place with the new values (as an image change does: restartCount+1, new containerID, not
+   * ready for `containerRestartMs`).
+   */
+  inPlaceUpdateEnvFromMetadata: boolean;
+}
+
+export const DEFAULT_KRUISE_DAEMON: KruiseDaemonGates = {
+  daemonWatchingPod: true,
+  inPlaceUpdateEnvFromMetadata: true,
+};
+
 export interface NodeSimulatorOptions {
   kubeconfig: string;
   /** How many nodes, named `${namePrefix}1` … `${namePrefix}N`. */
@@ -58,6 +84,8 @@ export interface NodeSimulatorOptions {
   removeNodesOnStop?: boolean;
   /** Record kubelet-style Events (Pulling, Pulled, Created, Started, Killing, BackOff, Failed). Default true. */
   events?: boolean;
+  /** kruise-daemon gates (see `KruiseDaemonGates`); omitted ones default to true, like upstream's. */
+  kruiseDaemon?: Partial<KruiseDaemonGates>;
 }
 
 export const DEFAULT_TIMINGS: SimulatorTimings = {

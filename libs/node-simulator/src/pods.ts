@@ -6,14 +6,16 @@
 // one watch per node (what a real kubelet does): a simulator usually owns every node of its cluster, and one
 // connection, one list and one 30 s inactivity reconnect serve any number of nodes. Several simulators sharing a
 // cluster each see all bound pods and ignore the ones not on their own nodes.
+import { RUNTIME_CONTAINERS_META_KEY } from '@regatta/inplace-update';
 import { PodIpAllocator } from './addressing.js';
+import { runContainerMetaDaemon } from './container-meta.js';
 import type { EventRecorder } from './events.js';
 import type { Faults } from './faults.js';
 import type { ImageService } from './images.js';
 import { Informer } from './informer.js';
 import { isConflict, isNotFound, podPath, type KubeClient } from './kube-client.js';
 import type { NodeManager } from './nodes.js';
-import type { SimulatorTimings } from './options.js';
+import type { KruiseDaemonGates, SimulatorTimings } from './options.js';
 import { desiredPodStatus, rfc3339, statusFingerprint } from './pod-status.js';
 import { KeyedQueue } from './queue.js';
 import { advance, newPodRuntime, nextDeadline, type PodRuntime, type RuntimeEnv } from './runtime.js';
@@ -52,6 +54,7 @@ export class PodManager {
     private readonly nodes: NodeManager,
     private readonly o: {
       timings: SimulatorTimings;
+      kruiseDaemon: KruiseDaemonGates;
       faults: Faults;
       images: ImageService;
       events: EventRecorder;
@@ -188,9 +191,12 @@ export class PodManager {
       }
       rt = newPodRuntime(pod, { podIP, hostIP }, env);
     }
-    const { runtime, effects } = advance(pod, rt, env);
+    const kubelet = advance(pod, rt, env);
+    // kruise-daemon's container meta controller: may kill containers whose env from metadata is outdated
+    const daemon = runContainerMetaDaemon(pod, kubelet.runtime, env, this.o.kruiseDaemon);
+    const runtime = daemon.runtime;
     this.runtimes.set(uid, runtime);
-    for (const e of effects) {
+    for (const e of [...kubelet.effects, ...daemon.effects]) {
       if (e.kind === 'imagePresent') this.o.images.record(node, e.image, now);
       else {
         this.o.events.emit(
@@ -216,11 +222,16 @@ export class PodManager {
     const w = this.written.get(uid);
     const upToDate =
       fpCurrent === fpDesired || (w !== undefined && w.desired === fpDesired && w.returned === fpCurrent);
-    if (!upToDate) {
+    if (!upToDate || daemon.annotation !== undefined) {
+      // pods/status takes label and annotation changes too: the daemon's annotation rides along
+      const annotations =
+        daemon.annotation === undefined
+          ? {}
+          : { annotations: { [RUNTIME_CONTAINERS_META_KEY]: daemon.annotation } };
       const ok = await this.writeStatus(
         key,
         pod,
-        { metadata: { uid, resourceVersion: pod.metadata.resourceVersion }, status: desired },
+        { metadata: { uid, resourceVersion: pod.metadata.resourceVersion, ...annotations }, status: desired },
         fpDesired,
       );
       if (!ok) return;

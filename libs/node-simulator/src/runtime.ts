@@ -2,6 +2,7 @@
 // their timelines (create → run → crash/exit → back-off → restart, image pulls, in-place image changes,
 // graceful stop) up to `now` and returns what a kubelet would have done on the way (events, pulled images).
 import { createHash } from 'node:crypto';
+import { resolveMetadataEnv } from './downward-env.js';
 import type { FaultView } from './faults.js';
 import { imageIdOf } from './image-ref.js';
 import type { SimulatorTimings } from './options.js';
@@ -61,6 +62,8 @@ export interface ContainerRuntime {
   /** '' until a first instance was created. */
   containerID: string;
   restartCount: number;
+  /** Values of the env vars read from pod labels/annotations, as resolved when the current instance was created. */
+  metadataEnv: Record<string, string>;
   state: RunState;
   lastTerminated: Terminated | null;
 }
@@ -89,6 +92,8 @@ export interface RuntimeEnv {
   faults: FaultView;
   /** Whether the node already has the image (no pull needed on restart). */
   hasImage(image: string): boolean;
+  /** Regular containers the node daemon kills now (kruise-daemon's container meta restarter); running ones only. */
+  restart?: ReadonlySet<string>;
 }
 
 export const containerIdOf = (podUid: string, name: string, restartCount: number) =>
@@ -108,6 +113,7 @@ function freshContainer(c: Container, kind: 'init' | 'sidecar' | 'regular'): Con
     imageID: '',
     containerID: '',
     restartCount: 0,
+    metadataEnv: {},
     state: { kind: 'waiting', reason: 'PodInitializing', until: null, pulling: true },
     lastTerminated: null,
   };
@@ -137,6 +143,7 @@ function adoptContainer(
   c: Container,
   kind: 'init' | 'sidecar' | 'regular',
   cs: ContainerStatus | undefined,
+  pod: Pod,
   env: RuntimeEnv,
 ): ContainerRuntime {
   const fresh = freshContainer(c, kind);
@@ -152,6 +159,8 @@ function adoptContainer(
   };
   const st = cs.state ?? {};
   if (st.running) {
+    // what an earlier instance was started with is not known: assume the metadata it sees now
+    rt.metadataEnv = resolveMetadataEnv(c, pod.metadata);
     const startedAt = parseTime(st.running.startedAt, env.now);
     rt.state = {
       kind: 'running',
@@ -194,10 +203,10 @@ export function newPodRuntime(pod: Pod, ip: { podIP: string; hostIP: string }, e
   const adoptedInits = inits.map((c): ContainerRuntime => {
     const cs = find(initStatuses, c.name);
     if (!initDone || restartableInit(c))
-      return adoptContainer(c, restartableInit(c) ? 'sidecar' : 'init', cs, env);
+      return adoptContainer(c, restartableInit(c) ? 'sidecar' : 'init', cs, pod, env);
     const term = cs?.state?.terminated;
     return {
-      ...adoptContainer(c, 'init', cs, env),
+      ...adoptContainer(c, 'init', cs, pod, env),
       state: {
         kind: 'terminated',
         t: term
@@ -207,7 +216,7 @@ export function newPodRuntime(pod: Pod, ip: { podIP: string; hostIP: string }, e
     };
   });
   const containers = (spec.containers ?? []).map((c) =>
-    adoptContainer(c, 'regular', find(statuses, c.name), env),
+    adoptContainer(c, 'regular', find(statuses, c.name), pod, env),
   );
   const phase = status.phase;
   return {
@@ -284,6 +293,7 @@ export function advance(
     c.image = c.target;
     c.imageID = imageIdOf(c.target);
     c.containerID = containerIdOf(rt.uid, c.name, c.restartCount);
+    c.metadataEnv = resolveMetadataEnv(specOf(c), pod.metadata);
     const crash = faults.crashes(c.target);
     let endAt: number | null = null;
     let code = 0;
@@ -455,16 +465,28 @@ export function advance(
     }
   }
 
-  // an image changed in the spec: that container (only) is restarted with the new image
+  // an image changed in the spec, or the node daemon killed a running container: that container (only) is
+  // restarted (a spec change restarts it whatever the restart policy; a killed container exits 0 and restarts only
+  // under `Always`)
   if (!rt.deletion && !rt.terminal) {
     for (const c of all()) {
       const want = specOf(c)?.image ?? c.target;
-      if (want === c.target || c.state.kind === 'terminated' || (c.init && c.state.kind !== 'running'))
-        continue;
       const s = c.state;
+      const killed = s.kind === 'running' && !c.init && !c.sidecar && (env.restart?.has(c.name) ?? false);
+      if ((want === c.target && !killed) || s.kind === 'terminated' || (c.init && s.kind !== 'running'))
+        continue;
+      const specChanged = want !== c.target;
       c.target = want;
       if (c.containerID === '') c.image = want;
       if (s.kind === 'running') {
+        if (specChanged)
+          event(c, 'Normal', 'Killing', `Container ${c.name} definition changed, will be restarted`);
+        else
+          event(c, 'Normal', 'Killing', `Stopping containerID ${c.containerID} by container meta restarter`);
+        if (!specChanged && policy !== 'Always') {
+          c.state = { ...s, endAt: now, exitCode: 0, killed: true };
+          continue;
+        }
         c.lastTerminated = {
           exitCode: 0,
           reason: 'Completed',
@@ -472,7 +494,6 @@ export function advance(
           finishedAt: now,
           containerID: c.containerID,
         };
-        event(c, 'Normal', 'Killing', `Container ${c.name} definition changed, will be restarted`);
         beginCreate(c, now);
       } else if (!(s.kind === 'waiting' && s.until === null)) {
         beginCreate(c, now);

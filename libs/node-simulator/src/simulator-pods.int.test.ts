@@ -1,5 +1,13 @@
+import {
+  checkPodUpdateCompleted,
+  envFromMetadataHash,
+  formatInPlaceUpdateState,
+  INPLACE_UPDATE_STATE_KEY,
+  readRuntimeContainersMeta,
+} from '@regatta/inplace-update';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { nodeAddressing } from './addressing.js';
+import { SIDECARSET_HASH_ANNOTATION } from './container-meta.js';
 import { imageIdOf } from './image-ref.js';
 import { NodeSimulator } from './simulator.js';
 import { EXIT_AFTER_ANNOTATION } from './runtime.js';
@@ -241,6 +249,96 @@ describe('pods on simulated nodes', () => {
     await kube.patch(podPath(ns, 'two'), { metadata: { labels: { touched: 'yes' } } });
     await new Promise((r) => setTimeout(r, 500));
     expect(cstatus(await getPod(ns, 'two'), 'main')?.restartCount).toBe(1);
+  });
+
+  it('kruise-daemon: a changed label restarts only the container whose env reads it, and reports what runs', async () => {
+    type KruisePod = Parameters<typeof checkPodUpdateCompleted>[0];
+    const ns = await kube.namespace('sim-envmeta');
+    const fromLabel = {
+      name: 'main',
+      image: 'nginx:1.27',
+      env: [{ name: 'LEVEL', valueFrom: { fieldRef: { fieldPath: "metadata.labels['level']" } } }],
+    };
+    // a SidecarSet-injected pod is one the daemon watches (as one controlled by an apps.kruise.io workload)
+    await createPod(
+      ns,
+      'envs',
+      { containers: [fromLabel, { name: 'helper', image: 'busybox:1.36' }] },
+      { labels: { level: 'info' }, annotations: { [SIDECARSET_HASH_ANNOTATION]: '{}' } },
+    );
+    const before = await readyPod(ns, 'envs');
+    const mainBefore = cstatus(before, 'main');
+    const helperBefore = cstatus(before, 'helper');
+    const metaOf = async () => {
+      const p = await kube.get<KruisePod>(podPath(ns, 'envs'));
+      return { pod: p, meta: readRuntimeContainersMeta(p) ?? [] };
+    };
+    const hashOf = (p: KruisePod) =>
+      envFromMetadataHash(fromLabel, { labels: p.metadata?.labels, annotations: p.metadata?.annotations });
+    const reported = await eventually('runtime-containers-meta of both containers', async () => {
+      const r = await metaOf();
+      return r.meta.length === 2 ? r : undefined;
+    });
+    expect(reported.meta[0]).toMatchObject({
+      name: 'main',
+      containerID: mainBefore?.containerID,
+      restartCount: 0,
+      hashes: { plainHash: 0, extractedEnvFromMetadataHash: hashOf(reported.pod) },
+    });
+    expect(reported.meta[1]).toMatchObject({ name: 'helper', containerID: helperBefore?.containerID });
+
+    // what the CloneSet controller does: InPlaceUpdateReady False, then the new label and the update state
+    await kube.patch(
+      `${podPath(ns, 'envs')}/status`,
+      {
+        status: {
+          conditions: [{ type: 'InPlaceUpdateReady', status: 'False', reason: 'StartInPlaceUpdate' }],
+        },
+      },
+      'strategic',
+    );
+    const state = formatInPlaceUpdateState({
+      revision: 'envs-2',
+      updateTimestamp: new Date().toISOString().replace(/\.\d+Z/, 'Z'),
+      updateEnvFromMetadata: true,
+    });
+    await kube.patch(podPath(ns, 'envs'), {
+      metadata: { labels: { level: 'debug' }, annotations: { [INPLACE_UPDATE_STATE_KEY]: state } },
+    });
+    const after = await eventually(
+      'main restarted with the new label, reported by the daemon',
+      async () => {
+        const r = await metaOf();
+        const main = r.pod.status?.containerStatuses?.find((c) => c.name === 'main');
+        const m = r.meta.find((x) => x.name === 'main');
+        return main?.restartCount === 1 && m?.containerID === main.containerID ? r : undefined;
+      },
+      15_000,
+    );
+    const statuses = after.pod.status?.containerStatuses ?? [];
+    const main = statuses.find((c) => c.name === 'main');
+    expect(main?.containerID).not.toBe(mainBefore?.containerID);
+    expect(statuses.find((c) => c.name === 'helper')).toMatchObject({
+      restartCount: 0,
+      containerID: helperBefore?.containerID,
+    });
+    expect(after.meta.find((x) => x.name === 'main')).toEqual({
+      name: 'main',
+      containerID: main?.containerID,
+      restartCount: 1,
+      hashes: { plainHash: 0, extractedEnvFromMetadataHash: hashOf(after.pod) },
+    });
+    expect(hashOf(after.pod)).not.toBe(hashOf(reported.pod));
+    expect(checkPodUpdateCompleted(after.pod)).toEqual({ completed: true });
+    expect((await kube.events(ns, 'envs')).map((e) => e.message)).toContain(
+      `Stopping containerID ${mainBefore?.containerID} by container meta restarter`,
+    );
+    // restarted once: the condition still False, nothing restarts again
+    await readyPod(ns, 'envs');
+    await new Promise((r) => setTimeout(r, 500));
+    const settled = await getPod(ns, 'envs');
+    expect(cstatus(settled, 'main')?.restartCount).toBe(1);
+    expect(cstatus(settled, 'helper')?.restartCount).toBe(0);
   });
 
   it('graceful deletion: containers stop, the pod is removed; a finalizer holds it until removed', async () => {

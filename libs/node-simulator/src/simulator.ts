@@ -8,6 +8,7 @@ import { KubeClient } from './kube-client.js';
 import type { NodeSpec } from './node-object.js';
 import { NodeManager, newBootId } from './nodes.js';
 import {
+  DEFAULT_KRUISE_DAEMON,
   DEFAULT_TIMINGS,
   DEFAULT_ZONES,
   type NodeSimulatorOptions,
@@ -96,7 +97,11 @@ export class NodeSimulator {
       await this.volumes.start();
     }
     await this.nodes.register();
-    this.podManager = new PodManager(client, this.nodes, { ...common, timings: this.timings });
+    this.podManager = new PodManager(client, this.nodes, {
+      ...common,
+      timings: this.timings,
+      kruiseDaemon: { ...DEFAULT_KRUISE_DAEMON, ...o.kruiseDaemon },
+    });
     await this.podManager.start();
     this.nodes.startHeartbeat();
     this.log(

@@ -1,7 +1,9 @@
 // Helpers for the unit tests of the pure parts (not exported from the package).
+import { RUNTIME_CONTAINERS_META_KEY } from '@regatta/inplace-update';
+import { runContainerMetaDaemon } from './container-meta.js';
 import { faultView, mergeFaults, NO_FAULTS } from './faults.js';
 import { normalizeImage } from './image-ref.js';
-import type { SimulatorFaults, SimulatorTimings } from './options.js';
+import type { KruiseDaemonGates, SimulatorFaults, SimulatorTimings } from './options.js';
 import { desiredPodStatus } from './pod-status.js';
 import { advance, newPodRuntime, type Effect, type PodRuntime } from './runtime.js';
 import type { Pod, PodStatus } from './types.js';
@@ -34,6 +36,8 @@ export class PodSim {
   readonly images = new Set<string>();
   readonly effects: Effect[] = [];
   faults: SimulatorFaults;
+  /** When set, kruise-daemon's container meta controller runs after the kubelet, as in the pod loop. */
+  daemon: KruiseDaemonGates | undefined;
 
   constructor(
     public pod: Pod,
@@ -52,13 +56,39 @@ export class PodSim {
       hasImage: (i: string) => this.images.has(normalizeImage(i)),
     };
     this.rt ??= newPodRuntime(this.pod, { podIP: '10.244.1.2', hostIP: '172.18.0.1' }, env);
-    const { runtime, effects } = advance(this.pod, this.rt, env);
+    const kubelet = advance(this.pod, this.rt, env);
+    const daemon = this.daemon
+      ? runContainerMetaDaemon(this.pod, kubelet.runtime, env, this.daemon)
+      : { runtime: kubelet.runtime, effects: [], annotation: undefined };
+    const runtime = daemon.runtime;
     this.rt = runtime;
+    const effects = [...kubelet.effects, ...daemon.effects];
     for (const e of effects) if (e.kind === 'imagePresent') this.images.add(normalizeImage(e.image));
     this.effects.push(...effects);
     const status = desiredPodStatus(this.pod, runtime, now);
     this.pod = { ...this.pod, status };
+    if (daemon.annotation !== undefined)
+      this.setMetadata({ annotations: { [RUNTIME_CONTAINERS_META_KEY]: daemon.annotation } });
     return status;
+  }
+
+  /** Merges labels/annotations into the pod's metadata (what a controller's patch does). */
+  setMetadata(m: { labels?: Record<string, string>; annotations?: Record<string, string> }): void {
+    const meta = this.pod.metadata;
+    this.pod = {
+      ...this.pod,
+      metadata: {
+        ...meta,
+        labels: { ...meta.labels, ...m.labels },
+        annotations: { ...meta.annotations, ...m.annotations },
+      },
+    };
+  }
+
+  /** Sets (or adds) a pod condition another writer owns. */
+  setCondition(type: string, status: string): void {
+    const conditions = (this.pod.status?.conditions ?? []).filter((c) => c.type !== type);
+    this.pod = { ...this.pod, status: { ...this.pod.status, conditions: [...conditions, { type, status }] } };
   }
 
   setImage(container: string, image: string): void {

@@ -26,11 +26,25 @@ export interface OwnerReference {
   blockOwnerDeletion?: boolean;
 }
 
+/** core/v1 EnvVarSource; only `fieldRef` (downward API) is read. */
+export interface EnvVarSource {
+  fieldRef?: { apiVersion?: string; fieldPath: string } | null;
+  [key: string]: unknown;
+}
+
+/** core/v1 EnvVar. */
+export interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: EnvVarSource | null;
+}
+
 export interface Container {
   name: string;
   image?: string;
   imagePullPolicy?: string;
   restartPolicy?: string;
+  env?: EnvVar[] | null;
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
 }
 
