@@ -55,10 +55,12 @@ export {
   isClaimed,
   isControlledBy,
   newControllerRef,
+  planClaims,
   releaseMergePatch,
   releasePatch,
   type ClaimDecision,
   type ClaimOwner,
+  type ClaimPlan,
 } from './owner.js';
 
 export {

@@ -12,6 +12,7 @@ import {
   isClaimed,
   isControlledBy,
   newControllerRef,
+  planClaims,
   releaseMergePatch,
   releasePatch,
 } from './owner.js';
@@ -28,7 +29,12 @@ const ref = (uid: string, controller = true): OwnerReference => ({
   uid,
   controller,
 });
-const pod = (opts: { refs?: OwnerReference[]; labels?: Record<string, string>; deleting?: boolean; ns?: string }): KubeObject => ({
+const pod = (opts: {
+  refs?: OwnerReference[];
+  labels?: Record<string, string>;
+  deleting?: boolean;
+  ns?: string;
+}): KubeObject => ({
   metadata: {
     name: 'p',
     namespace: opts.ns ?? 'ns',
@@ -69,9 +75,9 @@ describe('controller references', () => {
   it('takes apiVersion/kind from the argument for list items', () => {
     const item = { metadata: cloneset.metadata };
     expect(() => newControllerRef(item)).toThrow(OwnerReferenceError);
-    expect(newControllerRef(item, { apiVersion: 'apps.kruise.io/v1beta1', kind: 'CloneSet' }).apiVersion).toBe(
-      'apps.kruise.io/v1beta1',
-    );
+    expect(
+      newControllerRef(item, { apiVersion: 'apps.kruise.io/v1beta1', kind: 'CloneSet' }).apiVersion,
+    ).toBe('apps.kruise.io/v1beta1');
   });
 });
 
@@ -82,8 +88,18 @@ describe('decideClaim (ClaimObject)', () => {
   const cases: [string, ClaimOwner, KubeObject, ClaimDecision][] = [
     ['owned and matching → keep', live, pod({ refs: [ref('owner-uid')] }), 'keep'],
     ['owned and matching while owner deleting → keep', deleting, pod({ refs: [ref('owner-uid')] }), 'keep'],
-    ['owned, not matching → release', live, pod({ refs: [ref('owner-uid')], labels: { app: 'db' } }), 'release'],
-    ['owned, not matching, owner deleting → ignore', deleting, pod({ refs: [ref('owner-uid')], labels: {} }), 'ignore'],
+    [
+      'owned, not matching → release',
+      live,
+      pod({ refs: [ref('owner-uid')], labels: { app: 'db' } }),
+      'release',
+    ],
+    [
+      'owned, not matching, owner deleting → ignore',
+      deleting,
+      pod({ refs: [ref('owner-uid')], labels: {} }),
+      'ignore',
+    ],
     ['owned by another → ignore', live, pod({ refs: [ref('other')] }), 'ignore'],
     ['owned by another, not matching → ignore', live, pod({ refs: [ref('other')], labels: {} }), 'ignore'],
     ['orphan matching → adopt', live, pod({}), 'adopt'],
@@ -108,12 +124,37 @@ describe('decideClaim (ClaimObject)', () => {
   });
 
   it('claimed means keep or adopt', () => {
-    expect((['keep', 'adopt', 'release', 'ignore'] as ClaimDecision[]).map(isClaimed)).toEqual([true, true, false, false]);
+    expect((['keep', 'adopt', 'release', 'ignore'] as ClaimDecision[]).map(isClaimed)).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 
   it('reads the owner fields', () => {
-    expect(claimOwnerOf(cloneset)).toEqual({ uid: 'owner-uid', namespace: 'ns', deletionTimestamp: undefined });
+    expect(claimOwnerOf(cloneset)).toEqual({
+      uid: 'owner-uid',
+      namespace: 'ns',
+      deletionTimestamp: undefined,
+    });
     expect(() => claimOwnerOf({ metadata: {} })).toThrow(OwnerReferenceError);
+  });
+});
+
+describe('planClaims (ClaimObjects)', () => {
+  it('sorts candidates into keep / adopt / release, leaves out the ignored, counts a UID once', () => {
+    const named = (name: string, o: KubeObject): KubeObject => ({
+      metadata: { ...o.metadata, name, uid: name },
+    });
+    const kept = named('kept', pod({ refs: [ref('owner-uid')] }));
+    const orphan = named('orphan', pod({}));
+    const moved = named('moved', pod({ refs: [ref('owner-uid')], labels: { app: 'db' } }));
+    const foreign = named('foreign', pod({ refs: [ref('other')] }));
+    const plan = planClaims({ uid: 'owner-uid', namespace: 'ns' }, [kept, orphan, moved, foreign, orphan], {
+      matchLabels: { app: 'web' },
+    });
+    expect(plan).toEqual({ keep: [kept], adopt: [orphan], release: [moved] });
   });
 });
 
@@ -122,7 +163,9 @@ describe('adopt / release patches', () => {
   const other: OwnerReference = { apiVersion: 'v1', kind: 'ConfigMap', name: 'c', uid: 'cm' };
 
   it('strategic patches pin the UID', () => {
-    expect(adoptPatch(pod({}), controller)).toEqual({ metadata: { ownerReferences: [controller], uid: 'pod-uid' } });
+    expect(adoptPatch(pod({}), controller)).toEqual({
+      metadata: { ownerReferences: [controller], uid: 'pod-uid' },
+    });
     expect(releasePatch(pod({}), 'owner-uid')).toEqual({
       metadata: { ownerReferences: [{ $patch: 'delete', uid: 'owner-uid' }], uid: 'pod-uid' },
     });
@@ -138,6 +181,8 @@ describe('adopt / release patches', () => {
     expect(releaseMergePatch(owned, 'owner-uid')).toEqual({
       metadata: { ownerReferences: [other], uid: 'pod-uid', resourceVersion: undefined },
     });
-    expect(releaseMergePatch(pod({ refs: [controller] }), 'owner-uid').metadata).toMatchObject({ ownerReferences: null });
+    expect(releaseMergePatch(pod({ refs: [controller] }), 'owner-uid').metadata).toMatchObject({
+      ownerReferences: null,
+    });
   });
 });

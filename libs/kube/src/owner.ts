@@ -37,10 +37,14 @@ export function newControllerRef(owner: KubeObject, gvk?: GroupVersionKind): Own
   const name = owner.metadata?.name;
   const uid = owner.metadata?.uid;
   if (!apiVersion || !kind) {
-    throw new OwnerReferenceError('the owner has no apiVersion/kind (list items do not carry them); pass the gvk argument');
+    throw new OwnerReferenceError(
+      'the owner has no apiVersion/kind (list items do not carry them); pass the gvk argument',
+    );
   }
   if (!name || !uid) {
-    throw new OwnerReferenceError(`the owner ${kind} has no metadata.name or metadata.uid; use an object read from the API server`);
+    throw new OwnerReferenceError(
+      `the owner ${kind} has no metadata.name or metadata.uid; use an object read from the API server`,
+    );
   }
   return { apiVersion, kind, name, uid, controller: true, blockOwnerDeletion: true };
 }
@@ -67,7 +71,8 @@ export interface ClaimOwner {
 /** The owner fields the claim rules read, from a whole object. */
 export function claimOwnerOf(owner: KubeObject): ClaimOwner {
   const m = owner.metadata ?? {};
-  if (!m.uid) throw new OwnerReferenceError('the owner has no metadata.uid; use an object read from the API server');
+  if (!m.uid)
+    throw new OwnerReferenceError('the owner has no metadata.uid; use an object read from the API server');
   return { uid: m.uid, namespace: m.namespace, deletionTimestamp: m.deletionTimestamp };
 }
 
@@ -105,6 +110,34 @@ export function decideClaim(
   return 'adopt';
 }
 
+/** The candidates by claim decision (`ignore`d ones are left out). */
+export interface ClaimPlan<T extends KubeObject> {
+  keep: T[];
+  adopt: T[];
+  release: T[];
+}
+
+/**
+ * `ClaimObjects` for a list of candidates (a UID seen twice counts once): what to keep, adopt and release. The
+ * writes are the caller's, with {@link adoptPatch} / {@link releasePatch}.
+ */
+export function planClaims<T extends KubeObject>(
+  owner: ClaimOwner,
+  candidates: readonly T[],
+  match: LabelSelector | null | ((obj: KubeObject) => boolean),
+): ClaimPlan<T> {
+  const plan: ClaimPlan<T> = { keep: [], adopt: [], release: [] };
+  const seen = new Set<string>();
+  for (const c of candidates) {
+    const uid = c.metadata?.uid ?? '';
+    if (seen.has(uid)) continue;
+    seen.add(uid);
+    const decision = decideClaim(owner, c, match);
+    if (decision !== 'ignore') plan[decision].push(c);
+  }
+  return plan;
+}
+
 /** True for the decisions whose object belongs to the owner after the claim succeeds. */
 export function isClaimed(decision: ClaimDecision): boolean {
   return decision === 'keep' || decision === 'adopt';
@@ -129,18 +162,29 @@ export function releasePatch(obj: KubeObject, ownerUid: string): Record<string, 
  */
 export function adoptMergePatch(obj: KubeObject, ref: OwnerReference): Record<string, unknown> {
   const refs = (obj.metadata?.ownerReferences ?? []).filter((r) => r.uid !== ref.uid);
-  return { metadata: { ownerReferences: [...refs, ref], uid: requireUid(obj), resourceVersion: obj.metadata?.resourceVersion } };
+  return {
+    metadata: {
+      ownerReferences: [...refs, ref],
+      uid: requireUid(obj),
+      resourceVersion: obj.metadata?.resourceVersion,
+    },
+  };
 }
 
 export function releaseMergePatch(obj: KubeObject, ownerUid: string): Record<string, unknown> {
   const refs = (obj.metadata?.ownerReferences ?? []).filter((r) => r.uid !== ownerUid);
   return {
-    metadata: { ownerReferences: refs.length > 0 ? refs : null, uid: requireUid(obj), resourceVersion: obj.metadata?.resourceVersion },
+    metadata: {
+      ownerReferences: refs.length > 0 ? refs : null,
+      uid: requireUid(obj),
+      resourceVersion: obj.metadata?.resourceVersion,
+    },
   };
 }
 
 function requireUid(obj: KubeObject): string {
   const uid = obj.metadata?.uid;
-  if (!uid) throw new OwnerReferenceError('the object has no metadata.uid; use an object read from the API server');
+  if (!uid)
+    throw new OwnerReferenceError('the object has no metadata.uid; use an object read from the API server');
   return uid;
 }

@@ -98,7 +98,13 @@ export {
 } from './http/admission.js';
 export type { TlsSource } from './http/tls.js';
 export { kubeLeaseStore } from './kube-lease-store.js';
-export { parseHostPort, readProcessConfig, type ProcessConfig } from './process-config.js';
+export {
+  parseHostPort,
+  parseNamespaceScope,
+  readProcessConfig,
+  type ProcessConfig,
+} from './process-config.js';
+export { parseFeatureGates, type FeatureGateDefaults } from './feature-gates.js';
 export {
   createCertificateAuthority,
   createSigningKey,

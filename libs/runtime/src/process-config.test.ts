@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidOptionsError } from './errors.js';
-import { parseHostPort, readProcessConfig } from './process-config.js';
+import { parseHostPort, parseNamespaceScope, readProcessConfig } from './process-config.js';
 
 describe('process configuration', () => {
   it.each([
@@ -23,5 +23,22 @@ describe('process configuration', () => {
       identity: 'watcher-0',
       leaseNamespace: 'kube-system',
     });
+  });
+});
+
+describe('parseNamespaceScope', () => {
+  it.each([
+    [undefined, undefined],
+    ['  ', undefined],
+    ['team=payments', { matchLabels: { team: 'payments' } }],
+    ['a=1, b = 2', { matchLabels: { a: '1', b: '2' } }],
+    ['opted-in=', { matchLabels: { 'opted-in': '' } }],
+  ])('%j', (value, want) => {
+    expect(parseNamespaceScope('REGATTA_NAMESPACE_SELECTOR', value)).toEqual(want);
+  });
+  it('rejects what is not key=value, naming the variable', () => {
+    expect(() => parseNamespaceScope('REGATTA_NAMESPACE_SELECTOR', 'team')).toThrow(
+      /invalid REGATTA_NAMESPACE_SELECTOR: 'team' is not key=value/,
+    );
   });
 });

@@ -28,3 +28,27 @@ export function readProcessConfig(env: NodeJS.ProcessEnv = process.env): Process
     leaseNamespace: env['REGATTA_LEASE_NAMESPACE'] || env['POD_NAMESPACE'] || 'kube-system',
   };
 }
+
+/**
+ * A namespace scope from `key=value[,key=value]` (e.g. `REGATTA_NAMESPACE_SELECTOR`): the labels a namespace must
+ * carry. Undefined when unset or empty.
+ */
+export function parseNamespaceScope(
+  what: string,
+  value: string | undefined,
+): { matchLabels: Record<string, string> } | undefined {
+  if (!value?.trim()) return undefined;
+  const matchLabels: Record<string, string> = {};
+  for (const part of value.split(',')) {
+    const eq = part.indexOf('=');
+    const key = part.slice(0, eq).trim();
+    if (eq <= 0 || key === '') {
+      throw new InvalidOptionsError(
+        what,
+        `'${value}' is not key=value[,key=value] (for example team=payments)`,
+      );
+    }
+    matchLabels[key] = part.slice(eq + 1).trim();
+  }
+  return { matchLabels };
+}
