@@ -44,8 +44,9 @@ export default [
     },
   },
   {
-    // tests of shared libraries may start the local cluster or simulated nodes (real parts, no mocks)
-    files: ['**/*.test.ts'],
+    // tests (and their harnesses under src/testing/) may start the local cluster or simulated nodes (real parts,
+    // no mocks)
+    files: ['**/*.test.ts', '**/src/testing/**/*.ts'],
     rules: {
       // a test that asserts what a user sees reads objects it just made; `!` states that plainly
       '@typescript-eslint/no-non-null-assertion': 'off',

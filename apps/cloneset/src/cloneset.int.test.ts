@@ -1,206 +1,23 @@
 // CloneSet scenarios on the shared local cluster: what a user sees (pods, UIDs, restarts, status, events) with the
 // watcher and the cloneset program running as they run in the sandbox.
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { tmpdir } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { parse } from 'yaml';
-import { generateCrds } from '@regatta/api';
-import { KubeClient, type KubeObject } from '@regatta/kube';
+import { describe, expect, it } from 'vitest';
 import {
-  appEntryPath,
-  freePorts,
-  installCrds,
-  startProgram,
-  waitFor,
-  type ManagedProcess,
-} from '@regatta/local-cluster';
+  CS,
+  type CloneSet,
+  type Pod,
+  isReady,
+  seed,
+  useCloneSetScenarios,
+} from './testing/scenario-harness.js';
 
-const CS = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' } as const;
-const FIXTURES = fileURLToPath(new URL('../../../libs/api/src/fixtures/', import.meta.url));
-
-interface Pod extends KubeObject {
-  spec: { containers: { name: string; image: string }[]; nodeName?: string };
-  status?: {
-    phase?: string;
-    conditions?: { type: string; status: string }[];
-    containerStatuses?: {
-      name: string;
-      image: string;
-      imageID: string;
-      restartCount: number;
-      ready: boolean;
-    }[];
-  };
-}
-interface CloneSetStatus {
-  observedGeneration?: number;
-  replicas: number;
-  readyReplicas: number;
-  availableReplicas: number;
-  updatedReplicas: number;
-  updatedReadyReplicas: number;
-  expectedUpdatedReplicas?: number;
-  updateRevision?: string;
-  currentRevision?: string;
-  collisionCount?: number;
-  labelSelector?: string;
-}
-interface CloneSet extends KubeObject {
-  spec: Record<string, unknown> & { replicas?: number; updateStrategy?: Record<string, unknown> };
-  status?: CloneSetStatus;
-}
-interface CoreEvent extends KubeObject {
-  reason: string;
-  message: string;
-  type: string;
-  involvedObject: { kind: string; name: string };
-}
-
-const id = randomBytes(3).toString('hex');
-const scopeLabel = 'regatta-test-cloneset';
-const programs: ManagedProcess[] = [];
-let client: KubeClient;
-let leaseNs: string;
-let startCloneSet: (instance: string) => Promise<ManagedProcess>;
-let controllerProcess: ManagedProcess;
-let jaegerQuery: string | undefined;
-
-function seed(file: string): CloneSet {
-  return parse(readFileSync(join(FIXTURES, file), 'utf8')) as CloneSet;
-}
-
-beforeAll(async () => {
-  const { kubeconfig, nats, jaeger } = inject('cluster');
-  jaegerQuery = jaeger?.query;
-  mkdirSync(join(tmpdir(), 'regatta-cloneset-test-logs'), { recursive: true });
-  client = KubeClient.fromKubeconfigFile(kubeconfig);
-  await installCrds(kubeconfig, generateCrds() as unknown as Parameters<typeof installCrds>[1]);
-  leaseNs = `cloneset-lease-${id}`;
-  await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: leaseNs } });
-  const prefix = `cs${id}_`;
-  const common = {
-    KUBECONFIG: kubeconfig,
-    NATS_URL: nats!,
-    REGATTA_BUS_PREFIX: prefix,
-    REGATTA_LEASE_NAMESPACE: leaseNs,
-    LOG_LEVEL: 'info',
-    ...(jaeger ? { OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpHttp } : {}),
-  };
-  const [watcherHealth] = (await freePorts(1)) as [number];
-  programs.push(
-    startProgram({
-      name: `watcher-${id}`,
-      entry: appEntryPath('watcher'),
-      logFile: join(tmpdir(), 'regatta-cloneset-test-logs', `watcher-${id}.log`),
-      env: { ...common, REGATTA_HEALTH_ADDR: `127.0.0.1:${watcherHealth}`, POD_NAME: `watcher-${id}` },
-    }),
-  );
-  startCloneSet = async (instance: string) => {
-    const [csHealth, webhookPort] = (await freePorts(2)) as [number, number];
-    const p = startProgram({
-      name: `cloneset-${id}-${instance}`,
-      entry: appEntryPath('cloneset'),
-      logFile: join(tmpdir(), 'regatta-cloneset-test-logs', `cloneset-${id}-${instance}.log`),
-      env: {
-        ...common,
-        REGATTA_HEALTH_ADDR: `127.0.0.1:${csHealth}`,
-        REGATTA_WEBHOOK_ADDR: `127.0.0.1:${webhookPort}`,
-        REGATTA_WEBHOOK_URL: `https://127.0.0.1:${webhookPort}`,
-        REGATTA_WEBHOOK_NAMESPACE_SELECTOR: `${scopeLabel}=${id}`,
-        POD_NAME: `cloneset-${id}-${instance}`,
-      },
-    });
-    programs.push(p);
-    await waitFor(
-      'the cloneset program to be ready',
-      async () => {
-        p.assertRunning();
-        return (await fetch(`http://127.0.0.1:${csHealth}/readyz`).catch(() => undefined))?.status === 200;
-      },
-      { timeoutMs: 90_000, intervalMs: 250 },
-    );
-    return p;
-  };
-  controllerProcess = await startCloneSet('a');
-});
-
-afterAll(async () => {
-  for (const p of programs.reverse()) await p.stop().catch(() => undefined);
-  for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
-    await client
-      ?.delete({ apiVersion: 'admissionregistration.k8s.io/v1', kind, name: `regatta-cloneset-${id}` })
-      .catch(() => undefined);
-  }
-});
-
-async function namespace(): Promise<string> {
-  const ns = `cs-${id}-${randomBytes(2).toString('hex')}`;
-  await client.create({
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: { name: ns, labels: { [scopeLabel]: id } },
-  });
-  return ns;
-}
-
-async function pods(ns: string): Promise<Pod[]> {
-  return (await client.list<Pod>({ apiVersion: 'v1', kind: 'Pod', namespace: ns })).items.filter(
-    (p) => !p.metadata?.deletionTimestamp,
-  );
-}
-
-async function cloneSet(ns: string, name: string): Promise<CloneSet> {
-  return client.get<CloneSet>({ ...CS, namespace: ns, name });
-}
-
-async function events(ns: string, reason?: string): Promise<CoreEvent[]> {
-  const all = (await client.list<CoreEvent>({ apiVersion: 'v1', kind: 'Event', namespace: ns })).items;
-  return all.filter((e) => e.involvedObject.kind === 'CloneSet' && (!reason || e.reason === reason));
-}
-
-/** What `kubectl set image` does: replace the first container's image. */
-async function setImage(ns: string, name: string, image: string): Promise<void> {
-  await client.patch(
-    { ...CS, namespace: ns, name },
-    [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }],
-    { type: 'json' },
-  );
-}
-
-const isReady = (p: Pod) =>
-  p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
-
-/** Waits until the CloneSet's status reports everything at the update revision and ready. */
-async function settled(ns: string, name: string, replicas: number): Promise<CloneSet> {
-  await expect
-    .poll(
-      async () => {
-        const cs = await cloneSet(ns, name);
-        const s = cs.status;
-        return (
-          s?.observedGeneration === cs.metadata?.generation &&
-          s?.replicas === replicas &&
-          s.readyReplicas === replicas &&
-          s.updatedReplicas === replicas &&
-          s.updatedReadyReplicas === replicas &&
-          s.currentRevision === s.updateRevision &&
-          (await pods(ns)).length === replicas
-        );
-      },
-      { timeout: 60_000, interval: 500 },
-    )
-    .toBe(true);
-  return cloneSet(ns, name);
-}
+const h = useCloneSetScenarios();
+const { namespace, pods, cloneSet, events, setImage, settled } = h;
 
 describe('CloneSet', () => {
   it('cs-demo (S1 §2): 3 pods named <set>-<id> with revision labels, status, revisions and events; scale down', async () => {
     const ns = await namespace();
     const demo = seed('s1-2-cs-demo.yaml');
-    await client.create({ ...demo, metadata: { ...demo.metadata, namespace: ns } });
+    await h.client.create({ ...demo, metadata: { ...demo.metadata, namespace: ns } });
     const cs = await settled(ns, 'cs-demo', 3);
     const status = cs.status!;
     expect(status).toMatchObject({
@@ -215,7 +32,7 @@ describe('CloneSet', () => {
     });
     const rev = status.updateRevision!;
     expect(rev).toMatch(/^cs-demo-[a-z0-9]+$/);
-    const revision = await client.get({
+    const revision = await h.client.get({
       apiVersion: 'apps/v1',
       kind: 'ControllerRevision',
       namespace: ns,
@@ -256,7 +73,7 @@ describe('CloneSet', () => {
       .toEqual(list.map((p) => `succeed to create pod ${p.metadata!.name}`).sort());
 
     // scale down to 1: two pods go, nothing is created
-    await client.patch(
+    await h.client.patch(
       { ...CS, namespace: ns, name: 'cs-demo' },
       { spec: { replicas: 1 } },
       { type: 'merge' },
@@ -280,12 +97,12 @@ describe('CloneSet', () => {
     const demo = seed('s1-2-cs-demo.yaml');
     demo.metadata = { name: 'inplace', namespace: ns };
     demo.spec.updateStrategy = { type: 'InPlaceIfPossible', maxUnavailable: 1 };
-    await client.create(demo);
+    await h.client.create(demo);
     const before = await settled(ns, 'inplace', 3);
     const oldPods = await pods(ns);
     const uids = oldPods.map((p) => p.metadata!.uid).sort();
 
-    await client.patch(
+    await h.client.patch(
       { ...CS, namespace: ns, name: 'inplace' },
       {
         spec: {
@@ -342,10 +159,10 @@ describe('CloneSet', () => {
     const ns = await namespace();
     const demo = seed('s1-2-cs-demo.yaml');
     demo.metadata = { name: 'recreate', namespace: ns };
-    await client.create(demo);
+    await h.client.create(demo);
     await settled(ns, 'recreate', 3);
     const uids = (await pods(ns)).map((p) => p.metadata!.uid);
-    await client.patch(
+    await h.client.patch(
       { ...CS, namespace: ns, name: 'recreate' },
       { spec: { template: { spec: { containers: [{ name: 'nginx', image: 'nginx:mainline' }] } } } },
       { type: 'merge' },
@@ -367,7 +184,7 @@ describe('CloneSet', () => {
     demo.metadata = { name: 'sample', namespace: ns };
     demo.spec.replicas = 5;
     demo.spec.updateStrategy = { type: 'InPlaceIfPossible', partition: 3, maxUnavailable: '50%' };
-    await client.create(demo);
+    await h.client.create(demo);
     const first = await settled(ns, 'sample', 5);
     await setImage(ns, 'sample', 'nginx:mainline');
     await expect
@@ -385,7 +202,7 @@ describe('CloneSet', () => {
     expect(held.currentRevision).toBe(first.status!.updateRevision);
     expect((await pods(ns)).filter((p) => p.spec.containers[0]!.image === 'nginx:mainline')).toHaveLength(2);
 
-    await client.patch(
+    await h.client.patch(
       { ...CS, namespace: ns, name: 'sample' },
       { spec: { updateStrategy: { partition: 0 } } },
       { type: 'merge' },
@@ -399,7 +216,7 @@ describe('CloneSet', () => {
     const ns = await namespace();
     const demo = seed('s1-2-cs-demo.yaml');
     demo.metadata = { name: 'defaults', namespace: ns };
-    const created = await client.create<CloneSet>(demo);
+    const created = await h.client.create<CloneSet>(demo);
     expect(created.spec).toMatchObject({
       replicas: 3,
       revisionHistoryLimit: 10,
@@ -408,16 +225,19 @@ describe('CloneSet', () => {
     const bad = seed('s1-2-cs-demo.yaml');
     bad.metadata = { name: 'bad', namespace: ns };
     bad.spec.updateStrategy = { partition: '5' };
-    const err = (await client.create(bad).catch((e: unknown) => e)) as { status?: number; message?: string };
+    const err = (await h.client.create(bad).catch((e: unknown) => e)) as {
+      status?: number;
+      message?: string;
+    };
     expect(err.status).toBe(422);
     expect(err.message).toContain('spec.updateStrategy.partition');
     const neg = seed('s1-2-cs-demo.yaml');
     neg.metadata = { name: 'neg', namespace: ns };
     neg.spec.updateStrategy = { partition: -1 };
-    const err2 = (await client.create(neg).catch((e: unknown) => e)) as { message?: string };
+    const err2 = (await h.client.create(neg).catch((e: unknown) => e)) as { message?: string };
     expect(err2.message).toContain('spec.updateStrategy.partition');
     await expect(
-      client.patch(
+      h.client.patch(
         { ...CS, namespace: ns, name: 'defaults' },
         { spec: { updateStrategy: { partition: '5' } } },
         { type: 'merge' },
@@ -429,10 +249,10 @@ describe('CloneSet', () => {
     const ns = await namespace();
     const sample = seed('s1-2.1.1-sample-data.yaml');
     sample.metadata = { ...sample.metadata, namespace: ns };
-    await client.create(sample);
+    await h.client.create(sample);
     await settled(ns, 'sample-data', 5);
     const claims = async () =>
-      (await client.list({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', namespace: ns })).items.filter(
+      (await h.client.list({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', namespace: ns })).items.filter(
         (c) => !c.metadata?.deletionTimestamp,
       );
     const list = await pods(ns);
@@ -458,7 +278,7 @@ describe('CloneSet', () => {
 
     // someone deletes a pod: its claim stays, and the replacement takes the same id (and so the same name)
     const victim = list[0]!;
-    await client.delete({ apiVersion: 'v1', kind: 'Pod', namespace: ns, name: victim.metadata!.name! });
+    await h.client.delete({ apiVersion: 'v1', kind: 'Pod', namespace: ns, name: victim.metadata!.name! });
     await expect
       .poll(
         async () => {
@@ -476,14 +296,14 @@ describe('CloneSet', () => {
     );
 
     // S1 §2.1.1 disablePVCReuse: a deleted pod's claims go with it and the replacement gets a new id
-    await client.patch(
+    await h.client.patch(
       { ...CS, namespace: ns, name: 'sample-data' },
       { spec: { scaleStrategy: { disablePVCReuse: true } } },
       { type: 'merge' },
     );
     const second = (await pods(ns))[1]!;
     const secondId = second.metadata!.labels!['apps.kruise.io/cloneset-instance-id']!;
-    await client.delete({ apiVersion: 'v1', kind: 'Pod', namespace: ns, name: second.metadata!.name! });
+    await h.client.delete({ apiVersion: 'v1', kind: 'Pod', namespace: ns, name: second.metadata!.name! });
     await expect
       .poll(
         async () => (await claims()).some((c) => c.metadata!.name === `data-vol-sample-data-${secondId}`),
@@ -499,15 +319,13 @@ describe('CloneSet', () => {
     await expect.poll(async () => (await claims()).length, { timeout: 20_000 }).toBe(5);
   });
 
-  // Skipped: under the full suite's load the rollout once stalled after resume (status not settled in
-  // 60 s); it passes alone. Tracked in the CloneSet issue's note until the stall is understood.
-  it.skip('paused (S1 §2.2.2): a template change waits while paused and rolls once resumed', async () => {
+  it('paused (S1 §2.2.2): a template change waits while paused and rolls once resumed', async () => {
     const ns = await namespace();
     const demo = seed('s1-2-cs-demo.yaml');
     demo.metadata = { name: 'paused', namespace: ns };
     demo.spec.updateStrategy = { type: 'InPlaceIfPossible', paused: true };
     demo.spec['progressDeadlineSeconds'] = 600;
-    await client.create(demo);
+    await h.client.create(demo);
     await settled(ns, 'paused', 3);
     await setImage(ns, 'paused', 'nginx:mainline');
     await new Promise((r) => setTimeout(r, 4_000));
@@ -519,7 +337,7 @@ describe('CloneSet', () => {
         (cs.status as { conditions?: { type: string; status: string; reason: string }[] }).conditions ?? []
       ).find((c) => c.type === 'Progressing');
     expect(progressing(held)).toMatchObject({ status: 'True', reason: 'CloneSetPaused' });
-    await client.patch(
+    await h.client.patch(
       { ...CS, namespace: ns, name: 'paused' },
       { spec: { updateStrategy: { paused: false } } },
       { type: 'merge' },
@@ -529,17 +347,22 @@ describe('CloneSet', () => {
       .poll(async () => progressing(await cloneSet(ns, 'paused')), { timeout: 20_000 })
       .toMatchObject({ status: 'True', reason: 'CloneSetAvailable' });
     expect((await pods(ns)).every((p) => p.spec.containers[0]!.image === 'nginx:mainline')).toBe(true);
+    // the pause is a span of the rollout's trace
+    await expect
+      .poll(async () => (await h.rolloutSpans(ns, 'paused')).map((sp) => sp.operationName), {
+        timeout: 40_000,
+        interval: 1000,
+      })
+      .toContain('cloneset.pause');
   });
 
-  // Skipped: under the full suite's load this scenario once ended with only 3 SuccessfulCreate events
-  // (no recreate seen) and once never showed the surge pod; it passes alone. Noted on the CloneSet issue.
-  it.skip('maxSurge with ReCreate: a surge pod comes first, and the rollout ends with exactly replicas pods', async () => {
+  it('maxSurge with ReCreate: a surge pod comes first, and the rollout ends with exactly replicas pods', async () => {
     const ns = await namespace();
     const demo = seed('s1-2-cs-demo.yaml');
     demo.metadata = { name: 'surge', namespace: ns };
     demo.spec.updateStrategy = { type: 'ReCreate', maxSurge: 1, maxUnavailable: 0 };
-    await client.create(demo);
-    await settled(ns, 'surge', 3);
+    await h.client.create(demo);
+    const before = await settled(ns, 'surge', 3);
     await setImage(ns, 'surge', 'nginx:mainline');
     let maxSeen = 0;
     let minReady = 3;
@@ -549,8 +372,17 @@ describe('CloneSet', () => {
           const now = await pods(ns);
           maxSeen = Math.max(maxSeen, now.length);
           minReady = Math.min(minReady, now.filter(isReady).length);
-          const s = (await cloneSet(ns, 'surge')).status!;
-          return s.updatedReadyReplicas === 3 && s.replicas === 3 && now.length === 3;
+          const cs = await cloneSet(ns, 'surge');
+          const s = cs.status!;
+          // the status must describe the new template, not still the old one
+          return (
+            s.observedGeneration === cs.metadata!.generation &&
+            s.updateRevision !== before.status!.updateRevision &&
+            s.currentRevision === s.updateRevision &&
+            s.updatedReadyReplicas === 3 &&
+            s.replicas === 3 &&
+            now.length === 3
+          );
         },
         { timeout: 60_000, interval: 200 },
       )
@@ -570,10 +402,10 @@ describe('CloneSet', () => {
     template['spec'] = { containers: template['containers'] };
     delete template['containers'];
     demo.metadata = { ...demo.metadata, namespace: ns };
-    await client.create(demo);
+    await h.client.create(demo);
     const name = 'cloneset-lifecycle-demo';
     await settled(ns, name, 2);
-    await client.patch({ ...CS, namespace: ns, name }, { spec: { replicas: 1 } }, { type: 'merge' });
+    await h.client.patch({ ...CS, namespace: ns, name }, { spec: { replicas: 1 } }, { type: 'merge' });
     let victim: Pod | undefined;
     await expect
       .poll(
@@ -590,7 +422,7 @@ describe('CloneSet', () => {
     expect((await pods(ns)).map((p) => p.metadata!.uid)).toContain(victim!.metadata!.uid);
     expect((await cloneSet(ns, name)).status!.replicas).toBe(2);
     // the user's hook finishes: it removes the label, and the controller deletes the pod
-    await client.patch(
+    await h.client.patch(
       { apiVersion: 'v1', kind: 'Pod', namespace: ns, name: victim!.metadata!.name! },
       { metadata: { labels: { 'example.com/unready-blocker-delete': null } } },
       { type: 'merge' },
@@ -605,7 +437,7 @@ describe('CloneSet', () => {
     demo.metadata = { name: 'fault', namespace: ns };
     demo.spec.replicas = 6;
     demo.spec.updateStrategy = { type: 'InPlaceIfPossible', maxUnavailable: 2 };
-    await client.create(demo);
+    await h.client.create(demo);
     await settled(ns, 'fault', 6);
     const uids = (await pods(ns)).map((p) => p.metadata!.uid).sort();
     await setImage(ns, 'fault', 'nginx:mainline');
@@ -621,12 +453,13 @@ describe('CloneSet', () => {
         interval: 100,
       })
       .toBe(true);
-    controllerProcess.killNow();
-    await controllerProcess.exited;
-    const restarted = startCloneSet('b');
+    const killed = h.controller;
+    killed.killNow();
+    await killed.exited;
+    const restarted = h.startController('b');
     const sampler = setInterval(() => void sample().catch(() => undefined), 200);
     try {
-      controllerProcess = await restarted;
+      await restarted;
       await settled(ns, 'fault', 6);
     } finally {
       clearInterval(sampler);
@@ -643,12 +476,12 @@ describe('CloneSet', () => {
   });
 
   it('a rollout is one trace in Jaeger: the root span with from → to, and one child span per pod update', async () => {
-    expect(jaegerQuery).toBeDefined();
+    expect(h.jaegerQuery).toBeDefined();
     const ns = await namespace();
     const demo = seed('s1-2-cs-demo.yaml');
     demo.metadata = { name: 'traced', namespace: ns };
     demo.spec.updateStrategy = { type: 'InPlaceIfPossible', maxUnavailable: 1 };
-    await client.create(demo);
+    await h.client.create(demo);
     const before = await settled(ns, 'traced', 3);
     await setImage(ns, 'traced', 'nginx:mainline');
     const after = await settled(ns, 'traced', 3);
@@ -663,27 +496,99 @@ describe('CloneSet', () => {
         },
       )
       .toMatchObject({ from: before.status!.updateRevision, to: after.status!.updateRevision, done: true });
-    const record = JSON.parse(
-      (await cloneSet(ns, 'traced')).metadata!.annotations!['regatta.dev/rollout-trace']!,
-    ) as {
-      traceparent: string;
-    };
-    const traceId = record.traceparent.split('-')[1]!;
-    interface JaegerSpan {
-      operationName: string;
-      tags: { key: string; value: unknown }[];
-    }
+    await expect
+      .poll(async () => (await h.rolloutSpans(ns, 'traced')).map((sp) => sp.operationName).sort(), {
+        timeout: 40_000,
+        interval: 1000,
+      })
+      .toEqual(['cloneset.pod-update', 'cloneset.pod-update', 'cloneset.pod-update', 'cloneset.rollout']);
+  });
+
+  it('a partition hold is a span of the rollout: it ends when the partition is lowered', async () => {
+    const ns = await namespace();
+    const demo = seed('s1-2-cs-demo.yaml');
+    demo.metadata = { name: 'held', namespace: ns };
+    demo.spec.updateStrategy = { type: 'InPlaceIfPossible', partition: 2, maxUnavailable: 1 };
+    await h.client.create(demo);
+    await settled(ns, 'held', 3);
+    await setImage(ns, 'held', 'nginx:mainline');
+    await expect
+      .poll(async () => (await cloneSet(ns, 'held')).status?.updatedReadyReplicas, { timeout: 60_000 })
+      .toBe(1);
     await expect
       .poll(
-        async () => {
-          const res = await fetch(`${jaegerQuery}/api/traces/${traceId}`);
-          if (!res.ok) return [];
-          const body = (await res.json()) as { data?: { spans: JaegerSpan[] }[] };
-          return (body.data?.[0]?.spans ?? []).map((sp) => sp.operationName).sort();
-        },
+        async () =>
+          JSON.parse((await cloneSet(ns, 'held')).metadata!.annotations!['regatta.dev/rollout-trace'] ?? '{}')
+            .holds,
+        { timeout: 20_000 },
+      )
+      .toHaveProperty('partition');
+    await h.patch(ns, 'held', { spec: { updateStrategy: { partition: 0 } } });
+    await settled(ns, 'held', 3);
+    await expect
+      .poll(
+        async () =>
+          (await h.rolloutSpans(ns, 'held'))
+            .filter((sp) => sp.operationName === 'cloneset.partition-hold')
+            .map((sp) => sp.tags['cloneset.hold']),
         { timeout: 40_000, interval: 1000 },
       )
-      .toEqual(['cloneset.pod-update', 'cloneset.pod-update', 'cloneset.pod-update', 'cloneset.rollout']);
+      .toEqual(['partition']);
+  });
+
+  it('orphans: a matching pod without an owner is adopted; a pod relabelled out of the selector is released and replaced', async () => {
+    const ns = await namespace();
+    const orphan = await h.client.create<Pod>({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'stray', namespace: ns, labels: { app: 'adopt' } },
+      spec: { containers: [{ name: 'nginx', image: 'nginx:alpine' }] },
+    });
+    const demo = seed('s1-2-cs-demo.yaml');
+    demo.metadata = { name: 'adopter', namespace: ns };
+    demo.spec.replicas = 1;
+    demo.spec['selector'] = { matchLabels: { app: 'adopt' } };
+    (demo.spec['template'] as { metadata: { labels: Record<string, string> } }).metadata.labels = {
+      app: 'adopt',
+    };
+    // paused: the adopted pod (no revision label) is not recreated to the template, so it stays observable
+    demo.spec.updateStrategy = { paused: true };
+    await h.client.create(demo);
+    await expect
+      .poll(
+        async () =>
+          (await h.client.get<Pod>({ apiVersion: 'v1', kind: 'Pod', namespace: ns, name: 'stray' })).metadata
+            ?.ownerReferences?.[0],
+        { timeout: 30_000 },
+      )
+      .toMatchObject({ kind: 'CloneSet', name: 'adopter', controller: true });
+    await expect
+      .poll(async () => (await cloneSet(ns, 'adopter')).status?.replicas, { timeout: 20_000 })
+      .toBe(1);
+    expect((await pods(ns)).map((p) => p.metadata!.uid)).toEqual([orphan.metadata!.uid]);
+    expect(await events(ns, 'SuccessfulCreate')).toHaveLength(0);
+
+    await h.client.patch(
+      { apiVersion: 'v1', kind: 'Pod', namespace: ns, name: 'stray' },
+      { metadata: { labels: { app: 'gone' } } },
+      { type: 'merge' },
+    );
+    await expect
+      .poll(
+        async () =>
+          (await h.client.get<Pod>({ apiVersion: 'v1', kind: 'Pod', namespace: ns, name: 'stray' })).metadata
+            ?.ownerReferences ?? [],
+        { timeout: 30_000 },
+      )
+      .toEqual([]);
+    await expect
+      .poll(
+        async () =>
+          (await pods(ns)).filter((p) => p.metadata!.ownerReferences?.[0]?.name === 'adopter').length,
+        { timeout: 30_000 },
+      )
+      .toBe(1);
+    expect((await pods(ns)).map((p) => p.metadata!.name)).toContain('stray');
   });
 
   it('scaleStrategy.maxUnavailable with minReadySeconds (S1 §2.1.3): pods come one at a time, minReadySeconds apart', async () => {
@@ -692,7 +597,7 @@ describe('CloneSet', () => {
     const snippet = seed('s1-2.1.3-scale-max-unavailable.yaml');
     demo.metadata = { name: 'stream', namespace: ns };
     demo.spec = { ...demo.spec, ...snippet.spec, minReadySeconds: 3 };
-    await client.create(demo);
+    await h.client.create(demo);
     await expect
       .poll(async () => (await cloneSet(ns, 'stream')).status?.availableReplicas, {
         timeout: 60_000,
@@ -714,9 +619,9 @@ describe('CloneSet', () => {
     const demo = seed('s1-2-cs-demo.yaml');
     demo.metadata = { name: 'only', namespace: ns };
     demo.spec.updateStrategy = { type: 'InPlaceOnly' };
-    await client.create(demo);
+    await h.client.create(demo);
     await expect(
-      client.patch(
+      h.client.patch(
         { ...CS, namespace: ns, name: 'only' },
         [{ op: 'add', path: '/spec/template/spec/containers/0/env', value: [{ name: 'A', value: 'b' }] }],
         { type: 'json' },

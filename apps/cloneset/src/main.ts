@@ -3,6 +3,7 @@
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { Cache, KINDS, connectBus, registerKinds, type KubeObject as BusObject } from '@regatta/bus';
 import {
+  CLONESET_FEATURE_GATES,
   CONTROLLER_NAME,
   CloneSetReconciler,
   MUTATE_CLONESET_PATH,
@@ -10,13 +11,14 @@ import {
   VALIDATE_CLONESET_PATH,
   cloneSetDefaulter,
   cloneSetRequest,
+  cloneSetsForOrphan,
   cloneSetValidator,
   cloneSetWebhookConfigurations,
   observeOwnedChange,
   revisionOwner,
   type Change,
 } from '@regatta/cloneset';
-import { EventRecorder, KubeClient, type KubeObject } from '@regatta/kube';
+import { EventRecorder, KubeClient, type KubeObject, labelSelectorMatches } from '@regatta/kube';
 import {
   Controller,
   Expectations,
@@ -25,9 +27,12 @@ import {
   WebhookServer,
   createCertificateAuthority,
   kubeLeaseStore,
+  parseFeatureGates,
   parseHostPort,
+  parseNamespaceScope,
   readProcessConfig,
   startStopRunnable,
+  type Request,
 } from '@regatta/runtime';
 import { createLogger, startTracing } from '@regatta/telemetry';
 
@@ -35,14 +40,33 @@ const FIELD_MANAGER = 'regatta-cloneset';
 const log = createLogger({ name: 'regatta-cloneset' });
 const tracing = await startTracing({ serviceName: 'regatta-cloneset', logger: log });
 const config = readProcessConfig();
+// OpenKruise's --feature-gates, e.g. REGATTA_FEATURE_GATES=PreparingUpdateAsUpdate=true
+const gates = parseFeatureGates(
+  'REGATTA_FEATURE_GATES',
+  process.env['REGATTA_FEATURE_GATES'],
+  CLONESET_FEATURE_GATES,
+);
 const client = KubeClient.fromDefault({ fieldManager: FIELD_MANAGER, userAgent: 'regatta-cloneset' });
 const bus = await connectBus({ name: `regatta-cloneset/${config.identity}` });
+
+// REGATTA_NAMESPACE_SELECTOR=key=value[,…]: serve only namespaces with these labels (webhooks and reconciles), e.g. a
+// canary controller for opted-in namespaces, or tests sharing one cluster
+const namespaceScope = parseNamespaceScope(
+  'REGATTA_NAMESPACE_SELECTOR',
+  process.env['REGATTA_NAMESPACE_SELECTOR'],
+);
 
 const registration = registerKinds(
   bus,
   'cloneset',
   config.identity,
-  [KINDS.clonesets, KINDS.pods, KINDS.persistentvolumeclaims, KINDS.controllerrevisions],
+  [
+    KINDS.clonesets,
+    KINDS.pods,
+    KINDS.persistentvolumeclaims,
+    KINDS.controllerrevisions,
+    ...(namespaceScope ? [KINDS.namespaces] : []),
+  ],
   { onError: (err) => log.debug({ err }, 'registration not written yet; retrying') },
 );
 const onError = (err: unknown) => log.warn({ err }, 'cache trouble; re-watching');
@@ -50,6 +74,7 @@ const clonesets = new Cache<BusObject>(bus, KINDS.clonesets, { onError });
 const pods = new Cache<BusObject>(bus, KINDS.pods, { onError });
 const pvcs = new Cache<BusObject>(bus, KINDS.persistentvolumeclaims, { onError });
 const revisions = new Cache<BusObject>(bus, KINDS.controllerrevisions, { onError });
+const namespaces = namespaceScope ? new Cache<BusObject>(bus, KINDS.namespaces, { onError }) : undefined;
 
 const registry = new Registry();
 collectDefaultMetrics({ register: registry });
@@ -76,6 +101,7 @@ const reconciler = new CloneSetReconciler({
   expectations,
   recorder,
   rollouts: new RolloutTracer(tracing.tracer),
+  gates,
 });
 const controller = new Controller({
   name: 'cloneset',
@@ -90,18 +116,31 @@ const asChange = (c: { type: Change['type']; object: BusObject; old?: BusObject 
   object: c.object as KubeObject,
   ...(c.old ? { old: c.old as KubeObject } : {}),
 });
-clonesets.onChange((c) => controller.enqueue(cloneSetRequest(asChange(c))));
+const inScope = (namespace: string | undefined): boolean =>
+  !namespaceScope ||
+  labelSelectorMatches(namespaceScope, namespaces?.get(undefined, namespace ?? '')?.metadata?.labels ?? {});
+const enqueue = (req: Request | undefined) => {
+  if (req && inScope(req.namespace)) controller.enqueue(req);
+};
+clonesets.onChange((c) => enqueue(cloneSetRequest(asChange(c))));
 pods.onChange((c) => {
-  const req = observeOwnedChange(expectations, asChange(c), 'pod');
-  if (req) controller.enqueue(req);
+  const change = asChange(c);
+  const req = observeOwnedChange(expectations, change, 'pod');
+  if (req) enqueue(req);
+  else if (c.type !== 'delete') {
+    const ns = change.object.metadata?.namespace;
+    const candidates = ns ? (clonesets.list({ namespace: ns }) as KubeObject[]) : [];
+    for (const r of cloneSetsForOrphan(change.object, candidates)) enqueue(r);
+  }
 });
-pvcs.onChange((c) => {
-  const req = observeOwnedChange(expectations, asChange(c), 'pvc');
-  if (req) controller.enqueue(req);
-});
-revisions.onChange((c) => {
-  const req = revisionOwner(asChange(c));
-  if (req) controller.enqueue(req);
+pvcs.onChange((c) => enqueue(observeOwnedChange(expectations, asChange(c), 'pvc')));
+revisions.onChange((c) => enqueue(revisionOwner(asChange(c))));
+// a namespace entering the scope (or seen after its CloneSets): reconcile what it holds
+namespaces?.onChange((c) => {
+  const ns = c.object.metadata?.name;
+  if (c.type === 'delete' || !ns || !inScope(ns)) return;
+  for (const cs of clonesets.list({ namespace: ns }))
+    enqueue(cloneSetRequest(asChange({ type: 'update', object: cs })));
 });
 
 const manager = new Manager({
@@ -141,9 +180,7 @@ if (webhookAddr) {
   });
   // register the configurations once the server answers, so the API server never calls a closed port
   void webhooks.listening().then(async () => {
-    // REGATTA_WEBHOOK_NAMESPACE_SELECTOR=key=value limits the webhooks to labelled namespaces (tests sharing a cluster)
-    const scope = process.env['REGATTA_WEBHOOK_NAMESPACE_SELECTOR'];
-    const { mutating, validating } = cloneSetWebhookConfigurations(url, ca.certPem, scope);
+    const { mutating, validating } = cloneSetWebhookConfigurations(url, ca.certPem, namespaceScope);
     for (const obj of [mutating, validating]) {
       for (let attempt = 0; ; attempt++) {
         try {
@@ -174,6 +211,7 @@ manager.add(startStopRunnable('clonesets', clonesets));
 manager.add(startStopRunnable('pods', pods));
 manager.add(startStopRunnable('persistentvolumeclaims', pvcs));
 manager.add(startStopRunnable('controllerrevisions', revisions));
+if (namespaces) manager.add(startStopRunnable('namespaces', namespaces));
 manager.add(controller);
 
 try {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Expectations } from '@regatta/runtime';
 import { computeStatus, statusChanged } from './status.js';
-import { observeOwnedChange, owningCloneSet } from './handlers.js';
+import { cloneSetsForOrphan, observeOwnedChange, owningCloneSet } from './handlers.js';
 import { cloneSetValidator, cloneSetWebhookConfigurations, cloneSetDefaulter } from './webhooks.js';
 import { rolloutSpec } from './reconciler.js';
 
@@ -108,6 +108,27 @@ describe('event handling', () => {
     expect(e.satisfiedScale('ns/web').satisfied).toBe(true);
   });
 
+  it('an orphan pod wakes the CloneSets of its namespace whose selector matches it', () => {
+    const cs = (name: string, ns: string, selector: unknown) => ({
+      metadata: { name, namespace: ns },
+      spec: { selector },
+    });
+    const sets = [
+      cs('web', 'ns', { matchLabels: { app: 'web' } }),
+      cs('db', 'ns', { matchLabels: { app: 'db' } }),
+      cs('web', 'other', { matchLabels: { app: 'web' } }),
+      cs('broken', 'ns', { matchExpressions: [{ key: 'app', operator: 'Bogus' }] }),
+    ];
+    const orphan = { metadata: { name: 'p', namespace: 'ns', labels: { app: 'web' } } };
+    expect(cloneSetsForOrphan(orphan, sets)).toEqual([{ namespace: 'ns', name: 'web' }]);
+    expect(cloneSetsForOrphan({ metadata: { ...orphan.metadata, ownerReferences: owner } }, sets)).toEqual(
+      [],
+    );
+    expect(cloneSetsForOrphan({ metadata: { ...orphan.metadata, deletionTimestamp: 'x' } }, sets)).toEqual(
+      [],
+    );
+  });
+
   it('ignores objects no CloneSet controls', () => {
     expect(
       owningCloneSet({
@@ -180,6 +201,13 @@ describe('admission', () => {
     });
     expect(validating.webhooks[0]).toMatchObject({
       clientConfig: { url: 'https://127.0.0.1:9443/validate-apps-kruise-io-v1alpha1-cloneset' },
+    });
+    const scoped = cloneSetWebhookConfigurations('https://127.0.0.1:9443', 'PEM', {
+      matchLabels: { team: 'payments' },
+    });
+    expect(scoped.mutating.metadata?.name).toBe('regatta-cloneset-payments');
+    expect(scoped.validating.webhooks[0]).toMatchObject({
+      namespaceSelector: { matchLabels: { team: 'payments' } },
     });
   });
 });

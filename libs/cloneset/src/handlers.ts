@@ -1,6 +1,6 @@
 /** Maps cache changes to reconcile keys and expectation observations (spec §2.3 pod event handler). */
-import type { KubeObject } from '@regatta/kube';
-import { controllerRef } from '@regatta/kube';
+import type { KubeObject, LabelSelector } from '@regatta/kube';
+import { compileLabelSelector, controllerRef } from '@regatta/kube';
 import type { Expectations, Request } from '@regatta/runtime';
 import { cloneSetKey } from './reconciler.js';
 
@@ -43,6 +43,30 @@ export function observeOwnedChange(
     if (kind === 'pod' && rv) expectations.observeUpdated(key, name, rv);
   }
   return req;
+}
+
+/**
+ * A pod no controller owns: the CloneSets of its namespace whose selector matches it, which may adopt it (a CloneSet
+ * with an invalid selector matches nothing).
+ */
+export function cloneSetsForOrphan(pod: KubeObject, clonesets: readonly KubeObject[]): Request[] {
+  if (controllerRef(pod) !== undefined || pod.metadata?.deletionTimestamp) return [];
+  const out: Request[] = [];
+  for (const cs of clonesets) {
+    if (cs.metadata?.namespace !== pod.metadata?.namespace) continue;
+    const selector = (cs as { spec?: { selector?: LabelSelector | null } }).spec?.selector ?? null;
+    if (selectorMatches(selector, pod)) out.push(cloneSetRequest({ type: 'update', object: cs }));
+  }
+  return out;
+}
+
+/** Whether a selector matches the object's labels; an invalid selector matches nothing. */
+function selectorMatches(selector: LabelSelector | null, obj: KubeObject): boolean {
+  try {
+    return compileLabelSelector(selector).matches(obj.metadata?.labels);
+  } catch {
+    return false;
+  }
 }
 
 /** A ControllerRevision changed: reconcile its owner. */

@@ -1,9 +1,11 @@
 export {
+  CLONESET_FEATURE_GATES,
   CLONESET_GVK,
   CONTROLLER_NAME,
   CloneSetReconciler,
   cloneSetKey,
   rolloutSpec,
+  type CloneSetFeatureGates,
   type CloneSetObject,
   type CloneSetReconcilerDeps,
   type KubeWriter,
@@ -13,6 +15,7 @@ export { computeStatus, statusChanged, type ComputedCloneSetStatus, type StatusI
 export { messages } from './events.js';
 export {
   cloneSetRequest,
+  cloneSetsForOrphan,
   observeOwnedChange,
   owningCloneSet,
   revisionOwner,
@@ -35,3 +38,17 @@ export {
   type RolloutRecord,
 } from './tracing.js';
 export { syncProgressing, type ProgressingInput, type WorkloadCondition } from './progressing.js';
+export {
+  IMAGE_PREDOWNLOAD_MIN_UPDATED_READY_PODS_KEY,
+  preDownloadStep,
+  type ImagePreDownloader,
+  type PreDownloadFacts,
+  type PreDownloadStep,
+} from './image-predownload.js';
+export {
+  activeHolds,
+  syncHolds,
+  type HoldFacts,
+  type HoldStarts,
+  type RolloutHold,
+} from './rollout-holds.js';

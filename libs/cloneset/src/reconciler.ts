@@ -8,15 +8,22 @@ import {
   type LabelSelector,
   EventReasons,
   type EventRecorder,
+  adoptPatch,
+  claimOwnerOf,
   compileLabelSelector,
   controllerRef,
   isAlreadyExists,
   isConflict,
   isNotFound,
+  newControllerRef,
+  planClaims,
+  releasePatch,
   retryOnConflict,
 } from '@regatta/kube';
 import {
+  LIFECYCLE_TIMESTAMP_KEY,
   LifecycleState,
+  getPodLifecycleState,
   type Pod,
   type PodCondition,
   inPlaceUpdateStep,
@@ -62,6 +69,8 @@ import type { Expectations, Reconciler, ReconcileContext, Request, Result } from
 import { CONTROLLER_NAME, errText, messages } from './events.js';
 import { type WorkloadCondition, syncProgressing } from './progressing.js';
 import { type ComputedCloneSetStatus, computeStatus, statusChanged } from './status.js';
+import { type ImagePreDownloader, preDownloadStep } from './image-predownload.js';
+import { activeHolds, syncHolds } from './rollout-holds.js';
 import {
   ROLLOUT_TRACE_ANNOTATION,
   type RolloutRecord,
@@ -105,7 +114,22 @@ export interface CloneSetReconcilerDeps {
   random?: RandomSource;
   /** Rollout traces (one trace per rollout, context stored on the CloneSet). */
   rollouts?: RolloutTracer;
+  /** Pulls a rollout's images ahead of in-place updates (none until ImagePullJob is wired in). */
+  imagePreDownload?: ImagePreDownloader;
+  /** Feature gates (OpenKruise's names and defaults, {@link CLONESET_FEATURE_GATES}). */
+  gates?: Partial<CloneSetFeatureGates>;
 }
+
+/** The feature gates the CloneSet controller reads, with OpenKruise's defaults (spec §10). */
+export const CLONESET_FEATURE_GATES = {
+  /** Scale counts a pod in PreparingUpdate as updated (Alpha). */
+  PreparingUpdateAsUpdate: false,
+  /** A volumeClaimTemplates change makes pods be recreated instead of updated in place (Alpha). */
+  RecreatePodWhenChangeVCTInCloneSetGate: false,
+  /** In-place update of env read from labels/annotations, restarting only those containers (Beta). */
+  InPlaceUpdateEnvFromMetadata: true,
+} as const;
+export type CloneSetFeatureGates = Record<keyof typeof CLONESET_FEATURE_GATES, boolean>;
 
 export function cloneSetKey(namespace: string | undefined, name: string): string {
   return `${namespace ?? ''}/${name}`;
@@ -131,9 +155,11 @@ export class CloneSetReconciler implements Reconciler {
   readonly #d: CloneSetReconcilerDeps;
   readonly #now: () => Date;
   readonly #random: RandomSource;
+  readonly #gates: CloneSetFeatureGates;
 
   constructor(deps: CloneSetReconcilerDeps) {
     this.#d = deps;
+    this.#gates = { ...CLONESET_FEATURE_GATES, ...deps.gates };
     this.#now = deps.now ?? (() => new Date());
     this.#random = deps.random ?? Math.random;
   }
@@ -173,9 +199,7 @@ export class CloneSetReconciler implements Reconciler {
     }
 
     const uid = cloneSet.metadata?.uid ?? '';
-    const owned = (this.#d.pods.byIndex('ownerUid', uid) as Pod[]).filter(
-      (p) => controllerRef(p)?.uid === uid,
-    );
+    const owned = await this.#claimPods(cloneSet, ctx);
     const activePods = owned.filter(isPodActive);
     const inactivePods = owned.filter((p) => !isPodActive(p));
     const pvcs = (this.#d.pvcs.byIndex('ownerUid', uid) as PersistentVolumeClaim[]).filter(
@@ -188,9 +212,16 @@ export class CloneSetReconciler implements Reconciler {
     const updateName = nameOf(updateRevision);
     const currentName = nameOf(currentRevision);
 
+    await this.#preDownload(cloneSet, currentRevision, updateRevision, ctx);
+
     const stored = parseRolloutRecord(cloneSet.metadata?.annotations?.[ROLLOUT_TRACE_ANNOTATION]);
-    const record = this.#d.rollouts ? this.#d.rollouts.current(key, stored) : stored;
-    const activeRecord = record && !record.done && record.to === updateName ? record : undefined;
+    let record = this.#d.rollouts ? this.#d.rollouts.current(key, stored) : stored;
+    if (currentName !== updateName && record?.to !== updateName && !cloneSet.metadata?.deletionTimestamp) {
+      // begin before acting, so the first pod updates of the rollout fall inside it
+      record = await this.#beginRollout(cloneSet, key, record, currentName, updateName, ctx);
+    }
+    // a rollout whose last pods are seen done after its end still gets their spans (see #tracePod)
+    const activeRecord = record && record.to === updateName ? record : undefined;
     const delays: number[] = [];
     let failure: { type: 'FailedScale' | 'FailedUpdate'; err: unknown } | undefined;
     if (!cloneSet.metadata?.deletionTimestamp) {
@@ -203,6 +234,7 @@ export class CloneSetReconciler implements Reconciler {
           currentRevision,
           updateRevision,
           ctx,
+          activeRecord,
         );
         if (!scaled) {
           try {
@@ -266,7 +298,7 @@ export class CloneSetReconciler implements Reconciler {
     else delete status.conditions;
     if (progress.requeueAfterMs > 0) delays.push(progress.requeueAfterMs);
     await this.#writeStatus(cloneSet, status);
-    await this.#traceRollout(cloneSet, key, record, status, ctx);
+    await this.#followRollout(cloneSet, key, record, status, ctx);
 
     const pruned = prunePodsToDelete(spec.scaleStrategy?.podsToDelete, activePods);
     if (pruned !== undefined) {
@@ -299,6 +331,67 @@ export class CloneSetReconciler implements Reconciler {
     // pods that are scheduled but not yet Normal (e.g. waiting for a preNormal hook) are re-checked by their events
     const delay = delays.filter((d) => d > 0);
     return delay.length > 0 ? { requeueAfterMs: Math.min(...delay) } : {};
+  }
+
+  // ── claims ────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * The pods this CloneSet controls after claiming (spec §2.3 step 6): orphans in its namespace that match the
+   * selector are adopted, owned pods that no longer match are released. An adoption is preceded by a live read of
+   * the CloneSet (the cached one may be stale or deleted and re-created under the same name).
+   */
+  async #claimPods(cs: CloneSetObject, ctx: ReconcileContext): Promise<Pod[]> {
+    const uid = cs.metadata?.uid ?? '';
+    const ns = cs.metadata?.namespace;
+    const owned = this.#d.pods.byIndex('ownerUid', uid) as Pod[];
+    const orphans = ns
+      ? (this.#d.pods.byIndex('namespace', ns) as Pod[]).filter((p) => controllerRef(p) === undefined)
+      : [];
+    const decisions = planClaims(claimOwnerOf(cs), [...owned, ...orphans], cs.spec?.selector ?? null);
+    const claimed = [...decisions.keep];
+    let canAdopt: boolean | undefined;
+    for (const pod of decisions.adopt) {
+      canAdopt ??= await this.#canAdopt(cs);
+      if (!canAdopt) break;
+      try {
+        const out = await this.#d.client.patch<Pod>(
+          { ...POD, namespace: ns, name: nameOf(pod) },
+          adoptPatch(pod, newControllerRef(cs, CLONESET_GVK)),
+          { type: 'strategic' },
+        );
+        this.#expectUpdated(cloneSetKey(ns, nameOf(cs)), out);
+        claimed.push(out);
+        ctx.log.info({ pod: nameOf(pod) }, 'adopted an orphan pod matching the selector');
+      } catch (err) {
+        // gone, or changed (the UID precondition): the next round sees it as it is now
+        if (!isNotFound(err) && !isConflict(err)) throw err;
+      }
+    }
+    for (const pod of decisions.release) {
+      try {
+        await this.#d.client.patch({ ...POD, namespace: ns, name: nameOf(pod) }, releasePatch(pod, uid), {
+          type: 'strategic',
+        });
+        ctx.log.info({ pod: nameOf(pod) }, 'released a pod that no longer matches the selector');
+      } catch (err) {
+        if (!isNotFound(err) && !isConflict(err)) throw err;
+      }
+    }
+    return claimed;
+  }
+
+  async #canAdopt(cs: CloneSetObject): Promise<boolean> {
+    try {
+      const fresh = await this.#d.client.get<CloneSetObject>({
+        ...CLONESET_GVK,
+        namespace: cs.metadata?.namespace,
+        name: nameOf(cs),
+      });
+      return fresh.metadata?.uid === cs.metadata?.uid && !fresh.metadata?.deletionTimestamp;
+    } catch (err) {
+      if (isNotFound(err)) return false;
+      throw err;
+    }
   }
 
   // ── revisions ──────────────────────────────────────────────────────────────────────────────
@@ -349,6 +442,33 @@ export class CloneSetReconciler implements Reconciler {
     }
     const currentRevision = currentRevisionOf(sorted, cs.status?.currentRevision, updateRevision);
     return { sorted, updateRevision, currentRevision, collisionCount };
+  }
+
+  // ── image pre-download (spec §2.3 step 10) ──────────────────────────────────────────────────
+
+  async #preDownload(
+    cs: CloneSetObject,
+    currentRevision: ControllerRevision,
+    updateRevision: ControllerRevision,
+    ctx: ReconcileContext,
+  ): Promise<void> {
+    const downloader = this.#d.imagePreDownload;
+    if (!downloader) return;
+    const step = preDownloadStep({
+      annotations: cs.metadata?.annotations,
+      replicas: rolloutSpec(cs).replicas ?? 1,
+      currentRevision: nameOf(currentRevision),
+      updateRevision: nameOf(updateRevision),
+      status: cs.status as { updateRevision?: string; updatedReadyReplicas?: number } | undefined,
+    });
+    try {
+      if (step.action === 'prepare')
+        await downloader.prepare({ cloneSet: cs, currentRevision, updateRevision });
+      else if (step.action === 'cleanup') await downloader.cleanup(cs);
+    } catch (err) {
+      // pulling ahead only saves time: the rollout goes on without it
+      ctx.log.warn({ err, step: step.action }, 'image pre-download failed');
+    }
   }
 
   // ── PVC clean-up (reuse disabled) ─────────────────────────────────────────────────────────
@@ -404,6 +524,7 @@ export class CloneSetReconciler implements Reconciler {
     currentRevision: ControllerRevision,
     updateRevision: ControllerRevision,
     ctx: ReconcileContext,
+    record?: RolloutRecord,
   ): Promise<boolean> {
     const spec = rolloutSpec(cs);
     const now = this.#now();
@@ -413,6 +534,7 @@ export class CloneSetReconciler implements Reconciler {
         now,
         random: this.#random,
         excludePreparingDelete: spec.scaleStrategy?.excludePreparingDelete ?? false,
+        preparingUpdateAsUpdate: this.#gates.PreparingUpdateAsUpdate,
       },
     );
     if (plan.action !== 'cancelPreparingDelete' && plan.scaleUpLimited) {
@@ -453,7 +575,11 @@ export class CloneSetReconciler implements Reconciler {
               })) || modified;
             continue;
           }
-          if (await this.#deletePod(cs, key, d.pod, d.pvcs)) modified = true;
+          if (await this.#deletePod(cs, key, d.pod, d.pvcs)) {
+            modified = true;
+            if (getPodLifecycleState(d.pod) === LifecycleState.PreparingDelete)
+              this.#traceHookWait(record, d.pod, 'preDelete');
+          }
         }
         return modified;
       }
@@ -661,7 +787,7 @@ export class CloneSetReconciler implements Reconciler {
     const target = revisions.find((r) => nameOf(r) === plan.targetRevision) ?? updateRevision;
     const type = spec.updateStrategy?.type ?? 'ReCreate';
     for (const pod of plan.pods) {
-      await this.#updatePod(cs, key, pod, revisions, target, type, delays, ctx);
+      await this.#updatePod(cs, key, pod, revisions, target, type, delays, ctx, record);
     }
   }
 
@@ -674,6 +800,7 @@ export class CloneSetReconciler implements Reconciler {
     type: string,
     delays: number[],
     ctx: ReconcileContext,
+    record?: RolloutRecord,
   ): Promise<void> {
     const { client, recorder } = this.#d;
     const spec = rolloutSpec(cs);
@@ -684,12 +811,15 @@ export class CloneSetReconciler implements Reconciler {
     if (type === 'InPlaceIfPossible' || type === 'InPlaceOnly') {
       const old = revisionOfPod(pod, revisions);
       const grace = spec.updateStrategy?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0;
-      const plan = planInPlaceUpdate(pod, old, target, {
+      const options = {
         now,
         gracePeriodSeconds: grace,
+        recreatePodWhenChangeVCT: this.#gates.RecreatePodWhenChangeVCTInCloneSetGate,
+        envFromMetadata: this.#gates.InPlaceUpdateEnvFromMetadata,
         ...(type === 'InPlaceOnly' ? { ignoreVolumeClaimTemplatesHashDiff: true } : {}),
-        additional: [(p) => setPodLifecycle(p, LifecycleState.Updating, now)],
-      });
+        additional: [(p: Pod) => setPodLifecycle(p, LifecycleState.Updating, now)],
+      };
+      const plan = planInPlaceUpdate(pod, old, target, options);
       if (plan.inPlace) {
         const step = inPlaceUpdateStep(pod, lifecycle);
         if (step.action === 'wait') return;
@@ -708,12 +838,7 @@ export class CloneSetReconciler implements Reconciler {
         try {
           await retryOnConflict(async () => {
             const fresh = await client.get<Pod>({ ...POD, namespace: pod.metadata?.namespace, name });
-            const p = planInPlaceUpdate(fresh, old, target, {
-              now,
-              gracePeriodSeconds: grace,
-              ...(type === 'InPlaceOnly' ? { ignoreVolumeClaimTemplatesHashDiff: true } : {}),
-              additional: [(x) => setPodLifecycle(x, LifecycleState.Updating, now)],
-            });
+            const p = planInPlaceUpdate(fresh, old, target, options);
             if (!p.inPlace) return;
             let rv = fresh.metadata?.resourceVersion;
             if (p.conditions)
@@ -739,6 +864,8 @@ export class CloneSetReconciler implements Reconciler {
           EventReasons.SuccessfulUpdatePodInPlace,
           messages.updatedInPlace(name, targetName),
         );
+        if (getPodLifecycleState(pod) === LifecycleState.PreparingUpdate)
+          this.#traceHookWait(record, pod, 'inPlaceUpdate');
         return;
       }
       if (type === 'InPlaceOnly') throw new Error(messages.inPlaceOnlyImpossible(name));
@@ -768,6 +895,9 @@ export class CloneSetReconciler implements Reconciler {
     if (!rollouts || !isPodAtRevision(pod, updateName)) return;
     const state = pod.metadata?.labels?.['lifecycle.apps.kruise.io/state'];
     const rolloutStart = Date.parse(record.start);
+    // after the rollout ended, only updates that began before its end belong to it
+    const rolloutEnd = record.done && record.end ? Date.parse(record.end) : Number.POSITIVE_INFINITY;
+    const belongs = (started: number) => started >= rolloutStart - 1000 && started <= rolloutEnd;
     if (state === LifecycleState.Updating) {
       let started: number;
       try {
@@ -776,17 +906,50 @@ export class CloneSetReconciler implements Reconciler {
       } catch {
         started = Number.NaN;
       }
-      if (!Number.isNaN(started) && started >= rolloutStart - 1000)
-        rollouts.podUpdate(record, nameOf(pod), 'in-place', new Date(started), now);
+      if (belongs(started)) rollouts.podUpdate(record, nameOf(pod), 'in-place', new Date(started), now);
     } else if (state === LifecycleState.PreparingNormal) {
       const created = Date.parse(pod.metadata?.creationTimestamp ?? '');
-      if (!Number.isNaN(created) && created >= rolloutStart - 1000)
-        rollouts.podUpdate(record, nameOf(pod), 'recreate', new Date(created), now);
+      if (belongs(created)) rollouts.podUpdate(record, nameOf(pod), 'recreate', new Date(created), now);
     }
   }
 
-  /** Begins or finishes the rollout trace and stores its context on the CloneSet. */
-  async #traceRollout(
+  /** A new rollout: its root span begins (an open one for an older revision was superseded and ends). */
+  async #beginRollout(
+    cs: CloneSetObject,
+    key: string,
+    previous: RolloutRecord | undefined,
+    from: string,
+    to: string,
+    ctx: ReconcileContext,
+  ): Promise<RolloutRecord | undefined> {
+    const rollouts = this.#d.rollouts;
+    if (!rollouts) return previous;
+    const now = this.#now();
+    if (previous && !previous.done) {
+      for (const h of syncHolds(previous.holds, new Set(), now).ended)
+        rollouts.hold(previous, h.hold, new Date(h.start), now);
+    }
+    const spec = rolloutSpec(cs);
+    const record = rollouts.begin(
+      key,
+      {
+        namespace: cs.metadata?.namespace ?? '',
+        name: nameOf(cs),
+        from,
+        to,
+        strategy: spec.updateStrategy?.type ?? 'ReCreate',
+        replicas: spec.replicas ?? 1,
+        partition: String(spec.updateStrategy?.partition ?? 0),
+      },
+      now,
+      previous,
+    );
+    await this.#storeRollout(cs, record, ctx);
+    return record;
+  }
+
+  /** Follows the open rollout: its holds (pause, partition), and its end once every pod is updated and ready. */
+  async #followRollout(
     cs: CloneSetObject,
     key: string,
     record: RolloutRecord | undefined,
@@ -794,35 +957,39 @@ export class CloneSetReconciler implements Reconciler {
     ctx: ReconcileContext,
   ): Promise<void> {
     const rollouts = this.#d.rollouts;
-    if (!rollouts || cs.metadata?.deletionTimestamp) return;
+    if (!rollouts || !record || record.done || record.to !== status.updateRevision) return;
+    if (cs.metadata?.deletionTimestamp) return;
     const now = this.#now();
-    let next: RolloutRecord | undefined;
     const rolling = status.currentRevision !== status.updateRevision;
-    if (rolling && (!record || record.to !== status.updateRevision)) {
-      const spec = rolloutSpec(cs);
-      next = rollouts.begin(
-        key,
-        {
-          namespace: cs.metadata?.namespace ?? '',
-          name: nameOf(cs),
-          from: status.currentRevision,
-          to: status.updateRevision,
-          strategy: spec.updateStrategy?.type ?? 'ReCreate',
-          replicas: spec.replicas ?? 1,
-          partition: String(spec.updateStrategy?.partition ?? 0),
-        },
-        now,
-      );
-    } else if (
-      !rolling &&
-      status.updatedReadyReplicas === status.replicas &&
-      record &&
-      !record.done &&
-      record.to === status.updateRevision
-    ) {
-      next = rollouts.finish(key, record, now);
+    const finished = !rolling && status.updatedReadyReplicas === status.replicas;
+    const holds = syncHolds(
+      record.holds,
+      finished
+        ? new Set()
+        : activeHolds({
+            rolling,
+            paused: rolloutSpec(cs).updateStrategy?.paused === true,
+            replicas: status.replicas,
+            updatedReplicas: status.updatedReplicas,
+            updatedReadyReplicas: status.updatedReadyReplicas,
+            expectedUpdatedReplicas: status.expectedUpdatedReplicas,
+          }),
+      now,
+    );
+    for (const h of holds.ended) rollouts.hold(record, h.hold, new Date(h.start), now);
+    let next: RolloutRecord | undefined;
+    if (finished) next = rollouts.finish(key, record, now);
+    else if (holds.changed) {
+      const withHolds: RolloutRecord = { ...record };
+      if (Object.keys(holds.open).length > 0) withHolds.holds = holds.open;
+      else delete withHolds.holds;
+      next = rollouts.update(key, withHolds);
     }
-    if (!next) return;
+    if (next) await this.#storeRollout(cs, next, ctx);
+  }
+
+  /** Stores the rollout record on the CloneSet (best effort: the tracer keeps the freshest record meanwhile). */
+  async #storeRollout(cs: CloneSetObject, next: RolloutRecord, ctx: ReconcileContext): Promise<void> {
     await this.#d.client
       .patch(
         { ...CLONESET_GVK, namespace: cs.metadata?.namespace, name: nameOf(cs) },
@@ -830,6 +997,13 @@ export class CloneSetReconciler implements Reconciler {
         { type: 'merge' },
       )
       .catch((err: unknown) => ctx.log.debug({ err }, 'could not store the rollout trace context'));
+  }
+
+  /** A pod leaves a lifecycle hook's waiting state during a rollout: its wait, from the state's timestamp. */
+  #traceHookWait(record: RolloutRecord | undefined, pod: Pod, hook: 'preDelete' | 'inPlaceUpdate'): void {
+    const since = Date.parse(pod.metadata?.annotations?.[LIFECYCLE_TIMESTAMP_KEY] ?? '');
+    if (!record || record.done || !this.#d.rollouts || Number.isNaN(since)) return;
+    this.#d.rollouts.hookWait(record, nameOf(pod), hook, new Date(since), this.#now());
   }
 
   // ── status ──────────────────────────────────────────────────────────────────────────────────

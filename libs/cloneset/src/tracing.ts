@@ -1,12 +1,15 @@
 /**
  * Rollout traces. A rollout (the update revision differs from the current one) is one trace: a root span
- * `cloneset.rollout` and a child `cloneset.pod-update` per pod update. The trace context lives on the CloneSet in the
+ * `cloneset.rollout`, a child `cloneset.pod-update` per pod update, and children for what held it back:
+ * `cloneset.pause`, `cloneset.partition-hold` (see rollout-holds.ts) and `cloneset.hook-wait` per pod whose lifecycle
+ * hook (preDelete / inPlaceUpdate) kept it waiting. The trace context lives on the CloneSet in the
  * annotation {@link ROLLOUT_TRACE_ANNOTATION}, so a restarted or newly elected controller continues the same trace.
  *
  * The root span object only lives in the process that started it; a process that finds a rollout begun by another
  * one ends it with a `cloneset.rollout.resumed` child span (start = the rollout's start) instead.
  */
 import { ROOT_CONTEXT, type Context, type Span, type Tracer, trace, TraceFlags } from '@opentelemetry/api';
+import type { HoldStarts, RolloutHold } from './rollout-holds.js';
 
 export const ROLLOUT_TRACE_ANNOTATION = 'regatta.dev/rollout-trace';
 
@@ -18,7 +21,18 @@ export interface RolloutRecord {
   /** RFC 3339 start of the rollout. */
   start: string;
   done?: boolean;
+  /** RFC 3339 end, once done. */
+  end?: string;
+  /** Holds in force, with their start (spans are emitted when they end). */
+  holds?: HoldStarts;
+  /** Incremented on every write: the freshest of the stored record and this process' own wins. */
+  seq?: number;
 }
+
+const HOLD_SPANS: Record<RolloutHold, string> = {
+  paused: 'cloneset.pause',
+  partition: 'cloneset.partition-hold',
+};
 
 export function parseRolloutRecord(value: string | undefined): RolloutRecord | undefined {
   if (!value) return undefined;
@@ -26,12 +40,20 @@ export function parseRolloutRecord(value: string | undefined): RolloutRecord | u
     const v = JSON.parse(value) as Partial<RolloutRecord>;
     if (typeof v.traceparent !== 'string' || typeof v.to !== 'string' || typeof v.start !== 'string')
       return undefined;
+    const holds: HoldStarts = {};
+    for (const hold of Object.keys(HOLD_SPANS) as RolloutHold[]) {
+      const since = v.holds?.[hold];
+      if (typeof since === 'string') holds[hold] = since;
+    }
     return {
       traceparent: v.traceparent,
       from: v.from ?? '',
       to: v.to,
       start: v.start,
       ...(v.done ? { done: true } : {}),
+      ...(typeof v.end === 'string' ? { end: v.end } : {}),
+      ...(Object.keys(holds).length > 0 ? { holds } : {}),
+      ...(typeof v.seq === 'number' ? { seq: v.seq } : {}),
     };
   } catch {
     return undefined;
@@ -78,9 +100,9 @@ export class RolloutTracer {
   }
 
   /** Starts the rollout's root span; returns the record to store on the CloneSet. */
-  begin(key: string, attrs: RolloutAttributes, now: Date): RolloutRecord {
-    const previous = this.#open.get(key);
-    if (previous?.span && !previous.record.done) previous.span.end(now);
+  begin(key: string, attrs: RolloutAttributes, now: Date, previous?: RolloutRecord): RolloutRecord {
+    const open = this.#open.get(key);
+    if (open?.span && !open.record.done) open.span.end(now);
     const span = this.#tracer.startSpan(
       'cloneset.rollout',
       {
@@ -98,31 +120,38 @@ export class RolloutTracer {
       },
       ROOT_CONTEXT,
     );
-    const record = {
+    const record: RolloutRecord = {
       traceparent: traceparentOf(span),
       from: attrs.from,
       to: attrs.to,
       start: now.toISOString(),
+      seq: (previous?.seq ?? 0) + 1,
     };
     this.#open.set(key, { to: attrs.to, span, record });
     return record;
   }
 
   /**
-   * The rollout record to act on: the one this process started (fresher than the cache, which may not show the
-   * annotation yet), else the stored one.
+   * The rollout record to act on: the fresher (by `seq`) of the one this process last wrote and the stored one (the
+   * cache may not show this process' write yet; another process may have written after it).
    */
   current(key: string, stored: RolloutRecord | undefined): RolloutRecord | undefined {
     const open = this.#open.get(key);
-    if (
-      open &&
-      (!stored ||
-        stored.to !== open.to ||
-        stored.traceparent !== open.record.traceparent ||
-        (open.record.done === true && !stored.done))
-    )
-      return open.record;
+    if (!open) return stored;
+    if (!stored || (open.record.seq ?? 0) > (stored.seq ?? 0)) return open.record;
     return stored;
+  }
+
+  /** Remembers a record written to the CloneSet (holds changed); returns it with the next `seq`. */
+  update(key: string, record: RolloutRecord): RolloutRecord {
+    const next = { ...record, seq: (record.seq ?? 0) + 1 };
+    const open = this.#open.get(key);
+    this.#open.set(key, {
+      to: next.to,
+      ...(open?.span && open.to === next.to ? { span: open.span } : {}),
+      record: next,
+    });
+    return next;
   }
 
   /** Ends the rollout (its root span here, or a `resumed` span under the stored context); returns the record marked done. */
@@ -143,22 +172,49 @@ export class RolloutTracer {
           .end(now);
       }
     }
-    const done = { ...record, done: true };
+    const done: RolloutRecord = { ...record, done: true, end: now.toISOString(), seq: (record.seq ?? 0) + 1 };
+    delete done.holds;
     this.#open.set(key, { to: record.to, record: done });
     return done;
   }
 
   /** One pod update of the rollout, from the controller's write (`start`) until it was seen done (`end`). */
   podUpdate(record: RolloutRecord, pod: string, how: 'in-place' | 'recreate', start: Date, end: Date): void {
+    this.#child(record, 'cloneset.pod-update', start, end, { 'pod.name': pod, 'cloneset.update.type': how });
+  }
+
+  /** A hold of the rollout (pause, partition) that ended: one span from its start. */
+  hold(record: RolloutRecord, hold: RolloutHold, start: Date, end: Date): void {
+    this.#child(record, HOLD_SPANS[hold], start, end, { 'cloneset.hold': hold });
+  }
+
+  /** A pod that waited for a lifecycle hook (`preDelete`, `inPlaceUpdate`) during the rollout. */
+  hookWait(
+    record: RolloutRecord,
+    pod: string,
+    hook: 'preDelete' | 'inPlaceUpdate',
+    start: Date,
+    end: Date,
+  ): void {
+    this.#child(record, 'cloneset.hook-wait', start, end, {
+      'pod.name': pod,
+      'cloneset.lifecycle.hook': hook,
+    });
+  }
+
+  #child(
+    record: RolloutRecord,
+    name: string,
+    start: Date,
+    end: Date,
+    attributes: Record<string, string>,
+  ): void {
     const parent = contextFromTraceparent(record.traceparent);
     if (!parent) return;
     this.#tracer
       .startSpan(
-        'cloneset.pod-update',
-        {
-          startTime: start,
-          attributes: { 'pod.name': pod, 'cloneset.update.type': how, 'cloneset.revision.to': record.to },
-        },
+        name,
+        { startTime: start, attributes: { ...attributes, 'cloneset.revision.to': record.to } },
         parent,
       )
       .end(end);

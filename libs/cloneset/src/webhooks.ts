@@ -58,13 +58,15 @@ export function cloneSetValidator(getPod?: PodLookup): ValidatingHandler<CloneSe
 export function cloneSetWebhookConfigurations(
   baseUrl: string,
   caBundlePem: string,
-  /** `key=value`: only namespaces with this label; the configurations are then named after the value. */
-  namespaceSelector?: string,
+  /** Only namespaces with these labels (REGATTA_NAMESPACE_SELECTOR); the configurations are then named after them. */
+  namespaceScope?: { matchLabels: Record<string, string> },
 ): { mutating: KubeObject & { webhooks: unknown[] }; validating: KubeObject & { webhooks: unknown[] } } {
   const caBundle = Buffer.from(caBundlePem).toString('base64');
-  const [key, value] = (namespaceSelector ?? '').split('=', 2);
-  const scoped = key ? { namespaceSelector: { matchLabels: { [key]: value ?? '' } } } : {};
-  const name = key ? `regatta-cloneset-${value ?? key}` : 'regatta-cloneset';
+  const scoped = namespaceScope ? { namespaceSelector: { matchLabels: namespaceScope.matchLabels } } : {};
+  const suffix = Object.values(namespaceScope?.matchLabels ?? {})
+    .filter((v) => v !== '')
+    .join('-');
+  const name = namespaceScope ? `regatta-cloneset-${suffix || 'scoped'}` : 'regatta-cloneset';
   const common = {
     ...scoped,
     rules: [

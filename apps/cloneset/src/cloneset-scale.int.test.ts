@@ -1,0 +1,417 @@
+// CloneSet scale scenarios on the shared local cluster (S1 §2.1, spec §2.4–2.5, §2.8): which pods go when a user
+// names them (podsToDelete, the specified-delete label), in which order pods go when scaling in
+// (pod-deletion-cost, readiness), how PreparingDelete pods count (excludePreparingDelete), and what a
+// volumeClaimTemplates change does with the default feature gates.
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '@regatta/kube';
+import {
+  type CloneSet,
+  type Pod,
+  POD,
+  isReady,
+  seed,
+  useCloneSetScenarios,
+} from './testing/scenario-harness.js';
+
+const h = useCloneSetScenarios();
+const { namespace, pods, cloneSet, events, patch, settled } = h;
+
+const SPECIFIED_DELETE = 'apps.kruise.io/specified-delete';
+const DELETION_COST = 'controller.kubernetes.io/pod-deletion-cost';
+const STATE = 'lifecycle.apps.kruise.io/state';
+const EXCLUDE_PREPARING_DELETE = 'apps.kruise.io/cloneset-scaling-exclude-preparing-delete';
+const HOOK = 'example.com/hold-delete';
+
+const uidOf = (p: Pod): string => p.metadata!.uid!;
+const nameOf = (p: Pod): string => p.metadata!.name!;
+
+/** The cs-demo seed (S1 §2) under another name in `ns`, changed by `edit` before it is created. */
+async function createDemo(ns: string, name: string, edit: (cs: CloneSet) => void = () => undefined) {
+  const cs = seed('s1-2-cs-demo.yaml');
+  cs.metadata = { name, namespace: ns };
+  edit(cs);
+  await h.client.create(cs);
+}
+
+const patchPod = (ns: string, name: string, body: Record<string, unknown>) =>
+  h.client.patch({ ...POD, namespace: ns, name }, body, { type: 'strategic' });
+
+/** Asserts `check` on every sample for `ms` (a "nothing happens" window); returns the last sample's value. */
+async function holds<T>(ms: number, sample: () => Promise<T>, check: (v: T) => void): Promise<T> {
+  const end = Date.now() + ms;
+  let last = await sample();
+  check(last);
+  while (Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 300));
+    last = await sample();
+    check(last);
+  }
+  return last;
+}
+
+/** The template's containers with a new image for the first one (a merge patch replaces the whole list). */
+const withImage = (cs: CloneSet, image: string) => {
+  const template = cs.spec['template'] as { spec: { containers: Record<string, unknown>[] } };
+  return template.spec.containers.map((c, i) => (i === 0 ? { ...c, image } : c));
+};
+
+describe('CloneSet scale', () => {
+  it('podsToDelete (S1 §2.1.2) with replicas kept: the named pod is deleted and replaced, then pruned from the list', async () => {
+    const ns = await namespace();
+    await createDemo(ns, 'ptd');
+    await settled(ns, 'ptd', 3);
+    const before = await pods(ns);
+    const victim = before[1]!;
+    const others = before.filter((p) => p !== victim).map(uidOf);
+
+    // the webhook only accepts names of live pods of this CloneSet
+    await expect(
+      patch(ns, 'ptd', { spec: { scaleStrategy: { podsToDelete: ['ptd-nosuch'] } } }),
+    ).rejects.toThrow(/spec\.scaleStrategy\.podsToDelete.*find pod ptd-nosuch failed/);
+
+    await patch(ns, 'ptd', { spec: { scaleStrategy: { podsToDelete: [nameOf(victim)] } } });
+    await expect
+      .poll(async () => (await pods(ns)).some((p) => uidOf(p) === uidOf(victim)), { timeout: 30_000 })
+      .toBe(false);
+    const after = await settled(ns, 'ptd', 3);
+    const now = await pods(ns);
+    // the other two pods are untouched; the third is a new pod with a new name
+    expect(now.filter((p) => others.includes(uidOf(p)))).toHaveLength(2);
+    const replacement = now.find((p) => !others.includes(uidOf(p)))!;
+    expect(nameOf(replacement)).not.toBe(nameOf(victim));
+    expect(replacement.metadata!.labels!['controller-revision-hash']).toBe(after.status!.updateRevision);
+    // the deleted pod's name is pruned from podsToDelete
+    await expect
+      .poll(
+        async () =>
+          ((await cloneSet(ns, 'ptd')).spec['scaleStrategy'] as { podsToDelete?: string[] } | undefined)
+            ?.podsToDelete ?? [],
+        { timeout: 15_000 },
+      )
+      .toEqual([]);
+    await expect
+      .poll(async () => (await events(ns, 'SuccessfulDelete')).map((e) => e.message), { timeout: 10_000 })
+      .toEqual([`succeed to delete pod ${nameOf(victim)}`]);
+    await expect.poll(async () => (await events(ns, 'SuccessfulCreate')).length, { timeout: 10_000 }).toBe(4);
+  });
+
+  it('podsToDelete (S1 §2.1.2) with replicas reduced by one at the same time: the named pod goes and is not replaced', async () => {
+    const ns = await namespace();
+    await createDemo(ns, 'ptd-down');
+    await settled(ns, 'ptd-down', 3);
+    const before = await pods(ns);
+    const victim = before[2]!;
+    await patch(ns, 'ptd-down', { spec: { replicas: 2, scaleStrategy: { podsToDelete: [nameOf(victim)] } } });
+    await settled(ns, 'ptd-down', 2);
+    const left = await holds(
+      3_000,
+      () => pods(ns),
+      (now) =>
+        expect(now.map(uidOf).sort()).toEqual(
+          before
+            .filter((p) => p !== victim)
+            .map(uidOf)
+            .sort(),
+        ),
+    );
+    expect(left).toHaveLength(2);
+    expect((await events(ns, 'SuccessfulCreate')).length).toBe(3);
+    expect((await events(ns, 'SuccessfulDelete')).map((e) => e.message)).toEqual([
+      `succeed to delete pod ${nameOf(victim)}`,
+    ]);
+    await expect
+      .poll(
+        async () =>
+          ((await cloneSet(ns, 'ptd-down')).spec['scaleStrategy'] as { podsToDelete?: string[] } | undefined)
+            ?.podsToDelete ?? [],
+        { timeout: 15_000 },
+      )
+      .toEqual([]);
+  });
+
+  it('the specified-delete label (S1 §2.1.2, spec §1.3) on a pod: it is deleted and replaced, the others stay', async () => {
+    const ns = await namespace();
+    await createDemo(ns, 'sdl');
+    await settled(ns, 'sdl', 3);
+    const before = await pods(ns);
+    const victim = before[0]!;
+    await patchPod(ns, nameOf(victim), { metadata: { labels: { [SPECIFIED_DELETE]: 'true' } } });
+    await expect
+      .poll(async () => (await pods(ns)).some((p) => uidOf(p) === uidOf(victim)), { timeout: 30_000 })
+      .toBe(false);
+    await settled(ns, 'sdl', 3);
+    const now = await pods(ns);
+    expect(now.map(uidOf)).toEqual(expect.arrayContaining(before.slice(1).map(uidOf)));
+    expect(now.some((p) => p.metadata!.labels![SPECIFIED_DELETE] !== undefined)).toBe(false);
+    await expect
+      .poll(async () => (await events(ns, 'SuccessfulDelete')).map((e) => e.message), { timeout: 10_000 })
+      .toEqual([`succeed to delete pod ${nameOf(victim)}`]);
+    await expect.poll(async () => (await events(ns, 'SuccessfulCreate')).length, { timeout: 10_000 }).toBe(4);
+  });
+
+  it('scale-in order (spec §2.5): the lowest controller.kubernetes.io/pod-deletion-cost goes first', async () => {
+    const ns = await namespace();
+    await createDemo(ns, 'cost', (cs) => (cs.spec.replicas = 4));
+    await settled(ns, 'cost', 4);
+    const list = await pods(ns);
+    // a, b, c, d: costs -10, none (0), 5, 100
+    const [a, b, c, d] = list as [Pod, Pod, Pod, Pod];
+    await patchPod(ns, nameOf(a), { metadata: { annotations: { [DELETION_COST]: '-10' } } });
+    await patchPod(ns, nameOf(c), { metadata: { annotations: { [DELETION_COST]: '5' } } });
+    await patchPod(ns, nameOf(d), { metadata: { annotations: { [DELETION_COST]: '100' } } });
+
+    await patch(ns, 'cost', { spec: { replicas: 2 } });
+    await settled(ns, 'cost', 2);
+    expect((await pods(ns)).map(uidOf).sort()).toEqual([uidOf(c), uidOf(d)].sort());
+    await patch(ns, 'cost', { spec: { replicas: 1 } });
+    await settled(ns, 'cost', 1);
+    expect((await pods(ns)).map(uidOf)).toEqual([uidOf(d)]);
+    await expect
+      .poll(async () => (await events(ns, 'SuccessfulDelete')).map((e) => e.message).sort(), {
+        timeout: 10_000,
+      })
+      .toEqual([a, b, c].map((p) => `succeed to delete pod ${nameOf(p)}`).sort());
+  });
+
+  it('scale-in order (spec §2.5): a not-ready pod goes before ready ones, whatever its deletion cost', async () => {
+    const ns = await namespace();
+    const gate = 'regatta.test/serving';
+    await createDemo(ns, 'unready', (cs) => {
+      const template = cs.spec['template'] as { spec: Record<string, unknown> };
+      // a readiness gate the test controls: a pod is Ready only once the test sets this condition True
+      template.spec['readinessGates'] = [{ conditionType: gate }];
+    });
+    await expect
+      .poll(
+        async () => (await pods(ns)).filter((p) => p.spec.nodeName && p.status?.phase === 'Running').length,
+        {
+          timeout: 30_000,
+        },
+      )
+      .toBe(3);
+    const list = await pods(ns);
+    const [notReady, ...ready] = list as [Pod, Pod, Pod];
+    for (const p of ready) {
+      await h.client.patchStatus(
+        { ...POD, namespace: ns, name: nameOf(p) },
+        {
+          status: {
+            conditions: [{ type: gate, status: 'True', lastTransitionTime: new Date().toISOString() }],
+          },
+        },
+        { type: 'strategic' },
+      );
+    }
+    // the not-ready pod is also the most expensive to delete
+    await patchPod(ns, nameOf(notReady), { metadata: { annotations: { [DELETION_COST]: '1000' } } });
+    await expect
+      .poll(async () => (await cloneSet(ns, 'unready')).status?.readyReplicas, { timeout: 30_000 })
+      .toBe(2);
+    expect(isReady((await pods(ns)).find((p) => uidOf(p) === uidOf(notReady))!)).toBe(false);
+
+    await patch(ns, 'unready', { spec: { replicas: 2 } });
+    await expect
+      .poll(async () => (await pods(ns)).map(uidOf).sort(), { timeout: 30_000 })
+      .toEqual(ready.map(uidOf).sort());
+    await expect
+      .poll(async () => (await events(ns, 'SuccessfulDelete')).map((e) => e.message), { timeout: 10_000 })
+      .toEqual([`succeed to delete pod ${nameOf(notReady)}`]);
+  });
+
+  describe('excludePreparingDelete (spec §2.4, §2.8; e2e "specified delete with lifecycle hook")', () => {
+    /** cs-demo with a preDelete label hook that every pod carries from its template. */
+    const withHook = (exclude: boolean) => (cs: CloneSet) => {
+      if (exclude) cs.metadata!.labels = { [EXCLUDE_PREPARING_DELETE]: 'true' };
+      cs.spec['lifecycle'] = { preDelete: { labelsHandler: { [HOOK]: 'true' } } };
+      const template = cs.spec['template'] as { metadata: { labels: Record<string, string> } };
+      template.metadata.labels[HOOK] = 'true';
+    };
+    const releaseHook = (ns: string, pod: Pod) =>
+      patchPod(ns, nameOf(pod), { metadata: { labels: { [HOOK]: null } } });
+    const stateOf = async (ns: string, pod: Pod) =>
+      (await pods(ns)).find((p) => uidOf(p) === uidOf(pod))?.metadata!.labels![STATE];
+
+    it('with the label: a specified-delete pod held in PreparingDelete does not count, so a replacement is created at once', async () => {
+      const ns = await namespace();
+      await createDemo(ns, 'excl', withHook(true));
+      await settled(ns, 'excl', 3);
+      const before = await pods(ns);
+      const victim = before[0]!;
+      await patchPod(ns, nameOf(victim), { metadata: { labels: { [SPECIFIED_DELETE]: 'true' } } });
+      await expect.poll(() => stateOf(ns, victim), { timeout: 30_000 }).toBe('PreparingDelete');
+      // the held pod stays, and a fourth pod comes up beside it
+      await expect.poll(async () => (await pods(ns)).length, { timeout: 30_000 }).toBe(4);
+      await expect
+        .poll(
+          async () => {
+            const s = (await cloneSet(ns, 'excl')).status!;
+            return [s.replicas, s.readyReplicas];
+          },
+          { timeout: 30_000 },
+        )
+        .toEqual([4, 4]);
+      expect((await pods(ns)).map(uidOf)).toEqual(expect.arrayContaining(before.map(uidOf)));
+      expect((await events(ns, 'SuccessfulDelete')).length).toBe(0);
+
+      // the user's hook finishes: the pod is deleted, nothing else is created
+      await releaseHook(ns, victim);
+      await settled(ns, 'excl', 3);
+      expect((await pods(ns)).map(uidOf)).not.toContain(uidOf(victim));
+      expect((await events(ns, 'SuccessfulCreate')).length).toBe(4);
+      await expect
+        .poll(async () => (await events(ns, 'SuccessfulDelete')).map((e) => e.message), { timeout: 10_000 })
+        .toEqual([`succeed to delete pod ${nameOf(victim)}`]);
+    });
+
+    it('without the label: the held pod still counts, so its replacement waits until the hook lets it go', async () => {
+      const ns = await namespace();
+      await createDemo(ns, 'noexcl', withHook(false));
+      await settled(ns, 'noexcl', 3);
+      const before = await pods(ns);
+      const victim = before[0]!;
+      await patchPod(ns, nameOf(victim), { metadata: { labels: { [SPECIFIED_DELETE]: 'true' } } });
+      await expect.poll(() => stateOf(ns, victim), { timeout: 30_000 }).toBe('PreparingDelete');
+      await holds(
+        4_000,
+        async () => ({ pods: await pods(ns), status: (await cloneSet(ns, 'noexcl')).status! }),
+        (v) => {
+          expect(v.pods.map(uidOf).sort()).toEqual(before.map(uidOf).sort());
+          expect(v.status.replicas).toBe(3);
+        },
+      );
+      expect((await events(ns, 'SuccessfulCreate')).length).toBe(3);
+
+      await releaseHook(ns, victim);
+      await expect
+        .poll(async () => (await pods(ns)).some((p) => uidOf(p) === uidOf(victim)), { timeout: 30_000 })
+        .toBe(false);
+      await settled(ns, 'noexcl', 3);
+      const now = await pods(ns);
+      expect(now.map(uidOf)).toEqual(expect.arrayContaining(before.slice(1).map(uidOf)));
+      expect((await events(ns, 'SuccessfulCreate')).length).toBe(4);
+    });
+
+    it('with the label, scale-in by podsToDelete then back up (upstream e2e): the held pod is not counted, status.replicas shows 4', async () => {
+      const ns = await namespace();
+      await createDemo(ns, 'excl-scale', withHook(true));
+      await settled(ns, 'excl-scale', 3);
+      const before = await pods(ns);
+      const victim = before[1]!;
+      await patch(ns, 'excl-scale', {
+        spec: { replicas: 2, scaleStrategy: { podsToDelete: [nameOf(victim)] } },
+      });
+      await expect.poll(() => stateOf(ns, victim), { timeout: 30_000 }).toBe('PreparingDelete');
+      // scaling in does not create anything: without the held pod there are exactly 2
+      await holds(
+        3_000,
+        () => pods(ns),
+        (now) => expect(now.map(uidOf).sort()).toEqual(before.map(uidOf).sort()),
+      );
+      // back to 3: the held pod is named in podsToDelete, so it is not taken back; a new pod is created beside it
+      await patch(ns, 'excl-scale', { spec: { replicas: 3 } });
+      await expect
+        .poll(async () => (await cloneSet(ns, 'excl-scale')).status?.replicas, { timeout: 30_000 })
+        .toBe(4);
+      expect(await stateOf(ns, victim)).toBe('PreparingDelete');
+      await releaseHook(ns, victim);
+      await settled(ns, 'excl-scale', 3);
+      expect((await pods(ns)).map(uidOf)).not.toContain(uidOf(victim));
+      expect((await events(ns, 'SuccessfulCreate')).length).toBe(4);
+    });
+
+    it('scale-in then back up before the hook is done (spec §2.5 step 2): the held pod is taken back, nothing is created', async () => {
+      const ns = await namespace();
+      await createDemo(ns, 'regret', withHook(false));
+      await settled(ns, 'regret', 3);
+      const before = await pods(ns);
+      await patch(ns, 'regret', { spec: { replicas: 2 } });
+      let victim: Pod | undefined;
+      await expect
+        .poll(
+          async () => {
+            victim = (await pods(ns)).find((p) => p.metadata!.labels![STATE] === 'PreparingDelete');
+            return victim !== undefined;
+          },
+          { timeout: 30_000 },
+        )
+        .toBe(true);
+      await patch(ns, 'regret', { spec: { replicas: 3 } });
+      await expect.poll(() => stateOf(ns, victim!), { timeout: 30_000 }).toBe('Normal');
+      await settled(ns, 'regret', 3);
+      expect((await pods(ns)).map(uidOf).sort()).toEqual(before.map(uidOf).sort());
+      expect((await events(ns, 'SuccessfulCreate')).length).toBe(3);
+      expect((await events(ns, 'SuccessfulDelete')).length).toBe(0);
+    });
+  });
+
+  it('volumeClaimTemplates change with the default gates (S1 §2.1.1, spec §2.8): alone it rolls nothing; with an image change the pods update in place and keep their claims', async () => {
+    const ns = await namespace();
+    const vct = (storage: string) => [
+      {
+        metadata: { name: 'data-vol' },
+        spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage } } },
+      },
+    ];
+    await createDemo(ns, 'vct', (cs) => {
+      cs.spec.replicas = 2;
+      cs.spec.updateStrategy = { type: 'InPlaceIfPossible', maxUnavailable: 1 };
+      const template = cs.spec['template'] as { spec: { containers: Record<string, unknown>[] } };
+      template.spec.containers[0]!['volumeMounts'] = [
+        { name: 'data-vol', mountPath: '/usr/share/nginx/html' },
+      ];
+      cs.spec['volumeClaimTemplates'] = vct('1Gi');
+    });
+    const first = await settled(ns, 'vct', 2);
+    const claims = async () =>
+      (
+        await h.client.list<KubeObject & { spec: { resources: { requests: { storage: string } } } }>({
+          apiVersion: 'v1',
+          kind: 'PersistentVolumeClaim',
+          namespace: ns,
+        })
+      ).items.filter((c) => !c.metadata?.deletionTimestamp);
+    await expect.poll(async () => (await claims()).length, { timeout: 15_000 }).toBe(2);
+    const claimUids = (await claims()).map((c) => c.metadata!.uid!).sort();
+    const podUids = (await pods(ns)).map(uidOf).sort();
+
+    // only the claim templates change: no new revision, no rollout (the revision holds the pod template only)
+    await patch(ns, 'vct', { spec: { volumeClaimTemplates: vct('2Gi') } });
+    await expect
+      .poll(
+        async () => {
+          const cs = await cloneSet(ns, 'vct');
+          return cs.status?.observedGeneration === cs.metadata?.generation;
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(true);
+    await holds(
+      3_000,
+      async () => ({ cs: await cloneSet(ns, 'vct'), pods: await pods(ns) }),
+      (v) => {
+        expect(v.cs.status!.updateRevision).toBe(first.status!.updateRevision);
+        expect(v.cs.status!.updatedReplicas).toBe(2);
+        expect(v.pods.map(uidOf).sort()).toEqual(podUids);
+      },
+    );
+    for (const c of await claims()) expect(c.spec.resources.requests.storage).toBe('1Gi');
+
+    // then an image change: with RecreatePodWhenChangeVCTInCloneSetGate off (the default) the pods update in place,
+    // so their claims stay as they were (S1: "新 Pod 对应的 volume 大小还是 20G")
+    await patch(ns, 'vct', {
+      spec: { template: { spec: { containers: withImage(await cloneSet(ns, 'vct'), 'nginx:mainline') } } },
+    });
+    const after = await settled(ns, 'vct', 2);
+    expect(after.status!.updateRevision).not.toBe(first.status!.updateRevision);
+    const now = await pods(ns);
+    expect(now.map(uidOf).sort()).toEqual(podUids);
+    for (const p of now) {
+      expect(p.spec.containers[0]!.image).toBe('nginx:mainline');
+      expect(p.status!.containerStatuses![0]!.restartCount).toBe(1);
+    }
+    expect((await claims()).map((c) => c.metadata!.uid!).sort()).toEqual(claimUids);
+    for (const c of await claims()) expect(c.spec.resources.requests.storage).toBe('1Gi');
+    expect((await events(ns, 'SuccessfulUpdatePodInPlace')).length).toBe(2);
+    expect((await events(ns, 'SuccessfulCreate')).length).toBe(2);
+  });
+});

@@ -1,0 +1,273 @@
+// The CloneSet scenario harness: each scenario file gets its own watcher and cloneset program (own bus prefix, own
+// lease namespace, webhooks scoped to its namespaces) on the shared local cluster, and helpers that read what a user
+// would read (pods, the CloneSet's status, events).
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { parse } from 'yaml';
+import { generateCrds } from '@regatta/api';
+import { KubeClient, type KubeObject } from '@regatta/kube';
+import {
+  appEntryPath,
+  freePorts,
+  installCrds,
+  startProgram,
+  waitFor,
+  type ManagedProcess,
+} from '@regatta/local-cluster';
+
+export const CS = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' } as const;
+export const POD = { apiVersion: 'v1', kind: 'Pod' } as const;
+const FIXTURES = fileURLToPath(new URL('../../../../libs/api/src/fixtures/', import.meta.url));
+const LOGS = join(tmpdir(), 'regatta-cloneset-test-logs');
+
+export interface ContainerStatus {
+  name: string;
+  image: string;
+  imageID: string;
+  containerID?: string;
+  restartCount: number;
+  ready: boolean;
+}
+export interface Pod extends KubeObject {
+  spec: {
+    containers: { name: string; image: string; env?: unknown[] }[];
+    nodeName?: string;
+    volumes?: unknown[];
+  };
+  status?: {
+    phase?: string;
+    conditions?: { type: string; status: string; reason?: string }[];
+    containerStatuses?: ContainerStatus[];
+  };
+}
+export interface CloneSetStatus {
+  observedGeneration?: number;
+  replicas: number;
+  readyReplicas: number;
+  availableReplicas: number;
+  updatedReplicas: number;
+  updatedReadyReplicas: number;
+  expectedUpdatedReplicas?: number;
+  updateRevision?: string;
+  currentRevision?: string;
+  collisionCount?: number;
+  labelSelector?: string;
+  conditions?: { type: string; status: string; reason: string; message?: string }[];
+}
+export interface CloneSet extends KubeObject {
+  spec: Record<string, unknown> & { replicas?: number; updateStrategy?: Record<string, unknown> };
+  status?: CloneSetStatus;
+}
+export interface CoreEvent extends KubeObject {
+  reason: string;
+  message: string;
+  type: string;
+  involvedObject: { kind: string; name: string };
+}
+
+export interface JaegerSpan {
+  operationName: string;
+  tags: Record<string, unknown>;
+}
+
+/** A seed fixture (libs/api/src/fixtures): the YAML of the articles, parsed. */
+export function seed(file: string): CloneSet {
+  return parse(readFileSync(join(FIXTURES, file), 'utf8')) as CloneSet;
+}
+
+export const isReady = (p: Pod): boolean =>
+  p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+
+export const instanceId = (p: Pod): string =>
+  p.metadata?.labels?.['apps.kruise.io/cloneset-instance-id'] ?? '';
+
+export interface CloneSetScenarios {
+  readonly client: KubeClient;
+  readonly jaegerQuery: string | undefined;
+  /** The running controller (replaced by `restartController`). */
+  readonly controller: ManagedProcess;
+  /** Starts another cloneset program instance (e.g. after a kill) and waits until it is ready. */
+  startController(instance: string): Promise<ManagedProcess>;
+  /** A fresh namespace the webhooks of this file apply to. */
+  namespace(): Promise<string>;
+  /** The live (not terminating) pods of a namespace. */
+  pods(ns: string): Promise<Pod[]>;
+  cloneSet(ns: string, name: string): Promise<CloneSet>;
+  /** Events about CloneSets in `ns`, optionally of one reason. */
+  events(ns: string, reason?: string): Promise<CoreEvent[]>;
+  /** What `kubectl set image` does: replace the first container's image. */
+  setImage(ns: string, name: string, image: string): Promise<void>;
+  patch(ns: string, name: string, patch: Record<string, unknown>): Promise<void>;
+  /** The spans (operation name and tags) Jaeger holds for the CloneSet's last rollout trace ([] until exported). */
+  rolloutSpans(ns: string, name: string): Promise<JaegerSpan[]>;
+  /** Waits until the status reports every replica at the update revision and ready, with that many live pods. */
+  settled(ns: string, name: string, replicas: number, timeoutMs?: number): Promise<CloneSet>;
+}
+
+/**
+ * Registers beforeAll/afterAll for a scenario file and returns its helpers. `env` is added to the cloneset
+ * program's environment (e.g. `REGATTA_FEATURE_GATES`).
+ */
+export function useCloneSetScenarios(options: { env?: Record<string, string> } = {}): CloneSetScenarios {
+  const id = randomBytes(3).toString('hex');
+  const scopeLabel = 'regatta-test-cloneset';
+  const programs: ManagedProcess[] = [];
+  let client: KubeClient | undefined;
+  let controller: ManagedProcess | undefined;
+  let jaegerQuery: string | undefined;
+  let common: Record<string, string> = {};
+
+  const startController = async (instance: string): Promise<ManagedProcess> => {
+    const [health, webhookPort] = (await freePorts(2)) as [number, number];
+    const p = startProgram({
+      name: `cloneset-${id}-${instance}`,
+      entry: appEntryPath('cloneset'),
+      logFile: join(LOGS, `cloneset-${id}-${instance}.log`),
+      env: {
+        ...common,
+        REGATTA_HEALTH_ADDR: `127.0.0.1:${health}`,
+        REGATTA_WEBHOOK_ADDR: `127.0.0.1:${webhookPort}`,
+        REGATTA_WEBHOOK_URL: `https://127.0.0.1:${webhookPort}`,
+        REGATTA_NAMESPACE_SELECTOR: `${scopeLabel}=${id}`,
+        POD_NAME: `cloneset-${id}-${instance}`,
+        ...options.env,
+      },
+    });
+    programs.push(p);
+    await waitFor(
+      'the cloneset program to be ready',
+      async () => {
+        p.assertRunning();
+        return (await fetch(`http://127.0.0.1:${health}/readyz`).catch(() => undefined))?.status === 200;
+      },
+      { timeoutMs: 90_000, intervalMs: 250 },
+    );
+    controller = p;
+    return p;
+  };
+
+  beforeAll(async () => {
+    const { kubeconfig, nats, jaeger } = inject('cluster');
+    jaegerQuery = jaeger?.query;
+    mkdirSync(LOGS, { recursive: true });
+    client = KubeClient.fromKubeconfigFile(kubeconfig);
+    await installCrds(kubeconfig, generateCrds() as unknown as Parameters<typeof installCrds>[1]);
+    const leaseNs = `cloneset-lease-${id}`;
+    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: leaseNs } });
+    common = {
+      KUBECONFIG: kubeconfig,
+      NATS_URL: nats!,
+      REGATTA_BUS_PREFIX: `cs${id}_`,
+      REGATTA_LEASE_NAMESPACE: leaseNs,
+      LOG_LEVEL: 'info',
+      ...(jaeger ? { OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpHttp } : {}),
+    };
+    const [watcherHealth] = (await freePorts(1)) as [number];
+    programs.push(
+      startProgram({
+        name: `watcher-${id}`,
+        entry: appEntryPath('watcher'),
+        logFile: join(LOGS, `watcher-${id}.log`),
+        env: { ...common, REGATTA_HEALTH_ADDR: `127.0.0.1:${watcherHealth}`, POD_NAME: `watcher-${id}` },
+      }),
+    );
+    await startController('a');
+  });
+
+  afterAll(async () => {
+    for (const p of programs.reverse()) await p.stop().catch(() => undefined);
+    for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
+      await client
+        ?.delete({ apiVersion: 'admissionregistration.k8s.io/v1', kind, name: `regatta-cloneset-${id}` })
+        .catch(() => undefined);
+    }
+  });
+
+  const kube = (): KubeClient => {
+    if (!client) throw new Error('the scenario harness is used before beforeAll ran');
+    return client;
+  };
+  const pods = async (ns: string): Promise<Pod[]> =>
+    (await kube().list<Pod>({ ...POD, namespace: ns })).items.filter((p) => !p.metadata?.deletionTimestamp);
+  const cloneSet = (ns: string, name: string) => kube().get<CloneSet>({ ...CS, namespace: ns, name });
+
+  return {
+    get client() {
+      return kube();
+    },
+    get jaegerQuery() {
+      return jaegerQuery;
+    },
+    get controller() {
+      if (!controller) throw new Error('the cloneset program is not started');
+      return controller;
+    },
+    startController,
+    async namespace() {
+      const ns = `cs-${id}-${randomBytes(2).toString('hex')}`;
+      await kube().create({
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: ns, labels: { [scopeLabel]: id } },
+      });
+      return ns;
+    },
+    pods,
+    cloneSet,
+    async events(ns, reason) {
+      const all = (await kube().list<CoreEvent>({ apiVersion: 'v1', kind: 'Event', namespace: ns })).items;
+      return all.filter((e) => e.involvedObject.kind === 'CloneSet' && (!reason || e.reason === reason));
+    },
+    async setImage(ns, name, image) {
+      await kube().patch(
+        { ...CS, namespace: ns, name },
+        [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }],
+        { type: 'json' },
+      );
+    },
+    async patch(ns, name, patch) {
+      await kube().patch({ ...CS, namespace: ns, name }, patch, { type: 'merge' });
+    },
+    async rolloutSpans(ns, name) {
+      const raw = (await cloneSet(ns, name)).metadata?.annotations?.['regatta.dev/rollout-trace'];
+      const traceId = raw
+        ? ((JSON.parse(raw) as { traceparent?: string }).traceparent?.split('-')[1] ?? '')
+        : '';
+      if (!traceId || !jaegerQuery) return [];
+      const res = await fetch(`${jaegerQuery}/api/traces/${traceId}`);
+      if (!res.ok) return [];
+      const body = (await res.json()) as {
+        data?: { spans: { operationName: string; tags: { key: string; value: unknown }[] }[] }[];
+      };
+      return (body.data?.[0]?.spans ?? []).map((sp) => ({
+        operationName: sp.operationName,
+        tags: Object.fromEntries(sp.tags.map((t) => [t.key, t.value])),
+      }));
+    },
+    async settled(ns, name, replicas, timeoutMs = 60_000) {
+      await expect
+        .poll(
+          async () => {
+            const cs = await cloneSet(ns, name);
+            const s = cs.status;
+            return (
+              s?.observedGeneration === cs.metadata?.generation &&
+              s?.replicas === replicas &&
+              s.readyReplicas === replicas &&
+              s.updatedReplicas === replicas &&
+              s.updatedReadyReplicas === replicas &&
+              s.currentRevision === s.updateRevision &&
+              (await pods(ns)).length === replicas
+            );
+          },
+          { timeout: timeoutMs, interval: 500 },
+        )
+        .toBe(true);
+      return cloneSet(ns, name);
+    },
+  };
+}
