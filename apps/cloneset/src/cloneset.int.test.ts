@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   CS,
+  POD,
   type CloneSet,
   type Pod,
   isReady,
@@ -429,6 +430,57 @@ describe('CloneSet', () => {
     );
     await expect.poll(async () => (await pods(ns)).length, { timeout: 30_000 }).toBe(1);
     await expect.poll(async () => (await cloneSet(ns, name)).status!.replicas, { timeout: 10_000 }).toBe(1);
+  });
+
+  it('lifecycle inPlaceUpdate hook (S1 §2.3.3): a pod waits in PreparingUpdate until the hook label goes; the wait is a span', async () => {
+    const ns = await namespace();
+    const demo = seed('s1-2.3.3-lifecycle-demo.yaml');
+    const template = demo.spec['template'] as Record<string, unknown>;
+    template['spec'] = { containers: template['containers'] };
+    delete template['containers'];
+    demo.metadata = { ...demo.metadata, namespace: ns };
+    await h.client.create(demo);
+    const name = 'cloneset-lifecycle-demo';
+    await settled(ns, name, 2);
+    await setImage(ns, name, 'nginx:mainline');
+    let hooked: Pod | undefined;
+    await expect
+      .poll(
+        async () => {
+          hooked = (await pods(ns)).find(
+            (p) => p.metadata!.labels!['lifecycle.apps.kruise.io/state'] === 'PreparingUpdate',
+          );
+          return hooked !== undefined;
+        },
+        { timeout: 30_000, interval: 300 },
+      )
+      .toBe(true);
+    await new Promise((r) => setTimeout(r, 2_000));
+    const still = await h.client.get<Pod>({ ...POD, namespace: ns, name: hooked!.metadata!.name! });
+    expect(still.spec.containers[0]!.image).toBe('nginx:latest');
+    // the user's hook is done: it removes the label, and the controller updates the pod in place
+    await h.client.patch(
+      { ...POD, namespace: ns, name: hooked!.metadata!.name! },
+      { metadata: { labels: { 'example.com/unready-blocker-inplace': null } } },
+      { type: 'merge' },
+    );
+    await expect
+      .poll(
+        async () =>
+          (await h.client.get<Pod>({ ...POD, namespace: ns, name: hooked!.metadata!.name! })).spec
+            .containers[0]!.image,
+        { timeout: 30_000 },
+      )
+      .toBe('nginx:mainline');
+    await expect
+      .poll(
+        async () =>
+          (await h.rolloutSpans(ns, name))
+            .filter((sp) => sp.operationName === 'cloneset.hook-wait')
+            .map((sp) => [sp.tags['pod.name'], sp.tags['cloneset.lifecycle.hook']]),
+        { timeout: 40_000, interval: 1000 },
+      )
+      .toContainEqual([hooked!.metadata!.name, 'inPlaceUpdate']);
   });
 
   it('kill -9 of the controller mid-rollout, then a restart: the rollout completes, no extra creates, maxUnavailable held', async () => {
