@@ -186,12 +186,10 @@ export class CloneSetReconciler implements Reconciler {
       ctx.log.debug({ pending: scaleSat.pending }, 'waiting for scale expectations');
       return { requeueAfterMs: Math.min(scaleSat.remainingMs, 5_000) };
     }
-    // the cache may have shown a write before its expectation was recorded: check what it holds now
-    for (const pending of expectations.isUpdatedSatisfied(key).pending) {
-      const cached = this.#d.pods.get(req.namespace, pending.name);
-      if (!cached) expectations.deleteUpdated(key, pending.name);
-      else expectations.observeUpdated(key, pending.name, cached.metadata?.resourceVersion ?? '');
-    }
+    expectations.observeUpdatedFrom(
+      key,
+      (name) => this.#d.pods.get(req.namespace, name)?.metadata?.resourceVersion ?? undefined,
+    );
     const updSat = expectations.isUpdatedSatisfied(key);
     if (!updSat.satisfied) {
       ctx.log.debug({ pending: updSat.pending }, 'waiting for the cache to show our pod updates');
@@ -617,8 +615,7 @@ export class CloneSetReconciler implements Reconciler {
           for (const claim of claimsToCreate(newCloneSetClaims(cs, vcts, c.id), existingPvcs)) {
             expectations.expectScale(key, 'create', nameOf(claim));
             try {
-              // the rollout library builds claims without apiVersion/kind
-              await client.create({ ...claim, ...PVC });
+              await client.create(claim);
             } catch (err) {
               expectations.observeScale(key, 'create', nameOf(claim));
               if (!isAlreadyExists(err)) {

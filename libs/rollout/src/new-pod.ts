@@ -70,7 +70,7 @@ export function newCloneSetPod(input: NewPodInput): Pod {
   return setPodLifecycle(injectInPlaceUpdateReadinessGate(pod), LifecycleState.PreparingNormal, input.now);
 }
 
-/** The claims of a new pod (owner = the CloneSet, labels = template labels + selector matchLabels + instance id). */
+/** The claims of a new pod, ready to create (owner = the CloneSet, labels = template labels + selector matchLabels + instance id). */
 export function newCloneSetClaims(
   cloneSet: KubeObject & { spec?: { selector?: { matchLabels?: Record<string, string> } | null } },
   volumeClaimTemplates: readonly VolumeClaimTemplate[] | null | undefined,
@@ -90,5 +90,5 @@ export function newCloneSetClaims(
       matchLabels: cloneSet.spec?.selector?.matchLabels ?? null,
     },
     id,
-  );
+  ).map((claim) => ({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', ...claim }));
 }

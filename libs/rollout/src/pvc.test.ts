@@ -102,6 +102,7 @@ describe('new pods and claims (TestCreatePods)', () => {
       ownerReferences: [ref],
     });
     expect(created[0]?.spec).toEqual(vct[0]?.spec);
+    expect(created[0]).toMatchObject({ apiVersion: 'v1', kind: 'PersistentVolumeClaim' });
   });
 
   it('names claims <template>-<pod>', () => {

@@ -174,4 +174,15 @@ describe('update (resourceVersion) expectations', () => {
     expect(e.isUpdatedSatisfied('k').satisfied).toBe(true);
     e.deleteUpdated('absent', 'x');
   });
+
+  it('observeUpdatedFrom: what the cache already holds satisfies (the bus showed the write before it was expected)', () => {
+    const { e } = setup();
+    e.expectUpdated('k', 'seen', '10');
+    e.expectUpdated('k', 'behind', '10');
+    e.expectUpdated('k', 'gone', '10');
+    const cache: Record<string, string> = { seen: '11', behind: '9' };
+    e.observeUpdatedFrom('k', (name) => cache[name]);
+    expect(e.isUpdatedSatisfied('k').pending).toEqual([{ name: 'behind', resourceVersion: '10' }]);
+    e.observeUpdatedFrom('absent', () => '1');
+  });
 });

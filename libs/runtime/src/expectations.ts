@@ -200,6 +200,19 @@ export class Expectations {
     return { satisfied: false, unsatisfiedForMs: oldest, remainingMs: this.timeoutMs - oldest, pending };
   }
 
+  /**
+   * Checks the pending update expectations of `key` against what the cache holds now: `current(name)` gives the
+   * cached resourceVersion, undefined when the object is gone. Needed because a write can come back over the bus
+   * before its expectation was recorded (the change handler then saw nothing to observe).
+   */
+  observeUpdatedFrom(key: string, current: (name: string) => string | undefined): void {
+    for (const name of [...(this.#updates.get(key)?.keys() ?? [])]) {
+      const rv = current(name);
+      if (rv === undefined) this.deleteUpdated(key, name);
+      else this.observeUpdated(key, name, rv);
+    }
+  }
+
   /** Forgets the update expectation of one object (it was deleted), or of the whole workload. */
   deleteUpdated(key: string, name?: string): void {
     if (name === undefined) {
