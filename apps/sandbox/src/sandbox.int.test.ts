@@ -9,10 +9,10 @@ import { alive, locateBinaries, type ProcessRecord } from '@regatta/local-cluste
 
 const run = promisify(execFile);
 const regatta = fileURLToPath(new URL('../bin/regatta.mjs', import.meta.url));
-
+const FIXTURES = fileURLToPath(new URL('../../../libs/api/src/fixtures/', import.meta.url));
 
 describe('regatta sandbox', () => {
-  it('up --detach returns once N nodes are Ready and the watcher is ready; down stops exactly what it started', async () => {
+  it('up --detach returns once N nodes are Ready and the watcher is ready, serves a seed CloneSet; down stops exactly what it started', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'regatta-sandbox-test-'));
     const up = await run(
       process.execPath,
@@ -59,6 +59,41 @@ describe('regatta sandbox', () => {
       ['node2', 'Ready', 'west'],
       ['node3', 'Ready', 'east'],
     ]);
+
+    // the seed's CloneSet, applied unchanged with kubectl, is served by the sandbox's cloneset program
+    const kubectl = (...args: string[]) =>
+      run(locateBinaries().kubectl, ['--kubeconfig', endpoints.kubeconfig, ...args]);
+    await kubectl('apply', '-f', join(FIXTURES, 's1-2-cs-demo.yaml'));
+    await expect
+      .poll(
+        async () => (await kubectl('get', 'clone', 'cs-demo', '--no-headers')).stdout.trim().split(/\s+/),
+        {
+          timeout: 90_000,
+          interval: 1000,
+        },
+      )
+      .toEqual(['cs-demo', '3', '3', '3', '3', '3', '3', expect.stringMatching(/^\d+s$/)]);
+    const header = (await kubectl('get', 'clone', 'cs-demo')).stdout.split('\n')[0]!.trim().split(/\s+/);
+    expect(header).toEqual([
+      'NAME',
+      'DESIRED',
+      'UPDATED',
+      'UPDATED_READY',
+      'UPDATED_AVAILABLE',
+      'READY',
+      'TOTAL',
+      'AGE',
+    ]);
+    // its admission webhook answers too
+    const bad = (await kubectl(
+      'patch',
+      'clone',
+      'cs-demo',
+      '--type=merge',
+      '-p',
+      '{"spec":{"updateStrategy":{"partition":"5"}}}',
+    ).catch((e: unknown) => e)) as { stderr?: string };
+    expect(bad.stderr).toContain('spec.updateStrategy.partition');
 
     const pids = (JSON.parse(await readFile(join(dir, 'pids.json'), 'utf8')) as ProcessRecord[]).map(
       (r) => r.pid,
