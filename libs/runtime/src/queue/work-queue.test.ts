@@ -138,6 +138,19 @@ describe('WorkQueue: delayed and rate-limited adds (fake timers)', () => {
     expect(key(await q.get())).toBe('late');
   });
 
+  it('waits longer than one Node timer can (2^31−1 ms, ~24.8 days) with capped timers', async () => {
+    vi.useFakeTimers();
+    const spy = vi.spyOn(globalThis, 'setTimeout');
+    const q = new WorkQueue({ name: 't' });
+    const far = 2_147_483_647_000; // minReadySeconds = MaxInt32, in ms
+    q.addAfter('far', far);
+    await vi.advanceTimersByTimeAsync(3 * 2 ** 31);
+    expect(q.len()).toBe(0);
+    expect(Math.max(...spy.mock.calls.map((c) => Number(c[1] ?? 0)))).toBeLessThanOrEqual(2 ** 31 - 1);
+    expect(spy.mock.calls.length).toBeLessThan(10);
+    spy.mockRestore();
+  });
+
   it('backs off exponentially with addRateLimited until forget', async () => {
     vi.useFakeTimers();
     const q = new WorkQueue({ name: 't', rateLimiter: new ItemExponentialFailureRateLimiter(100, 10_000) });

@@ -5,6 +5,9 @@ import { Fifo } from './fifo.js';
 import { noQueueMetrics, workqueueMetrics, type QueueMetrics } from './metrics.js';
 import { defaultControllerRateLimiter, type RateLimiter } from './rate-limiter.js';
 
+/** The longest delay one Node.js timer can hold. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export interface WorkQueueOptions {
   /** Names the queue in metrics (`name` and `controller` labels). */
   name: string;
@@ -177,14 +180,18 @@ export class WorkQueue {
     for (const resolve of drainers) resolve();
   }
 
-  /** Keeps one timer, set for the earliest delayed key. */
+  /**
+   * Keeps one timer, set for the earliest delayed key. Node cannot wait longer than 2^31−1 ms in one timer (a longer
+   * one fires after 1 ms, with a warning): a later key gets a capped timer that re-arms when it fires.
+   */
   #arm(): void {
     const next = this.#waiting.peekTime();
     if (next === undefined) return;
-    if (this.#timer !== undefined && this.#timerAt <= next) return;
+    const wake = Math.min(next, this.#clock() + MAX_TIMER_MS);
+    if (this.#timer !== undefined && this.#timerAt <= wake) return;
     clearTimeout(this.#timer);
-    this.#timerAt = next;
-    this.#timer = setTimeout(() => this.#fire(), Math.max(0, next - this.#clock()));
+    this.#timerAt = wake;
+    this.#timer = setTimeout(() => this.#fire(), Math.max(0, wake - this.#clock()));
   }
 
   #fire(): void {
