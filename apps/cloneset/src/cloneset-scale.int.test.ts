@@ -4,50 +4,14 @@
 // volumeClaimTemplates change does with the default feature gates.
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '@regatta/kube';
-import {
-  type CloneSet,
-  type Pod,
-  POD,
-  isReady,
-  seed,
-  useCloneSetScenarios,
-} from './testing/scenario-harness.js';
+import { type CloneSet, type Pod, POD, isReady, useCloneSetScenarios } from './testing/scenario-harness.js';
+import { STATE, SPECIFIED_DELETE, DELETION_COST, uidOf, nameOf, holds } from './testing/scenario-helpers.js';
 
 const h = useCloneSetScenarios();
 const { namespace, pods, cloneSet, events, patch, settled } = h;
 
-const SPECIFIED_DELETE = 'apps.kruise.io/specified-delete';
-const DELETION_COST = 'controller.kubernetes.io/pod-deletion-cost';
-const STATE = 'lifecycle.apps.kruise.io/state';
 const EXCLUDE_PREPARING_DELETE = 'apps.kruise.io/cloneset-scaling-exclude-preparing-delete';
 const HOOK = 'example.com/hold-delete';
-
-const uidOf = (p: Pod): string => p.metadata!.uid!;
-const nameOf = (p: Pod): string => p.metadata!.name!;
-
-/** The cs-demo seed (S1 §2) under another name in `ns`, changed by `edit` before it is created. */
-async function createDemo(ns: string, name: string, edit: (cs: CloneSet) => void = () => undefined) {
-  const cs = seed('s1-2-cs-demo.yaml');
-  cs.metadata = { name, namespace: ns };
-  edit(cs);
-  await h.client.create(cs);
-}
-
-const patchPod = (ns: string, name: string, body: Record<string, unknown>) =>
-  h.client.patch({ ...POD, namespace: ns, name }, body, { type: 'strategic' });
-
-/** Asserts `check` on every sample for `ms` (a "nothing happens" window); returns the last sample's value. */
-async function holds<T>(ms: number, sample: () => Promise<T>, check: (v: T) => void): Promise<T> {
-  const end = Date.now() + ms;
-  let last = await sample();
-  check(last);
-  while (Date.now() < end) {
-    await new Promise((r) => setTimeout(r, 300));
-    last = await sample();
-    check(last);
-  }
-  return last;
-}
 
 /** The template's containers with a new image for the first one (a merge patch replaces the whole list). */
 const withImage = (cs: CloneSet, image: string) => {
@@ -58,7 +22,7 @@ const withImage = (cs: CloneSet, image: string) => {
 describe('CloneSet scale', () => {
   it('podsToDelete (S1 §2.1.2) with replicas kept: the named pod is deleted and replaced, then pruned from the list', async () => {
     const ns = await namespace();
-    await createDemo(ns, 'ptd');
+    await h.createDemo(ns, 'ptd');
     await settled(ns, 'ptd', 3);
     const before = await pods(ns);
     const victim = before[1]!;
@@ -97,7 +61,7 @@ describe('CloneSet scale', () => {
 
   it('podsToDelete (S1 §2.1.2) with replicas reduced by one at the same time: the named pod goes and is not replaced', async () => {
     const ns = await namespace();
-    await createDemo(ns, 'ptd-down');
+    await h.createDemo(ns, 'ptd-down');
     await settled(ns, 'ptd-down', 3);
     const before = await pods(ns);
     const victim = before[2]!;
@@ -131,11 +95,11 @@ describe('CloneSet scale', () => {
 
   it('the specified-delete label (S1 §2.1.2, spec §1.3) on a pod: it is deleted and replaced, the others stay', async () => {
     const ns = await namespace();
-    await createDemo(ns, 'sdl');
+    await h.createDemo(ns, 'sdl');
     await settled(ns, 'sdl', 3);
     const before = await pods(ns);
     const victim = before[0]!;
-    await patchPod(ns, nameOf(victim), { metadata: { labels: { [SPECIFIED_DELETE]: 'true' } } });
+    await h.patchPod(ns, nameOf(victim), { metadata: { labels: { [SPECIFIED_DELETE]: 'true' } } });
     await expect
       .poll(async () => (await pods(ns)).some((p) => uidOf(p) === uidOf(victim)), { timeout: 30_000 })
       .toBe(false);
@@ -151,14 +115,14 @@ describe('CloneSet scale', () => {
 
   it('scale-in order (spec §2.5): the lowest controller.kubernetes.io/pod-deletion-cost goes first', async () => {
     const ns = await namespace();
-    await createDemo(ns, 'cost', (cs) => (cs.spec.replicas = 4));
+    await h.createDemo(ns, 'cost', (cs) => (cs.spec.replicas = 4));
     await settled(ns, 'cost', 4);
     const list = await pods(ns);
     // a, b, c, d: costs -10, none (0), 5, 100
     const [a, b, c, d] = list as [Pod, Pod, Pod, Pod];
-    await patchPod(ns, nameOf(a), { metadata: { annotations: { [DELETION_COST]: '-10' } } });
-    await patchPod(ns, nameOf(c), { metadata: { annotations: { [DELETION_COST]: '5' } } });
-    await patchPod(ns, nameOf(d), { metadata: { annotations: { [DELETION_COST]: '100' } } });
+    await h.patchPod(ns, nameOf(a), { metadata: { annotations: { [DELETION_COST]: '-10' } } });
+    await h.patchPod(ns, nameOf(c), { metadata: { annotations: { [DELETION_COST]: '5' } } });
+    await h.patchPod(ns, nameOf(d), { metadata: { annotations: { [DELETION_COST]: '100' } } });
 
     await patch(ns, 'cost', { spec: { replicas: 2 } });
     await settled(ns, 'cost', 2);
@@ -176,7 +140,7 @@ describe('CloneSet scale', () => {
   it('scale-in order (spec §2.5): a not-ready pod goes before ready ones, whatever its deletion cost', async () => {
     const ns = await namespace();
     const gate = 'regatta.test/serving';
-    await createDemo(ns, 'unready', (cs) => {
+    await h.createDemo(ns, 'unready', (cs) => {
       const template = cs.spec['template'] as { spec: Record<string, unknown> };
       // a readiness gate the test controls: a pod is Ready only once the test sets this condition True
       template.spec['readinessGates'] = [{ conditionType: gate }];
@@ -203,7 +167,7 @@ describe('CloneSet scale', () => {
       );
     }
     // the not-ready pod is also the most expensive to delete
-    await patchPod(ns, nameOf(notReady), { metadata: { annotations: { [DELETION_COST]: '1000' } } });
+    await h.patchPod(ns, nameOf(notReady), { metadata: { annotations: { [DELETION_COST]: '1000' } } });
     await expect
       .poll(async () => (await cloneSet(ns, 'unready')).status?.readyReplicas, { timeout: 30_000 })
       .toBe(2);
@@ -227,17 +191,17 @@ describe('CloneSet scale', () => {
       template.metadata.labels[HOOK] = 'true';
     };
     const releaseHook = (ns: string, pod: Pod) =>
-      patchPod(ns, nameOf(pod), { metadata: { labels: { [HOOK]: null } } });
+      h.patchPod(ns, nameOf(pod), { metadata: { labels: { [HOOK]: null } } });
     const stateOf = async (ns: string, pod: Pod) =>
       (await pods(ns)).find((p) => uidOf(p) === uidOf(pod))?.metadata!.labels![STATE];
 
     it('with the label: a specified-delete pod held in PreparingDelete does not count, so a replacement is created at once', async () => {
       const ns = await namespace();
-      await createDemo(ns, 'excl', withHook(true));
+      await h.createDemo(ns, 'excl', withHook(true));
       await settled(ns, 'excl', 3);
       const before = await pods(ns);
       const victim = before[0]!;
-      await patchPod(ns, nameOf(victim), { metadata: { labels: { [SPECIFIED_DELETE]: 'true' } } });
+      await h.patchPod(ns, nameOf(victim), { metadata: { labels: { [SPECIFIED_DELETE]: 'true' } } });
       await expect.poll(() => stateOf(ns, victim), { timeout: 30_000 }).toBe('PreparingDelete');
       // the held pod stays, and a fourth pod comes up beside it
       await expect.poll(async () => (await pods(ns)).length, { timeout: 30_000 }).toBe(4);
@@ -265,11 +229,11 @@ describe('CloneSet scale', () => {
 
     it('without the label: the held pod still counts, so its replacement waits until the hook lets it go', async () => {
       const ns = await namespace();
-      await createDemo(ns, 'noexcl', withHook(false));
+      await h.createDemo(ns, 'noexcl', withHook(false));
       await settled(ns, 'noexcl', 3);
       const before = await pods(ns);
       const victim = before[0]!;
-      await patchPod(ns, nameOf(victim), { metadata: { labels: { [SPECIFIED_DELETE]: 'true' } } });
+      await h.patchPod(ns, nameOf(victim), { metadata: { labels: { [SPECIFIED_DELETE]: 'true' } } });
       await expect.poll(() => stateOf(ns, victim), { timeout: 30_000 }).toBe('PreparingDelete');
       await holds(
         4_000,
@@ -293,7 +257,7 @@ describe('CloneSet scale', () => {
 
     it('with the label, scale-in by podsToDelete then back up (upstream e2e): the held pod is not counted, status.replicas shows 4', async () => {
       const ns = await namespace();
-      await createDemo(ns, 'excl-scale', withHook(true));
+      await h.createDemo(ns, 'excl-scale', withHook(true));
       await settled(ns, 'excl-scale', 3);
       const before = await pods(ns);
       const victim = before[1]!;
@@ -321,7 +285,7 @@ describe('CloneSet scale', () => {
 
     it('scale-in then back up before the hook is done (spec §2.5 step 2): the held pod is taken back, nothing is created', async () => {
       const ns = await namespace();
-      await createDemo(ns, 'regret', withHook(false));
+      await h.createDemo(ns, 'regret', withHook(false));
       await settled(ns, 'regret', 3);
       const before = await pods(ns);
       await patch(ns, 'regret', { spec: { replicas: 2 } });
@@ -352,7 +316,7 @@ describe('CloneSet scale', () => {
         spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage } } },
       },
     ];
-    await createDemo(ns, 'vct', (cs) => {
+    await h.createDemo(ns, 'vct', (cs) => {
       cs.spec.replicas = 2;
       cs.spec.updateStrategy = { type: 'InPlaceIfPossible', maxUnavailable: 1 };
       const template = cs.spec['template'] as { spec: { containers: Record<string, unknown>[] } };

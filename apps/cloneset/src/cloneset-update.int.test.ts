@@ -1,87 +1,26 @@
 // CloneSet update scenarios on the shared local cluster (S1 §2.2.2, spec §1.5, §2.6): the order in which pods are
 // updated (priorityStrategy, scatterStrategy), the in-place grace period, and multi-container in-place batches.
 // Orders are read from a watch on the namespace's pods, so no intermediate state is missed by polling.
-import { afterEach, describe, expect, it } from 'vitest';
-import { ListWatcher } from '@regatta/kube';
+import { describe, expect, it } from 'vitest';
+import { CS, type Pod, isReady, useCloneSetScenarios } from './testing/scenario-harness.js';
 import {
-  CS,
-  type CloneSet,
-  type Pod,
-  POD,
-  isReady,
-  seed,
-  useCloneSetScenarios,
-} from './testing/scenario-harness.js';
+  STATE,
+  REVISION,
+  INPLACE_STATE,
+  INPLACE_GRACE,
+  RUNTIME_META,
+  uidOf,
+  nameOf,
+  conditionOf,
+  recordPods,
+  type PodRecorder,
+} from './testing/scenario-helpers.js';
 
 const h = useCloneSetScenarios();
 const { namespace, pods, events, patch, setImage, settled } = h;
 
-const REVISION = 'controller-revision-hash';
-const STATE = 'lifecycle.apps.kruise.io/state';
-const INPLACE_STATE = 'apps.kruise.io/inplace-update-state';
-const INPLACE_GRACE = 'apps.kruise.io/inplace-update-grace';
-const RUNTIME_META = 'apps.kruise.io/runtime-containers-meta';
-
-const uidOf = (p: Pod): string => p.metadata!.uid!;
-const nameOf = (p: Pod): string => p.metadata!.name!;
-const conditionOf = (p: Pod, type: string) => p.status?.conditions?.find((c) => c.type === type);
 const containerStatus = (p: Pod, name: string) => p.status?.containerStatuses?.find((c) => c.name === name);
 const specImage = (p: Pod, name: string) => p.spec.containers.find((c) => c.name === name)?.image;
-
-/** The cs-demo seed (S1 §2) under another name in `ns`, changed by `edit` before it is created. */
-async function createDemo(ns: string, name: string, edit: (cs: CloneSet) => void = () => undefined) {
-  const cs = seed('s1-2-cs-demo.yaml');
-  cs.metadata = { name, namespace: ns };
-  edit(cs);
-  await h.client.create(cs);
-}
-
-const patchPod = (ns: string, name: string, body: Record<string, unknown>) =>
-  h.client.patch({ ...POD, namespace: ns, name }, body, { type: 'strategic' });
-
-/** Every version of the namespace's pods a watch delivers, with the time it arrived. */
-interface PodRecorder {
-  readonly snapshots: { at: number; pod: Pod }[];
-  /** The snapshots of one pod (by UID), in order. */
-  of(uid: string): { at: number; pod: Pod }[];
-  stop(): Promise<void>;
-}
-
-const recorders: PodRecorder[] = [];
-afterEach(async () => {
-  for (const r of recorders.splice(0)) await r.stop();
-});
-
-/** Starts a pod watch (cluster-wide, kept for `ns`) and resolves once its first list is in. */
-async function recordPods(ns: string): Promise<PodRecorder> {
-  const snapshots: { at: number; pod: Pod }[] = [];
-  let listed: () => void = () => undefined;
-  const ready = new Promise<void>((r) => (listed = r));
-  const keep = (pod: Pod) => {
-    if (pod.metadata?.namespace === ns) snapshots.push({ at: Date.now(), pod });
-  };
-  const watcher = new ListWatcher<Pod>(
-    h.client,
-    { group: '', version: 'v1', kind: 'Pod', plural: 'pods' },
-    {
-      onList: async (items) => {
-        items.forEach(keep);
-        listed();
-      },
-      onUpsert: async (pod) => keep(pod),
-      onDelete: async () => undefined,
-    },
-  );
-  watcher.start();
-  await ready;
-  const recorder: PodRecorder = {
-    snapshots,
-    of: (uid) => snapshots.filter((s) => s.pod.metadata?.uid === uid),
-    stop: () => watcher.stop(),
-  };
-  recorders.push(recorder);
-  return recorder;
-}
 
 /** The first time each pod's revision label left `oldRevision`, oldest first: the order pods were updated in. */
 function updateOrder(rec: PodRecorder, oldRevision: string): string[] {
@@ -99,7 +38,7 @@ function updateOrder(rec: PodRecorder, oldRevision: string): string[] {
  * newest → oldest, and a priority that asks for oldest → newest is visibly the priority's doing.
  */
 async function threeStreamedPods(ns: string, name: string, updateStrategy: Record<string, unknown>) {
-  await createDemo(ns, name, (cs) => {
+  await h.createDemo(ns, name, (cs) => {
     cs.spec.updateStrategy = updateStrategy;
     cs.spec['scaleStrategy'] = { maxUnavailable: 1 };
     cs.spec['minReadySeconds'] = 1;
@@ -129,9 +68,9 @@ describe('CloneSet update', () => {
       },
     });
     const [oldest, middle, newest] = list;
-    await patchPod(ns, nameOf(oldest), { metadata: { labels: { tier: 'high' } } });
-    await patchPod(ns, nameOf(middle), { metadata: { labels: { tier: 'mid' } } });
-    const rec = await recordPods(ns);
+    await h.patchPod(ns, nameOf(oldest), { metadata: { labels: { tier: 'high' } } });
+    await h.patchPod(ns, nameOf(middle), { metadata: { labels: { tier: 'mid' } } });
+    const rec = await recordPods(h.client, ns);
     await setImage(ns, 'weight', 'nginx:mainline');
     const after = await settled(ns, 'weight', 3);
     expect(updateOrder(rec, first.status!.updateRevision!)).toEqual([
@@ -153,10 +92,10 @@ describe('CloneSet update', () => {
     });
     const [oldest, middle, newest] = list;
     // oldest: first key, 9; middle: first key, 2; newest: only the second key (a higher number does not matter)
-    await patchPod(ns, nameOf(oldest), { metadata: { labels: { 'wave-a': 'v-9' } } });
-    await patchPod(ns, nameOf(middle), { metadata: { labels: { 'wave-a': 'v-2' } } });
-    await patchPod(ns, nameOf(newest), { metadata: { labels: { 'wave-b': 'v-100' } } });
-    const rec = await recordPods(ns);
+    await h.patchPod(ns, nameOf(oldest), { metadata: { labels: { 'wave-a': 'v-9' } } });
+    await h.patchPod(ns, nameOf(middle), { metadata: { labels: { 'wave-a': 'v-2' } } });
+    await h.patchPod(ns, nameOf(newest), { metadata: { labels: { 'wave-b': 'v-100' } } });
+    const rec = await recordPods(h.client, ns);
     await setImage(ns, 'order', 'nginx:mainline');
     await settled(ns, 'order', 3);
     expect(updateOrder(rec, first.status!.updateRevision!)).toEqual([
@@ -168,7 +107,7 @@ describe('CloneSet update', () => {
 
   it('scatterStrategy (spec §2.6): three labelled pods of six are spread one per update batch of two', async () => {
     const ns = await namespace();
-    await createDemo(ns, 'scatter', (cs) => {
+    await h.createDemo(ns, 'scatter', (cs) => {
       cs.spec.updateStrategy = {
         type: 'InPlaceIfPossible',
         partition: 4,
@@ -185,7 +124,7 @@ describe('CloneSet update', () => {
     await settled(ns, 'scatter', 6);
     const labelled = (await pods(ns)).filter((p) => !older.includes(uidOf(p)));
     expect(labelled).toHaveLength(3);
-    for (const p of labelled) await patchPod(ns, nameOf(p), { metadata: { labels: { group: 'a' } } });
+    for (const p of labelled) await h.patchPod(ns, nameOf(p), { metadata: { labels: { group: 'a' } } });
     const isLabelled = (p: Pod) => labelled.some((l) => uidOf(l) === uidOf(p));
 
     const oldRev = first.status!.updateRevision!;
@@ -225,7 +164,7 @@ describe('CloneSet update', () => {
 
   it('inPlaceUpdateStrategy.gracePeriodSeconds 3 (S1 §2.2.2.4): not ready first, the image changes only ~3 s later', async () => {
     const ns = await namespace();
-    await createDemo(ns, 'grace', (cs) => {
+    await h.createDemo(ns, 'grace', (cs) => {
       cs.spec.replicas = 1;
       cs.spec.updateStrategy = {
         type: 'InPlaceIfPossible',
@@ -234,7 +173,7 @@ describe('CloneSet update', () => {
     });
     await settled(ns, 'grace', 1);
     const pod = (await pods(ns))[0]!;
-    const rec = await recordPods(ns);
+    const rec = await recordPods(h.client, ns);
     await setImage(ns, 'grace', 'nginx:mainline');
     const after = await settled(ns, 'grace', 1, 30_000);
     const seen = rec.of(uidOf(pod));
@@ -275,7 +214,7 @@ describe('CloneSet update', () => {
 
   it('multi-container in-place batches (S1 §2.2.2.4): the KRUISE_CONTAINER_PRIORITY 10 container restarts first, the other once it is ready again', async () => {
     const ns = await namespace();
-    await createDemo(ns, 'batches', (cs) => {
+    await h.createDemo(ns, 'batches', (cs) => {
       cs.spec.replicas = 1;
       cs.spec.updateStrategy = { type: 'InPlaceIfPossible' };
       const template = cs.spec['template'] as { spec: { containers: Record<string, unknown>[] } };
@@ -292,7 +231,7 @@ describe('CloneSet update', () => {
     });
     await settled(ns, 'batches', 1);
     const pod = (await pods(ns))[0]!;
-    const rec = await recordPods(ns);
+    const rec = await recordPods(h.client, ns);
     await h.client.patch(
       { ...CS, namespace: ns, name: 'batches' },
       [
@@ -350,7 +289,7 @@ describe('CloneSet update', () => {
 
   it('env from metadata (S1 §2.2.2.2): changing only the label a container reads through env restarts only that container, same pod', async () => {
     const ns = await namespace();
-    await createDemo(ns, 'envmeta', (cs) => {
+    await h.createDemo(ns, 'envmeta', (cs) => {
       cs.spec.replicas = 1;
       cs.spec.updateStrategy = { type: 'InPlaceIfPossible' };
       const template = cs.spec['template'] as {

@@ -10,7 +10,6 @@ import {
   type EventRecorder,
   adoptPatch,
   claimOwnerOf,
-  compileLabelSelector,
   controllerRef,
   isAlreadyExists,
   isConflict,
@@ -66,10 +65,12 @@ import {
   specifiedDeletePatch,
 } from '@regatta/rollout';
 import type { Expectations, Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
-import { CONTROLLER_NAME, errText, messages } from './events.js';
+import { CONTROLLER_NAME, INVALID_SPEC_REASON, errText, messages } from './events.js';
 import { type WorkloadCondition, syncProgressing } from './progressing.js';
 import { type ComputedCloneSetStatus, computeStatus, statusChanged } from './status.js';
+import type { CloneSet } from '@regatta/api';
 import { type ImagePreDownloader, preDownloadStep } from './image-predownload.js';
+import { SpecGuard } from './spec-guard.js';
 import { activeHolds, syncHolds } from './rollout-holds.js';
 import {
   ROLLOUT_TRACE_ANNOTATION,
@@ -156,6 +157,7 @@ export class CloneSetReconciler implements Reconciler {
   readonly #now: () => Date;
   readonly #random: RandomSource;
   readonly #gates: CloneSetFeatureGates;
+  readonly #specGuard = new SpecGuard();
 
   constructor(deps: CloneSetReconcilerDeps) {
     this.#d = deps;
@@ -172,13 +174,19 @@ export class CloneSetReconciler implements Reconciler {
       expectations.deleteScale(key);
       expectations.deleteUpdated(key);
       this.#d.rollouts?.forget(key);
+      this.#specGuard.forget(key);
       return {};
     }
     const cloneSet: CloneSetObject = { ...cs, apiVersion: CLONESET_GVK.apiVersion, kind: CLONESET_GVK.kind };
-    try {
-      compileLabelSelector(cloneSet.spec?.selector);
-    } catch (err) {
-      ctx.log.warn({ err }, 'invalid selector; not reconciling');
+    const problem = this.#specGuard.problem(key, cloneSet as unknown as CloneSet);
+    if (problem) {
+      // nothing to retry until the CloneSet changes; the event tells the user what to fix
+      ctx.log.warn({ problem }, 'not reconciling this CloneSet: it fails validation');
+      void this.#d.recorder.warning(
+        cloneSet,
+        INVALID_SPEC_REASON,
+        `not acting on this CloneSet until it is fixed: ${problem}`,
+      );
       return {};
     }
     const scaleSat = expectations.satisfiedScale(key);

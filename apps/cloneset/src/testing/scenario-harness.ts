@@ -102,6 +102,17 @@ export interface CloneSetScenarios {
   /** What `kubectl set image` does: replace the first container's image. */
   setImage(ns: string, name: string, image: string): Promise<void>;
   patch(ns: string, name: string, patch: Record<string, unknown>): Promise<void>;
+  /** The cs-demo seed (S1 §2) named `name` in `ns`, changed by `edit`, created; returns what the server stored. */
+  createDemo(ns: string, name: string, edit?: (cs: CloneSet) => void): Promise<CloneSet>;
+  /** Patches a pod (strategic merge unless told otherwise). */
+  patchPod(
+    ns: string,
+    name: string,
+    body: Record<string, unknown>,
+    type?: 'strategic' | 'merge',
+  ): Promise<void>;
+  /** This file's cloneset program log (instance a). */
+  controllerLog(): string;
   /** The spans (operation name and tags) Jaeger holds for the CloneSet's last rollout trace ([] until exported). */
   rolloutSpans(ns: string, name: string): Promise<JaegerSpan[]>;
   /** Waits until the status reports every replica at the update revision and ready, with that many live pods. */
@@ -110,9 +121,12 @@ export interface CloneSetScenarios {
 
 /**
  * Registers beforeAll/afterAll for a scenario file and returns its helpers. `env` is added to the cloneset
- * program's environment (e.g. `REGATTA_FEATURE_GATES`).
+ * program's environment (e.g. `REGATTA_FEATURE_GATES`); `webhooks: false` runs it without admission webhooks, so the
+ * API server stores what only the schema checks.
  */
-export function useCloneSetScenarios(options: { env?: Record<string, string> } = {}): CloneSetScenarios {
+export function useCloneSetScenarios(
+  options: { env?: Record<string, string>; webhooks?: boolean } = {},
+): CloneSetScenarios {
   const id = randomBytes(3).toString('hex');
   const scopeLabel = 'regatta-test-cloneset';
   const programs: ManagedProcess[] = [];
@@ -130,8 +144,12 @@ export function useCloneSetScenarios(options: { env?: Record<string, string> } =
       env: {
         ...common,
         REGATTA_HEALTH_ADDR: `127.0.0.1:${health}`,
-        REGATTA_WEBHOOK_ADDR: `127.0.0.1:${webhookPort}`,
-        REGATTA_WEBHOOK_URL: `https://127.0.0.1:${webhookPort}`,
+        ...(options.webhooks === false
+          ? {}
+          : {
+              REGATTA_WEBHOOK_ADDR: `127.0.0.1:${webhookPort}`,
+              REGATTA_WEBHOOK_URL: `https://127.0.0.1:${webhookPort}`,
+            }),
         REGATTA_NAMESPACE_SELECTOR: `${scopeLabel}=${id}`,
         POD_NAME: `cloneset-${id}-${instance}`,
         ...options.env,
@@ -231,6 +249,22 @@ export function useCloneSetScenarios(options: { env?: Record<string, string> } =
     },
     async patch(ns, name, patch) {
       await kube().patch({ ...CS, namespace: ns, name }, patch, { type: 'merge' });
+    },
+    async createDemo(ns, name, edit = () => undefined) {
+      const cs = seed('s1-2-cs-demo.yaml');
+      cs.metadata = { name, namespace: ns };
+      edit(cs);
+      return kube().create<CloneSet>(cs);
+    },
+    async patchPod(ns, name, body, type = 'strategic') {
+      await kube().patch({ ...POD, namespace: ns, name }, body, { type });
+    },
+    controllerLog() {
+      try {
+        return readFileSync(join(LOGS, `cloneset-${id}-a.log`), 'utf8');
+      } catch {
+        return '';
+      }
     },
     async rolloutSpans(ns, name) {
       const raw = (await cloneSet(ns, name)).metadata?.annotations?.['regatta.dev/rollout-trace'];

@@ -1,0 +1,39 @@
+/**
+ * The admission rules, checked again by the reconciler. With the webhooks off or bypassed the API server stores
+ * whatever the CRD schema allows, and acting on such a CloneSet is harmful or silently stuck: an empty selector
+ * adopts every orphan pod of the namespace; a selector the template does not match makes every created pod be
+ * released and replaced, without end; an unparsable maxUnavailable counts as 0 (OpenKruise's rule) and stalls the
+ * rollout with no word. The reconciler does not act on a CloneSet that fails validation and says why instead.
+ */
+import { type CloneSet, defaultCloneSet, validateCloneSet } from '@regatta/api';
+import { formatFieldError } from '@regatta/kube';
+
+/** A user-facing reason not to act on the CloneSet, or undefined when it passes the admission rules. */
+export function specProblem(cs: CloneSet): string | undefined {
+  // validated as the webhook would see it: defaulted first (what the mutating webhook adds is not a problem)
+  const errors = validateCloneSet(defaultCloneSet(cs));
+  if (errors.length === 0) return undefined;
+  const shown = errors.slice(0, 3).map(formatFieldError).join('; ');
+  return errors.length > 3 ? `${shown}; and ${errors.length - 3} more` : shown;
+}
+
+/** Remembers the verdict per CloneSet generation, so a reconcile does not validate the pod template again. */
+export class SpecGuard {
+  readonly #verdicts = new Map<string, { uid: string; generation: number; problem: string | undefined }>();
+
+  /** The problem of the CloneSet reconciled under `key` (namespace/name). */
+  problem(key: string, cs: CloneSet): string | undefined {
+    const uid = cs.metadata?.uid ?? '';
+    const generation = cs.metadata?.generation ?? 0;
+    const known = this.#verdicts.get(key);
+    if (known && known.uid === uid && known.generation === generation) return known.problem;
+    const problem = specProblem(cs);
+    this.#verdicts.set(key, { uid, generation, problem });
+    return problem;
+  }
+
+  /** The CloneSet is gone. */
+  forget(key: string): void {
+    this.#verdicts.delete(key);
+  }
+}
