@@ -130,7 +130,9 @@ export class Cache<T extends KubeObject = KubeObject> {
         this.kv ??= await openMirrorBucket(this.bus, this.kind, { create: false });
         await this.watchOnce(this.kv);
       } catch (err) {
-        if (!this.stopped) this.options.onError?.(err);
+        // until the watcher has created the bucket (it does so once the registration is seen), opening it fails:
+        // that is waiting, not trouble — hasSynced stays false and readiness says so
+        if (!this.stopped && !(this.kv === undefined && isStreamNotFound(err))) this.options.onError?.(err);
       }
       if (!this.stopped) await new Promise((r) => setTimeout(r, this.options.rewatchDelayMs ?? 500));
     }
@@ -225,4 +227,10 @@ export class Cache<T extends KubeObject = KubeObject> {
       }
     }
   }
+}
+
+/** JetStream's "stream not found" (a KV bucket is a stream), whatever the client version calls the error. */
+function isStreamNotFound(err: unknown): boolean {
+  const e = err as { name?: string; message?: string } | null;
+  return e?.name === 'StreamNotFoundError' || /stream not found/i.test(e?.message ?? '');
 }
