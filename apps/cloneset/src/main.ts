@@ -47,6 +47,11 @@ const gates = parseFeatureGates(
   CLONESET_FEATURE_GATES,
 );
 const client = KubeClient.fromDefault({ fieldManager: FIELD_MANAGER, userAgent: 'regatta-cloneset' });
+// the Lease is renewed over its own connection: a burst of pod writes must never delay a renewal past its deadline
+const leaseClient = KubeClient.fromDefault({
+  fieldManager: FIELD_MANAGER,
+  userAgent: 'regatta-cloneset/leader-election',
+});
 const bus = await connectBus({ name: `regatta-cloneset/${config.identity}` });
 
 // REGATTA_NAMESPACE_SELECTOR=key=value[,…]: serve only namespaces with these labels (webhooks and reconciles), e.g. a
@@ -147,7 +152,7 @@ const manager = new Manager({
   logger: log,
   probes,
   leaderElection: {
-    store: kubeLeaseStore(client),
+    store: kubeLeaseStore(leaseClient),
     namespace: config.leaseNamespace,
     name: 'regatta-cloneset',
     identity: config.identity,

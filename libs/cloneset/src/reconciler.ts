@@ -64,7 +64,14 @@ import {
   slowStartBatches,
   specifiedDeletePatch,
 } from '@regatta/rollout';
-import type { Expectations, Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
+import {
+  type Expectations,
+  type Reconciler,
+  type ReconcileContext,
+  type Request,
+  type Result,
+  forEachLimited,
+} from '@regatta/runtime';
 import { CONTROLLER_NAME, INVALID_SPEC_REASON, errText, messages } from './events.js';
 import { type WorkloadCondition, syncProgressing } from './progressing.js';
 import { type ComputedCloneSetStatus, computeStatus, statusChanged } from './status.js';
@@ -80,6 +87,8 @@ import {
 } from './tracing.js';
 
 export const CLONESET_GVK = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' } as const;
+/** Pods written at once in one reconcile (each pod's own writes stay in order). */
+const POD_WRITE_CONCURRENCY = 16;
 const POD = { apiVersion: 'v1', kind: 'Pod' } as const;
 const PVC = { apiVersion: 'v1', kind: 'PersistentVolumeClaim' } as const;
 const REVISION = { apiVersion: 'apps/v1', kind: 'ControllerRevision' } as const;
@@ -573,20 +582,20 @@ export class CloneSetReconciler implements Reconciler {
       }
       case 'delete': {
         let modified = false;
-        for (const d of plan.deletions) {
+        await forEachLimited(plan.deletions, POD_WRITE_CONCURRENCY, async (d) => {
           if (d.step.action === 'prepareDelete') {
-            modified =
-              (await this.#transition(key, d.pod, LifecycleState.PreparingDelete, {
-                markPodNotReady: d.step.markPodNotReady,
-              })) || modified;
-            continue;
+            const wrote = await this.#transition(key, d.pod, LifecycleState.PreparingDelete, {
+              markPodNotReady: d.step.markPodNotReady,
+            });
+            if (wrote) modified = true;
+            return;
           }
           if (await this.#deletePod(cs, key, d.pod, d.pvcs)) {
             modified = true;
             if (getPodLifecycleState(d.pod) === LifecycleState.PreparingDelete)
               this.#traceHookWait(record, d.pod, 'preDelete');
           }
-        }
+        });
         return modified;
       }
     }
@@ -606,46 +615,49 @@ export class CloneSetReconciler implements Reconciler {
     let created = 0;
     const errors: unknown[] = [];
     let index = 0;
-    for (const size of slowStartBatches(creations.length)) {
-      const batch = creations.slice(index, index + size);
-      index += size;
-      const results = await Promise.all(
-        batch.map(async (c) => {
-          const rev = c.revision === 'current' ? currentRevision : updateRevision;
-          const pod = newCloneSetPod({
-            cloneSet: cs,
-            template: templateFromRevision(rev),
-            revision: nameOf(rev),
-            volumeClaimTemplates: vcts,
-            id: c.id,
-            now,
-          });
-          for (const claim of claimsToCreate(newCloneSetClaims(cs, vcts, c.id), existingPvcs)) {
-            expectations.expectScale(key, 'create', nameOf(claim));
-            try {
-              await client.create(claim);
-            } catch (err) {
-              expectations.observeScale(key, 'create', nameOf(claim));
-              if (!isAlreadyExists(err)) {
-                void recorder.warning(cs, EventReasons.FailedCreate, messages.failedCreatePvc(err));
-                errors.push(err);
-                return false;
-              }
-            }
-          }
-          expectations.expectScale(key, 'create', nameOf(pod));
-          try {
-            await client.create(pod);
-          } catch (err) {
-            expectations.observeScale(key, 'create', nameOf(pod));
-            void recorder.warning(cs, EventReasons.FailedCreate, messages.failedCreatePod(err));
+    const create = async (c: { id: string; revision: 'current' | 'update' }): Promise<boolean> => {
+      const rev = c.revision === 'current' ? currentRevision : updateRevision;
+      const pod = newCloneSetPod({
+        cloneSet: cs,
+        template: templateFromRevision(rev),
+        revision: nameOf(rev),
+        volumeClaimTemplates: vcts,
+        id: c.id,
+        now,
+      });
+      for (const claim of claimsToCreate(newCloneSetClaims(cs, vcts, c.id), existingPvcs)) {
+        expectations.expectScale(key, 'create', nameOf(claim));
+        try {
+          await client.create(claim);
+        } catch (err) {
+          expectations.observeScale(key, 'create', nameOf(claim));
+          if (!isAlreadyExists(err)) {
+            void recorder.warning(cs, EventReasons.FailedCreate, messages.failedCreatePvc(err));
             errors.push(err);
             return false;
           }
-          void recorder.normal(cs, EventReasons.SuccessfulCreate, messages.createdPod(nameOf(pod)));
-          return true;
-        }),
-      );
+        }
+      }
+      expectations.expectScale(key, 'create', nameOf(pod));
+      try {
+        await client.create(pod);
+      } catch (err) {
+        expectations.observeScale(key, 'create', nameOf(pod));
+        void recorder.warning(cs, EventReasons.FailedCreate, messages.failedCreatePod(err));
+        errors.push(err);
+        return false;
+      }
+      void recorder.normal(cs, EventReasons.SuccessfulCreate, messages.createdPod(nameOf(pod)));
+      return true;
+    };
+    for (const size of slowStartBatches(creations.length)) {
+      const batch = creations.slice(index, index + size);
+      index += size;
+      const results: boolean[] = [];
+      // a slow-start batch, at most POD_WRITE_CONCURRENCY creates in flight
+      await forEachLimited(batch, POD_WRITE_CONCURRENCY, async (c) => {
+        results.push(await create(c));
+      });
       created += results.filter(Boolean).length;
       if (results.some((ok) => !ok)) break;
     }
@@ -688,10 +700,16 @@ export class CloneSetReconciler implements Reconciler {
   // ── pod writes ──────────────────────────────────────────────────────────────────────────────
 
   /** Writes status conditions (strategic merge by type) and returns the pod the server answered. */
-  async #writeConditions(key: string, pod: Pod, conditions: PodCondition[]): Promise<Pod> {
+  async #writeConditions(
+    key: string,
+    pod: Pod,
+    conditions: PodCondition[],
+    /** When given, the write fails with a conflict unless the pod is still at this version. */
+    resourceVersion?: string,
+  ): Promise<Pod> {
     const out = await this.#d.client.patchStatus<Pod>(
       { ...POD, namespace: pod.metadata?.namespace, name: nameOf(pod) },
-      { status: { conditions } },
+      { ...(resourceVersion ? { metadata: { resourceVersion } } : {}), status: { conditions } },
       { type: 'strategic' },
     );
     this.#expectUpdated(key, out);
@@ -751,9 +769,9 @@ export class CloneSetReconciler implements Reconciler {
     const updateName = nameOf(updateRevision);
     const now = this.#now();
 
-    // 1. per-pod refresh: in-place progress, lifecycle, pod-template-hash
+    // 1. per-pod refresh: in-place progress, lifecycle, pod-template-hash (pods in parallel, each pod's writes in order)
     let modified = false;
-    for (const pod of pods) {
+    await forEachLimited(pods, POD_WRITE_CONCURRENCY, async (pod) => {
       const refresh = refreshInPlaceUpdate(pod, { now });
       if (refresh.action === 'wait') delays.push(refresh.delaySeconds * 1000);
       else if (refresh.action === 'update') {
@@ -783,7 +801,7 @@ export class CloneSetReconciler implements Reconciler {
         await this.#patchPod(key, pod, hashPatch);
         modified = true;
       }
-    }
+    });
     if (modified) return;
 
     // 2–7. what to update this round
@@ -791,9 +809,9 @@ export class CloneSetReconciler implements Reconciler {
     if (!plan) return;
     const target = revisions.find((r) => nameOf(r) === plan.targetRevision) ?? updateRevision;
     const type = spec.updateStrategy?.type ?? 'ReCreate';
-    for (const pod of plan.pods) {
-      await this.#updatePod(cs, key, pod, revisions, target, type, delays, ctx, record);
-    }
+    await forEachLimited(plan.pods, POD_WRITE_CONCURRENCY, (pod) =>
+      this.#updatePod(cs, key, pod, revisions, target, type, delays, ctx, record),
+    );
   }
 
   async #updatePod(
@@ -841,13 +859,18 @@ export class CloneSetReconciler implements Reconciler {
           return;
         }
         try {
+          let attempt = 0;
           await retryOnConflict(async () => {
-            const fresh = await client.get<Pod>({ ...POD, namespace: pod.metadata?.namespace, name });
+            // the cached pod first, its resourceVersion the precondition of both writes; a fresh read after a conflict
+            const fresh =
+              attempt++ === 0
+                ? pod
+                : await client.get<Pod>({ ...POD, namespace: pod.metadata?.namespace, name });
             const p = planInPlaceUpdate(fresh, old, target, options);
             if (!p.inPlace) return;
             let rv = fresh.metadata?.resourceVersion;
             if (p.conditions)
-              rv = (await this.#writeConditions(key, fresh, p.conditions)).metadata?.resourceVersion;
+              rv = (await this.#writeConditions(key, fresh, p.conditions, rv)).metadata?.resourceVersion;
             const body: Pod = {
               ...p.pod,
               metadata: { ...p.pod.metadata, ...(rv ? { resourceVersion: rv } : {}) },

@@ -105,6 +105,7 @@ export {
   type ProcessConfig,
 } from './process-config.js';
 export { parseFeatureGates, type FeatureGateDefaults } from './feature-gates.js';
+export { forEachLimited } from './limited.js';
 export {
   createCertificateAuthority,
   createSigningKey,
