@@ -1,8 +1,11 @@
-// `npm run bench [-- --quick] [-- --only=watches,latency,memory]`: Regatta's published figures
-// (issue 3, docs/benchmarks.md). Starts its own control plane and nats-server in a temp folder, the
+// `npm run bench [-- --quick] [-- --only=watches,latency,memory,rollout] [-- --keep]`: Regatta's published
+// figures (docs/benchmarks.md). Starts its own control plane and nats-server in a temp folder, the
 // watcher app as a process, runs the benchmarks one after the other, prints every figure next to a
-// baseline measured in the same run, and stops everything, also on error or Ctrl-C. Nothing here is a
-// timed assertion: the exit code is 0 unless something breaks.
+// baseline measured in the same run, and stops everything, also on error or Ctrl-C. The rollout
+// benchmark gets a second cluster of its own (with kube-controller-manager, kube-scheduler and an audit
+// log), started after the first one has stopped. Nothing here is a timed assertion: the exit code is 0
+// unless something breaks.
+import { execFileSync } from 'node:child_process';
 import { cpus, loadavg, totalmem, tmpdir } from 'node:os';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -20,17 +23,26 @@ import { stopAllChildren } from './common.js';
 import { benchLatency, reportLatency } from './latency.js';
 import { benchMemory, reportMemory } from './memory.js';
 import { captureRunningPod, type PodLike } from './pod-template.js';
+import { benchRollout, reportRollout } from './rollout.js';
 import { benchWatches, reportWatches } from './watches.js';
 
+const BENCHMARKS = ['watches', 'latency', 'memory', 'rollout'];
+const usage = `usage: npm run bench [-- --quick] [-- --only=${BENCHMARKS.join(',')}] [-- --keep]`;
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
+/** Keep the temp folder (logs, the rollout's audit log) after a successful run too. */
+const keep = args.includes('--keep');
 const onlyArg = args.find((a) => a.startsWith('--only='));
-const only = new Set(onlyArg ? onlyArg.slice('--only='.length).split(',') : ['watches', 'latency', 'memory']);
+const only = new Set(onlyArg ? onlyArg.slice('--only='.length).split(',') : BENCHMARKS);
 for (const a of args) {
-  if (a !== '--quick' && !a.startsWith('--only=')) {
-    console.error(
-      `unknown argument ${a}; usage: npm run bench [-- --quick] [-- --only=watches,latency,memory]`,
-    );
+  if (a !== '--quick' && a !== '--keep' && !a.startsWith('--only=')) {
+    console.error(`unknown argument ${a}; ${usage}`);
+    process.exit(2);
+  }
+}
+for (const b of only) {
+  if (!BENCHMARKS.includes(b)) {
+    console.error(`unknown benchmark ${b}; ${usage}`);
     process.exit(2);
   }
 }
@@ -38,6 +50,8 @@ for (const a of args) {
 const config = quick
   ? { counts: [1, 3], rates: [100, 1000], warmMs: 1000, measureMs: 2000, configMaps: 50, pods: 1000 }
   : { counts: [1, 3, 7], rates: [100, 1000], warmMs: 3000, measureMs: 15_000, configMaps: 200, pods: 10_000 };
+/** Benchmark 4: N pods, t ms for a container to be ready after an in-place restart or a pod start. */
+const rolloutConfig = quick ? { replicas: 100, restartMs: 2000 } : { replicas: 1000, restartMs: 5000 };
 
 const t0 = Date.now();
 const log = (line: string) =>
@@ -51,18 +65,31 @@ const section = (title: string) => console.log(`\n== ${title} (load average ${lo
 console.log(
   `Regatta benchmarks${quick ? ' (--quick)' : ''}: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ` +
     `${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, kube-apiserver ${KUBERNETES_VERSION}, ` +
-    `nats-server ${NATS_VERSION}`,
+    `nats-server ${NATS_VERSION}; code ${codeVersion()}`,
 );
 
+/** The commit measured (the programs run from the working tree's sources), and whether it had local changes. */
+function codeVersion(): string {
+  try {
+    const git = (...a: string[]) =>
+      execFileSync('git', a, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const dirty = git('status', '--porcelain', '--untracked-files=no').trim() !== '';
+    return `${git('rev-parse', '--short', 'HEAD').trim()}${dirty ? ' + local changes' : ''}`;
+  } catch {
+    return 'unknown (no git)';
+  }
+}
+
 const dir = await mkdtemp(join(tmpdir(), 'regatta-bench-'));
-let cluster: LocalCluster | undefined;
+/** Every cluster started (the shared one, the rollout's); cleanup stops them all. */
+const clusters: LocalCluster[] = [];
 let failed = false;
 let cleaning: Promise<void> | undefined;
 const cleanup = () =>
   (cleaning ??= (async () => {
     await stopAllChildren().catch(() => undefined);
-    await cluster?.stop().catch(() => undefined);
-    if (failed) console.log(`logs kept in ${dir}/logs`);
+    for (const c of clusters.reverse()) await c.stop().catch(() => undefined);
+    if (failed || keep) console.log(`logs kept in ${dir} (logs/, rollout/logs/, rollout/audit.log)`);
     else await rm(dir, { recursive: true, force: true }).catch(() => undefined);
   })());
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
@@ -76,8 +103,51 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
 
 const reports: string[] = [];
 try {
+  if (only.has('watches') || only.has('latency') || only.has('memory')) await busBenchmarks();
+  if (only.has('rollout')) {
+    section(
+      `4. rollout of ${rolloutConfig.replicas} pods, CloneSet in place vs Deployment ` +
+        `(own control plane: + kube-controller-manager, kube-scheduler, audit log)`,
+    );
+    const rolloutDir = join(dir, 'rollout');
+    const auditLog = join(rolloutDir, 'audit.log');
+    const cluster = await LocalCluster.start({ dir: rolloutDir, jaeger: false, auditLogPath: auditLog, log });
+    clusters.push(cluster);
+    const r = await benchRollout({
+      ...rolloutConfig,
+      cluster,
+      auditLog,
+      logsDir: join(rolloutDir, 'logs'),
+      log,
+    });
+    reports.push(reportRollout(r));
+    await cluster.stop();
+  }
+
+  section(`results (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  console.log(reports.join('\n\n'));
+} catch (err) {
+  if (!cleaning) {
+    // (after Ctrl-C the interrupted step's error is expected and not worth printing)
+    failed = true;
+    console.error('\nbenchmark failed:', err);
+    process.exitCode = 1;
+  }
+} finally {
+  await cleanup();
+}
+
+/** Benchmarks 1–3 on one cluster without kube-controller-manager and kube-scheduler (stopped at the end). */
+async function busBenchmarks(): Promise<void> {
   section('control plane');
-  cluster = await LocalCluster.start({ dir, jaeger: false, controllerManager: false, scheduler: false, log });
+  const cluster = await LocalCluster.start({
+    dir,
+    jaeger: false,
+    controllerManager: false,
+    scheduler: false,
+    log,
+  });
+  clusters.push(cluster);
   const { kubeconfig, nats } = cluster.endpoints;
   const client = KubeClient.fromKubeconfigFile(kubeconfig);
 
@@ -149,16 +219,5 @@ try {
     reports.push(reportMemory(r));
   }
   await client.close();
-
-  section(`results (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
-  console.log(reports.join('\n\n'));
-} catch (err) {
-  if (!cleaning) {
-    // (after Ctrl-C the interrupted step's error is expected and not worth printing)
-    failed = true;
-    console.error('\nbenchmark failed:', err);
-    process.exitCode = 1;
-  }
-} finally {
-  await cleanup();
+  await cluster.stop();
 }

@@ -10,6 +10,7 @@ import {
   kubeconfigYaml,
   natsConfig,
   schedulerArgs,
+  WRITE_AUDIT_POLICY,
   type NatsAuth,
   type PkiPaths,
 } from './components.js';
@@ -38,6 +39,13 @@ export interface LocalClusterOptions {
    * may only read mirrors and register kinds (see `controllerPublishAllow`). Default false (open bus).
    */
   natsAuth?: boolean;
+  /**
+   * Write the API server's audit log here: one JSON line per write request (create, update, patch,
+   * delete, deletecollection) at Metadata level (user, user agent, verb, object, response code), nothing
+   * for reads; see `WRITE_AUDIT_POLICY`. Off by default. Used by the benchmarks to count a
+   * controller's writes.
+   */
+  auditLogPath?: string;
   /** Progress lines ("etcd ready in 812 ms"). */
   log?: (line: string) => void;
   binaries?: Binaries;
@@ -189,11 +197,16 @@ export class LocalCluster {
         waits.push(ready(jaeger, ok(`http://127.0.0.1:${qHttp}/api/services`)));
       }
 
+      let audit: { policyFile: string; logPath: string } | undefined;
+      if (o.auditLogPath) {
+        audit = { policyFile: join(dir, 'audit-policy.yaml'), logPath: o.auditLogPath };
+        await writeFile(audit.policyFile, WRITE_AUDIT_POLICY);
+      }
       await waits[0];
       const apiserver = start(
         'kube-apiserver',
         bin.kubeApiserver,
-        apiserverArgs({ etcdPort, securePort: apiPort, pki }),
+        apiserverArgs({ etcdPort, securePort: apiPort, pki, ...(audit && { audit }) }),
       );
       const caTls = { ca: ca.certPem };
       await ready(apiserver, ok(`${endpoints.apiserver}/readyz`, caTls), 90_000);

@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { etcdArgs, kubeconfigYaml, natsConfig } from './components.js';
+import { apiserverArgs, etcdArgs, kubeconfigYaml, natsConfig, WRITE_AUDIT_POLICY } from './components.js';
 import { createCertificateAuthority } from '@regatta/runtime';
 
 describe('etcd command line', () => {
@@ -8,6 +8,41 @@ describe('etcd command line', () => {
     const args = etcdArgs({ dataDir: '/d', clientPort: 1, peerPort: 2 });
     expect(args).toContain('--listen-client-urls=http://127.0.0.1:1');
     expect(args).toContain('--initial-cluster=default=http://127.0.0.1:2');
+  });
+});
+
+describe('kube-apiserver command line', () => {
+  const pki = {
+    caCert: 'ca',
+    servingCert: 'c',
+    servingKey: 'k',
+    serviceAccountKey: 'sk',
+    serviceAccountPub: 'sp',
+  };
+
+  it('has no audit log unless asked', () => {
+    expect(apiserverArgs({ etcdPort: 1, securePort: 2, pki }).some((a) => a.startsWith('--audit-'))).toBe(
+      false,
+    );
+  });
+
+  it('writes a JSON audit log with the given policy when asked', () => {
+    const args = apiserverArgs({
+      etcdPort: 1,
+      securePort: 2,
+      pki,
+      audit: { policyFile: '/p.yaml', logPath: '/a.log' },
+    });
+    expect(args).toContain('--audit-policy-file=/p.yaml');
+    expect(args).toContain('--audit-log-path=/a.log');
+    expect(args).toContain('--audit-log-format=json');
+  });
+
+  it('audits writes at Metadata level and nothing else', () => {
+    expect(WRITE_AUDIT_POLICY).toContain(
+      'level: Metadata\n    verbs: [create, update, patch, delete, deletecollection]',
+    );
+    expect(WRITE_AUDIT_POLICY.trimEnd().endsWith('- level: None')).toBe(true);
   });
 });
 

@@ -23,7 +23,34 @@ export function etcdArgs(o: { dataDir: string; clientPort: number; peerPort: num
   ];
 }
 
-export function apiserverArgs(o: { etcdPort: number; securePort: number; pki: PkiPaths }): string[] {
+/**
+ * The audit policy of `LocalClusterOptions.auditLogPath`: one Metadata-level event (who, user agent, verb,
+ * object, response code; no bodies) per write request, when the response is complete; nothing for reads.
+ */
+export const WRITE_AUDIT_POLICY = `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+  - level: Metadata
+    verbs: [create, update, patch, delete, deletecollection]
+  - level: None
+`;
+
+export function apiserverArgs(o: {
+  etcdPort: number;
+  securePort: number;
+  pki: PkiPaths;
+  /** Audit log (JSON lines) of the requests `policyFile` selects; off when absent. */
+  audit?: { policyFile: string; logPath: string };
+}): string[] {
+  const audit = o.audit
+    ? [
+        `--audit-policy-file=${o.audit.policyFile}`,
+        `--audit-log-path=${o.audit.logPath}`,
+        '--audit-log-format=json',
+        '--audit-log-maxsize=0',
+      ]
+    : [];
   return [
     `--etcd-servers=http://127.0.0.1:${o.etcdPort}`,
     `--secure-port=${o.securePort}`,
@@ -44,6 +71,7 @@ export function apiserverArgs(o: { etcdPort: number; securePort: number; pki: Pk
     '--max-requests-inflight=1000',
     '--max-mutating-requests-inflight=500',
     '--endpoint-reconciler-type=none',
+    ...audit,
     '--v=0',
   ];
 }

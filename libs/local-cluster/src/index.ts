@@ -13,6 +13,7 @@ export {
   CONTROLLER_MANAGER_CONTROLLERS,
   controllerPublishAllow,
   natsConfig,
+  WRITE_AUDIT_POLICY,
   type NatsAuth,
   type NatsUser,
 } from './components.js';
