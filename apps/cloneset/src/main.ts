@@ -15,10 +15,17 @@ import {
   cloneSetValidator,
   cloneSetWebhookConfigurations,
   observeOwnedChange,
+  owningCloneSet,
   revisionOwner,
   type Change,
 } from '@regatta/cloneset';
-import { EventRecorder, KubeClient, type KubeObject, labelSelectorMatches } from '@regatta/kube';
+import {
+  EventRecorder,
+  KubeClient,
+  type KubeObject,
+  controllerRef,
+  labelSelectorMatches,
+} from '@regatta/kube';
 import {
   Controller,
   Expectations,
@@ -76,7 +83,14 @@ const registration = registerKinds(
 );
 const onError = (err: unknown) => log.warn({ err }, 'cache trouble; re-watching');
 const clonesets = new Cache<BusObject>(bus, KINDS.clonesets, { onError });
-const pods = new Cache<BusObject>(bus, KINDS.pods, { onError });
+// pods of other controllers (Deployments, Jobs…) are never read: only CloneSets' pods and orphans it may adopt
+const pods = new Cache<BusObject>(bus, KINDS.pods, {
+  onError,
+  keep: (pod) => {
+    const ref = controllerRef(pod as KubeObject);
+    return ref === undefined || owningCloneSet(pod as KubeObject) !== undefined;
+  },
+});
 const pvcs = new Cache<BusObject>(bus, KINDS.persistentvolumeclaims, { onError });
 const revisions = new Cache<BusObject>(bus, KINDS.controllerrevisions, { onError });
 const namespaces = namespaceScope ? new Cache<BusObject>(bus, KINDS.namespaces, { onError }) : undefined;

@@ -62,6 +62,41 @@ describe('mirror bucket → cache', () => {
     expect(events).toContain('add:other');
   });
 
+  it('keeps only what `keep` selects: an object leaving the selection is a delete, one entering it an add', async () => {
+    const { nats } = inject('cluster');
+    const kind = testKind();
+    const writer = await MirrorWriter.open(await bus(nats!, 'watcher'), kind);
+    const mine = (name: string, rv: number, owner: string) =>
+      widget('ns1', name, rv, {
+        metadata: {
+          namespace: 'ns1',
+          name,
+          uid: `uid-${name}`,
+          resourceVersion: String(rv),
+          labels: { owner },
+        },
+      });
+    await writer.put(mine('a', 1, 'me'));
+    await writer.put(mine('b', 1, 'someone-else'));
+
+    const cache = new Cache(await bus(nats!, 'controller'), kind, {
+      keep: (o) => o.metadata?.labels?.['owner'] === 'me',
+    });
+    cleanups.push(() => cache.stop());
+    await cache.start();
+    expect(cache.list().map((o) => o.metadata?.name)).toEqual(['a']);
+
+    const events: string[] = [];
+    cache.onChange((c) => events.push(`${c.type}:${c.object.metadata?.name}`));
+    await writer.put(mine('a', 2, 'someone-else'));
+    await writer.put(mine('b', 2, 'me'));
+    await waitFor(
+      'the selection to move',
+      () => cache.get('ns1', 'b') !== undefined && cache.get('ns1', 'a') === undefined,
+    );
+    expect(events).toEqual(['delete:a', 'add:b']);
+  });
+
   it('indexes objects by owner UID and node name', async () => {
     const { nats } = inject('cluster');
     const kind = testKind();

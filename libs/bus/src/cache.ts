@@ -27,6 +27,12 @@ export interface CacheOptions {
   onError?: (err: unknown) => void;
   /** Delay before re-watching after the watch ended (bus trouble). Default 500 ms. */
   rewatchDelayMs?: number;
+  /**
+   * Which objects this controller keeps (default: all). One that is not kept is absent from the cache; one that
+   * stops being kept is removed with a delete event, one that starts being kept arrives as an add. Memory for the
+   * objects a controller never reads (a CloneSet controller and the pods of Deployments, say).
+   */
+  keep?: (obj: KubeObject) => boolean;
 }
 
 /** Built-in indexes. */
@@ -169,6 +175,10 @@ export class Cache<T extends KubeObject = KubeObject> {
     }
     const env = decodeEnvelope<T>(this.bucket, e.key, e.value);
     seen?.add(e.key);
+    if (this.options.keep && !this.options.keep(env.object)) {
+      this.remove(e.key);
+      return;
+    }
     const old = this.objects.get(e.key);
     if (
       old?.metadata?.resourceVersion &&
