@@ -79,6 +79,8 @@ export function seed(file: string): CloneSet {
   return parse(readFileSync(join(FIXTURES, file), 'utf8')) as CloneSet;
 }
 
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
 export const isReady = (p: Pod): boolean =>
   p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 
@@ -111,7 +113,7 @@ export interface CloneSetScenarios {
     body: Record<string, unknown>,
     type?: 'strategic' | 'merge',
   ): Promise<void>;
-  /** This file's cloneset program log (instance a). */
+  /** The log of this file's first cloneset program (instance a). */
   controllerLog(): string;
   /** The spans (operation name and tags) Jaeger holds for the CloneSet's last rollout trace ([] until exported). */
   rolloutSpans(ns: string, name: string): Promise<JaegerSpan[]>;
@@ -132,18 +134,55 @@ export function useCloneSetScenarios(
   const programs: ManagedProcess[] = [];
   let client: KubeClient | undefined;
   let controller: ManagedProcess | undefined;
+  let controllerLogFile: string | undefined;
   let jaegerQuery: string | undefined;
   let common: Record<string, string> = {};
 
+  /**
+   * Starts a program on free ports and waits for its /readyz. The ports are free when picked but another file's
+   * program, starting at the same moment, may take one first: a program that exits before it is ready is started
+   * again on other ports (three tries).
+   */
+  const startReady = async (
+    what: string,
+    entry: string,
+    logName: string,
+    env: (health: number, webhook: number) => Record<string, string>,
+  ): Promise<{ process: ManagedProcess; logFile: string }> => {
+    for (let attempt = 1; ; attempt++) {
+      const [health, webhook] = (await freePorts(2)) as [number, number];
+      const logFile = join(LOGS, attempt === 1 ? `${logName}.log` : `${logName}-try${attempt}.log`);
+      const p = startProgram({
+        name: logName,
+        entry,
+        logFile,
+        env: { ...env(health, webhook), REGATTA_HEALTH_ADDR: `127.0.0.1:${health}` },
+      });
+      programs.push(p);
+      try {
+        await waitFor(
+          `${what} to be ready`,
+          async () => {
+            p.assertRunning();
+            return (await fetch(`http://127.0.0.1:${health}/readyz`).catch(() => undefined))?.status === 200;
+          },
+          { timeoutMs: 90_000, intervalMs: 250 },
+        );
+        return { process: p, logFile };
+      } catch (err) {
+        const exited = await Promise.race([p.exited.then(() => true), sleep(100).then(() => false)]);
+        if (!exited || attempt >= 3) throw err;
+      }
+    }
+  };
+
   const startController = async (instance: string): Promise<ManagedProcess> => {
-    const [health, webhookPort] = (await freePorts(2)) as [number, number];
-    const p = startProgram({
-      name: `cloneset-${id}-${instance}`,
-      entry: appEntryPath('cloneset'),
-      logFile: join(LOGS, `cloneset-${id}-${instance}.log`),
-      env: {
+    const { process: p, logFile } = await startReady(
+      'the cloneset program',
+      appEntryPath('cloneset'),
+      `cloneset-${id}-${instance}`,
+      (_health, webhookPort) => ({
         ...common,
-        REGATTA_HEALTH_ADDR: `127.0.0.1:${health}`,
         ...(options.webhooks === false
           ? {}
           : {
@@ -153,18 +192,10 @@ export function useCloneSetScenarios(
         REGATTA_NAMESPACE_SELECTOR: `${scopeLabel}=${id}`,
         POD_NAME: `cloneset-${id}-${instance}`,
         ...options.env,
-      },
-    });
-    programs.push(p);
-    await waitFor(
-      'the cloneset program to be ready',
-      async () => {
-        p.assertRunning();
-        return (await fetch(`http://127.0.0.1:${health}/readyz`).catch(() => undefined))?.status === 200;
-      },
-      { timeoutMs: 90_000, intervalMs: 250 },
+      }),
     );
     controller = p;
+    if (instance === 'a') controllerLogFile = logFile;
     return p;
   };
 
@@ -184,15 +215,10 @@ export function useCloneSetScenarios(
       LOG_LEVEL: 'info',
       ...(jaeger ? { OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpHttp } : {}),
     };
-    const [watcherHealth] = (await freePorts(1)) as [number];
-    programs.push(
-      startProgram({
-        name: `watcher-${id}`,
-        entry: appEntryPath('watcher'),
-        logFile: join(LOGS, `watcher-${id}.log`),
-        env: { ...common, REGATTA_HEALTH_ADDR: `127.0.0.1:${watcherHealth}`, POD_NAME: `watcher-${id}` },
-      }),
-    );
+    await startReady('the watcher', appEntryPath('watcher'), `watcher-${id}`, () => ({
+      ...common,
+      POD_NAME: `watcher-${id}`,
+    }));
     await startController('a');
   });
 
@@ -261,7 +287,7 @@ export function useCloneSetScenarios(
     },
     controllerLog() {
       try {
-        return readFileSync(join(LOGS, `cloneset-${id}-a.log`), 'utf8');
+        return controllerLogFile ? readFileSync(controllerLogFile, 'utf8') : '';
       } catch {
         return '';
       }
