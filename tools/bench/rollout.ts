@@ -476,6 +476,17 @@ export async function benchRollout(ctx: Ctx): Promise<RolloutResult> {
   const { kubeconfig, nats } = cluster.endpoints;
   // a user agent of its own, so the audit log tells the benchmark's writes (the image patch) apart
   const client = KubeClient.fromKubeconfigFile(kubeconfig, { userAgent: 'regatta-bench' });
+  /** The measured change, the same on both sides: the first container's image, as `kubectl set image` does. */
+  const setNewImage = async (ref: { apiVersion: string; kind: string; namespace: string; name: string }) =>
+    (
+      await client.patch(
+        ref,
+        [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: IMAGE_NEW }],
+        {
+          type: 'json',
+        },
+      )
+    ).metadata?.generation ?? Infinity;
   const batch = Math.max(1, Math.floor(n / 10));
   const boundS = (Math.ceil(n / batch) * t) / 1000;
   const nodes = Math.max(3, Math.ceil((2 * n) / MAX_PODS_PER_NODE));
@@ -742,14 +753,13 @@ export async function benchRollout(ctx: Ctx): Promise<RolloutResult> {
         pids: csPids(),
         setupS,
         idleRss: csIdle,
-        patch: async () =>
-          (
-            await client.patch(
-              { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', namespace: csNs, name: 'bench' },
-              [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: IMAGE_NEW }],
-              { type: 'json' },
-            )
-          ).metadata?.generation ?? Infinity,
+        patch: () =>
+          setNewImage({
+            apiVersion: 'apps.kruise.io/v1alpha1',
+            kind: 'CloneSet',
+            namespace: csNs,
+            name: 'bench',
+          }),
         done: (o, gen) => {
           const s = o.status;
           return (
@@ -819,14 +829,8 @@ export async function benchRollout(ctx: Ctx): Promise<RolloutResult> {
         pids: basePids(),
         setupS,
         idleRss: dIdle,
-        patch: async () =>
-          (
-            await client.patch(
-              { apiVersion: 'apps/v1', kind: 'Deployment', namespace: dNs, name: 'bench' },
-              [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: IMAGE_NEW }],
-              { type: 'json' },
-            )
-          ).metadata?.generation ?? Infinity,
+        patch: () =>
+          setNewImage({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: dNs, name: 'bench' }),
         done: (o, gen) => {
           const s = o.status;
           return (

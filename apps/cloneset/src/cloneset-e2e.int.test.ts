@@ -12,6 +12,7 @@ import { NodeSimulator } from '@regatta/node-simulator';
 import {
   CS,
   type CloneSet,
+  type ContainerStatus,
   type Pod,
   POD,
   isReady,
@@ -28,6 +29,7 @@ import {
   nameOf,
   stateOf,
   conditionOf,
+  containerStatus,
   sleep,
   holds,
   recordPods,
@@ -50,16 +52,6 @@ interface Container {
   resources?: Record<string, unknown>;
   [key: string]: unknown;
 }
-interface ContainerStatusX {
-  name: string;
-  image: string;
-  imageID: string;
-  containerID?: string;
-  restartCount: number;
-  ready: boolean;
-  state?: { waiting?: { reason?: string }; running?: unknown; terminated?: unknown };
-  lastState?: { terminated?: { exitCode?: number } };
-}
 /** The pod fields these scenarios read beyond the harness's `Pod`. */
 interface PodX extends KubeObject {
   spec: {
@@ -72,7 +64,7 @@ interface PodX extends KubeObject {
     phase?: string;
     qosClass?: string;
     conditions?: { type: string; status: string; reason?: string }[];
-    containerStatuses?: ContainerStatusX[];
+    containerStatuses?: ContainerStatus[];
   };
 }
 interface Template {
@@ -92,8 +84,6 @@ interface InPlaceState {
 
 const x = (p: Pod): PodX => p as unknown as PodX;
 const templateOf = (cs: CloneSet): Template => cs.spec['template'] as Template;
-const containerStatus = (p: Pod, name: string) =>
-  x(p).status?.containerStatuses?.find((c) => c.name === name);
 const inPlaceState = (p: Pod): InPlaceState | undefined => {
   const raw = p.metadata?.annotations?.[INPLACE_STATE];
   return raw ? (JSON.parse(raw) as InPlaceState) : undefined;

@@ -121,15 +121,7 @@ describe('CloneSet with RecreatePodWhenChangeVCTInCloneSetGate and PreparingUpda
 
     // 2. only data-vol2 → 2Gi: no new revision, nothing rolls, the claims stay as they are
     await patch(ns, 'vct', { spec: { volumeClaimTemplates: vct('2Gi', '2Gi') } });
-    await expect
-      .poll(
-        async () => {
-          const cs = await cloneSet(ns, 'vct');
-          return cs.status?.observedGeneration === cs.metadata?.generation;
-        },
-        { timeout: 15_000 },
-      )
-      .toBe(true);
+    await h.observed(ns, 'vct');
     await holds(
       3_000,
       async () => ({ cs: await cloneSet(ns, 'vct'), pods: await pods(ns) }),

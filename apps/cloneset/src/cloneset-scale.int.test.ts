@@ -340,15 +340,7 @@ describe('CloneSet scale', () => {
 
     // only the claim templates change: no new revision, no rollout (the revision holds the pod template only)
     await patch(ns, 'vct', { spec: { volumeClaimTemplates: vct('2Gi') } });
-    await expect
-      .poll(
-        async () => {
-          const cs = await cloneSet(ns, 'vct');
-          return cs.status?.observedGeneration === cs.metadata?.generation;
-        },
-        { timeout: 15_000 },
-      )
-      .toBe(true);
+    await h.observed(ns, 'vct');
     await holds(
       3_000,
       async () => ({ cs: await cloneSet(ns, 'vct'), pods: await pods(ns) }),

@@ -12,6 +12,7 @@ import {
   uidOf,
   nameOf,
   conditionOf,
+  containerStatus,
   recordPods,
   type PodRecorder,
 } from './testing/scenario-helpers.js';
@@ -19,7 +20,6 @@ import {
 const h = useCloneSetScenarios();
 const { namespace, pods, events, patch, setImage, settled } = h;
 
-const containerStatus = (p: Pod, name: string) => p.status?.containerStatuses?.find((c) => c.name === name);
 const specImage = (p: Pod, name: string) => p.spec.containers.find((c) => c.name === name)?.image;
 
 /** The first time each pod's revision label left `oldRevision`, oldest first: the order pods were updated in. */

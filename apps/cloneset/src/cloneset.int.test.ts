@@ -14,6 +14,34 @@ import {
 const h = useCloneSetScenarios();
 const { namespace, pods, cloneSet, events, setImage, settled } = h;
 
+/** The lifecycle demo of S1 §2.3.3 (2 replicas, preDelete and inPlaceUpdate label hooks) in `ns`, settled; its name. */
+async function createLifecycleDemo(ns: string): Promise<string> {
+  const demo = seed('s1-2.3.3-lifecycle-demo.yaml');
+  // the article puts `containers` beside `metadata` in the template; a pod template needs them under `spec`
+  const template = demo.spec['template'] as Record<string, unknown>;
+  template['spec'] = { containers: template['containers'] };
+  delete template['containers'];
+  demo.metadata = { ...demo.metadata, namespace: ns };
+  await h.client.create(demo);
+  await settled(ns, demo.metadata.name!, 2);
+  return demo.metadata.name!;
+}
+
+/** Waits for a pod of `ns` in lifecycle state `state` and returns it. */
+async function podInState(ns: string, state: string): Promise<Pod> {
+  let found: Pod | undefined;
+  await expect
+    .poll(
+      async () => {
+        found = (await pods(ns)).find((p) => p.metadata!.labels!['lifecycle.apps.kruise.io/state'] === state);
+        return found !== undefined;
+      },
+      { timeout: 30_000, interval: 300 },
+    )
+    .toBe(true);
+  return found!;
+}
+
 describe('CloneSet', () => {
   it('cs-demo (S1 §2): 3 pods named <set>-<id> with revision labels, status, revisions and events; scale down', async () => {
     const ns = await namespace();
@@ -397,34 +425,15 @@ describe('CloneSet', () => {
 
   it('lifecycle preDelete (S1 §2.3.3): a scaled-in pod waits in PreparingDelete until the hook label goes', async () => {
     const ns = await namespace();
-    const demo = seed('s1-2.3.3-lifecycle-demo.yaml');
-    // the article puts `containers` beside `metadata` in the template; a pod template needs them under `spec`
-    const template = demo.spec['template'] as Record<string, unknown>;
-    template['spec'] = { containers: template['containers'] };
-    delete template['containers'];
-    demo.metadata = { ...demo.metadata, namespace: ns };
-    await h.client.create(demo);
-    const name = 'cloneset-lifecycle-demo';
-    await settled(ns, name, 2);
+    const name = await createLifecycleDemo(ns);
     await h.client.patch({ ...CS, namespace: ns, name }, { spec: { replicas: 1 } }, { type: 'merge' });
-    let victim: Pod | undefined;
-    await expect
-      .poll(
-        async () => {
-          victim = (await pods(ns)).find(
-            (p) => p.metadata!.labels!['lifecycle.apps.kruise.io/state'] === 'PreparingDelete',
-          );
-          return victim !== undefined;
-        },
-        { timeout: 30_000, interval: 300 },
-      )
-      .toBe(true);
+    const victim = await podInState(ns, 'PreparingDelete');
     await new Promise((r) => setTimeout(r, 3_000));
-    expect((await pods(ns)).map((p) => p.metadata!.uid)).toContain(victim!.metadata!.uid);
+    expect((await pods(ns)).map((p) => p.metadata!.uid)).toContain(victim.metadata!.uid);
     expect((await cloneSet(ns, name)).status!.replicas).toBe(2);
     // the user's hook finishes: it removes the label, and the controller deletes the pod
     await h.client.patch(
-      { apiVersion: 'v1', kind: 'Pod', namespace: ns, name: victim!.metadata!.name! },
+      { apiVersion: 'v1', kind: 'Pod', namespace: ns, name: victim.metadata!.name! },
       { metadata: { labels: { 'example.com/unready-blocker-delete': null } } },
       { type: 'merge' },
     );
@@ -434,40 +443,22 @@ describe('CloneSet', () => {
 
   it('lifecycle inPlaceUpdate hook (S1 §2.3.3): a pod waits in PreparingUpdate until the hook label goes; the wait is a span', async () => {
     const ns = await namespace();
-    const demo = seed('s1-2.3.3-lifecycle-demo.yaml');
-    const template = demo.spec['template'] as Record<string, unknown>;
-    template['spec'] = { containers: template['containers'] };
-    delete template['containers'];
-    demo.metadata = { ...demo.metadata, namespace: ns };
-    await h.client.create(demo);
-    const name = 'cloneset-lifecycle-demo';
-    await settled(ns, name, 2);
+    const name = await createLifecycleDemo(ns);
     await setImage(ns, name, 'nginx:mainline');
-    let hooked: Pod | undefined;
-    await expect
-      .poll(
-        async () => {
-          hooked = (await pods(ns)).find(
-            (p) => p.metadata!.labels!['lifecycle.apps.kruise.io/state'] === 'PreparingUpdate',
-          );
-          return hooked !== undefined;
-        },
-        { timeout: 30_000, interval: 300 },
-      )
-      .toBe(true);
+    const hooked = await podInState(ns, 'PreparingUpdate');
     await new Promise((r) => setTimeout(r, 2_000));
-    const still = await h.client.get<Pod>({ ...POD, namespace: ns, name: hooked!.metadata!.name! });
+    const still = await h.client.get<Pod>({ ...POD, namespace: ns, name: hooked.metadata!.name! });
     expect(still.spec.containers[0]!.image).toBe('nginx:latest');
     // the user's hook is done: it removes the label, and the controller updates the pod in place
     await h.client.patch(
-      { ...POD, namespace: ns, name: hooked!.metadata!.name! },
+      { ...POD, namespace: ns, name: hooked.metadata!.name! },
       { metadata: { labels: { 'example.com/unready-blocker-inplace': null } } },
       { type: 'merge' },
     );
     await expect
       .poll(
         async () =>
-          (await h.client.get<Pod>({ ...POD, namespace: ns, name: hooked!.metadata!.name! })).spec
+          (await h.client.get<Pod>({ ...POD, namespace: ns, name: hooked.metadata!.name! })).spec
             .containers[0]!.image,
         { timeout: 30_000 },
       )
@@ -480,7 +471,7 @@ describe('CloneSet', () => {
             .map((sp) => [sp.tags['pod.name'], sp.tags['cloneset.lifecycle.hook']]),
         { timeout: 40_000, interval: 1000 },
       )
-      .toContainEqual([hooked!.metadata!.name, 'inPlaceUpdate']);
+      .toContainEqual([hooked.metadata!.name, 'inPlaceUpdate']);
   });
 
   it('kill -9 of the controller mid-rollout, then a restart: the rollout completes, no extra creates, maxUnavailable held', async () => {

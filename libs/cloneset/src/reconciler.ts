@@ -2,6 +2,7 @@
  * The CloneSet reconciler (spec §2.3): reads the CloneSet, its pods, claims and revisions from caches, decides with
  * the shared rollout machinery, and writes to the API server. One mutation wave per reconcile: scale, or else update.
  */
+import type { CloneSet } from '@regatta/api';
 import {
   type KubeClient,
   type KubeObject,
@@ -75,7 +76,6 @@ import {
 import { CONTROLLER_NAME, INVALID_SPEC_REASON, errText, messages } from './events.js';
 import { type WorkloadCondition, syncProgressing } from './progressing.js';
 import { type ComputedCloneSetStatus, computeStatus, statusChanged } from './status.js';
-import type { CloneSet } from '@regatta/api';
 import { type ImagePreDownloader, preDownloadStep } from './image-predownload.js';
 import { SpecGuard } from './spec-guard.js';
 import { activeHolds, syncHolds } from './rollout-holds.js';

@@ -18,6 +18,7 @@ import {
   waitFor,
   type ManagedProcess,
 } from '@regatta/local-cluster';
+import { sleep } from './scenario-helpers.js';
 
 export const CS = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' } as const;
 export const POD = { apiVersion: 'v1', kind: 'Pod' } as const;
@@ -31,6 +32,8 @@ export interface ContainerStatus {
   containerID?: string;
   restartCount: number;
   ready: boolean;
+  state?: { waiting?: { reason?: string }; running?: unknown; terminated?: unknown };
+  lastState?: { terminated?: { exitCode?: number } };
 }
 export interface Pod extends KubeObject {
   spec: {
@@ -79,8 +82,6 @@ export function seed(file: string): CloneSet {
   return parse(readFileSync(join(FIXTURES, file), 'utf8')) as CloneSet;
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
 export const isReady = (p: Pod): boolean =>
   p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 
@@ -117,6 +118,8 @@ export interface CloneSetScenarios {
   controllerLog(): string;
   /** The spans (operation name and tags) Jaeger holds for the CloneSet's last rollout trace ([] until exported). */
   rolloutSpans(ns: string, name: string): Promise<JaegerSpan[]>;
+  /** Waits until the status describes the CloneSet's current generation. */
+  observed(ns: string, name: string): Promise<CloneSet>;
   /** Waits until the status reports every replica at the update revision and ready, with that many live pods. */
   settled(ns: string, name: string, replicas: number, timeoutMs?: number): Promise<CloneSet>;
 }
@@ -307,6 +310,18 @@ export function useCloneSetScenarios(
         operationName: sp.operationName,
         tags: Object.fromEntries(sp.tags.map((t) => [t.key, t.value])),
       }));
+    },
+    async observed(ns, name) {
+      await expect
+        .poll(
+          async () => {
+            const cs = await cloneSet(ns, name);
+            return cs.status?.observedGeneration === cs.metadata?.generation;
+          },
+          { timeout: 15_000 },
+        )
+        .toBe(true);
+      return cloneSet(ns, name);
     },
     async settled(ns, name, replicas, timeoutMs = 60_000) {
       await expect

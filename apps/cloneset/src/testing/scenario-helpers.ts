@@ -17,6 +17,8 @@ export const uidOf = (o: { metadata?: { uid?: string } }): string => o.metadata!
 export const nameOf = (o: { metadata?: { name?: string } }): string => o.metadata!.name!;
 export const stateOf = (p: Pod): string | undefined => p.metadata?.labels?.[STATE];
 export const conditionOf = (p: Pod, type: string) => p.status?.conditions?.find((c) => c.type === type);
+export const containerStatus = (p: Pod, name: string) =>
+  p.status?.containerStatuses?.find((c) => c.name === name);
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Asserts `check` on every sample for `ms` (a "nothing happens" window); returns the last sample's value. */
