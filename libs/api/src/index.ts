@@ -122,7 +122,12 @@ export {
 // Validation
 export { validateAnnotations, validateLabels, validateObjectMeta } from './core/meta-validation.js';
 export { isValidPortName, validatePodSpecSubset, validatePodTemplateSpecSubset } from './core/pod-template-validation.js';
+export { jsonTypeOf, shapeErrors, shapes, typeError, type Shape } from './core/shape.js';
+export { LABEL_SELECTOR_SHAPE, POD_SPEC_SHAPE, POD_TEMPLATE_SHAPE } from './core/pod-template-shape.js';
+export { CLONESET_SHAPE, CLONESET_SPEC_SHAPE, cloneSetShapeErrors } from './cloneset/shape.js';
+export { CLONESET_RESERVED_TEMPLATE_LABELS, reservedTemplateLabelErrors } from './cloneset/reserved-labels.js';
 export {
+  CLONESET_NAME_MAX_LENGTH,
   podsToDeleteToCheck,
   priorityStrategyProblem,
   scatterStrategyProblem,

@@ -12,11 +12,22 @@
  * Template defaults are injected on CREATE and on an UPDATE that changes `spec.template` (see
  * {@link defaultCloneSetForAdmission}), unless the feature gate `TemplateNoDefaults` is on. The `updateStrategy` and
  * `scaleStrategy` objects are always present afterwards (Go serializes these structs even when empty).
+ *
+ * Any JSON value is accepted and nothing throws: a member of the wrong JSON type is left as it is, and nothing
+ * below it is defaulted; validation reports it with its path.
  */
-import { cloneJson, jsonEqual } from '@regatta/kube';
+import { cloneJson, isPlainObject, jsonEqual } from '@regatta/kube';
 import { applyKruisePodSpecDefaults } from '../core/pod-defaults.js';
-import type { PodSpec } from '../core/pod-types.js';
 import { DEFAULT_CLONESET_MAX_UNAVAILABLE, DEFAULT_CLONESET_REVISION_HISTORY_LIMIT, type CloneSet } from './types.js';
+
+type Obj = Record<string, unknown>;
+
+/** The object at `key`, created empty when absent (null or undefined); undefined when it has another type. */
+function objectMember(o: Obj, key: string): Obj | undefined {
+  if (o[key] == null) o[key] = {};
+  const v = o[key];
+  return isPlainObject(v) ? v : undefined;
+}
 
 export interface CloneSetDefaultingOptions {
   /** Apply the pod-template and claim-template defaults (default true). */
@@ -26,28 +37,35 @@ export interface CloneSetDefaultingOptions {
 /** A defaulted copy of a CloneSet (the input is not changed). */
 export function defaultCloneSet<T extends CloneSet>(obj: T, options: CloneSetDefaultingOptions = {}): T {
   const out = cloneJson(obj);
-  const spec = (out.spec ??= {} as T['spec']);
-  spec.replicas ??= 1;
-  spec.revisionHistoryLimit ??= DEFAULT_CLONESET_REVISION_HISTORY_LIMIT;
+  if (!isPlainObject(out)) return out;
+  const spec = objectMember(out, 'spec');
+  if (!spec) return out;
+  spec['replicas'] ??= 1;
+  spec['revisionHistoryLimit'] ??= DEFAULT_CLONESET_REVISION_HISTORY_LIMIT;
 
   if (options.injectTemplateDefaults ?? true) {
-    const template = (spec.template ??= {});
-    applyKruisePodSpecDefaults((template.spec ??= { containers: [] }) as PodSpec);
-    for (const vct of spec.volumeClaimTemplates ?? []) {
-      const status = (vct.status ??= {});
-      if (!status.phase) status.phase = 'Pending';
+    const template = objectMember(spec, 'template');
+    if (template) {
+      if (template['spec'] == null) template['spec'] = { containers: [] };
+      applyKruisePodSpecDefaults(template['spec']);
+    }
+    const claims = spec['volumeClaimTemplates'];
+    for (const vct of Array.isArray(claims) ? claims.filter(isPlainObject) : []) {
+      const status = objectMember(vct, 'status');
+      if (status && !status['phase']) status['phase'] = 'Pending';
     }
   }
 
-  spec.scaleStrategy ??= {};
-  const us = (spec.updateStrategy ??= {});
-  if (!us.type) us.type = 'ReCreate';
-  else if ((us.type === 'InPlaceIfPossible' || us.type === 'InPlaceOnly') && us.inPlaceUpdateStrategy == null) {
-    us.inPlaceUpdateStrategy = {};
+  objectMember(spec, 'scaleStrategy');
+  const us = objectMember(spec, 'updateStrategy');
+  if (!us) return out;
+  if (!us['type']) us['type'] = 'ReCreate';
+  else if ((us['type'] === 'InPlaceIfPossible' || us['type'] === 'InPlaceOnly') && us['inPlaceUpdateStrategy'] == null) {
+    us['inPlaceUpdateStrategy'] = {};
   }
-  us.partition ??= 0;
-  us.maxUnavailable ??= DEFAULT_CLONESET_MAX_UNAVAILABLE;
-  us.maxSurge ??= 0;
+  us['partition'] ??= 0;
+  us['maxUnavailable'] ??= DEFAULT_CLONESET_MAX_UNAVAILABLE;
+  us['maxSurge'] ??= 0;
   return out;
 }
 
@@ -65,6 +83,10 @@ export function defaultCloneSetForAdmission<T extends CloneSet>(
   old?: CloneSet,
   options: CloneSetAdmissionDefaultingOptions = {},
 ): T {
-  const inject = !options.templateNoDefaults && (old === undefined || !jsonEqual(obj.spec?.template, old.spec?.template));
+  const templateOf = (cs: unknown): unknown => {
+    const spec = isPlainObject(cs) ? cs['spec'] : undefined;
+    return isPlainObject(spec) ? spec['template'] : undefined;
+  };
+  const inject = !options.templateNoDefaults && (old === undefined || !jsonEqual(templateOf(obj), templateOf(old)));
   return defaultCloneSet(obj, { injectTemplateDefaults: inject });
 }

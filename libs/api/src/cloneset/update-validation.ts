@@ -9,10 +9,13 @@
  *   `/containers/<i>/image` → `spec: Forbidden: only allowed to update images in spec for InPlaceOnly, but found …`;
  * - then every CREATE rule (with `podsToDelete` look-ups only for names not in the old object).
  *
- * Objects are compared as Go would after decoding them: null members and empty lists / maps count as absent.
+ * Objects are compared as Go would after decoding them: null members and empty lists / maps count as absent. Any
+ * JSON value is accepted for either object (type errors of the new one are reported with their paths; an old object
+ * that is not a JSON object counts as empty).
  */
 import { type FieldError, createJsonPatch, fieldErrors, fieldPath, isPlainObject, jsonEqual } from '@regatta/kube';
-import type { CloneSet } from './types.js';
+import { asObject } from '../core/shape.js';
+import { cloneSetShapeErrors } from './shape.js';
 import { type CloneSetValidationContext, validateCloneSetObject } from './validation.js';
 
 /** Spec fields an update may change. */
@@ -47,10 +50,13 @@ export function withoutEmpty(v: unknown): unknown {
   return v ?? undefined;
 }
 
+const specOf = (cs: unknown): Record<string, unknown> | undefined => asObject(asObject(cs)?.['spec']);
+const templateSpecOf = (cs: unknown): unknown => asObject(specOf(cs)?.['template'])?.['spec'];
+
 /** The first template-spec change an `InPlaceOnly` CloneSet may not make, as `<op> <path>`; undefined if none. */
-export function inPlaceOnlyViolation(oldCs: CloneSet, newCs: CloneSet): string | undefined {
-  const before = withoutEmpty(oldCs.spec?.template?.spec) ?? {};
-  const after = withoutEmpty(newCs.spec?.template?.spec) ?? {};
+export function inPlaceOnlyViolation(oldCs: unknown, newCs: unknown): string | undefined {
+  const before = withoutEmpty(templateSpecOf(oldCs)) ?? {};
+  const after = withoutEmpty(templateSpecOf(newCs)) ?? {};
   for (const op of createJsonPatch(before, after)) {
     if (op.op !== 'replace' || !IMAGE_PATH_RE.test(op.path)) return `${op.op} ${op.path}`;
   }
@@ -58,14 +64,16 @@ export function inPlaceOnlyViolation(oldCs: CloneSet, newCs: CloneSet): string |
 }
 
 /** UPDATE: the rules above followed by the CREATE rules; empty when the update is allowed. */
-export function validateCloneSetUpdate(cs: CloneSet, old: CloneSet, ctx: CloneSetValidationContext = {}): FieldError[] {
+export function validateCloneSetUpdate(cs: unknown, old: unknown, ctx: CloneSetValidationContext = {}): FieldError[] {
+  const typeErrors = cloneSetShapeErrors(cs);
+  if (typeErrors.length > 0) return typeErrors;
   const errs: FieldError[] = [];
-  const frozen = (spec: CloneSet['spec'] | undefined): Record<string, unknown> => {
+  const frozen = (spec: Record<string, unknown> | undefined): Record<string, unknown> => {
     const rest: Record<string, unknown> = { ...(spec ?? {}) };
     for (const k of CLONESET_MUTABLE_SPEC_FIELDS) delete rest[k];
     return (withoutEmpty(rest) ?? {}) as Record<string, unknown>;
   };
-  if (!jsonEqual(frozen(cs.spec), frozen(old.spec))) {
+  if (!jsonEqual(frozen(specOf(cs)), frozen(specOf(old)))) {
     errs.push(
       fieldErrors.forbidden(
         fieldPath('spec'),
@@ -74,12 +82,12 @@ export function validateCloneSetUpdate(cs: CloneSet, old: CloneSet, ctx: CloneSe
       ),
     );
   }
-  if (cs.spec?.updateStrategy?.type === 'InPlaceOnly') {
+  if (asObject(specOf(cs)?.['updateStrategy'])?.['type'] === 'InPlaceOnly') {
     const bad = inPlaceOnlyViolation(old, cs);
     if (bad !== undefined) {
       errs.push(fieldErrors.forbidden(fieldPath('spec'), `only allowed to update images in spec for InPlaceOnly, but found ${bad}`));
     }
   }
-  errs.push(...validateCloneSetObject(cs, old, ctx));
+  errs.push(...validateCloneSetObject(cs, asObject(old) ?? {}, ctx));
   return errs;
 }

@@ -6,6 +6,11 @@
  * The object is expected to be defaulted first (admission runs the mutating webhook before this one); a missing
  * `replicas`, `partition`, `maxUnavailable` or `maxSurge` is read as its default so a raw object does not report
  * errors that defaulting would remove.
+ *
+ * Every entry point accepts any JSON value and never throws: the JSON types of the fields read are checked first
+ * (`shape.ts`); an object with type errors gets those errors only, with their paths. Two rules are Regatta's own,
+ * stricter than upstream (see docs/cloneset.md, "Validation"): a name of at most 52 characters on CREATE, and no
+ * template label the controller sets itself with a meaning ({@link CLONESET_RESERVED_TEMPLATE_LABELS}).
  */
 import {
   type FieldError,
@@ -20,6 +25,9 @@ import {
 } from '@regatta/kube';
 import { validateObjectMeta } from '../core/meta-validation.js';
 import { validatePodTemplateSpecSubset } from '../core/pod-template-validation.js';
+import { type Shape, asObject, shapeErrors, stringItems, withoutNullMembers } from '../core/shape.js';
+import { reservedTemplateLabelErrors } from './reserved-labels.js';
+import { PRIORITY_STRATEGY_SHAPE, SCATTER_STRATEGY_SHAPE, cloneSetShapeErrors } from './shape.js';
 import type { PodTemplateSpec, Volume } from '../core/pod-types.js';
 import type { UpdatePriorityStrategy } from '../schemas/update-priority.js';
 import type { UpdateScatterStrategy } from '../schemas/scatter-strategy.js';
@@ -35,6 +43,13 @@ import {
 
 const MAX_INT32 = 2147483647;
 
+/**
+ * Longest CloneSet name whose pods can carry their revision: the `controller-revision-hash` label is
+ * `<name>-<hash>`, a label value of at most 63 characters, and the hash (`rand.SafeEncodeString` of a 32-bit FNV
+ * sum) has up to 10 characters.
+ */
+export const CLONESET_NAME_MAX_LENGTH = 63 - 11;
+
 /** What the `podsToDelete` rule needs to know about the namespace's pods. */
 export interface CloneSetValidationContext {
   /**
@@ -47,15 +62,27 @@ export interface CloneSetValidationContext {
 const nonNegative = (path: FieldPath, v: number): FieldError[] =>
   v < 0 ? [fieldErrors.invalid(path, v, 'must be greater than or equal to 0')] : [];
 
+const podsToDeleteOf = (cs: unknown): string[] =>
+  stringItems(asObject(asObject(asObject(cs)?.['spec'])?.['scaleStrategy'])?.['podsToDelete']);
+
 /** Names of `scaleStrategy.podsToDelete` the webhook must look up: those not in the old object, sorted. */
-export function podsToDeleteToCheck(cs: CloneSet, old?: CloneSet): string[] {
-  const names = new Set(cs.spec?.scaleStrategy?.podsToDelete ?? []);
-  for (const n of old?.spec?.scaleStrategy?.podsToDelete ?? []) names.delete(n);
+export function podsToDeleteToCheck(cs: unknown, old?: unknown): string[] {
+  const names = new Set(podsToDeleteOf(cs));
+  for (const n of podsToDeleteOf(old)) names.delete(n);
   return [...names].sort();
 }
 
-/** `UpdatePriorityStrategy.FieldsValidation`: the first problem, or undefined. */
-export function priorityStrategyProblem(s: UpdatePriorityStrategy | undefined): string | undefined {
+/** The first type error of `value` as a problem text (`weightPriority[0].weight must be an integer`). */
+function shapeProblem(value: unknown, shape: Shape): string | undefined {
+  const first = shapeErrors(value, shape, fieldPath())[0];
+  return first ? `${first.field || 'value'} ${first.detail}` : undefined;
+}
+
+/** `UpdatePriorityStrategy.FieldsValidation`: the first problem, or undefined. Any JSON value is accepted. */
+export function priorityStrategyProblem(value: unknown): string | undefined {
+  const typeProblem = shapeProblem(value, PRIORITY_STRATEGY_SHAPE);
+  if (typeProblem !== undefined) return typeProblem;
+  const s = withoutNullMembers(value) as UpdatePriorityStrategy | undefined;
   if (!s) return undefined;
   const weights = s.weightPriority ?? [];
   const orders = s.orderPriority ?? [];
@@ -71,8 +98,11 @@ export function priorityStrategyProblem(s: UpdatePriorityStrategy | undefined): 
   return undefined;
 }
 
-/** `UpdateScatterStrategy.FieldsValidation`: the first problem, or undefined. */
-export function scatterStrategyProblem(s: UpdateScatterStrategy | undefined): string | undefined {
+/** `UpdateScatterStrategy.FieldsValidation`: the first problem, or undefined. Any JSON value is accepted. */
+export function scatterStrategyProblem(value: unknown): string | undefined {
+  const typeProblem = shapeProblem(value, SCATTER_STRATEGY_SHAPE);
+  if (typeProblem !== undefined) return typeProblem;
+  const s = withoutNullMembers(value) as UpdateScatterStrategy | undefined;
   const seen = new Set<string>();
   for (const term of s ?? []) {
     if (!term.key) return 'key should not be empty';
@@ -245,18 +275,32 @@ function validateSpec(
   return errs;
 }
 
+/** `metadata.name` short enough for the revision label of its pods (CREATE only: a name cannot change). */
+function nameLengthErrors(name: string | undefined): FieldError[] {
+  if (name === undefined || name.length <= CLONESET_NAME_MAX_LENGTH) return [];
+  return [fieldErrors.invalid(fieldPath('metadata', 'name'), name, `must be no more than ${CLONESET_NAME_MAX_LENGTH} characters`)];
+}
+
 /**
- * The webhook's `validateCloneSet(cs, old)`: metadata and spec rules. `old` only narrows the `podsToDelete` look-ups
- * to newly added names; use {@link validateCloneSet} (CREATE) or `validateCloneSetUpdate` (UPDATE).
+ * The webhook's `validateCloneSet(cs, old)`: type checks, then metadata and spec rules. `old` (UPDATE) narrows the
+ * `podsToDelete` look-ups to newly added names, skips the name-length rule and reports only reserved template labels
+ * the old object did not have; use {@link validateCloneSet} (CREATE) or `validateCloneSetUpdate` (UPDATE).
  */
-export function validateCloneSetObject(cs: CloneSet, old: CloneSet | undefined, ctx: CloneSetValidationContext): FieldError[] {
+export function validateCloneSetObject(cs: unknown, old: unknown, ctx: CloneSetValidationContext): FieldError[] {
+  const typeErrors = cloneSetShapeErrors(cs);
+  if (typeErrors.length > 0) return typeErrors;
+  const obj = withoutNullMembers(cs) as CloneSet;
+  const oldObj = asObject(old) as CloneSet | undefined;
+  const oldLabels = asObject(asObject(asObject(asObject(oldObj?.spec)?.['template'])?.['metadata'])?.['labels']);
   return [
-    ...validateObjectMeta(cs.metadata, true, fieldPath('metadata')),
-    ...validateSpec(cs.spec, old, cs.metadata, ctx, fieldPath('spec')),
+    ...validateObjectMeta(obj.metadata, true, fieldPath('metadata')),
+    ...(old === undefined ? nameLengthErrors(obj.metadata?.name) : []),
+    ...validateSpec(obj.spec, oldObj, obj.metadata, ctx, fieldPath('spec')),
+    ...reservedTemplateLabelErrors(obj.spec?.template?.metadata?.labels, oldLabels, fieldPath('spec', 'template', 'metadata', 'labels')),
   ];
 }
 
-/** CREATE: every rule of the webhook; empty when the CloneSet is valid. */
-export function validateCloneSet(cs: CloneSet, ctx: CloneSetValidationContext = {}): FieldError[] {
+/** CREATE: every rule of the webhook; empty when the CloneSet is valid. Any JSON value is accepted. */
+export function validateCloneSet(cs: unknown, ctx: CloneSetValidationContext = {}): FieldError[] {
   return validateCloneSetObject(cs, undefined, ctx);
 }

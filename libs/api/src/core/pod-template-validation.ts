@@ -11,6 +11,11 @@
  *   `nodeSelector` labels; `schedulerName` a DNS-1123 subdomain;
  * - ephemeral containers are forbidden in a template.
  *
+ * - env: every variable has a name.
+ *
+ * Any JSON value is accepted: the JSON types of the fields read are checked first (`pod-template-shape.ts`) and a
+ * template with type errors gets those errors only, with their paths.
+ *
  * Fields the defaulting webhook always fills (restartPolicy, dnsPolicy, pull and termination-message policies) are
  * not reported as missing. Everything else of core validation (resources, probes, security context, affinity,
  * topology spread, …) is left to the API server, which validates the pods the controller creates.
@@ -23,7 +28,9 @@ import {
   isDns1123Subdomain,
 } from '@regatta/kube';
 import { validateAnnotations, validateLabels } from './meta-validation.js';
+import { POD_SPEC_SHAPE, POD_TEMPLATE_SHAPE } from './pod-template-shape.js';
 import type { Container, PodSpec, PodTemplateSpec, Volume } from './pod-types.js';
+import { shapeErrors, withoutNullMembers } from './shape.js';
 
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
 const TERMINATION_MESSAGE_POLICIES = ['FallbackToLogsOnError', 'File'];
@@ -103,6 +110,10 @@ function validateContainer(c: Container, p: FieldPath, allNames: Set<string>, vo
     }
   });
 
+  (c.env ?? []).forEach((e, i) => {
+    if (!e.name) errs.push(fieldErrors.required(p.child('env').index(i).child('name'), ''));
+  });
+
   const mountPaths = new Set<string>();
   (c.volumeMounts ?? []).forEach((m, i) => {
     const mp = p.child('volumeMounts').index(i);
@@ -116,8 +127,10 @@ function validateContainer(c: Container, p: FieldPath, allNames: Set<string>, vo
 }
 
 /** The pod-spec checks listed in the module comment; `path` is the spec's path (e.g. `spec.template.spec`). */
-export function validatePodSpecSubset(spec: PodSpec | undefined, path: FieldPath): FieldError[] {
-  const s: Partial<PodSpec> = spec ?? {};
+export function validatePodSpecSubset(spec: unknown, path: FieldPath): FieldError[] {
+  const typeErrors = shapeErrors(spec, POD_SPEC_SHAPE, path);
+  if (typeErrors.length > 0) return typeErrors;
+  const s = (withoutNullMembers(spec) ?? {}) as Partial<PodSpec>;
   const { names: volumes, errs } = validateVolumes(s.volumes, path.child('volumes'));
 
   const allNames = new Set<string>();
@@ -148,7 +161,10 @@ export function validatePodSpecSubset(spec: PodSpec | undefined, path: FieldPath
 }
 
 /** `ValidatePodTemplateSpec` subset; `path` is the template's path (e.g. `spec.template`). */
-export function validatePodTemplateSpecSubset(template: PodTemplateSpec | undefined, path: FieldPath): FieldError[] {
+export function validatePodTemplateSpecSubset(value: unknown, path: FieldPath): FieldError[] {
+  const typeErrors = shapeErrors(value, POD_TEMPLATE_SHAPE, path);
+  if (typeErrors.length > 0) return typeErrors;
+  const template = (withoutNullMembers(value) ?? undefined) as PodTemplateSpec | undefined;
   const errs: FieldError[] = [];
   errs.push(...validateLabels(template?.metadata?.labels, path.child('labels')));
   errs.push(...validateAnnotations(template?.metadata?.annotations, path.child('annotations')));
