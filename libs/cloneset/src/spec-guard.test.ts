@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CloneSet } from '@regatta/api';
 import { SpecGuard, specProblem } from './spec-guard.js';
@@ -13,6 +14,16 @@ const cs = (spec: Record<string, unknown>, labels: Record<string, string> = { ap
       ...spec,
     },
   }) as unknown as CloneSet;
+
+const withPodSpec = (podSpec: Record<string, unknown>): CloneSet =>
+  cs({ template: { metadata: { labels: { app: 'cs' } }, spec: podSpec } });
+const withContainer = (fields: Record<string, unknown>): CloneSet =>
+  withPodSpec({ containers: [{ name: 'nginx', image: 'nginx:alpine', ...fields }] });
+const named = (name: string): CloneSet => {
+  const obj = cs({});
+  obj.metadata = { ...obj.metadata, name };
+  return obj;
+};
 
 describe('specProblem: the admission rules, for what the API server stored without the webhooks', () => {
   it.each<[string, CloneSet, RegExp | undefined]>([
@@ -35,6 +46,20 @@ describe('specProblem: the admission rules, for what the API server stored witho
       cs({ updateStrategy: { partition: 'abc' } }),
       /spec\.updateStrategy\.partition/,
     ],
+    // issue 8, defects 5, 7, 8: wrongly typed templates, long names, reserved template labels
+    ['containers an object', withPodSpec({ containers: {} }), /^spec\.template\.spec\.containers: Invalid value: \{\}: must be an array$/],
+    ['a null container', withPodSpec({ containers: [null] }), /^spec\.template\.spec\.containers\[0\]: .*must be an object$/],
+    ['a null port', withContainer({ ports: [null] }), /^spec\.template\.spec\.containers\[0\]\.ports\[0\]: .*must be an object$/],
+    ['volumes a string', withPodSpec({ volumes: 'abc', containers: [{ name: 'c', image: 'x' }] }), /^spec\.template\.spec\.volumes: .*must be an array$/],
+    ['a null env var', withContainer({ env: [null] }), /^spec\.template\.spec\.containers\[0\]\.env\[0\]: .*must be an object$/],
+    ['a null claim template', cs({ volumeClaimTemplates: [null] }), /^spec\.volumeClaimTemplates\[0\]: .*must be an object$/],
+    ['a port name given as a number', withContainer({ ports: [{ name: 80, containerPort: 80 }] }), /ports\[0\]\.name: Invalid value: 80: must be a string$/],
+    ['a name of 53 characters', named('a'.repeat(53)), /^metadata\.name: .*must be no more than 52 characters$/],
+    [
+      'a template label apps.kruise.io/specified-delete',
+      cs({}, { app: 'cs', 'apps.kruise.io/specified-delete': 'true' }),
+      /^spec\.template\.metadata\.labels\[apps\.kruise\.io\/specified-delete\]: Forbidden/,
+    ],
   ])('%s', (_name, obj, want) => {
     const got = specProblem(obj);
     if (want === undefined) expect(got).toBeUndefined();
@@ -54,4 +79,24 @@ describe('specProblem: the admission rules, for what the API server stored witho
     guard.forget('ns/web');
     expect(guard.problem('ns/web', bad)).toBeDefined();
   });
+});
+
+describe('specProblem never throws (fast-check)', () => {
+  it('for any JSON in the spec, template, pod spec or first container', () => {
+    const places = ['spec', 'template', 'podSpec', 'container'] as const;
+    fc.assert(
+      fc.property(fc.constantFrom(...places), fc.jsonValue({ maxDepth: 4 }), (place, value) => {
+        const obj = cs({}) as unknown as { spec: Record<string, unknown> };
+        const template = obj.spec['template'] as { spec: { containers: unknown[] } };
+        if (place === 'spec') obj.spec = value as Record<string, unknown>;
+        else if (place === 'template') obj.spec['template'] = value;
+        else if (place === 'podSpec') (template as { spec: unknown }).spec = value;
+        else template.spec.containers[0] = value;
+        const problem = specProblem(obj as unknown as CloneSet);
+        expect(problem === undefined || typeof problem === 'string').toBe(true);
+        expect(problem ?? '').not.toMatch(/could not be validated/);
+      }),
+      { numRuns: 2000 },
+    );
+  }, 60_000);
 });
