@@ -99,7 +99,15 @@ export { CRD_FILE_HEADER, renderCrdYaml } from './crd/render.js';
 export { CRD_DEFINITIONS, crdDefinition, generateCrds, renderCrdFiles } from './crd/registry.js';
 
 // Well-known keys
-export { Annotations, Finalizers, Labels, LifecycleStates, PodConditionTypes, type LifecycleState } from './well-known-keys.js';
+export {
+  Annotations,
+  ContainerEnvs,
+  Finalizers,
+  Labels,
+  LifecycleStates,
+  PodConditionTypes,
+  type LifecycleState,
+} from './well-known-keys.js';
 
 // Defaulting
 export {

@@ -136,7 +136,7 @@ export const CloneSetConditionTypes = {
   Progressing: 'Progressing',
 } as const;
 
-/** Reasons of the `Progressing` condition (spec §2.7). */
+/** Reasons of the `Progressing` condition (`apis/apps/v1alpha1/cloneset_types.go`). */
 export const CloneSetProgressReasons = {
   Available: 'CloneSetAvailable',
   Paused: 'CloneSetPaused',

@@ -3,38 +3,24 @@
  * spec/status schema is a shell kept whole until the uniteddeployment controller brings the full schema.
  */
 import { Type } from '@sinclair/typebox';
-import { KRUISE_APPS_GROUP } from '../group.js';
 import { intColumn, REPLICAS_SCALE } from '../crd/columns.js';
 import { AGE_COLUMN, type CrdDefinition } from '../crd/definition.js';
-import { placeholderKindSchema } from '../schemas/placeholder.js';
 import { Int32 } from '../schemas/scalars.js';
+import { placeholderCrd } from './placeholder-crd.js';
 
-export const UNITED_DEPLOYMENT_CRD: CrdDefinition = {
-  group: KRUISE_APPS_GROUP,
+export const UNITED_DEPLOYMENT_CRD: CrdDefinition = placeholderCrd({
   kind: 'UnitedDeployment',
-  listKind: 'UnitedDeploymentList',
   plural: 'uniteddeployments',
-  singular: 'uniteddeployment',
   shortNames: ['ud'],
   scope: 'Namespaced',
-  placeholder: true,
-  versions: [
-    {
-      name: 'v1alpha1',
-      served: true,
-      storage: true,
-      schema: placeholderKindSchema({
-        spec: { replicas: Int32() },
-        status: { replicas: Int32(), labelSelector: Type.String() },
-      }),
-      subresources: { status: true, scale: REPLICAS_SCALE },
-      printerColumns: [
-        intColumn('DESIRED', '.spec.replicas', 'Desired number of pods over all subsets.'),
-        intColumn('CURRENT', '.status.replicas', 'Pods that currently exist.'),
-        intColumn('UPDATED', '.status.updatedReplicas', 'Pods at the update revision.'),
-        intColumn('READY', '.status.readyReplicas', 'Pods that are ready.'),
-        AGE_COLUMN,
-      ],
-    },
+  versions: ['v1alpha1'],
+  fields: { spec: { replicas: Int32() }, status: { replicas: Int32(), labelSelector: Type.String() } },
+  scale: REPLICAS_SCALE,
+  printerColumns: [
+    intColumn('DESIRED', '.spec.replicas', 'Desired number of pods over all subsets.'),
+    intColumn('CURRENT', '.status.replicas', 'Pods that currently exist.'),
+    intColumn('UPDATED', '.status.updatedReplicas', 'Pods at the update revision.'),
+    intColumn('READY', '.status.readyReplicas', 'Pods that are ready.'),
+    AGE_COLUMN,
   ],
-};
+});

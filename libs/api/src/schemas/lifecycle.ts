@@ -1,7 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { StringMap } from './scalars.js';
 
-/** `apps/pub.LifecycleHook`: a hook holds a pod while it carries any of these labels / finalizers (spec §1.4). */
+/**
+ * `apps/pub.LifecycleHook` (`apis/apps/pub/lifecycle.go`): a hook holds a pod while it carries any of these labels /
+ * finalizers.
+ */
 export const LifecycleHookSchema = Type.Object({
   labelsHandler: Type.Optional(StringMap({ description: 'Labels (key and exact value) that hold the pod at this hook.' })),
   finalizersHandler: Type.Optional(Type.Array(Type.String(), { description: 'Finalizers that hold the pod at this hook.' })),
