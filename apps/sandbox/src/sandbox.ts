@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -78,6 +79,8 @@ export async function sandboxUp(
         logFile,
         env: {
           ...programEnv(cluster.endpoints, role),
+          // the watcher's key for Secrets' keyed hash (docs/adr/0009), fresh per sandbox
+          ...(role === 'watcher' ? { REGATTA_SECRET_HASH_KEY: randomBytes(32).toString('base64url') } : {}),
           REGATTA_HEALTH_ADDR: `127.0.0.1:${healthPort}`,
           ...webhook,
         },

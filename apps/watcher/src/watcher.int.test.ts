@@ -37,6 +37,8 @@ async function setup() {
         REGATTA_HEALTH_ADDR: `127.0.0.1:${port}`,
         POD_NAME: podName,
         LOG_LEVEL: 'info',
+        // this file's stand-in controller (docs/adr/0009)
+        REGATTA_MIRROR_ALLOW: 'test-controller=configmaps.v1',
       },
     });
     cleanups.push(() => p.stop());

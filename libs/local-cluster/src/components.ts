@@ -165,6 +165,9 @@ export function controllerPublishAllow(prefix: string): string[] {
   ];
 }
 
+/** nats-server's max_payload: a mirror value of 8 MiB (docs/adr/0008) and its headers fit. */
+export const NATS_MAX_PAYLOAD = 9 * 1024 * 1024;
+
 /** nats-server configuration: JetStream on, loopback only, payloads large enough for any Kubernetes object. */
 export function natsConfig(o: {
   port: number;
@@ -188,8 +191,8 @@ export function natsConfig(o: {
   return [
     `listen: "127.0.0.1:${o.port}"`,
     `http: "127.0.0.1:${o.monitorPort}"`,
-    // the API server accepts objects up to ~1.5 MiB; leave room for the envelope
-    'max_payload: 4MB',
+    // mirror values up to 8 MiB (MAX_VALUE_BYTES in libs/bus, docs/adr/0008) plus the headers of a JetStream publish
+    `max_payload: ${NATS_MAX_PAYLOAD}`,
     ...auth,
     'jetstream {',
     `  store_dir: "${o.storeDir}"`,
