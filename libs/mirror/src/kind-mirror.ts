@@ -64,6 +64,7 @@ export class KindMirror {
   /** every write goes through this chain, so a retry never overtakes a newer event */
   private chain: Promise<void> = Promise.resolve();
   private failedInARow = 0;
+  private retryQueued = false;
   private lw?: ListWatcher;
   private retryTimer?: NodeJS.Timeout;
 
@@ -92,7 +93,15 @@ export class KindMirror {
       o.relistIntervalMs ? { relistIntervalMs: o.relistIntervalMs } : {},
     );
     m.lw.start();
-    m.retryTimer = setInterval(() => void m.serial(() => m.retry()), o.retryMs ?? 2000);
+    m.retryTimer = setInterval(() => {
+      // one retry queued at a time, however long the bus keeps writes waiting
+      if (m.pending.size === 0 || m.retryQueued) return;
+      m.retryQueued = true;
+      void m
+        .serial(() => m.retry())
+        .catch((err: unknown) => o.onError(err, resourceId(kind)))
+        .finally(() => (m.retryQueued = false));
+    }, o.retryMs ?? 2000);
     m.retryTimer.unref();
     return m;
   }
@@ -108,9 +117,11 @@ export class KindMirror {
     await this.chain;
   }
 
+  /** Runs `fn` after every write queued before it; its failure is the caller's and never blocks the next. */
   private serial(fn: () => Promise<void>): Promise<void> {
-    this.chain = this.chain.then(fn);
-    return this.chain;
+    const run = this.chain.then(fn);
+    this.chain = run.catch(() => undefined);
+    return run;
   }
 
   private async list(objects: KubeObject[]): Promise<void> {
