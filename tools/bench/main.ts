@@ -170,6 +170,8 @@ async function busBenchmarks(): Promise<void> {
       POD_NAME: 'bench-watcher',
       LOG_LEVEL: 'warn',
       OTEL_EXPORTER_OTLP_ENDPOINT: '',
+      // the benchmarks' stand-in controllers (docs/adr/0009: the watcher mirrors only what it allows)
+      REGATTA_MIRROR_ALLOW: 'bench=pods.v1;bench-latency=configmaps.v1',
     };
     const watcher = startProgram({
       name: 'watcher',

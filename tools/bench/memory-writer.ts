@@ -29,11 +29,11 @@ serve({
           podVariant(template, i + k),
         );
         for (const pod of pods) {
-          const trimmed = trimForMirror(pod as unknown as KubeObject);
+          const trimmed = trimForMirror(pod as unknown as KubeObject, KINDS.pods);
           const line = JSON.stringify(trimmed);
           fullBytes += Buffer.byteLength(JSON.stringify(pod));
           trimmedBytes += Buffer.byteLength(line);
-          envelopeBytes += encodeEnvelope(pod as unknown as KubeObject).byteLength;
+          envelopeBytes += encodeEnvelope(trimmed).byteLength;
           if (!out.write(line + '\n')) await new Promise<void>((r) => out.once('drain', () => r()));
         }
         await Promise.all(pods.map((pod) => writer.put(pod as unknown as KubeObject)));

@@ -89,7 +89,7 @@ export async function benchWatches(ctx: Ctx): Promise<WatchesResult> {
           name: `bench-controller-${i}`,
           prefix: ctx.prefix,
         });
-        const reg = await registerKinds(bus, `bench-controller-${i}`, `bench-${i}`, [KINDS.pods]);
+        const reg = await registerKinds(bus, 'bench', `bench-${i}`, [KINDS.pods]);
         const cache = new Cache(bus, KINDS.pods);
         controllers.push({ bus, cache, reg });
         await cache.start();

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -77,7 +78,9 @@ export async function sandboxUp(
         args,
         logFile,
         env: {
-          ...programEnv(cluster.endpoints, role),
+          ...programEnv(cluster.endpoints, role, name),
+          // the watcher's key for Secrets' keyed hash (docs/adr/0009), fresh per sandbox
+          ...(role === 'watcher' ? { REGATTA_SECRET_HASH_KEY: randomBytes(32).toString('base64url') } : {}),
           REGATTA_HEALTH_ADDR: `127.0.0.1:${healthPort}`,
           ...webhook,
         },
@@ -131,9 +134,9 @@ export async function sandboxUp(
 /** Which bus credentials a program gets: only the watcher may write the mirror buckets. */
 export type BusRole = 'watcher' | 'controller';
 
-/** What every Regatta program started by the sandbox finds in its environment. */
-export function programEnv(e: ClusterEndpoints, role?: BusRole): NodeJS.ProcessEnv {
-  const creds = role && e.natsAuth?.[role];
+/** What every Regatta program started by the sandbox finds in its environment (a controller: its own bus user). */
+export function programEnv(e: ClusterEndpoints, role?: BusRole, name?: string): NodeJS.ProcessEnv {
+  const creds = (role === 'controller' && name && e.natsAuth?.controllers?.[name]) || (role && e.natsAuth?.[role]);
   return {
     KUBECONFIG: e.kubeconfig,
     ...(e.nats ? { NATS_URL: e.nats } : {}),

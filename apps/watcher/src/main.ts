@@ -3,7 +3,7 @@
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { connectBus } from '@regatta/bus';
 import { KubeClient } from '@regatta/kube';
-import { MirrorSet, registerMirrorMetrics } from '@regatta/mirror';
+import { MirrorSet, readMirrorConfig, registerMirrorMetrics } from '@regatta/mirror';
 import { kubeLeaseStore, Manager, ProbeServer, readProcessConfig } from '@regatta/runtime';
 import { createLogger, startTracing } from '@regatta/telemetry';
 
@@ -20,11 +20,15 @@ probes.addReadyzCheck('bus', () => {
   if (bus.nc.isClosed()) throw new Error('NATS connection closed');
 });
 
+// which kinds each controller may have mirrored (REGATTA_MIRROR_ALLOW), the Secret hash key (docs/adr/0009)
 const mirrors = new MirrorSet(client, bus, {
+  ...readMirrorConfig(),
+  logger: log,
   onError: (err, kind) => log.warn({ err, kind }, 'mirror trouble; retrying'),
   onChange: (running) => log.info({ kinds: running }, 'mirrored kinds changed'),
 });
 registerMirrorMetrics(registry, mirrors);
+probes.addReadyzCheck('mirrors', () => mirrors.assertKeepingUp());
 
 const manager = new Manager({
   logger: log,

@@ -1,9 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { Cache, connectBus, KINDS, registerKinds, type Bus, type KubeObject } from '@regatta/bus';
-import { KubeClient } from '@regatta/kube';
+import {
+  Cache,
+  connectBus,
+  KINDS,
+  registerKinds,
+  REGISTRATIONS_BUCKET,
+  type Bus,
+  type KubeObject,
+} from '@regatta/bus';
+import { KubeClient, type CoreEvent } from '@regatta/kube';
 import { appEntryPath, freePort, startProgram, waitFor, type ManagedProcess } from '@regatta/local-cluster';
+import { createPodFromProtobuf, createPodFromYaml, largePodProtobuf, largePodYaml } from './testing/large-pods.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -23,8 +32,10 @@ async function setup() {
   const bus: Bus = await connectBus({ servers: nats!, name: `test-${id}`, prefix });
   cleanups.push(() => bus.close());
 
+  const ports = new Map<string, number>();
   const startWatcher = async (podName: string): Promise<ManagedProcess> => {
     const port = await freePort();
+    ports.set(podName, port);
     const p = startProgram({
       name: `watcher-${podName}`,
       entry: appEntryPath('watcher'),
@@ -37,6 +48,8 @@ async function setup() {
         REGATTA_HEALTH_ADDR: `127.0.0.1:${port}`,
         POD_NAME: podName,
         LOG_LEVEL: 'info',
+        // this file's stand-in controller (docs/adr/0009)
+        REGATTA_MIRROR_ALLOW: 'test-controller=configmaps.v1,pods.v1',
       },
     });
     cleanups.push(() => p.stop());
@@ -77,7 +90,9 @@ async function setup() {
   const update = (name: string, v: string) =>
     client.patch({ ...CM, namespace: ns, name }, { data: { v } }, { type: 'merge' });
   const remove = (name: string) => client.delete({ ...CM, namespace: ns, name });
-  return { ns, client, bus, cache, startWatcher, converged, create, update, remove };
+  /** A watcher's endpoint (`/metrics`, `/readyz`). */
+  const health = (podName: string, path: string) => fetch(`http://127.0.0.1:${ports.get(podName)}${path}`);
+  return { id, ns, client, bus, cache, startWatcher, health, converged, create, update, remove };
 }
 
 describe('watcher', () => {
@@ -169,5 +184,81 @@ describe('watcher', () => {
     const started = pods.start().then(() => 'synced');
     const outcome = await Promise.race([started, new Promise((r) => setTimeout(() => r('no bucket'), 3000))]);
     expect(outcome).toBe('no bucket');
+  });
+});
+
+/** The value of one sample of the watcher's metrics, 0 when absent. */
+async function metric(res: Response, name: string, labels: string): Promise<number> {
+  const line = (await res.text()).split('\n').find((l) => l.startsWith(`${name}{${labels}}`));
+  return line ? Number(line.split(' ').pop()) : 0;
+}
+
+describe('watcher: what it must not mirror never stops the rest (issue 8)', () => {
+  it('a pod too large for the bus is set aside (metric, event); every other pod, a 4.4 MB one included, is mirrored', async () => {
+    const t = await setup();
+    const pods = new Cache<KubeObject>(t.bus, KINDS.pods);
+    cleanups.push(() => pods.stop());
+    const reg = registerKinds(t.bus, 'test-controller', `${t.id}-pods`, [KINDS.pods]);
+    cleanups.push(() => reg.stop());
+    const small = (name: string) =>
+      t.client.create({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name, namespace: t.ns },
+        spec: { schedulerName: 'no-such-scheduler', containers: [{ name: 'c', image: 'busybox' }] },
+      });
+    // before the watcher starts (its list meets them) …
+    await Promise.all(['a-0', 'a-1', 'a-2'].map(small));
+    await createPodFromYaml(t.client, t.ns, largePodYaml(t.ns, 'big', 740_000));
+    await createPodFromProtobuf(t.client, t.ns, largePodProtobuf(t.ns, 'too-big-0', 1_450_000));
+    await small('a-3');
+    await t.startWatcher('a');
+    await pods.start();
+    // … and after (its watch meets them)
+    await createPodFromProtobuf(t.client, t.ns, largePodProtobuf(t.ns, 'too-big-1', 1_450_000));
+    await Promise.all(['b-0', 'b-1'].map(small));
+
+    const names = () => pods.list({ namespace: t.ns }).map((p) => p.metadata!.name!).sort();
+    await expect.poll(names, { timeout: 30_000 }).toEqual(['a-0', 'a-1', 'a-2', 'a-3', 'b-0', 'b-1', 'big']);
+    const env = (pods.get(t.ns, 'big')?.['spec'] as { containers: { env: { value: string }[] }[] }).containers[0]!
+      .env[0]!.value;
+    expect(env).toHaveLength(740_000);
+    await expect
+      .poll(async () => metric(await t.health('a', '/metrics'), 'regatta_mirror_objects_skipped_total', 'kind="pods.v1",reason="too_large"'), { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(
+        async () =>
+          (await t.client.list<CoreEvent>({ apiVersion: 'v1', kind: 'Event', namespace: t.ns })).items
+            .filter((e) => e.reason === 'TooLargeForBus')
+            .map((e) => e.involvedObject.name)
+            .sort(),
+        { timeout: 10_000 },
+      )
+      .toEqual(['too-big-0', 'too-big-1']);
+    // set aside for good is not "behind": the watcher stays ready
+    expect((await t.health('a', '/readyz')).status).toBe(200);
+  });
+
+  it('refuses Secrets for a controller not allowed them and malformed registrations, and mirrors the rest', async () => {
+    const t = await setup();
+    // registrations as a buggy or hostile controller writes them, already there when the watcher starts
+    const kv = await t.bus.kvm.create(`${t.bus.prefix}${REGISTRATIONS_BUCKET}`, { history: 1 });
+    await kv.put('garbage.x', 'this is not json');
+    await kv.put('cloneset.evil', JSON.stringify({ kinds: [{ ...KINDS.secrets, kind: 'secret' }] }));
+    await kv.put('test-controller.spoof', JSON.stringify({ controller: 'resourcedistribution', kinds: [KINDS.secrets] }));
+    await t.client.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: t.ns }, stringData: { p: 'hunter2' } });
+    await t.create('visible');
+    await t.startWatcher('a');
+    await t.cache.start();
+    await expect.poll(() => t.cache.get(t.ns, 'visible'), { timeout: 30_000 }).toBeDefined();
+    const refused = async (reason: string) =>
+      metric(await t.health('a', '/metrics'), 'regatta_mirror_registrations_refused_total', `reason="${reason}"`);
+    await expect.poll(() => refused('invalid'), { timeout: 10_000 }).toBe(2);
+    expect(await refused('not_allowed')).toBe(1);
+    // no bucket of Secrets was ever created
+    await expect(t.bus.kvm.open(`${t.bus.prefix}mirror_secrets_v1_core`).then((b) => b.status())).rejects.toThrow(
+      /not found/i,
+    );
   });
 });

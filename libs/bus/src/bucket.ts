@@ -1,9 +1,19 @@
 import type { KV } from '@nats-io/kv';
+import { jetstreamManager } from '@nats-io/jetstream';
 import type { Bus } from './connection.js';
 import { bucketName, type KindRef } from './kinds.js';
 
 /** How long the tombstone of a deleted object stays in a bucket (a cache that reconnects later relists). */
 export const TOMBSTONE_TTL = '1h';
+
+/**
+ * The largest mirror value (envelope JSON) a bucket accepts: 8 MiB (docs/adr/0008). The API server stores
+ * objects up to ~1.5 MiB, but their JSON can be larger: a YAML-posted Pod whose env value is full of control
+ * characters (`"\x01"`, 4 bytes of YAML, 6 of JSON) reaches ~4.5 MB within the API server's 3 MB request
+ * limit. Only an object posted as protobuf and dense in such characters can exceed 8 MiB; the watcher sets
+ * those aside (counted, logged, a Warning event) instead of mirroring them.
+ */
+export const MAX_VALUE_BYTES = 8 * 1024 * 1024;
 
 /** Opens the mirror bucket of a kind, creating it (watcher only) with the bus's settings. */
 export async function openMirrorBucket(
@@ -13,14 +23,27 @@ export async function openMirrorBucket(
 ): Promise<KV> {
   const name = bus.prefix + bucketName(kind);
   if (!create) return bus.kvm.open(name);
-  return bus.kvm.create(name, {
+  const kv = await bus.kvm.create(name, {
     history: 1,
     storage: 'file',
     compression: true,
-    // objects up to the API server's ~1.5 MiB limit, plus the envelope
-    maxValueSize: 3 * 1024 * 1024,
+    maxValueSize: MAX_VALUE_BYTES,
     // lets tombstones expire (purge with a TTL); needs nats-server 2.11+
     markerTTL: 60_000,
     description: `Regatta mirror of ${kind.plural} (${kind.group || 'core'}/${kind.version})`,
   });
+  // a bucket created by an older watcher keeps its smaller limit: raise it
+  const status = await kv.status();
+  if (status.maxValueSize !== MAX_VALUE_BYTES) {
+    const jsm = await jetstreamManager(bus.nc);
+    await jsm.streams.update(status.streamInfo.config.name, { max_msg_size: MAX_VALUE_BYTES });
+  }
+  return kv;
+}
+
+/** The largest value a put into a bucket may carry: the bucket's limit, or the server's max_payload if lower. */
+export function valueLimit(bus: Bus): number {
+  const serverMax = bus.nc.info?.max_payload ?? MAX_VALUE_BYTES;
+  // a JetStream publish carries a few headers besides the value
+  return Math.min(MAX_VALUE_BYTES, serverMax - 4096);
 }

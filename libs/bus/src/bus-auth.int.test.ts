@@ -2,7 +2,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jetstreamManager } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { headers } from '@nats-io/transport-node';
 import {
   freePorts,
   locateBinaries,
@@ -20,6 +21,7 @@ import {
   MirrorWriter,
   readRegistrations,
   registerKinds,
+  REGISTRATIONS_BUCKET,
   type Bus,
 } from './index.js';
 
@@ -52,8 +54,9 @@ afterAll(async () => {
   await server.stop();
 });
 
-async function as(role: 'watcher' | 'controller'): Promise<Bus> {
-  const b = await connectBus({ servers: url, name: role, user: auth[role].user, pass: auth[role].password });
+async function as(role: 'watcher' | 'controller' | 'cloneset' | 'resourcedistribution'): Promise<Bus> {
+  const u = role === 'watcher' || role === 'controller' ? auth[role] : auth.controllers![role]!;
+  const b = await connectBus({ servers: url, name: role, user: u.user, pass: u.password });
   buses.push(b);
   return b;
 }
@@ -65,7 +68,7 @@ describe('bus credentials', () => {
     await writer.put({ metadata: { namespace: 'ns', name: 'a', resourceVersion: '1' } });
     await readRegistrations(watcher); // the watcher creates the registrations bucket
 
-    const controller = await as('controller');
+    const controller = await as('cloneset');
     const cache = new Cache(controller, KINDS.configmaps);
     await cache.start();
     expect(cache.get('ns', 'a')).toBeDefined();
@@ -93,6 +96,41 @@ describe('bus credentials', () => {
     await cache.start();
     expect(cache.get('ns', 'forged')).toBeUndefined();
     await cache.stop();
+  });
+
+  it("a controller writes only its own registration key, cannot roll the bucket up, nor delete others' consumers", async () => {
+    const watcher = await as('watcher');
+    await readRegistrations(watcher);
+    const regs = await watcher.kvm.open(REGISTRATIONS_BUCKET);
+    await regs.put('resourcedistribution.pod-0', JSON.stringify({ kinds: [KINDS.secrets] }));
+
+    const cloneset = await as('cloneset');
+    const kv = await cloneset.kvm.open(REGISTRATIONS_BUCKET);
+    await kv.put('cloneset.pod-1', JSON.stringify({ kinds: [KINDS.pods] }));
+    await expect(kv.put('resourcedistribution.pod-1', '{}')).rejects.toThrow(/[Pp]ermission/);
+    await expect(kv.delete('resourcedistribution.pod-0')).rejects.toThrow(/[Pp]ermission/);
+    // the reader role registers nothing
+    const reader = await (await as('controller')).kvm.open(REGISTRATIONS_BUCKET);
+    await expect(reader.put('cloneset.pod-2', '{}')).rejects.toThrow(/[Pp]ermission/);
+
+    // `Nats-Rollup: all` on its own key would purge every key of the stream: the stream refuses rollups
+    const js = jetstream(cloneset.nc);
+    const h = headers();
+    h.set('Nats-Rollup', 'all');
+    await expect(js.publish(`$KV.${REGISTRATIONS_BUCKET}.cloneset.pod-1`, '{}', { headers: h })).rejects.toThrow(
+      /rollup/i,
+    );
+    expect(new TextDecoder().decode((await regs.get('resourcedistribution.pod-0'))!.value)).toContain('secrets');
+
+    // a watcher's consumer (a KV watch) cannot be deleted by a controller
+    const it = await regs.watch();
+    const consumers = await (await jetstreamManager(watcher.nc)).consumers.list(`KV_${REGISTRATIONS_BUCKET}`).next();
+    expect(consumers.length).toBeGreaterThan(0);
+    const jsm = await jetstreamManager(cloneset.nc);
+    await expect(jsm.consumers.delete(`KV_${REGISTRATIONS_BUCKET}`, consumers[0]!.name)).rejects.toThrow(
+      /[Pp]ermission|timeout/i,
+    );
+    it.stop();
   });
 
   it('an anonymous client is refused with a clear error', async () => {

@@ -7,7 +7,13 @@ import { freePorts, locateBinaries, ManagedProcess, waitFor } from '@regatta/loc
 import {
   Cache,
   connectBus,
+  KINDS,
+  LAST_APPLIED_ANNOTATION,
+  MAX_VALUE_BYTES,
   MirrorWriter,
+  ObjectTooLargeError,
+  SECRET_HASH_ANNOTATION,
+  SecretHashKeyMissingError,
   BusUnavailableError,
   type Bus,
   type KindRef,
@@ -120,21 +126,51 @@ describe('mirror bucket → cache', () => {
     expect(cache.byIndex('nodeName', 'node2').map((o) => o.metadata?.name)).toEqual(['b']);
   });
 
-  it('never stores managedFields, nor a Secret in clear', async () => {
+  it('never stores managedFields, nor a Secret in clear (scrubbed by the resource listed, not the kind it says)', async () => {
     const { nats } = inject('cluster');
-    const kind: KindRef = { ...testKind(), kind: 'Secret' };
-    const writer = await MirrorWriter.open(await bus(nats!), kind);
+    // the real Secret resource, in buckets of this test's own prefix
+    const b = await connectBus({ servers: nats!, name: 'watcher', prefix: `t${randomBytes(3).toString('hex')}_` });
+    cleanups.push(() => b.close());
+    await expect(MirrorWriter.open(b, KINDS.secrets)).rejects.toThrow(SecretHashKeyMissingError);
+    const writer = await MirrorWriter.open(b, KINDS.secrets, { secretHashKey: 'k'.repeat(32) });
+    const applied = JSON.stringify({ kind: 'Secret', stringData: { password: 'hunter2' } });
     await writer.put({
-      ...widget('ns', 's', 1, { data: { password: 'aHVudGVyMg==' } }),
-      metadata: { ...widget('ns', 's', 1).metadata, managedFields: [{ manager: 'kubectl' }] },
+      ...widget('ns', 's', 1, { kind: 'secret', data: { password: 'aHVudGVyMg==' } }),
+      metadata: {
+        ...widget('ns', 's', 1).metadata,
+        managedFields: [{ manager: 'kubectl' }],
+        annotations: { [LAST_APPLIED_ANNOTATION]: applied },
+      },
     });
-    const cache = new Cache(await bus(nats!), kind);
+    const cache = new Cache(b, KINDS.secrets);
     cleanups.push(() => cache.stop());
     await cache.start();
     const s = cache.get('ns', 's')!;
+    expect(s.kind).toBe('Secret');
     expect(s['data']).toBeUndefined();
     expect(s.metadata?.managedFields).toBeUndefined();
-    expect(s.metadata?.annotations?.['regatta.dev/data-sha256']).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(s)).not.toContain('hunter2');
+    expect(s.metadata?.annotations?.[SECRET_HASH_ANNOTATION]).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('carries a 4.4 MB value; refuses one over the limit before sending, and the bucket keeps working', async () => {
+    const { nats } = inject('cluster');
+    const kind = testKind();
+    const writer = await MirrorWriter.open(await bus(nats!, 'watcher'), kind);
+    expect(writer.limit).toBeGreaterThan(MAX_VALUE_BYTES - 8192);
+    // a YAML-posted env value of control characters: 4 bytes of YAML, 6 of JSON each
+    await writer.put(widget('ns', 'big', 1, { spec: { v: '\x01'.repeat(740_000) } }));
+    const tooBig = widget('ns', 'too-big', 1, { spec: { v: '\x01'.repeat(1_450_000) } });
+    const err = await writer.put(tooBig).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ObjectTooLargeError);
+    expect((err as ObjectTooLargeError).code).toBe('REGATTA_BUS_OBJECT_TOO_LARGE');
+    await writer.put(widget('ns', 'small', 1));
+    const cache = new Cache(await bus(nats!, 'controller'), kind);
+    cleanups.push(() => cache.stop());
+    await cache.start();
+    expect((cache.get('ns', 'big')?.['spec'] as { v: string }).v).toHaveLength(740_000);
+    expect(cache.get('ns', 'too-big')).toBeUndefined();
+    expect(cache.get('ns', 'small')).toBeDefined();
   });
 
   it('a writer opened again (watcher restart) rewrites only changed objects and removes vanished keys', async () => {

@@ -11,8 +11,6 @@ export interface Change<T extends KubeObject> {
   object: T;
   /** The previous state on update and delete. */
   old?: T;
-  /** W3C traceparent of the watcher's write, when tracing is on. */
-  traceparent?: string;
   /** Milliseconds from the watcher seeing the change to this cache applying it. */
   lagMs?: number;
 }
@@ -190,7 +188,6 @@ export class Cache<T extends KubeObject = KubeObject> {
       type: old ? 'update' : 'add',
       object: env.object,
       ...(old ? { old } : {}),
-      ...(env.traceparent ? { traceparent: env.traceparent } : {}),
       lagMs: Date.now() - env.observedAt,
     });
   }

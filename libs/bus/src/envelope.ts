@@ -1,36 +1,60 @@
-import { createHash } from 'node:crypto';
-import { EnvelopeError } from './errors.js';
-import type { KubeObject } from './kinds.js';
+import { createHmac } from 'node:crypto';
+import { EnvelopeError, SecretHashKeyMissingError } from './errors.js';
+import type { KindRef, KubeObject } from './kinds.js';
 
 /**
- * What a mirror bucket stores under a key. KV entries carry no headers in nats.js, so the trace
- * context of the watcher's write rides in the value (ADR 0003).
+ * What a mirror bucket stores under a key: the trimmed object and when the watcher saw it. Trace context does
+ * not cross the bus: a rollout's trace lives on the workload (docs/adr/0003, 0007).
  */
 export interface Envelope<T extends KubeObject = KubeObject> {
   v: 1;
   object: T;
-  /** W3C traceparent of the watcher span that mirrored this change, when tracing is on. */
-  traceparent?: string;
   /** When the watcher saw the change (ms since epoch): lets a cache measure the bus's lag. */
   observedAt: number;
 }
 
-const SECRET_HASH_ANNOTATION = 'regatta.dev/data-sha256';
+/** Where a mirrored Secret's keyed hash of its data is kept (docs/adr/0009). */
+export const SECRET_HASH_ANNOTATION = 'regatta.dev/data-hmac-sha256';
+/** kubectl apply's copy of the applied object: a Secret's `stringData` in clear, so never mirrored. */
+export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/** The API resource an object was listed from; scrubbing is decided by it, never by the object's `kind`. */
+export type MirrorResource = Pick<KindRef, 'group' | 'plural'>;
+
+/** Core Secrets: their data is replaced by a keyed hash. */
+export function isSecretResource(r: MirrorResource): boolean {
+  return r.group === '' && r.plural === 'secrets';
+}
+
+export interface TrimOptions {
+  /** HMAC key for Secrets' data (REGATTA_SECRET_HASH_KEY); required to trim a Secret. */
+  secretHashKey?: string | Uint8Array;
+}
 
 /**
- * The mirrored form of an object: managedFields dropped; a Secret's data replaced by a hash of it
- * (secrets never travel the bus in clear; a controller that needs them reads the API server).
+ * The mirrored form of an object listed from `resource`: managedFields and kubectl's last-applied copy dropped.
+ * A Secret's `data`/`stringData` are replaced by an HMAC-SHA256 of them, and every annotation holding JSON (a
+ * copy of the object by some tool) is dropped: secrets never travel the bus in clear, and a short secret cannot
+ * be guessed from its hash without the key. A controller that needs the values reads the API server.
  */
-export function trimForMirror<T extends KubeObject>(obj: T): T {
+export function trimForMirror<T extends KubeObject>(obj: T, resource: MirrorResource, o: TrimOptions = {}): T {
+  const secret = isSecretResource(resource);
   const metadata = { ...obj.metadata };
   delete metadata.managedFields;
+  const annotations: Record<string, string> = {};
+  for (const [k, v] of Object.entries(obj.metadata?.annotations ?? {})) {
+    if (k === LAST_APPLIED_ANNOTATION || (secret && looksLikeJson(v))) continue;
+    annotations[k] = v;
+  }
+  if (obj.metadata?.annotations) metadata.annotations = annotations;
   const out: KubeObject = { ...obj, metadata };
-  if (obj.kind === 'Secret') {
+  if (secret) {
+    if (!o.secretHashKey || o.secretHashKey.length === 0) throw new SecretHashKeyMissingError();
     const data = {
       ...(obj['data'] as Record<string, string> | undefined),
       ...(obj['stringData'] as Record<string, string> | undefined),
     };
-    const h = createHash('sha256');
+    const h = createHmac('sha256', o.secretHashKey);
     for (const k of Object.keys(data).sort())
       h.update(k)
         .update('\0')
@@ -38,21 +62,26 @@ export function trimForMirror<T extends KubeObject>(obj: T): T {
         .update('\0');
     delete out['data'];
     delete out['stringData'];
-    out.metadata = {
-      ...metadata,
-      annotations: { ...metadata.annotations, [SECRET_HASH_ANNOTATION]: h.digest('hex') },
-    };
+    metadata.annotations = { ...annotations, [SECRET_HASH_ANNOTATION]: h.digest('hex') };
   }
   return out as T;
 }
 
-export function encodeEnvelope(obj: KubeObject, traceparent?: string, now = Date.now()): Uint8Array {
-  const env: Envelope = {
-    v: 1,
-    object: trimForMirror(obj),
-    observedAt: now,
-    ...(traceparent ? { traceparent } : {}),
-  };
+/** An annotation value that is a JSON object or array (a serialized object, possibly this one). */
+function looksLikeJson(v: string): boolean {
+  const s = v.trimStart();
+  if (!s.startsWith('{') && !s.startsWith('[')) return false;
+  try {
+    JSON.parse(s);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Encodes an already trimmed object (see {@link trimForMirror}) as a bucket value. */
+export function encodeEnvelope(trimmed: KubeObject, now = Date.now()): Uint8Array {
+  const env: Envelope = { v: 1, object: trimmed, observedAt: now };
   return new TextEncoder().encode(JSON.stringify(env));
 }
 

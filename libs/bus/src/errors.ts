@@ -21,3 +21,33 @@ export class EnvelopeError extends BusError {
     super('REGATTA_BUS_ENVELOPE', `entry ${key} of bucket ${bucket} cannot be read: ${reason}`);
   }
 }
+
+/** An object whose mirrored form exceeds what the bus carries; the watcher sets it aside (docs/adr/0008). */
+export class ObjectTooLargeError extends BusError {
+  constructor(
+    readonly key: string,
+    readonly bytes: number,
+    readonly limit: number,
+  ) {
+    super(
+      'REGATTA_BUS_OBJECT_TOO_LARGE',
+      `object ${key} is ${mib(bytes)} as mirrored JSON, over the bus limit of ${mib(limit)}; ` +
+        'controllers will not see this version. Shrink the object (move large values to a ConfigMap or a volume).',
+    );
+  }
+}
+
+/** Mirroring Secrets needs the key of their keyed hash (docs/adr/0009). */
+export class SecretHashKeyMissingError extends BusError {
+  constructor() {
+    super(
+      'REGATTA_BUS_SECRET_HASH_KEY_MISSING',
+      'cannot mirror Secrets without a hash key: set REGATTA_SECRET_HASH_KEY (or REGATTA_SECRET_HASH_KEY_FILE) ' +
+        'for the watcher, at least 32 random bytes.',
+    );
+  }
+}
+
+function mib(n: number): string {
+  return `${(n / 1024 / 1024).toFixed(2)} MiB`;
+}

@@ -1,8 +1,25 @@
+export { MAX_VALUE_BYTES } from './bucket.js';
 export { Cache, INDEX_NAMESPACE, INDEX_NODE_NAME, INDEX_OWNER_UID } from './cache.js';
 export type { CacheOptions, Change, ChangeHandler, ChangeType, IndexFunc } from './cache.js';
 export { connectBus, type Bus, type BusOptions } from './connection.js';
-export { decodeEnvelope, encodeEnvelope, trimForMirror, type Envelope } from './envelope.js';
-export { BusError, BusUnavailableError, EnvelopeError } from './errors.js';
+export {
+  decodeEnvelope,
+  encodeEnvelope,
+  isSecretResource,
+  LAST_APPLIED_ANNOTATION,
+  SECRET_HASH_ANNOTATION,
+  trimForMirror,
+  type Envelope,
+  type MirrorResource,
+  type TrimOptions,
+} from './envelope.js';
+export {
+  BusError,
+  BusUnavailableError,
+  EnvelopeError,
+  ObjectTooLargeError,
+  SecretHashKeyMissingError,
+} from './errors.js';
 export {
   bucketName,
   keyOf,
@@ -14,11 +31,16 @@ export {
   type KubeObject,
 } from './kinds.js';
 export {
+  CONTROLLER_NAME,
   neededKinds,
+  parseRegistration,
   readRegistrations,
   registerKinds,
+  registrationKey,
   REGISTRATION_TTL_MS,
+  REGISTRATIONS_BUCKET,
   watchRegistrations,
+  type ParsedRegistration,
   type Registration,
 } from './registration.js';
 export { MirrorWriter } from './writer.js';

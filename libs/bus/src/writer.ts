@@ -1,7 +1,8 @@
 import type { KV } from '@nats-io/kv';
-import { TOMBSTONE_TTL, openMirrorBucket } from './bucket.js';
+import { TOMBSTONE_TTL, openMirrorBucket, valueLimit } from './bucket.js';
 import type { Bus } from './connection.js';
-import { decodeEnvelope, encodeEnvelope } from './envelope.js';
+import { decodeEnvelope, encodeEnvelope, isSecretResource, trimForMirror, type TrimOptions } from './envelope.js';
+import { ObjectTooLargeError, SecretHashKeyMissingError } from './errors.js';
 import { bucketName, keyOf, type KindRef, type KubeObject } from './kinds.js';
 
 /**
@@ -15,13 +16,23 @@ export class MirrorWriter {
     readonly kind: KindRef,
     private readonly kv: KV,
     readonly bucket: string,
+    private readonly trim: TrimOptions,
+    /** The largest value a put may carry (bytes). */
+    readonly limit: number,
   ) {}
 
-  static async open(bus: Bus, kind: KindRef): Promise<MirrorWriter> {
+  /**
+   * `kind` is the resource the watcher lists (its own catalogue, never a registration's word): it decides the
+   * bucket, the apiVersion/kind written and whether the object is scrubbed as a Secret.
+   */
+  static async open(bus: Bus, kind: KindRef, trim: TrimOptions = {}): Promise<MirrorWriter> {
+    if (isSecretResource(kind) && !trim.secretHashKey?.length) throw new SecretHashKeyMissingError();
     const w = new MirrorWriter(
       kind,
       await openMirrorBucket(bus, kind, { create: true }),
       bus.prefix + bucketName(kind),
+      trim,
+      valueLimit(bus),
     );
     await w.loadVersions();
     return w;
@@ -32,8 +43,11 @@ export class MirrorWriter {
     return [...this.versions.keys()];
   }
 
-  /** Writes an object unless the bucket already holds this resourceVersion. Returns true when written. */
-  async put(obj: KubeObject, traceparent?: string): Promise<boolean> {
+  /**
+   * Writes an object unless the bucket already holds this resourceVersion. Returns true when written. Throws
+   * ObjectTooLargeError, before sending anything, when its mirrored form exceeds {@link limit}.
+   */
+  async put(obj: KubeObject): Promise<boolean> {
     const key = keyOf(obj);
     const rv = obj.metadata?.resourceVersion ?? '';
     if (rv && this.versions.get(key) === rv) return false;
@@ -42,7 +56,9 @@ export class MirrorWriter {
       apiVersion: this.kind.group ? `${this.kind.group}/${this.kind.version}` : this.kind.version,
       kind: this.kind.kind,
     };
-    await this.kv.put(key, encodeEnvelope(full, traceparent));
+    const value = encodeEnvelope(trimForMirror(full, this.kind, this.trim));
+    if (value.byteLength > this.limit) throw new ObjectTooLargeError(key, value.byteLength, this.limit);
+    await this.kv.put(key, value);
     this.versions.set(key, rv);
     return true;
   }

@@ -14,10 +14,18 @@ export interface WatchedResource {
 export interface ListWatchHandlers<T extends KubeObject> {
   /** A complete list (first start, after 410 Gone, and every relist interval): the whole truth. */
   onList(objects: T[], resourceVersion: string): Promise<void>;
+  /**
+   * One object added or changed. A rejection concerns that object only: it goes to `onError` with the object
+   * and the watch goes on (the handler owns any retry); it never ends the watch nor forces a relist.
+   */
   onUpsert(obj: T): Promise<void>;
+  /** One object deleted; a rejection is reported like `onUpsert`'s. */
   onDelete(obj: T): Promise<void>;
-  /** Recoverable trouble (a failed list or watch, retried with backoff). */
-  onError?(err: unknown): void;
+  /**
+   * Recoverable trouble: a failed list or watch (retried with backoff, `obj` absent), or a handler's rejection
+   * for one object (`obj` set).
+   */
+  onError?(err: unknown, obj?: T): void;
 }
 
 export interface ListWatchOptions {
@@ -128,10 +136,10 @@ export class ListWatcher<T extends KubeObject = KubeObject> {
             if (objRv) rv = objRv;
             if (phase === 'BOOKMARK') return;
             const full = { ...obj, apiVersion: this.apiVersion, kind: this.resource.kind } as T;
-            chain = chain.then(() =>
-              phase === 'DELETED' ? this.handlers.onDelete(full) : this.handlers.onUpsert(full),
-            );
-            chain.catch(() => this.abort?.abort()); // a failed handler ends the watch; the loop relists
+            // one object's failure is that object's: reported, and the stream goes on (docs/adr/0008)
+            chain = chain
+              .then(() => (phase === 'DELETED' ? this.handlers.onDelete(full) : this.handlers.onUpsert(full)))
+              .catch((err: unknown) => this.handlers.onError?.(err, full));
           },
           done,
         )

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { locateBinaries, type Binaries } from './binaries.js';
 import {
   apiserverArgs,
+  BUS_CONTROLLERS,
   controllerManagerArgs,
   etcdArgs,
   jaegerConfig,
@@ -274,12 +275,13 @@ export async function readEndpoints(dir: string): Promise<ClusterEndpoints> {
   return JSON.parse(await readFile(join(dir, ENDPOINTS_FILE), 'utf8')) as ClusterEndpoints;
 }
 
-/** Fresh random passwords for the bus's two roles. */
+/** Fresh random passwords for the bus's roles: the watcher, a reader, and each controller (docs/adr/0009). */
 export function newNatsAuth(prefix = ''): NatsAuth {
   const pw = () => randomBytes(18).toString('base64url');
   return {
     watcher: { user: 'regatta-watcher', password: pw() },
     controller: { user: 'regatta-controller', password: pw() },
+    controllers: Object.fromEntries(BUS_CONTROLLERS.map((c) => [c, { user: `regatta-${c}`, password: pw() }])),
     prefix,
   };
 }

@@ -47,10 +47,10 @@ describe('kube-apiserver command line', () => {
 });
 
 describe('nats-server configuration', () => {
-  it('enables JetStream on loopback with payloads above the API server object limit', () => {
+  it('enables JetStream on loopback with payloads that carry an 8 MiB mirror value (docs/adr/0008)', () => {
     const conf = natsConfig({ port: 4222, monitorPort: 8222, storeDir: '/js' });
     expect(conf).toContain('listen: "127.0.0.1:4222"');
-    expect(conf).toContain('max_payload: 4MB');
+    expect(conf).toContain(`max_payload: ${9 * 1024 * 1024}`);
     expect(conf).toMatch(/jetstream \{\n {2}store_dir: "\/js"/);
   });
 });

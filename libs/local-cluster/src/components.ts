@@ -138,32 +138,58 @@ export interface NatsUser {
   password: string;
 }
 
-/** The bus's two roles: the watcher writes the mirror buckets; controllers only read them and register kinds. */
+/** The controller names the bus knows; each gets a user of its own that may register under that name only. */
+export const BUS_CONTROLLERS = [
+  'cloneset',
+  'asts',
+  'ads',
+  'sidecarset',
+  'uniteddeployment',
+  'resourcedistribution',
+  'imagepull',
+] as const;
+
+/**
+ * The bus's roles (docs/adr/0006, 0009): the watcher writes the mirror buckets; `controller` only reads them;
+ * each controller's own user reads them and writes its own registration.
+ */
 export interface NatsAuth {
   watcher: NatsUser;
+  /** Reads mirrors; registers nothing. */
   controller: NatsUser;
+  /** One user per controller name: reads mirrors, writes `regatta_registrations.<name>.*` only. */
+  controllers?: Record<string, NatsUser>;
   /** The installation's bucket prefix (REGATTA_BUS_PREFIX), '' by default. */
   prefix: string;
 }
 
 /**
- * What a controller may publish: JetStream reads (stream info, consumers for KV watches, direct
- * gets, flow control) and its own registration; no bucket or stream writes, creates or deletes.
+ * What a controller may publish: JetStream reads (stream info, consumers for KV watches, direct gets, flow
+ * control) and, for a named controller, its own registration key. No bucket or stream writes, creates or
+ * deletes; no consumer deletes (subjects cannot tell one program's consumers from another's; a KV watch's
+ * ephemeral consumer expires on its own).
  */
-export function controllerPublishAllow(prefix: string): string[] {
+export function controllerPublishAllow(prefix: string, controller?: string): string[] {
   return [
     '$JS.API.INFO',
     '$JS.API.STREAM.INFO.>',
     '$JS.API.STREAM.NAMES',
     '$JS.API.STREAM.LIST',
-    '$JS.API.CONSUMER.>',
+    '$JS.API.CONSUMER.CREATE.>',
+    '$JS.API.CONSUMER.INFO.>',
+    '$JS.API.CONSUMER.NAMES.>',
+    '$JS.API.CONSUMER.LIST.>',
+    '$JS.API.CONSUMER.MSG.NEXT.>',
     '$JS.API.DIRECT.GET.>',
     '$JS.API.STREAM.MSG.GET.>',
     '$JS.FC.>',
-    `$KV.${prefix}regatta_registrations.>`,
+    ...(controller ? [`$KV.${prefix}regatta_registrations.${controller}.*`] : []),
     '_INBOX.>',
   ];
 }
+
+/** nats-server's max_payload: a mirror value of 8 MiB (docs/adr/0008) and its headers fit. */
+export const NATS_MAX_PAYLOAD = 9 * 1024 * 1024;
 
 /** nats-server configuration: JetStream on, loopback only, payloads large enough for any Kubernetes object. */
 export function natsConfig(o: {
@@ -178,9 +204,12 @@ export function natsConfig(o: {
         'authorization {',
         '  users: [',
         `    { user: ${q(o.auth.watcher.user)}, password: ${q(o.auth.watcher.password)} }`,
-        `    { user: ${q(o.auth.controller.user)}, password: ${q(o.auth.controller.password)}, permissions: {`,
-        `        publish: { allow: [${controllerPublishAllow(o.auth.prefix).map(q).join(', ')}] }`,
-        `        subscribe: { allow: ["_INBOX.>"] } } }`,
+        ...[[undefined, o.auth.controller] as const, ...Object.entries(o.auth.controllers ?? {})].map(
+          ([name, u]) =>
+            `    { user: ${q(u.user)}, password: ${q(u.password)}, permissions: {\n` +
+            `        publish: { allow: [${controllerPublishAllow(o.auth!.prefix, name).map(q).join(', ')}] }\n` +
+            `        subscribe: { allow: ["_INBOX.>"] } } }`,
+        ),
         '  ]',
         '}',
       ]
@@ -188,8 +217,8 @@ export function natsConfig(o: {
   return [
     `listen: "127.0.0.1:${o.port}"`,
     `http: "127.0.0.1:${o.monitorPort}"`,
-    // the API server accepts objects up to ~1.5 MiB; leave room for the envelope
-    'max_payload: 4MB',
+    // mirror values up to 8 MiB (MAX_VALUE_BYTES in libs/bus, docs/adr/0008) plus the headers of a JetStream publish
+    `max_payload: ${NATS_MAX_PAYLOAD}`,
     ...auth,
     'jetstream {',
     `  store_dir: "${o.storeDir}"`,

@@ -10,6 +10,7 @@ export {
   type LocalClusterOptions,
 } from './cluster.js';
 export {
+  BUS_CONTROLLERS,
   CONTROLLER_MANAGER_CONTROLLERS,
   controllerPublishAllow,
   natsConfig,

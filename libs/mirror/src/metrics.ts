@@ -16,6 +16,27 @@ export function registerMirrorMetrics(registry: Registry, set: MirrorSet): void 
     });
   for (const f of ['lists', 'puts', 'deletes', 'errors'] as const) byKind(f);
   new Gauge({
+    name: 'regatta_mirror_objects_skipped_total',
+    help: 'Object versions the watcher set aside instead of mirroring (reason too_large: over the bus value limit)',
+    labelNames: ['kind', 'reason'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [kind, s] of Object.entries(set.stats()))
+        for (const [reason, n] of Object.entries(s.skipped)) this.set({ kind, reason }, n);
+    },
+  });
+  new Gauge({
+    name: 'regatta_mirror_registrations_refused_total',
+    help: 'Registration entries or registered kinds the watcher refused (invalid, unknown_kind, not_allowed, no_secret_hash_key)',
+    labelNames: ['reason'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [reason, n] of Object.entries(set.refused())) this.set({ reason }, n);
+    },
+  });
+  new Gauge({
     name: 'regatta_watcher_mirrored_kinds',
     help: 'Kinds this watcher is mirroring (one API watch each)',
     registers: [registry],

@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { Cache, connectBus, KINDS, type Bus } from '@regatta/bus';
+import { KubeClient } from '@regatta/kube';
+import { freePorts, locateBinaries, ManagedProcess, natsConfig, waitFor } from '@regatta/local-cluster';
+import { KindMirror } from './kind-mirror.js';
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c().catch(() => undefined);
+});
+
+/** A nats-server of this test's own, so it can be stopped without disturbing other files. */
+async function startNats(dir: string, port: number, monitorPort: number): Promise<ManagedProcess> {
+  const conf = join(dir, 'nats.conf');
+  await writeFile(conf, natsConfig({ port, monitorPort, storeDir: join(dir, 'js') }));
+  const p = ManagedProcess.start({
+    name: 'nats',
+    command: locateBinaries().natsServer,
+    args: ['-c', conf],
+    logFile: join(dir, 'nats.log'),
+  });
+  await waitFor('nats-server', async () => (await fetch(`http://127.0.0.1:${monitorPort}/healthz`)).ok);
+  return p;
+}
+
+describe('KindMirror', () => {
+  it('writes that fail while the bus is down are retried; meanwhile it reports itself behind (issue 8)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'regatta-mirror-'));
+    const [port, monitor] = (await freePorts(2)) as [number, number];
+    let server = await startNats(dir, port, monitor);
+    cleanups.push(() => server.stop());
+    const url = `nats://127.0.0.1:${port}`;
+    const client = KubeClient.fromKubeconfigFile(inject('cluster').kubeconfig);
+    const ns = `mirror-${randomBytes(3).toString('hex')}`;
+    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+    const create = (name: string) =>
+      client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns }, data: { v: '1' } });
+
+    const bus: Bus = await connectBus({ servers: url, name: 'watcher' });
+    cleanups.push(() => bus.close());
+    const errors: unknown[] = [];
+    const mirror = await KindMirror.start(client, bus, KINDS.configmaps, {
+      onError: (err) => errors.push(err),
+      retryMs: 200,
+      staleAfterMs: 2_000,
+    });
+    cleanups.push(() => mirror.stop());
+    await create('before');
+    const cache = new Cache(bus, KINDS.configmaps, { rewatchDelayMs: 200 });
+    cleanups.push(() => cache.stop());
+    await cache.start();
+    await expect.poll(() => cache.get(ns, 'before'), { timeout: 15_000 }).toBeDefined();
+    expect(mirror.lagReason()).toBeUndefined();
+
+    await server.stop();
+    await create('while-down');
+    await expect.poll(() => mirror.lagReason(), { timeout: 20_000 }).toMatch(/writes failing/);
+
+    server = await startNats(dir, port, monitor);
+    await expect.poll(() => cache.get(ns, 'while-down'), { timeout: 30_000 }).toBeDefined();
+    await expect.poll(() => mirror.lagReason(), { timeout: 10_000 }).toBeUndefined();
+    expect(errors.length).toBeGreaterThan(0);
+  });
+});
