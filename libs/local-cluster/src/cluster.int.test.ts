@@ -1,5 +1,7 @@
 import { createServer } from 'node:https';
 import { randomBytes } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { CoreV1Api, KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
 import {
@@ -58,6 +60,58 @@ describe('local control plane', () => {
         },
       )
       .not.toContain('dependent');
+  });
+
+  it('enforces a ResourceQuota: with pods: 2 the API server refuses the third pod', async () => {
+    const core = client(inject('cluster').kubeconfig);
+    const ns = `quota-${randomBytes(3).toString('hex')}`;
+    await core.createNamespace({ body: { metadata: { name: ns } } });
+    await core.createNamespacedResourceQuota({
+      namespace: ns,
+      body: { metadata: { name: 'pods' }, spec: { hard: { pods: '2' } } },
+    });
+    // admission enforces what the resourcequota controller has put in status (it ignores a quota
+    // whose usage is not yet known): without that controller status.hard stays empty forever
+    await expect
+      .poll(
+        async () =>
+          (await core.readNamespacedResourceQuota({ namespace: ns, name: 'pods' })).status?.hard?.['pods'],
+        { timeout: 30_000 },
+      )
+      .toBe('2');
+    const pod = (name: string) =>
+      core.createNamespacedPod({
+        namespace: ns,
+        body: { metadata: { name }, spec: { containers: [{ name: 'c', image: 'registry.local/app:1' }] } },
+      });
+    await pod('one');
+    await pod('two');
+    const refused = (await pod('three').then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as { code?: number; body?: string } | undefined;
+    expect(refused?.code).toBe(403);
+    expect(String(refused?.body)).toContain('exceeded quota');
+    const names = (await core.listNamespacedPod({ namespace: ns })).items.map((p) => p.metadata?.name);
+    expect(names.sort()).toEqual(['one', 'two']);
+  });
+
+  it('writes every file holding a credential readable by its owner only', async () => {
+    const { dir } = inject('cluster');
+    const mode = async (f: string) => ((await stat(join(dir, f))).mode & 0o777).toString(8);
+    const files = [
+      'endpoints.json',
+      'pids.json',
+      'programs.json',
+      'kubeconfig',
+      'nats.conf',
+      'pki/ca.key',
+      'pki/apiserver.key',
+      'pki/sa.key',
+    ];
+    expect(Object.fromEntries(await Promise.all(files.map(async (f) => [f, await mode(f)])))).toEqual(
+      Object.fromEntries(files.map((f) => [f, '600'])),
+    );
   });
 
   it('installs CRDs and returns only once discovery serves them', async () => {
