@@ -117,6 +117,8 @@ describe('regatta sandbox', () => {
     for (const name of ['watcher', 'cloneset']) {
       const before = (await records()).findIndex((r) => r.name === name);
       const oldPid = (await records())[before]!.pid;
+      const logFile = (await records())[before]!.logFile;
+      const logBefore = await readFile(logFile, 'utf8');
       const restarted = await run(process.execPath, [regatta, 'sandbox', 'restart', '--dir', dir, name], {
         timeout: 120_000,
       });
@@ -133,8 +135,11 @@ describe('regatta sandbox', () => {
       ).programs.find((p) => p.name === name)!;
       expect(program.pid).toBe(newPid);
       expect((await fetch(`${program.health}/readyz`)).status).toBe(200);
-      // the log file is appended to, not replaced: both runs' lines are in it
-      expect((await readFile(program.log, 'utf8')).split('\n').length).toBeGreaterThan(2);
+      // the same log file, appended to: the first run's lines, then the new run's
+      expect(program.log).toBe(logFile);
+      const logAfter = await readFile(logFile, 'utf8');
+      expect(logAfter.startsWith(logBefore)).toBe(true);
+      expect(logAfter.length).toBeGreaterThan(logBefore.length);
     }
     // the restarted cloneset serves its webhook again
     const again = (await kubectl(
@@ -183,10 +188,21 @@ describe('regatta sandbox', () => {
     );
     expect(pids.every(alive)).toBe(true);
 
+    // a program restarted from outside is stopped by Ctrl-C too (the foreground process did not start it)
+    const restarted = await run(
+      process.execPath,
+      [regatta, 'sandbox', 'restart', '--dir', dir, 'node-simulator'],
+      {
+        timeout: 60_000,
+      },
+    );
+    const newPid = Number(restarted.stdout.trim());
+    expect(alive(newPid)).toBe(true);
+
     child.kill('SIGINT');
     expect(await exited).toBe(0);
-    expect(pids.filter(alive)).toEqual([]);
-  });
+    expect([...pids, newPid].filter(alive)).toEqual([]);
+  }, 180_000);
 
   it('rejects bad flags with a usage message and a non-zero exit', async () => {
     const err = (await run(process.execPath, [regatta, 'sandbox', 'up', '--nodes', 'many']).catch(
