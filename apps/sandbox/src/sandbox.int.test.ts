@@ -27,7 +27,7 @@ describe('regatta sandbox', () => {
       apiserver: string;
       nats: string;
       jaeger: { query: string };
-      programs: { name: string; health: string }[];
+      programs: { name: string; pid: number; health: string; log: string }[];
       natsAuth: { watcher: { user: string }; controller: { user: string } };
     };
     expect(endpoints.kubeconfig).toBe(join(dir, 'kubeconfig'));
@@ -129,9 +129,7 @@ describe('regatta sandbox', () => {
       expect((await records())[before]).toMatchObject({ name, pid: newPid });
       expect(await mode('pids.json')).toBe('600');
       const program = (
-        JSON.parse(await readFile(join(dir, 'endpoints.json'), 'utf8')) as typeof endpoints & {
-          programs: { name: string; pid: number; health: string; log: string }[];
-        }
+        JSON.parse(await readFile(join(dir, 'endpoints.json'), 'utf8')) as typeof endpoints
       ).programs.find((p) => p.name === name)!;
       expect(program.pid).toBe(newPid);
       expect((await fetch(`${program.health}/readyz`)).status).toBe(200);
