@@ -1,9 +1,11 @@
+import 'reflect-metadata'; // before @peculiar/x509
 import { createServer } from 'node:https';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, webcrypto, X509Certificate } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { CoreV1Api, KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
+import { CertificatesV1Api, CoreV1Api, KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
+import { Pkcs10CertificateRequestGenerator } from '@peculiar/x509';
 import {
   applyObjects,
   createCertificateAuthority,
@@ -94,6 +96,47 @@ describe('local control plane', () => {
     expect(String(refused?.body)).toContain('exceeded quota');
     const names = (await core.listNamespacedPod({ namespace: ns })).items.map((p) => p.metadata?.name);
     expect(names.sort()).toEqual(['one', 'two']);
+  });
+
+  it('signs an approved CertificateSigningRequest with the cluster CA', async () => {
+    const kc = new KubeConfig();
+    kc.loadFromFile(inject('cluster').kubeconfig);
+    const certs = kc.makeApiClient(CertificatesV1Api);
+    const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
+    const keys = (await webcrypto.subtle.generateKey(alg, true, [
+      'sign',
+      'verify',
+    ])) as webcrypto.CryptoKeyPair;
+    const request = await Pkcs10CertificateRequestGenerator.create(
+      { name: 'CN=csr-test', keys: keys as never, signingAlgorithm: alg },
+      webcrypto as never,
+    );
+    const name = `csr-${randomBytes(3).toString('hex')}`;
+    await certs.createCertificateSigningRequest({
+      body: {
+        metadata: { name },
+        spec: {
+          request: Buffer.from(request.toString('pem')).toString('base64'),
+          signerName: 'kubernetes.io/kube-apiserver-client',
+          usages: ['client auth'],
+          expirationSeconds: 600,
+        },
+      },
+    });
+    const csr = await certs.readCertificateSigningRequest({ name });
+    csr.status = {
+      conditions: [{ type: 'Approved', status: 'True', reason: 'Test', message: 'approved by the test' }],
+    };
+    await certs.replaceCertificateSigningRequestApproval({ name, body: csr });
+    const issued = await expect
+      .poll(async () => (await certs.readCertificateSigningRequest({ name })).status?.certificate, {
+        timeout: 30_000,
+      })
+      .toBeTruthy()
+      .then(async () => (await certs.readCertificateSigningRequest({ name })).status!.certificate!);
+    const cert = new X509Certificate(Buffer.from(issued, 'base64').toString());
+    expect(cert.subject).toBe('CN=csr-test');
+    expect(cert.issuer).toBe('CN=regatta-local-ca');
   });
 
   it('writes every file holding a credential readable by its owner only', async () => {
