@@ -161,7 +161,7 @@ describe('regatta sandbox', () => {
     const finalPids = (await records()).map((r) => r.pid);
     await run(process.execPath, [regatta, 'sandbox', 'down', '--dir', dir], { timeout: 60_000 });
     expect([...pids, ...finalPids].filter(alive)).toEqual([]);
-  }, 300_000);
+  }, 480_000); // a sandbox start, a CloneSet rollout and two restarts; slow on a loaded 2-core machine
 
   it('up in the foreground shows a live status view; Ctrl-C stops everything it started', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'regatta-sandbox-fg-'));
