@@ -2,8 +2,10 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { LocalClusterError, stopClusterInDir } from '@regatta/local-cluster';
+import { LocalClusterError, stopClusterInDir, UnknownProcessError } from '@regatta/local-cluster';
 import { UsageError } from './controllers.js';
+import { serveHealth } from './health.js';
+import { sandboxRestart } from './restart.js';
 import { sandboxUp } from './sandbox.js';
 import { renderStatus } from './status-view.js';
 
@@ -91,6 +93,26 @@ sandbox
     log(`stopped ${stopped.length} processes`);
   });
 
+sandbox
+  .command('restart')
+  .description(
+    'stop one program of a sandbox and start it again with the same command line, environment and log file; ' +
+      'returns once it is ready and prints its new pid',
+  )
+  .argument(
+    '<program>',
+    'its name in pids.json: watcher, cloneset, node-simulator, kube-apiserver, nats-server, …',
+  )
+  .requiredOption('--dir <dir>', 'the folder given to `sandbox up`')
+  .option('--grace-period <seconds>', 'time to exit after SIGTERM before SIGKILL', positiveInt, 10)
+  .action(async (name: string, opts: { dir: string; gracePeriod: number }) => {
+    const { previous, current } = await sandboxRestart(resolve(opts.dir), name, {
+      graceMs: opts.gracePeriod * 1000,
+    });
+    log(`${name} restarted (pid ${previous?.pid ?? 'none'} → ${current.pid}) and ready`);
+    process.stdout.write(`${current.pid}\n`);
+  });
+
 program
   .command('node-simulator', { hidden: true })
   .description('run simulated nodes (kubelets) against a cluster until stopped')
@@ -105,7 +127,10 @@ program
       zones: opts.zones,
       log,
     });
+    // the sandbox (and `sandbox restart`) knows it is up when this answers
+    const health = await serveHealth(process.env['REGATTA_HEALTH_ADDR']);
     const stop = async () => {
+      health?.close();
       await sim.stop();
       process.exit(0);
     };
@@ -118,7 +143,7 @@ try {
 } catch (err) {
   if (err instanceof CommanderError) {
     process.exitCode = err.exitCode === 0 ? 0 : 2;
-  } else if (err instanceof UsageError) {
+  } else if (err instanceof UsageError || err instanceof UnknownProcessError) {
     process.stderr.write(`regatta: ${err.message}\n`);
     process.exitCode = 2;
   } else if (err instanceof LocalClusterError) {

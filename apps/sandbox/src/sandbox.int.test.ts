@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,7 @@ const regatta = fileURLToPath(new URL('../bin/regatta.mjs', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('../../../libs/api/src/fixtures/', import.meta.url));
 
 describe('regatta sandbox', () => {
-  it('up --detach returns once N nodes are Ready and the watcher is ready, serves a seed CloneSet; down stops exactly what it started', async () => {
+  it('up --detach returns once N nodes are Ready and the watcher is ready, serves a seed CloneSet; restart replaces one program; down stops exactly what it started', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'regatta-sandbox-test-'));
     const up = await run(
       process.execPath,
@@ -27,7 +27,7 @@ describe('regatta sandbox', () => {
       apiserver: string;
       nats: string;
       jaeger: { query: string };
-      programs: { name: string; health: string }[];
+      programs: { name: string; pid: number; health: string; log: string }[];
       natsAuth: { watcher: { user: string }; controller: { user: string } };
     };
     expect(endpoints.kubeconfig).toBe(join(dir, 'kubeconfig'));
@@ -95,15 +95,73 @@ describe('regatta sandbox', () => {
     ).catch((e: unknown) => e)) as { stderr?: string };
     expect(bad.stderr).toContain('spec.updateStrategy.partition');
 
-    const pids = (JSON.parse(await readFile(join(dir, 'pids.json'), 'utf8')) as ProcessRecord[]).map(
-      (r) => r.pid,
-    );
+    const records = async () => JSON.parse(await readFile(join(dir, 'pids.json'), 'utf8')) as ProcessRecord[];
+    const pids = (await records()).map((r) => r.pid);
     expect(pids.length).toBeGreaterThanOrEqual(8); // etcd, nats, jaeger, apiserver, kcm, scheduler, simulator, watcher
     expect(pids.every(alive)).toBe(true);
 
+    // files holding credentials (bus passwords, client key, every program's environment) are private
+    const mode = async (f: string) => ((await stat(join(dir, f))).mode & 0o777).toString(8);
+    for (const f of [
+      'endpoints.json',
+      'pids.json',
+      'programs.json',
+      'kubeconfig',
+      'nats.conf',
+      'pki/ca.key',
+    ]) {
+      expect([f, await mode(f)]).toEqual([f, '600']);
+    }
+
+    // restart: the same program with a new pid, in the old one's place, ready again
+    for (const name of ['watcher', 'cloneset']) {
+      const before = (await records()).findIndex((r) => r.name === name);
+      const oldPid = (await records())[before]!.pid;
+      const logFile = (await records())[before]!.logFile;
+      const logBefore = await readFile(logFile, 'utf8');
+      const restarted = await run(process.execPath, [regatta, 'sandbox', 'restart', '--dir', dir, name], {
+        timeout: 120_000,
+      });
+      const newPid = Number(restarted.stdout.trim());
+      expect(newPid).not.toBe(oldPid);
+      expect(alive(oldPid)).toBe(false);
+      expect(alive(newPid)).toBe(true);
+      expect((await records())[before]).toMatchObject({ name, pid: newPid });
+      expect(await mode('pids.json')).toBe('600');
+      const program = (
+        JSON.parse(await readFile(join(dir, 'endpoints.json'), 'utf8')) as typeof endpoints
+      ).programs.find((p) => p.name === name)!;
+      expect(program.pid).toBe(newPid);
+      expect((await fetch(`${program.health}/readyz`)).status).toBe(200);
+      // the same log file, appended to: the first run's lines, then the new run's
+      expect(program.log).toBe(logFile);
+      const logAfter = await readFile(logFile, 'utf8');
+      expect(logAfter.startsWith(logBefore)).toBe(true);
+      expect(logAfter.length).toBeGreaterThan(logBefore.length);
+    }
+    // the restarted cloneset serves its webhook again
+    const again = (await kubectl(
+      'patch',
+      'clone',
+      'cs-demo',
+      '--type=merge',
+      '-p',
+      '{"spec":{"updateStrategy":{"partition":"5"}}}',
+    ).catch((e: unknown) => e)) as { stderr?: string };
+    expect(again.stderr).toContain('spec.updateStrategy.partition');
+
+    const unknown = (await run(process.execPath, [regatta, 'sandbox', 'restart', '--dir', dir, 'nope']).catch(
+      (e: unknown) => e,
+    )) as { code: number; stderr: string };
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(
+      /unknown program 'nope'; this sandbox runs: etcd, .*kube-apiserver.*watcher/,
+    );
+
+    const finalPids = (await records()).map((r) => r.pid);
     await run(process.execPath, [regatta, 'sandbox', 'down', '--dir', dir], { timeout: 60_000 });
-    expect(pids.filter(alive)).toEqual([]);
-  });
+    expect([...pids, ...finalPids].filter(alive)).toEqual([]);
+  }, 480_000); // a sandbox start, a CloneSet rollout and two restarts; slow on a loaded 2-core machine
 
   it('up in the foreground shows a live status view; Ctrl-C stops everything it started', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'regatta-sandbox-fg-'));
@@ -128,10 +186,21 @@ describe('regatta sandbox', () => {
     );
     expect(pids.every(alive)).toBe(true);
 
+    // a program restarted from outside is stopped by Ctrl-C too (the foreground process did not start it)
+    const restarted = await run(
+      process.execPath,
+      [regatta, 'sandbox', 'restart', '--dir', dir, 'node-simulator'],
+      {
+        timeout: 60_000,
+      },
+    );
+    const newPid = Number(restarted.stdout.trim());
+    expect(alive(newPid)).toBe(true);
+
     child.kill('SIGINT');
     expect(await exited).toBe(0);
-    expect(pids.filter(alive)).toEqual([]);
-  });
+    expect([...pids, newPid].filter(alive)).toEqual([]);
+  }, 180_000);
 
   it('rejects bad flags with a usage message and a non-zero exit', async () => {
     const err = (await run(process.execPath, [regatta, 'sandbox', 'up', '--nodes', 'many']).catch(

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -10,6 +10,7 @@ import {
   LocalCluster,
   startProgram,
   waitFor,
+  writePrivateFile,
   type ClusterEndpoints,
 } from '@regatta/local-cluster';
 import { KubeConfig, CoreV1Api, type KubernetesObject } from '@kubernetes/client-node';
@@ -44,7 +45,7 @@ export async function sandboxUp(
   o: SandboxOptions,
 ): Promise<{ cluster: LocalCluster; endpoints: SandboxEndpoints }> {
   const selection = resolveControllers(o.controllers); // usage errors before anything starts
-  await mkdir(o.dir, { recursive: true });
+  await mkdir(o.dir, { recursive: true, mode: 0o700 });
   const t0 = Date.now();
   const cluster = await LocalCluster.start({
     dir: o.dir,
@@ -86,8 +87,9 @@ export async function sandboxUp(
         },
         keepAfterExit: o.detach,
       });
-      await cluster.adopt(p);
-      programs.push({ name, pid: p.pid, health: `http://127.0.0.1:${healthPort}`, log: logFile });
+      const health = `http://127.0.0.1:${healthPort}`;
+      await cluster.adopt(p, { url: `${health}/readyz` });
+      programs.push({ name, pid: p.pid, health, log: logFile });
       return { p, healthPort };
     };
 
@@ -122,7 +124,7 @@ export async function sandboxUp(
     }
 
     const endpoints: SandboxEndpoints = { ...cluster.endpoints, nodes: nodeNames, programs };
-    await writeFile(join(o.dir, ENDPOINTS_FILE), JSON.stringify(endpoints, null, 2) + '\n');
+    await writePrivateFile(join(o.dir, ENDPOINTS_FILE), JSON.stringify(endpoints, null, 2) + '\n');
     o.log(`sandbox ready in ${((Date.now() - t0) / 1000).toFixed(1)} s: export KUBECONFIG=${kubeconfig}`);
     return { cluster, endpoints };
   } catch (err) {

@@ -1,5 +1,5 @@
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
-import type { LocalCluster } from '@regatta/local-cluster';
+import { readPidRecords, type LocalCluster } from '@regatta/local-cluster';
 import type { SandboxEndpoints } from './sandbox.js';
 
 /** One screen of the foreground sandbox: components, nodes and pods, refreshed every few seconds. */
@@ -7,7 +7,12 @@ export async function renderStatus(cluster: LocalCluster, e: SandboxEndpoints): 
   const kc = new KubeConfig();
   kc.loadFromFile(e.kubeconfig);
   const core = kc.makeApiClient(CoreV1Api);
-  const [nodes, pods] = await Promise.all([core.listNode(), core.listPodForAllNamespaces()]);
+  const [nodes, pods, records] = await Promise.all([
+    core.listNode(),
+    core.listPodForAllNamespaces(),
+    // the pid file, not the start-time list: `sandbox restart` replaces a pid there
+    readPidRecords(cluster.dir).catch(() => cluster.processRecords),
+  ]);
   const ready = nodes.items.filter((n) =>
     n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
   );
@@ -28,7 +33,7 @@ export async function renderStatus(cluster: LocalCluster, e: SandboxEndpoints): 
     `  pods   ${pods.items.length}${phases.size ? '  (' + [...phases].map(([k, v]) => `${k} ${v}`).join(', ') + ')' : ''}`,
     '',
     '  PROCESS                     PID',
-    ...cluster.processRecords.map((r) => `  ${r.name.padEnd(26)}  ${r.pid}`),
+    ...records.map((r) => `  ${r.name.padEnd(26)}  ${r.pid}`),
   ];
   return lines.join('\n');
 }

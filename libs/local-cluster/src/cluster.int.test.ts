@@ -1,7 +1,11 @@
+import 'reflect-metadata'; // before @peculiar/x509
 import { createServer } from 'node:https';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, webcrypto, X509Certificate } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { CoreV1Api, KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
+import { CertificatesV1Api, CoreV1Api, KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
+import { Pkcs10CertificateRequestGenerator } from '@peculiar/x509';
 import {
   applyObjects,
   createCertificateAuthority,
@@ -58,6 +62,99 @@ describe('local control plane', () => {
         },
       )
       .not.toContain('dependent');
+  });
+
+  it('enforces a ResourceQuota: with pods: 2 the API server refuses the third pod', async () => {
+    const core = client(inject('cluster').kubeconfig);
+    const ns = `quota-${randomBytes(3).toString('hex')}`;
+    await core.createNamespace({ body: { metadata: { name: ns } } });
+    await core.createNamespacedResourceQuota({
+      namespace: ns,
+      body: { metadata: { name: 'pods' }, spec: { hard: { pods: '2' } } },
+    });
+    // admission enforces what the resourcequota controller has put in status (it ignores a quota
+    // whose usage is not yet known): without that controller status.hard stays empty forever
+    await expect
+      .poll(
+        async () =>
+          (await core.readNamespacedResourceQuota({ namespace: ns, name: 'pods' })).status?.hard?.['pods'],
+        { timeout: 30_000 },
+      )
+      .toBe('2');
+    const pod = (name: string) =>
+      core.createNamespacedPod({
+        namespace: ns,
+        body: { metadata: { name }, spec: { containers: [{ name: 'c', image: 'registry.local/app:1' }] } },
+      });
+    await pod('one');
+    await pod('two');
+    const refused = (await pod('three').then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as { code?: number; body?: string } | undefined;
+    expect(refused?.code).toBe(403);
+    expect(String(refused?.body)).toContain('exceeded quota');
+    const names = (await core.listNamespacedPod({ namespace: ns })).items.map((p) => p.metadata?.name);
+    expect(names.sort()).toEqual(['one', 'two']);
+  });
+
+  it('signs an approved CertificateSigningRequest with the cluster CA', async () => {
+    const kc = new KubeConfig();
+    kc.loadFromFile(inject('cluster').kubeconfig);
+    const certs = kc.makeApiClient(CertificatesV1Api);
+    const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
+    const keys = (await webcrypto.subtle.generateKey(alg, true, [
+      'sign',
+      'verify',
+    ])) as webcrypto.CryptoKeyPair;
+    const request = await Pkcs10CertificateRequestGenerator.create(
+      { name: 'CN=csr-test', keys: keys as never, signingAlgorithm: alg },
+      webcrypto as never,
+    );
+    const name = `csr-${randomBytes(3).toString('hex')}`;
+    await certs.createCertificateSigningRequest({
+      body: {
+        metadata: { name },
+        spec: {
+          request: Buffer.from(request.toString('pem')).toString('base64'),
+          signerName: 'kubernetes.io/kube-apiserver-client',
+          usages: ['client auth'],
+          expirationSeconds: 600,
+        },
+      },
+    });
+    const csr = await certs.readCertificateSigningRequest({ name });
+    csr.status = {
+      conditions: [{ type: 'Approved', status: 'True', reason: 'Test', message: 'approved by the test' }],
+    };
+    await certs.replaceCertificateSigningRequestApproval({ name, body: csr });
+    const issued = await expect
+      .poll(async () => (await certs.readCertificateSigningRequest({ name })).status?.certificate, {
+        timeout: 30_000,
+      })
+      .toBeTruthy()
+      .then(async () => (await certs.readCertificateSigningRequest({ name })).status!.certificate!);
+    const cert = new X509Certificate(Buffer.from(issued, 'base64').toString());
+    expect(cert.subject).toBe('CN=csr-test');
+    expect(cert.issuer).toBe('CN=regatta-local-ca');
+  });
+
+  it('writes every file holding a credential readable by its owner only', async () => {
+    const { dir } = inject('cluster');
+    const mode = async (f: string) => ((await stat(join(dir, f))).mode & 0o777).toString(8);
+    const files = [
+      'endpoints.json',
+      'pids.json',
+      'programs.json',
+      'kubeconfig',
+      'nats.conf',
+      'pki/ca.key',
+      'pki/apiserver.key',
+      'pki/sa.key',
+    ];
+    expect(Object.fromEntries(await Promise.all(files.map(async (f) => [f, await mode(f)])))).toEqual(
+      Object.fromEntries(files.map((f) => [f, '600'])),
+    );
   });
 
   it('installs CRDs and returns only once discovery serves them', async () => {

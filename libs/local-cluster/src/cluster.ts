@@ -15,15 +15,26 @@ import {
   type NatsAuth,
   type PkiPaths,
 } from './components.js';
-import { ComponentStartError } from './errors.js';
-import { httpGet } from './http.js';
 import { createCertificateAuthority, createSigningKey, type CertificateAuthority } from '@regatta/runtime';
 import { freePorts } from './ports.js';
+import { writePrivateFile } from './private-file.js';
 import { ManagedProcess, stopRecorded, type ProcessRecord } from './process.js';
-import { waitFor } from './wait.js';
+import {
+  launchRecordOf,
+  readPidRecords,
+  waitReady,
+  writeLaunchRecords,
+  writePidRecords,
+  type LaunchRecord,
+  type ReadyProbe,
+} from './records.js';
 
 export interface LocalClusterOptions {
-  /** Working folder: PKI, etcd data, logs, kubeconfig, endpoints.json and pids.json. Created if missing. */
+  /**
+   * Working folder: PKI, etcd data, logs, kubeconfig, endpoints.json, pids.json and programs.json (how to
+   * restart each process). Created if missing, readable by its owner only; every file in it that holds a
+   * credential is written 0600.
+   */
   dir: string;
   /** Leave the processes running after this Node process exits (`regatta sandbox up --detach`). */
   keepAfterExit?: boolean;
@@ -65,7 +76,6 @@ export interface ClusterEndpoints {
 }
 
 export const ENDPOINTS_FILE = 'endpoints.json';
-export const PIDS_FILE = 'pids.json';
 
 /**
  * A real Kubernetes control plane (etcd, kube-apiserver, and optionally kube-controller-manager and
@@ -74,6 +84,9 @@ export const PIDS_FILE = 'pids.json';
 export class LocalCluster {
   /** Milliseconds each component took from spawn to healthy. */
   readonly startupMs: Record<string, number> = {};
+
+  private readonly launches: LaunchRecord[] = [];
+  private pidsWritten = false;
 
   private constructor(
     readonly dir: string,
@@ -96,8 +109,9 @@ export class LocalCluster {
     const t0 = Date.now();
     const dir = o.dir;
     const logs = join(dir, 'logs');
+    await mkdir(dir, { recursive: true, mode: 0o700 });
     await mkdir(logs, { recursive: true });
-    await mkdir(join(dir, 'pki'), { recursive: true });
+    await mkdir(join(dir, 'pki'), { recursive: true, mode: 0o700 });
 
     const [
       etcdPort,
@@ -134,44 +148,32 @@ export class LocalCluster {
 
     const processes: ManagedProcess[] = [];
     const cluster = new LocalCluster(dir, endpoints, ca, processes);
-    const start = (name: string, command: string, args: string[]) => {
+    const start = (name: string, command: string, args: string[], probe: ReadyProbe) => {
       const p = ManagedProcess.start({ name, command, args, logFile: join(logs, `${name}.log`) }, o);
       processes.push(p);
+      cluster.launches.push(launchRecordOf(p, probe));
       return p;
     };
-    const ready = async (p: ManagedProcess, check: () => Promise<boolean>, timeoutMs = 60_000) => {
+    const ready = async (p: ManagedProcess, timeoutMs = 60_000) => {
       const began = Date.now();
-      await waitFor(
-        `${p.spec.name} to become healthy`,
-        async () => {
-          p.assertRunning();
-          return check();
-        },
-        { timeoutMs, intervalMs: 100 },
-      ).catch((err: unknown) => {
-        if (err instanceof ComponentStartError) throw err;
-        throw new ComponentStartError(p.spec.name, (err as Error).message, p.spec.logFile);
-      });
+      await waitReady(p, cluster.launches.find((l) => l.name === p.spec.name)?.ready, timeoutMs);
       cluster.startupMs[p.spec.name] = Date.now() - began;
       log(`${p.spec.name} ready in ${Date.now() - began} ms`);
     };
-    const ok =
-      (url: string, tls = {}) =>
-      async () =>
-        (await httpGet(url, tls)).status === 200;
 
     try {
       const etcd = start(
         'etcd',
         bin.etcd,
         etcdArgs({ dataDir: join(dir, 'etcd'), clientPort: etcdPort, peerPort }),
+        { url: `${endpoints.etcd}/health` },
       );
-      const waits: Promise<void>[] = [ready(etcd, ok(`${endpoints.etcd}/health`))];
+      const waits: Promise<void>[] = [ready(etcd)];
 
       if (o.nats) {
         const conf = join(dir, 'nats.conf');
         if (o.natsAuth) endpoints.natsAuth = newNatsAuth();
-        await writeFile(
+        await writePrivateFile(
           conf,
           natsConfig({
             port: natsPort,
@@ -179,23 +181,26 @@ export class LocalCluster {
             storeDir: join(dir, 'jetstream'),
             auth: endpoints.natsAuth,
           }),
-          { mode: 0o600 },
         );
-        const nats = start('nats-server', bin.natsServer, ['-c', conf]);
+        const nats = start('nats-server', bin.natsServer, ['-c', conf], {
+          url: `http://127.0.0.1:${natsMon}/healthz?js-enabled-only=true`,
+        });
         endpoints.nats = `nats://127.0.0.1:${natsPort}`;
         endpoints.natsMonitor = `http://127.0.0.1:${natsMon}`;
-        waits.push(ready(nats, ok(`http://127.0.0.1:${natsMon}/healthz?js-enabled-only=true`)));
+        waits.push(ready(nats));
       }
       if (o.jaeger) {
         const conf = join(dir, 'jaeger.yaml');
         await writeFile(conf, jaegerConfig({ otlpGrpc, otlpHttp, queryHttp: qHttp, queryGrpc: qGrpc }));
-        const jaeger = start('jaeger', bin.jaeger, [`--config=file:${conf}`]);
+        const jaeger = start('jaeger', bin.jaeger, [`--config=file:${conf}`], {
+          url: `http://127.0.0.1:${qHttp}/api/services`,
+        });
         endpoints.jaeger = {
           query: `http://127.0.0.1:${qHttp}`,
           otlpHttp: `http://127.0.0.1:${otlpHttp}`,
           otlpGrpc: `127.0.0.1:${otlpGrpc}`,
         };
-        waits.push(ready(jaeger, ok(`http://127.0.0.1:${qHttp}/api/services`)));
+        waits.push(ready(jaeger));
       }
 
       let audit: { policyFile: string; logPath: string } | undefined;
@@ -208,32 +213,33 @@ export class LocalCluster {
         'kube-apiserver',
         bin.kubeApiserver,
         apiserverArgs({ etcdPort, securePort: apiPort, pki, ...(audit && { audit }) }),
+        { url: `${endpoints.apiserver}/readyz`, caFile: pki.caCert },
       );
-      const caTls = { ca: ca.certPem };
-      await ready(apiserver, ok(`${endpoints.apiserver}/readyz`, caTls), 90_000);
+      await ready(apiserver, 90_000);
 
-      const insecure = { rejectUnauthorized: false };
       if (o.controllerManager) {
         const kcm = start(
           'kube-controller-manager',
           bin.kubeControllerManager,
           controllerManagerArgs({ kubeconfig, securePort: kcmPort, pki }),
+          { url: `https://127.0.0.1:${kcmPort}/healthz`, insecure: true },
         );
-        waits.push(ready(kcm, ok(`https://127.0.0.1:${kcmPort}/healthz`, insecure)));
+        waits.push(ready(kcm));
       }
       if (o.scheduler) {
         const sched = start(
           'kube-scheduler',
           bin.kubeScheduler,
           schedulerArgs({ kubeconfig, securePort: schedPort }),
+          { url: `https://127.0.0.1:${schedPort}/healthz`, insecure: true },
         );
-        waits.push(ready(sched, ok(`https://127.0.0.1:${schedPort}/healthz`, insecure)));
+        waits.push(ready(sched));
       }
       await Promise.all(waits);
       cluster.startupMs['total'] = Date.now() - t0;
       log(`control plane ready in ${Date.now() - t0} ms`);
 
-      await writeFile(join(dir, ENDPOINTS_FILE), JSON.stringify(endpoints, null, 2) + '\n');
+      await writePrivateFile(join(dir, ENDPOINTS_FILE), JSON.stringify(endpoints, null, 2) + '\n');
       await cluster.writePids();
       return cluster;
     } catch (err) {
@@ -247,25 +253,41 @@ export class LocalCluster {
     return this.processes.map((p) => p.record);
   }
 
-  /** Adds a process that belongs to this cluster (a controller, the node simulator) to its pid file and shutdown. */
-  async adopt(p: ManagedProcess): Promise<void> {
+  /**
+   * Adds a process that belongs to this cluster (a controller, the node simulator) to its pid file, its
+   * launch records (`ready`: how `restartProcessInDir` knows it is up again) and its shutdown.
+   */
+  async adopt(p: ManagedProcess, ready?: ReadyProbe): Promise<void> {
     this.processes.push(p);
+    this.launches.push(launchRecordOf(p, ready));
     await this.writePids();
   }
 
   private async writePids(): Promise<void> {
-    await writeFile(join(this.dir, PIDS_FILE), JSON.stringify(this.processRecords, null, 2) + '\n');
+    await writeLaunchRecords(this.dir, this.launches);
+    await writePidRecords(this.dir, this.processRecords);
+    this.pidsWritten = true;
   }
 
-  /** Stops every process, newest first (controllers before the API server, the API server before etcd). */
+  /**
+   * Stops every process, newest first (controllers before the API server, the API server before etcd),
+   * including one that `regatta sandbox restart` started again in the meantime (known only from the pid file).
+   */
   async stop(): Promise<void> {
-    for (const p of [...this.processes].reverse()) await p.stop();
+    const own = new Set(this.processes.map((p) => p.pid));
+    const restarted = this.pidsWritten
+      ? (await readPidRecords(this.dir).catch(() => [])).filter((r) => !own.has(r.pid))
+      : [];
+    for (const p of [...this.processes].reverse()) {
+      await stopRecorded(restarted.filter((r) => r.name === p.spec.name));
+      await p.stop();
+    }
   }
 }
 
 /** Stops the processes of a cluster started by another process (its `<dir>/pids.json`). */
 export async function stopClusterInDir(dir: string): Promise<ProcessRecord[]> {
-  const records = JSON.parse(await readFile(join(dir, PIDS_FILE), 'utf8')) as ProcessRecord[];
+  const records = await readPidRecords(dir);
   await stopRecorded(records);
   return records;
 }
@@ -297,6 +319,7 @@ async function writePki(dir: string, apiPort: number) {
   const sa = await createSigningKey();
   const pki: PkiPaths = {
     caCert: p('ca.crt'),
+    caKey: p('ca.key'),
     servingCert: p('apiserver.crt'),
     servingKey: p('apiserver.key'),
     serviceAccountKey: p('sa.key'),
@@ -304,14 +327,14 @@ async function writePki(dir: string, apiPort: number) {
   };
   await Promise.all([
     writeFile(pki.caCert, ca.certPem),
-    writeFile(p('ca.key'), ca.keyPem, { mode: 0o600 }),
+    writePrivateFile(pki.caKey, ca.keyPem),
     writeFile(pki.servingCert, serving.certPem),
-    writeFile(pki.servingKey, serving.keyPem, { mode: 0o600 }),
-    writeFile(pki.serviceAccountKey, sa.privateKeyPem, { mode: 0o600 }),
+    writePrivateFile(pki.servingKey, serving.keyPem),
+    writePrivateFile(pki.serviceAccountKey, sa.privateKeyPem),
     writeFile(pki.serviceAccountPub, sa.publicKeyPem),
   ]);
   const kubeconfig = join(dir, 'kubeconfig');
-  await writeFile(
+  await writePrivateFile(
     kubeconfig,
     kubeconfigYaml({
       server: `https://127.0.0.1:${apiPort}`,
@@ -319,7 +342,6 @@ async function writePki(dir: string, apiPort: number) {
       certPem: admin.certPem,
       keyPem: admin.keyPem,
     }),
-    { mode: 0o600 },
   );
   return { ca, pki, kubeconfig };
 }

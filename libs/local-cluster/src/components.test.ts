@@ -1,6 +1,14 @@
 import { X509Certificate } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { apiserverArgs, etcdArgs, kubeconfigYaml, natsConfig, WRITE_AUDIT_POLICY } from './components.js';
+import {
+  apiserverArgs,
+  CONTROLLER_MANAGER_LEFT_OFF,
+  controllerManagerArgs,
+  etcdArgs,
+  kubeconfigYaml,
+  natsConfig,
+  WRITE_AUDIT_POLICY,
+} from './components.js';
 import { createCertificateAuthority } from '@regatta/runtime';
 
 describe('etcd command line', () => {
@@ -14,6 +22,7 @@ describe('etcd command line', () => {
 describe('kube-apiserver command line', () => {
   const pki = {
     caCert: 'ca',
+    caKey: 'cak',
     servingCert: 'c',
     servingKey: 'k',
     serviceAccountKey: 'sk',
@@ -78,5 +87,46 @@ describe('kubeconfig', () => {
     const y = kubeconfigYaml({ server: 'https://127.0.0.1:6443', caPem: 'CA', certPem: 'C', keyPem: 'K' });
     expect(y).toContain('server: https://127.0.0.1:6443');
     expect(y).toContain(`certificate-authority-data: ${Buffer.from('CA').toString('base64')}`);
+  });
+});
+
+describe('kube-controller-manager command line', () => {
+  const pki = {
+    caCert: '/pki/ca.crt',
+    caKey: '/pki/ca.key',
+    servingCert: 'c',
+    servingKey: 'k',
+    serviceAccountKey: '/pki/sa.key',
+    serviceAccountPub: 'sp',
+  };
+  const args = controllerManagerArgs({ kubeconfig: '/kc', securePort: 1, pki });
+  const controllers = args
+    .find((a) => a.startsWith('--controllers='))!
+    .slice('--controllers='.length)
+    .split(',');
+
+  it('runs every on-by-default controller except node lifecycle and the cloud ones', () => {
+    expect(controllers[0]).toBe('*');
+    expect(controllers.slice(1).sort()).toEqual(
+      [
+        '-cloud-node-lifecycle-controller',
+        '-node-lifecycle-controller',
+        '-node-route-controller',
+        '-service-lb-controller',
+      ].sort(),
+    );
+    expect(Object.values(CONTROLLER_MANAGER_LEFT_OFF).every((why) => why.length > 0)).toBe(true);
+  });
+
+  it('gives the credentials the token, root-CA and CSR-signing controllers need', () => {
+    expect(args).toEqual(
+      expect.arrayContaining([
+        '--root-ca-file=/pki/ca.crt',
+        '--service-account-private-key-file=/pki/sa.key',
+        '--cluster-signing-cert-file=/pki/ca.crt',
+        '--cluster-signing-key-file=/pki/ca.key',
+        '--bind-address=127.0.0.1',
+      ]),
+    );
   });
 });

@@ -2,6 +2,8 @@
 
 export interface PkiPaths {
   caCert: string;
+  /** The cluster CA's key: kube-controller-manager signs CertificateSigningRequests with it. */
+  caKey: string;
   servingCert: string;
   servingKey: string;
   serviceAccountKey: string;
@@ -77,24 +79,26 @@ export function apiserverArgs(o: {
 }
 
 /**
- * The controllers that make this a cluster people recognise: garbage collection, namespaces, the
- * native workloads (for side-by-side comparisons) and PV binding. node-lifecycle is left out on
- * purpose: it would taint and evict simulated nodes.
+ * Controllers a real cluster runs that this one leaves off, with the reason. Everything else
+ * kube-controller-manager enables by default (`*`) runs, as in a kubeadm cluster: resource quotas,
+ * endpoints and EndpointSlices, pod GC, the native workloads, CronJobs, HPAs, CSR signing and approval,
+ * service-account tokens, root-CA publishing, PV binding, TTLs, …
+ * (`cmd/kube-controller-manager/names/controller_names.go` upstream lists them.)
  */
-export const CONTROLLER_MANAGER_CONTROLLERS = [
-  'garbage-collector-controller',
-  'namespace-controller',
-  'serviceaccount-controller',
-  'deployment-controller',
-  'replicaset-controller',
-  'statefulset-controller',
-  'daemonset-controller',
-  'job-controller',
-  'disruption-controller',
-  'persistentvolume-binder-controller',
-  'persistentvolume-protection-controller',
-  'persistentvolumeclaim-protection-controller',
-  'ttl-after-finished-controller',
+export const CONTROLLER_MANAGER_LEFT_OFF: Readonly<Record<string, string>> = {
+  // it would taint NotReady/unreachable nodes and evict their pods on its own schedule; the node
+  // simulator reports node health (conditions, leases) and applies node faults itself
+  'node-lifecycle-controller': 'the node simulator reports node health and node faults itself',
+  // there is no cloud provider: these only run against one
+  'cloud-node-lifecycle-controller': 'no cloud provider',
+  'node-route-controller': 'no cloud provider',
+  'service-lb-controller': 'no cloud provider',
+};
+
+/** The `--controllers` value: every on-by-default controller but those in `CONTROLLER_MANAGER_LEFT_OFF`. */
+export const CONTROLLER_MANAGER_CONTROLLERS: readonly string[] = [
+  '*',
+  ...Object.keys(CONTROLLER_MANAGER_LEFT_OFF).map((name) => `-${name}`),
 ];
 
 export function controllerManagerArgs(o: {
@@ -110,8 +114,12 @@ export function controllerManagerArgs(o: {
     '--bind-address=127.0.0.1',
     `--secure-port=${o.securePort}`,
     `--controllers=${CONTROLLER_MANAGER_CONTROLLERS.join(',')}`,
+    // service-account tokens and the kube-root-ca.crt ConfigMaps
     `--root-ca-file=${o.pki.caCert}`,
     `--service-account-private-key-file=${o.pki.serviceAccountKey}`,
+    // certificatesigningrequest-signing-controller signs with the cluster CA, as kubeadm configures it
+    `--cluster-signing-cert-file=${o.pki.caCert}`,
+    `--cluster-signing-key-file=${o.pki.caKey}`,
     '--use-service-account-credentials=false',
     '--kube-api-qps=200',
     '--kube-api-burst=400',

@@ -30,3 +30,13 @@ export class WaitTimeoutError extends LocalClusterError {
     super('REGATTA_WAIT_TIMEOUT', `timed out after ${ms} ms waiting for ${what}`);
   }
 }
+
+/** A process name the cluster's folder has no record of. */
+export class UnknownProcessError extends LocalClusterError {
+  constructor(
+    readonly program: string,
+    readonly known: string[],
+  ) {
+    super('REGATTA_UNKNOWN_PROCESS', `no program named '${program}' here; known: ${known.join(', ')}`);
+  }
+}

@@ -5,20 +5,37 @@ export {
   readEndpoints,
   stopClusterInDir,
   ENDPOINTS_FILE,
-  PIDS_FILE,
   type ClusterEndpoints,
   type LocalClusterOptions,
 } from './cluster.js';
 export {
   BUS_CONTROLLERS,
   CONTROLLER_MANAGER_CONTROLLERS,
+  CONTROLLER_MANAGER_LEFT_OFF,
   controllerPublishAllow,
   natsConfig,
   WRITE_AUDIT_POLICY,
   type NatsAuth,
   type NatsUser,
 } from './components.js';
-export { BinariesMissingError, ComponentStartError, LocalClusterError, WaitTimeoutError } from './errors.js';
+export {
+  BinariesMissingError,
+  ComponentStartError,
+  LocalClusterError,
+  UnknownProcessError,
+  WaitTimeoutError,
+} from './errors.js';
+export { PRIVATE_FILE_MODE, writePrivateFile } from './private-file.js';
+export {
+  LAUNCH_FILE,
+  NoClusterError,
+  PIDS_FILE,
+  readLaunchRecords,
+  readPidRecords,
+  type LaunchRecord,
+  type ReadyProbe,
+} from './records.js';
+export { restartableNames, restartProcessInDir, type RestartOptions } from './restart.js';
 export { createCertificateAuthority, type CertificateAuthority, type KeyPairPem } from '@regatta/runtime';
 export { freePort, freePorts } from './ports.js';
 export { alive, ManagedProcess, stopRecorded, type ProcessRecord, type ProcessSpec } from './process.js';

@@ -147,6 +147,10 @@ export async function stopRecorded(records: ProcessRecord[], graceMs = 5000): Pr
     signalGroup(r.pid, 'SIGTERM');
     const deadline = Date.now() + graceMs;
     while (alive(r.pid) && Date.now() < deadline) await sleep(50);
-    if (alive(r.pid)) signalGroup(r.pid, 'SIGKILL');
+    if (!alive(r.pid)) continue;
+    signalGroup(r.pid, 'SIGKILL');
+    // gone before returning, so whatever starts next finds its ports free
+    const killDeadline = Date.now() + 5000;
+    while (alive(r.pid) && Date.now() < killDeadline) await sleep(20);
   }
 }

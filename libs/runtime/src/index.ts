@@ -99,9 +99,11 @@ export {
 export type { TlsSource } from './http/tls.js';
 export { kubeLeaseStore } from './kube-lease-store.js';
 export {
+  defaultListenHost,
   parseHostPort,
   parseNamespaceScope,
   readProcessConfig,
+  type HostPort,
   type ProcessConfig,
 } from './process-config.js';
 export { parseFeatureGates, type FeatureGateDefaults } from './feature-gates.js';

@@ -6,11 +6,12 @@ import { silentLogger, type Logger } from '../logger.js';
 import type { Checker, Runnable } from '../runnable.js';
 import { sendFailure } from './body.js';
 import { serveUntil } from './serve.js';
+import { defaultListenHost } from '../process-config.js';
 
 export interface ProbeServerOptions {
   /** Default 8081 (controller-runtime's health probe port); 0 picks a free one. */
   port?: number;
-  /** Default `0.0.0.0`. */
+  /** Default `defaultListenHost()`: all interfaces in a pod, loopback elsewhere. */
   host?: string;
   /** Served on `/metrics` when given. */
   registry?: Registry;
@@ -42,7 +43,7 @@ export class ProbeServer implements Runnable {
 
   constructor(options: ProbeServerOptions = {}) {
     this.#port = options.port ?? 8081;
-    this.#host = options.host ?? '0.0.0.0';
+    this.#host = options.host ?? defaultListenHost();
     this.#registry = options.registry;
     this.#log = (options.logger ?? silentLogger).child({ component: 'probe-server' });
   }

@@ -18,12 +18,13 @@ import { BodyTooLargeError, readBody, sendFailure, sendJson } from './body.js';
 import { createJsonPatch } from '@regatta/kube';
 import { serveUntil } from './serve.js';
 import { loadKeyPair, type KeyPair, type TlsSource } from './tls.js';
+import { defaultListenHost } from '../process-config.js';
 
 export interface WebhookServerOptions {
   tls: TlsSource;
   /** Default 9443 (controller-runtime's webhook port); 0 picks a free one. */
   port?: number;
-  /** Default `0.0.0.0`. */
+  /** Default `defaultListenHost()`: all interfaces in a pod, loopback elsewhere. */
   host?: string;
   /** Time to receive a request and answer it. Default 10 s (the API server's default webhook timeout). */
   requestTimeoutMs?: number;
@@ -117,7 +118,7 @@ export class WebhookServer implements Runnable {
     try {
       await serveUntil(
         server,
-        this.#options.host ?? '0.0.0.0',
+        this.#options.host ?? defaultListenHost(),
         this.#options.port ?? 9443,
         signal,
         (address) => {
