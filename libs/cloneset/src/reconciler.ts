@@ -4,6 +4,7 @@
  */
 import type { CloneSet } from '@regatta/api';
 import {
+  type Condition,
   type KubeClient,
   type KubeObject,
   type LabelSelector,
@@ -19,6 +20,7 @@ import {
   planClaims,
   releasePatch,
   retryOnConflict,
+  setCondition,
 } from '@regatta/kube';
 import {
   LIFECYCLE_TIMESTAMP_KEY,
@@ -276,17 +278,16 @@ export class CloneSetReconciler implements Reconciler {
     // status from what the cache shows now (the writes above are seen on the next round)
     const now = this.#now();
     const spec = rolloutSpec(cloneSet);
-    let conditions = (cloneSet.status?.['conditions'] as { type: string }[] | undefined) ?? [];
+    let conditions = (cloneSet.status?.['conditions'] as Condition[] | undefined) ?? [];
     if (failure) {
-      conditions = [
-        ...conditions.filter((c) => c.type !== failure.type),
-        {
-          type: failure.type,
-          status: 'True',
-          lastTransitionTime: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
-          message: errText(failure.err),
-        } as { type: string },
-      ];
+      // a failure repeated is the same condition: no new transition time, no status write, no requeue by our own
+      // write; the error thrown below backs the CloneSet off in the queue's rate limiter
+      conditions = setCondition(
+        conditions,
+        { type: failure.type, status: 'True', message: errText(failure.err) },
+        now,
+        { keepWhileUnchanged: true },
+      );
     }
     const status = computeStatus({
       generation: cloneSet.metadata?.generation ?? 0,
