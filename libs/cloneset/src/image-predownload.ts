@@ -6,7 +6,7 @@
  */
 import { type IntOrString, parseIntOrString, scaleKruise } from '@regatta/kube';
 import type { ControllerRevision } from '@regatta/revision';
-import type { CloneSetObject } from './reconciler.js';
+import type { CloneSetObject } from './cloneset-object.js';
 
 export const IMAGE_PREDOWNLOAD_MIN_UPDATED_READY_PODS_KEY =
   'apps.kruise.io/image-predownload-min-updated-ready-pods';
