@@ -9,7 +9,6 @@ import type { CloneSet } from '@regatta/api';
 import type { EventRecorder, KubeObject } from '@regatta/kube';
 import { InPlaceUpdateControl } from '@regatta/inplace-update';
 import { LifecycleControl } from '@regatta/lifecycle';
-import type { RandomSource } from '@regatta/rollout';
 import type { Expectations, Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
 import {
   type KubeWriter,
@@ -28,6 +27,7 @@ import {
 } from './cloneset-object.js';
 import { CONTROLLER_NAME, INVALID_SPEC_REASON } from './events.js';
 import type { ImagePreDownloader } from './image-predownload.js';
+import type { RandomSource } from './planning/index.js';
 import { SpecGuard } from './spec-guard.js';
 import { claimStep } from './sync/claim.js';
 import type { CloneSetSync, SyncDeps } from './sync/context.js';

@@ -5,10 +5,10 @@
  */
 import { type KubeObject, controllerRef } from '@regatta/kube';
 import { type Pod, isPodActive } from '@regatta/lifecycle';
-import type { PersistentVolumeClaim } from '@regatta/rollout';
 import type { ReconcileContext } from '@regatta/runtime';
 import { claim } from '@regatta/workload';
 import { CLONESET_GVK, type CloneSetObject } from '../cloneset-object.js';
+import type { PersistentVolumeClaim } from '../planning/index.js';
 import { POD, type SyncDeps } from './context.js';
 
 export interface Claimed {

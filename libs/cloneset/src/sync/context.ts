@@ -5,10 +5,11 @@
 import type { EventRecorder, KubeObject } from '@regatta/kube';
 import type { InPlaceUpdateControl } from '@regatta/inplace-update';
 import type { LifecycleControl } from '@regatta/lifecycle';
-import type { CloneSetRolloutSpec, RandomSource } from '@regatta/rollout';
+import type { CloneSetRolloutSpec } from '@regatta/rollout';
 import type { Expectations, ReconcileContext } from '@regatta/runtime';
 import type { KubeWriter, ObjectReader, RolloutRecord, RolloutTraceControl } from '@regatta/workload';
 import type { CloneSetFeatureGates, CloneSetObject } from '../cloneset-object.js';
+import type { RandomSource } from '../planning/index.js';
 
 /** Pods written at once in one reconcile (each pod's own writes stay in order). */
 export const POD_WRITE_CONCURRENCY = 16;

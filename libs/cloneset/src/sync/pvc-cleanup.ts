@@ -4,9 +4,9 @@
  * handed over to the pod (they go with it), claims of no pod are deleted.
  */
 import { EventReasons, isConflict, isNotFound } from '@regatta/kube';
-import { type PersistentVolumeClaim, claimOwnedByPod, planPvcCleanup } from '@regatta/rollout';
 import { type CloneSetObject, nameOf } from '../cloneset-object.js';
 import { errText } from '../events.js';
+import { type PersistentVolumeClaim, claimOwnedByPod, planPvcCleanup } from '../planning/index.js';
 import type { Claimed } from './claim.js';
 import { PVC, type SyncDeps } from './context.js';
 

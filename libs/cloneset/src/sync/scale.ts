@@ -6,17 +6,17 @@
 import { EventReasons, isAlreadyExists, isNotFound } from '@regatta/kube';
 import { LifecycleState, type Pod, getPodLifecycleState } from '@regatta/lifecycle';
 import { type ControllerRevision, templateFromRevision } from '@regatta/revision';
+import { slowStartBatches } from '@regatta/rollout';
+import { forEachLimited } from '@regatta/runtime';
+import { nameOf } from '../cloneset-object.js';
+import { messages } from '../events.js';
 import {
   type PersistentVolumeClaim,
   claimsToCreate,
   newCloneSetClaims,
   newCloneSetPod,
   planScale,
-  slowStartBatches,
-} from '@regatta/rollout';
-import { forEachLimited } from '@regatta/runtime';
-import { nameOf } from '../cloneset-object.js';
-import { messages } from '../events.js';
+} from '../planning/index.js';
 import { type CloneSetSync, POD, POD_WRITE_CONCURRENCY, PVC } from './context.js';
 
 export interface ScaleInput {

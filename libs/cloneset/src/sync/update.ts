@@ -20,10 +20,11 @@ import {
   podTemplateHashPatch,
   revisionOfPod,
 } from '@regatta/revision';
-import { planUpdate, specifiedDeletePatch } from '@regatta/rollout';
+import { specifiedDeletePatch } from '@regatta/rollout';
 import { forEachLimited } from '@regatta/runtime';
 import { nameOf } from '../cloneset-object.js';
 import { messages } from '../events.js';
+import { planUpdate } from '../planning/index.js';
 import { type CloneSetSync, POD_WRITE_CONCURRENCY } from './context.js';
 
 export interface UpdateInput {

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LIFECYCLE_STATE_KEY, type Pod } from '@regatta/lifecycle';
 import { type ExpectationDiffs, calculateDiffsWithExpectation, emptyDiffs, isDiffsEmpty } from './diff.js';
-import { isPodUpdate } from './pod-update.js';
-import { SPECIFIED_DELETE_KEY } from './specified-delete.js';
-import type { CloneSetRolloutSpec } from './types.js';
+import { isPodUpdate, SPECIFIED_DELETE_KEY, type CloneSetRolloutSpec } from '@regatta/rollout';
 
 /**
  * TestCalculateDiffsWithExpectation: the 80 rows of spec §2.9, copied verbatim from the table

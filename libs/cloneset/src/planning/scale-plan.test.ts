@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { INSTANCE_ID_LABEL } from './instance-id.js';
 import type { PersistentVolumeClaim } from './pvc.js';
 import { planScale } from './scale-plan.js';
-import { SPECIFIED_DELETE_KEY } from './specified-delete.js';
-import type { CloneSetRolloutSpec } from './types.js';
+import { SPECIFIED_DELETE_KEY, type CloneSetRolloutSpec } from '@regatta/rollout';
 
 const now = new Date('2024-05-01T12:00:00Z');
 const tenSecondsAgo = '2024-05-01T11:59:50Z';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveRolloutParams } from './diff.js';
-import type { CloneSetRolloutSpec } from './types.js';
+import type { CloneSetRolloutSpec } from '@regatta/rollout';
 
 // spec §0 / §2.4 rounding: partition (Kruise scaler, ceil, "<100%" keeps one pod updated), maxSurge (k8s scaler, ceil),
 // maxUnavailable (k8s scaler, ceil only without surge), scale maxUnavailable (ceil, default unlimited)

@@ -6,9 +6,12 @@
 import { type IntOrString, partitionOf, scaleK8s } from '@regatta/kube';
 import { LifecycleState, type Pod, getPodLifecycleState } from '@regatta/lifecycle';
 import { isPodAtRevision } from '@regatta/revision';
-import { isCloneSetPodAvailable } from './availability.js';
-import { isSpecifiedDelete } from './specified-delete.js';
-import { type CloneSetRolloutSpec, DEFAULT_MAX_UNAVAILABLE } from './types.js';
+import {
+  isCloneSetPodAvailable,
+  isSpecifiedDelete,
+  type CloneSetRolloutSpec,
+  DEFAULT_MAX_UNAVAILABLE,
+} from '@regatta/rollout';
 
 /** The result; every field is a non-negative count except `updateNum` (negative = roll back) and `updateMaxUnavailable`. */
 export interface ExpectationDiffs {

@@ -1,9 +1,12 @@
 import { LIFECYCLE_STATE_KEY, type Pod } from '@regatta/lifecycle';
 import { describe, expect, it } from 'vitest';
-import { isCloneSetPodAvailable } from './availability.js';
+import {
+  isCloneSetPodAvailable,
+  type CloneSetRolloutSpec,
+  type CloneSetUpdateStrategy,
+  sortUpdateIndexes,
+} from '@regatta/rollout';
 import { calculateDiffsWithExpectation } from './diff.js';
-import type { CloneSetRolloutSpec, CloneSetUpdateStrategy } from './types.js';
-import { sortUpdateIndexes } from './update-order.js';
 import { limitUpdateIndexes, planUpdate, updateCandidates } from './update-plan.js';
 
 const now = new Date('2024-05-01T12:00:00Z');
