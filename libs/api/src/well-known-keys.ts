@@ -34,6 +34,8 @@ export const Annotations = {
   InPlaceUpdateState: 'apps.kruise.io/inplace-update-state',
   InPlaceUpdateGrace: 'apps.kruise.io/inplace-update-grace',
   RuntimeContainersMeta: 'apps.kruise.io/runtime-containers-meta',
+  /** On a pod: `Ordered` = containers start (and update in place) in spec order. */
+  ContainerLaunchPriority: 'apps.kruise.io/container-launch-priority',
   PodDeletionCost: 'controller.kubernetes.io/pod-deletion-cost',
   CloneSetVolumeClaimTemplateHash: 'kruise.io/cloneset-volumeclaimtemplate-hash',
   ImagePredownloadParallelism: 'apps.kruise.io/image-predownload-parallelism',
