@@ -4,12 +4,12 @@
  * controller; until then the CloneSet reconciler decides *when* (this pure step) and calls an
  * {@link ImagePreDownloader} if one is wired in, which decides *what* (the jobs) and writes them.
  */
+import { Annotations } from '@regatta/api';
 import { type IntOrString, parseIntOrString, scaleKruise } from '@regatta/kube';
 import type { ControllerRevision } from '@regatta/revision';
 import type { CloneSetObject } from './cloneset-object.js';
 
-export const IMAGE_PREDOWNLOAD_MIN_UPDATED_READY_PODS_KEY =
-  'apps.kruise.io/image-predownload-min-updated-ready-pods';
+export const IMAGE_PREDOWNLOAD_MIN_UPDATED_READY_PODS_KEY = Annotations.ImagePredownloadMinUpdatedReadyPods;
 
 export type PreDownloadStep =
   /** The rollout is on and enough updated pods are ready: create the pull jobs for the update revision. */
