@@ -23,7 +23,7 @@ const pending = (rev: string) => ({
   status: { phase: 'Pending' },
 });
 
-describe('computeStatus (spec §2.1)', () => {
+describe('computeStatus (cloneset_status.go)', () => {
   const base = {
     generation: 4,
     specReplicas: 4,
@@ -249,7 +249,7 @@ describe('rollout trace context', () => {
   });
 });
 
-describe('Progressing condition (spec §2.7)', async () => {
+describe('Progressing condition', async () => {
   const { syncProgressing } = await import('./progressing.js');
   const now = new Date('2026-12-02T12:00:00Z');
   const status = computeStatus({

@@ -1,5 +1,5 @@
 /**
- * The image pre-download seam (spec §2.3 step 10). Before pods are updated in place, OpenKruise can pull the new
+ * The image pre-download seam (`pkg/controller/cloneset/cloneset_predownload_image.go`). Before pods are updated in place, OpenKruise can pull the new
  * images onto the nodes of the pods still to be updated with ImagePullJobs. ImagePullJob arrives with its own
  * controller; until then the CloneSet reconciler decides *when* (this pure step) and calls an
  * {@link ImagePreDownloader} if one is wired in, which decides *what* (the jobs) and writes them.

@@ -1,4 +1,4 @@
-/** The `Progressing` condition (`progressDeadlineSeconds`, spec §2.7), pure. */
+/** The `Progressing` condition (`progressDeadlineSeconds`, `pkg/controller/cloneset/cloneset_status.go`; docs/cloneset.md "Status"), pure. */
 import { CloneSetProgressReasons } from '@regatta/api';
 import type { ComputedCloneSetStatus } from './status.js';
 
@@ -26,7 +26,7 @@ function rfc3339(d: Date): string {
   return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** The conditions with `Progressing` set as §2.7 says, and when to look again (ms; 0 = no requeue). */
+/** The conditions with `Progressing` set as OpenKruise does, and when to look again (ms; 0 = no requeue). */
 export function syncProgressing(input: ProgressingInput): {
   conditions: WorkloadCondition[];
   requeueAfterMs: number;

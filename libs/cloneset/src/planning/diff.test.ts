@@ -4,7 +4,7 @@ import { type ExpectationDiffs, calculateDiffsWithExpectation, emptyDiffs, isDif
 import { isPodUpdate, SPECIFIED_DELETE_KEY, type CloneSetRolloutSpec } from '@regatta/rollout';
 
 /**
- * TestCalculateDiffsWithExpectation: the 80 rows of spec §2.9, copied verbatim from the table
+ * TestCalculateDiffsWithExpectation: the 80 rows of `pkg/controller/cloneset/sync/cloneset_sync_utils_test.go`, copied verbatim from the table
  * (# | name | R/P/MU/MS | flags | pods | expected) and parsed below.
  */
 const TABLE: [number, string, string, string, string, string][] = [
@@ -577,7 +577,7 @@ function parseExpected(s: string): ExpectationDiffs {
   return out;
 }
 
-describe('calculateDiffsWithExpectation (spec §2.9, 80 rows)', () => {
+describe('calculateDiffsWithExpectation (cloneset_sync_utils_test.go, 80 rows)', () => {
   it('has all 80 rows', () => expect(TABLE).toHaveLength(80));
 
   it.each(TABLE)('#%i %s', (_n, _name, rpm, flags, pods, expected) => {

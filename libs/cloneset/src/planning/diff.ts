@@ -1,5 +1,5 @@
 /**
- * CloneSet's core algorithm (`calculateDiffsWithExpectation`, spec §2.4): from the spec and the active pods, how many
+ * CloneSet's core algorithm (`calculateDiffsWithExpectation`, `pkg/controller/cloneset/sync/cloneset_sync_utils.go`): from the spec and the active pods, how many
  * pods to create or delete (and of which revision), how many may be deleted while ready, how much surge to use, and
  * how many pods to move to the update revision (or back to the current one).
  */
@@ -82,7 +82,7 @@ function scaled(v: IntOrString | null | undefined, total: number, roundUp: boole
   }
 }
 
-/** The partition, maxSurge and maxUnavailable a spec resolves to (spec §0 rounding rules). */
+/** The partition, maxSurge and maxUnavailable a spec resolves to (`pkg/controller/cloneset/sync/cloneset_sync_utils.go` rounding rules). */
 export function resolveRolloutParams(spec: CloneSetRolloutSpec): {
   replicas: number;
   partition: number;

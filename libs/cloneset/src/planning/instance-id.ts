@@ -1,4 +1,4 @@
-/** CloneSet instance ids and pod names (`getOrGenAvailableIDs`, spec §2.2). */
+/** CloneSet instance ids and pod names (`getOrGenAvailableIDs`, `pkg/controller/cloneset/sync/cloneset_scale.go`). */
 import { Labels } from '@regatta/api';
 import type { KubeObject } from '@regatta/kube';
 import { SAFE_ALPHABET } from '@regatta/revision';

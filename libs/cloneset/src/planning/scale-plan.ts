@@ -1,5 +1,5 @@
 /**
- * CloneSet `Scale` (spec §2.5) as one decision per reconcile: cancel deletions, create pods, delete pods, or nothing.
+ * CloneSet `Scale` (`pkg/controller/cloneset/sync/cloneset_scale.go`) as one decision per reconcile: cancel deletions, create pods, delete pods, or nothing.
  * `none` means scaling did nothing and the update step may run; any other action ends the reconcile's mutations.
  */
 import type { Labels } from '@regatta/kube';

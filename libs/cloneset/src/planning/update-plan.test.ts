@@ -14,7 +14,7 @@ const available = (p: Pod) => isCloneSetPodAvailable(p, 0, now);
 const ready = (): Pod => ({ status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } });
 const unavailable = (): Pod => ({});
 
-// TestCalculateUpdateCount (spec §2.9): 16 rows; "r" = Running+Ready, "-" = unavailable
+// TestCalculateUpdateCount (`pkg/controller/cloneset/sync/cloneset_update_test.go`): 16 rows; "r" = Running+Ready, "-" = unavailable
 describe('limitUpdateIndexes (TestCalculateUpdateCount)', () => {
   const rows: [number, CloneSetUpdateStrategy, number[], string, number][] = [
     [3, {}, [0, 1, 2], 'r r r', 1],

@@ -1,5 +1,5 @@
 /**
- * Which pods a CloneSet updates this round (steps 2–7 of `Update`, spec §2.6): the diff's `updateNum`, the
+ * Which pods a CloneSet updates this round (steps 2–7 of `Update`, `pkg/controller/cloneset/sync/cloneset_update.go`): the diff's `updateNum`, the
  * candidates not at the target revision, their order, and the `maxUnavailable` limit.
  */
 import { LifecycleState, type Pod, getPodLifecycleState } from '@regatta/lifecycle';
