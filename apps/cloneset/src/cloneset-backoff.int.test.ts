@@ -1,8 +1,9 @@
 // A CloneSet whose pods the API server rejects (issue 8, defect 6): the controller must back off, not retry about
 // every 3 s forever. The FailedScale condition keeps its lastTransitionTime while it stays True, so its status is
 // written once; a repeated failure returns an error and the work queue's rate limiter spaces the retries out
-// (docs/cloneset.md, "Status"). The pods are rejected by a ResourceQuota of zero pods: the quota admission
-// plugin is on by default and refuses every pod of the namespace whatever the quota's status.
+// (docs/cloneset.md, "Status"). The pods are rejected by Pod Security admission (on by default): the namespace
+// enforces the `restricted` level, which the demo's pod template (no securityContext) violates; the CloneSet itself
+// is stored, as Pod Security does not look into custom workload kinds.
 import { describe, expect, it } from 'vitest';
 import { useCloneSetScenarios } from './testing/scenario-harness.js';
 import { sleep } from './testing/scenario-helpers.js';
@@ -32,12 +33,11 @@ async function failedCreates(ns: string): Promise<number> {
 describe('CloneSet back-off (issue 8, defect 6)', () => {
   it('a CloneSet whose pods are rejected writes its FailedScale condition once and retries with growing delays', async () => {
     const ns = await namespace();
-    await h.client.create({
-      apiVersion: 'v1',
-      kind: 'ResourceQuota',
-      metadata: { name: 'no-pods', namespace: ns },
-      spec: { hard: { pods: '0' } },
-    });
+    await h.client.patch(
+      { apiVersion: 'v1', kind: 'Namespace', name: ns },
+      { metadata: { labels: { 'pod-security.kubernetes.io/enforce': 'restricted' } } },
+      { type: 'merge' },
+    );
     await h.createDemo(ns, 'rejected', (cs) => {
       cs.spec['replicas'] = 2;
     });
