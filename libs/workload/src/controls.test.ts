@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { claim } from './claim-control.js';
 import { RolloutTraceControl } from './rollout-trace-control.js';
 import { ROLLOUT_TRACE_ANNOTATION, RolloutTracer } from './rollout-tracer.js';
+import { syncWorkloadProgressing } from './progressing.js';
 import { writeStatus } from './status-writer.js';
 import { MemoryCluster } from './testing/memory-cluster.js';
 
@@ -205,5 +206,73 @@ describe('RolloutTraceControl', () => {
       ),
     ).toBeUndefined();
     expect(c.writes).toEqual([]);
+  });
+});
+
+describe('syncWorkloadProgressing', () => {
+  const vocabulary = {
+    kind: 'StatefulSet',
+    reasons: {
+      Available: 'StatefulSetAvailable',
+      Paused: 'StatefulSetPaused',
+      PartitionAvailable: 'ProgressPartitionAvailable',
+      DeadlineExceeded: 'ProgressDeadlineExceeded',
+      Updated: 'StatefulSetUpdated',
+    },
+  };
+  const now = new Date('2026-12-02T12:00:00Z');
+  const facts = {
+    currentRevision: 'a',
+    updateRevision: 'b',
+    replicas: 2,
+    updatedReplicas: 1,
+    updatedAvailableReplicas: 1,
+    expectedUpdatedReplicas: 2,
+  };
+
+  it('names the workload kind in its reasons and messages, and asks for a look at the deadline', () => {
+    const out = syncWorkloadProgressing(
+      { progressDeadlineSeconds: 60, paused: false, specReplicas: 2, status: facts, conditions: [], now },
+      vocabulary,
+    );
+    expect(out.conditions).toEqual([
+      {
+        type: 'Progressing',
+        status: 'True',
+        reason: 'StatefulSetUpdated',
+        message: 'StatefulSet is progressing',
+        lastUpdateTime: '2026-12-02T12:00:00Z',
+        lastTransitionTime: '2026-12-02T12:00:00Z',
+      },
+    ]);
+    expect(out.requeueAfterMs).toBe(61_000);
+    // the same again later: nothing changes (no status write)
+    const again = syncWorkloadProgressing(
+      {
+        progressDeadlineSeconds: 60,
+        paused: false,
+        specReplicas: 2,
+        status: facts,
+        conditions: out.conditions,
+        now: new Date('2026-12-02T12:00:30Z'),
+      },
+      vocabulary,
+    );
+    expect(again.conditions).toEqual(out.conditions);
+  });
+
+  it('without a deadline the condition is removed', () => {
+    const out = syncWorkloadProgressing(
+      {
+        progressDeadlineSeconds: null,
+        paused: false,
+        specReplicas: 2,
+        status: facts,
+        conditions: [{ type: 'Progressing', status: 'True' }],
+        now,
+      },
+      vocabulary,
+    );
+    expect(out).toEqual({ conditions: [], requeueAfterMs: 0 });
   });
 });

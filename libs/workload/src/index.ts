@@ -26,3 +26,10 @@ export {
 } from './rollout-trace-control.js';
 // for unit tests of controllers and controls (in-memory readers and a recording writer)
 export { MemoryCluster, type RecordedWrite } from './testing/memory-cluster.js';
+export {
+  syncWorkloadProgressing,
+  type ProgressFacts,
+  type ProgressingVocabulary,
+  type WorkloadCondition,
+  type WorkloadProgressingInput,
+} from './progressing.js';
