@@ -3,7 +3,8 @@ import { Expectations } from '@regatta/runtime';
 import { computeStatus, statusChanged } from './status.js';
 import { cloneSetsForOrphan, observeOwnedChange, owningCloneSet } from './handlers.js';
 import { cloneSetValidator, cloneSetWebhookConfigurations, cloneSetDefaulter } from './webhooks.js';
-import { rolloutSpec } from './reconciler.js';
+import { contextFromTraceparent, parseRolloutRecord } from '@regatta/workload';
+import { rolloutSpec } from './cloneset-object.js';
 
 const now = new Date('2026-12-02T12:00:00Z');
 const ready = (rev: string, extra: Record<string, unknown> = {}) => ({
@@ -22,7 +23,7 @@ const pending = (rev: string) => ({
   status: { phase: 'Pending' },
 });
 
-describe('computeStatus (spec §2.1)', () => {
+describe('computeStatus (cloneset_status.go)', () => {
   const base = {
     generation: 4,
     specReplicas: 4,
@@ -226,7 +227,6 @@ describe('rolloutSpec', () => {
 
 describe('rollout trace context', () => {
   it('reads the stored record and turns its traceparent into a parent context', async () => {
-    const { parseRolloutRecord, contextFromTraceparent } = await import('./tracing.js');
     const { trace } = await import('@opentelemetry/api');
     const tp = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
     expect(
@@ -249,7 +249,7 @@ describe('rollout trace context', () => {
   });
 });
 
-describe('Progressing condition (spec §2.7)', async () => {
+describe('Progressing condition', async () => {
   const { syncProgressing } = await import('./progressing.js');
   const now = new Date('2026-12-02T12:00:00Z');
   const status = computeStatus({

@@ -1,4 +1,4 @@
-/** OpenKruise's CloneSet event reasons and messages (spec §2.5, §2.6, §9.5). */
+/** OpenKruise's CloneSet event reasons and messages (`pkg/controller/cloneset/sync/cloneset_scale.go`, `cloneset_update.go`). */
 export const CONTROLLER_NAME = 'cloneset-controller';
 
 /** Regatta's own reason (OpenKruise relies on its webhook alone): the stored CloneSet fails the admission rules. */

@@ -11,7 +11,7 @@ const facts = (over: Partial<PreDownloadFacts>): PreDownloadFacts => ({
 });
 const min = (v: string) => ({ 'apps.kruise.io/image-predownload-min-updated-ready-pods': v });
 
-describe('preDownloadStep (spec §2.3 step 10)', () => {
+describe('preDownloadStep (pkg/controller/cloneset/cloneset_predownload_image.go)', () => {
   it.each<[string, Partial<PreDownloadFacts>, ReturnType<typeof preDownloadStep>]>([
     ['no rollout: clean up', { currentRevision: 'r2' }, { action: 'cleanup' }],
     ['rollout, no minimum: prepare at once', {}, { action: 'prepare' }],

@@ -1,15 +1,15 @@
 /**
- * The image pre-download seam (spec §2.3 step 10). Before pods are updated in place, OpenKruise can pull the new
+ * The image pre-download seam (`pkg/controller/cloneset/cloneset_predownload_image.go`). Before pods are updated in place, OpenKruise can pull the new
  * images onto the nodes of the pods still to be updated with ImagePullJobs. ImagePullJob arrives with its own
  * controller; until then the CloneSet reconciler decides *when* (this pure step) and calls an
  * {@link ImagePreDownloader} if one is wired in, which decides *what* (the jobs) and writes them.
  */
+import { Annotations } from '@regatta/api';
 import { type IntOrString, parseIntOrString, scaleKruise } from '@regatta/kube';
 import type { ControllerRevision } from '@regatta/revision';
-import type { CloneSetObject } from './reconciler.js';
+import type { CloneSetObject } from './cloneset-object.js';
 
-export const IMAGE_PREDOWNLOAD_MIN_UPDATED_READY_PODS_KEY =
-  'apps.kruise.io/image-predownload-min-updated-ready-pods';
+export const IMAGE_PREDOWNLOAD_MIN_UPDATED_READY_PODS_KEY = Annotations.ImagePredownloadMinUpdatedReadyPods;
 
 export type PreDownloadStep =
   /** The rollout is on and enough updated pods are ready: create the pull jobs for the update revision. */

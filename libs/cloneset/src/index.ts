@@ -29,6 +29,7 @@ export {
   cloneSetWebhookConfigurations,
   type PodLookup,
 } from './webhooks.js';
+// rollout traces are shared by every workload now; re-exported here for the CloneSet program
 export {
   ROLLOUT_TRACE_ANNOTATION,
   RolloutTracer,
@@ -36,7 +37,7 @@ export {
   parseRolloutRecord,
   type RolloutAttributes,
   type RolloutRecord,
-} from './tracing.js';
+} from '@regatta/workload';
 export { syncProgressing, type ProgressingInput, type WorkloadCondition } from './progressing.js';
 export {
   IMAGE_PREDOWNLOAD_MIN_UPDATED_READY_PODS_KEY,
@@ -45,10 +46,4 @@ export {
   type PreDownloadFacts,
   type PreDownloadStep,
 } from './image-predownload.js';
-export {
-  activeHolds,
-  syncHolds,
-  type HoldFacts,
-  type HoldStarts,
-  type RolloutHold,
-} from './rollout-holds.js';
+export { activeHolds, syncHolds, type HoldFacts, type HoldStarts, type RolloutHold } from '@regatta/workload';

@@ -1,4 +1,4 @@
-/** CloneSet status computation (spec §2.1 status table), pure. */
+/** CloneSet status computation (`pkg/controller/cloneset/cloneset_status.go`; docs/cloneset.md "Status"), pure. */
 import { type IntOrString, labelSelectorToString, partitionOf, type LabelSelector } from '@regatta/kube';
 import type { Pod } from '@regatta/lifecycle';
 import { isPodAtRevision } from '@regatta/revision';

@@ -8,7 +8,7 @@ const rev = (name: string, raw: string, annotations?: Record<string, string>): C
   revision: 1,
 });
 
-// TestCalculateInPlaceUpdateSpec (spec §1.5): 7 rows
+// TestCalculateInPlaceUpdateSpec (`pkg/util/inplaceupdate/inplace_update_test.go`): 7 rows
 describe('calculateInPlaceUpdateSpec', () => {
   const cases: [string, ControllerRevision | undefined, ControllerRevision, unknown][] = [
     [

@@ -17,7 +17,7 @@ const pod = (
   status: statuses ? { containerStatuses: statuses } : {},
 });
 
-// TestCheckInPlaceUpdateCompleted (4 rows) + the :latest defaulting and status-image rows of §1.5
+// TestCheckInPlaceUpdateCompleted (4 rows) + the :latest defaulting and status-image rows of `pkg/util/inplaceupdate/inplace_update_test.go`
 describe('checkPodUpdateCompleted', () => {
   const cases: [string, Pod, boolean][] = [
     ['pod without state → completed', pod({}, undefined), true],

@@ -68,3 +68,8 @@ export {
   readRuntimeContainersMeta,
   type RuntimeContainerMeta,
 } from './runtime-meta.js';
+export {
+  InPlaceUpdateControl,
+  type InPlaceUpdateControlDeps,
+  type InPlaceUpdateResult,
+} from './inplace-update-control.js';

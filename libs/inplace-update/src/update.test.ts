@@ -40,7 +40,7 @@ const pod: Pod = {
 };
 const updating = (p: Pod) => setPodLifecycle(p, LifecycleState.Updating, now);
 
-// CloneSet TestUpdate in-place rows (spec §2.9 / §1.5)
+// CloneSet TestUpdate in-place rows (`pkg/controller/cloneset/sync/cloneset_update_test.go`)
 describe('planInPlaceUpdate', () => {
   it('inplace update: image, labels, state, one batch, InPlaceUpdateReady False', () => {
     const plan = planInPlaceUpdate(pod, oldRev, newRev, { now, additional: [updating] });

@@ -33,6 +33,25 @@ describe('setCondition', () => {
     expect(out[0]?.lastTransitionTime).toBe('2023-12-31T00:00:00Z');
   });
 
+  it('keepWhileUnchanged: same status and reason keep the condition whole (no new message, no new time)', () => {
+    const out = setCondition(base, { type: 'Ready', status: 'True', reason: 'A', message: 'other' }, T1, {
+      keepWhileUnchanged: true,
+    });
+    expect(out).toEqual(base);
+  });
+
+  it('keepWhileUnchanged: a new reason with the same status keeps lastTransitionTime, takes the message', () => {
+    const out = setCondition(base, { type: 'Ready', status: 'True', reason: 'B', message: 'n' }, T1, {
+      keepWhileUnchanged: true,
+    });
+    expect(out[0]).toEqual({ type: 'Ready', status: 'True', reason: 'B', message: 'n', lastTransitionTime: T0 });
+  });
+
+  it('keepWhileUnchanged: a status change moves lastTransitionTime', () => {
+    const out = setCondition(base, { type: 'Ready', status: 'False', reason: 'A' }, T1, { keepWhileUnchanged: true });
+    expect(out[0]?.lastTransitionTime).toBe(T1S);
+  });
+
   it('is pure', () => {
     const copy = structuredClone(base);
     setCondition(base, { type: 'Ready', status: 'False' }, T1);

@@ -21,6 +21,13 @@ export interface SetConditionOptions {
    * changes, kept otherwise.
    */
   lastUpdateTime?: boolean;
+  /**
+   * Keep the existing condition as it is (message included) while its status and reason are unchanged, as
+   * Kubernetes' `SetDeploymentCondition` does (`pkg/controller/deployment/util/deployment_util.go`). For conditions
+   * whose message varies between equal observations (an API error naming a random pod name): the list, and so the
+   * stored status, stays the same, and nothing is written for it.
+   */
+  keepWhileUnchanged?: boolean;
 }
 
 /** The condition of that type, if present. */
@@ -38,7 +45,8 @@ export function isConditionTrue(conditions: readonly Condition[] | null | undefi
  * - `lastTransitionTime` is kept while the status is unchanged; when the status changes or the condition is new it is
  *   `condition.lastTransitionTime` if given, else `now`;
  * - reason, message and observedGeneration are taken from `condition`;
- * - `lastUpdateTime` per {@link SetConditionOptions}, else as given in `condition`.
+ * - `lastUpdateTime` per {@link SetConditionOptions}, else as given in `condition`;
+ * - with `keepWhileUnchanged`, an existing condition of the same status and reason is kept whole.
  */
 export function setCondition<C extends Condition>(
   conditions: readonly C[] | null | undefined,
@@ -50,6 +58,13 @@ export function setCondition<C extends Condition>(
   const list = [...(conditions ?? [])];
   const i = list.findIndex((c) => c.type === condition.type);
   const existing = i >= 0 ? list[i] : undefined;
+  if (
+    options.keepWhileUnchanged &&
+    existing !== undefined &&
+    existing.status === condition.status &&
+    existing.reason === condition.reason
+  )
+    return list;
   const next: C = { ...condition };
   if (existing !== undefined && existing.status === condition.status) {
     if (existing.lastTransitionTime !== undefined) next.lastTransitionTime = existing.lastTransitionTime;

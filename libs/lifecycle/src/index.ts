@@ -67,3 +67,10 @@ export {
   type InPlaceUpdateStep,
   type RefreshFacts,
 } from './machine.js';
+export {
+  LifecycleControl,
+  patchPod,
+  writePodConditions,
+  type PodWriteDeps,
+  type PodWriter,
+} from './lifecycle-control.js';

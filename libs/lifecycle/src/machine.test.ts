@@ -24,7 +24,7 @@ const pod = (
 const labelHook = { labelsHandler: { 'hook/ok': 'true' } };
 const finalizerHook = { finalizersHandler: ['slb/online'] };
 
-// CloneSet TestUpdate lifecycle rows and the §1.4 state machine
+// CloneSet TestUpdate lifecycle rows and the state machine of `pkg/util/lifecycle/lifecycle_utils.go`
 describe('refreshLifecycleState (refreshPodState)', () => {
   const facts = { atUpdateRevision: false, inPlaceUpdateCompleted: false };
   const cases: [string, Pod, Lifecycle | null, Partial<typeof facts>, LifecycleStateType | undefined][] = [

@@ -75,7 +75,7 @@ describe('equalRevision', () => {
   });
 });
 
-// TestGetActiveRevisions (spec §2.9): 6 cases
+// TestGetActiveRevisions (`pkg/controller/cloneset/cloneset_controller_test.go`): 6 cases
 describe('decideUpdateRevision (getActiveRevisions)', () => {
   const vcts = [
     {

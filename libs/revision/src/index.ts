@@ -58,3 +58,10 @@ export {
   volumeClaimTemplatesHash,
   volumeClaimTemplatesJson,
 } from './vct-hash.js';
+export {
+  syncRevisions,
+  truncateHistory,
+  type RevisionSync,
+  type RevisionSyncInput,
+  type RevisionWriter,
+} from './revision-control.js';

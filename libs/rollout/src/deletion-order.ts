@@ -3,6 +3,7 @@
  * that prefer pods crowded on one node (`sameNodeRanker`) or in one topology domain (`spreadConstraintsRanker`).
  * Sorting is stable (Go's `sort.Sort` is not; ties may resolve differently from upstream, never against a rule).
  */
+import { Annotations } from '@regatta/api';
 import type { Labels } from '@regatta/kube';
 import { type Pod, isPodReady } from '@regatta/lifecycle';
 import {
@@ -14,7 +15,7 @@ import {
 } from './active-pods.js';
 
 /** Pod annotation: int32 cost of deleting the pod; lower is deleted first. */
-export const POD_DELETION_COST_ANNOTATION = 'controller.kubernetes.io/pod-deletion-cost';
+export const POD_DELETION_COST_ANNOTATION = Annotations.PodDeletionCost;
 
 /** `core/v1` hostname node label; the spread ranker does not apply the same-node ranker within it. */
 export const HOSTNAME_LABEL = 'kubernetes.io/hostname';

@@ -1,8 +1,9 @@
 /** The specified-delete label (Kruise `pkg/util/specifieddelete`) and `scaleStrategy.podsToDelete`. */
+import { Labels } from '@regatta/api';
 import type { Pod } from '@regatta/lifecycle';
 
 /** Pod label: present (any value, even "false") = delete this pod first. CloneSet also uses it to recreate pods. */
-export const SPECIFIED_DELETE_KEY = 'apps.kruise.io/specified-delete';
+export const SPECIFIED_DELETE_KEY = Labels.SpecifiedDelete;
 
 /** `IsSpecifiedDelete`: the label is present. */
 export function hasSpecifiedDeleteLabel(pod: Pod): boolean {

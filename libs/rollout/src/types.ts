@@ -3,6 +3,7 @@
  * `updateStrategy.rollingUpdate` merged into `updateStrategy` (and leave `updateStrategy` undefined when
  * `rollingUpdate` is nil, which selects upstream's no-rollingUpdate defaults).
  */
+import { Labels } from '@regatta/api';
 import type { IntOrString, LabelSelector } from '@regatta/kube';
 import type { Lifecycle } from '@regatta/lifecycle';
 import type { PodTemplate, VolumeClaimTemplate } from '@regatta/revision';
@@ -59,5 +60,4 @@ export interface CloneSetRolloutSpec {
 export const DEFAULT_MAX_UNAVAILABLE = '20%';
 
 /** CloneSet label (v1alpha1) that excludes PreparingDelete pods from replica counting. */
-export const SCALING_EXCLUDE_PREPARING_DELETE_LABEL =
-  'apps.kruise.io/cloneset-scaling-exclude-preparing-delete';
+export const SCALING_EXCLUDE_PREPARING_DELETE_LABEL = Labels.CloneSetScalingExcludePreparingDelete;

@@ -1,5 +1,5 @@
 /**
- * CloneSet `Scale` (spec §2.5) as one decision per reconcile: cancel deletions, create pods, delete pods, or nothing.
+ * CloneSet `Scale` (`pkg/controller/cloneset/sync/cloneset_scale.go`) as one decision per reconcile: cancel deletions, create pods, delete pods, or nothing.
  * `none` means scaling did nothing and the update step may run; any other action ends the reconcile's mutations.
  */
 import type { Labels } from '@regatta/kube';
@@ -11,14 +11,18 @@ import {
   deleteStep,
   getPodLifecycleState,
 } from '@regatta/lifecycle';
-import { isCloneSetPodAvailable, isCloneSetPodReady } from './availability.js';
-import { choosePodsToDelete } from './deletion-order.js';
+import {
+  isCloneSetPodAvailable,
+  isCloneSetPodReady,
+  choosePodsToDelete,
+  isPodUpdate,
+  splitPodsByUpdate,
+  isSpecifiedDelete,
+  type CloneSetRolloutSpec,
+} from '@regatta/rollout';
 import { type ExpectationDiffs, calculateDiffsWithExpectation } from './diff.js';
 import { type RandomSource, availableInstanceIds } from './instance-id.js';
-import { isPodUpdate, splitPodsByUpdate } from './pod-update.js';
 import { type PersistentVolumeClaim, claimsOfPod } from './pvc.js';
-import { isSpecifiedDelete } from './specified-delete.js';
-import type { CloneSetRolloutSpec } from './types.js';
 
 /** One pod to create: its instance id and which revision's template to use. */
 export interface PodCreation {

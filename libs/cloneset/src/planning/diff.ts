@@ -1,14 +1,17 @@
 /**
- * CloneSet's core algorithm (`calculateDiffsWithExpectation`, spec §2.4): from the spec and the active pods, how many
+ * CloneSet's core algorithm (`calculateDiffsWithExpectation`, `pkg/controller/cloneset/sync/cloneset_sync_utils.go`): from the spec and the active pods, how many
  * pods to create or delete (and of which revision), how many may be deleted while ready, how much surge to use, and
  * how many pods to move to the update revision (or back to the current one).
  */
 import { type IntOrString, partitionOf, scaleK8s } from '@regatta/kube';
 import { LifecycleState, type Pod, getPodLifecycleState } from '@regatta/lifecycle';
 import { isPodAtRevision } from '@regatta/revision';
-import { isCloneSetPodAvailable } from './availability.js';
-import { isSpecifiedDelete } from './specified-delete.js';
-import { type CloneSetRolloutSpec, DEFAULT_MAX_UNAVAILABLE } from './types.js';
+import {
+  isCloneSetPodAvailable,
+  isSpecifiedDelete,
+  type CloneSetRolloutSpec,
+  DEFAULT_MAX_UNAVAILABLE,
+} from '@regatta/rollout';
 
 /** The result; every field is a non-negative count except `updateNum` (negative = roll back) and `updateMaxUnavailable`. */
 export interface ExpectationDiffs {
@@ -79,7 +82,7 @@ function scaled(v: IntOrString | null | undefined, total: number, roundUp: boole
   }
 }
 
-/** The partition, maxSurge and maxUnavailable a spec resolves to (spec §0 rounding rules). */
+/** The partition, maxSurge and maxUnavailable a spec resolves to (`pkg/controller/cloneset/sync/cloneset_sync_utils.go` rounding rules). */
 export function resolveRolloutParams(spec: CloneSetRolloutSpec): {
   replicas: number;
   partition: number;

@@ -1,7 +1,7 @@
 /**
  * What holds a rollout back, as spans of its trace: a pause (`updateStrategy.paused`) and a partition hold (every
  * pod the partition allows is updated and ready, the rest wait for a lower partition). Each hold's start is kept in
- * the rollout record on the CloneSet, so the span survives a controller restart; the span is emitted when the hold
+ * the rollout record on the workload, so the span survives a controller restart; the span is emitted when the hold
  * ends (or the rollout ends or is superseded).
  */
 

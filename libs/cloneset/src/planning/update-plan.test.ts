@@ -1,9 +1,12 @@
 import { LIFECYCLE_STATE_KEY, type Pod } from '@regatta/lifecycle';
 import { describe, expect, it } from 'vitest';
-import { isCloneSetPodAvailable } from './availability.js';
+import {
+  isCloneSetPodAvailable,
+  type CloneSetRolloutSpec,
+  type CloneSetUpdateStrategy,
+  sortUpdateIndexes,
+} from '@regatta/rollout';
 import { calculateDiffsWithExpectation } from './diff.js';
-import type { CloneSetRolloutSpec, CloneSetUpdateStrategy } from './types.js';
-import { sortUpdateIndexes } from './update-order.js';
 import { limitUpdateIndexes, planUpdate, updateCandidates } from './update-plan.js';
 
 const now = new Date('2024-05-01T12:00:00Z');
@@ -11,7 +14,7 @@ const available = (p: Pod) => isCloneSetPodAvailable(p, 0, now);
 const ready = (): Pod => ({ status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } });
 const unavailable = (): Pod => ({});
 
-// TestCalculateUpdateCount (spec §2.9): 16 rows; "r" = Running+Ready, "-" = unavailable
+// TestCalculateUpdateCount (`pkg/controller/cloneset/sync/cloneset_update_test.go`): 16 rows; "r" = Running+Ready, "-" = unavailable
 describe('limitUpdateIndexes (TestCalculateUpdateCount)', () => {
   const rows: [number, CloneSetUpdateStrategy, number[], string, number][] = [
     [3, {}, [0, 1, 2], 'r r r', 1],

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { resolveRolloutParams } from './diff.js';
-import type { CloneSetRolloutSpec } from './types.js';
+import type { CloneSetRolloutSpec } from '@regatta/rollout';
 
-// spec §0 / §2.4 rounding: partition (Kruise scaler, ceil, "<100%" keeps one pod updated), maxSurge (k8s scaler, ceil),
+// `pkg/controller/cloneset/sync/cloneset_sync_utils.go` rounding: partition (Kruise scaler, ceil, "<100%" keeps one pod updated), maxSurge (k8s scaler, ceil),
 // maxUnavailable (k8s scaler, ceil only without surge), scale maxUnavailable (ceil, default unlimited)
 describe('resolveRolloutParams', () => {
   const cases: [string, CloneSetRolloutSpec, Partial<ReturnType<typeof resolveRolloutParams>>][] = [

@@ -1,9 +1,10 @@
-/** CloneSet instance ids and pod names (`getOrGenAvailableIDs`, spec §2.2). */
+/** CloneSet instance ids and pod names (`getOrGenAvailableIDs`, `pkg/controller/cloneset/sync/cloneset_scale.go`). */
+import { Labels } from '@regatta/api';
 import type { KubeObject } from '@regatta/kube';
 import { SAFE_ALPHABET } from '@regatta/revision';
 
 /** Pod and PVC label carrying the instance id. */
-export const INSTANCE_ID_LABEL = 'apps.kruise.io/cloneset-instance-id';
+export const INSTANCE_ID_LABEL = Labels.CloneSetInstanceId;
 
 /** Instance ids have this many characters (k8s `rand.String(5)`). */
 export const INSTANCE_ID_LENGTH = 5;

@@ -1,12 +1,14 @@
 /**
- * Rollout traces. A rollout (the update revision differs from the current one) is one trace: a root span
- * `cloneset.rollout`, a child `cloneset.pod-update` per pod update, and children for what held it back:
- * `cloneset.pause`, `cloneset.partition-hold` (see rollout-holds.ts) and `cloneset.hook-wait` per pod whose lifecycle
- * hook (preDelete / inPlaceUpdate) kept it waiting. The trace context lives on the CloneSet in the
- * annotation {@link ROLLOUT_TRACE_ANNOTATION}, so a restarted or newly elected controller continues the same trace.
+ * Rollout traces (docs/adr/0007, docs/cloneset.md "Following a rollout"). A rollout (the update revision differs
+ * from the current one) is one trace. Span and attribute names start with the workload's prefix (`cloneset` for a
+ * CloneSet, so `cloneset.rollout`): a root span `<prefix>.rollout`, a child `<prefix>.pod-update` per pod update,
+ * and children for what held it back: `<prefix>.pause`, `<prefix>.partition-hold` (see rollout-holds.ts) and
+ * `<prefix>.hook-wait` per pod whose lifecycle hook (preDelete / inPlaceUpdate) kept it waiting. The trace context
+ * lives on the workload in the annotation {@link ROLLOUT_TRACE_ANNOTATION}, so a restarted or newly elected
+ * controller continues the same trace.
  *
  * The root span object only lives in the process that started it; a process that finds a rollout begun by another
- * one ends it with a `cloneset.rollout.resumed` child span (start = the rollout's start) instead.
+ * one ends it with a `<prefix>.rollout.resumed` child span (start = the rollout's start) instead.
  */
 import { ROOT_CONTEXT, type Context, type Span, type Tracer, trace, TraceFlags } from '@opentelemetry/api';
 import type { HoldStarts, RolloutHold } from './rollout-holds.js';
@@ -30,8 +32,8 @@ export interface RolloutRecord {
 }
 
 const HOLD_SPANS: Record<RolloutHold, string> = {
-  paused: 'cloneset.pause',
-  partition: 'cloneset.partition-hold',
+  paused: 'pause',
+  partition: 'partition-hold',
 };
 
 export function parseRolloutRecord(value: string | undefined): RolloutRecord | undefined {
@@ -89,33 +91,41 @@ export interface RolloutAttributes {
   partition: string;
 }
 
-/** Keeps the root spans this process started, by CloneSet key. */
+export interface RolloutTracerOptions {
+  /** The first part of every span and attribute name: the workload kind in lower case. Default `cloneset`. */
+  prefix?: string;
+}
+
+/** Keeps the root spans this process started, by workload key. */
 export class RolloutTracer {
   readonly #tracer: Tracer;
-  /** Per CloneSet: the last rollout this process began or finished (the cache may not show the annotation yet). */
+  readonly #p: string;
+  /** Per workload: the last rollout this process began or finished (the cache may not show the annotation yet). */
   readonly #open = new Map<string, { to: string; span?: Span; record: RolloutRecord }>();
 
-  constructor(tracer: Tracer) {
+  constructor(tracer: Tracer, options: RolloutTracerOptions = {}) {
     this.#tracer = tracer;
+    this.#p = options.prefix ?? 'cloneset';
   }
 
-  /** Starts the rollout's root span; returns the record to store on the CloneSet. */
+  /** Starts the rollout's root span; returns the record to store on the workload. */
   begin(key: string, attrs: RolloutAttributes, now: Date, previous?: RolloutRecord): RolloutRecord {
     const open = this.#open.get(key);
     if (open?.span && !open.record.done) open.span.end(now);
+    const p = this.#p;
     const span = this.#tracer.startSpan(
-      'cloneset.rollout',
+      `${p}.rollout`,
       {
         root: true,
         startTime: now,
         attributes: {
-          'cloneset.namespace': attrs.namespace,
-          'cloneset.name': attrs.name,
-          'cloneset.revision.from': attrs.from,
-          'cloneset.revision.to': attrs.to,
-          'cloneset.strategy': attrs.strategy,
-          'cloneset.replicas': attrs.replicas,
-          'cloneset.partition': attrs.partition,
+          [`${p}.namespace`]: attrs.namespace,
+          [`${p}.name`]: attrs.name,
+          [`${p}.revision.from`]: attrs.from,
+          [`${p}.revision.to`]: attrs.to,
+          [`${p}.strategy`]: attrs.strategy,
+          [`${p}.replicas`]: attrs.replicas,
+          [`${p}.partition`]: attrs.partition,
         },
       },
       ROOT_CONTEXT,
@@ -142,7 +152,7 @@ export class RolloutTracer {
     return stored;
   }
 
-  /** Remembers a record written to the CloneSet (holds changed); returns it with the next `seq`. */
+  /** Remembers a record written to the workload (holds changed); returns it with the next `seq`. */
   update(key: string, record: RolloutRecord): RolloutRecord {
     const next = { ...record, seq: (record.seq ?? 0) + 1 };
     const open = this.#open.get(key);
@@ -165,8 +175,8 @@ export class RolloutTracer {
       if (parent) {
         this.#tracer
           .startSpan(
-            'cloneset.rollout.resumed',
-            { startTime: new Date(record.start), attributes: { 'cloneset.revision.to': record.to } },
+            `${this.#p}.rollout.resumed`,
+            { startTime: new Date(record.start), attributes: { [`${this.#p}.revision.to`]: record.to } },
             parent,
           )
           .end(now);
@@ -180,12 +190,12 @@ export class RolloutTracer {
 
   /** One pod update of the rollout, from the controller's write (`start`) until it was seen done (`end`). */
   podUpdate(record: RolloutRecord, pod: string, how: 'in-place' | 'recreate', start: Date, end: Date): void {
-    this.#child(record, 'cloneset.pod-update', start, end, { 'pod.name': pod, 'cloneset.update.type': how });
+    this.#child(record, 'pod-update', start, end, { 'pod.name': pod, [`${this.#p}.update.type`]: how });
   }
 
   /** A hold of the rollout (pause, partition) that ended: one span from its start. */
   hold(record: RolloutRecord, hold: RolloutHold, start: Date, end: Date): void {
-    this.#child(record, HOLD_SPANS[hold], start, end, { 'cloneset.hold': hold });
+    this.#child(record, HOLD_SPANS[hold], start, end, { [`${this.#p}.hold`]: hold });
   }
 
   /** A pod that waited for a lifecycle hook (`preDelete`, `inPlaceUpdate`) during the rollout. */
@@ -196,9 +206,9 @@ export class RolloutTracer {
     start: Date,
     end: Date,
   ): void {
-    this.#child(record, 'cloneset.hook-wait', start, end, {
+    this.#child(record, 'hook-wait', start, end, {
       'pod.name': pod,
-      'cloneset.lifecycle.hook': hook,
+      [`${this.#p}.lifecycle.hook`]: hook,
     });
   }
 
@@ -213,14 +223,14 @@ export class RolloutTracer {
     if (!parent) return;
     this.#tracer
       .startSpan(
-        name,
-        { startTime: start, attributes: { ...attributes, 'cloneset.revision.to': record.to } },
+        `${this.#p}.${name}`,
+        { startTime: start, attributes: { ...attributes, [`${this.#p}.revision.to`]: record.to } },
         parent,
       )
       .end(end);
   }
 
-  /** Forgets a CloneSet (deleted). */
+  /** Forgets a workload (deleted). */
   forget(key: string): void {
     const open = this.#open.get(key);
     if (open?.span && !open.record.done) open.span.end();

@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { INSTANCE_ID_LABEL } from './instance-id.js';
 import type { PersistentVolumeClaim } from './pvc.js';
 import { planScale } from './scale-plan.js';
-import { SPECIFIED_DELETE_KEY } from './specified-delete.js';
-import type { CloneSetRolloutSpec } from './types.js';
+import { SPECIFIED_DELETE_KEY, type CloneSetRolloutSpec } from '@regatta/rollout';
 
 const now = new Date('2024-05-01T12:00:00Z');
 const tenSecondsAgo = '2024-05-01T11:59:50Z';
@@ -53,7 +52,7 @@ const plan = (
   rev = 'sample-b976d4544',
 ) => planScale({ spec: s, pods, pvcs, currentRevision: rev, updateRevision: rev }, { now, random: seq([0]) });
 
-// TestScale (spec §2.9): 3 cases
+// TestScale (`pkg/controller/cloneset/sync/cloneset_scale_test.go`): 3 cases
 describe('planScale (TestScale)', () => {
   it('minReadySeconds=9999: pods ready but not available → nothing deleted', () => {
     const p = plan(spec({ minReadySeconds: 9999 }), five());
@@ -171,7 +170,7 @@ describe('planScale steps', () => {
   });
 });
 
-// TestSyncCloneSet scale/update rows (spec §2.9), v1beta1 OnDelete has no rollingUpdate
+// TestSyncCloneSet scale/update rows (`pkg/controller/cloneset/cloneset_controller_test.go`), v1beta1 OnDelete has no rollingUpdate
 describe('planScale (TestSyncCloneSet OnDelete rows)', () => {
   const onDelete = (replicas: number): CloneSetRolloutSpec => ({ replicas, updateStrategy: null });
   const pods = (old: number, updated: number) => [

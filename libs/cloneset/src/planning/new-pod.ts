@@ -1,4 +1,4 @@
-/** The pods and claims a CloneSet creates (`newVersionedPods`, `GetPodFromTemplate`, `UpdateStorage`, spec §2.2). */
+/** The pods and claims a CloneSet creates (`newVersionedPods`, `GetPodFromTemplate`, `UpdateStorage`, `pkg/controller/cloneset/sync/cloneset_scale.go`, `core/cloneset_core.go`). */
 import {
   type GroupVersionKind,
   type KubeObject,

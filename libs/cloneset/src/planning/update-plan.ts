@@ -1,14 +1,12 @@
 /**
- * Which pods a CloneSet updates this round (steps 2–7 of `Update`, spec §2.6): the diff's `updateNum`, the
+ * Which pods a CloneSet updates this round (steps 2–7 of `Update`, `pkg/controller/cloneset/sync/cloneset_update.go`): the diff's `updateNum`, the
  * candidates not at the target revision, their order, and the `maxUnavailable` limit.
  */
 import { LifecycleState, type Pod, getPodLifecycleState } from '@regatta/lifecycle';
 import { isInGracePeriod } from '@regatta/inplace-update';
 import { isPodAtRevision } from '@regatta/revision';
-import { isCloneSetPodAvailable } from './availability.js';
+import { isCloneSetPodAvailable, type CloneSetRolloutSpec, sortUpdateIndexes } from '@regatta/rollout';
 import { type ExpectationDiffs, calculateDiffsWithExpectation } from './diff.js';
-import type { CloneSetRolloutSpec } from './types.js';
-import { sortUpdateIndexes } from './update-order.js';
 
 /** Update strategy type that never updates existing pods (v1beta1; pods are replaced only when deleted). */
 export const ON_DELETE = 'OnDelete';

@@ -1,5 +1,5 @@
 /**
- * CloneSet PVCs (spec §2.2): one claim per `volumeClaimTemplates` entry and instance id, named
+ * CloneSet PVCs (`pkg/controller/cloneset/sync/cloneset_scale.go`): one claim per `volumeClaimTemplates` entry and instance id, named
  * `<template>-<cloneset>-<id>` (= `<template>-<pod name>`), mounted in place of the template volume of that name;
  * reuse of claims whose pod is gone, and the clean-up when reuse is disabled.
  */

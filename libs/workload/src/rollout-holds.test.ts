@@ -1,7 +1,7 @@
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { describe, expect, it } from 'vitest';
 import { type HoldFacts, activeHolds, syncHolds } from './rollout-holds.js';
-import { RolloutTracer, parseRolloutRecord } from './tracing.js';
+import { RolloutTracer, parseRolloutRecord } from './rollout-tracer.js';
 
 const facts = (over: Partial<HoldFacts>): HoldFacts => ({
   rolling: true,

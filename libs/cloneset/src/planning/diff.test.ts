@@ -1,0 +1,236 @@
+import { describe, expect, it } from 'vitest';
+import { type DiffRow, runDiffRow } from './testing/diff-table.js';
+
+/**
+ * TestCalculateDiffsWithExpectation: the 80 rows of `pkg/controller/cloneset/sync/cloneset_sync_utils_test.go`, copied
+ * verbatim from the table (# | name | R/P/MU/MS | flags | pods | expected) and parsed by `testing/diff-table.ts`.
+ * Rows 1–40 here, 41–80 in `diff-2.test.ts`.
+ */
+const TABLE: DiffRow[] = [
+  [1, 'an empty cloneset', '0/0/1/0', '', '(none)', '{} (empty)'],
+  [2, 'increase replicas to 5 (step 1/2)', '5/0/1/0', '', '(none)', 'up=5, upLimit=5'],
+  [3, 'increase replicas to 5 (step 2/2)', '5/0/1/0', '', 'new/N/R×5', '{} (empty)'],
+  [
+    4,
+    'specified delete 1 pod (all ready) (step 1/3)',
+    '5/0/1/0',
+    '',
+    'new/N/R/DEL, new/N/R×4',
+    'delReadyLimit=1',
+  ],
+  [5, 'specified delete 1 pod (all ready) (step 2/3)', '5/0/1/0', '', 'new/N/R×4', 'up=1, upLimit=1'],
+  [6, 'specified delete 1 pod (all ready) (step 3/3)', '5/0/1/0', '', 'new/N/R×5', '{} (empty)'],
+  [
+    7,
+    'specified delete 2 pod (all ready) (step 1/6)',
+    '5/0/1/0',
+    '',
+    'new/N/R/DEL×2, new/N/R×3',
+    'delReadyLimit=1',
+  ],
+  [
+    8,
+    'specified delete 2 pod (all ready) (step 2/6)',
+    '5/0/1/0',
+    '',
+    'new/N/R/DEL, new/N/R×3',
+    'up=1, upLimit=1',
+  ],
+  [
+    9,
+    'specified delete 2 pod (all ready) (step 3/6)',
+    '5/0/1/0',
+    '',
+    'new/N/R/DEL, new/N/R×3, new/N/NR',
+    '{} (empty)',
+  ],
+  [
+    10,
+    'specified delete 2 pod (all ready) (step 4/6)',
+    '5/0/1/0',
+    '',
+    'new/N/R/DEL, new/N/R×4',
+    'delReadyLimit=1',
+  ],
+  [11, 'specified delete 2 pod (all ready) (step 5/6)', '5/0/1/0', '', 'new/N/R×4', 'up=1, upLimit=1'],
+  [12, 'specified delete 2 pod (all ready) (step 6/6)', '5/0/1/0', '', 'new/N/R×5', '{} (empty)'],
+  [
+    13,
+    'specified delete 2 pod and replicas to 4 (step 1/3)',
+    '4/0/1/0',
+    '',
+    'new/N/NR/DEL×2, new/N/R×3',
+    'delReadyLimit=2',
+  ],
+  [14, 'specified delete 2 pod and replicas to 4 (step 2/3)', '4/0/1/0', '', 'new/N/R×3', 'up=1, upLimit=1'],
+  [15, 'specified delete 2 pod and replicas to 4 (step 3/3)', '4/0/1/0', '', 'new/N/R×4', '{} (empty)'],
+  [16, 'update partition=3 (step 1/3)', '5/3/1/0', '', 'old/N/R×5', 'update=2, updMaxUnavail=1'],
+  [17, 'update partition=3 (step 2/3)', '5/3/1/0', '', 'new/N/R, old/N/R×4', 'update=1, updMaxUnavail=1'],
+  [18, 'update partition=3 (step 3/3)', '5/3/1/0', '', 'new/N/R×2, old/N/R×3', '{} (empty)'],
+  [19, 'rollback partition=4 (step 1/3)', '5/4/2/0', '', 'new/N/R×4, old/N/R', 'update=-3, updMaxUnavail=2'],
+  [
+    20,
+    'rollback partition=4 (step 2/3)',
+    '5/4/2/0',
+    '',
+    'new/N/R×2, old/N/R×3',
+    'update=-1, updMaxUnavail=2',
+  ],
+  [21, 'rollback partition=4 (step 3/3)', '5/4/2/0', '', 'new/N/R, old/N/R×4', '{} (empty)'],
+  [
+    22,
+    'specified delete with maxSurge (step 1/4)',
+    '5/0/0/1',
+    '',
+    'new/N/R/DEL, new/N/R×4',
+    'up=1, surge=1, upLimit=1',
+  ],
+  [
+    23,
+    'specified delete with maxSurge (step 2/4)',
+    '5/0/0/1',
+    '',
+    'new/N/R/DEL, new/N/R×4, new/N/NR',
+    'surge=1',
+  ],
+  [
+    24,
+    'specified delete with maxSurge (step 3/4)',
+    '5/0/0/1',
+    '',
+    'new/N/R/DEL, new/N/R×5',
+    'delReadyLimit=1, surge=1',
+  ],
+  [25, 'specified delete with maxSurge (step 4/4)', '5/0/0/1', '', 'new/N/R×5', '{} (empty)'],
+  [
+    26,
+    'update in-place partition=3 with maxSurge (step 1/4)',
+    '5/3/1/1',
+    '',
+    'old/N/R×5',
+    'up=1, surge=1, update=2, updMaxUnavail=1, upLimit=1',
+  ],
+  [
+    27,
+    'update in-place partition=3 with maxSurge (step 2/4)',
+    '5/3/1/1',
+    '',
+    'old/N/R×5, new/N/NR',
+    'surge=1, update=1, updMaxUnavail=2',
+  ],
+  [
+    28,
+    'update in-place partition=3 with maxSurge (step 3/4)',
+    '5/3/1/1',
+    '',
+    'old/N/R×4, new/UG/NR, new/N/NR',
+    'down=1, downOld=1, delReadyLimit=0',
+  ],
+  [
+    29,
+    'update in-place partition=3 with maxSurge (step 4/4)',
+    '5/3/1/1',
+    '',
+    'old/N/R×4, new/N/R, new/N/NR',
+    'down=1, downOld=1, delReadyLimit=1',
+  ],
+  [
+    30,
+    'update recreate partition=3 with maxSurge (step 1/7)',
+    '5/3/1/1',
+    '',
+    'old/N/R×5',
+    'up=1, surge=1, update=2, updMaxUnavail=1, upLimit=1',
+  ],
+  [
+    31,
+    'update recreate partition=3 with maxSurge (step 2/7)',
+    '5/3/1/1',
+    '',
+    'old/N/R×5, new/N/NR',
+    'surge=1, update=1, updMaxUnavail=2',
+  ],
+  [
+    32,
+    'update recreate partition=3 with maxSurge (step 3/7)',
+    '5/3/1/1',
+    '',
+    'old/N/R×4, old/N/R/DEL, new/N/NR',
+    'surge=1, surgeOld=1, delReadyLimit=1, update=1, updMaxUnavail=2',
+  ],
+  [
+    33,
+    'update recreate partition=3 with maxSurge (step 4/7)',
+    '5/3/1/1',
+    '',
+    'old/N/R×4, new/N/NR',
+    'surge=1, up=1, update=1, updMaxUnavail=1, upLimit=1',
+  ],
+  [
+    34,
+    'update recreate partition=3 with maxSurge (step 5/7)',
+    '5/3/1/1',
+    '',
+    'old/N/R×4, new/N/NR×2',
+    'down=1, downOld=1, delReadyLimit=0',
+  ],
+  [
+    35,
+    'update recreate partition=3 with maxSurge (step 6/7)',
+    '5/3/1/1',
+    '',
+    'old/N/R×4, new/N/R, new/N/NR',
+    'down=1, downOld=1, delReadyLimit=1',
+  ],
+  [
+    36,
+    'update recreate partition=3 with maxSurge (step 7/7)',
+    '5/3/1/1',
+    '',
+    'old/N/R×3, new/N/R×2',
+    '{} (empty)',
+  ],
+  [
+    37,
+    'update recreate partition=99% with maxUnavailable=3, maxSurge=2 (step 1/3)',
+    '5/99%/3/2',
+    '',
+    'old/N/R×5',
+    'up=1, surge=1, update=1, updMaxUnavail=3, upLimit=1',
+  ],
+  [
+    38,
+    'update recreate partition=99% with maxUnavailable=3, maxSurge=2 (step 2/3)',
+    '5/99%/3/2',
+    '',
+    'old/N/R×5, new/N/NR',
+    'down=1, downOld=1, delReadyLimit=3',
+  ],
+  [
+    39,
+    'update recreate partition=99% with maxUnavailable=3, maxSurge=2 (step 3/3)',
+    '5/99%/3/2',
+    '',
+    'old/N/R×4, new/N/NR',
+    '{} (empty)',
+  ],
+  [
+    40,
+    'update recreate partition=99% with maxUnavailable=40%, maxSurge=30% (step 1/3)',
+    '5/99%/40%/30%',
+    '',
+    'old/N/R×5',
+    'up=1, surge=1, update=1, updMaxUnavail=2, upLimit=1',
+  ],
+];
+
+describe('calculateDiffsWithExpectation (cloneset_sync_utils_test.go, rows 1–40)', () => {
+  it('has its 40 rows', () =>
+    expect(TABLE.map((r) => r[0])).toEqual(Array.from({ length: 40 }, (_, i) => i + 1)));
+
+  it.each(TABLE)('#%i %s', (...row) => {
+    const r = runDiffRow(row);
+    expect(r.got).toEqual(r.want);
+    expect(r.empty).toBe(r.wantEmpty);
+  });
+});

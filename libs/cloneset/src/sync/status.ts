@@ -1,0 +1,76 @@
+/**
+ * Status step (OpenKruise `pkg/controller/cloneset/cloneset_status.go`): the status computed from the active pods
+ * the cache shows now (this round's writes are seen on the next), the FailedScale / FailedUpdate condition of a
+ * failed step, Progressing, and the write when something changed. Returns the status and when Progressing wants
+ * another look (ms; 0 for none).
+ */
+import { type Condition, setCondition } from '@regatta/kube';
+import type { Pod } from '@regatta/lifecycle';
+import { writeStatus } from '@regatta/workload';
+import { CLONESET_GVK } from '../cloneset-object.js';
+import { errText } from '../events.js';
+import { type WorkloadCondition, syncProgressing } from '../progressing.js';
+import { type ComputedCloneSetStatus, computeStatus, statusChanged } from '../status.js';
+import type { CloneSetSync } from './context.js';
+
+export interface StepFailure {
+  type: 'FailedScale' | 'FailedUpdate';
+  err: unknown;
+}
+
+export interface StatusInput {
+  pods: Pod[];
+  updateRevision: string;
+  currentRevision: string;
+  collisionCount: number;
+  failure: StepFailure | undefined;
+}
+
+export async function statusStep(
+  s: CloneSetSync,
+  input: StatusInput,
+): Promise<{ status: ComputedCloneSetStatus; requeueAfterMs: number }> {
+  const { cs, spec } = s;
+  const now = s.now();
+  let conditions = (cs.status?.['conditions'] as Condition[] | undefined) ?? [];
+  if (input.failure) {
+    // a failure repeated is the same condition: no new transition time, no status write, no requeue by our own
+    // write; the reconciler's error backs the CloneSet off in the queue's rate limiter
+    conditions = setCondition(
+      conditions,
+      { type: input.failure.type, status: 'True', message: errText(input.failure.err) },
+      now,
+      { keepWhileUnchanged: true },
+    );
+  }
+  const status = computeStatus({
+    generation: cs.metadata?.generation ?? 0,
+    specReplicas: spec.replicas ?? 1,
+    partition: spec.updateStrategy?.partition,
+    minReadySeconds: spec.minReadySeconds ?? 0,
+    selector: cs.spec?.selector,
+    pods: input.pods,
+    updateRevision: input.updateRevision,
+    currentRevision: input.currentRevision,
+    collisionCount: input.collisionCount,
+    conditions,
+    now,
+  });
+  const progress = syncProgressing({
+    progressDeadlineSeconds: cs.spec?.['progressDeadlineSeconds'] as number | null | undefined,
+    paused: spec.updateStrategy?.paused === true,
+    specReplicas: spec.replicas ?? 1,
+    status,
+    conditions: (status.conditions ?? []) as WorkloadCondition[],
+    now,
+  });
+  if (progress.conditions.length > 0) status.conditions = progress.conditions;
+  else delete status.conditions;
+  await writeStatus(s.d.client, {
+    workload: cs,
+    kind: CLONESET_GVK,
+    status,
+    changed: (stored, next) => statusChanged(stored as Record<string, unknown> | undefined, next),
+  });
+  return { status, requeueAfterMs: progress.requeueAfterMs };
+}

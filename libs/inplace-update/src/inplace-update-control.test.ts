@@ -1,0 +1,115 @@
+import { ConflictError, type KubeObject } from '@regatta/kube';
+import type { Pod } from '@regatta/lifecycle';
+import type { ControllerRevision } from '@regatta/revision';
+import { describe, expect, it } from 'vitest';
+import { InPlaceUpdateControl } from './inplace-update-control.js';
+import { INPLACE_UPDATE_READY, INPLACE_UPDATE_STATE_KEY } from './keys.js';
+
+const now = new Date('2024-05-01T12:00:00Z');
+const template = (image: string) => ({
+  spec: {
+    template: {
+      $patch: 'replace',
+      metadata: { labels: { app: 'web' } },
+      spec: { containers: [{ name: 'c1', image }] },
+    },
+  },
+});
+const oldRev: ControllerRevision = { metadata: { name: 'rev_old' }, data: template('foo1'), revision: 1 };
+const newRev: ControllerRevision = { metadata: { name: 'rev_new' }, data: template('foo2'), revision: 2 };
+const pod = (rv: string, image = 'foo1'): Pod => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: {
+    name: 'pod-0',
+    namespace: 'ns',
+    resourceVersion: rv,
+    labels: { app: 'web', 'controller-revision-hash': 'rev_old' },
+  },
+  spec: { containers: [{ name: 'c1', image }], readinessGates: [{ conditionType: INPLACE_UPDATE_READY }] },
+  status: {
+    phase: 'Running',
+    conditions: [
+      { type: 'Ready', status: 'True' },
+      { type: INPLACE_UPDATE_READY, status: 'True' },
+    ],
+    containerStatuses: [{ name: 'c1', image, imageID: 'id-1', ready: true }],
+  },
+});
+
+/** A pod API: the stored pod, every call recorded, a conflict on the first `conflicts` status writes. */
+function podApi(stored: Pod, conflicts = 0) {
+  const calls: { verb: string; body?: unknown }[] = [];
+  let current = stored;
+  let rv = Number(stored.metadata?.resourceVersion ?? '1');
+  const client = {
+    get: async () => {
+      calls.push({ verb: 'get' });
+      return current;
+    },
+    patchStatus: async (_ref: unknown, body: { metadata?: { resourceVersion?: string } }) => {
+      calls.push({ verb: 'patchStatus', body });
+      if (
+        conflicts-- > 0 ||
+        (body.metadata?.resourceVersion &&
+          body.metadata.resourceVersion !== current.metadata?.resourceVersion)
+      )
+        throw new ConflictError({ status: 409, serverMessage: 'modified' });
+      current = { ...current, metadata: { ...current.metadata, resourceVersion: String(++rv) } };
+      return current;
+    },
+    replace: async (p: Pod) => {
+      calls.push({ verb: 'replace', body: p });
+      current = { ...p, metadata: { ...p.metadata, resourceVersion: String(++rv) } };
+      return current;
+    },
+    patch: async () => current,
+  };
+  return {
+    client: client as never,
+    calls,
+    bump: () => (current = { ...current, metadata: { ...current.metadata, resourceVersion: String(++rv) } }),
+  };
+}
+
+describe('InPlaceUpdateControl.update', () => {
+  it('writes the readiness condition, then the pod on the version that write produced, and reports both', async () => {
+    const api = podApi(pod('5'));
+    const written: KubeObject[] = [];
+    const control = new InPlaceUpdateControl({ client: api.client, onWritten: (o) => written.push(o) });
+    const out = await control.update(pod('5'), oldRev, newRev, { now });
+    expect(out).toEqual({ updated: true, delayMs: 0 });
+    expect(api.calls.map((c) => c.verb)).toEqual(['patchStatus', 'replace']);
+    expect(api.calls[0]?.body).toMatchObject({ metadata: { resourceVersion: '5' } });
+    const replaced = api.calls[1]?.body as Pod;
+    expect(replaced.metadata?.resourceVersion).toBe('6');
+    expect(replaced.spec?.containers?.[0]?.image).toBe('foo2');
+    expect(replaced.metadata?.annotations?.[INPLACE_UPDATE_STATE_KEY]).toContain('rev_new');
+    expect(written.map((p) => p.metadata?.resourceVersion)).toEqual(['6', '7']);
+  });
+
+  it('after a conflict reads the pod again and retries', async () => {
+    const api = podApi(pod('5'), 1);
+    const control = new InPlaceUpdateControl({ client: api.client });
+    await control.update(pod('5'), oldRev, newRev, { now });
+    expect(api.calls.map((c) => c.verb)).toEqual(['patchStatus', 'get', 'patchStatus', 'replace']);
+  });
+
+  it('the grace period is returned as the delay', async () => {
+    const api = podApi(pod('5'));
+    const control = new InPlaceUpdateControl({ client: api.client });
+    expect(await control.update(pod('5'), oldRev, newRev, { now, gracePeriodSeconds: 7 })).toEqual({
+      updated: true,
+      delayMs: 7000,
+    });
+  });
+});
+
+describe('InPlaceUpdateControl.refresh', () => {
+  it('a pod without an in-place update: nothing written, no delay', async () => {
+    const api = podApi(pod('5'));
+    const control = new InPlaceUpdateControl({ client: api.client });
+    expect(await control.refresh(pod('5'), now)).toBe(0);
+    expect(api.calls).toEqual([]);
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * In-place update writes (OpenKruise `pkg/util/inplaceupdate/inplace_update.go`, its `inplaceupdate.Interface`):
+ * the per-reconcile refresh of a pod and the in-place update itself. Every write reports the pod the server
+ * answered to `onWritten`, so the caller expects to see that version in its cache.
+ */
+import { type KubeClient, isConflict, isNotFound, retryOnConflict } from '@regatta/kube';
+import { type Pod, type PodWriteDeps, writePodConditions } from '@regatta/lifecycle';
+import type { ControllerRevision } from '@regatta/revision';
+import { refreshInPlaceUpdate } from './refresh.js';
+import {
+  type InPlaceUpdatePlan,
+  type NotInPlace,
+  type PlanInPlaceUpdateOptions,
+  planInPlaceUpdate,
+} from './update.js';
+
+const POD = { apiVersion: 'v1', kind: 'Pod' } as const;
+
+export interface InPlaceUpdateControlDeps extends PodWriteDeps {
+  client: Pick<KubeClient, 'get' | 'replace' | 'patch' | 'patchStatus'>;
+}
+
+/** What an in-place update did. */
+export type InPlaceUpdateResult =
+  /** Written; requeue after `delayMs` (the grace period) when > 0. */
+  | { updated: true; delayMs: number }
+  /** Cannot be done in place (recreate, or fail under InPlaceOnly). */
+  | { updated: false; notInPlace: NotInPlace };
+
+export class InPlaceUpdateControl {
+  readonly #d: InPlaceUpdateControlDeps;
+
+  constructor(deps: InPlaceUpdateControlDeps) {
+    this.#d = deps;
+  }
+
+  /**
+   * Refreshes the pod's in-place update (grace period end, next container batch, `InPlaceUpdateReady` back to True);
+   * returns when to look again (ms; 0 for no need). A pod changed or gone meanwhile is left to the next round.
+   */
+  async refresh(pod: Pod, now: Date): Promise<number> {
+    const refresh = refreshInPlaceUpdate(pod, { now });
+    if (refresh.action === 'wait') return refresh.delaySeconds * 1000;
+    try {
+      if (refresh.action === 'update') this.#d.onWritten?.(await this.#d.client.replace(refresh.pod));
+      else if (refresh.action === 'setReady') await writePodConditions(this.#d, pod, refresh.conditions);
+    } catch (err) {
+      if (!isConflict(err) && !isNotFound(err)) throw err;
+    }
+    return 0;
+  }
+
+  /** Whether the pod can be updated from `oldRevision` to `target` in place (nothing written). */
+  plan(
+    pod: Pod,
+    oldRevision: ControllerRevision | undefined,
+    target: ControllerRevision,
+    options: PlanInPlaceUpdateOptions,
+  ): InPlaceUpdatePlan | NotInPlace {
+    return planInPlaceUpdate(pod, oldRevision, target, options);
+  }
+
+  /**
+   * Updates the pod in place: the readiness condition first (when the pod has the gate), then the pod, both on the
+   * version read (the cached pod first; a fresh read after a conflict, retried).
+   */
+  async update(
+    pod: Pod,
+    oldRevision: ControllerRevision | undefined,
+    target: ControllerRevision,
+    options: PlanInPlaceUpdateOptions,
+  ): Promise<InPlaceUpdateResult> {
+    const { client } = this.#d;
+    let attempt = 0;
+    let result: InPlaceUpdateResult | undefined;
+    await retryOnConflict(async () => {
+      const fresh =
+        attempt++ === 0
+          ? pod
+          : await client.get<Pod>({
+              ...POD,
+              namespace: pod.metadata?.namespace,
+              name: pod.metadata?.name ?? '',
+            });
+      const p = planInPlaceUpdate(fresh, oldRevision, target, options);
+      if (!p.inPlace) {
+        result = { updated: false, notInPlace: p };
+        return;
+      }
+      let rv = fresh.metadata?.resourceVersion;
+      if (p.conditions)
+        rv = (await writePodConditions(this.#d, fresh, p.conditions, rv)).metadata?.resourceVersion;
+      const out = await client.replace<Pod>({
+        ...p.pod,
+        metadata: { ...p.pod.metadata, ...(rv ? { resourceVersion: rv } : {}) },
+      });
+      this.#d.onWritten?.(out);
+      result = { updated: true, delayMs: p.delaySeconds * 1000 };
+    });
+    return result ?? { updated: true, delayMs: 0 };
+  }
+}

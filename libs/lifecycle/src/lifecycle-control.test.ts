@@ -1,0 +1,62 @@
+import type { KubeObject } from '@regatta/kube';
+import { describe, expect, it } from 'vitest';
+import { LIFECYCLE_STATE_KEY, LifecycleState } from './keys.js';
+import { LifecycleControl } from './lifecycle-control.js';
+import type { Pod } from './pod.js';
+
+const now = new Date('2024-05-01T12:00:00Z');
+const pod = (state: string): Pod => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'p', namespace: 'ns', resourceVersion: '3', labels: { [LIFECYCLE_STATE_KEY]: state } },
+  spec: { containers: [], readinessGates: [{ conditionType: 'KruisePodReady' }] },
+  status: {
+    conditions: [
+      { type: 'KruisePodReady', status: 'True' },
+      { type: 'Ready', status: 'True' },
+    ],
+  },
+});
+
+function recording() {
+  const calls: { verb: string; body: unknown }[] = [];
+  let rv = 3;
+  const answer = (body: unknown) => ({ metadata: { name: 'p', resourceVersion: String(++rv) }, body });
+  const client = {
+    patch: async (_ref: unknown, body: unknown) => (calls.push({ verb: 'patch', body }), answer(body)),
+    patchStatus: async (_ref: unknown, body: unknown) => (
+      calls.push({ verb: 'patchStatus', body }),
+      answer(body)
+    ),
+  };
+  return { client: client as never, calls };
+}
+
+describe('LifecycleControl.transition', () => {
+  it('writes the not-ready condition first, then the state label and timestamp, reporting each write', async () => {
+    const api = recording();
+    const written: KubeObject[] = [];
+    const control = new LifecycleControl({
+      client: api.client,
+      now: () => now,
+      onWritten: (o) => written.push(o),
+    });
+    expect(
+      await control.transition(pod(LifecycleState.Normal), LifecycleState.PreparingDelete, {
+        markPodNotReady: true,
+      }),
+    ).toBe(true);
+    expect(api.calls.map((c) => c.verb)).toEqual(['patchStatus', 'patch']);
+    expect(api.calls[1]?.body).toMatchObject({
+      metadata: { labels: { [LIFECYCLE_STATE_KEY]: 'PreparingDelete' } },
+    });
+    expect(written.map((o) => o.metadata?.resourceVersion)).toEqual(['4', '5']);
+  });
+
+  it('writes nothing for a pod already in that state without the not-ready policy', async () => {
+    const api = recording();
+    const control = new LifecycleControl({ client: api.client, now: () => now });
+    expect(await control.transition(pod(LifecycleState.Normal), LifecycleState.Normal)).toBe(false);
+    expect(api.calls).toEqual([]);
+  });
+});

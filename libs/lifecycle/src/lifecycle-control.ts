@@ -1,0 +1,71 @@
+/**
+ * Lifecycle writes (OpenKruise `pkg/util/lifecycle/lifecycle_utils.go`, its `lifecycle.Interface`): a state change
+ * of a pod as the labels/annotations patch and the not-ready condition {@link transition} computed, and the pod
+ * writes other controls share (status conditions, a strategic merge patch). Every write reports the pod the
+ * server answered to `onWritten`, so the caller expects to see that version in its cache.
+ */
+import type { KubeClient, KubeObject } from '@regatta/kube';
+import type { Pod, PodCondition } from './pod.js';
+import type { LifecycleStateType } from './keys.js';
+import { type TransitionOptions, transition } from './state.js';
+
+const POD = { apiVersion: 'v1', kind: 'Pod' } as const;
+
+export type PodWriter = Pick<KubeClient, 'patch' | 'patchStatus'>;
+
+export interface PodWriteDeps {
+  client: PodWriter;
+  /** Each pod as the server answered a write. */
+  onWritten?: (pod: KubeObject) => void;
+}
+
+/** Writes status conditions (strategic merge by type); returns the pod the server answered. */
+export async function writePodConditions(
+  deps: PodWriteDeps,
+  pod: Pod,
+  conditions: PodCondition[],
+  /** When given, the write fails with a conflict unless the pod is still at this version. */
+  resourceVersion?: string,
+): Promise<Pod> {
+  const out = await deps.client.patchStatus<Pod>(
+    { ...POD, namespace: pod.metadata?.namespace, name: pod.metadata?.name ?? '' },
+    { ...(resourceVersion ? { metadata: { resourceVersion } } : {}), status: { conditions } },
+    { type: 'strategic' },
+  );
+  deps.onWritten?.(out);
+  return out;
+}
+
+/** A strategic merge patch of the pod; returns the pod the server answered. */
+export async function patchPod(deps: PodWriteDeps, pod: Pod, patch: unknown): Promise<Pod> {
+  const out = await deps.client.patch<Pod>(
+    { ...POD, namespace: pod.metadata?.namespace, name: pod.metadata?.name ?? '' },
+    patch,
+    { type: 'strategic' },
+  );
+  deps.onWritten?.(out);
+  return out;
+}
+
+export class LifecycleControl {
+  readonly #d: PodWriteDeps & { now: () => Date };
+
+  constructor(deps: PodWriteDeps & { now: () => Date }) {
+    this.#d = deps;
+  }
+
+  /** Moves the pod to `to` (conditions first, then labels/annotations); true when something was written. */
+  async transition(pod: Pod, to: LifecycleStateType, options: TransitionOptions = {}): Promise<boolean> {
+    const t = transition(pod, to, this.#d.now(), options);
+    let wrote = false;
+    if (t.conditions) {
+      await writePodConditions(this.#d, pod, t.conditions);
+      wrote = true;
+    }
+    if (t.updated && t.patch) {
+      await patchPod(this.#d, pod, t.patch);
+      wrote = true;
+    }
+    return wrote;
+  }
+}

@@ -1,0 +1,35 @@
+export type { ControlLogger, KubeWriter, ObjectReader, OnWritten, WorkloadKind } from './types.js';
+export { claim, type ClaimControlDeps, type ClaimInput } from './claim-control.js';
+export { writeStatus, type StatusWrite } from './status-writer.js';
+export {
+  ROLLOUT_TRACE_ANNOTATION,
+  RolloutTracer,
+  contextFromTraceparent,
+  parseRolloutRecord,
+  type RolloutAttributes,
+  type RolloutRecord,
+  type RolloutTracerOptions,
+} from './rollout-tracer.js';
+export {
+  activeHolds,
+  syncHolds,
+  type HoldChanges,
+  type HoldFacts,
+  type HoldStarts,
+  type RolloutHold,
+} from './rollout-holds.js';
+export {
+  RolloutTraceControl,
+  type HookKind,
+  type RolloutProgress,
+  type RolloutTraceDeps,
+} from './rollout-trace-control.js';
+// for unit tests of controllers and controls (in-memory readers and a recording writer)
+export { MemoryCluster, type RecordedWrite } from './testing/memory-cluster.js';
+export {
+  syncWorkloadProgressing,
+  type ProgressFacts,
+  type ProgressingVocabulary,
+  type WorkloadCondition,
+  type WorkloadProgressingInput,
+} from './progressing.js';
