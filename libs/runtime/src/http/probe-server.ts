@@ -4,6 +4,7 @@ import type { Registry } from 'prom-client';
 import { AlreadyStartedError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { Checker, Runnable } from '../runnable.js';
+import { ADDRESS_FILE_ENV, formatAddress, recordAddress } from './address-file.js';
 import { sendFailure } from './body.js';
 import { serveUntil } from './serve.js';
 
@@ -12,6 +13,11 @@ export interface ProbeServerOptions {
   port?: number;
   /** Default `0.0.0.0`. */
   host?: string;
+  /**
+   * Where the bound address is recorded as `health` (docs/adr/0015); default `REGATTA_ADDRESS_FILE`, none when
+   * unset.
+   */
+  addressFile?: string;
   /** Served on `/metrics` when given. */
   registry?: Registry;
   logger?: Logger;
@@ -33,6 +39,7 @@ export class ProbeServer implements Runnable {
   readonly #port: number;
   readonly #host: string;
   readonly #registry: Registry | undefined;
+  readonly #addressFile: string | undefined;
   readonly #log: Logger;
   readonly #checks = { healthz: new Map<string, Checker>(), readyz: new Map<string, Checker>() };
   #started = false;
@@ -44,6 +51,7 @@ export class ProbeServer implements Runnable {
     this.#port = options.port ?? 8081;
     this.#host = options.host ?? '0.0.0.0';
     this.#registry = options.registry;
+    this.#addressFile = options.addressFile ?? process.env[ADDRESS_FILE_ENV];
     this.#log = (options.logger ?? silentLogger).child({ component: 'probe-server' });
   }
 
@@ -76,12 +84,13 @@ export class ProbeServer implements Runnable {
     });
     server.requestTimeout = 10_000;
     server.headersTimeout = 10_000;
-    await serveUntil(server, this.#host, this.#port, signal, (address) => {
+    await serveUntil(server, this.#host, this.#port, signal, async (address) => {
       this.#address = address;
       this.#log.info(
-        { address: `${address.address}:${address.port}` },
-        'serving /healthz, /readyz and /metrics',
+        { address: formatAddress(address), paths: ['/healthz', '/readyz', '/metrics'] },
+        'listening',
       );
+      await recordAddress('health', address, this.#addressFile);
       this.#listeningResolve(address);
     });
   }
