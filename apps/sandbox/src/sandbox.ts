@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   ENDPOINTS_FILE,
-  freePorts,
   installCrds,
   LocalCluster,
   startProgram,
+  startServingProgram,
   waitFor,
   type ClusterEndpoints,
 } from '@regatta/local-cluster';
@@ -27,7 +27,8 @@ export interface SandboxOptions {
 export interface ProgramEndpoint {
   name: string;
   pid: number;
-  health: string;
+  /** `/healthz`, `/readyz`, `/metrics` of a Regatta program (the node simulator serves none). */
+  health?: string;
   log: string;
 }
 
@@ -61,31 +62,28 @@ export async function sandboxUp(
 
     const programs: ProgramEndpoint[] = [];
     const start = async (name: string, entry: string, args: string[], role?: BusRole) => {
-      const [healthPort, webhookPort] = (await freePorts(2)) as [number, number];
-      // controllers serve their admission webhooks here; the API server reaches them by URL
-      const webhook =
-        role === 'controller'
-          ? {
-              REGATTA_WEBHOOK_ADDR: `127.0.0.1:${webhookPort}`,
-              REGATTA_WEBHOOK_URL: `https://127.0.0.1:${webhookPort}`,
-            }
-          : {};
       const logFile = join(o.dir, 'logs', `${name}.log`);
-      const p = startProgram({
+      const env = programEnv(cluster.endpoints, role);
+      if (!role) {
+        // the node simulator serves no health endpoint
+        const p = startProgram({ name, entry, args, logFile, env, keepAfterExit: o.detach });
+        await cluster.adopt(p);
+        programs.push({ name, pid: p.pid, log: logFile });
+        return;
+      }
+      // port 0: the program reports the addresses it got (docs/adr/0015); controllers serve their admission
+      // webhooks too and register them at the address they got
+      const { process: p, health } = await startServingProgram({
         name,
         entry,
         args,
         logFile,
-        env: {
-          ...programEnv(cluster.endpoints, role),
-          REGATTA_HEALTH_ADDR: `127.0.0.1:${healthPort}`,
-          ...webhook,
-        },
+        env,
+        webhook: role === 'controller',
         keepAfterExit: o.detach,
       });
       await cluster.adopt(p);
-      programs.push({ name, pid: p.pid, health: `http://127.0.0.1:${healthPort}`, log: logFile });
-      return { p, healthPort };
+      programs.push({ name, pid: p.pid, health, log: logFile });
     };
 
     const nodeNames = Array.from({ length: o.nodes }, (_, i) => `node${i + 1}`);
@@ -105,16 +103,7 @@ export async function sandboxUp(
     for (const app of apps) {
       const entry = appEntry(app);
       if (!entry) continue;
-      const { p, healthPort } = await start(app, entry, [], app === 'watcher' ? 'watcher' : 'controller');
-      await waitFor(
-        `${app} to report ready on /readyz`,
-        async () => {
-          p.assertRunning();
-          const res = await fetch(`http://127.0.0.1:${healthPort}/readyz`);
-          return res.status === 200;
-        },
-        { timeoutMs: 90_000, intervalMs: 200 },
-      );
+      await start(app, entry, [], app === 'watcher' ? 'watcher' : 'controller');
       o.log(`${app} ready`);
     }
 

@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { Cache, connectBus, KINDS, registerKinds, type Bus, type KubeObject } from '@regatta/bus';
 import { KubeClient } from '@regatta/kube';
-import { appEntryPath, freePort, startProgram, waitFor, type ManagedProcess } from '@regatta/local-cluster';
+import {
+  appEntryPath,
+  startServingProgram,
+  waitFor,
+  type ManagedProcess,
+} from '@regatta/local-cluster';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -23,9 +28,9 @@ async function setup() {
   const bus: Bus = await connectBus({ servers: nats!, name: `test-${id}`, prefix });
   cleanups.push(() => bus.close());
 
+  // port 0: the watcher reports the address it got, so replicas starting at once never race for a port
   const startWatcher = async (podName: string): Promise<ManagedProcess> => {
-    const port = await freePort();
-    const p = startProgram({
+    const { process: p } = await startServingProgram({
       name: `watcher-${podName}`,
       entry: appEntryPath('watcher'),
       logFile: join(dir, 'logs', `watcher-${id}-${podName}.log`),
@@ -34,19 +39,13 @@ async function setup() {
         NATS_URL: nats!,
         REGATTA_BUS_PREFIX: prefix,
         REGATTA_LEASE_NAMESPACE: ns,
-        REGATTA_HEALTH_ADDR: `127.0.0.1:${port}`,
         POD_NAME: podName,
         LOG_LEVEL: 'info',
       },
+      probe: '/healthz',
+      timeoutMs: 30_000,
     });
     cleanups.push(() => p.stop());
-    await waitFor(
-      `watcher ${podName} to serve /healthz`,
-      async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).ok,
-      {
-        timeoutMs: 30_000,
-      },
-    );
     return p;
   };
 
