@@ -1,6 +1,6 @@
-// OpenKruise's CloneSet e2e scenarios (spec §2.10) not covered by the other scenario files, and the seed articles'
-// CloneSets (libs/api/src/fixtures, S1) applied as written: what a user observes (pods, UIDs, restarts, status and
-// its Progressing condition, events) on the shared local cluster.
+// OpenKruise's CloneSet e2e scenarios (upstream test/e2e/apps/cloneset.go) not covered by the other scenario
+// files, and the seed articles' CloneSets (libs/api/src/fixtures, S1) applied as written: what a user observes
+// (pods, UIDs, restarts, status and its Progressing condition, events) on the shared local cluster.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -194,7 +194,7 @@ function demoWith(ns: string, fragment: CloneSet, edit: (cs: CloneSet) => void =
 
 // ---------------------------------------------------------------------------------------------------------------
 
-describe('CloneSet e2e (OpenKruise test/e2e/apps cloneset.go, spec §2.10)', () => {
+describe('CloneSet e2e (OpenKruise test/e2e/apps/cloneset.go)', () => {
   it('progressDeadlineSeconds = MaxInt32 means no Progressing condition at all (also with minReadySeconds = MaxInt32)', async () => {
     const ns = await namespace();
     await h.createDemo(ns, 'pds-max', (cs) => {
