@@ -3,6 +3,7 @@ import { inject } from 'vitest';
 import { KubeClient } from '@regatta/kube';
 import type { ClusterEndpoints } from '@regatta/local-cluster';
 
+// the same declaration as tools/testing/provided-context.d.ts (which projects without this library include)
 declare module 'vitest' {
   export interface ProvidedContext {
     /** The run's shared cluster; `dir` holds its kubeconfig and logs; `nodes` are the simulated nodes. */
