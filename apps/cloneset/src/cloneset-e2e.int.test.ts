@@ -1,18 +1,17 @@
-// OpenKruise's CloneSet e2e scenarios (spec §2.10) not covered by the other scenario files, and the seed articles'
-// CloneSets (libs/api/src/fixtures, S1) applied as written: what a user observes (pods, UIDs, restarts, status and
-// its Progressing condition, events) on the shared local cluster.
+// OpenKruise's CloneSet e2e scenarios (upstream test/e2e/apps/cloneset.go) not covered by the other scenario
+// files, and the seed articles' CloneSets (libs/api/src/fixtures, S1) applied as written: what a user observes
+// (pods, UIDs, restarts, status and its Progressing condition, events) on the shared local cluster.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { isMap, isScalar, parseDocument, type Pair } from 'yaml';
-import { type KubeObject } from '@regatta/kube';
 import { NodeSimulator } from '@regatta/node-simulator';
 import {
   CS,
   type CloneSet,
-  type ContainerStatus,
+  type Container,
   type Pod,
   POD,
   isReady,
@@ -44,29 +43,6 @@ const MAX_INT32 = 2147483647;
 // ---------------------------------------------------------------------------------------------------------------
 // helpers
 
-interface Container {
-  name: string;
-  image?: string;
-  env?: { name: string; value?: string; valueFrom?: unknown }[];
-  ports?: { containerPort: number; hostPort?: number; protocol?: string }[];
-  resources?: Record<string, unknown>;
-  [key: string]: unknown;
-}
-/** The pod fields these scenarios read beyond the harness's `Pod`. */
-interface PodX extends KubeObject {
-  spec: {
-    containers: Container[];
-    nodeName?: string;
-    hostNetwork?: boolean;
-    [key: string]: unknown;
-  };
-  status?: {
-    phase?: string;
-    qosClass?: string;
-    conditions?: { type: string; status: string; reason?: string }[];
-    containerStatuses?: ContainerStatus[];
-  };
-}
 interface Template {
   metadata: { labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[] };
   spec: { containers: Container[]; [key: string]: unknown };
@@ -82,7 +58,6 @@ interface InPlaceState {
   updateEnvFromMetadata?: boolean;
 }
 
-const x = (p: Pod): PodX => p as unknown as PodX;
 const templateOf = (cs: CloneSet): Template => cs.spec['template'] as Template;
 const inPlaceState = (p: Pod): InPlaceState | undefined => {
   const raw = p.metadata?.annotations?.[INPLACE_STATE];
@@ -219,7 +194,7 @@ function demoWith(ns: string, fragment: CloneSet, edit: (cs: CloneSet) => void =
 
 // ---------------------------------------------------------------------------------------------------------------
 
-describe('CloneSet e2e (OpenKruise test/e2e/apps cloneset.go, spec §2.10)', () => {
+describe('CloneSet e2e (OpenKruise test/e2e/apps/cloneset.go)', () => {
   it('progressDeadlineSeconds = MaxInt32 means no Progressing condition at all (also with minReadySeconds = MaxInt32)', async () => {
     const ns = await namespace();
     await h.createDemo(ns, 'pds-max', (cs) => {
@@ -292,7 +267,7 @@ describe('CloneSet e2e (OpenKruise test/e2e/apps cloneset.go, spec §2.10)', () 
       ];
     });
     await settled(ns, 'hostnet', 2);
-    const list = (await pods(ns)).map(x);
+    const list = await pods(ns);
     for (const p of list) {
       expect(p.spec.hostNetwork).toBe(true);
       expect(p.spec.containers[0]!.ports).toEqual([
@@ -371,7 +346,7 @@ describe('CloneSet e2e (OpenKruise test/e2e/apps cloneset.go, spec §2.10)', () 
     const pending = (await pods(ns))[0]!;
     await holds(
       3_000,
-      async () => (await pods(ns)).map(x),
+      async () => await pods(ns),
       (now) => {
         expect(now).toHaveLength(1);
         expect(now[0]!.spec.nodeName).toBeUndefined();
@@ -393,7 +368,7 @@ describe('CloneSet e2e (OpenKruise test/e2e/apps cloneset.go, spec §2.10)', () 
     expect(after.status!.updateRevision).not.toBe(first.status!.updateRevision);
     const now = (await pods(ns))[0]!;
     expect(uidOf(now)).not.toBe(uidOf(pending));
-    expect(x(now).spec.nodeName).toBeTruthy();
+    expect(now.spec.nodeName).toBeTruthy();
     await expect.poll(async () => (await pods(ns)).map(stateOf), { timeout: 20_000 }).toEqual(['Normal']);
     await pollProgressing(ns, 'unsched').toEqual(AVAILABLE);
   });
@@ -472,7 +447,7 @@ describe('CloneSet e2e (OpenKruise test/e2e/apps cloneset.go, spec §2.10)', () 
     });
     const first = await settled(ns, 'qos', 2);
     const original = await pods(ns);
-    for (const p of original) expect(x(p).status?.qosClass).toBe('Burstable');
+    for (const p of original) expect(p.status?.qosClass).toBe('Burstable');
 
     const setResources = async (resources: Record<string, unknown>) => {
       const c = templateOf(await cloneSet(ns, 'qos')).spec.containers[0]!;
@@ -485,8 +460,8 @@ describe('CloneSet e2e (OpenKruise test/e2e/apps cloneset.go, spec §2.10)', () 
     const recreated = await pods(ns);
     for (const p of recreated) {
       expect(original.map(uidOf)).not.toContain(uidOf(p));
-      expect(x(p).status?.qosClass).toBe('Burstable');
-      expect(x(p).spec.containers[0]!.resources).toEqual({ requests: { cpu: '100m' } });
+      expect(p.status?.qosClass).toBe('Burstable');
+      expect(p.spec.containers[0]!.resources).toEqual({ requests: { cpu: '100m' } });
     }
     // Burstable → Guaranteed
     const guaranteed = { cpu: '1', memory: '1Gi' };
@@ -495,7 +470,7 @@ describe('CloneSet e2e (OpenKruise test/e2e/apps cloneset.go, spec §2.10)', () 
     const now = await pods(ns);
     for (const p of now) {
       expect([...original, ...recreated].map(uidOf)).not.toContain(uidOf(p));
-      expect(x(p).status?.qosClass).toBe('Guaranteed');
+      expect(p.status?.qosClass).toBe('Guaranteed');
       expect(p.metadata!.labels![REVISION]).toBe(third.status!.updateRevision);
     }
     await expect
@@ -563,7 +538,7 @@ describe('CloneSet e2e (OpenKruise test/e2e/apps cloneset.go, spec §2.10)', () 
       const first = await settled(ns, 'prio-fail', 1);
       await pollProgressing(ns, 'prio-fail').toEqual(AVAILABLE);
       const pod = (await pods(ns))[0]!;
-      expect(x(pod).spec.nodeName).toBe(`${pool}-1`);
+      expect(pod.spec.nodeName).toBe(`${pool}-1`);
 
       await h.client.patch(
         { ...CS, namespace: ns, name: 'prio-fail' },

@@ -179,11 +179,11 @@ const manager = new Manager({
 const webhookAddr = process.env['REGATTA_WEBHOOK_ADDR'];
 if (webhookAddr) {
   const { host, port } = parseHostPort('REGATTA_WEBHOOK_ADDR', webhookAddr);
-  const url =
-    process.env['REGATTA_WEBHOOK_URL'] || `https://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+  const configuredUrl = process.env['REGATTA_WEBHOOK_URL'];
+  const reachableHost = host === '0.0.0.0' ? '127.0.0.1' : host;
   const ca = await createCertificateAuthority('regatta-cloneset-webhook-ca');
   const serving = await ca.issueServing(
-    [new URL(url).hostname, host, 'localhost'],
+    [configuredUrl ? new URL(configuredUrl).hostname : reachableHost, host, 'localhost'],
     'regatta-cloneset-webhook',
   );
   const webhooks = new WebhookServer({ tls: serving, host, port, logger: log });
@@ -198,7 +198,9 @@ if (webhookAddr) {
     if (!registered) throw new Error('webhook configurations not applied yet');
   });
   // register the configurations once the server answers, so the API server never calls a closed port
-  void webhooks.listening().then(async () => {
+  void webhooks.listening().then(async (bound) => {
+    // without REGATTA_WEBHOOK_URL: the port the server got (REGATTA_WEBHOOK_ADDR may say 0, docs/adr/0015)
+    const url = configuredUrl || `https://${reachableHost}:${bound.port}`;
     const { mutating, validating } = cloneSetWebhookConfigurations(url, ca.certPem, namespaceScope);
     for (const obj of [mutating, validating]) {
       for (let attempt = 0; ; attempt++) {

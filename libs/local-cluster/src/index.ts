@@ -42,4 +42,10 @@ export { alive, ManagedProcess, stopRecorded, type ProcessRecord, type ProcessSp
 export { waitFor } from './wait.js';
 export * from './versions.js';
 export { applyObjects, installCrds, registerWebhooks } from './resources.js';
-export { appEntryPath, startProgram, tsEntryCommand } from './programs.js';
+export {
+  appEntryPath,
+  startProgram,
+  startServingProgram,
+  tsEntryCommand,
+  type ServingProgram,
+} from './programs.js';

@@ -1,4 +1,8 @@
+import { readFile, rm } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { ADDRESS_FILE_ENV, type BoundAddresses } from '@regatta/runtime';
+import { ComponentStartError } from './errors.js';
 import { ManagedProcess } from './process.js';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -39,4 +43,104 @@ export function startProgram(o: {
     },
     { keepAfterExit: o.keepAfterExit ?? false },
   );
+}
+
+/** A Regatta program started on port 0, with the addresses its servers got. */
+export interface ServingProgram {
+  process: ManagedProcess;
+  /** `http://127.0.0.1:PORT`: `/healthz`, `/readyz`, `/metrics`. */
+  health: string;
+  /** `127.0.0.1:PORT` of the admission webhooks, when asked for. */
+  webhook?: string;
+  logFile: string;
+}
+
+/**
+ * Starts a Regatta program whose servers bind port 0 (`REGATTA_HEALTH_ADDR=127.0.0.1:0`, and
+ * `REGATTA_WEBHOOK_ADDR=127.0.0.1:0` with `webhook`), reads the addresses they got from `REGATTA_ADDRESS_FILE`
+ * and waits until `probe` answers 200 (`/readyz` unless told otherwise). No port is picked beforehand, so two
+ * programs starting at once never race for one (docs/adr/0015). Fails at once, naming the log, if the program
+ * exits first.
+ */
+export async function startServingProgram(o: {
+  name: string;
+  entry: string;
+  args?: string[];
+  env: NodeJS.ProcessEnv;
+  logFile: string;
+  keepAfterExit?: boolean;
+  /** Serve admission webhooks on port 0 too. */
+  webhook?: boolean;
+  /** Where the program records its addresses; default beside the log file (`<log>.addresses.json`). */
+  addressFile?: string;
+  probe?: '/readyz' | '/healthz' | 'none';
+  timeoutMs?: number;
+}): Promise<ServingProgram> {
+  const addressFile = o.addressFile ?? `${o.logFile.replace(/\.log$/, '')}.addresses.json`;
+  await rm(addressFile, { force: true }); // a file left by an earlier run names ports that are gone
+  const child = startProgram({
+    ...o,
+    env: {
+      ...o.env,
+      REGATTA_HEALTH_ADDR: '127.0.0.1:0',
+      [ADDRESS_FILE_ENV]: addressFile,
+      ...(o.webhook ? { REGATTA_WEBHOOK_ADDR: '127.0.0.1:0' } : {}),
+    },
+  });
+  try {
+    const deadline = Date.now() + (o.timeoutMs ?? 90_000);
+    const wanted = o.webhook ? (['health', 'webhook'] as const) : (['health'] as const);
+    const addresses = await poll(
+      child,
+      deadline,
+      `${o.name} to record its addresses in ${addressFile}`,
+      async () => {
+        const got = await readAddresses(addressFile);
+        return wanted.every((k) => got?.[k]) ? got : undefined;
+      },
+    );
+    const health = `http://${addresses.health ?? ''}`;
+    const probe = o.probe ?? '/readyz';
+    if (probe !== 'none') {
+      await poll(child, deadline, `${o.name} to answer ${health}${probe}`, async () => {
+        const res = await fetch(`${health}${probe}`).catch(() => undefined);
+        return res?.status === 200 ? true : undefined;
+      });
+    }
+    return {
+      process: child,
+      health,
+      ...(addresses.webhook ? { webhook: addresses.webhook } : {}),
+      logFile: o.logFile,
+    };
+  } catch (err) {
+    await child.stop().catch(() => undefined); // nothing half-started is left behind, detached or not
+    throw err;
+  }
+}
+
+async function readAddresses(file: string): Promise<BoundAddresses | undefined> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as BoundAddresses;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/** Polls `check` until it returns a value; throws if the process exits first or the deadline passes. */
+async function poll<T>(
+  p: ManagedProcess,
+  deadline: number,
+  what: string,
+  check: () => Promise<T | undefined>,
+): Promise<T> {
+  for (;;) {
+    p.assertRunning();
+    const v = await check();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline)
+      throw new ComponentStartError(p.spec.name, `timed out waiting for ${what}`, p.spec.logFile);
+    await Promise.race([p.exited, sleep(100)]);
+  }
 }

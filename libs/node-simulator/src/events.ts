@@ -1,17 +1,9 @@
 // Kubelet-style core/v1 Events (source component "kubelet", host = node), aggregated like client-go's
 // recorder: a repeat of the same event bumps `count` and `lastTimestamp` instead of creating a new object.
 import { randomBytes } from 'node:crypto';
+import type { InvolvedObject } from '@regatta/kube';
 import { isNotFound, type KubeClient } from './kube-client.js';
 import { rfc3339 } from './pod-status.js';
-
-export interface InvolvedObject {
-  kind: string;
-  apiVersion?: string;
-  namespace?: string;
-  name: string;
-  uid?: string;
-  fieldPath?: string;
-}
 
 interface Recorded {
   name: string;
@@ -105,7 +97,7 @@ export class EventRecorder {
       apiVersion: 'v1',
       kind: 'Event',
       metadata: { name, namespace },
-      involvedObject: { apiVersion: obj.apiVersion ?? 'v1', ...obj, namespace: obj.namespace },
+      involvedObject: { ...obj, namespace: obj.namespace },
       reason,
       message,
       type,

@@ -1,7 +1,7 @@
 // client-node's ListWatch over raw JSON, restarted after errors (ListWatch stops on anything but a timeout/410).
 import { ListWatch, Watch, type KubernetesObject } from '@kubernetes/client-node';
 import type { KubeClient } from './kube-client.js';
-import type { ListOf, ObjectMeta } from './types.js';
+import type { KubeList, ObjectMeta } from './types.js';
 
 export interface InformerHandlers<T> {
   upsert(obj: T): void;
@@ -22,10 +22,10 @@ export class Informer<T extends { metadata: ObjectMeta }> {
     opts: { fieldSelector?: string; labelSelector?: string } = {},
   ) {
     const list = async () => {
-      const out: ListOf<T> = { items: [] };
+      const out: KubeList<T> = { metadata: {}, items: [] };
       let cont: string | undefined;
       do {
-        const page = await client.get<ListOf<T>>(path, {
+        const page = await client.get<KubeList<T>>(path, {
           limit: 500,
           continue: cont,
           fieldSelector: opts.fieldSelector,

@@ -134,7 +134,7 @@ export class NodeManager {
     if (!st.down) await this.renewLease(st);
     this.o.events.emit(
       st.spec.name,
-      { kind: 'Node', name: st.spec.name, uid: st.spec.name },
+      { apiVersion: 'v1', kind: 'Node', name: st.spec.name, uid: st.spec.name },
       'Normal',
       'Starting',
       'Starting kubelet.',
@@ -257,7 +257,7 @@ export class NodeManager {
         if (!down) await this.renewLease(st);
         this.o.events.emit(
           name,
-          { kind: 'Node', name, uid: name },
+          { apiVersion: 'v1', kind: 'Node', name, uid: name },
           'Normal',
           down ? 'NodeNotReady' : 'NodeReady',
           `Node ${name} status is now: ${down ? 'NodeNotReady' : 'NodeReady'}`,

@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { imageIdOf } from './image-ref.js';
 import { ImagePullError } from './images.js';
 import { UNREACHABLE_TAINT } from './node-object.js';
 import { NodeSimulator } from './simulator.js';
-import { eventually, rand, TestKube } from './test-kube.js';
+import { eventually, rand } from './test-kube.js';
+import { cond, podPath, usePrivateSimulator } from './test-simulator.js';
 import type { Node, PersistentVolume, PersistentVolumeClaim, Pod } from './types.js';
 import { PROVISIONER } from './volumes.js';
 
-const prefix = `simn-${rand()}-`;
-const id = prefix.slice(0, -1); // label/taint values must end alphanumeric
-const TAINT = { key: 'sim.regatta.dev/private', value: id, effect: 'NoSchedule' };
-const toleration = { key: TAINT.key, operator: 'Equal', value: id, effect: 'NoSchedule' };
-const storageClass = `${prefix}sc`;
 const timings = {
   podStartMs: 300,
   containerRestartMs: 300,
@@ -20,42 +16,21 @@ const timings = {
   heartbeatMs: 1000,
 };
 
-let sim: NodeSimulator;
-let kube: TestKube;
-let kubeconfig: string;
-const lines: string[] = [];
-
-beforeAll(async () => {
-  kubeconfig = inject('cluster').kubeconfig;
-  kube = new TestKube(kubeconfig);
-  sim = await NodeSimulator.start({
-    kubeconfig,
+const t = usePrivateSimulator({
+  short: 'simn',
+  options: (prefix) => ({
     nodes: 4,
-    namePrefix: prefix,
     zones: ['z1', 'z2', 'z3'],
     labels: { 'example.com/rack': 'r1' },
     capacity: { cpu: '16', memory: '64Gi', pods: '200' },
-    taints: [TAINT],
     timings,
-    storageClass,
+    storageClass: `${prefix}sc`,
     defaultStorageClass: false,
-    removeNodesOnStop: true,
-    log: (l) => lines.push(l),
-  });
+  }),
+  cleanup: (kube) => kube.delete(`/apis/storage.k8s.io/v1/storageclasses/${storageClass}`),
 });
-
-beforeEach(({ onTestFailed }) => {
-  lines.length = 0;
-  onTestFailed(() => {
-    process.stderr.write(`[node-simulator ${prefix}]\n${lines.join('\n')}\n`);
-  });
-});
-
-afterAll(async () => {
-  await kube?.cleanup();
-  await sim?.stop();
-  await kube?.delete(`/apis/storage.k8s.io/v1/storageclasses/${storageClass}`).catch(() => undefined);
-});
+const { prefix, kube, kubeconfig, taint: TAINT, toleration } = t;
+const storageClass = `${prefix}sc`;
 
 const getNode = (name: string) => kube.get<Node>(`/api/v1/nodes/${name}`);
 type Lease = {
@@ -65,27 +40,17 @@ type Lease = {
 const getLease = (name: string) =>
   kube.get<Lease>(`/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${name}`);
 const ready = (n: Node) => n.status?.conditions?.find((c) => c.type === 'Ready');
-const podPath = (ns: string, name: string) => `/api/v1/namespaces/${ns}/pods/${name}`;
-const cond = (p: Pod, type: string) => p.status?.conditions?.find((c) => c.type === type);
 
 async function runningPod(ns: string, name: string, spec: Record<string, unknown>): Promise<Pod> {
-  await kube.create(`/api/v1/namespaces/${ns}/pods`, {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name },
-    spec: { terminationGracePeriodSeconds: 1, ...spec },
-  });
-  return eventually(`pod ${name} Ready`, async () => {
-    const p = await kube.get<Pod>(podPath(ns, name));
-    return cond(p, 'Ready')?.status === 'True' ? p : undefined;
-  });
+  await t.createPod(ns, name, spec);
+  return t.readyPod(ns, name);
 }
 
 describe('simulated nodes', () => {
   it('registers N Ready nodes with labels, zones round-robin, capacity, addresses, nodeInfo and renewed leases', async () => {
-    expect(sim.nodeNames).toEqual([1, 2, 3, 4].map((i) => `${prefix}${i}`));
+    expect(t.sim.nodeNames).toEqual([1, 2, 3, 4].map((i) => `${prefix}${i}`));
     const version = (await kube.get<{ gitVersion: string }>('/version')).gitVersion;
-    const nodes = await Promise.all(sim.nodeNames.map(getNode));
+    const nodes = await Promise.all(t.sim.nodeNames.map(getNode));
     expect(nodes.map((n) => n.metadata.labels?.['topology.kubernetes.io/zone'])).toEqual([
       'z1',
       'z2',
@@ -129,7 +94,7 @@ describe('simulated nodes', () => {
     const ns = await kube.namespace('sim-notready');
     const node = `${prefix}3`;
     await runningPod(ns, 'victim', { nodeName: node, containers: [{ name: 'app', image: 'nginx:1.27' }] });
-    sim.setFaults({ notReadyNodes: [node] });
+    t.sim.setFaults({ notReadyNodes: [node] });
     try {
       const down = await eventually(
         'node NotReady',
@@ -157,7 +122,7 @@ describe('simulated nodes', () => {
       // other nodes are unaffected
       expect(ready(await getNode(`${prefix}1`))?.status).toBe('True');
     } finally {
-      sim.setFaults({ notReadyNodes: [] });
+      t.sim.setFaults({ notReadyNodes: [] });
     }
     const up = await eventually(
       'node Ready again',
@@ -255,10 +220,10 @@ describe('simulated nodes', () => {
   it('image service: pulls onto a node in imagePullMs, reports node.status.images, honours failPullImages, removes', async () => {
     const node = `${prefix}4`;
     const t0 = Date.now();
-    const { imageRef } = await sim.images.pullImage(node, 'redis:7.4', { secrets: [{ name: 'regcred' }] });
+    const { imageRef } = await t.sim.images.pullImage(node, 'redis:7.4', { secrets: [{ name: 'regcred' }] });
     expect(Date.now() - t0).toBeGreaterThanOrEqual(timings.imagePullMs - 5);
     expect(imageRef).toBe(imageIdOf('redis:7.4'));
-    expect(sim.images.listImages(node).map((i) => i.ref)).toContain('docker.io/library/redis:7.4');
+    expect(t.sim.images.listImages(node).map((i) => i.ref)).toContain('docker.io/library/redis:7.4');
     await eventually(
       'node.status.images lists it',
       async () => {
@@ -270,13 +235,13 @@ describe('simulated nodes', () => {
       },
       5_000,
     );
-    sim.setFaults({ failPullImages: ['redis:broken'] });
+    t.sim.setFaults({ failPullImages: ['redis:broken'] });
     try {
-      await expect(sim.images.pullImage(node, 'redis:broken')).rejects.toBeInstanceOf(ImagePullError);
+      await expect(t.sim.images.pullImage(node, 'redis:broken')).rejects.toBeInstanceOf(ImagePullError);
     } finally {
-      sim.setFaults({ failPullImages: [] });
+      t.sim.setFaults({ failPullImages: [] });
     }
-    expect(sim.images.removeImage(node, 'redis:7.4')).toBe(true);
+    expect(t.sim.images.removeImage(node, 'redis:7.4')).toBe(true);
     await eventually(
       'node.status.images drops it',
       async () => {

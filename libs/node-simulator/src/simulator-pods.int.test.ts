@@ -5,21 +5,16 @@ import {
   INPLACE_UPDATE_STATE_KEY,
   readRuntimeContainersMeta,
 } from '@regatta/inplace-update';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { nodeAddressing } from './addressing.js';
 import { SIDECARSET_HASH_ANNOTATION } from './container-meta.js';
 import { imageIdOf } from './image-ref.js';
-import { NodeSimulator } from './simulator.js';
 import { EXIT_AFTER_ANNOTATION } from './runtime.js';
-import { eventually, rand, TestKube } from './test-kube.js';
+import { eventually } from './test-kube.js';
+import { cond, containerStatusOf as cstatus, podPath, usePrivateSimulator } from './test-simulator.js';
 import type { Node, Pod } from './types.js';
 
-// A private simulator: its own node names, address range and a taint that keeps other tests' pods off its nodes.
-const prefix = `simp-${rand()}-`;
 const POOL = 'sim.regatta.dev/pool';
-const id = prefix.slice(0, -1); // label/taint values must end alphanumeric
-const TAINT = { key: 'sim.regatta.dev/private', value: id, effect: 'NoSchedule' };
-const toleration = { key: TAINT.key, operator: 'Equal', value: id, effect: 'NoSchedule' };
 const timings = {
   podStartMs: 300,
   containerRestartMs: 1000,
@@ -31,64 +26,19 @@ const timings = {
   imagePullBackoffMs: 400,
 };
 
-let sim: NodeSimulator;
-let kube: TestKube;
-const lines: string[] = [];
-
-beforeAll(async () => {
-  const { kubeconfig } = inject('cluster');
-  kube = new TestKube(kubeconfig);
-  sim = await NodeSimulator.start({
-    kubeconfig,
+// a private simulator: its own node names, address range, pool label and taint
+const t = usePrivateSimulator({
+  short: 'simp',
+  options: (_prefix, id) => ({
     nodes: 3,
-    namePrefix: prefix,
     labels: { [POOL]: id },
-    taints: [TAINT],
     timings,
     faults: { failPullImages: ['example.com/broken:*'], crashLoopImages: ['example.com/crash:*'] },
     storageClass: '',
-    removeNodesOnStop: true,
-    log: (l) => lines.push(l),
-  });
+  }),
+  podSpec: (prefix) => ({ nodeName: `${prefix}1` }), // the first node unless a test names another
 });
-
-// the simulator's log helps when a test fails
-beforeEach(({ onTestFailed }) => {
-  lines.length = 0;
-  onTestFailed(() => {
-    process.stderr.write(`[node-simulator ${prefix}]\n${lines.join('\n')}\n`);
-  });
-});
-
-afterAll(async () => {
-  await kube?.cleanup();
-  await sim?.stop();
-});
-
-const podPath = (ns: string, name: string) => `/api/v1/namespaces/${ns}/pods/${name}`;
-const getPod = (ns: string, name: string) => kube.get<Pod>(podPath(ns, name));
-const cond = (p: Pod, type: string) => p.status?.conditions?.find((c) => c.type === type);
-const cstatus = (p: Pod, name: string) => p.status?.containerStatuses?.find((c) => c.name === name);
-
-async function createPod(
-  ns: string,
-  name: string,
-  spec: Record<string, unknown>,
-  meta: Record<string, unknown> = {},
-): Promise<Pod> {
-  return kube.create<Pod>(`/api/v1/namespaces/${ns}/pods`, {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name, ...meta },
-    spec: { nodeName: `${prefix}1`, terminationGracePeriodSeconds: 1, ...spec },
-  });
-}
-
-const readyPod = (ns: string, name: string) =>
-  eventually(`pod ${ns}/${name} Ready`, async () => {
-    const p = await getPod(ns, name);
-    return p.status?.phase === 'Running' && cond(p, 'Ready')?.status === 'True' ? p : undefined;
-  });
+const { prefix, id, kube, toleration, getPod, createPod, readyPod } = t;
 
 describe('pods on simulated nodes', () => {
   it('runs a pod like a kubelet: Running, pod IP from the node range, imageID, init containers, conditions, events', async () => {
@@ -403,12 +353,12 @@ describe('pods on simulated nodes', () => {
         (e) => e.reason === 'BackOff' && e.message === 'Back-off pulling image "example.com/broken:1"',
       ),
     ).toBe(true);
-    sim.setFaults({ failPullImages: [] });
+    t.sim.setFaults({ failPullImages: [] });
     try {
       const p = await readyPod(ns, 'broken');
       expect(cstatus(p, 'app')?.imageID).toBe(imageIdOf('example.com/broken:1'));
     } finally {
-      sim.setFaults({ failPullImages: ['example.com/broken:*'] });
+      t.sim.setFaults({ failPullImages: ['example.com/broken:*'] });
     }
   });
 
@@ -486,7 +436,7 @@ describe('pods on simulated nodes', () => {
     const pods = (await kube.get<{ items: Pod[] }>(`/api/v1/namespaces/${ns}/pods`)).items;
     expect(pods).toHaveLength(3);
     expect(
-      pods.every((p) => sim.nodeNames.includes(p.spec?.nodeName ?? '') && p.status?.phase === 'Running'),
+      pods.every((p) => t.sim.nodeNames.includes(p.spec?.nodeName ?? '') && p.status?.phase === 'Running'),
     ).toBe(true);
     await kube.patch(`/apis/apps/v1/namespaces/${ns}/deployments/web`, {
       spec: { template: template('nginx:1.26') },

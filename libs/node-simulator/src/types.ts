@@ -2,29 +2,10 @@
 // timestamps as RFC 3339 strings). Every field is optional where the API allows it to be absent, so that
 // no pod shape the API server accepts can make the simulator crash.
 
-export interface ObjectMeta {
-  name?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  finalizers?: string[];
-  deletionTimestamp?: string;
-  deletionGracePeriodSeconds?: number;
-  creationTimestamp?: string;
-  ownerReferences?: OwnerReference[];
-}
+import type { KubeObject, ObjectMeta } from '@regatta/kube';
 
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
+// object metadata is @regatta/kube's, as for every other part of Regatta
+export type { KubeList, ObjectMeta, OwnerReference } from '@regatta/kube';
 
 /** core/v1 EnvVarSource; only `fieldRef` (downward API) is read. */
 export interface EnvVarSource {
@@ -119,9 +100,8 @@ export interface PodStatus {
   observedGeneration?: number;
 }
 
-export interface Pod {
-  apiVersion?: string;
-  kind?: string;
+/** A pod as the simulator reads it: metadata is always present on what the API server sends. */
+export interface Pod extends KubeObject {
   metadata: ObjectMeta;
   spec?: PodSpec;
   status?: PodStatus;
@@ -158,9 +138,7 @@ export interface NodeStatus {
   images?: NodeImage[];
 }
 
-export interface Node {
-  apiVersion?: string;
-  kind?: string;
+export interface Node extends KubeObject {
   metadata: ObjectMeta;
   spec?: {
     podCIDR?: string;
@@ -172,7 +150,7 @@ export interface Node {
   status?: NodeStatus;
 }
 
-export interface PersistentVolumeClaim {
+export interface PersistentVolumeClaim extends KubeObject {
   metadata: ObjectMeta;
   spec?: {
     storageClassName?: string;
@@ -184,9 +162,7 @@ export interface PersistentVolumeClaim {
   status?: { phase?: string };
 }
 
-export interface PersistentVolume {
-  apiVersion?: string;
-  kind?: string;
+export interface PersistentVolume extends KubeObject {
   metadata: ObjectMeta;
   spec?: {
     capacity?: Record<string, string>;
@@ -198,9 +174,4 @@ export interface PersistentVolume {
     claimRef?: { apiVersion?: string; kind?: string; namespace?: string; name?: string; uid?: string };
   };
   status?: { phase?: string };
-}
-
-export interface ListOf<T> {
-  metadata?: { resourceVersion?: string; continue?: string };
-  items: T[];
 }

@@ -97,6 +97,13 @@ export {
   type UserInfo,
 } from './http/admission.js';
 export type { TlsSource } from './http/tls.js';
+export {
+  ADDRESS_FILE_ENV,
+  AddressFileError,
+  formatAddress,
+  recordAddress,
+  type BoundAddresses,
+} from './http/address-file.js';
 export { kubeLeaseStore } from './kube-lease-store.js';
 export {
   defaultListenHost,

@@ -1,52 +1,38 @@
 // The CloneSet scenario harness: each scenario file gets its own watcher and cloneset program (own bus prefix, own
 // lease namespace, webhooks scoped to its namespaces) on the shared local cluster, and helpers that read what a user
-// would read (pods, the CloneSet's status, events).
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+// would read (pods, the CloneSet's status, events). The generic parts (programs on port 0, namespaces, waits, pods,
+// events, Jaeger) are @regatta/testing's; this file adds only what is CloneSet's.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { parse } from 'yaml';
 import { generateCrds } from '@regatta/api';
-import { KubeClient, type KubeObject } from '@regatta/kube';
+import type { CoreEvent, KubeClient, KubeObject } from '@regatta/kube';
+import { installCrds, type ManagedProcess } from '@regatta/local-cluster';
 import {
-  appEntryPath,
-  freePorts,
-  installCrds,
-  startProgram,
-  waitFor,
-  type ManagedProcess,
-} from '@regatta/local-cluster';
-import { sleep } from './scenario-helpers.js';
+  createNamespace,
+  eventsAbout,
+  livePods,
+  POD,
+  programLog,
+  randomId,
+  scenarioCluster,
+  traceIdOf,
+  traceSpans,
+  useScenarioPrograms,
+  waitObserved,
+  type JaegerSpan,
+  type Pod,
+  type ServingProgram,
+} from '@regatta/testing';
+
+export { isReady, POD, type Container, type ContainerStatus, type JaegerSpan, type Pod } from '@regatta/testing';
+export type { CoreEvent } from '@regatta/kube';
 
 export const CS = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' } as const;
-export const POD = { apiVersion: 'v1', kind: 'Pod' } as const;
 const FIXTURES = fileURLToPath(new URL('../../../../libs/api/src/fixtures/', import.meta.url));
-const LOGS = join(tmpdir(), 'regatta-cloneset-test-logs');
 
-export interface ContainerStatus {
-  name: string;
-  image: string;
-  imageID: string;
-  containerID?: string;
-  restartCount: number;
-  ready: boolean;
-  state?: { waiting?: { reason?: string }; running?: unknown; terminated?: unknown };
-  lastState?: { terminated?: { exitCode?: number } };
-}
-export interface Pod extends KubeObject {
-  spec: {
-    containers: { name: string; image: string; env?: unknown[] }[];
-    nodeName?: string;
-    volumes?: unknown[];
-  };
-  status?: {
-    phase?: string;
-    conditions?: { type: string; status: string; reason?: string }[];
-    containerStatuses?: ContainerStatus[];
-  };
-}
 export interface CloneSetStatus {
   observedGeneration?: number;
   replicas: number;
@@ -65,25 +51,11 @@ export interface CloneSet extends KubeObject {
   spec: Record<string, unknown> & { replicas?: number; updateStrategy?: Record<string, unknown> };
   status?: CloneSetStatus;
 }
-export interface CoreEvent extends KubeObject {
-  reason: string;
-  message: string;
-  type: string;
-  involvedObject: { kind: string; name: string };
-}
-
-export interface JaegerSpan {
-  operationName: string;
-  tags: Record<string, unknown>;
-}
 
 /** A seed fixture (libs/api/src/fixtures): the YAML of the articles, parsed. */
 export function seed(file: string): CloneSet {
   return parse(readFileSync(join(FIXTURES, file), 'utf8')) as CloneSet;
 }
-
-export const isReady = (p: Pod): boolean =>
-  p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 
 export const instanceId = (p: Pod): string =>
   p.metadata?.labels?.['apps.kruise.io/cloneset-instance-id'] ?? '';
@@ -91,7 +63,7 @@ export const instanceId = (p: Pod): string =>
 export interface CloneSetScenarios {
   readonly client: KubeClient;
   readonly jaegerQuery: string | undefined;
-  /** The running controller (replaced by `restartController`). */
+  /** The running controller (replaced by `startController`). */
   readonly controller: ManagedProcess;
   /** Starts another cloneset program instance (e.g. after a kill) and waits until it is ready. */
   startController(instance: string): Promise<ManagedProcess>;
@@ -105,7 +77,7 @@ export interface CloneSetScenarios {
   /** What `kubectl set image` does: replace the first container's image. */
   setImage(ns: string, name: string, image: string): Promise<void>;
   patch(ns: string, name: string, patch: Record<string, unknown>): Promise<void>;
-  /** The cs-demo seed (S1 §2) named `name` in `ns`, changed by `edit`, created; returns what the server stored. */
+  /** The cs-demo seed named `name` in `ns`, changed by `edit`, created; returns what the server stored. */
   createDemo(ns: string, name: string, edit?: (cs: CloneSet) => void): Promise<CloneSet>;
   /** Patches a pod (strategic merge unless told otherwise). */
   patchPod(
@@ -132,81 +104,38 @@ export interface CloneSetScenarios {
 export function useCloneSetScenarios(
   options: { env?: Record<string, string>; webhooks?: boolean } = {},
 ): CloneSetScenarios {
-  const id = randomBytes(3).toString('hex');
+  const id = randomId();
   const scopeLabel = 'regatta-test-cloneset';
-  const programs: ManagedProcess[] = [];
+  const programs = useScenarioPrograms();
   let client: KubeClient | undefined;
   let controller: ManagedProcess | undefined;
-  let controllerLogFile: string | undefined;
+  let first: ServingProgram | undefined;
   let jaegerQuery: string | undefined;
   let common: Record<string, string> = {};
 
-  /**
-   * Starts a program on free ports and waits for its /readyz. The ports are free when picked but another file's
-   * program, starting at the same moment, may take one first: a program that exits before it is ready is started
-   * again on other ports (three tries).
-   */
-  const startReady = async (
-    what: string,
-    entry: string,
-    logName: string,
-    env: (health: number, webhook: number) => Record<string, string>,
-  ): Promise<{ process: ManagedProcess; logFile: string }> => {
-    for (let attempt = 1; ; attempt++) {
-      const [health, webhook] = (await freePorts(2)) as [number, number];
-      const logFile = join(LOGS, attempt === 1 ? `${logName}.log` : `${logName}-try${attempt}.log`);
-      const p = startProgram({
-        name: logName,
-        entry,
-        logFile,
-        env: { ...env(health, webhook), REGATTA_HEALTH_ADDR: `127.0.0.1:${health}` },
-      });
-      programs.push(p);
-      try {
-        await waitFor(
-          `${what} to be ready`,
-          async () => {
-            p.assertRunning();
-            return (await fetch(`http://127.0.0.1:${health}/readyz`).catch(() => undefined))?.status === 200;
-          },
-          { timeoutMs: 90_000, intervalMs: 250 },
-        );
-        return { process: p, logFile };
-      } catch (err) {
-        const exited = await Promise.race([p.exited.then(() => true), sleep(100).then(() => false)]);
-        if (!exited || attempt >= 3) throw err;
-      }
-    }
-  };
-
   const startController = async (instance: string): Promise<ManagedProcess> => {
-    const { process: p, logFile } = await startReady(
-      'the cloneset program',
-      appEntryPath('cloneset'),
+    // without REGATTA_WEBHOOK_URL the program registers its webhooks at the address it got (port 0)
+    const p = await programs.start(
+      'cloneset',
       `cloneset-${id}-${instance}`,
-      (_health, webhookPort) => ({
+      {
         ...common,
-        ...(options.webhooks === false
-          ? {}
-          : {
-              REGATTA_WEBHOOK_ADDR: `127.0.0.1:${webhookPort}`,
-              REGATTA_WEBHOOK_URL: `https://127.0.0.1:${webhookPort}`,
-            }),
         REGATTA_NAMESPACE_SELECTOR: `${scopeLabel}=${id}`,
         POD_NAME: `cloneset-${id}-${instance}`,
         ...options.env,
-      }),
+      },
+      { webhook: options.webhooks !== false },
     );
-    controller = p;
-    if (instance === 'a') controllerLogFile = logFile;
-    return p;
+    controller = p.process;
+    if (instance === 'a') first = p;
+    return p.process;
   };
 
   beforeAll(async () => {
-    const { kubeconfig, nats, jaeger } = inject('cluster');
+    const cluster = scenarioCluster();
+    const { kubeconfig, nats, jaeger } = cluster;
     jaegerQuery = jaeger?.query;
-    mkdirSync(LOGS, { recursive: true });
-    client = KubeClient.fromKubeconfigFile(kubeconfig);
+    client = cluster.client;
     await installCrds(kubeconfig, generateCrds() as unknown as Parameters<typeof installCrds>[1]);
     const leaseNs = `cloneset-lease-${id}`;
     await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: leaseNs } });
@@ -218,15 +147,11 @@ export function useCloneSetScenarios(
       LOG_LEVEL: 'info',
       ...(jaeger ? { OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpHttp } : {}),
     };
-    await startReady('the watcher', appEntryPath('watcher'), `watcher-${id}`, () => ({
-      ...common,
-      POD_NAME: `watcher-${id}`,
-    }));
+    await programs.start('watcher', `watcher-${id}`, { ...common, POD_NAME: `watcher-${id}` });
     await startController('a');
   });
 
   afterAll(async () => {
-    for (const p of programs.reverse()) await p.stop().catch(() => undefined);
     for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
       await client
         ?.delete({ apiVersion: 'admissionregistration.k8s.io/v1', kind, name: `regatta-cloneset-${id}` })
@@ -238,8 +163,7 @@ export function useCloneSetScenarios(
     if (!client) throw new Error('the scenario harness is used before beforeAll ran');
     return client;
   };
-  const pods = async (ns: string): Promise<Pod[]> =>
-    (await kube().list<Pod>({ ...POD, namespace: ns })).items.filter((p) => !p.metadata?.deletionTimestamp);
+  const pods = (ns: string) => livePods(kube(), ns);
   const cloneSet = (ns: string, name: string) => kube().get<CloneSet>({ ...CS, namespace: ns, name });
 
   return {
@@ -254,21 +178,10 @@ export function useCloneSetScenarios(
       return controller;
     },
     startController,
-    async namespace() {
-      const ns = `cs-${id}-${randomBytes(2).toString('hex')}`;
-      await kube().create({
-        apiVersion: 'v1',
-        kind: 'Namespace',
-        metadata: { name: ns, labels: { [scopeLabel]: id } },
-      });
-      return ns;
-    },
+    namespace: () => createNamespace(kube(), `cs-${id}`, { [scopeLabel]: id }),
     pods,
     cloneSet,
-    async events(ns, reason) {
-      const all = (await kube().list<CoreEvent>({ apiVersion: 'v1', kind: 'Event', namespace: ns })).items;
-      return all.filter((e) => e.involvedObject.kind === 'CloneSet' && (!reason || e.reason === reason));
-    },
+    events: (ns, reason) => eventsAbout(kube(), ns, 'CloneSet', reason),
     async setImage(ns, name, image) {
       await kube().patch(
         { ...CS, namespace: ns, name },
@@ -288,41 +201,13 @@ export function useCloneSetScenarios(
     async patchPod(ns, name, body, type = 'strategic') {
       await kube().patch({ ...POD, namespace: ns, name }, body, { type });
     },
-    controllerLog() {
-      try {
-        return controllerLogFile ? readFileSync(controllerLogFile, 'utf8') : '';
-      } catch {
-        return '';
-      }
-    },
+    controllerLog: () => programLog(first),
     async rolloutSpans(ns, name) {
       const raw = (await cloneSet(ns, name)).metadata?.annotations?.['regatta.dev/rollout-trace'];
-      const traceId = raw
-        ? ((JSON.parse(raw) as { traceparent?: string }).traceparent?.split('-')[1] ?? '')
-        : '';
-      if (!traceId || !jaegerQuery) return [];
-      const res = await fetch(`${jaegerQuery}/api/traces/${traceId}`);
-      if (!res.ok) return [];
-      const body = (await res.json()) as {
-        data?: { spans: { operationName: string; tags: { key: string; value: unknown }[] }[] }[];
-      };
-      return (body.data?.[0]?.spans ?? []).map((sp) => ({
-        operationName: sp.operationName,
-        tags: Object.fromEntries(sp.tags.map((t) => [t.key, t.value])),
-      }));
+      const traceparent = raw ? (JSON.parse(raw) as { traceparent?: string }).traceparent : undefined;
+      return traceSpans(jaegerQuery, traceIdOf(traceparent));
     },
-    async observed(ns, name) {
-      await expect
-        .poll(
-          async () => {
-            const cs = await cloneSet(ns, name);
-            return cs.status?.observedGeneration === cs.metadata?.generation;
-          },
-          { timeout: 15_000 },
-        )
-        .toBe(true);
-      return cloneSet(ns, name);
-    },
+    observed: (ns, name) => waitObserved(() => cloneSet(ns, name)),
     async settled(ns, name, replicas, timeoutMs = 60_000) {
       await expect
         .poll(

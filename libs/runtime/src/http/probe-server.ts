@@ -4,6 +4,7 @@ import type { Registry } from 'prom-client';
 import { AlreadyStartedError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { Checker, Runnable } from '../runnable.js';
+import { ADDRESS_FILE_ENV, formatAddress, recordAddress } from './address-file.js';
 import { sendFailure } from './body.js';
 import { serveUntil } from './serve.js';
 import { defaultListenHost } from '../process-config.js';
@@ -13,6 +14,11 @@ export interface ProbeServerOptions {
   port?: number;
   /** Default `defaultListenHost()`: all interfaces in a pod, loopback elsewhere. */
   host?: string;
+  /**
+   * Where the bound address is recorded as `health` (docs/adr/0015); default `REGATTA_ADDRESS_FILE`, none when
+   * unset.
+   */
+  addressFile?: string;
   /** Served on `/metrics` when given. */
   registry?: Registry;
   logger?: Logger;
@@ -34,6 +40,7 @@ export class ProbeServer implements Runnable {
   readonly #port: number;
   readonly #host: string;
   readonly #registry: Registry | undefined;
+  readonly #addressFile: string | undefined;
   readonly #log: Logger;
   readonly #checks = { healthz: new Map<string, Checker>(), readyz: new Map<string, Checker>() };
   #started = false;
@@ -45,6 +52,7 @@ export class ProbeServer implements Runnable {
     this.#port = options.port ?? 8081;
     this.#host = options.host ?? defaultListenHost();
     this.#registry = options.registry;
+    this.#addressFile = options.addressFile ?? process.env[ADDRESS_FILE_ENV];
     this.#log = (options.logger ?? silentLogger).child({ component: 'probe-server' });
   }
 
@@ -77,12 +85,13 @@ export class ProbeServer implements Runnable {
     });
     server.requestTimeout = 10_000;
     server.headersTimeout = 10_000;
-    await serveUntil(server, this.#host, this.#port, signal, (address) => {
+    await serveUntil(server, this.#host, this.#port, signal, async (address) => {
       this.#address = address;
       this.#log.info(
-        { address: `${address.address}:${address.port}` },
-        'serving /healthz, /readyz and /metrics',
+        { address: formatAddress(address), paths: ['/healthz', '/readyz', '/metrics'] },
+        'listening',
       );
+      await recordAddress('health', address, this.#addressFile);
       this.#listeningResolve(address);
     });
   }

@@ -14,6 +14,7 @@ import {
   type MutatingHandler,
   type ValidatingHandler,
 } from './admission.js';
+import { ADDRESS_FILE_ENV, formatAddress, recordAddress } from './address-file.js';
 import { BodyTooLargeError, readBody, sendFailure, sendJson } from './body.js';
 import { createJsonPatch } from '@regatta/kube';
 import { serveUntil } from './serve.js';
@@ -26,6 +27,11 @@ export interface WebhookServerOptions {
   port?: number;
   /** Default `defaultListenHost()`: all interfaces in a pod, loopback elsewhere. */
   host?: string;
+  /**
+   * Where the bound address is recorded as `webhook` (docs/adr/0015); default `REGATTA_ADDRESS_FILE`, none when
+   * unset.
+   */
+  addressFile?: string;
   /** Time to receive a request and answer it. Default 10 s (the API server's default webhook timeout). */
   requestTimeoutMs?: number;
   /** Largest accepted body. Default 3 MiB. */
@@ -121,13 +127,11 @@ export class WebhookServer implements Runnable {
         this.#options.host ?? defaultListenHost(),
         this.#options.port ?? 9443,
         signal,
-        (address) => {
+        async (address) => {
           this.#address = address;
+          this.#log.info({ address: formatAddress(address), paths: [...this.#routes.keys()] }, 'listening');
+          await recordAddress('webhook', address, this.#options.addressFile ?? process.env[ADDRESS_FILE_ENV]);
           this.#ready = true;
-          this.#log.info(
-            { address: `${address.address}:${address.port}`, paths: [...this.#routes.keys()] },
-            'serving admission webhooks',
-          );
           this.#listeningResolve(address);
         },
       );

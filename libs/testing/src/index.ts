@@ -1,0 +1,27 @@
+export { scenarioCluster } from './context.js';
+export { eventsAbout } from './events.js';
+export { traceIdOf, traceSpans, type JaegerSpan } from './jaeger.js';
+export { createNamespace, randomId } from './namespaces.js';
+export { recordPods, type PodRecorder } from './pod-recorder.js';
+export {
+  LIFECYCLE_STATE,
+  POD,
+  conditionOf,
+  containerStatus,
+  isReady,
+  livePods,
+  nameOf,
+  stateOf,
+  uidOf,
+  type Container,
+  type ContainerStatus,
+  type Pod,
+} from './pods.js';
+export {
+  PROGRAM_LOGS,
+  programLog,
+  useScenarioPrograms,
+  type ScenarioPrograms,
+  type ServingProgram,
+} from './programs.js';
+export { holds, sleep, waitObserved, type Generational } from './waits.js';
