@@ -52,7 +52,7 @@ async function setup() {
 
   const registration = await registerKinds(bus, 'test-controller', id, [KINDS.configmaps]);
   cleanups.push(() => registration.stop());
-  const cache = new Cache<KubeObject>(bus, KINDS.configmaps);
+  const cache = new Cache<KubeObject & { data?: Record<string, string> }>(bus, KINDS.configmaps);
   cleanups.push(() => cache.stop());
 
   /** name → resourceVersion of the namespace's ConfigMaps, as the API server and as the cache see them. */
@@ -128,7 +128,7 @@ describe('watcher', () => {
       )
       .toBe(true);
     expect(t.cache.get(t.ns, 'before-0')).toBeUndefined();
-    expect((t.cache.get(t.ns, 'before-10')?.['data'] as { v: string }).v).toBe('while-down');
+    expect(t.cache.get(t.ns, 'before-10')?.data?.['v']).toBe('while-down');
   });
 
   it('a standby takes over within 15 s of the leader dying, and no change is lost', async () => {

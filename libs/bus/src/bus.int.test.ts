@@ -42,7 +42,7 @@ describe('mirror bucket → cache', () => {
     const writer = await MirrorWriter.open(await bus(nats!, 'watcher'), kind);
     for (let i = 0; i < 50; i++) await writer.put(widget('ns1', `w${i}`, 1));
 
-    const cache = new Cache(await bus(nats!, 'controller'), kind);
+    const cache = new Cache<KubeObject & { spec?: unknown }>(await bus(nats!, 'controller'), kind);
     cleanups.push(() => cache.stop());
     await cache.start();
     expect(cache.size).toBe(50);
@@ -54,7 +54,7 @@ describe('mirror bucket → cache', () => {
     await writer.put(widget('ns2', 'other', 1));
 
     await waitFor('cache to converge', () => cache.size === 26 && cache.get('ns2', 'other') !== undefined);
-    expect(cache.get('ns1', 'w2')?.['spec']).toEqual({ n: 2 });
+    expect(cache.get('ns1', 'w2')?.spec).toEqual({ n: 2 });
     expect(cache.get('ns1', 'w3')).toBeUndefined();
     expect(cache.list({ namespace: 'ns1' })).toHaveLength(25);
     expect(events.filter((e) => e.startsWith('update'))).toHaveLength(25);
@@ -128,11 +128,11 @@ describe('mirror bucket → cache', () => {
       ...widget('ns', 's', 1, { data: { password: 'aHVudGVyMg==' } }),
       metadata: { ...widget('ns', 's', 1).metadata, managedFields: [{ manager: 'kubectl' }] },
     });
-    const cache = new Cache(await bus(nats!), kind);
+    const cache = new Cache<KubeObject & { data?: unknown }>(await bus(nats!), kind);
     cleanups.push(() => cache.stop());
     await cache.start();
     const s = cache.get('ns', 's')!;
-    expect(s['data']).toBeUndefined();
+    expect(s.data).toBeUndefined();
     expect(s.metadata?.managedFields).toBeUndefined();
     expect(s.metadata?.annotations?.['regatta.dev/data-sha256']).toMatch(/^[0-9a-f]{64}$/);
   });

@@ -15,6 +15,9 @@ export interface Envelope<T extends KubeObject = KubeObject> {
   observedAt: number;
 }
 
+/** The fields of a Secret that never travel the bus. */
+type SecretFields = KubeObject & { data?: Record<string, string>; stringData?: Record<string, string> };
+
 const SECRET_HASH_ANNOTATION = 'regatta.dev/data-sha256';
 
 /**
@@ -24,20 +27,18 @@ const SECRET_HASH_ANNOTATION = 'regatta.dev/data-sha256';
 export function trimForMirror<T extends KubeObject>(obj: T): T {
   const metadata = { ...obj.metadata };
   delete metadata.managedFields;
-  const out: KubeObject = { ...obj, metadata };
+  const out: SecretFields = { ...obj, metadata };
   if (obj.kind === 'Secret') {
-    const data = {
-      ...(obj['data'] as Record<string, string> | undefined),
-      ...(obj['stringData'] as Record<string, string> | undefined),
-    };
+    const secret = obj as SecretFields;
+    const data = { ...secret.data, ...secret.stringData };
     const h = createHash('sha256');
     for (const k of Object.keys(data).sort())
       h.update(k)
         .update('\0')
         .update(data[k] ?? '')
         .update('\0');
-    delete out['data'];
-    delete out['stringData'];
+    delete out.data;
+    delete out.stringData;
     out.metadata = {
       ...metadata,
       annotations: { ...metadata.annotations, [SECRET_HASH_ANNOTATION]: h.digest('hex') },

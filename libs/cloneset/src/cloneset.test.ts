@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Expectations } from '@regatta/runtime';
 import { computeStatus, statusChanged } from './status.js';
-import { cloneSetsForOrphan, observeOwnedChange, owningCloneSet } from './handlers.js';
+import { cloneSetsForOrphan, isCloneSetPodOrOrphan, owningCloneSet } from './handlers.js';
 import { cloneSetValidator, cloneSetWebhookConfigurations, cloneSetDefaulter } from './webhooks.js';
 import { rolloutSpec } from './reconciler.js';
 
@@ -88,24 +87,18 @@ describe('event handling', () => {
     { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web', uid: 'u1', controller: true },
   ];
 
-  it('maps a pod to its CloneSet and observes create / delete expectations', () => {
-    const e = new Expectations();
-    e.expectScale('ns/web', 'create', 'web-abcde');
-    const pod = {
-      metadata: { name: 'web-abcde', namespace: 'ns', ownerReferences: owner, resourceVersion: '5' },
+  it("maps a pod to its CloneSet; keeps CloneSets' pods and orphans only", () => {
+    const pod = { metadata: { name: 'web-abcde', namespace: 'ns', ownerReferences: owner } };
+    expect(owningCloneSet(pod)).toEqual({ namespace: 'ns', name: 'web' });
+    expect(isCloneSetPodOrOrphan(pod)).toBe(true);
+    expect(isCloneSetPodOrOrphan({ metadata: { name: 'orphan', namespace: 'ns' } })).toBe(true);
+    const rsPod = {
+      metadata: {
+        ...pod.metadata,
+        ownerReferences: [{ ...owner[0]!, kind: 'ReplicaSet', apiVersion: 'apps/v1' }],
+      },
     };
-    expect(observeOwnedChange(e, { type: 'add', object: pod }, 'pod')).toEqual({
-      namespace: 'ns',
-      name: 'web',
-    });
-    expect(e.satisfiedScale('ns/web').satisfied).toBe(true);
-    e.expectScale('ns/web', 'delete', 'web-abcde');
-    observeOwnedChange(
-      e,
-      { type: 'update', object: { metadata: { ...pod.metadata, deletionTimestamp: 'x' } } },
-      'pod',
-    );
-    expect(e.satisfiedScale('ns/web').satisfied).toBe(true);
+    expect(isCloneSetPodOrOrphan(rsPod)).toBe(false);
   });
 
   it('an orphan pod wakes the CloneSets of its namespace whose selector matches it', () => {

@@ -13,15 +13,9 @@ export {
 } from './reconciler.js';
 export { computeStatus, statusChanged, type ComputedCloneSetStatus, type StatusInput } from './status.js';
 export { messages } from './events.js';
+export { CLONESET_OWNER, cloneSetsForOrphan, isCloneSetPodOrOrphan, owningCloneSet } from './handlers.js';
 export {
-  cloneSetRequest,
-  cloneSetsForOrphan,
-  observeOwnedChange,
-  owningCloneSet,
-  revisionOwner,
-  type Change,
-} from './handlers.js';
-export {
+  CLONESET_WEBHOOK_MATCH_CONDITIONS,
   MUTATE_CLONESET_PATH,
   VALIDATE_CLONESET_PATH,
   cloneSetDefaulter,

@@ -72,6 +72,7 @@ import {
   type Request,
   type Result,
   forEachLimited,
+  requestKey,
 } from '@regatta/runtime';
 import { CONTROLLER_NAME, INVALID_SPEC_REASON, errText, messages } from './events.js';
 import { type WorkloadCondition, syncProgressing } from './progressing.js';
@@ -142,7 +143,7 @@ export const CLONESET_FEATURE_GATES = {
 export type CloneSetFeatureGates = Record<keyof typeof CLONESET_FEATURE_GATES, boolean>;
 
 export function cloneSetKey(namespace: string | undefined, name: string): string {
-  return `${namespace ?? ''}/${name}`;
+  return requestKey({ ...(namespace ? { namespace } : {}), name });
 }
 
 /** The v1alpha1 spec as the rollout math reads it (defaults the webhook would have set, when missing). */
