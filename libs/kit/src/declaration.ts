@@ -138,7 +138,9 @@ export class ControllerBuilder<R extends Record<string, KubeObject>, G extends s
     private readonly decl: Partial<ControllerDeclaration<R, G>> & { options: ControllerOptions<G> },
   ) {}
 
-  static controller<G extends string = never>(options: ControllerOptions<G>): ControllerBuilder<Record<never, KubeObject>, G> {
+  static controller<G extends string = never>(
+    options: ControllerOptions<G>,
+  ): ControllerBuilder<Record<never, KubeObject>, G> {
     return new ControllerBuilder<Record<never, KubeObject>, G>({ options, owns: [], watches: [] });
   }
 

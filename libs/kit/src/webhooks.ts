@@ -55,13 +55,15 @@ export async function serveWebhooks(o: ServeWebhooksOptions): Promise<void> {
   const urlHost = configuredUrl ? new URL(configuredUrl).hostname.replace(/^\[|\]$/g, '') : dialHost(host);
   const hosts = [...new Set([urlHost, dialHost(host), 'localhost'])];
   const { program } = o;
-  const certs = await sharedWebhookCertificates(o.client, {
-    namespace: o.namespace,
-    name: webhookSecretName(o.controller),
-    hosts,
-    commonName: `${program}-webhook`,
-    log: o.log,
-  });
+  const certs = await withRetries(o.log, 'could not read or create the webhook certificates', () =>
+    sharedWebhookCertificates(o.client, {
+      namespace: o.namespace,
+      name: webhookSecretName(o.controller),
+      hosts,
+      commonName: `${program}-webhook`,
+      log: o.log,
+    }),
+  );
   const server = new WebhookServer({ tls: certs.serving, host, port, logger: o.log });
   for (const route of o.declaration.routes) route.register(server);
   o.manager.add(server);
@@ -94,4 +96,17 @@ export async function serveWebhooks(o: ServeWebhooksOptions): Promise<void> {
       await keeper.start(signal);
     },
   });
+}
+
+/** Retries `fn` with back-off (0.5 s doubling to 8 s) for about a minute, then throws its last error. */
+async function withRetries<T>(log: Logger, what: string, fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (attempt >= 10) throw err;
+      log.warn({ err, attempt }, `${what}; retrying`);
+      await new Promise((resolve) => setTimeout(resolve, Math.min(8_000, 250 * 2 ** attempt)));
+    }
+  }
 }
