@@ -177,7 +177,8 @@ export class ControllerBuilder<R extends Record<string, KubeObject>, G extends s
     const watched: WatchesDeclaration = {
       name,
       kind,
-      map: map as unknown as WatchesDeclaration['map'],
+      // stored for any kind; called only with changes of this cache and the readers declared here
+      map: (change, readers) => map(change as Change<T>, readers as Readers<R & Record<N, T>>),
       ...keepOf(opts),
     };
     return this.next({ watches: [...(this.decl.watches ?? []), watched] });
