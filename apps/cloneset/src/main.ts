@@ -9,7 +9,7 @@ import {
   RolloutTracer,
   VALIDATE_CLONESET_PATH,
   cloneSetDefaulter,
-  cloneSetsForOrphan,
+  cloneSetsForOrphanChange,
   cloneSetValidator,
   cloneSetWebhookConfigurations,
   isCloneSetPodOrOrphan,
@@ -27,11 +27,7 @@ const cloneset = ControllerBuilder.controller({
   .owns('pods', KINDS.pods, { keep: isCloneSetPodOrOrphan, expectations: 'scale-and-updates' })
   .owns('pvcs', KINDS.persistentvolumeclaims, { expectations: 'scale' })
   .owns('revisions', KINDS.controllerrevisions)
-  .watches('pods', KINDS.pods, (c, r) =>
-    c.type === 'delete'
-      ? []
-      : cloneSetsForOrphan(c.object, r.clonesets.list({ namespace: c.object.metadata?.namespace ?? '' })),
-  )
+  .watches('pods', KINDS.pods, cloneSetsForOrphanChange) // orphans: the CloneSets that may adopt them
   .webhooks(({ readers }) => ({
     routes: [
       mutating(MUTATE_CLONESET_PATH, cloneSetDefaulter()),

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { computeStatus, statusChanged } from './status.js';
-import { cloneSetsForOrphan, isCloneSetPodOrOrphan, owningCloneSet } from './handlers.js';
+import {
+  cloneSetsForOrphan,
+  cloneSetsForOrphanChange,
+  isCloneSetPodOrOrphan,
+  owningCloneSet,
+} from './handlers.js';
 import { cloneSetValidator, cloneSetWebhookConfigurations, cloneSetDefaulter } from './webhooks.js';
 import { rolloutSpec } from './reconciler.js';
 
@@ -120,6 +125,23 @@ describe('event handling', () => {
     expect(cloneSetsForOrphan({ metadata: { ...orphan.metadata, deletionTimestamp: 'x' } }, sets)).toEqual(
       [],
     );
+  });
+
+  it('the Watches mapping on pods: an orphan added or updated wakes its adopters, a deleted one nothing', () => {
+    const sets = [
+      { metadata: { name: 'web', namespace: 'ns' }, spec: { selector: { matchLabels: { app: 'web' } } } },
+    ];
+    const readers = {
+      clonesets: {
+        list: ({ namespace }: { namespace: string }) =>
+          sets.filter((s) => s.metadata.namespace === namespace),
+      },
+    };
+    const orphan = { metadata: { name: 'p', namespace: 'ns', labels: { app: 'web' } } };
+    expect(cloneSetsForOrphanChange({ type: 'add', object: orphan }, readers)).toEqual([
+      { namespace: 'ns', name: 'web' },
+    ]);
+    expect(cloneSetsForOrphanChange({ type: 'delete', object: orphan }, readers)).toEqual([]);
   });
 
   it('ignores objects no CloneSet controls', () => {

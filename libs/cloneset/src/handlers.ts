@@ -3,7 +3,7 @@
  * and claims to their controlling CloneSet through expectations, `libs/kit`): orphan pods to the CloneSets that may
  * adopt them, and which pods the cache keeps (OpenKruise `pkg/controller/cloneset/cloneset_event_handler.go`).
  */
-import type { KubeObject, LabelSelector } from '@regatta/kube';
+import type { Change, KubeObject, LabelSelector } from '@regatta/kube';
 import { compileLabelSelector, controllerRef } from '@regatta/kube';
 import { controllerRequest, requestForObject, type OwnerKind, type Request } from '@regatta/runtime';
 
@@ -33,6 +33,16 @@ export function cloneSetsForOrphan(pod: KubeObject, clonesets: readonly KubeObje
     if (selectorMatches(selector, pod)) out.push(requestForObject(cs));
   }
   return out;
+}
+
+/** A pod changed (the Watches mapping on pods): if it is an orphan, the CloneSets that may adopt it. */
+export function cloneSetsForOrphanChange(
+  change: Change,
+  readers: { clonesets: { list(opts: { namespace: string }): KubeObject[] } },
+): Request[] {
+  if (change.type === 'delete') return [];
+  const ns = change.object.metadata?.namespace ?? '';
+  return cloneSetsForOrphan(change.object, readers.clonesets.list({ namespace: ns }));
 }
 
 /** Whether a selector matches the object's labels; an invalid selector matches nothing. */

@@ -13,7 +13,13 @@ export {
 } from './reconciler.js';
 export { computeStatus, statusChanged, type ComputedCloneSetStatus, type StatusInput } from './status.js';
 export { messages } from './events.js';
-export { CLONESET_OWNER, cloneSetsForOrphan, isCloneSetPodOrOrphan, owningCloneSet } from './handlers.js';
+export {
+  CLONESET_OWNER,
+  cloneSetsForOrphan,
+  cloneSetsForOrphanChange,
+  isCloneSetPodOrOrphan,
+  owningCloneSet,
+} from './handlers.js';
 export {
   CLONESET_WEBHOOK_MATCH_CONDITIONS,
   MUTATE_CLONESET_PATH,
