@@ -70,6 +70,8 @@ export interface WebhookConfigurationKeeperOptions {
 export class WebhookConfigurationKeeper implements Runnable {
   readonly name = 'webhook-configurations';
   #inStep = false;
+  #wake: (() => void) | undefined;
+  #woken = false;
 
   constructor(private readonly options: WebhookConfigurationKeeperOptions) {}
 
@@ -78,6 +80,12 @@ export class WebhookConfigurationKeeper implements Runnable {
     return () => {
       if (!this.#inStep) throw new Error('webhook configurations not in step yet');
     };
+  }
+
+  /** Runs the next pass now (this replica just became the leader: re-point the configurations at once). */
+  wake(): void {
+    this.#woken = true;
+    this.#wake?.();
   }
 
   /** One pass: read every configuration, re-apply (leader only) those missing or drifted. True when all in step. */
@@ -116,9 +124,21 @@ export class WebhookConfigurationKeeper implements Runnable {
           'could not keep the webhook configurations in step; retrying',
         );
       }
+      if (this.#woken) {
+        this.#woken = false;
+        continue;
+      }
       await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, failures ? Math.min(interval * 2 ** failures, 10_000) : interval);
-        signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+        const done = () => {
+          clearTimeout(t);
+          signal.removeEventListener('abort', done);
+          this.#wake = undefined;
+          this.#woken = false;
+          resolve();
+        };
+        const t = setTimeout(done, failures ? Math.min(interval * 2 ** failures, 10_000) : interval);
+        this.#wake = done;
+        signal.addEventListener('abort', done, { once: true });
       });
     }
   }

@@ -96,6 +96,15 @@ export async function serveWebhooks(o: ServeWebhooksOptions): Promise<void> {
       await keeper.start(signal);
     },
   });
+  // elected: re-point the configurations now, not at the next poll (the former leader may be dead)
+  o.manager.add({
+    name: 'webhook-configurations-owner',
+    needLeaderElection: () => true,
+    start: async (signal) => {
+      keeper?.wake();
+      await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+    },
+  });
 }
 
 /** Retries `fn` with back-off (0.5 s doubling to 8 s) for about a minute, then throws its last error. */
