@@ -66,7 +66,7 @@ async function setup() {
 
   const registration = await registerKinds(bus, 'test-controller', id, [KINDS.configmaps]);
   cleanups.push(() => registration.stop());
-  const cache = new Cache<KubeObject>(bus, KINDS.configmaps);
+  const cache = new Cache<KubeObject & { data?: Record<string, string> }>(bus, KINDS.configmaps);
   cleanups.push(() => cache.stop());
 
   /** name → resourceVersion of the namespace's ConfigMaps, as the API server and as the cache see them. */
@@ -149,7 +149,7 @@ describe('watcher', () => {
       )
       .toBe(true);
     expect(t.cache.get(t.ns, 'before-0')).toBeUndefined();
-    expect((t.cache.get(t.ns, 'before-10')?.['data'] as { v: string }).v).toBe('while-down');
+    expect(t.cache.get(t.ns, 'before-10')?.data?.['v']).toBe('while-down');
   });
 
   it('a standby takes over within 15 s of the leader dying, and no change is lost', async () => {
@@ -226,7 +226,7 @@ describe('watcher: what it must not mirror never stops the rest (issue 8)', () =
 
     const names = () => pods.list({ namespace: t.ns }).map((p) => p.metadata!.name!).sort();
     await expect.poll(names, { timeout: 30_000 }).toEqual(['a-0', 'a-1', 'a-2', 'a-3', 'b-0', 'b-1', 'big']);
-    const env = (pods.get(t.ns, 'big')?.['spec'] as { containers: { env: { value: string }[] }[] }).containers[0]!
+    const env = ((pods.get(t.ns, 'big') as { spec?: unknown } | undefined)?.spec as { containers: { env: { value: string }[] }[] }).containers[0]!
       .env[0]!.value;
     expect(env).toHaveLength(740_000);
     await expect

@@ -46,8 +46,6 @@ export const Annotations = {
   /** Sidecar hashes written by the SidecarSet webhook (read for in-place sidecar updates). */
   SidecarSetHash: 'kruise.io/sidecarset-hash',
   RuntimeContainersMeta: 'apps.kruise.io/runtime-containers-meta',
-  /** On a pod: `Ordered` = containers start (and update in place) in spec order. */
-  ContainerLaunchPriority: 'apps.kruise.io/container-launch-priority',
   PodDeletionCost: 'controller.kubernetes.io/pod-deletion-cost',
   CloneSetVolumeClaimTemplateHash: 'kruise.io/cloneset-volumeclaimtemplate-hash',
   ImagePredownloadParallelism: 'apps.kruise.io/image-predownload-parallelism',

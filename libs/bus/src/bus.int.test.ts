@@ -48,7 +48,7 @@ describe('mirror bucket → cache', () => {
     const writer = await MirrorWriter.open(await bus(nats!, 'watcher'), kind);
     for (let i = 0; i < 50; i++) await writer.put(widget('ns1', `w${i}`, 1));
 
-    const cache = new Cache(await bus(nats!, 'controller'), kind);
+    const cache = new Cache<KubeObject & { spec?: unknown }>(await bus(nats!, 'controller'), kind);
     cleanups.push(() => cache.stop());
     await cache.start();
     expect(cache.size).toBe(50);
@@ -60,7 +60,7 @@ describe('mirror bucket → cache', () => {
     await writer.put(widget('ns2', 'other', 1));
 
     await waitFor('cache to converge', () => cache.size === 26 && cache.get('ns2', 'other') !== undefined);
-    expect(cache.get('ns1', 'w2')?.['spec']).toEqual({ n: 2 });
+    expect(cache.get('ns1', 'w2')?.spec).toEqual({ n: 2 });
     expect(cache.get('ns1', 'w3')).toBeUndefined();
     expect(cache.list({ namespace: 'ns1' })).toHaveLength(25);
     expect(events.filter((e) => e.startsWith('update'))).toHaveLength(25);
@@ -142,12 +142,12 @@ describe('mirror bucket → cache', () => {
         annotations: { [LAST_APPLIED_ANNOTATION]: applied },
       },
     });
-    const cache = new Cache(b, KINDS.secrets);
+    const cache = new Cache<KubeObject & { data?: unknown }>(b, KINDS.secrets);
     cleanups.push(() => cache.stop());
     await cache.start();
     const s = cache.get('ns', 's')!;
     expect(s.kind).toBe('Secret');
-    expect(s['data']).toBeUndefined();
+    expect(s.data).toBeUndefined();
     expect(s.metadata?.managedFields).toBeUndefined();
     expect(JSON.stringify(s)).not.toContain('hunter2');
     expect(s.metadata?.annotations?.[SECRET_HASH_ANNOTATION]).toMatch(/^[0-9a-f]{64}$/);
@@ -165,10 +165,10 @@ describe('mirror bucket → cache', () => {
     expect(err).toBeInstanceOf(ObjectTooLargeError);
     expect((err as ObjectTooLargeError).code).toBe('REGATTA_BUS_OBJECT_TOO_LARGE');
     await writer.put(widget('ns', 'small', 1));
-    const cache = new Cache(await bus(nats!, 'controller'), kind);
+    const cache = new Cache<KubeObject & { spec?: { v: string } }>(await bus(nats!, 'controller'), kind);
     cleanups.push(() => cache.stop());
     await cache.start();
-    expect((cache.get('ns', 'big')?.['spec'] as { v: string }).v).toHaveLength(740_000);
+    expect(cache.get('ns', 'big')?.spec?.v).toHaveLength(740_000);
     expect(cache.get('ns', 'too-big')).toBeUndefined();
     expect(cache.get('ns', 'small')).toBeDefined();
   });

@@ -2,18 +2,11 @@ import type { KV, KvWatchEntry } from '@nats-io/kv';
 import { openMirrorBucket } from './bucket.js';
 import type { Bus } from './connection.js';
 import { decodeEnvelope } from './envelope.js';
-import { bucketName, objectKey, type KindRef, type KubeObject } from './kinds.js';
+import type { Change, KubeObject } from '@regatta/kube';
+import { bucketName, objectKey, type KindRef } from './kinds.js';
 
-export type ChangeType = 'add' | 'update' | 'delete';
-
-export interface Change<T extends KubeObject> {
-  type: ChangeType;
-  object: T;
-  /** The previous state on update and delete. */
-  old?: T;
-  /** Milliseconds from the watcher seeing the change to this cache applying it. */
-  lagMs?: number;
-}
+/** The workspace's one change-event shape (`@regatta/kube`), emitted by every cache. */
+export type { Change, ChangeType } from '@regatta/kube';
 
 export type ChangeHandler<T extends KubeObject> = (change: Change<T>) => void;
 
@@ -63,7 +56,7 @@ export class Cache<T extends KubeObject = KubeObject> {
     this.addIndex(INDEX_NAMESPACE, (o) => (o.metadata?.namespace ? [o.metadata.namespace] : []));
     this.addIndex(INDEX_OWNER_UID, (o) => (o.metadata?.ownerReferences ?? []).map((r) => r.uid));
     this.addIndex(INDEX_NODE_NAME, (o) => {
-      const node = (o['spec'] as { nodeName?: string } | undefined)?.nodeName;
+      const node = (o as { spec?: { nodeName?: string } }).spec?.nodeName;
       return node ? [node] : [];
     });
   }

@@ -4,8 +4,10 @@ import { decodeEnvelope, encodeEnvelope, LAST_APPLIED_ANNOTATION, SECRET_HASH_AN
 import { SecretHashKeyMissingError } from './errors.js';
 import { KINDS, type KubeObject } from './kinds.js';
 
+type SecretObject = KubeObject & { data?: Record<string, string> };
+
 const KEY = 'k'.repeat(32);
-const secret = (extra: Partial<KubeObject> = {}, annotations: Record<string, string> = {}): KubeObject => ({
+const secret = (extra: Partial<SecretObject> = {}, annotations: Record<string, string> = {}): SecretObject => ({
   apiVersion: 'v1',
   kind: 'Secret',
   metadata: { namespace: 'ns', name: 's', resourceVersion: '1', annotations, managedFields: [{ manager: 'x' }] },
@@ -16,15 +18,15 @@ const secret = (extra: Partial<KubeObject> = {}, annotations: Record<string, str
 describe('trimForMirror', () => {
   it('scrubs by the listed resource: a Secret whose object says another kind is still scrubbed', () => {
     for (const kind of ['Secret', 'secret', 'ConfigMap', undefined]) {
-      const out: KubeObject = trimForMirror({ ...secret(), kind }, KINDS.secrets, { secretHashKey: KEY });
-      expect(out['data']).toBeUndefined();
+      const out: SecretObject = trimForMirror({ ...secret(), kind }, KINDS.secrets, { secretHashKey: KEY });
+      expect(out.data).toBeUndefined();
       expect(out.metadata?.annotations?.[SECRET_HASH_ANNOTATION]).toMatch(/^[0-9a-f]{64}$/);
     }
   });
 
   it('does not treat an object of another resource as a Secret because its kind says so', () => {
-    const out: KubeObject = trimForMirror({ ...secret(), kind: 'Secret' }, KINDS.configmaps);
-    expect(out['data']).toEqual({ password: 'aHVudGVyMg==' });
+    const out: SecretObject = trimForMirror({ ...secret(), kind: 'Secret' }, KINDS.configmaps);
+    expect(out.data).toEqual({ password: 'aHVudGVyMg==' });
   });
 
   it('drops managedFields and kubectl last-applied-configuration of every kind', () => {

@@ -37,6 +37,9 @@ export interface TrimOptions {
  * copy of the object by some tool) is dropped: secrets never travel the bus in clear, and a short secret cannot
  * be guessed from its hash without the key. A controller that needs the values reads the API server.
  */
+/** The fields of a Secret that never travel the bus. */
+type SecretFields = KubeObject & { data?: Record<string, string>; stringData?: Record<string, string> };
+
 export function trimForMirror<T extends KubeObject>(obj: T, resource: MirrorResource, o: TrimOptions = {}): T {
   const secret = isSecretResource(resource);
   const metadata = { ...obj.metadata };
@@ -47,12 +50,13 @@ export function trimForMirror<T extends KubeObject>(obj: T, resource: MirrorReso
     annotations[k] = v;
   }
   if (obj.metadata?.annotations) metadata.annotations = annotations;
-  const out: KubeObject = { ...obj, metadata };
+  const out: SecretFields = { ...obj, metadata };
   if (secret) {
+    const fields = obj as SecretFields;
     if (!o.secretHashKey || o.secretHashKey.length === 0) throw new SecretHashKeyMissingError();
     const data = {
-      ...(obj['data'] as Record<string, string> | undefined),
-      ...(obj['stringData'] as Record<string, string> | undefined),
+      ...fields.data,
+      ...fields.stringData,
     };
     const h = createHmac('sha256', o.secretHashKey);
     for (const k of Object.keys(data).sort())
@@ -60,8 +64,8 @@ export function trimForMirror<T extends KubeObject>(obj: T, resource: MirrorReso
         .update('\0')
         .update(data[k] ?? '')
         .update('\0');
-    delete out['data'];
-    delete out['stringData'];
+    delete out.data;
+    delete out.stringData;
     metadata.annotations = { ...annotations, [SECRET_HASH_ANNOTATION]: h.digest('hex') };
   }
   return out as T;

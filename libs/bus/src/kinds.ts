@@ -1,3 +1,5 @@
+import type { KubeObject } from '@regatta/kube';
+
 /** Which Kubernetes resource a mirror bucket holds. */
 export interface KindRef {
   /** '' for the core group. */
@@ -8,24 +10,8 @@ export interface KindRef {
   namespaced: boolean;
 }
 
-/** The minimum the bus needs of a Kubernetes object. */
-export interface KubeObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: {
-    name?: string;
-    namespace?: string;
-    uid?: string;
-    resourceVersion?: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-    ownerReferences?: { uid: string; controller?: boolean; kind: string; name: string; apiVersion: string }[];
-    managedFields?: unknown;
-    deletionTimestamp?: string;
-    [k: string]: unknown;
-  };
-  [k: string]: unknown;
-}
+/** The workspace's one object type (`@regatta/kube`); the bus reads only its metadata. */
+export type { KubeObject } from '@regatta/kube';
 
 /** Key of cluster-scoped objects' namespace position. */
 export const CLUSTER_SCOPE = '_';

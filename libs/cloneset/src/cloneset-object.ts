@@ -1,6 +1,7 @@
 /** The CloneSet as the reconciler reads it, its key, the rollout spec with defaults, and its feature gates. */
 import type { KubeObject, LabelSelector } from '@regatta/kube';
 import { type CloneSetRolloutSpec, SCALING_EXCLUDE_PREPARING_DELETE_LABEL } from '@regatta/rollout';
+import { requestKey } from '@regatta/runtime';
 
 export const CLONESET_GVK = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' } as const;
 
@@ -29,7 +30,7 @@ export const CLONESET_FEATURE_GATES = {
 export type CloneSetFeatureGates = Record<keyof typeof CLONESET_FEATURE_GATES, boolean>;
 
 export function cloneSetKey(namespace: string | undefined, name: string): string {
-  return `${namespace ?? ''}/${name}`;
+  return requestKey({ ...(namespace ? { namespace } : {}), name });
 }
 
 /** The v1alpha1 spec as the rollout math reads it (defaults the webhook would have set, when missing). */

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { Expectations } from '@regatta/runtime';
 import { computeStatus, statusChanged } from './status.js';
-import { cloneSetsForOrphan, observeOwnedChange, owningCloneSet } from './handlers.js';
+import {
+  cloneSetsForOrphan,
+  cloneSetsForOrphanChange,
+  isCloneSetPodOrOrphan,
+  owningCloneSet,
+} from './handlers.js';
 import { cloneSetValidator, cloneSetWebhookConfigurations, cloneSetDefaulter } from './webhooks.js';
 import { contextFromTraceparent, parseRolloutRecord } from '@regatta/workload';
 import { rolloutSpec } from './cloneset-object.js';
@@ -89,24 +93,18 @@ describe('event handling', () => {
     { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web', uid: 'u1', controller: true },
   ];
 
-  it('maps a pod to its CloneSet and observes create / delete expectations', () => {
-    const e = new Expectations();
-    e.expectScale('ns/web', 'create', 'web-abcde');
-    const pod = {
-      metadata: { name: 'web-abcde', namespace: 'ns', ownerReferences: owner, resourceVersion: '5' },
+  it("maps a pod to its CloneSet; keeps CloneSets' pods and orphans only", () => {
+    const pod = { metadata: { name: 'web-abcde', namespace: 'ns', ownerReferences: owner } };
+    expect(owningCloneSet(pod)).toEqual({ namespace: 'ns', name: 'web' });
+    expect(isCloneSetPodOrOrphan(pod)).toBe(true);
+    expect(isCloneSetPodOrOrphan({ metadata: { name: 'orphan', namespace: 'ns' } })).toBe(true);
+    const rsPod = {
+      metadata: {
+        ...pod.metadata,
+        ownerReferences: [{ ...owner[0]!, kind: 'ReplicaSet', apiVersion: 'apps/v1' }],
+      },
     };
-    expect(observeOwnedChange(e, { type: 'add', object: pod }, 'pod')).toEqual({
-      namespace: 'ns',
-      name: 'web',
-    });
-    expect(e.satisfiedScale('ns/web').satisfied).toBe(true);
-    e.expectScale('ns/web', 'delete', 'web-abcde');
-    observeOwnedChange(
-      e,
-      { type: 'update', object: { metadata: { ...pod.metadata, deletionTimestamp: 'x' } } },
-      'pod',
-    );
-    expect(e.satisfiedScale('ns/web').satisfied).toBe(true);
+    expect(isCloneSetPodOrOrphan(rsPod)).toBe(false);
   });
 
   it('an orphan pod wakes the CloneSets of its namespace whose selector matches it', () => {
@@ -128,6 +126,23 @@ describe('event handling', () => {
     expect(cloneSetsForOrphan({ metadata: { ...orphan.metadata, deletionTimestamp: 'x' } }, sets)).toEqual(
       [],
     );
+  });
+
+  it('the Watches mapping on pods: an orphan added or updated wakes its adopters, a deleted one nothing', () => {
+    const sets = [
+      { metadata: { name: 'web', namespace: 'ns' }, spec: { selector: { matchLabels: { app: 'web' } } } },
+    ];
+    const readers = {
+      clonesets: {
+        list: ({ namespace }: { namespace: string }) =>
+          sets.filter((s) => s.metadata.namespace === namespace),
+      },
+    };
+    const orphan = { metadata: { name: 'p', namespace: 'ns', labels: { app: 'web' } } };
+    expect(cloneSetsForOrphanChange({ type: 'add', object: orphan }, readers)).toEqual([
+      { namespace: 'ns', name: 'web' },
+    ]);
+    expect(cloneSetsForOrphanChange({ type: 'delete', object: orphan }, readers)).toEqual([]);
   });
 
   it('ignores objects no CloneSet controls', () => {

@@ -1,48 +1,23 @@
-/** Maps cache changes to reconcile keys and expectation observations (spec §2.3 pod event handler). */
-import type { KubeObject, LabelSelector } from '@regatta/kube';
+/**
+ * What the CloneSet program maps by hand on top of the kit's generic handlers (For: the CloneSet itself; Owns: pods
+ * and claims to their controlling CloneSet through expectations, `libs/kit`): orphan pods to the CloneSets that may
+ * adopt them, and which pods the cache keeps (OpenKruise `pkg/controller/cloneset/cloneset_event_handler.go`).
+ */
+import type { Change, KubeObject, LabelSelector } from '@regatta/kube';
 import { compileLabelSelector, controllerRef } from '@regatta/kube';
-import type { Expectations, Request } from '@regatta/runtime';
-import { cloneSetKey } from './reconciler.js';
+import { controllerRequest, requestForObject, type OwnerKind, type Request } from '@regatta/runtime';
 
-export interface Change {
-  type: 'add' | 'update' | 'delete';
-  object: KubeObject;
-  old?: KubeObject;
-}
+/** CloneSet as owner references name it. */
+export const CLONESET_OWNER: OwnerKind = { group: 'apps.kruise.io', kind: 'CloneSet' };
 
 /** The CloneSet controlling `obj`, if any. */
 export function owningCloneSet(obj: KubeObject): Request | undefined {
-  const ref = controllerRef(obj);
-  if (!ref || ref.kind !== 'CloneSet' || !ref.apiVersion.startsWith('apps.kruise.io/')) return undefined;
-  return { ...(obj.metadata?.namespace ? { namespace: obj.metadata.namespace } : {}), name: ref.name };
+  return controllerRequest(CLONESET_OWNER, obj);
 }
 
-/**
- * A pod or claim changed: observe the scale / resourceVersion expectations of its CloneSet and return the key to
- * reconcile (undefined for objects no CloneSet controls).
- */
-export function observeOwnedChange(
-  expectations: Expectations,
-  change: Change,
-  kind: 'pod' | 'pvc',
-): Request | undefined {
-  const req = owningCloneSet(change.object) ?? (change.old ? owningCloneSet(change.old) : undefined);
-  if (!req) return undefined;
-  const key = cloneSetKey(req.namespace, req.name);
-  const name = change.object.metadata?.name ?? '';
-  if (change.type === 'add') {
-    expectations.observeScale(key, 'create', name);
-    if (change.object.metadata?.deletionTimestamp) expectations.observeScale(key, 'delete', name);
-  } else if (change.type === 'delete') {
-    expectations.observeScale(key, 'create', name);
-    expectations.observeScale(key, 'delete', name);
-    if (kind === 'pod') expectations.deleteUpdated(key, name);
-  } else {
-    if (change.object.metadata?.deletionTimestamp) expectations.observeScale(key, 'delete', name);
-    const rv = change.object.metadata?.resourceVersion;
-    if (kind === 'pod' && rv) expectations.observeUpdated(key, name, rv);
-  }
-  return req;
+/** Pods the program keeps in its cache: CloneSets' pods and orphans it may adopt (never other controllers' pods). */
+export function isCloneSetPodOrOrphan(pod: KubeObject): boolean {
+  return controllerRef(pod) === undefined || owningCloneSet(pod) !== undefined;
 }
 
 /**
@@ -55,9 +30,19 @@ export function cloneSetsForOrphan(pod: KubeObject, clonesets: readonly KubeObje
   for (const cs of clonesets) {
     if (cs.metadata?.namespace !== pod.metadata?.namespace) continue;
     const selector = (cs as { spec?: { selector?: LabelSelector | null } }).spec?.selector ?? null;
-    if (selectorMatches(selector, pod)) out.push(cloneSetRequest({ type: 'update', object: cs }));
+    if (selectorMatches(selector, pod)) out.push(requestForObject(cs));
   }
   return out;
+}
+
+/** A pod changed (the Watches mapping on pods): if it is an orphan, the CloneSets that may adopt it. */
+export function cloneSetsForOrphanChange(
+  change: Change,
+  readers: { clonesets: { list(opts: { namespace: string }): KubeObject[] } },
+): Request[] {
+  if (change.type === 'delete') return [];
+  const ns = change.object.metadata?.namespace ?? '';
+  return cloneSetsForOrphan(change.object, readers.clonesets.list({ namespace: ns }));
 }
 
 /** Whether a selector matches the object's labels; an invalid selector matches nothing. */
@@ -67,15 +52,4 @@ function selectorMatches(selector: LabelSelector | null, obj: KubeObject): boole
   } catch {
     return false;
   }
-}
-
-/** A ControllerRevision changed: reconcile its owner. */
-export function revisionOwner(change: Change): Request | undefined {
-  return owningCloneSet(change.object);
-}
-
-/** A CloneSet changed: reconcile it. */
-export function cloneSetRequest(change: Change): Request {
-  const m = change.object.metadata ?? {};
-  return { ...(m.namespace ? { namespace: m.namespace } : {}), name: m.name ?? '' };
 }

@@ -14,14 +14,14 @@ export {
 export { computeStatus, statusChanged, type ComputedCloneSetStatus, type StatusInput } from './status.js';
 export { messages } from './events.js';
 export {
-  cloneSetRequest,
+  CLONESET_OWNER,
   cloneSetsForOrphan,
-  observeOwnedChange,
+  cloneSetsForOrphanChange,
+  isCloneSetPodOrOrphan,
   owningCloneSet,
-  revisionOwner,
-  type Change,
 } from './handlers.js';
 export {
+  CLONESET_WEBHOOK_MATCH_CONDITIONS,
   MUTATE_CLONESET_PATH,
   VALIDATE_CLONESET_PATH,
   cloneSetDefaulter,

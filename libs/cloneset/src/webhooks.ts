@@ -1,4 +1,7 @@
-/** CloneSet admission: defaulting and validation (spec §2.1), as handlers for the runtime's WebhookServer. */
+/**
+ * CloneSet admission: defaulting and validation (OpenKruise `pkg/webhook/cloneset/validating` and `mutating`), as
+ * handlers for the runtime's WebhookServer, and the configurations that register them.
+ */
 import {
   type CloneSet,
   defaultCloneSetForAdmission,
@@ -54,6 +57,24 @@ export function cloneSetValidator(getPod?: PodLookup): ValidatingHandler<CloneSe
   };
 }
 
+/**
+ * CEL conditions (admissionregistration/v1 `matchConditions`, all must hold for the API server to call the webhook):
+ * a CloneSet being deleted, and an update that leaves spec, labels and annotations alone (a finalizer removed, say),
+ * are admitted without the webhook. So a dead controller (failurePolicy Fail) never blocks a deletion.
+ */
+export const CLONESET_WEBHOOK_MATCH_CONDITIONS = [
+  { name: 'not-being-deleted', expression: '!has(object.metadata.deletionTimestamp)' },
+  {
+    name: 'changes-spec-or-metadata',
+    expression:
+      "request.operation != 'UPDATE' || object.spec != oldObject.spec || " +
+      '(has(object.metadata.labels) ? object.metadata.labels : {}) != ' +
+      '(has(oldObject.metadata.labels) ? oldObject.metadata.labels : {}) || ' +
+      '(has(object.metadata.annotations) ? object.metadata.annotations : {}) != ' +
+      '(has(oldObject.metadata.annotations) ? oldObject.metadata.annotations : {})',
+  },
+] as const;
+
 /** The Mutating- and ValidatingWebhookConfiguration objects for CloneSets served at `baseUrl`. */
 export function cloneSetWebhookConfigurations(
   baseUrl: string,
@@ -78,6 +99,7 @@ export function cloneSetWebhookConfigurations(
         scope: 'Namespaced',
       },
     ],
+    matchConditions: CLONESET_WEBHOOK_MATCH_CONDITIONS.map((c) => ({ ...c })),
     failurePolicy: 'Fail',
     sideEffects: 'None',
     admissionReviewVersions: ['v1'],

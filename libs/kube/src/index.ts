@@ -1,5 +1,6 @@
 export type { GroupVersionKind, KubeObject, ObjectMeta, OwnerReference } from './meta.js';
 export { splitApiVersion } from './meta.js';
+export type { Change, ChangeType } from './change.js';
 
 export {
   FieldPath,

@@ -34,6 +34,17 @@ export {
   type ReconcileContext,
 } from './reconcile.js';
 export { Controller, type ControllerOptions } from './controller.js';
+export {
+  controllerRequest,
+  deepEqual,
+  enqueueForOwner,
+  ignoreStatusOnlyUpdates,
+  observeOwned,
+  requestForObject,
+  type MapFunc,
+  type OwnerKind,
+  type Predicate,
+} from './handlers.js';
 export type { ReconcileOutcome } from './controller-metrics.js';
 export {
   startStopRunnable,
@@ -116,6 +127,7 @@ export {
 export { parseFeatureGates, type FeatureGateDefaults } from './feature-gates.js';
 export { forEachLimited } from './limited.js';
 export {
+  certificateAuthorityFromPem,
   createCertificateAuthority,
   createSigningKey,
   type CertificateAuthority,

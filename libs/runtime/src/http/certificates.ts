@@ -49,6 +49,59 @@ function isIp(host: string): boolean {
   return /^\d+\.\d+\.\d+\.\d+$/.test(host) || host.includes(':');
 }
 
+/** An authority from its certificate and private key: issues with that key. */
+function authority(caCert: x509.X509Certificate, caKey: CryptoKey, caKeyPem: string): CertificateAuthority {
+  async function issue(subject: string, extensions: x509.Extension[]): Promise<KeyPairPem> {
+    const keys = await keyPair();
+    const cert = await x509.X509CertificateGenerator.create({
+      subject,
+      issuer: caCert.subject,
+      ...validity(),
+      signingAlgorithm: ALG,
+      publicKey: keys.publicKey,
+      signingKey: caKey,
+      extensions: [
+        new x509.BasicConstraintsExtension(false),
+        await x509.AuthorityKeyIdentifierExtension.create(caCert),
+        ...extensions,
+      ],
+    });
+    return { certPem: cert.toString('pem'), keyPem: await privateKeyPem(keys.privateKey) };
+  }
+
+  return {
+    certPem: caCert.toString('pem'),
+    keyPem: caKeyPem,
+    issueServing: (hosts, cn = hosts[0] ?? 'localhost') =>
+      issue(`CN=${cn}`, [
+        new x509.KeyUsagesExtension(
+          x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment,
+          true,
+        ),
+        new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
+        new x509.SubjectAlternativeNameExtension(
+          hosts.map((h) => ({ type: isIp(h) ? 'ip' : 'dns', value: h })),
+        ),
+      ]),
+    issueClient: (cn, groups = []) =>
+      issue([...groups.map((g) => `O=${g}`), `CN=${cn}`].join(', '), [
+        new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+        new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth]),
+      ]),
+  };
+}
+
+/**
+ * The authority stored as PEM (a CA shared by the replicas of a program through a Secret): issues leaf certificates
+ * signed by that CA. Throws when the PEM does not parse or the key is not an ECDSA P-256 PKCS#8 key.
+ */
+export async function certificateAuthorityFromPem(certPem: string, keyPem: string): Promise<CertificateAuthority> {
+  const caCert = new x509.X509Certificate(certPem);
+  const der = x509.PemConverter.decodeFirst(keyPem);
+  const caKey = await crypto.subtle.importKey('pkcs8', der, ALG, true, ['sign']);
+  return authority(caCert, caKey, keyPem);
+}
+
 /** Creates a new self-signed certificate authority (ECDSA P-256) that can issue leaf certificates. */
 export async function createCertificateAuthority(commonName: string): Promise<CertificateAuthority> {
   const caKeys = await keyPair();
@@ -67,44 +120,7 @@ export async function createCertificateAuthority(commonName: string): Promise<Ce
     ],
   });
 
-  async function issue(subject: string, extensions: x509.Extension[]): Promise<KeyPairPem> {
-    const keys = await keyPair();
-    const cert = await x509.X509CertificateGenerator.create({
-      subject,
-      issuer: caCert.subject,
-      ...validity(),
-      signingAlgorithm: ALG,
-      publicKey: keys.publicKey,
-      signingKey: caKeys.privateKey,
-      extensions: [
-        new x509.BasicConstraintsExtension(false),
-        await x509.AuthorityKeyIdentifierExtension.create(caCert),
-        ...extensions,
-      ],
-    });
-    return { certPem: cert.toString('pem'), keyPem: await privateKeyPem(keys.privateKey) };
-  }
-
-  return {
-    certPem: caCert.toString('pem'),
-    keyPem: await privateKeyPem(caKeys.privateKey),
-    issueServing: (hosts, cn = hosts[0] ?? 'localhost') =>
-      issue(`CN=${cn}`, [
-        new x509.KeyUsagesExtension(
-          x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment,
-          true,
-        ),
-        new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
-        new x509.SubjectAlternativeNameExtension(
-          hosts.map((h) => ({ type: isIp(h) ? 'ip' : 'dns', value: h })),
-        ),
-      ]),
-    issueClient: (cn, groups = []) =>
-      issue([...groups.map((g) => `O=${g}`), `CN=${cn}`].join(', '), [
-        new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-        new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth]),
-      ]),
-  };
+  return authority(caCert, caKeys.privateKey, await privateKeyPem(caKeys.privateKey));
 }
 
 /** A key pair for signing service-account tokens: PKCS#8 private key and SPKI public key, PEM. */

@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { KINDS, resourceId } from '@regatta/bus';
+import type { Change, KubeObject } from '@regatta/kube';
+import { Expectations, type Request } from '@regatta/runtime';
+import { ControllerBuilder, type Reader } from './declaration.js';
+import { cachesOf, eventHandlers, kindsToRegister } from './derive.js';
+
+const owner = {
+  apiVersion: 'apps.kruise.io/v1alpha1',
+  kind: 'CloneSet',
+  name: 'web',
+  uid: 'u',
+  controller: true,
+};
+const pod = (meta: Record<string, unknown> = {}): KubeObject => ({
+  metadata: { name: 'web-a', namespace: 'ns', resourceVersion: '5', ownerReferences: [owner], ...meta },
+});
+const cs = (meta: Record<string, unknown> = {}, status: unknown = {}): KubeObject =>
+  ({
+    metadata: { name: 'web', namespace: 'ns', generation: 1, resourceVersion: '1', ...meta },
+    spec: {},
+    status,
+  }) as KubeObject;
+
+function reader(objects: KubeObject[]): Reader<KubeObject> {
+  return {
+    get: (ns, name) => objects.find((o) => o.metadata?.namespace === ns && o.metadata?.name === name),
+    byIndex: () => [],
+    list: (opts = {}) =>
+      objects.filter((o) => opts.namespace === undefined || o.metadata?.namespace === opts.namespace),
+  };
+}
+
+const orphanMapper = (c: Change, r: { clonesets: Reader<KubeObject> }): Request[] =>
+  c.object.metadata?.ownerReferences?.length
+    ? []
+    : r.clonesets
+        .list({ namespace: c.object.metadata?.namespace ?? '' })
+        .map((o) => ({ namespace: 'ns', name: o.metadata?.name ?? '' }));
+
+const decl = ControllerBuilder.controller({ name: 'cloneset', eventComponent: 'cloneset-controller' })
+  .for('clonesets', KINDS.clonesets)
+  .owns('pods', KINDS.pods, { keep: (o) => o.metadata?.name !== 'skip', expectations: 'scale-and-updates' })
+  .owns('pvcs', KINDS.persistentvolumeclaims, { expectations: 'scale' })
+  .owns('revisions', KINDS.controllerrevisions)
+  .watches('pods', KINDS.pods, orphanMapper, { keep: (o) => o.metadata?.name !== 'other' })
+  .reconciler(() => ({ reconcile: () => Promise.resolve({}) }));
+
+describe('derivations of a declaration', () => {
+  it('registers each kind once, the For kind first, namespaces when scoped', () => {
+    expect(kindsToRegister(decl, false).map(resourceId)).toEqual([
+      'clonesets.v1alpha1.apps.kruise.io',
+      'pods.v1',
+      'persistentvolumeclaims.v1',
+      'controllerrevisions.v1.apps',
+    ]);
+    expect(kindsToRegister(decl, true).map(resourceId).at(-1)).toBe('namespaces.v1');
+  });
+
+  it('builds one cache per reader name; a shared cache keeps what every keep accepts', () => {
+    const caches = cachesOf(decl, false);
+    expect(caches.map((c) => c.name)).toEqual(['clonesets', 'pods', 'pvcs', 'revisions']);
+    const pods = caches.find((c) => c.name === 'pods')!;
+    expect(pods.keep?.(pod())).toBe(true);
+    expect(pods.keep?.(pod({ name: 'skip' }))).toBe(false);
+    expect(pods.keep?.(pod({ name: 'other' }))).toBe(false);
+    expect(caches.find((c) => c.name === 'pvcs')!.keep).toBeUndefined();
+  });
+
+  it('refuses one reader name for two kinds', () => {
+    expect(() =>
+      ControllerBuilder.controller({ name: 'x', eventComponent: 'x' })
+        .for('things', KINDS.clonesets)
+        .owns('things', KINDS.pods)
+        .reconciler(() => ({ reconcile: () => Promise.resolve({}) })),
+    ).toThrow(/declared for clonesets and pods/);
+  });
+});
+
+describe('event handlers of a declaration', () => {
+  const setup = () => {
+    const expectations = new Expectations();
+    const readers = { clonesets: reader([cs()]), pods: reader([]), pvcs: reader([]), revisions: reader([]) };
+    return { expectations, handlers: eventHandlers(decl, { expectations, readers }) };
+  };
+
+  it('For: enqueues the object, but not for a status-only update', () => {
+    const { handlers } = setup();
+    const h = handlers.get('clonesets')!;
+    expect(h({ type: 'add', object: cs() })).toEqual([{ namespace: 'ns', name: 'web' }]);
+    expect(h({ type: 'update', old: cs(), object: cs({ resourceVersion: '2' }, { replicas: 1 }) })).toEqual(
+      [],
+    );
+    expect(
+      h({ type: 'update', old: cs(), object: cs({ resourceVersion: '2', generation: 2 }) }),
+    ).toHaveLength(1);
+  });
+
+  it('Owns: enqueues the owner and observes its expectations under the request key', () => {
+    const { handlers, expectations } = setup();
+    expectations.expectScale('ns/web', 'create', 'web-a');
+    expectations.expectUpdated('ns/web', 'web-a', '9');
+    expect(handlers.get('pods')!({ type: 'add', object: pod() })).toEqual([{ namespace: 'ns', name: 'web' }]);
+    expect(expectations.satisfiedScale('ns/web').satisfied).toBe(true);
+    handlers.get('pods')!({ type: 'update', old: pod(), object: pod({ resourceVersion: '9' }) });
+    expect(expectations.isUpdatedSatisfied('ns/web').satisfied).toBe(true);
+  });
+
+  it('Owns without update expectations leaves them alone; revisions only enqueue', () => {
+    const { handlers, expectations } = setup();
+    expectations.expectUpdated('ns/web', 'web-a', '9');
+    handlers.get('pvcs')!({ type: 'update', old: pod(), object: pod({ resourceVersion: '9' }) });
+    expect(expectations.isUpdatedSatisfied('ns/web').satisfied).toBe(false);
+    expect(handlers.get('revisions')!({ type: 'delete', object: pod() })).toEqual([
+      { namespace: 'ns', name: 'web' },
+    ]);
+  });
+
+  it('Watches: the mapping function reads the declared readers; results are de-duplicated', () => {
+    const { handlers } = setup();
+    const orphan = { metadata: { name: 'o', namespace: 'ns' } };
+    expect(handlers.get('pods')!({ type: 'add', object: orphan })).toEqual([
+      { namespace: 'ns', name: 'web' },
+    ]);
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * What a declaration implies, as pure functions (unit-tested): the kinds to register on the bus, the caches to build,
+ * and for each cache the handler that turns a change into requests (through predicates, owner mapping and
+ * expectations).
+ */
+import { KINDS, resourceId, type KindRef } from '@regatta/bus';
+import type { Change, KubeObject } from '@regatta/kube';
+import {
+  enqueueForOwner,
+  observeOwned,
+  requestForObject,
+  requestKey,
+  type Expectations,
+  type OwnerKind,
+  type Request,
+} from '@regatta/runtime';
+import type { KindDeclaration, KindsDeclaration, Readers } from './declaration.js';
+
+type AnyDeclaration = KindsDeclaration;
+
+/** The For kind as owner references name it. */
+export function ownerKindOf(kind: KindRef): OwnerKind {
+  return { group: kind.group, kind: kind.kind };
+}
+
+/** One cache per reader name: its kind and what it keeps (every `keep` given for that name must accept). */
+export function cachesOf(decl: AnyDeclaration, namespaceScoped: boolean): KindDeclaration[] {
+  const byName = new Map<string, { kind: KindRef; keeps: ((o: KubeObject) => boolean)[] }>();
+  const all: KindDeclaration[] = [decl.forKind, ...decl.owns, ...decl.watches];
+  if (namespaceScoped && !all.some((d) => d.name === NAMESPACES))
+    all.push({ name: NAMESPACES, kind: KINDS.namespaces });
+  for (const d of all) {
+    const entry = byName.get(d.name) ?? { kind: d.kind, keeps: [] };
+    if (d.keep) entry.keeps.push(d.keep);
+    byName.set(d.name, entry);
+  }
+  return [...byName].map(([name, { kind, keeps }]) => {
+    if (keeps.length === 0) return { name, kind };
+    return { name, kind, keep: (o: KubeObject) => keeps.every((k) => k(o)) };
+  });
+}
+
+/** The reader name of the namespaces cache a namespace-scoped controller adds. */
+export const NAMESPACES = 'namespaces';
+
+/** The kinds to announce on the bus, each once, the For kind first. */
+export function kindsToRegister(decl: AnyDeclaration, namespaceScoped: boolean): KindRef[] {
+  const out = new Map<string, KindRef>();
+  for (const c of cachesOf(decl, namespaceScoped)) out.set(resourceId(c.kind), c.kind);
+  return [...out.values()];
+}
+
+/**
+ * For each cache, the function from one of its changes to the requests to enqueue: For changes pass the predicates
+ * and enqueue themselves; Owns changes feed the owner's expectations and enqueue the owner; Watches changes go
+ * through their mapping function. A name declared several times gets all of them, de-duplicated.
+ */
+export function eventHandlers(
+  decl: AnyDeclaration,
+  deps: { expectations: Expectations; readers: Readers<Record<string, KubeObject>> },
+): Map<string, (change: Change) => Request[]> {
+  const parts = new Map<string, ((change: Change) => readonly Request[])[]>();
+  const add = (name: string, fn: (change: Change) => readonly Request[]) =>
+    parts.set(name, [...(parts.get(name) ?? []), fn]);
+
+  const { forKind } = decl;
+  add(forKind.name, (change) =>
+    forKind.predicates.every((p) => p(change)) ? [requestForObject(change.object)] : [],
+  );
+  const toOwner = enqueueForOwner(ownerKindOf(forKind.kind));
+  for (const owned of decl.owns) {
+    add(owned.name, (change) => {
+      const reqs = toOwner(change);
+      if (owned.expectations !== 'none') {
+        for (const req of reqs) {
+          observeOwned(deps.expectations, requestKey(req), change, {
+            updates: owned.expectations === 'scale-and-updates',
+          });
+        }
+      }
+      return reqs;
+    });
+  }
+  for (const watched of decl.watches) add(watched.name, (change) => watched.map(change, deps.readers));
+
+  const out = new Map<string, (change: Change) => Request[]>();
+  for (const [name, fns] of parts) {
+    out.set(name, (change) => {
+      const seen = new Map<string, Request>();
+      for (const fn of fns) for (const r of fn(change)) seen.set(requestKey(r), r);
+      return [...seen.values()];
+    });
+  }
+  return out;
+}
+
+/** A namespace that entered the scope (or was seen after its objects): the For objects it holds, to reconcile. */
+export function requestsInNamespace(
+  forReader: Readers<Record<string, KubeObject>>[string],
+  ns: string,
+): Request[] {
+  return forReader.list({ namespace: ns }).map(requestForObject);
+}

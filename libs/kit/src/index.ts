@@ -1,0 +1,36 @@
+export {
+  ControllerBuilder,
+  mutating,
+  validating,
+  type ControllerDeclaration,
+  type ControllerOptions,
+  type ForDeclaration,
+  type KindDeclaration,
+  type OwnedExpectations,
+  type OwnsDeclaration,
+  type ProgramContext,
+  type Reader,
+  type Readers,
+  type WatchesDeclaration,
+  type WebhookDeclaration,
+  type WebhookRoute,
+} from './declaration.js';
+export {
+  NAMESPACES,
+  cachesOf,
+  eventHandlers,
+  kindsToRegister,
+  ownerKindOf,
+  requestsInNamespace,
+} from './derive.js';
+export { KitError } from './errors.js';
+export { runController } from './program.js';
+export { runProgram, type Program } from './bootstrap.js';
+export {
+  certificateCovers,
+  sharedWebhookCertificates,
+  webhookSecretName,
+  type SharedCertificates,
+} from './webhook-certificates.js';
+export { WebhookConfigurationKeeper, holds, inStep, withoutUrls } from './webhook-configurations.js';
+export { dialHost, serveWebhooks, webhookUrl } from './webhooks.js';

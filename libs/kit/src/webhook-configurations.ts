@@ -1,0 +1,145 @@
+/**
+ * Keeps a controller's webhook configurations in step with what it serves: every few seconds each replica reads
+ * them (a GET per object, no watch: controllers never watch the API server); the leader re-applies any that is
+ * missing or whose webhooks drifted (URL, caBundle, rules, matchConditions). Non-leaders only observe: the
+ * configurations point at the leader's URL, and every replica serves with the shared certificate, so a follower is
+ * ready once the configurations exist and trust that CA. See docs/adr/0013-webhook-ownership.md.
+ */
+import { type KubeClient, type KubeObject } from '@regatta/kube';
+import { deepEqual, type Checker, type Logger, type Runnable } from '@regatta/runtime';
+
+const ADMISSION = 'admissionregistration.k8s.io/v1';
+
+/**
+ * Whether `observed` holds everything `desired` says: objects field by field (fields `desired` leaves out are the
+ * API server's defaults and ignored), arrays element by element and of the same length, scalars equal.
+ */
+export function holds(observed: unknown, desired: unknown): boolean {
+  if (Array.isArray(desired)) {
+    return (
+      Array.isArray(observed) &&
+      observed.length === desired.length &&
+      desired.every((d, i) => holds(observed[i], d))
+    );
+  }
+  if (typeof desired === 'object' && desired !== null) {
+    if (typeof observed !== 'object' || observed === null || Array.isArray(observed)) return false;
+    const o = observed as Record<string, unknown>;
+    return Object.entries(desired).every(([k, v]) => v === undefined || holds(o[k], v));
+  }
+  return deepEqual(observed, desired);
+}
+
+/** The configuration without its webhooks' `clientConfig.url`: what a follower checks (the URL is the leader's). */
+export function withoutUrls(obj: KubeObject): KubeObject {
+  const webhooks = (obj as { webhooks?: { clientConfig?: Record<string, unknown> }[] }).webhooks;
+  if (!webhooks) return obj;
+  return {
+    ...obj,
+    webhooks: webhooks.map((w) => {
+      const { url: _url, ...clientConfig } = w.clientConfig ?? {};
+      return { ...w, clientConfig };
+    }),
+  } as KubeObject;
+}
+
+/** Whether the observed configuration (undefined when absent) is in step with the desired one. */
+export function inStep(
+  observed: KubeObject | undefined,
+  desired: KubeObject,
+  { leader }: { leader: boolean },
+): boolean {
+  if (!observed) return false;
+  const want = leader ? desired : withoutUrls(desired);
+  return holds((observed as { webhooks?: unknown }).webhooks, (want as { webhooks?: unknown }).webhooks);
+}
+
+export interface WebhookConfigurationKeeperOptions {
+  client: Pick<KubeClient, 'getOrUndefined' | 'patch'>;
+  fieldManager: string;
+  /** The configurations as they should be (pointing at this replica's URL). */
+  desired: readonly KubeObject[];
+  /** Whether this replica leads now (only the leader writes). */
+  isLeader: () => boolean;
+  /** Default 2 s. */
+  intervalMs?: number;
+  log: Logger;
+}
+
+/** The loop, as a runnable on every replica (not leader-elected: followers observe, for readiness). */
+export class WebhookConfigurationKeeper implements Runnable {
+  readonly name = 'webhook-configurations';
+  #inStep = false;
+  #wake: (() => void) | undefined;
+  #woken = false;
+
+  constructor(private readonly options: WebhookConfigurationKeeperOptions) {}
+
+  /** Ready once the configurations exist and trust the shared CA (and, on the leader, point at it). */
+  readyCheck(): Checker {
+    return () => {
+      if (!this.#inStep) throw new Error('webhook configurations not in step yet');
+    };
+  }
+
+  /** Runs the next pass now (this replica just became the leader: re-point the configurations at once). */
+  wake(): void {
+    this.#woken = true;
+    this.#wake?.();
+  }
+
+  /** One pass: read every configuration, re-apply (leader only) those missing or drifted. True when all in step. */
+  async syncOnce(): Promise<boolean> {
+    const { client, desired, log, fieldManager } = this.options;
+    let all = true;
+    for (const want of desired) {
+      const ref = { apiVersion: ADMISSION, kind: want.kind ?? '', name: want.metadata?.name ?? '' };
+      const leader = this.options.isLeader();
+      const seen = await client.getOrUndefined(ref);
+      if (inStep(seen, want, { leader })) continue;
+      if (!leader) {
+        all = false;
+        continue;
+      }
+      await client.patch(ref, want, { type: 'apply', force: true, fieldManager });
+      log.info(
+        { kind: ref.kind, name: ref.name, recreated: seen === undefined },
+        'webhook configuration applied',
+      );
+    }
+    return all;
+  }
+
+  async start(signal: AbortSignal): Promise<void> {
+    const interval = this.options.intervalMs ?? 2_000;
+    let failures = 0;
+    while (!signal.aborted) {
+      try {
+        this.#inStep = await this.syncOnce();
+        failures = 0;
+      } catch (err) {
+        failures++;
+        this.options.log.warn(
+          { err, failures },
+          'could not keep the webhook configurations in step; retrying',
+        );
+      }
+      if (this.#woken) {
+        this.#woken = false;
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(t);
+          signal.removeEventListener('abort', done);
+          this.#wake = undefined;
+          this.#woken = false;
+          resolve();
+        };
+        const t = setTimeout(done, failures ? Math.min(interval * 2 ** failures, 10_000) : interval);
+        this.#wake = done;
+        signal.addEventListener('abort', done, { once: true });
+      });
+    }
+  }
+}
