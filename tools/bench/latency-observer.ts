@@ -44,10 +44,10 @@ serve({
     if (p.mode === 'regatta') {
       const bus = await connectBus({ servers: p.nats, name: 'bench-latency-regatta', prefix: p.prefix });
       const reg = await registerKinds(bus, 'bench-latency', 'observer', [KINDS.configmaps]);
-      const cache = new Cache<KubeObject>(bus, KINDS.configmaps);
+      const cache = new Cache<KubeObject & { data?: Data }>(bus, KINDS.configmaps);
       cache.onChange((c) => {
         if (c.type !== 'update') return;
-        record(c.object.metadata, c.object['data'] as Data, nowMs(), c.lagMs);
+        record(c.object.metadata, c.object.data, nowMs(), c.lagMs);
       });
       await cache.start();
       stop = async () => {
