@@ -1,16 +1,8 @@
 import { existsSync } from 'node:fs';
-import { appEntryPath } from '@regatta/local-cluster';
+import { appEntryPath, BUS_CONTROLLERS } from '@regatta/local-cluster';
 
 /** Every controller program Regatta has a name for, in the order the sandbox starts them. */
-export const CONTROLLER_NAMES = [
-  'cloneset',
-  'asts',
-  'ads',
-  'sidecarset',
-  'uniteddeployment',
-  'resourcedistribution',
-  'imagepull',
-] as const;
+export const CONTROLLER_NAMES = BUS_CONTROLLERS;
 export type ControllerName = (typeof CONTROLLER_NAMES)[number];
 
 /** The entry point of an app in this workspace, or undefined when that app is not part of this build. */
