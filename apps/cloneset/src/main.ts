@@ -6,7 +6,6 @@ import {
   CONTROLLER_NAME,
   CloneSetReconciler,
   MUTATE_CLONESET_PATH,
-  RolloutTracer,
   VALIDATE_CLONESET_PATH,
   cloneSetDefaulter,
   cloneSetsForOrphanChange,
@@ -14,6 +13,7 @@ import {
   cloneSetWebhookConfigurations,
   isCloneSetPodOrOrphan,
 } from '@regatta/cloneset';
+import { RolloutTracer } from '@regatta/workload';
 import { ControllerBuilder, mutating, runController, validating } from '@regatta/kit';
 
 const cloneset = ControllerBuilder.controller({

@@ -29,15 +29,6 @@ export {
   cloneSetWebhookConfigurations,
   type PodLookup,
 } from './webhooks.js';
-// rollout traces are shared by every workload now; re-exported here for the CloneSet program
-export {
-  ROLLOUT_TRACE_ANNOTATION,
-  RolloutTracer,
-  contextFromTraceparent,
-  parseRolloutRecord,
-  type RolloutAttributes,
-  type RolloutRecord,
-} from '@regatta/workload';
 export { syncProgressing, type ProgressingInput, type WorkloadCondition } from './progressing.js';
 export {
   IMAGE_PREDOWNLOAD_MIN_UPDATED_READY_PODS_KEY,
