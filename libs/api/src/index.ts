@@ -73,6 +73,51 @@ export {
 } from './cloneset/types.js';
 export { CLONESET_CRD } from './cloneset/crd.js';
 
+// Advanced StatefulSet
+export {
+  DEFAULT_STATEFULSET_MAX_UNAVAILABLE,
+  DEFAULT_STATEFULSET_REVISION_HISTORY_LIMIT,
+  POD_MANAGEMENT_POLICIES,
+  POD_UPDATE_POLICIES,
+  PVC_RETENTION_POLICY_TYPES,
+  RollingUpdateStatefulSetStrategySchema,
+  STATEFULSET_API_VERSION,
+  STATEFULSET_API_VERSION_V1ALPHA1,
+  STATEFULSET_KIND,
+  STATEFULSET_MAX_MIN_READY_SECONDS,
+  STATEFULSET_UPDATE_STRATEGY_TYPES,
+  StatefulSetConditionSchema,
+  StatefulSetConditionTypes,
+  StatefulSetOrdinalsSchema,
+  StatefulSetPersistentVolumeClaimRetentionPolicySchema,
+  StatefulSetScaleStrategySchema,
+  StatefulSetSchema,
+  StatefulSetSpecSchema,
+  StatefulSetStatusSchema,
+  StatefulSetUpdateStrategySchema,
+  UnorderedUpdateStrategySchema,
+  VOLUME_CLAIM_UPDATE_STRATEGY_TYPES,
+  VolumeClaimStatusSchema,
+  VolumeClaimUpdateStrategySchema,
+  type PersistentVolumeClaimRetentionPolicyType,
+  type PodManagementPolicy,
+  type PodUpdatePolicy,
+  type RollingUpdateStatefulSetStrategy,
+  type StatefulSet,
+  type StatefulSetCondition,
+  type StatefulSetOrdinals,
+  type StatefulSetPersistentVolumeClaimRetentionPolicy,
+  type StatefulSetScaleStrategy,
+  type StatefulSetSpec,
+  type StatefulSetStatus,
+  type StatefulSetUpdateStrategy,
+  type StatefulSetUpdateStrategyType,
+  type UnorderedUpdateStrategy,
+  type VolumeClaimStatus,
+  type VolumeClaimUpdateStrategy,
+  type VolumeClaimUpdateStrategyType,
+} from './statefulset/types.js';
+
 // Placeholder kinds
 export { DAEMONSET_CRD } from './kinds/daemonset.js';
 export { IMAGE_PULL_JOB_CRD } from './kinds/image-pull-job.js';
