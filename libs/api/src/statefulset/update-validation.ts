@@ -92,6 +92,8 @@ function frozenFieldErrors(spec: Record<string, unknown> | undefined, oldSpec: R
   const frozen = (s: Record<string, unknown> | undefined): Record<string, unknown> => {
     const rest: Record<string, unknown> = { ...(s ?? {}) };
     for (const k of STATEFULSET_MUTABLE_SPEC_FIELDS) delete rest[k];
+    // Go string fields: "" and absent are the same value
+    for (const [k, v] of Object.entries(rest)) if (v === '') delete rest[k];
     if (!rest['podManagementPolicy']) rest['podManagementPolicy'] = 'OrderedReady';
     return (withoutEmpty(rest) ?? {}) as Record<string, unknown>;
   };
