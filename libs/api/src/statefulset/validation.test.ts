@@ -276,6 +276,13 @@ describe('validateStatefulSet (CREATE)', () => {
     // ordinals.start
     ['ordinals.start 2', (s) => (s.spec['ordinals'] = { start: 2 }), []],
     ['ordinals.start -1', (s) => (s.spec['ordinals'] = { start: -1 }), ['spec.ordinals.start: Invalid value: -1: must be greater than or equal to 0']],
+    // volumeClaimUpdateStrategy
+    ['volumeClaimUpdateStrategy OnPodRollingUpdate', (s) => (s.spec['volumeClaimUpdateStrategy'] = { type: 'OnPodRollingUpdate' }), []],
+    [
+      'volumeClaimUpdateStrategy Always',
+      (s) => (s.spec['volumeClaimUpdateStrategy'] = { type: 'Always' }),
+      ['spec.volumeClaimUpdateStrategy.type: Unsupported value: "Always": supported values: "OnPodRollingUpdate", "OnDelete"'],
+    ],
     // metadata.name
     ['a name of 52 characters', (s) => (s.metadata['name'] = 'a'.repeat(STATEFULSET_NAME_MAX_LENGTH)), []],
     [

@@ -17,6 +17,7 @@
  *   count as volumes); upstream, like apps/v1, checks only its labels and annotations;
  * - no template label the controller sets itself with a meaning ({@link STATEFULSET_RESERVED_TEMPLATE_LABELS});
  * - `ordinals.start` ≥ 0 (apps/v1's rule; OpenKruise's webhook has none) and reserved ordinals within int32;
+ * - `volumeClaimUpdateStrategy.type` one of its two values (upstream reads any other value as OnPodRollingUpdate);
  * - errors of `reserveOrdinals` name the item (`spec.reserveOrdinals[1]`), not `spec`;
  * - `podUpdatePolicy: Parallel` (a mistake some articles make) says where parallel updates are configured.
  */
@@ -46,6 +47,7 @@ import {
   POD_MANAGEMENT_POLICIES,
   PVC_RETENTION_POLICY_TYPES,
   STATEFULSET_MAX_MIN_READY_SECONDS,
+  VOLUME_CLAIM_UPDATE_STRATEGY_TYPES,
   type RollingUpdateStatefulSetStrategy,
   type StatefulSet,
   type StatefulSetSpec,
@@ -297,6 +299,10 @@ function specErrors(spec: StatefulSetSpec | undefined, oldSpec: StatefulSetSpec 
     errs.push(fieldErrors.forbidden(path.child('template', 'spec', 'activeDeadlineSeconds'), 'activeDeadlineSeconds in StatefulSet is not Supported'));
   }
   if (s.ordinals?.start != null) errs.push(...nonNegative(path.child('ordinals', 'start'), s.ordinals.start));
+  const vcus = s.volumeClaimUpdateStrategy?.type;
+  if (vcus && !(VOLUME_CLAIM_UPDATE_STRATEGY_TYPES as readonly string[]).includes(vcus)) {
+    errs.push(fieldErrors.notSupported(path.child('volumeClaimUpdateStrategy', 'type'), vcus, VOLUME_CLAIM_UPDATE_STRATEGY_TYPES));
+  }
   errs.push(...claimTemplateErrors(s, path));
   errs.push(...reservedTemplateLabelErrors(s, oldSpec, path.child('template', 'metadata', 'labels')));
   return errs;
