@@ -142,7 +142,12 @@ export {
   type StatefulSetValidationContext,
   type StorageClassInfo,
 } from './statefulset/update-validation.js';
-export { statefulSetAdmissionDefaults, statefulSetAdmissionErrors, type StatefulSetAdmission } from './statefulset/admission.js';
+export {
+  statefulSetAdmissionDefaults,
+  statefulSetAdmissionErrors,
+  statefulSetDeletionProblem,
+  type StatefulSetAdmission,
+} from './statefulset/admission.js';
 export {
   RESERVE_ORDINAL_RANGE_RE,
   parseOrdinalRange,
