@@ -116,9 +116,15 @@ export {
   type RollingUpdateDaemonSet,
   type RollingUpdateDaemonSetV1alpha1,
 } from './daemonset/types.js';
+export { DAEMONSET_CRD } from './daemonset/crd.js';
+export { DAEMONSET_SHAPE, DAEMONSET_SPEC_SHAPE, daemonSetShapeErrors } from './daemonset/shape.js';
+export { daemonSetVersionOf, type DaemonSetVersion } from './daemonset/version.js';
+export { defaultDaemonSet } from './daemonset/defaults.js';
+export { validateDaemonSet, type DaemonSetValidationOptions } from './daemonset/validation.js';
+export { DAEMONSET_MUTABLE_SPEC_FIELDS, validateDaemonSetUpdate } from './daemonset/update-validation.js';
+export { daemonSetToV1alpha1, daemonSetToV1beta1, isPartitionedScaling } from './daemonset/conversion.js';
 
 // Placeholder kinds
-export { DAEMONSET_CRD } from './kinds/daemonset.js';
 export { IMAGE_PULL_JOB_CRD } from './kinds/image-pull-job.js';
 export { NODE_IMAGE_CRD } from './kinds/node-image.js';
 export { RESOURCE_DISTRIBUTION_CRD } from './kinds/resource-distribution.js';
