@@ -412,9 +412,9 @@ export class NodeManager {
     this.nodes.set(name, st);
     (this.o.images as DynamicImages).addNode?.(name);
     this.o.log(`adopted node ${name} (index ${index}, zone ${spec.zone})`);
+    if (!st.down) await this.renewLease(st);
     await this.postStatus(st);
     await this.reconcileTaints(st);
-    if (!st.down) await this.renewLease(st);
     this.o.events.emit(name, { apiVersion: 'v1', kind: 'Node', name, uid: name }, 'Normal', 'Starting', 'Starting kubelet.');
     // the pod loop picks up pods already bound to it
     for (const l of this.readinessListeners) l(name, !st.down);
