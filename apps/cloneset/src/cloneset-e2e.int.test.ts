@@ -16,6 +16,7 @@ import {
   POD,
   isReady,
   seed,
+  specOf,
   useCloneSetScenarios,
 } from './testing/scenario-harness.js';
 import {
@@ -269,13 +270,13 @@ describe('CloneSet e2e (OpenKruise test/e2e/apps/cloneset.go)', () => {
     await settled(ns, 'hostnet', 2);
     const list = await pods(ns);
     for (const p of list) {
-      expect(p.spec.hostNetwork).toBe(true);
-      expect(p.spec.containers[0]!.ports).toEqual([
+      expect(specOf(p).hostNetwork).toBe(true);
+      expect(specOf(p).containers[0]!.ports).toEqual([
         expect.objectContaining({ containerPort: port, hostPort: port, protocol: 'TCP' }),
       ]);
     }
     // the host port is taken on a node, so the two pods run on two nodes
-    expect(new Set(list.map((p) => p.spec.nodeName)).size).toBe(2);
+    expect(new Set(list.map((p) => specOf(p).nodeName)).size).toBe(2);
     await pollProgressing(ns, 'hostnet').toEqual(AVAILABLE);
     expect((await cloneSet(ns, 'hostnet')).status).toMatchObject({
       availableReplicas: 2,
@@ -349,7 +350,7 @@ describe('CloneSet e2e (OpenKruise test/e2e/apps/cloneset.go)', () => {
       async () => await pods(ns),
       (now) => {
         expect(now).toHaveLength(1);
-        expect(now[0]!.spec.nodeName).toBeUndefined();
+        expect(specOf(now[0]!).nodeName).toBeUndefined();
         expect(now[0]!.status?.phase).toBe('Pending');
         expect(now[0]!.metadata!.labels![STATE]).toBe('PreparingNormal');
       },
@@ -368,7 +369,7 @@ describe('CloneSet e2e (OpenKruise test/e2e/apps/cloneset.go)', () => {
     expect(after.status!.updateRevision).not.toBe(first.status!.updateRevision);
     const now = (await pods(ns))[0]!;
     expect(uidOf(now)).not.toBe(uidOf(pending));
-    expect(now.spec.nodeName).toBeTruthy();
+    expect(specOf(now).nodeName).toBeTruthy();
     await expect.poll(async () => (await pods(ns)).map(stateOf), { timeout: 20_000 }).toEqual(['Normal']);
     await pollProgressing(ns, 'unsched').toEqual(AVAILABLE);
   });
@@ -431,7 +432,7 @@ describe('CloneSet e2e (OpenKruise test/e2e/apps/cloneset.go)', () => {
       (v) => {
         expect(v.cs.status!.updatedReplicas).toBe(1);
         expect(v.cs.status!.currentRevision).toBe(first.status!.updateRevision);
-        expect(v.pods.filter((p) => p.spec.containers[0]!.image === 'nginx:mainline')).toHaveLength(1);
+        expect(v.pods.filter((p) => specOf(p).containers[0]!.image === 'nginx:mainline')).toHaveLength(1);
         expect(v.pods.map(uidOf).sort()).toEqual(uids);
       },
     );
@@ -461,7 +462,7 @@ describe('CloneSet e2e (OpenKruise test/e2e/apps/cloneset.go)', () => {
     for (const p of recreated) {
       expect(original.map(uidOf)).not.toContain(uidOf(p));
       expect(p.status?.qosClass).toBe('Burstable');
-      expect(p.spec.containers[0]!.resources).toEqual({ requests: { cpu: '100m' } });
+      expect(specOf(p).containers[0]!.resources).toEqual({ requests: { cpu: '100m' } });
     }
     // Burstable → Guaranteed
     const guaranteed = { cpu: '1', memory: '1Gi' };
@@ -538,7 +539,7 @@ describe('CloneSet e2e (OpenKruise test/e2e/apps/cloneset.go)', () => {
       const first = await settled(ns, 'prio-fail', 1);
       await pollProgressing(ns, 'prio-fail').toEqual(AVAILABLE);
       const pod = (await pods(ns))[0]!;
-      expect(pod.spec.nodeName).toBe(`${pool}-1`);
+      expect(specOf(pod).nodeName).toBe(`${pool}-1`);
 
       await h.client.patch(
         { ...CS, namespace: ns, name: 'prio-fail' },
@@ -570,7 +571,7 @@ describe('CloneSet e2e (OpenKruise test/e2e/apps/cloneset.go)', () => {
         async () => ({ pod: (await pods(ns))[0]!, condition: await progressing(ns, 'prio-fail') }),
         (v) => {
           expect(uidOf(v.pod)).toBe(uidOf(pod));
-          expect(v.pod.spec.containers.find((c) => c.name === 'nginx')!.image).toBe('nginx:alpine');
+          expect(specOf(v.pod).containers.find((c) => c.name === 'nginx')!.image).toBe('nginx:alpine');
           expect(containerStatus(v.pod, 'nginx')).toMatchObject({ image: 'nginx:alpine', restartCount: 0 });
           expect(containerStatus(v.pod, 'redis')!.ready).toBe(false);
           expect(inPlaceState(v.pod)).toMatchObject({
@@ -651,7 +652,7 @@ describe("the seed articles' CloneSets (S1), applied as written", () => {
     expect(now.map(uidOf).sort()).toEqual(uids);
     const old = now.filter((p) => p.metadata!.labels![REVISION] === first.status!.updateRevision);
     expect(old).toHaveLength(1);
-    expect(old[0]!.spec.containers[0]!.image).toBe('nginx:alpine');
+    expect(specOf(old[0]!).containers[0]!.image).toBe('nginx:alpine');
     expect(maxUnready).toBeLessThanOrEqual(1);
     expect((await events(ns, 'SuccessfulUpdatePodInPlace')).length).toBe(9);
   });
@@ -730,7 +731,7 @@ describe("the seed articles' CloneSets (S1), applied as written", () => {
     await h.client.create(demoWith(ns, fragment!));
     const first = await settled(ns, 'cs-demo', 1);
     const pod = (await pods(ns))[0]!;
-    expect(pod.spec.containers.map((c) => [c.name, c.image])).toEqual([['app', 'app-image:v1']]);
+    expect(specOf(pod).containers.map((c) => [c.name, c.image])).toEqual([['app', 'app-image:v1']]);
     const container = () => templateOf(fragment!).spec.containers[0]!;
     const metaHash = (p: Pod) =>
       (
@@ -803,7 +804,7 @@ describe("the seed articles' CloneSets (S1), applied as written", () => {
     const s4 = await step({ spec: { containers: [{ ...container(), image: 'app-image:v3', env }] } });
     expect(uidOf(s4.pod)).not.toBe(uidOf(pod));
     expect(containerStatus(s4.pod, 'app')).toMatchObject({ image: 'app-image:v3', restartCount: 0 });
-    expect(s4.pod.spec.containers[0]!.env).toContainEqual({ name: 'APP_NAME', value: 'yyy' });
+    expect(specOf(s4.pod).containers[0]!.env).toContainEqual({ name: 'APP_NAME', value: 'yyy' });
     expect((await events(ns, 'SuccessfulUpdatePodReCreate')).map((e) => e.message)).toEqual([
       `successfully patch pod ${nameOf(pod)} specified-delete for update(revision ${s4.cs.status!.updateRevision})`,
     ]);
@@ -874,13 +875,13 @@ describe("the seed articles' CloneSets (S1), applied as written", () => {
       preCheckBeforeNext: { containersRequiredReady: ['sidecar'] },
       containerBatchesRecord: [{ containers: ['sidecar'] }],
     });
-    expect(firstBatch!.pod.spec.containers.find((c) => c.name === 'main')!.image).toBe('main-image:v1');
+    expect(specOf(firstBatch!.pod).containers.find((c) => c.name === 'main')!.image).toBe('main-image:v1');
     const sidecarBack = seen.find((s) => {
       const c = containerStatus(s.pod, 'sidecar');
       return c?.restartCount === 1 && c.ready;
     });
     const mainChanged = seen.find(
-      (s) => s.pod.spec.containers.find((c) => c.name === 'main')!.image === 'main-image:v2',
+      (s) => specOf(s.pod).containers.find((c) => c.name === 'main')!.image === 'main-image:v2',
     );
     expect(sidecarBack).toBeDefined();
     expect(mainChanged).toBeDefined();
@@ -921,14 +922,14 @@ describe("the seed articles' CloneSets (S1), applied as written", () => {
       const seen = rec.of(uidOf(p));
       const notReady = seen.find((s) => conditionOf(s.pod, 'InPlaceUpdateReady')?.status === 'False');
       const waiting = seen.filter((s) => s.pod.metadata?.annotations?.[INPLACE_GRACE] !== undefined);
-      const changed = seen.find((s) => s.pod.spec.containers[0]!.image === 'nginx:mainline');
+      const changed = seen.find((s) => specOf(s.pod).containers[0]!.image === 'nginx:mainline');
       expect(notReady, `${nameOf(p)} was never seen with InPlaceUpdateReady False`).toBeDefined();
       expect(waiting.length, `${nameOf(p)} was never seen waiting out its grace period`).toBeGreaterThan(0);
       expect(changed).toBeDefined();
-      expect(notReady!.pod.spec.containers[0]!.image).toBe('nginx:alpine');
+      expect(specOf(notReady!.pod).containers[0]!.image).toBe('nginx:alpine');
       // while it waits: the revision label is new, the image is old, the pod is not ready
       for (const s of waiting) {
-        expect(s.pod.spec.containers[0]!.image).toBe('nginx:alpine');
+        expect(specOf(s.pod).containers[0]!.image).toBe('nginx:alpine');
         expect(s.pod.metadata!.labels![REVISION]).toBe(after.status!.updateRevision);
         expect(conditionOf(s.pod, 'Ready')?.status).toBe('False');
       }
@@ -998,7 +999,7 @@ describe("the seed articles' CloneSets (S1), applied as written", () => {
         expect(before.map(uidOf)).toEqual(expect.arrayContaining(byRev(s.currentRevision).map(uidOf)));
         for (const p of byRev(s.updateRevision)) {
           expect(before.map(uidOf)).not.toContain(uidOf(p));
-          expect(p.spec.containers[0]!.image).toBe('nginx:mainline');
+          expect(specOf(p).containers[0]!.image).toBe('nginx:mainline');
         }
       },
     );
@@ -1090,7 +1091,7 @@ describe("the seed articles' CloneSets (S1), applied as written", () => {
         () => pods(ns),
         (now) => {
           expect(now.filter((p) => stateOf(p) === 'PreparingUpdate').map(uidOf)).toEqual([uidOf(waiting!)]);
-          expect(now.every((p) => p.spec.containers[0]!.image === 'nginx:alpine')).toBe(true);
+          expect(now.every((p) => specOf(p).containers[0]!.image === 'nginx:alpine')).toBe(true);
         },
       );
       // the user's controller: takes pods offline (finalizer off) when they prepare, back online when Updated

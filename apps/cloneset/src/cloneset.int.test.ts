@@ -8,6 +8,7 @@ import {
   type Pod,
   isReady,
   seed,
+  specOf,
   useCloneSetScenarios,
 } from './testing/scenario-harness.js';
 
@@ -92,7 +93,7 @@ describe('CloneSet', () => {
           controller: true,
         }),
       ]);
-      expect(p.spec.containers[0]!.image).toBe('nginx:alpine');
+      expect(specOf(p).containers[0]!.image).toBe('nginx:alpine');
       expect(isReady(p)).toBe(true);
     }
     await expect
@@ -157,7 +158,7 @@ describe('CloneSet', () => {
     const now = await pods(ns);
     expect(now.map((p) => p.metadata!.uid).sort()).toEqual(uids);
     for (const p of now) {
-      expect(p.spec.containers[0]!.image).toBe('nginx:mainline');
+      expect(specOf(p).containers[0]!.image).toBe('nginx:mainline');
       expect(p.metadata!.labels!['controller-revision-hash']).toBe(after.status!.updateRevision);
       const cstatus = p.status!.containerStatuses![0]!;
       expect(cstatus.restartCount).toBe(1);
@@ -200,7 +201,7 @@ describe('CloneSet', () => {
     const now = await pods(ns);
     for (const p of now) {
       expect(uids).not.toContain(p.metadata!.uid);
-      expect(p.spec.containers[0]!.image).toBe('nginx:mainline');
+      expect(specOf(p).containers[0]!.image).toBe('nginx:mainline');
       expect(p.metadata!.labels!['controller-revision-hash']).toBe(after.status!.updateRevision);
     }
     expect((await events(ns, 'SuccessfulUpdatePodReCreate')).length).toBe(3);
@@ -229,7 +230,9 @@ describe('CloneSet', () => {
     const held = (await cloneSet(ns, 'sample')).status!;
     expect(held.updatedReplicas).toBe(2);
     expect(held.currentRevision).toBe(first.status!.updateRevision);
-    expect((await pods(ns)).filter((p) => p.spec.containers[0]!.image === 'nginx:mainline')).toHaveLength(2);
+    expect((await pods(ns)).filter((p) => specOf(p).containers[0]!.image === 'nginx:mainline')).toHaveLength(
+      2,
+    );
 
     await h.client.patch(
       { ...CS, namespace: ns, name: 'sample' },
@@ -360,7 +363,7 @@ describe('CloneSet', () => {
     await new Promise((r) => setTimeout(r, 4_000));
     const held = await cloneSet(ns, 'paused');
     expect(held.status).toMatchObject({ replicas: 3, updatedReplicas: 0, readyReplicas: 3 });
-    expect((await pods(ns)).every((p) => p.spec.containers[0]!.image === 'nginx:alpine')).toBe(true);
+    expect((await pods(ns)).every((p) => specOf(p).containers[0]!.image === 'nginx:alpine')).toBe(true);
     const progressing = (cs: CloneSet) =>
       (
         (cs.status as { conditions?: { type: string; status: string; reason: string }[] }).conditions ?? []
@@ -375,7 +378,7 @@ describe('CloneSet', () => {
     await expect
       .poll(async () => progressing(await cloneSet(ns, 'paused')), { timeout: 20_000 })
       .toMatchObject({ status: 'True', reason: 'CloneSetAvailable' });
-    expect((await pods(ns)).every((p) => p.spec.containers[0]!.image === 'nginx:mainline')).toBe(true);
+    expect((await pods(ns)).every((p) => specOf(p).containers[0]!.image === 'nginx:mainline')).toBe(true);
     // the pause is a span of the rollout's trace
     await expect
       .poll(async () => (await h.rolloutSpans(ns, 'paused')).map((sp) => sp.operationName), {
@@ -448,7 +451,7 @@ describe('CloneSet', () => {
     const hooked = await podInState(ns, 'PreparingUpdate');
     await new Promise((r) => setTimeout(r, 2_000));
     const still = await h.client.get<Pod>({ ...POD, namespace: ns, name: hooked.metadata!.name! });
-    expect(still.spec.containers[0]!.image).toBe('nginx:latest');
+    expect(specOf(still).containers[0]!.image).toBe('nginx:latest');
     // the user's hook is done: it removes the label, and the controller updates the pod in place
     await h.client.patch(
       { ...POD, namespace: ns, name: hooked.metadata!.name! },
@@ -458,7 +461,7 @@ describe('CloneSet', () => {
     await expect
       .poll(
         async () =>
-          (await h.client.get<Pod>({ ...POD, namespace: ns, name: hooked.metadata!.name! })).spec
+          specOf(await h.client.get<Pod>({ ...POD, namespace: ns, name: hooked.metadata!.name! }))
             .containers[0]!.image,
         { timeout: 30_000 },
       )
@@ -491,7 +494,7 @@ describe('CloneSet', () => {
       return now;
     };
     await expect
-      .poll(async () => (await sample()).some((p) => p.spec.containers[0]!.image === 'nginx:mainline'), {
+      .poll(async () => (await sample()).some((p) => specOf(p).containers[0]!.image === 'nginx:mainline'), {
         timeout: 30_000,
         interval: 100,
       })
@@ -510,7 +513,7 @@ describe('CloneSet', () => {
     const now = await sample();
     expect(now.map((p) => p.metadata!.uid).sort()).toEqual(uids);
     for (const p of now) {
-      expect(p.spec.containers[0]!.image).toBe('nginx:mainline');
+      expect(specOf(p).containers[0]!.image).toBe('nginx:mainline');
       expect(p.status!.containerStatuses![0]!.restartCount).toBe(1);
     }
     expect(maxUnready).toBeLessThanOrEqual(2);
@@ -674,7 +677,7 @@ describe('CloneSet', () => {
     );
     await setImage(ns, 'only', 'nginx:mainline');
     const after = await settled(ns, 'only', 3);
-    expect((await pods(ns)).every((p) => p.spec.containers[0]!.image === 'nginx:mainline')).toBe(true);
+    expect((await pods(ns)).every((p) => specOf(p).containers[0]!.image === 'nginx:mainline')).toBe(true);
     expect(after.status!.updatedReadyReplicas).toBe(3);
   });
 });

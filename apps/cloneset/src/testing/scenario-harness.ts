@@ -27,7 +27,7 @@ import {
   type ServingProgram,
 } from '@regatta/testing';
 
-export { isReady, POD, type Container, type ContainerStatus, type JaegerSpan, type Pod } from '@regatta/testing';
+export { isReady, POD, specOf, type Container, type ContainerStatus, type JaegerSpan, type Pod } from '@regatta/testing';
 export type { CoreEvent } from '@regatta/kube';
 
 export const CS = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' } as const;
