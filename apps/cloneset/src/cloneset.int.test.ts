@@ -10,6 +10,7 @@ import {
   specOf,
   useCloneSetScenarios,
 } from './testing/scenario-harness.js';
+import { BAD_SHAPES, LONG_NAME, demo } from './testing/bad-shapes.js';
 
 const h = useCloneSetScenarios();
 const { namespace, pods, cloneSet, events, setImage, settled } = h;
@@ -320,5 +321,33 @@ describe('CloneSet', () => {
     const finalIds = (await pods(ns)).map((p) => p.metadata!.labels!['apps.kruise.io/cloneset-instance-id']!);
     expect(finalIds).not.toContain(secondId);
     await expect.poll(async () => (await claims()).length, { timeout: 20_000 }).toBe(5);
+  });
+});
+
+describe('CloneSet robustness: wrongly typed templates, long names, reserved labels (issue 8)', () => {
+  it('with the webhooks: each is denied with 422 naming the field, not an internal error', async () => {
+    const ns = await h.namespace();
+    const cases: [string, CloneSet, string][] = Object.entries(BAD_SHAPES).map(([name, [edit, field]]) => [
+      name,
+      demo(ns, name, edit),
+      field,
+    ]);
+    cases.push(['long-name', demo(ns, LONG_NAME, () => undefined), 'metadata.name']);
+    cases.push([
+      'claim-null',
+      demo(ns, 'claim-null', (cs) => (cs.spec['volumeClaimTemplates'] = [null])),
+      'spec.volumeClaimTemplates[0]',
+    ]);
+    for (const [name, cs, field] of cases) {
+      const err = (await h.client.create(cs).catch((e: unknown) => e)) as {
+        status?: number;
+        message?: string;
+      };
+      expect({ name, status: err.status }).toEqual({ name, status: 422 });
+      expect(err.message, name).toContain(field);
+      expect(err.message, name).not.toMatch(/TypeError|Cannot read|internal/i);
+    }
+    expect(await h.pods(ns)).toEqual([]);
+    h.controller.assertRunning();
   });
 });
