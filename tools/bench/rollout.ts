@@ -66,7 +66,7 @@ export async function benchRollout(ctx: Ctx): Promise<RolloutResult> {
   const timeoutS = Math.round(4 * boundS + 120);
   const record = (name: string) => cluster.processRecords.find((p) => p.name === name)?.pid ?? -1;
 
-  await installCrds(kubeconfig, generateCrds() as unknown as Parameters<typeof installCrds>[1]);
+  await installCrds(kubeconfig, generateCrds());
   await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'regatta-system' } });
 
   // kubelets: N pods, ≥ 2N slots (a Deployment's terminating pods still hold theirs); the same t for a

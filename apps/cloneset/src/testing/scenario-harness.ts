@@ -136,7 +136,7 @@ export function useCloneSetScenarios(
     const { kubeconfig, nats, jaeger } = cluster;
     jaegerQuery = jaeger?.query;
     client = cluster.client;
-    await installCrds(kubeconfig, generateCrds() as unknown as Parameters<typeof installCrds>[1]);
+    await installCrds(kubeconfig, generateCrds());
     const leaseNs = `cloneset-lease-${id}`;
     await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: leaseNs } });
     common = {
