@@ -20,7 +20,8 @@ import {
 import { stopAllChildren } from './common.js';
 import { benchLatency, reportLatency } from './latency.js';
 import { benchMemory, reportMemory } from './memory.js';
-import { captureRunningPod, type PodLike } from './pod-template.js';
+import type { Pod } from '@regatta/api';
+import { captureRunningPod } from './pod-template.js';
 import { benchRollout, reportRollout } from './rollout.js';
 import { benchWatches, reportWatches } from './watches.js';
 
@@ -149,7 +150,7 @@ async function busBenchmarks(): Promise<void> {
   const { kubeconfig, nats } = cluster.endpoints;
   const client = KubeClient.fromKubeconfigFile(kubeconfig);
 
-  let template: PodLike | undefined;
+  let template: Pod | undefined;
   if (only.has('memory')) {
     section('template pod (node simulator)');
     template = await captureRunningPod(kubeconfig, log);
