@@ -12,17 +12,16 @@ import { join } from 'node:path';
 import { KubeClient } from '@regatta/kube';
 import {
   appEntryPath,
-  freePort,
   KUBERNETES_VERSION,
   LocalCluster,
   NATS_VERSION,
-  startProgram,
-  waitFor,
+  startServingProgram,
 } from '@regatta/local-cluster';
 import { stopAllChildren } from './common.js';
 import { benchLatency, reportLatency } from './latency.js';
 import { benchMemory, reportMemory } from './memory.js';
-import { captureRunningPod, type PodLike } from './pod-template.js';
+import type { Pod } from '@regatta/api';
+import { captureRunningPod } from './pod-template.js';
 import { benchRollout, reportRollout } from './rollout.js';
 import { benchWatches, reportWatches } from './watches.js';
 
@@ -151,7 +150,7 @@ async function busBenchmarks(): Promise<void> {
   const { kubeconfig, nats } = cluster.endpoints;
   const client = KubeClient.fromKubeconfigFile(kubeconfig);
 
-  let template: PodLike | undefined;
+  let template: Pod | undefined;
   if (only.has('memory')) {
     section('template pod (node simulator)');
     template = await captureRunningPod(kubeconfig, log);
@@ -160,34 +159,27 @@ async function busBenchmarks(): Promise<void> {
   if (only.has('watches') || only.has('latency')) {
     section('watcher');
     await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'regatta-system' } });
-    const port = await freePort();
     const env: NodeJS.ProcessEnv = {
       KUBECONFIG: kubeconfig,
       NATS_URL: nats!,
       REGATTA_BUS_PREFIX: 'bench_',
       REGATTA_LEASE_NAMESPACE: 'regatta-system',
-      REGATTA_HEALTH_ADDR: `127.0.0.1:${port}`,
       POD_NAME: 'bench-watcher',
       LOG_LEVEL: 'warn',
       OTEL_EXPORTER_OTLP_ENDPOINT: '',
       // the benchmarks' stand-in controllers (docs/adr/0009: the watcher mirrors only what it allows)
       REGATTA_MIRROR_ALLOW: 'bench=pods.v1;bench-latency=configmaps.v1',
     };
-    const watcher = startProgram({
+    // on port 0: the watcher reports the address it got (docs/adr/0015)
+    const watcher = await startServingProgram({
       name: 'watcher',
       entry: appEntryPath('watcher'),
       logFile: join(dir, 'logs', 'watcher.log'),
       env,
+      probe: '/healthz',
+      timeoutMs: 60_000,
     });
-    await cluster.adopt(watcher);
-    await waitFor(
-      'the watcher to serve /healthz',
-      async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).ok,
-      {
-        timeoutMs: 60_000,
-        intervalMs: 250,
-      },
-    );
+    await cluster.adopt(watcher.process);
     log('watcher up');
     const busCtx = { client, kubeconfig, nats: nats!, prefix: 'bench_', log };
     const natsMonitor = cluster.endpoints.natsMonitor!;
@@ -203,7 +195,7 @@ async function busBenchmarks(): Promise<void> {
       const r = await benchLatency({ ...busCtx, ...config, processes: () => c.processRecords });
       reports.push(reportLatency(r));
     }
-    await watcher.stop();
+    await watcher.process.stop();
   }
 
   if (only.has('memory') && template) {

@@ -11,11 +11,12 @@ import {
   type KubeObject,
 } from '@regatta/bus';
 import { serve } from './common.js';
-import { podVariant, type PodLike } from './pod-template.js';
+import type { Pod } from '@regatta/api';
+import { podVariant } from './pod-template.js';
 
 serve({
   async write(p: { nats: string; prefix: string; templateFile: string; count: number; jsonlFile: string }) {
-    const template = JSON.parse(await readFile(p.templateFile, 'utf8')) as PodLike;
+    const template = JSON.parse(await readFile(p.templateFile, 'utf8')) as Pod;
     const bus = await connectBus({ servers: p.nats, name: 'bench-memory-writer', prefix: p.prefix });
     const out = createWriteStream(p.jsonlFile);
     let fullBytes = 0;

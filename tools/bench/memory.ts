@@ -5,7 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Child, kib, table } from './common.js';
-import type { PodLike } from './pod-template.js';
+import type { Pod } from '@regatta/api';
 
 interface Mem {
   heapUsed: number;
@@ -35,7 +35,7 @@ interface Ctx {
   nats: string;
   prefix: string;
   dir: string;
-  template: PodLike;
+  template: Pod;
   count: number;
   log: (line: string) => void;
 }

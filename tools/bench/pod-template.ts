@@ -4,37 +4,15 @@
 // ServiceAccount admission plugin would add); the status is written by the project's node simulator
 // (a kubelet for the API server). The template is read back from the API server, managedFields and all.
 import { randomUUID } from 'node:crypto';
+import type { Pod } from '@regatta/api';
 import { KubeClient } from '@regatta/kube';
 import { waitFor } from '@regatta/local-cluster';
 import { NodeSimulator } from '@regatta/node-simulator';
 
-export interface PodLike {
-  apiVersion?: string;
-  kind?: string;
-  metadata: Record<string, unknown> & {
-    name: string;
-    namespace: string;
-    uid?: string;
-    resourceVersion?: string;
-    labels?: Record<string, string>;
-    ownerReferences?: {
-      apiVersion: string;
-      kind: string;
-      name: string;
-      uid: string;
-      controller?: boolean;
-      blockOwnerDeletion?: boolean;
-    }[];
-    managedFields?: unknown[];
-  };
-  spec: Record<string, unknown> & { nodeName?: string; containers: { name: string; image: string }[] };
-  status?: Record<string, unknown>;
-}
-
 const NS = 'bench-pods';
 const RS = 'web-7c9f8d6b5d';
 
-function typicalPod(nodeName: string): PodLike {
+function typicalPod(nodeName: string): Pod {
   const container = (name: string, image: string, port: number) => ({
     name,
     image,
@@ -126,7 +104,7 @@ function typicalPod(nodeName: string): PodLike {
 }
 
 /** Creates the typical pod on a simulated node, waits until it runs and is Ready, and returns it as stored. */
-export async function captureRunningPod(kubeconfig: string, log: (l: string) => void): Promise<PodLike> {
+export async function captureRunningPod(kubeconfig: string, log: (l: string) => void): Promise<Pod> {
   const client = KubeClient.fromKubeconfigFile(kubeconfig);
   const sim = await NodeSimulator.start({
     kubeconfig,
@@ -143,10 +121,8 @@ export async function captureRunningPod(kubeconfig: string, log: (l: string) => 
     const pod = await waitFor(
       'the template pod to run and be Ready',
       async () => {
-        const p = (await client.get(ref)) as unknown as PodLike;
-        const st = p.status as
-          | { phase?: string; conditions?: { type: string; status: string }[] }
-          | undefined;
+        const p = await client.get<Pod>(ref);
+        const st = p.status;
         return st?.phase === 'Running' &&
           st.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')
           ? p
@@ -155,7 +131,7 @@ export async function captureRunningPod(kubeconfig: string, log: (l: string) => 
       { timeoutMs: 60_000, intervalMs: 250 },
     );
     log(
-      `template pod ${NS}/${pod.metadata.name}: ${Buffer.byteLength(JSON.stringify(pod))} bytes of JSON as stored`,
+      `template pod ${NS}/${pod.metadata?.name}: ${Buffer.byteLength(JSON.stringify(pod))} bytes of JSON as stored`,
     );
     return pod;
   } finally {
@@ -171,7 +147,7 @@ const ALNUM = 'bcdfghjklmnpqrstvwxz2456789';
  * The i-th of many distinct pods made from the template: own name, uid, resourceVersion, node, IPs,
  * container IDs and timestamps; 100 ReplicaSets over 50 namespaces, 200 nodes. Deterministic in `i`.
  */
-export function podVariant(template: PodLike, i: number): PodLike {
+export function podVariant(template: Pod, i: number): Pod {
   const p = structuredClone(template);
   const rsIndex = i % 100;
   const ns = `team-${rsIndex % 50}`;
@@ -182,23 +158,21 @@ export function podVariant(template: PodLike, i: number): PodLike {
   const node = `node-${i % 200}`;
   const podIP = `10.${244 + Math.floor(i / 65536)}.${Math.floor(i / 256) % 256}.${i % 256}`;
   const hostIP = `172.18.${Math.floor((i % 200) / 256)}.${i % 200}`;
-  const m = p.metadata;
+  const m = (p.metadata ??= {});
   m.name = `${rs}-${suffix}`;
-  m['generateName'] = `${rs}-`;
+  m.generateName = `${rs}-`;
   m.namespace = ns;
   m.uid = randomUUID();
   m.resourceVersion = String(100_000 + i);
-  m['creationTimestamp'] = new Date(Date.UTC(2026, 11, 1) + i * 1000).toISOString().replace('.000Z', 'Z');
+  m.creationTimestamp = new Date(Date.UTC(2026, 11, 1) + i * 1000).toISOString().replace('.000Z', 'Z');
   m.labels = { ...m.labels, 'pod-template-hash': rs.slice(rs.lastIndexOf('-') + 1) };
   m.ownerReferences = (m.ownerReferences ?? []).map((o) => ({
     ...o,
     name: rs,
     uid: `00000000-0000-4000-8000-${hex(rsIndex, 12)}`,
   }));
-  p.spec.nodeName = node;
-  const st = (p.status ?? {}) as Record<string, unknown> & {
-    containerStatuses?: { containerID?: string }[];
-  };
+  (p.spec ??= {}).nodeName = node;
+  const st = (p.status ??= {});
   st['podIP'] = podIP;
   st['podIPs'] = [{ ip: podIP }];
   st['hostIP'] = hostIP;
@@ -211,7 +185,7 @@ export function podVariant(template: PodLike, i: number): PodLike {
 }
 
 /** What the mirror stores (and a well-configured informer keeps): the object without managedFields. */
-export function withoutManagedFields(p: PodLike): PodLike {
-  const { managedFields: _drop, ...metadata } = p.metadata;
-  return { ...p, metadata: metadata as PodLike['metadata'] };
+export function withoutManagedFields(p: Pod): Pod {
+  const { managedFields: _drop, ...metadata } = p.metadata ?? {};
+  return { ...p, metadata };
 }

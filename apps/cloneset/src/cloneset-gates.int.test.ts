@@ -3,7 +3,7 @@
 // PreparingUpdate counts as updated when scaling, spec §2.4), as OpenKruise's e2e exercises them (spec §2.10).
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '@regatta/kube';
-import { type CloneSet, type Pod, POD, useCloneSetScenarios } from './testing/scenario-harness.js';
+import { type CloneSet, type Pod, POD, specOf, useCloneSetScenarios } from './testing/scenario-harness.js';
 import { REVISION, INSTANCE_ID, uidOf, nameOf, stateOf, holds } from './testing/scenario-helpers.js';
 
 const h = useCloneSetScenarios({
@@ -115,7 +115,7 @@ describe('CloneSet with RecreatePodWhenChangeVCTInCloneSetGate and PreparingUpda
     disjoint(s1.podUids, s0.podUids);
     disjoint(s1.claimUids, s0.claimUids);
     expect(s1.sizes).toEqual(sizesOf(s1, '2Gi', '1Gi'));
-    for (const p of s1.pods) expect(p.spec.containers[0]!.image).toBe('nginx:mainline');
+    for (const p of s1.pods) expect(specOf(p).containers[0]!.image).toBe('nginx:mainline');
     expect((await events(ns, 'SuccessfulUpdatePodReCreate')).length).toBe(2);
     expect(await events(ns, 'SuccessfulUpdatePodInPlace')).toEqual([]);
 

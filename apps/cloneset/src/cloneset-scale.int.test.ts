@@ -4,7 +4,14 @@
 // volumeClaimTemplates change does with the default feature gates.
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '@regatta/kube';
-import { type CloneSet, type Pod, POD, isReady, useCloneSetScenarios } from './testing/scenario-harness.js';
+import {
+  type CloneSet,
+  type Pod,
+  POD,
+  isReady,
+  specOf,
+  useCloneSetScenarios,
+} from './testing/scenario-harness.js';
 import { STATE, SPECIFIED_DELETE, DELETION_COST, uidOf, nameOf, holds } from './testing/scenario-helpers.js';
 
 const h = useCloneSetScenarios();
@@ -147,7 +154,8 @@ describe('CloneSet scale', () => {
     });
     await expect
       .poll(
-        async () => (await pods(ns)).filter((p) => p.spec.nodeName && p.status?.phase === 'Running').length,
+        async () =>
+          (await pods(ns)).filter((p) => specOf(p).nodeName && p.status?.phase === 'Running').length,
         {
           timeout: 30_000,
         },
@@ -362,7 +370,7 @@ describe('CloneSet scale', () => {
     const now = await pods(ns);
     expect(now.map(uidOf).sort()).toEqual(podUids);
     for (const p of now) {
-      expect(p.spec.containers[0]!.image).toBe('nginx:mainline');
+      expect(specOf(p).containers[0]!.image).toBe('nginx:mainline');
       expect(p.status!.containerStatuses![0]!.restartCount).toBe(1);
     }
     expect((await claims()).map((c) => c.metadata!.uid!).sort()).toEqual(claimUids);

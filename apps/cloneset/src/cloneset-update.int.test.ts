@@ -2,7 +2,7 @@
 // updated (priorityStrategy, scatterStrategy), the in-place grace period, and multi-container in-place batches.
 // Orders are read from a watch on the namespace's pods, so no intermediate state is missed by polling.
 import { describe, expect, it } from 'vitest';
-import { CS, type Pod, isReady, useCloneSetScenarios } from './testing/scenario-harness.js';
+import { CS, type Pod, isReady, specOf, useCloneSetScenarios } from './testing/scenario-harness.js';
 import {
   STATE,
   REVISION,
@@ -20,7 +20,7 @@ import {
 const h = useCloneSetScenarios();
 const { namespace, pods, events, patch, setImage, settled } = h;
 
-const specImage = (p: Pod, name: string) => p.spec.containers.find((c) => c.name === name)?.image;
+const specImage = (p: Pod, name: string) => specOf(p).containers.find((c) => c.name === name)?.image;
 
 /** The first time each pod's revision label left `oldRevision`, oldest first: the order pods were updated in. */
 function updateOrder(rec: PodRecorder, oldRevision: string): string[] {
@@ -181,11 +181,11 @@ describe('CloneSet update', () => {
     const notReady = seen.find((s) => conditionOf(s.pod, 'InPlaceUpdateReady')?.status === 'False');
     expect(notReady, 'the pod was never seen with InPlaceUpdateReady False').toBeDefined();
     expect(conditionOf(notReady!.pod, 'InPlaceUpdateReady')).toMatchObject({ reason: 'StartInPlaceUpdate' });
-    expect(notReady!.pod.spec.containers[0]!.image).toBe('nginx:alpine');
+    expect(specOf(notReady!.pod).containers[0]!.image).toBe('nginx:alpine');
     // while the grace annotation is there, the container keeps its old image and the pod is not ready
     const waiting = seen.filter((s) => s.pod.metadata?.annotations?.[INPLACE_GRACE] !== undefined);
     expect(waiting.length).toBeGreaterThan(0);
-    for (const s of waiting) expect(s.pod.spec.containers[0]!.image).toBe('nginx:alpine');
+    for (const s of waiting) expect(specOf(s.pod).containers[0]!.image).toBe('nginx:alpine');
     expect(waiting.some((s) => conditionOf(s.pod, 'Ready')?.status === 'False')).toBe(true);
     expect(JSON.parse(waiting[0]!.pod.metadata!.annotations![INPLACE_GRACE]!)).toMatchObject({
       revision: after.status!.updateRevision,
@@ -193,7 +193,7 @@ describe('CloneSet update', () => {
       graceSeconds: 3,
     });
     expect(waiting[0]!.pod.metadata!.labels![REVISION]).toBe(after.status!.updateRevision);
-    const changed = seen.find((s) => s.pod.spec.containers[0]!.image === 'nginx:mainline');
+    const changed = seen.find((s) => specOf(s.pod).containers[0]!.image === 'nginx:mainline');
     expect(changed).toBeDefined();
     expect(changed!.pod.metadata?.annotations?.[INPLACE_GRACE]).toBeUndefined();
     // the state's updateTimestamp has whole seconds, so the wait is between 2 and 3 s after the not-ready write

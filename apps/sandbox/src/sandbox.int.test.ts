@@ -84,16 +84,19 @@ describe('regatta sandbox', () => {
       'TOTAL',
       'AGE',
     ]);
-    // its admission webhook answers too
-    const bad = (await kubectl(
-      'patch',
-      'clone',
-      'cs-demo',
-      '--type=merge',
-      '-p',
-      '{"spec":{"updateStrategy":{"partition":"5"}}}',
-    ).catch((e: unknown) => e)) as { stderr?: string };
-    expect(bad.stderr).toContain('spec.updateStrategy.partition');
+    // its admission webhook answers too: a string partition is rejected naming the field
+    const badPartition = async () =>
+      (
+        (await kubectl(
+          'patch',
+          'clone',
+          'cs-demo',
+          '--type=merge',
+          '-p',
+          '{"spec":{"updateStrategy":{"partition":"5"}}}',
+        ).catch((e: unknown) => e)) as { stderr?: string }
+      ).stderr;
+    expect(await badPartition()).toContain('spec.updateStrategy.partition');
 
     const records = async () => JSON.parse(await readFile(join(dir, 'pids.json'), 'utf8')) as ProcessRecord[];
     const pids = (await records()).map((r) => r.pid);
@@ -140,15 +143,7 @@ describe('regatta sandbox', () => {
       expect(logAfter.length).toBeGreaterThan(logBefore.length);
     }
     // the restarted cloneset serves its webhook again
-    const again = (await kubectl(
-      'patch',
-      'clone',
-      'cs-demo',
-      '--type=merge',
-      '-p',
-      '{"spec":{"updateStrategy":{"partition":"5"}}}',
-    ).catch((e: unknown) => e)) as { stderr?: string };
-    expect(again.stderr).toContain('spec.updateStrategy.partition');
+    expect(await badPartition()).toContain('spec.updateStrategy.partition');
 
     const unknown = (await run(process.execPath, [regatta, 'sandbox', 'restart', '--dir', dir, 'nope']).catch(
       (e: unknown) => e,

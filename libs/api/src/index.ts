@@ -31,17 +31,24 @@ export { InPlaceUpdateStrategySchema, type InPlaceUpdateStrategy } from './schem
 export { placeholderKindSchema } from './schemas/placeholder.js';
 export { registerSchemaFormats } from './schemas/formats.js';
 
-// core/v1 shapes read by Regatta
+// core/v1 shapes read by Regatta (`Pod` is the repository's one pod type)
 export type {
   Container,
   ContainerPort,
+  ContainerState,
+  ContainerStatus,
   EnvVar,
+  EnvVarSource,
   HttpGetAction,
   KeyToPath,
   LifecycleHandler,
   ObjectFieldSelector,
   PersistentVolumeClaimTemplate,
+  Pod,
+  PodCondition,
+  PodReadinessGate,
   PodSpec,
+  PodStatus,
   PodTemplateSpec,
   Probe,
   PullPolicy,

@@ -2,6 +2,7 @@
 // Expectations per round (the bus handlers that observe our writes are not part of this test), a kubelet() that
 // schedules pods and makes them ready. The scenario tests (apps/cloneset/src/*.int.test.ts) run it for real.
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import type { Pod } from '@regatta/api';
 import { ForbiddenError, type EventRecorder, type KubeObject } from '@regatta/kube';
 import { Expectations, type ReconcileContext, silentLogger } from '@regatta/runtime';
 import { MemoryCluster, ROLLOUT_TRACE_ANNOTATION, RolloutTracer } from '@regatta/workload';
@@ -11,11 +12,6 @@ import { CloneSetReconciler } from './reconciler.js';
 const NS = 'ns';
 const T0 = new Date('2026-12-02T12:00:00Z');
 const ctx: ReconcileContext = { reconcileID: 'r', log: silentLogger, signal: new AbortController().signal };
-
-interface Pod extends KubeObject {
-  spec?: { containers: { name: string; image: string }[]; nodeName?: string };
-  status?: Record<string, unknown>;
-}
 
 type Obj = KubeObject & { spec?: unknown; status?: Record<string, unknown> };
 
@@ -91,7 +87,7 @@ function world(options: { tracer?: RolloutTracer } = {}) {
               { type: 'ContainersReady', status: 'True' },
               { type: 'Ready', status: 'True', lastTransitionTime: '2026-12-02T11:00:00Z' },
             ],
-            containerStatuses: p.spec!.containers.map((x) => ({
+            containerStatuses: p.spec!.containers!.map((x) => ({
               name: x.name,
               image: x.image,
               imageID: `id-${x.image}`,
@@ -189,7 +185,7 @@ describe('CloneSetReconciler', () => {
     };
     expect(record.to).toBe(w.cs().status?.['updateRevision']);
     expect(w.pods().map((p) => p.metadata?.uid)).toEqual(before);
-    expect(w.pods().map((p) => p.spec?.containers[0]?.image)).toEqual(['nginx:2', 'nginx:2', 'nginx:2']);
+    expect(w.pods().map((p) => p.spec?.containers?.[0]?.image)).toEqual(['nginx:2', 'nginx:2', 'nginx:2']);
 
     // the kubelet runs the new image: the pods go back to Normal, and the rollout ends
     w.tick(5_000);

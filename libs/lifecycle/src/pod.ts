@@ -1,80 +1,22 @@
 /**
- * The structural Pod shape shared by the workload libraries (`@regatta/lifecycle`, `@regatta/inplace-update`,
- * `@regatta/rollout`): only what they read or write is typed, everything else passes through untouched.
+ * Readers of a pod shared by the workload libraries (`@regatta/lifecycle`, `@regatta/inplace-update`,
+ * `@regatta/rollout`). The Pod type itself is `@regatta/api`'s, the one pod type of the repository; it is
+ * re-exported here for the libraries that read pods through this one.
  */
-import type { KubeObject, ObjectMeta } from '@regatta/kube';
+import type { ContainerStatus, Pod, PodCondition } from '@regatta/api';
+import type { KubeObject } from '@regatta/kube';
 
-/** core/v1 ObjectFieldSelector / ConfigMapKeySelector / … as found in `env[].valueFrom`. */
-export interface EnvVarSource {
-  fieldRef?: { apiVersion?: string; fieldPath: string } | null;
-  configMapKeyRef?: { name?: string; key: string; optional?: boolean } | null;
-  [key: string]: unknown;
-}
-
-/** core/v1 EnvVar. */
-export interface EnvVar {
-  name: string;
-  value?: string;
-  valueFrom?: EnvVarSource | null;
-}
-
-/** core/v1 Container (the fields the in-place engine reads). */
-export interface Container {
-  name: string;
-  image?: string;
-  env?: EnvVar[] | null;
-  resources?: Record<string, unknown>;
-  [key: string]: unknown;
-}
-
-/** core/v1 ContainerStatus. */
-export interface ContainerStatus {
-  name: string;
-  image?: string;
-  imageID?: string;
-  containerID?: string;
-  ready?: boolean;
-  restartCount?: number;
-  [key: string]: unknown;
-}
-
-/** core/v1 PodCondition. Go writes a zero time as `null`. */
-export interface PodCondition {
-  type: string;
-  status: 'True' | 'False' | 'Unknown' | (string & {});
-  reason?: string;
-  message?: string;
-  lastTransitionTime?: string | null;
-  lastProbeTime?: string | null;
-}
-
-/** core/v1 PodReadinessGate. */
-export interface PodReadinessGate {
-  conditionType: string;
-}
-
-/** core/v1 PodSpec (open). */
-export interface PodSpec {
-  nodeName?: string;
-  containers?: Container[];
-  readinessGates?: PodReadinessGate[] | null;
-  [key: string]: unknown;
-}
-
-/** core/v1 PodStatus (open). */
-export interface PodStatus {
-  phase?: 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Unknown' | (string & {});
-  conditions?: PodCondition[] | null;
-  containerStatuses?: ContainerStatus[] | null;
-  [key: string]: unknown;
-}
-
-/** core/v1 Pod. */
-export interface Pod extends KubeObject {
-  metadata?: ObjectMeta;
-  spec?: PodSpec;
-  status?: PodStatus;
-}
+export type {
+  Container,
+  ContainerStatus,
+  EnvVar,
+  EnvVarSource,
+  Pod,
+  PodCondition,
+  PodReadinessGate,
+  PodSpec,
+  PodStatus,
+} from '@regatta/api';
 
 /** core/v1 `PodReady`. */
 export const POD_READY = 'Ready';

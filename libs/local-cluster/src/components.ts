@@ -1,4 +1,5 @@
 // Command lines of the control plane's processes: pure functions of ports and paths.
+import { CONTROLLER_NAMES } from '@regatta/runtime';
 
 export interface PkiPaths {
   caCert: string;
@@ -146,16 +147,11 @@ export interface NatsUser {
   password: string;
 }
 
-/** The controller names the bus knows; each gets a user of its own that may register under that name only. */
-export const BUS_CONTROLLERS = [
-  'cloneset',
-  'asts',
-  'ads',
-  'sidecarset',
-  'uniteddeployment',
-  'resourcedistribution',
-  'imagepull',
-] as const;
+/**
+ * The controller names the bus knows (runtime's CONTROLLER_NAMES, the one list); each gets a user of its own that
+ * may register under that name only.
+ */
+export const BUS_CONTROLLERS = CONTROLLER_NAMES;
 
 /**
  * The bus's roles (docs/adr/0006, 0009): the watcher writes the mirror buckets; `controller` only reads them;

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { KINDS, resourceId, type KindRef } from '@regatta/bus';
 import { RegattaError } from '@regatta/errors';
+import type { ControllerName } from '@regatta/runtime';
 
 const kruise = (kind: string, plural: string, version = 'v1alpha1', namespaced = true): KindRef => ({
   group: 'apps.kruise.io',
@@ -23,7 +24,13 @@ export const CATALOGUE: ReadonlyMap<string, KindRef> = new Map(
     kruise('DaemonSet', 'daemonsets'),
     kruise('SidecarSet', 'sidecarsets', 'v1alpha1', false),
     kruise('UnitedDeployment', 'uniteddeployments'),
-    { group: 'apps.kruise.io', version: 'v1alpha1', kind: 'ResourceDistribution', plural: 'resourcedistributions', namespaced: false },
+    {
+      group: 'apps.kruise.io',
+      version: 'v1alpha1',
+      kind: 'ResourceDistribution',
+      plural: 'resourcedistributions',
+      namespaced: false,
+    },
     kruise('ImagePullJob', 'imagepulljobs'),
     kruise('NodeImage', 'nodeimages', 'v1alpha1', false),
   ].map((k) => [resourceId(k), k]),
@@ -39,27 +46,30 @@ const REV = 'controllerrevisions.v1.apps';
 const NODE = 'nodes.v1';
 
 /**
- * The kinds each Regatta controller reads, as OpenKruise's controllers watch them. Only resourcedistribution may
- * have Secrets mirrored (as a keyed hash, never in clear).
+ * The kinds each Regatta controller reads, as OpenKruise's controllers watch them: one entry per name of runtime's
+ * CONTROLLER_NAMES, no more, no less (the type says so). Only resourcedistribution may have Secrets mirrored (as a
+ * keyed hash, never in clear).
  */
+const CONTROLLER_READS: Readonly<Record<ControllerName, readonly string[]>> = {
+  cloneset: ['clonesets.v1alpha1.apps.kruise.io', POD, PVC, REV, NS],
+  asts: ['statefulsets.v1beta1.apps.kruise.io', POD, PVC, REV, NS],
+  ads: ['daemonsets.v1alpha1.apps.kruise.io', POD, NODE, REV, NS],
+  sidecarset: ['sidecarsets.v1alpha1.apps.kruise.io', POD, REV, NS],
+  uniteddeployment: [
+    'uniteddeployments.v1alpha1.apps.kruise.io',
+    'clonesets.v1alpha1.apps.kruise.io',
+    'statefulsets.v1beta1.apps.kruise.io',
+    'statefulsets.v1.apps',
+    'deployments.v1.apps',
+    REV,
+    NS,
+  ],
+  resourcedistribution: ['resourcedistributions.v1alpha1.apps.kruise.io', 'secrets.v1', 'configmaps.v1', NS],
+  imagepull: ['imagepulljobs.v1alpha1.apps.kruise.io', 'nodeimages.v1alpha1.apps.kruise.io', NODE, POD, NS],
+};
+
 export const DEFAULT_ALLOW_LIST: AllowList = new Map(
-  Object.entries({
-    cloneset: ['clonesets.v1alpha1.apps.kruise.io', POD, PVC, REV, NS],
-    asts: ['statefulsets.v1beta1.apps.kruise.io', POD, PVC, REV, NS],
-    ads: ['daemonsets.v1alpha1.apps.kruise.io', POD, NODE, REV, NS],
-    sidecarset: ['sidecarsets.v1alpha1.apps.kruise.io', POD, REV, NS],
-    uniteddeployment: [
-      'uniteddeployments.v1alpha1.apps.kruise.io',
-      'clonesets.v1alpha1.apps.kruise.io',
-      'statefulsets.v1beta1.apps.kruise.io',
-      'statefulsets.v1.apps',
-      'deployments.v1.apps',
-      REV,
-      NS,
-    ],
-    resourcedistribution: ['resourcedistributions.v1alpha1.apps.kruise.io', 'secrets.v1', 'configmaps.v1', NS],
-    imagepull: ['imagepulljobs.v1alpha1.apps.kruise.io', 'nodeimages.v1alpha1.apps.kruise.io', NODE, POD, NS],
-  }).map(([c, ids]) => [c, new Set(ids)]),
+  Object.entries(CONTROLLER_READS).map(([c, ids]) => [c, new Set(ids)]),
 );
 
 /** A configuration value that cannot be used; the message says what to write instead. */
@@ -75,7 +85,10 @@ export class MirrorConfigError extends RegattaError {
  */
 export function parseAllowList(value: string | undefined, base: AllowList = DEFAULT_ALLOW_LIST): AllowList {
   const out = new Map(base);
-  for (const entry of (value ?? '').split(';').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of (value ?? '')
+    .split(';')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const eq = entry.indexOf('=');
     const controller = entry.slice(0, eq).trim();
     if (eq <= 0 || !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/.test(controller)) {
@@ -83,7 +96,11 @@ export function parseAllowList(value: string | undefined, base: AllowList = DEFA
         `REGATTA_MIRROR_ALLOW entry ${JSON.stringify(entry)} is not controller=resource[,resource]`,
       );
     }
-    const ids = entry.slice(eq + 1).split(',').map((r) => r.trim()).filter(Boolean);
+    const ids = entry
+      .slice(eq + 1)
+      .split(',')
+      .map((r) => r.trim())
+      .filter(Boolean);
     for (const id of ids) {
       if (!CATALOGUE.has(id)) {
         throw new MirrorConfigError(

@@ -11,6 +11,7 @@ export {
 } from './errors.js';
 export { silentLogger, type Logger, type LogFn } from './logger.js';
 export { systemClock, sleep, type Clock } from './clock.js';
+export { CONTROLLER_NAMES, type ControllerName } from './controller-names.js';
 
 // work queue
 export { WorkQueue, type WorkQueueOptions, type QueueItem } from './queue/work-queue.js';

@@ -11,6 +11,7 @@ export {
   isReady,
   livePods,
   nameOf,
+  specOf,
   stateOf,
   uidOf,
   type Container,

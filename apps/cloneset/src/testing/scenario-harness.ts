@@ -27,7 +27,7 @@ import {
   type ServingProgram,
 } from '@regatta/testing';
 
-export { isReady, POD, type Container, type ContainerStatus, type JaegerSpan, type Pod } from '@regatta/testing';
+export { isReady, POD, specOf, type Container, type ContainerStatus, type JaegerSpan, type Pod } from '@regatta/testing';
 export type { CoreEvent } from '@regatta/kube';
 
 export const CS = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' } as const;
@@ -136,7 +136,7 @@ export function useCloneSetScenarios(
     const { kubeconfig, nats, jaeger } = cluster;
     jaegerQuery = jaeger?.query;
     client = cluster.client;
-    await installCrds(kubeconfig, generateCrds() as unknown as Parameters<typeof installCrds>[1]);
+    await installCrds(kubeconfig, generateCrds());
     const leaseNs = `cloneset-lease-${id}`;
     await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: leaseNs } });
     common = {

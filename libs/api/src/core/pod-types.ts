@@ -1,8 +1,10 @@
 /**
- * The parts of core/v1 PodTemplateSpec and PersistentVolumeClaim that Regatta reads or defaults. The CRDs keep these
+ * The parts of core/v1 Pod, PodTemplateSpec and PersistentVolumeClaim that Regatta reads or defaults. The CRDs keep these
  * objects whole (`x-kubernetes-preserve-unknown-fields`), so every interface is open: fields not listed here are
- * carried along untouched.
+ * carried along untouched. `Pod` is the one pod type of the repository: the workload libraries, the scenario
+ * harness and the tools read pods through it.
  */
+import type { KubeObject, ObjectMeta } from '@regatta/kube';
 
 /** Metadata of an embedded template (pod template, claim template). */
 export interface TemplateMeta {
@@ -27,11 +29,17 @@ export interface ObjectFieldSelector {
   fieldPath: string;
 }
 
+/** core/v1 EnvVarSource (`env[].valueFrom`). Go writes an unset pointer as `null`. */
+export interface EnvVarSource {
+  fieldRef?: ObjectFieldSelector | null;
+  configMapKeyRef?: { name?: string; key: string; optional?: boolean } | null;
+  [key: string]: unknown;
+}
+
 export interface EnvVar {
   name: string;
   value?: string;
-  valueFrom?: { fieldRef?: ObjectFieldSelector; [key: string]: unknown };
-  [key: string]: unknown;
+  valueFrom?: EnvVarSource | null;
 }
 
 export interface HttpGetAction {
@@ -70,7 +78,7 @@ export interface Container {
   image?: string;
   imagePullPolicy?: PullPolicy | (string & {});
   ports?: ContainerPort[];
-  env?: EnvVar[];
+  env?: EnvVar[] | null;
   resources?: { limits?: Record<string, string | number>; requests?: Record<string, string | number>; [key: string]: unknown };
   volumeMounts?: VolumeMount[];
   livenessProbe?: Probe;
@@ -121,8 +129,9 @@ export interface PodSpec {
   terminationGracePeriodSeconds?: number;
   activeDeadlineSeconds?: number;
   securityContext?: Record<string, unknown>;
-  readinessGates?: { conditionType: string }[];
+  readinessGates?: PodReadinessGate[] | null;
   nodeSelector?: Record<string, string>;
+  nodeName?: string;
   hostNetwork?: boolean;
   [key: string]: unknown;
 }
@@ -146,4 +155,58 @@ export interface PersistentVolumeClaimTemplate {
     [key: string]: unknown;
   };
   status?: { phase?: string; [key: string]: unknown };
+}
+
+/** core/v1 ContainerState: exactly one of the three is set. */
+export interface ContainerState {
+  waiting?: { reason?: string; message?: string; [key: string]: unknown };
+  running?: { startedAt?: string; [key: string]: unknown };
+  terminated?: { exitCode?: number; reason?: string; [key: string]: unknown };
+}
+
+/** core/v1 ContainerStatus. */
+export interface ContainerStatus {
+  name: string;
+  image?: string;
+  imageID?: string;
+  containerID?: string;
+  ready?: boolean;
+  restartCount?: number;
+  state?: ContainerState;
+  lastState?: ContainerState;
+  [key: string]: unknown;
+}
+
+/** core/v1 PodCondition. Go writes a zero time as `null`. */
+export interface PodCondition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown' | (string & {});
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: string | null;
+  lastProbeTime?: string | null;
+}
+
+/** core/v1 PodReadinessGate. */
+export interface PodReadinessGate {
+  conditionType: string;
+}
+
+/** core/v1 PodStatus (open). */
+export interface PodStatus {
+  phase?: 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Unknown' | (string & {});
+  qosClass?: string;
+  conditions?: PodCondition[] | null;
+  containerStatuses?: ContainerStatus[] | null;
+  [key: string]: unknown;
+}
+
+/**
+ * core/v1 Pod. Its spec is open to partial objects (a pod built from a template before the API server validates
+ * it, a test's fixture); the API server always returns `spec.containers`.
+ */
+export interface Pod extends KubeObject {
+  metadata?: ObjectMeta;
+  spec?: Partial<PodSpec>;
+  status?: PodStatus;
 }

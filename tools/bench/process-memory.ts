@@ -1,0 +1,32 @@
+// Memory of running processes, from Linux /proc/<pid>/status.
+import { readFileSync } from 'node:fs';
+
+/** A size field of /proc/<pid>/status in bytes (VmRSS: resident now; VmHWM: peak since start); NaN once gone. */
+export function procStatusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const m = readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'));
+    return m ? Number(m[1]) * 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Samples VmRSS of the processes every 250 ms; `end()` gives the largest sample of each. */
+export function rssSampler(pids: Record<string, number>): { end(): Record<string, number> } {
+  const peak: Record<string, number> = {};
+  const sample = () => {
+    for (const [n, pid] of Object.entries(pids)) {
+      const b = procStatusBytes(pid, 'VmRSS');
+      if (Number.isFinite(b) && !(b <= (peak[n] ?? 0))) peak[n] = b;
+    }
+  };
+  sample();
+  const timer = setInterval(sample, 250);
+  return {
+    end() {
+      clearInterval(timer);
+      sample();
+      return peak;
+    },
+  };
+}

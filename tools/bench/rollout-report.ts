@@ -1,0 +1,230 @@
+// The rollout benchmark's report: CloneSet in place next to the Deployment baseline, progress by batch,
+// API writes by client, CPU by process (how to read it: docs/benchmarks.md).
+import { fmt, ratio, table } from './common.js';
+import { MAX_UNAVAILABLE, TAIL_MS, type RolloutResult } from './rollout-config.js';
+import type { WriteTally } from './rollout-audit.js';
+
+const mib = (b: number | undefined) =>
+  b !== undefined && Number.isFinite(b) ? `${(b / 2 ** 20).toFixed(0)} MiB` : 'n/a';
+const perPod = (x: number | undefined, n: number) => (x === undefined ? 'n/a' : (x / n).toFixed(2));
+
+export function reportRollout(r: RolloutResult): string {
+  const n = r.replicas;
+  const cs = r.cloneSet;
+  const dp = r.deployment;
+  const csW = r.writes.cloneSet.get('regatta-cloneset');
+  const dpW = r.writes.deployment.get('kube-controller-manager');
+  const goal = (ok: boolean) => (ok ? 'met' : 'MISSED');
+  const csRatio = cs.durationS === undefined ? undefined : cs.durationS / r.boundS;
+  const out: string[] = [];
+
+  out.push(
+    `Rollout of an image change over N = ${n} pods, maxUnavailable ${MAX_UNAVAILABLE} (batch ${r.batch}), ` +
+      `t = ${fmt(r.restartMs / 1000, 1)} s for a container to be ready after an in-place restart ` +
+      `(CloneSet) or a new pod's start (Deployment); bound ceil(N/batch)·t = ${fmt(r.boundS, 1)} s; ` +
+      `${r.nodes} simulated nodes`,
+    '',
+    table([
+      [
+        '',
+        'CloneSet InPlaceIfPossible',
+        'Deployment RollingUpdate (baseline)',
+        'CloneSet / Deployment',
+        'goal',
+      ],
+      [
+        'duration, patch → status done (s)',
+        cs.durationS === undefined ? `> ${cs.timeoutS} (not done)` : fmt(cs.durationS, 1),
+        dp.durationS === undefined ? `> ${dp.timeoutS} (not done)` : fmt(dp.durationS, 1),
+        ratio(cs.durationS ?? NaN, dp.durationS ?? NaN),
+        '',
+      ],
+      [
+        'duration / bound',
+        csRatio === undefined ? 'n/a' : fmt(csRatio, 2),
+        dp.durationS === undefined ? 'n/a' : fmt(dp.durationS / r.boundS, 2),
+        '',
+        `≤ 1.10: ${csRatio !== undefined && csRatio <= 1.1 ? 'met' : 'MISSED'}`,
+      ],
+      [
+        'patch → last pod new and Ready (s)',
+        cs.podsDoneS === undefined ? 'n/a' : fmt(cs.podsDoneS, 1),
+        dp.podsDoneS === undefined ? 'n/a' : fmt(dp.podsDoneS, 1),
+        ratio(cs.podsDoneS ?? NaN, dp.podsDoneS ?? NaN),
+        '',
+      ],
+      [
+        'controller pod writes / pod',
+        `${perPod(csW?.podWrites ?? 0, n)} (regatta-cloneset)`,
+        `${perPod(dpW?.podWrites ?? 0, n)} (kube-controller-manager)`,
+        ratio(csW?.podWrites ?? 0, dpW?.podWrites ?? 0),
+        `≤ 2: ${goal((csW?.podWrites ?? 0) / n <= 2)}`,
+      ],
+      [
+        'controller writes of any kind / pod',
+        perPod(csW?.all ?? 0, n),
+        perPod(dpW?.all ?? 0, n),
+        ratio(csW?.all ?? 0, dpW?.all ?? 0),
+        '',
+      ],
+      [
+        'controller CPU during the rollout (s)',
+        fmt(cs.cpuS['regatta-cloneset'] ?? NaN, 2),
+        fmt(dp.cpuS['kube-controller-manager'] ?? NaN, 2),
+        ratio(cs.cpuS['regatta-cloneset'] ?? NaN, dp.cpuS['kube-controller-manager'] ?? NaN),
+        '',
+      ],
+      [
+        '  + the watcher (Regatta reads through it)',
+        fmt((cs.cpuS['regatta-cloneset'] ?? NaN) + (cs.cpuS['watcher'] ?? NaN), 2),
+        fmt(dp.cpuS['kube-controller-manager'] ?? NaN, 2),
+        ratio(
+          (cs.cpuS['regatta-cloneset'] ?? NaN) + (cs.cpuS['watcher'] ?? NaN),
+          dp.cpuS['kube-controller-manager'] ?? NaN,
+        ),
+        '',
+      ],
+      [
+        'controller peak RSS during the rollout',
+        mib(cs.rssPeak['regatta-cloneset']),
+        mib(dp.rssPeak['kube-controller-manager']),
+        ratio(cs.rssPeak['regatta-cloneset'] ?? NaN, dp.rssPeak['kube-controller-manager'] ?? NaN),
+        '',
+      ],
+      [
+        'controller RSS before the workload (idle)',
+        mib(cs.idleRss['regatta-cloneset']),
+        mib(dp.idleRss['kube-controller-manager']),
+        '',
+        '',
+      ],
+      [
+        'controller VmHWM (peak since start)',
+        mib(cs.hwm['regatta-cloneset']),
+        mib(dp.hwm['kube-controller-manager']),
+        '',
+        '',
+      ],
+      [
+        'most pods unavailable at once',
+        `${cs.maxUnavailable}`,
+        `${dp.maxUnavailable}`,
+        '',
+        `≤ ${r.batch}: ${goal(cs.maxUnavailable <= r.batch)} / ${goal(dp.maxUnavailable <= r.batch)}`,
+      ],
+      [
+        'N pods created to all ready (s)',
+        fmt(cs.setupS, 1),
+        fmt(dp.setupS, 1),
+        ratio(cs.setupS, dp.setupS),
+        '',
+      ],
+      [
+        'controller exits: during setup / rollout',
+        `${r.restarts.filter((x) => x.phase === 'CloneSet setup').length} / ` +
+          `${r.restarts.filter((x) => x.phase === 'CloneSet rollout').length}`,
+        '(not supervised)',
+        '',
+        '',
+      ],
+    ]),
+  );
+
+  // progress: when each batch's worth of pods was done
+  const batches = Math.ceil(n / r.batch);
+  const rows: (string | number)[][] = [
+    ['pods new and Ready', 'CloneSet at (s)', 'Δ (s)', 'Deployment at (s)', 'Δ (s)', 'ideal k·t (s)'],
+  ];
+  const at = (xs: number[], k: number) => xs[k - 1] ?? NaN;
+  for (let b = 1; b <= batches; b++) {
+    const k = Math.min(n, b * r.batch);
+    const kPrev = (b - 1) * r.batch;
+    const delta = (xs: number[]) => at(xs, k) - (kPrev ? at(xs, kPrev) : 0);
+    rows.push([
+      `${k}`,
+      fmt(at(cs.podDoneS, k), 1),
+      fmt(delta(cs.podDoneS), 1),
+      fmt(at(dp.podDoneS, k), 1),
+      fmt(delta(dp.podDoneS), 1),
+      fmt((b * r.restartMs) / 1000, 1),
+    ]);
+  }
+  out.push(
+    '',
+    'Progress (from the pods: first seen at the new image and Ready; from the image patch)',
+    '',
+    table(rows),
+  );
+
+  // writes by client
+  const clients = [
+    ...new Set([...r.writes.cloneSet.keys(), ...r.writes.deployment.keys()].filter((c) => c !== 'bench')),
+  ].sort();
+  const wrows: (string | number)[][] = [
+    ['client', 'resource verb', 'CloneSet side', '/pod', 'Deployment side', '/pod'],
+  ];
+  for (const c of clients) {
+    const a = r.writes.cloneSet.get(c);
+    const b = r.writes.deployment.get(c);
+    const kinds = [...new Set([...(a?.byKind.keys() ?? []), ...(b?.byKind.keys() ?? [])])].sort();
+    for (const k of kinds) {
+      const x = a?.byKind.get(k) ?? 0;
+      const y = b?.byKind.get(k) ?? 0;
+      wrows.push([c, k, x, perPod(x, n), y, perPod(y, n)]);
+    }
+    wrows.push([
+      c,
+      `= all (failed; after done)`,
+      `${a?.all ?? 0} (${a?.failed ?? 0}; ${a?.afterDone ?? 0})`,
+      perPod(a?.all ?? 0, n),
+      `${b?.all ?? 0} (${b?.failed ?? 0}; ${b?.afterDone ?? 0})`,
+      perPod(b?.all ?? 0, n),
+    ]);
+  }
+  out.push(
+    '',
+    `API writes from the audit log, patch → done + ${TAIL_MS / 1000} s, by user agent (create/update/patch/delete; ` +
+      '"failed": answered with an error status; "after done": in the tail)',
+    '',
+    table(wrows),
+  );
+  const how = (who: string, w: WriteTally | undefined) =>
+    w
+      ? `${who}: pod writes up to done at most ${w.podConcurrency} in flight at once, API latency p50 ` +
+        `${fmt(w.podLatencyP50, 0)} ms, at least one in flight during ${fmt(100 * w.podBusyShare, 0)} % ` +
+        `of patch → done; ${w.podsWritten} pods written by name, at most ${w.maxPerPod} writes on one`
+      : `${who}: no writes`;
+  out.push('', how('regatta-cloneset', csW), how('kube-controller-manager', dpW));
+
+  // CPU of everything, both windows
+  const names = [...new Set([...Object.keys(cs.cpuS), ...Object.keys(dp.cpuS)])];
+  out.push(
+    '',
+    'CPU seconds per process, patch → done (the machine has 2 cores)',
+    '',
+    table([
+      ['process', 'CloneSet side', 'Deployment side'],
+      ...names.map((k) => [k, fmt(cs.cpuS[k] ?? NaN, 2), fmt(dp.cpuS[k] ?? NaN, 2)]),
+    ]),
+  );
+  for (const p of [cs, dp]) {
+    const elsewhere = p.cpuS['everything else'] ?? 0;
+    const elapsed = p.durationS ?? p.timeoutS;
+    if (elsewhere / elapsed > 0.25)
+      out.push(
+        '',
+        `Note: during the ${p.name} rollout, work outside the benchmark used ${fmt((100 * elsewhere) / elapsed, 0)} % ` +
+          'of a core: the machine was shared, and these figures are slower than a quiet run.',
+      );
+  }
+  for (const x of r.restarts) {
+    out.push(
+      '',
+      `${x.name} EXITED during the ${x.phase} (code ${x.code}) and was started again: ${x.reason}` +
+        (x.phase === 'CloneSet rollout' ? ' (its CPU and memory figures cover only the part before)' : ''),
+    );
+  }
+  out.push('', `CloneSet at the end: ${cs.finalStatus}`, `  ${cs.notes.join('\n  ')}`);
+  out.push(`Deployment at the end: ${dp.finalStatus}`, `  ${dp.notes.join('\n  ')}`);
+  return out.join('\n');
+}
