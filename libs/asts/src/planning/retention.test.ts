@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import type { StatefulSetObject } from '../statefulset-object.js';
 import { claimMatchesPolicy, claimOwnerRefsFor, hasStaleOwnerRef, wantedRefs } from './retention.js';
 
 const KIND = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet' };
-const set = (whenDeleted?: string, whenScaled?: string) => ({
-  metadata: { name: 'web', uid: 'set-uid' },
-  spec: { persistentVolumeClaimRetentionPolicy: { whenDeleted, whenScaled } },
-});
+const set = (whenDeleted?: string, whenScaled?: string) =>
+  ({
+    metadata: { name: 'web', uid: 'set-uid' },
+    spec: { persistentVolumeClaimRetentionPolicy: { whenDeleted, whenScaled } },
+  }) as StatefulSetObject;
 const pod = { metadata: { name: 'web-3', uid: 'pod-uid' } };
 const claim = (...uids: string[]) => ({
   metadata: { name: 'data-web-3', ownerReferences: uids.map((uid) => ({ apiVersion: 'v1', kind: 'X', name: uid === 'pod-uid' ? 'web-3' : 'web', uid })) },
