@@ -73,13 +73,91 @@ export {
 } from './cloneset/types.js';
 export { CLONESET_CRD } from './cloneset/crd.js';
 
+// Advanced StatefulSet
+export {
+  DEFAULT_STATEFULSET_MAX_UNAVAILABLE,
+  DEFAULT_STATEFULSET_REVISION_HISTORY_LIMIT,
+  POD_MANAGEMENT_POLICIES,
+  POD_UPDATE_POLICIES,
+  PVC_RETENTION_POLICY_TYPES,
+  RollingUpdateStatefulSetStrategySchema,
+  STATEFULSET_API_VERSION,
+  STATEFULSET_API_VERSION_V1ALPHA1,
+  STATEFULSET_KIND,
+  STATEFULSET_MAX_MIN_READY_SECONDS,
+  STATEFULSET_UPDATE_STRATEGY_TYPES,
+  StatefulSetConditionSchema,
+  StatefulSetConditionTypes,
+  StatefulSetOrdinalsSchema,
+  StatefulSetPersistentVolumeClaimRetentionPolicySchema,
+  StatefulSetScaleStrategySchema,
+  StatefulSetSchema,
+  StatefulSetSpecSchema,
+  StatefulSetStatusSchema,
+  StatefulSetUpdateStrategySchema,
+  UnorderedUpdateStrategySchema,
+  VOLUME_CLAIM_UPDATE_STRATEGY_TYPES,
+  VolumeClaimStatusSchema,
+  VolumeClaimUpdateStrategySchema,
+  type PersistentVolumeClaimRetentionPolicyType,
+  type PodManagementPolicy,
+  type PodUpdatePolicy,
+  type RollingUpdateStatefulSetStrategy,
+  type StatefulSet,
+  type StatefulSetCondition,
+  type StatefulSetOrdinals,
+  type StatefulSetPersistentVolumeClaimRetentionPolicy,
+  type StatefulSetScaleStrategy,
+  type StatefulSetSpec,
+  type StatefulSetStatus,
+  type StatefulSetUpdateStrategy,
+  type StatefulSetUpdateStrategyType,
+  type UnorderedUpdateStrategy,
+  type VolumeClaimStatus,
+  type VolumeClaimUpdateStrategy,
+  type VolumeClaimUpdateStrategyType,
+} from './statefulset/types.js';
+export { STATEFULSET_CRD } from './statefulset/crd.js';
+export { STATEFULSET_SHAPE, STATEFULSET_SPEC_SHAPE, statefulSetShapeErrors } from './statefulset/shape.js';
+export {
+  defaultStatefulSet,
+  defaultStatefulSetForAdmission,
+  type StatefulSetAdmissionDefaultingOptions,
+  type StatefulSetDefaultingGates,
+  type StatefulSetDefaultingOptions,
+} from './statefulset/defaults.js';
+export {
+  STATEFULSET_NAME_MAX_LENGTH,
+  STATEFULSET_RESERVED_TEMPLATE_LABELS,
+  maxUnavailableErrors,
+  reserveOrdinalsErrors,
+  validateStatefulSet,
+  validateStatefulSetObject,
+} from './statefulset/validation.js';
+export {
+  STATEFULSET_MUTABLE_SPEC_FIELDS,
+  statefulSetInPlaceOnlyViolation,
+  validateStatefulSetUpdate,
+  volumeClaimTemplateUpdateErrors,
+  type StatefulSetValidationContext,
+  type StorageClassInfo,
+} from './statefulset/update-validation.js';
+export { statefulSetAdmissionDefaults, statefulSetAdmissionErrors, type StatefulSetAdmission } from './statefulset/admission.js';
+export {
+  RESERVE_ORDINAL_RANGE_RE,
+  parseOrdinalRange,
+  replicaOrdinals,
+  reservedOrdinals,
+  type OrdinalRange,
+  type ReservedOrdinals,
+} from './statefulset/reserve-ordinals.js';
+
 // Placeholder kinds
 export { DAEMONSET_CRD } from './kinds/daemonset.js';
 export { IMAGE_PULL_JOB_CRD } from './kinds/image-pull-job.js';
 export { NODE_IMAGE_CRD } from './kinds/node-image.js';
 export { RESOURCE_DISTRIBUTION_CRD } from './kinds/resource-distribution.js';
 export { SIDECARSET_CRD } from './kinds/sidecarset.js';
-export { STATEFULSET_CRD } from './kinds/statefulset.js';
 export { UNITED_DEPLOYMENT_CRD } from './kinds/united-deployment.js';
 
 // CRD generation

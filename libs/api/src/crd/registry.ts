@@ -5,7 +5,7 @@ import { IMAGE_PULL_JOB_CRD } from '../kinds/image-pull-job.js';
 import { NODE_IMAGE_CRD } from '../kinds/node-image.js';
 import { RESOURCE_DISTRIBUTION_CRD } from '../kinds/resource-distribution.js';
 import { SIDECARSET_CRD } from '../kinds/sidecarset.js';
-import { STATEFULSET_CRD } from '../kinds/statefulset.js';
+import { STATEFULSET_CRD } from '../statefulset/crd.js';
 import { UNITED_DEPLOYMENT_CRD } from '../kinds/united-deployment.js';
 import { buildCrd, crdFileName } from './build.js';
 import type { CrdDefinition, CustomResourceDefinition } from './definition.js';
