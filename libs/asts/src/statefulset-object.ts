@@ -90,11 +90,15 @@ export function nameOf(o: KubeObject): string {
   return o.metadata?.name ?? '';
 }
 
+export interface EffectiveSpec extends StatefulSetSpec {
+  replicas: number;
+  podManagementPolicy: PodManagementPolicy;
+  revisionHistoryLimit: number;
+  updateType: 'RollingUpdate' | 'OnDelete';
+}
+
 /** The spec with the webhook's defaults where fields are missing (`SetDefaultsStatefulSet`). */
-export function effectiveSpec(set: StatefulSetObject): Required<
-  Pick<StatefulSetSpec, 'replicas' | 'podManagementPolicy' | 'revisionHistoryLimit'>
-> &
-  StatefulSetSpec & { updateType: 'RollingUpdate' | 'OnDelete' } {
+export function effectiveSpec(set: StatefulSetObject): EffectiveSpec {
   const spec = set.spec ?? {};
   const updateType = spec.updateStrategy?.type === 'OnDelete' ? 'OnDelete' : 'RollingUpdate';
   return {

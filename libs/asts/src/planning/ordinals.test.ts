@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ordinalRange, parentAndOrdinal, reserveOrdinalSet, splitPods, validOrdinals } from './ordinals.js';
+import { ordinalRange, parentAndOrdinal, splitPods, validOrdinals } from './ordinals.js';
 
 describe('ordinal range (TestGetStatefulSetReplicasRange, TestStatefulSetControlWithStartOrdinal, S1)', () => {
   it.each([
@@ -24,12 +24,13 @@ describe('ordinal range (TestGetStatefulSetReplicasRange, TestStatefulSetControl
   });
 
   it.each([
-    { reserve: [1, '3-5'], set: [1, 3, 4, 5] },
-    { reserve: ['2', '7-7'], set: [2, 7] },
-    { reserve: ['5-3', 'x', -1, '1-'], set: [] },
-    { reserve: null, set: [] },
-  ])('reserveOrdinals $reserve → $set', ({ reserve, set }) => {
-    expect([...reserveOrdinalSet(reserve as never)].sort((a, b) => a - b)).toEqual(set);
+    { reserve: [1, '3-5'], replicas: 3, ordinals: [0, 2, 6] },
+    { reserve: ['7-7'], replicas: 8, ordinals: [0, 1, 2, 3, 4, 5, 6, 8] },
+    { reserve: [1, '5-3'], replicas: 2, ordinals: [0, 1] },
+    { reserve: [1, '2'], replicas: 2, ordinals: [0, 1] },
+    { reserve: null, replicas: 2, ordinals: [0, 1] },
+  ])('reserveOrdinals $reserve (an invalid entry empties the set, upstream GetReserveOrdinalIntSet) → $ordinals', ({ reserve, replicas, ordinals }) => {
+    expect(validOrdinals(ordinalRange(replicas, reserve))).toEqual(ordinals);
   });
 
   it('names: <parent>-<ordinal>; unparsable → -1', () => {

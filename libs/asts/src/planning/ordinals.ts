@@ -3,54 +3,28 @@
  * `getParentNameAndOrdinal`; `apis/apps/v1beta1` `GetReserveOrdinalIntSet`): which ordinals a set's pods hold, with
  * `ordinals.start` and `reserveOrdinals` (ints and inclusive ranges `"3-5"`).
  */
-import type { IntOrString, KubeObject } from '@regatta/kube';
+import { type ReservedOrdinals, replicaOrdinals, reservedOrdinals } from '@regatta/api';
+import type { KubeObject } from '@regatta/kube';
 
-const RANGE_RE = /^(\d+)-(\d+)$/;
 const NAME_RE = /^(.*)-([0-9]+)$/;
-
-/**
- * The reserved ordinals: ints ≥ 0 and inclusive ranges `"a-b"` with a ≤ b. Anything else (a negative int, a range
- * written backwards, text) adds nothing (the webhook rejects it; a stored one is ignored).
- */
-export function reserveOrdinalSet(reserve: readonly IntOrString[] | null | undefined): Set<number> {
-  const out = new Set<number>();
-  for (const r of reserve ?? []) {
-    if (typeof r === 'number') {
-      if (Number.isInteger(r) && r >= 0) out.add(r);
-      continue;
-    }
-    if (/^\d+$/.test(r)) {
-      out.add(Number(r));
-      continue;
-    }
-    const m = RANGE_RE.exec(r);
-    if (!m) continue;
-    const a = Number(m[1]);
-    const b = Number(m[2]);
-    if (a > b || b - a > 1_000_000) continue;
-    for (let i = a; i <= b; i++) out.add(i);
-  }
-  return out;
-}
 
 export interface OrdinalRange {
   /** First possible ordinal (inclusive). */
   start: number;
   /** One past the last ordinal (exclusive); `end - start` is the number of slots. */
   end: number;
-  reserve: Set<number>;
+  reserve: ReservedOrdinals;
 }
 
-/** `getStatefulSetReplicasRange`: `replicas` non-reserved ordinals from `start` on. */
-export function ordinalRange(
-  replicas: number,
-  reserveOrdinals: readonly IntOrString[] | null | undefined,
-  start = 0,
-): OrdinalRange {
-  const reserve = reserveOrdinalSet(reserveOrdinals);
-  let end = start;
-  for (let count = 0; count < replicas; end++) if (!reserve.has(end)) count++;
-  return { start, end, reserve };
+/**
+ * `getStatefulSetReplicasRange`: `replicas` non-reserved ordinals from `start` on. The reserved set is
+ * `@regatta/api`'s reading of `reserveOrdinals` (upstream `GetReserveOrdinalIntSet`: one invalid entry empties it).
+ */
+export function ordinalRange(replicas: number, reserveOrdinals: unknown, start = 0): OrdinalRange {
+  const reserve = reservedOrdinals(reserveOrdinals);
+  const ordinals = replicaOrdinals(replicas, start, reserve);
+  const last = ordinals[ordinals.length - 1];
+  return { start, end: last === undefined ? start : last + 1, reserve };
 }
 
 /** The ordinals pods hold, ascending (exactly `replicas` of them). */

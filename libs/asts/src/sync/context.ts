@@ -7,7 +7,7 @@ import type { InPlaceUpdateControl } from '@regatta/inplace-update';
 import type { LifecycleControl } from '@regatta/lifecycle';
 import type { Expectations, ReconcileContext } from '@regatta/runtime';
 import type { KubeWriter, ObjectReader, RolloutRecord, RolloutTraceControl } from '@regatta/workload';
-import type { AstsFeatureGates, StatefulSetObject, effectiveSpec } from '../statefulset-object.js';
+import type { AstsFeatureGates, EffectiveSpec, StatefulSetObject } from '../statefulset-object.js';
 
 export const POD = { apiVersion: 'v1', kind: 'Pod' } as const;
 export const PVC = { apiVersion: 'v1', kind: 'PersistentVolumeClaim' } as const;
@@ -32,7 +32,7 @@ export interface AstsSync {
   /** The set with apiVersion and kind set. */
   readonly set: StatefulSetObject;
   readonly key: string;
-  readonly spec: ReturnType<typeof effectiveSpec>;
+  readonly spec: EffectiveSpec;
   readonly gates: AstsFeatureGates;
   readonly now: () => Date;
   readonly log: ReconcileContext['log'];
