@@ -65,7 +65,7 @@ function world() {
     },
     pods: () => c.all<Pod>('Pod').sort((a, b) => (a.metadata!.name! < b.metadata!.name! ? -1 : 1)),
     sts: () => c.get('StatefulSet', NS, 'web') as Obj,
-    set: (over: Record<string, unknown>) => c.add({ ...sts(over), status: (c.get('StatefulSet', NS, 'web') as Obj).status }),
+    set: (over: Record<string, unknown>) => c.add(<Obj>{ ...sts(over), status: (c.get('StatefulSet', NS, 'web') as Obj).status }),
     /** Runs every pod and makes it ready with the images of its spec (restartCount +1 on an image change). */
     kubelet: (only?: (p: Pod) => boolean) => {
       for (const p of c.all<Pod>('Pod')) {

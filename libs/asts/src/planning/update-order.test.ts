@@ -34,7 +34,7 @@ describe('sortPodsToUpdate (TestSortPodsToUpdate; gate PreparingUpdateAsUpdate o
 });
 
 // existing: compact list "ordinal=cur|upd" (no placeholder), or exact slots with '-' (TestIsCurrentRevisionNeeded)
-function existing(spec: string, start: number): (Pod | undefined)[] {
+function existing(spec: string): (Pod | undefined)[] {
   if (spec.startsWith('[')) {
     return spec.slice(1, -1).split(', ').map((x) => {
       if (x === '-') return undefined;
@@ -78,7 +78,7 @@ describe('isCurrentRevisionNeeded (TestIsCurrentRevisionNeeded, gate StatefulSet
     ['start 0, reserved 1, partition 2, create pod2', 3, 2, 0, [1], false, 2, '[0=cur, -, -, 3=upd]', true],
     ['start 2, reserved 1, partition 2, create pod4', 3, 2, 2, [1], false, 4, '[2=cur, -, -, 5=upd]', true],
   ] as const)('%s', (_name, _replicas, partition, start, _reserve, unordered, ordinal, spec, want) => {
-    const pods = existing(spec, start);
+    const pods = existing(spec);
     const currentReplicas = pods.filter((p) => p?.metadata?.labels?.['controller-revision-hash'] === '1').length;
     const got = isCurrentRevisionNeeded(
       {
