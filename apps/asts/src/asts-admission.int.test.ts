@@ -16,7 +16,10 @@ describe('Advanced StatefulSet admission', () => {
   it("S1 §1.3.2's rollingUpdate.podUpdatePolicy: Parallel is refused, naming the field and where parallelism lives", async () => {
     const ns = await h.namespace();
     const sts = demo(ns, 'mysql-cluster');
-    sts.spec.updateStrategy = { type: 'RollingUpdate', rollingUpdate: { podUpdatePolicy: 'Parallel', maxUnavailable: 2, paused: false } };
+    sts.spec.updateStrategy = {
+      type: 'RollingUpdate',
+      rollingUpdate: { podUpdatePolicy: 'Parallel', maxUnavailable: 2, paused: false },
+    };
     const err = await errorOf(h.create(sts));
     expect(err?.status).toBe(422);
     expect(err?.message).toContain('spec.updateStrategy.rollingUpdate.podUpdatePolicy');
@@ -39,7 +42,10 @@ describe('Advanced StatefulSet admission', () => {
     expect(stored.spec).toMatchObject({
       podManagementPolicy: 'OrderedReady',
       revisionHistoryLimit: 10,
-      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0, maxUnavailable: 1, podUpdatePolicy: 'ReCreate' } },
+      updateStrategy: {
+        type: 'RollingUpdate',
+        rollingUpdate: { partition: 0, maxUnavailable: 1, podUpdatePolicy: 'ReCreate' },
+      },
     });
     await h.settled(ns, 'defaults', 1);
   });
@@ -47,7 +53,10 @@ describe('Advanced StatefulSet admission', () => {
   it('InPlaceIfPossible without the InPlaceUpdateReady readiness gate is refused', async () => {
     const ns = await h.namespace();
     const sts = demo(ns, 'nogate');
-    sts.spec.updateStrategy = { type: 'RollingUpdate', rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible', maxUnavailable: 2 } };
+    sts.spec.updateStrategy = {
+      type: 'RollingUpdate',
+      rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible', maxUnavailable: 2 },
+    };
     const err = await errorOf(h.create(sts));
     expect(err?.status).toBe(422);
     expect(err?.message).toContain('InPlaceUpdateReady');
@@ -59,10 +68,17 @@ describe('Advanced StatefulSet without webhooks', () => {
   it('an invalid stored set: InvalidSpec event, no pod created', async () => {
     const ns = await bare.namespace();
     const sts = demo(ns, 'bad');
-    sts.spec.updateStrategy = { type: 'RollingUpdate', rollingUpdate: { podUpdatePolicy: 'Parallel', maxUnavailable: 2 } };
+    sts.spec.updateStrategy = {
+      type: 'RollingUpdate',
+      rollingUpdate: { podUpdatePolicy: 'Parallel', maxUnavailable: 2 },
+    };
     await bare.client.create({ ...sts, ...ASTS });
-    await expect.poll(async () => (await bare.events(ns, 'InvalidSpec')).length, { timeout: 30_000 }).toBeGreaterThan(0);
-    expect((await bare.events(ns, 'InvalidSpec'))[0]!.message).toContain('spec.updateStrategy.rollingUpdate.podUpdatePolicy');
+    await expect
+      .poll(async () => (await bare.events(ns, 'InvalidSpec')).length, { timeout: 30_000 })
+      .toBeGreaterThan(0);
+    expect((await bare.events(ns, 'InvalidSpec'))[0]!.message).toContain(
+      'spec.updateStrategy.rollingUpdate.podUpdatePolicy',
+    );
     expect(await bare.pods(ns)).toEqual([]);
   });
 });

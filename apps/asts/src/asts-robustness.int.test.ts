@@ -28,7 +28,10 @@ describe('Advanced StatefulSet robustness', () => {
     const ns = await h.namespace();
     const sts = demo(ns, 'web');
     sts.spec.replicas = 6;
-    sts.spec.updateStrategy = { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 2, podUpdatePolicy: 'ReCreate' } };
+    sts.spec.updateStrategy = {
+      type: 'RollingUpdate',
+      rollingUpdate: { maxUnavailable: 2, podUpdatePolicy: 'ReCreate' },
+    };
     await h.create(sts);
     await h.settled(ns, 'web', 6);
     const names = (await h.pods(ns)).map((p) => p.metadata!.name!).sort();
@@ -36,7 +39,10 @@ describe('Advanced StatefulSet robustness', () => {
     await h.setImage(ns, 'web', 'nginx:1.27');
     // somewhere in the middle: at least one pod replaced, not all
     await expect
-      .poll(async () => (await h.get(ns, 'web')).status?.updatedReplicas ?? 0, { timeout: 60_000, interval: 200 })
+      .poll(async () => (await h.get(ns, 'web')).status?.updatedReplicas ?? 0, {
+        timeout: 60_000,
+        interval: 200,
+      })
       .toBeGreaterThanOrEqual(1);
     h.controller.killNow();
     await h.startController('b');

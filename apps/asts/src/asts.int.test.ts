@@ -22,11 +22,20 @@ describe('Advanced StatefulSet', () => {
     sts.spec.replicas = 3;
     sts.spec.updateStrategy = { type: 'RollingUpdate' };
     sts.spec['volumeClaimTemplates'] = [
-      { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
+      {
+        metadata: { name: 'data' },
+        spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+      },
     ];
     await h.create(sts);
     const s = await settled(ns, 'web', 3);
-    expect(s.status).toMatchObject({ replicas: 3, readyReplicas: 3, availableReplicas: 3, currentReplicas: 3, labelSelector: 'app=web' });
+    expect(s.status).toMatchObject({
+      replicas: 3,
+      readyReplicas: 3,
+      availableReplicas: 3,
+      currentReplicas: 3,
+      labelSelector: 'app=web',
+    });
     const list = await pods(ns);
     expect(names(list)).toEqual(['web-0', 'web-1', 'web-2']);
     for (const p of list) {
@@ -37,20 +46,30 @@ describe('Advanced StatefulSet', () => {
         'apps.kubernetes.io/pod-index': n.slice(4),
         'controller-revision-hash': s.status!.updateRevision,
       });
-      expect(p.metadata!.ownerReferences![0]).toMatchObject({ apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', name: 'web', controller: true });
+      expect(p.metadata!.ownerReferences![0]).toMatchObject({
+        apiVersion: 'apps.kruise.io/v1beta1',
+        kind: 'StatefulSet',
+        name: 'web',
+        controller: true,
+      });
     }
     // ordered: each pod was created after its predecessor
-    const created = list.sort((a, b) => (a.metadata!.name! < b.metadata!.name! ? -1 : 1)).map((p) => Date.parse(p.metadata!.creationTimestamp!));
+    const created = list
+      .sort((a, b) => (a.metadata!.name! < b.metadata!.name! ? -1 : 1))
+      .map((p) => Date.parse(p.metadata!.creationTimestamp!));
     expect(created[1]!).toBeGreaterThanOrEqual(created[0]!);
     expect(created[2]!).toBeGreaterThanOrEqual(created[1]!);
     const claims = (await h.claims(ns)).map((c) => c.metadata!.name!).sort();
     expect(claims).toEqual(['data-web-0', 'data-web-1', 'data-web-2']);
     expect((await events(ns, 'SuccessfulCreate')).map((e) => e.message)).toEqual(
-      expect.arrayContaining(['create Claim data-web-0 Pod web-0 in StatefulSet web success', 'create Pod web-0 in StatefulSet web successful']),
+      expect.arrayContaining([
+        'create Claim data-web-0 Pod web-0 in StatefulSet web success',
+        'create Pod web-0 in StatefulSet web successful',
+      ]),
     );
-    await expect.poll(async () => (await get(ns, 'web')).status?.volumeClaims, { timeout: 30_000 }).toEqual([
-      { volumeClaimName: 'data', compatibleReplicas: 3, compatibleReadyReplicas: 3 },
-    ]);
+    await expect
+      .poll(async () => (await get(ns, 'web')).status?.volumeClaims, { timeout: 30_000 })
+      .toEqual([{ volumeClaimName: 'data', compatibleReplicas: 3, compatibleReadyReplicas: 3 }]);
 
     // scale down: the highest ordinal goes first; claims are retained (whenScaled Retain)
     await h.patch(ns, 'web', { spec: { replicas: 1 } });
@@ -67,7 +86,10 @@ describe('Advanced StatefulSet', () => {
   it('in-place update (S1 §3.2, InPlaceIfPossible, Parallel, maxUnavailable 3): UIDs kept, restart count +1', async () => {
     const ns = await namespace();
     const sts = demo(ns, 'web');
-    sts.spec.updateStrategy = { type: 'RollingUpdate', rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible', maxUnavailable: 3 } };
+    sts.spec.updateStrategy = {
+      type: 'RollingUpdate',
+      rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible', maxUnavailable: 3 },
+    };
     sts.spec['template'] = inPlaceTemplate('web', 'nginx:1.25');
     await h.create(sts);
     await settled(ns, 'web', 5);
@@ -84,7 +106,9 @@ describe('Advanced StatefulSet', () => {
     expect(after.status!.currentRevision).toBe(after.status!.updateRevision);
     const inPlace = await events(ns, 'SuccessfulUpdatePodInPlace');
     expect(inPlace.map((e) => e.message)).toEqual(
-      expect.arrayContaining([`successfully update pod web-4 in-place(revision ${after.status!.updateRevision})`]),
+      expect.arrayContaining([
+        `successfully update pod web-4 in-place(revision ${after.status!.updateRevision})`,
+      ]),
     );
     expect(inPlace.length).toBeGreaterThanOrEqual(5);
   });
@@ -98,13 +122,22 @@ describe('Advanced StatefulSet', () => {
     const before = uids(await pods(ns));
     await setImage(ns, 'web', 'nginx:1.27');
     await expect
-      .poll(async () => {
-        const s = await get(ns, 'web');
-        return s.status?.updatedReplicas === 1 && s.status.readyReplicas === 5 && s.status.observedGeneration === s.metadata!.generation;
-      }, { timeout: 60_000, interval: 500 })
+      .poll(
+        async () => {
+          const s = await get(ns, 'web');
+          return (
+            s.status?.updatedReplicas === 1 &&
+            s.status.readyReplicas === 5 &&
+            s.status.observedGeneration === s.metadata!.generation
+          );
+        },
+        { timeout: 60_000, interval: 500 },
+      )
       .toBe(true);
     const mid = await pods(ns);
-    expect(mid.filter((p) => p.spec.containers[0]!.image === 'nginx:1.27').map((p) => p.metadata!.name)).toEqual(['web-4']);
+    expect(
+      mid.filter((p) => p.spec.containers[0]!.image === 'nginx:1.27').map((p) => p.metadata!.name),
+    ).toEqual(['web-4']);
     expect(uids(mid)['web-4']).not.toBe(before['web-4']);
     expect(uids(mid)['web-0']).toBe(before['web-0']);
 
@@ -124,10 +157,14 @@ describe('Advanced StatefulSet', () => {
     await settled(ns, 'web', 4);
     expect(names(await pods(ns))).toEqual(['web-0', 'web-2', 'web-3', 'web-4']);
     await h.patch(ns, 'web', { spec: { reserveOrdinals: [1, 3] } });
-    await expect.poll(async () => names(await pods(ns)), { timeout: 60_000 }).toEqual(['web-0', 'web-2', 'web-4', 'web-5']);
+    await expect
+      .poll(async () => names(await pods(ns)), { timeout: 60_000 })
+      .toEqual(['web-0', 'web-2', 'web-4', 'web-5']);
     await settled(ns, 'web', 4);
     await h.patch(ns, 'web', { spec: { replicas: 3 } });
-    await expect.poll(async () => names(await pods(ns)), { timeout: 60_000 }).toEqual(['web-0', 'web-2', 'web-4']);
+    await expect
+      .poll(async () => names(await pods(ns)), { timeout: 60_000 })
+      .toEqual(['web-0', 'web-2', 'web-4']);
   });
 
   it('reserveOrdinals with a range and whenScaled Delete: claims of 1,6,7; scale to 1 leaves only the claim of 1', async () => {
@@ -136,15 +173,30 @@ describe('Advanced StatefulSet', () => {
     sts.spec.replicas = 3;
     sts.spec['reserveOrdinals'] = [0, '2-5'];
     sts.spec['persistentVolumeClaimRetentionPolicy'] = { whenDeleted: 'Retain', whenScaled: 'Delete' };
-    sts.spec['volumeClaimTemplates'] = [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }];
+    sts.spec['volumeClaimTemplates'] = [
+      {
+        metadata: { name: 'data' },
+        spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+      },
+    ];
     await h.create(sts);
     await settled(ns, 'web', 3);
     expect(names(await pods(ns))).toEqual(['web-1', 'web-6', 'web-7']);
-    expect((await h.claims(ns)).map((c) => c.metadata!.name).sort()).toEqual(['data-web-1', 'data-web-6', 'data-web-7']);
+    expect((await h.claims(ns)).map((c) => c.metadata!.name).sort()).toEqual([
+      'data-web-1',
+      'data-web-6',
+      'data-web-7',
+    ]);
     await h.patch(ns, 'web', { spec: { replicas: 1 } });
     await settled(ns, 'web', 1);
     await expect
-      .poll(async () => (await h.client.list({ ...PVC, namespace: ns })).items.filter((c) => !c.metadata?.deletionTimestamp).map((c) => c.metadata!.name), { timeout: 60_000 })
+      .poll(
+        async () =>
+          (await h.client.list({ ...PVC, namespace: ns })).items
+            .filter((c) => !c.metadata?.deletionTimestamp)
+            .map((c) => c.metadata!.name),
+        { timeout: 60_000 },
+      )
       .toEqual(['data-web-1']);
   });
 });

@@ -31,7 +31,10 @@ const asts = ControllerBuilder.controller({
   .owns('revisions', KINDS.controllerrevisions)
   .watches('pods', KINDS.pods, statefulSetsForOrphanChange) // orphans named `<set>-<ordinal>`: that set may adopt them
   .webhooks(() => ({
-    routes: [mutating(MUTATE_STATEFULSET_PATH, statefulSetDefaulter()), validating(VALIDATE_STATEFULSET_PATH, statefulSetValidator())],
+    routes: [
+      mutating(MUTATE_STATEFULSET_PATH, statefulSetDefaulter()),
+      validating(VALIDATE_STATEFULSET_PATH, statefulSetValidator()),
+    ],
     configurations: (url, ca, scope) => Object.values(statefulSetWebhookConfigurations(url, ca, scope)),
   }))
   .reconciler(({ readers, client, expectations, recorder, gates, tracer }) => {

@@ -26,7 +26,8 @@ export function statefulSetsForOrphanChange(
   readers: { statefulsets: { get(namespace: string | undefined, name: string): KubeObject | undefined } },
 ): Request[] {
   const pod = change.object;
-  if (change.type === 'delete' || controllerRef(pod) !== undefined || pod.metadata?.deletionTimestamp) return [];
+  if (change.type === 'delete' || controllerRef(pod) !== undefined || pod.metadata?.deletionTimestamp)
+    return [];
   const { parent, ordinal } = parentAndOrdinal(pod.metadata?.name ?? '');
   if (ordinal < 0) return [];
   const ns = pod.metadata?.namespace;

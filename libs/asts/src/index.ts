@@ -10,7 +10,12 @@ export {
 } from './statefulset-object.js';
 export { StatefulSetReconciler, type StatefulSetReconcilerDeps } from './reconciler.js';
 export { CONTROLLER_NAME, INVALID_SPEC_REASON, messages } from './events.js';
-export { STATEFULSET_OWNER, isStatefulSetPodOrOrphan, owningStatefulSet, statefulSetsForOrphanChange } from './handlers.js';
+export {
+  STATEFULSET_OWNER,
+  isStatefulSetPodOrOrphan,
+  owningStatefulSet,
+  statefulSetsForOrphanChange,
+} from './handlers.js';
 export {
   MUTATE_STATEFULSET_PATH,
   STATEFULSET_WEBHOOK_MATCH_CONDITIONS,

@@ -12,7 +12,12 @@ const T0 = new Date('2026-12-02T12:00:00Z');
 const ctx: ReconcileContext = { reconcileID: 'r', log: silentLogger, signal: new AbortController().signal };
 
 interface Pod extends KubeObject {
-  spec?: { containers: { name: string; image: string }[]; hostname?: string; subdomain?: string; volumes?: unknown[] };
+  spec?: {
+    containers: { name: string; image: string }[];
+    hostname?: string;
+    subdomain?: string;
+    volumes?: unknown[];
+  };
   status?: Record<string, unknown>;
 }
 type Obj = KubeObject & { spec?: Record<string, unknown>; status?: Record<string, unknown> };
@@ -31,7 +36,10 @@ const sts = (over: Record<string, unknown> = {}): Obj => ({
       metadata: { labels: { app: 'web' } },
       spec: { containers: [{ name: 'c', image: 'nginx:1' }] },
     },
-    updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0, maxUnavailable: 1, podUpdatePolicy: 'ReCreate' } },
+    updateStrategy: {
+      type: 'RollingUpdate',
+      rollingUpdate: { partition: 0, maxUnavailable: 1, podUpdatePolicy: 'ReCreate' },
+    },
     ...over,
   },
 });
@@ -40,8 +48,10 @@ function world() {
   const c = new MemoryCluster();
   const events: string[] = [];
   const recorder = {
-    normal: async (_o: KubeObject, reason: string, message: string) => void events.push(`${reason}: ${message}`),
-    warning: async (_o: KubeObject, reason: string, message: string) => void events.push(`${reason}: ${message}`),
+    normal: async (_o: KubeObject, reason: string, message: string) =>
+      void events.push(`${reason}: ${message}`),
+    warning: async (_o: KubeObject, reason: string, message: string) =>
+      void events.push(`${reason}: ${message}`),
   } as unknown as EventRecorder;
   const now = T0;
   const reconciler = () =>
@@ -65,12 +75,17 @@ function world() {
     },
     pods: () => c.all<Pod>('Pod').sort((a, b) => (a.metadata!.name! < b.metadata!.name! ? -1 : 1)),
     sts: () => c.get('StatefulSet', NS, 'web') as Obj,
-    set: (over: Record<string, unknown>) => c.add(<Obj>{ ...sts(over), status: (c.get('StatefulSet', NS, 'web') as Obj).status }),
+    set: (over: Record<string, unknown>) =>
+      c.add(<Obj>{ ...sts(over), status: (c.get('StatefulSet', NS, 'web') as Obj).status }),
     /** Runs every pod and makes it ready with the images of its spec (restartCount +1 on an image change). */
     kubelet: (only?: (p: Pod) => boolean) => {
       for (const p of c.all<Pod>('Pod')) {
         if (only && !only(p)) continue;
-        const prev = (p.status?.['containerStatuses'] ?? []) as { name: string; image: string; restartCount: number }[];
+        const prev = (p.status?.['containerStatuses'] ?? []) as {
+          name: string;
+          image: string;
+          restartCount: number;
+        }[];
         c.add(<Pod>{
           ...p,
           status: {
@@ -97,7 +112,8 @@ function world() {
   };
 }
 
-const summary = (writes: { verb: string; kind: string; name: string }[]) => writes.map((w) => `${w.verb} ${w.kind} ${w.name}`);
+const summary = (writes: { verb: string; kind: string; name: string }[]) =>
+  writes.map((w) => `${w.verb} ${w.kind} ${w.name}`);
 
 describe('StatefulSetReconciler', () => {
   it('OrderedReady: one pod per round, each after its predecessor is ready; identity and claims', async () => {
@@ -105,7 +121,10 @@ describe('StatefulSetReconciler', () => {
     w.c.add(
       sts({
         volumeClaimTemplates: [
-          { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
+          {
+            metadata: { name: 'data' },
+            spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+          },
         ],
       }),
     );
@@ -145,9 +164,16 @@ describe('StatefulSetReconciler', () => {
     w.kubelet();
     await w.round();
     expect(w.pods().map((p) => p.metadata!.name)).toEqual(['web-0', 'web-1', 'web-2']);
-    expect(w.sts().status).toMatchObject({ replicas: 3, readyReplicas: 3, availableReplicas: 3, updatedReplicas: 3 });
+    expect(w.sts().status).toMatchObject({
+      replicas: 3,
+      readyReplicas: 3,
+      availableReplicas: 3,
+      updatedReplicas: 3,
+    });
     // no provisioner here: the claims report no capacity, so none is ready
-    expect(w.sts().status!['volumeClaims']).toEqual([{ volumeClaimName: 'data', compatibleReplicas: 3, compatibleReadyReplicas: 0 }]);
+    expect(w.sts().status!['volumeClaims']).toEqual([
+      { volumeClaimName: 'data', compatibleReplicas: 3, compatibleReadyReplicas: 0 },
+    ]);
     expect((await w.round()).writes).toEqual([]);
   });
 
@@ -159,7 +185,10 @@ describe('StatefulSetReconciler', () => {
     w.kubelet();
     w.set({ podManagementPolicy: 'Parallel', replicas: 2, reserveOrdinals: [1, '3-4'] });
     const { writes } = await w.round();
-    expect(summary(writes).filter((x) => x.startsWith('delete'))).toEqual(['delete Pod web-6', 'delete Pod web-5']);
+    expect(summary(writes).filter((x) => x.startsWith('delete'))).toEqual([
+      'delete Pod web-6',
+      'delete Pod web-5',
+    ]);
   });
 
   it('in-place update (Parallel, maxUnavailable 2): pod UIDs kept, highest ordinals first', async () => {
@@ -169,12 +198,22 @@ describe('StatefulSetReconciler', () => {
       metadata: { labels: { app: 'web' } },
       spec: { readinessGates: [{ conditionType: 'InPlaceUpdateReady' }], containers: [{ name: 'c', image }] },
     });
-    w.c.add(sts({ podManagementPolicy: 'Parallel', template: template('nginx:1'), updateStrategy: { type: 'RollingUpdate', rollingUpdate: ru } }));
+    w.c.add(
+      sts({
+        podManagementPolicy: 'Parallel',
+        template: template('nginx:1'),
+        updateStrategy: { type: 'RollingUpdate', rollingUpdate: ru },
+      }),
+    );
     await w.round();
     w.kubelet();
     await w.round();
     const uids = w.pods().map((p) => p.metadata!.uid);
-    w.set({ podManagementPolicy: 'Parallel', template: template('nginx:2'), updateStrategy: { type: 'RollingUpdate', rollingUpdate: ru } });
+    w.set({
+      podManagementPolicy: 'Parallel',
+      template: template('nginx:2'),
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: ru },
+    });
     await w.round();
     expect(w.pods().map((p) => p.spec!.containers[0]!.image)).toEqual(['nginx:1', 'nginx:2', 'nginx:2']);
     expect(w.events.filter((e) => e.startsWith('SuccessfulUpdatePodInPlace'))).toHaveLength(2);
@@ -184,8 +223,13 @@ describe('StatefulSetReconciler', () => {
     }
     expect(w.pods().map((p) => p.spec!.containers[0]!.image)).toEqual(['nginx:2', 'nginx:2', 'nginx:2']);
     expect(w.pods().map((p) => p.metadata!.uid)).toEqual(uids);
-    expect(w.pods().map((p) => (p.status!['containerStatuses'] as { restartCount: number }[])[0]!.restartCount)).toEqual([1, 1, 1]);
-    expect(w.sts().status).toMatchObject({ updatedReplicas: 3, currentRevision: w.sts().status!['updateRevision'] });
+    expect(
+      w.pods().map((p) => (p.status!['containerStatuses'] as { restartCount: number }[])[0]!.restartCount),
+    ).toEqual([1, 1, 1]);
+    expect(w.sts().status).toMatchObject({
+      updatedReplicas: 3,
+      currentRevision: w.sts().status!['updateRevision'],
+    });
   });
 
   it('recreate update with partition: only ordinals ≥ partition, one at a time from the highest', async () => {
@@ -195,8 +239,17 @@ describe('StatefulSetReconciler', () => {
       await w.round();
       w.kubelet();
     }
-    const image = (img: string) => ({ metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: img }] } });
-    w.set({ template: image('nginx:2'), updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 1, maxUnavailable: 1, podUpdatePolicy: 'ReCreate' } } });
+    const image = (img: string) => ({
+      metadata: { labels: { app: 'web' } },
+      spec: { containers: [{ name: 'c', image: img }] },
+    });
+    w.set({
+      template: image('nginx:2'),
+      updateStrategy: {
+        type: 'RollingUpdate',
+        rollingUpdate: { partition: 1, maxUnavailable: 1, podUpdatePolicy: 'ReCreate' },
+      },
+    });
     const { writes } = await w.round();
     expect(summary(writes).filter((x) => x.startsWith('delete'))).toEqual(['delete Pod web-2']);
     for (let i = 0; i < 6; i++) {
@@ -218,14 +271,25 @@ describe('StatefulSetReconciler', () => {
   it('whenScaled Delete: claims of condemned pods get the pod as owner', async () => {
     const w = world();
     const policy = { persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Delete' } };
-    const vct = { volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { resources: { requests: { storage: '1Gi' } } } }] };
+    const vct = {
+      volumeClaimTemplates: [
+        { metadata: { name: 'data' }, spec: { resources: { requests: { storage: '1Gi' } } } },
+      ],
+    };
     w.c.add(sts({ podManagementPolicy: 'Parallel', replicas: 2, ...policy, ...vct }));
     await w.round();
     w.kubelet();
     w.set({ podManagementPolicy: 'Parallel', replicas: 1, ...policy, ...vct });
     await w.round();
     const refs = w.c.get('PersistentVolumeClaim', NS, 'data-web-1')!.metadata!.ownerReferences;
-    expect(refs).toEqual([{ apiVersion: 'v1', kind: 'Pod', name: 'web-1', uid: w.c.get('Pod', NS, 'web-1')?.metadata?.uid ?? expect.any(String) }]);
+    expect(refs).toEqual([
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        name: 'web-1',
+        uid: w.c.get('Pod', NS, 'web-1')?.metadata?.uid ?? expect.any(String),
+      },
+    ]);
     expect(w.c.get('PersistentVolumeClaim', NS, 'data-web-0')!.metadata!.ownerReferences ?? []).toEqual([]);
   });
 });

@@ -12,7 +12,12 @@ import { InPlaceUpdateControl } from '@regatta/inplace-update';
 import { LifecycleControl, type Pod } from '@regatta/lifecycle';
 import { type ControllerRevision, templateFromRevision } from '@regatta/revision';
 import type { Expectations, Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
-import { type KubeWriter, type ObjectReader, type RolloutTracer, RolloutTraceControl } from '@regatta/workload';
+import {
+  type KubeWriter,
+  type ObjectReader,
+  type RolloutTracer,
+  RolloutTraceControl,
+} from '@regatta/workload';
 import { CONTROLLER_NAME, INVALID_SPEC_REASON } from './events.js';
 import {
   isCurrentRevisionNeeded,
@@ -231,7 +236,11 @@ export class StatefulSetReconciler implements Reconciler {
     const problem = this.#specGuard.problem(key, set as unknown as StatefulSet);
     if (problem) {
       ctx.log.warn({ problem }, 'not reconciling this StatefulSet: it fails validation');
-      void this.#d.recorder.warning(set, INVALID_SPEC_REASON, `not acting on this StatefulSet until it is fixed: ${problem}`);
+      void this.#d.recorder.warning(
+        set,
+        INVALID_SPEC_REASON,
+        `not acting on this StatefulSet until it is fixed: ${problem}`,
+      );
       return {};
     }
     const scaleSat = expectations.satisfiedScale(key);

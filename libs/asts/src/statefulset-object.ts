@@ -32,7 +32,10 @@ export interface StatefulSetSpec {
   volumeClaimTemplates?: VolumeClaimTemplate[] | null;
   serviceName?: string | null;
   podManagementPolicy?: PodManagementPolicy | null;
-  updateStrategy?: { type?: 'RollingUpdate' | 'OnDelete' | null; rollingUpdate?: RollingUpdateStatefulSetStrategy | null } | null;
+  updateStrategy?: {
+    type?: 'RollingUpdate' | 'OnDelete' | null;
+    rollingUpdate?: RollingUpdateStatefulSetStrategy | null;
+  } | null;
   revisionHistoryLimit?: number | null;
   reserveOrdinals?: IntOrString[] | null;
   lifecycle?: Lifecycle | null;

@@ -26,7 +26,9 @@ export function statefulSetDefaulter(): MutatingHandler<StatefulSet> {
     });
 }
 
-function toCauses(errors: readonly FieldError[]): { type: string; field: string; message: string; reason: string }[] {
+function toCauses(
+  errors: readonly FieldError[],
+): { type: string; field: string; message: string; reason: string }[] {
   return errors.map((e) => ({ type: e.type, reason: e.type, field: e.field, message: fieldErrorBody(e) }));
 }
 
@@ -40,7 +42,11 @@ export function statefulSetValidator(): ValidatingHandler<StatefulSet> {
     });
     if (errors.length === 0) return { allowed: true };
     return invalid(
-      { group: 'apps.kruise.io', kind: 'StatefulSet', name: input.name ?? input.object?.metadata?.name ?? '' },
+      {
+        group: 'apps.kruise.io',
+        kind: 'StatefulSet',
+        name: input.name ?? input.object?.metadata?.name ?? '',
+      },
       toCauses(errors),
     );
   };

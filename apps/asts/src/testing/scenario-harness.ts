@@ -81,7 +81,9 @@ export interface AstsScenarios {
   settled(ns: string, name: string, replicas: number, timeoutMs?: number): Promise<StatefulSet>;
 }
 
-export function useAstsScenarios(options: { env?: Record<string, string>; webhooks?: boolean } = {}): AstsScenarios {
+export function useAstsScenarios(
+  options: { env?: Record<string, string>; webhooks?: boolean } = {},
+): AstsScenarios {
   const id = randomId();
   const scopeLabel = 'regatta-test-asts';
   const programs = useScenarioPrograms();
@@ -94,7 +96,12 @@ export function useAstsScenarios(options: { env?: Record<string, string>; webhoo
     const p = await programs.start(
       'asts',
       `asts-${id}-${instance}`,
-      { ...common, REGATTA_NAMESPACE_SELECTOR: `${scopeLabel}=${id}`, POD_NAME: `asts-${id}-${instance}`, ...options.env },
+      {
+        ...common,
+        REGATTA_NAMESPACE_SELECTOR: `${scopeLabel}=${id}`,
+        POD_NAME: `asts-${id}-${instance}`,
+        ...options.env,
+      },
       { webhook: options.webhooks !== false },
     );
     controller = p.process;

@@ -6,7 +6,11 @@
  */
 import { type KubeObject, type ObjectMeta, cloneJson, newControllerRef } from '@regatta/kube';
 import { LifecycleState, type LifecycleStateType, type Pod, setPodLifecycle } from '@regatta/lifecycle';
-import { CONTROLLER_REVISION_HASH_LABEL, type PodTemplate, type VolumeClaimTemplate } from '@regatta/revision';
+import {
+  CONTROLLER_REVISION_HASH_LABEL,
+  type PodTemplate,
+  type VolumeClaimTemplate,
+} from '@regatta/revision';
 import { STATEFULSET_GVK, type StatefulSetObject } from '../statefulset-object.js';
 import { ordinalOf, parentAndOrdinal } from './ordinals.js';
 
@@ -54,7 +58,11 @@ export function claimsForPod(set: StatefulSetObject, ordinal: number): Map<strin
 }
 
 /** `updateStorage`: the claim volumes first, then the pod's other volumes (a same-named volume is replaced). */
-function withClaimVolumes(set: StatefulSetObject, volumes: readonly Volume[] | undefined, ordinal: number): Volume[] {
+function withClaimVolumes(
+  set: StatefulSetObject,
+  volumes: readonly Volume[] | undefined,
+  ordinal: number,
+): Volume[] {
   const claims = claimsForPod(set, ordinal);
   const out: Volume[] = [...claims].map(([name, claim]) => ({
     name,
@@ -160,7 +168,8 @@ export function storageMatches(set: StatefulSetObject, pod: Pod): boolean {
   for (const t of set.spec?.volumeClaimTemplates ?? []) {
     const tname = t.metadata?.name ?? '';
     const v = volumes.get(tname);
-    if (v?.persistentVolumeClaim?.claimName !== claimName(tname, set.metadata?.name ?? '', ordinal)) return false;
+    if (v?.persistentVolumeClaim?.claimName !== claimName(tname, set.metadata?.name ?? '', ordinal))
+      return false;
   }
   return true;
 }

@@ -2,7 +2,13 @@
  * Pod facts the StatefulSet rules read (OpenKruise `pkg/controller/statefulset/stateful_set_utils.go`
  * `isCreated`, `isHealthy`, `isRunningAndReady`, `isRunningAndAvailable`).
  */
-import { LifecycleState, type Pod, getPodCondition, getPodLifecycleState, isPodReady } from '@regatta/lifecycle';
+import {
+  LifecycleState,
+  type Pod,
+  getPodCondition,
+  getPodLifecycleState,
+  isPodReady,
+} from '@regatta/lifecycle';
 
 /** The API server has the pod (it has a phase). */
 export function isCreated(pod: Pod): boolean {

@@ -26,7 +26,10 @@ function hasRef(target: KubeObject, owner: KubeObject): boolean {
 }
 
 /** `hasStaleOwnerRef`: a reference by the owner's name to another uid (an earlier pod of that name). */
-export function hasStaleOwnerRef(target: KubeObject, owner: { name: string; uid?: string | undefined }): boolean {
+export function hasStaleOwnerRef(
+  target: KubeObject,
+  owner: { name: string; uid?: string | undefined },
+): boolean {
   return (target.metadata?.ownerReferences ?? []).some((r) => r.name === owner.name && r.uid !== owner.uid);
 }
 
@@ -67,7 +70,12 @@ export function claimOwnerRefsFor(
     if (wanted && !has) {
       refs = [
         ...refs,
-        { apiVersion: kind.apiVersion, kind: kind.kind, name: owner.metadata?.name ?? '', uid: owner.metadata?.uid ?? '' },
+        {
+          apiVersion: kind.apiVersion,
+          kind: kind.kind,
+          name: owner.metadata?.name ?? '',
+          uid: owner.metadata?.uid ?? '',
+        },
       ];
       changed = true;
     } else if (!wanted && has) {

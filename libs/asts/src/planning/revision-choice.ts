@@ -38,7 +38,8 @@ export function isCurrentRevisionNeeded(
   let notUpdated = 0;
   for (const p of slots) {
     if (p === undefined || ordinalOf(p) === ordinal) continue;
-    if (!isPodUpdate(p, input.updateRevision, { preparingUpdateAsUpdate: input.preparingUpdateAsUpdate })) notUpdated++;
+    if (!isPodUpdate(p, input.updateRevision, { preparingUpdateAsUpdate: input.preparingUpdateAsUpdate }))
+      notUpdated++;
   }
   return notUpdated < input.partition;
 }

@@ -77,8 +77,13 @@ export function claimCompatibility(
   template: PersistentVolumeClaim,
 ): { compatible: boolean; ready: boolean } {
   try {
-    const compatible = compareQuantities(storage(claim.spec?.resources?.requests), storage(template.spec?.resources?.requests)) >= 0;
-    const ready = compareQuantities(storage(claim.status?.capacity), storage(claim.spec?.resources?.requests)) >= 0;
+    const compatible =
+      compareQuantities(
+        storage(claim.spec?.resources?.requests),
+        storage(template.spec?.resources?.requests),
+      ) >= 0;
+    const ready =
+      compareQuantities(storage(claim.status?.capacity), storage(claim.spec?.resources?.requests)) >= 0;
     return { compatible, ready: compatible && ready };
   } catch {
     return { compatible: false, ready: false };
@@ -170,7 +175,11 @@ export function statusChanged(stored: StatefulSetStatus | undefined, next: Compu
   const byName = new Map(next.volumeClaims.map((v) => [v.volumeClaimName, v]));
   for (const v of s.volumeClaims ?? []) {
     const n = byName.get(v.volumeClaimName);
-    if (!n || n.compatibleReplicas !== v.compatibleReplicas || n.compatibleReadyReplicas !== v.compatibleReadyReplicas)
+    if (
+      !n ||
+      n.compatibleReplicas !== v.compatibleReplicas ||
+      n.compatibleReadyReplicas !== v.compatibleReadyReplicas
+    )
       return true;
   }
   return false;

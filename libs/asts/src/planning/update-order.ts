@@ -32,7 +32,10 @@ export function sortPodsToUpdate(input: UpdateOrderInput, slots: readonly (Pod |
   for (let i = slots.length - 1; i >= 0; i--) {
     const p = slots[i];
     if (p === undefined) continue;
-    if (isTerminating(p) || isPodUpdate(p, input.updateRevision, { preparingUpdateAsUpdate: input.preparingUpdateAsUpdate }))
+    if (
+      isTerminating(p) ||
+      isPodUpdate(p, input.updateRevision, { preparingUpdateAsUpdate: input.preparingUpdateAsUpdate })
+    )
       updated.push(i);
     else waiting.push(i);
   }

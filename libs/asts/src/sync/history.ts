@@ -8,7 +8,12 @@ import type { AstsSync } from './context.js';
 
 export async function historyStep(
   s: AstsSync,
-  input: { pods: Pod[]; sortedRevisions: ControllerRevision[]; currentRevision: string; updateRevision: string },
+  input: {
+    pods: Pod[];
+    sortedRevisions: ControllerRevision[];
+    currentRevision: string;
+    updateRevision: string;
+  },
 ): Promise<void> {
   await truncateHistory(
     s.d.client,

@@ -19,7 +19,10 @@ import {
 import { STATEFULSET_GVK, nameOf } from '../statefulset-object.js';
 import { type AstsSync, POD, PVC } from './context.js';
 
-function claimsOf(s: AstsSync, pod: Pod): { claim: PersistentVolumeClaim; found: PersistentVolumeClaim | undefined }[] {
+function claimsOf(
+  s: AstsSync,
+  pod: Pod,
+): { claim: PersistentVolumeClaim; found: PersistentVolumeClaim | undefined }[] {
   const ns = s.set.metadata?.namespace;
   return [...claimsForPod(s.set, ordinalOf(pod)).values()].map((claim) => ({
     claim,
@@ -31,7 +34,8 @@ function claimsOf(s: AstsSync, pod: Pod): { claim: PersistentVolumeClaim; found:
 export function claimIsStale(s: AstsSync, pod: Pod): boolean {
   if (!s.gates.StatefulSetAutoDeletePVC || retentionPolicyOf(s.set).whenScaled === 'Retain') return false;
   return claimsOf(s, pod).some(
-    ({ found }) => found !== undefined && hasStaleOwnerRef(found, { name: nameOf(pod), uid: pod.metadata?.uid }),
+    ({ found }) =>
+      found !== undefined && hasStaleOwnerRef(found, { name: nameOf(pod), uid: pod.metadata?.uid }),
   );
 }
 
@@ -50,7 +54,11 @@ export async function createMissingClaims(s: AstsSync, pod: Pod): Promise<void> 
     const body = refs ? { ...claim, metadata: { ...claim.metadata, ownerReferences: refs } } : claim;
     try {
       await s.d.client.create(body);
-      void s.d.recorder.normal(s.set, EventReasons.SuccessfulCreate, messages.claim(nameOf(claim), nameOf(pod), setName));
+      void s.d.recorder.normal(
+        s.set,
+        EventReasons.SuccessfulCreate,
+        messages.claim(nameOf(claim), nameOf(pod), setName),
+      );
     } catch (err) {
       if (isAlreadyExists(err)) continue;
       errors.push(`failed to create PVC ${nameOf(claim)}: ${errText(err)}`);
@@ -71,7 +79,11 @@ export async function createPod(s: AstsSync, pod: Pod): Promise<void> {
   try {
     await createMissingClaims(s, pod);
   } catch (err) {
-    void s.d.recorder.warning(s.set, EventReasons.FailedCreate, messages.podFailed('create', name, setName, err));
+    void s.d.recorder.warning(
+      s.set,
+      EventReasons.FailedCreate,
+      messages.podFailed('create', name, setName, err),
+    );
     throw err;
   }
   s.d.expectations.expectScale(s.key, 'create', name);
@@ -80,7 +92,11 @@ export async function createPod(s: AstsSync, pod: Pod): Promise<void> {
   } catch (err) {
     s.d.expectations.observeScale(s.key, 'create', name);
     if (isAlreadyExists(err)) return;
-    void s.d.recorder.warning(s.set, EventReasons.FailedCreate, messages.podFailed('create', name, setName, err));
+    void s.d.recorder.warning(
+      s.set,
+      EventReasons.FailedCreate,
+      messages.podFailed('create', name, setName, err),
+    );
     throw err;
   }
   void s.d.recorder.normal(s.set, EventReasons.SuccessfulCreate, messages.pod('create', name, setName));
@@ -109,11 +125,16 @@ export async function deletePod(s: AstsSync, pod: Pod): Promise<{ modified: bool
   } catch (err) {
     s.d.expectations.observeScale(s.key, 'delete', name);
     if (isNotFound(err) || isConflict(err)) return { modified: false, deleting: false };
-    void s.d.recorder.warning(s.set, EventReasons.FailedDelete, messages.podFailed('delete', name, setName, err));
+    void s.d.recorder.warning(
+      s.set,
+      EventReasons.FailedDelete,
+      messages.podFailed('delete', name, setName, err),
+    );
     throw err;
   }
   void s.d.recorder.normal(s.set, EventReasons.SuccessfulDelete, messages.pod('delete', name, setName));
-  if (getPodLifecycleState(pod) === LifecycleState.PreparingDelete) s.traces.hookWait(s.record, pod, 'preDelete');
+  if (getPodLifecycleState(pod) === LifecycleState.PreparingDelete)
+    s.traces.hookWait(s.record, pod, 'preDelete');
   return { modified: true, deleting: true };
 }
 
@@ -138,7 +159,9 @@ export async function fixClaimRefs(s: AstsSync, pod: Pod, scaledDown: boolean): 
       )
       .catch((err: unknown) => {
         if (!isNotFound(err) && !isConflict(err))
-          throw new Error(`Could not update claim ${nameOf(found)} for delete policy ownerRefs: ${errText(err)}`);
+          throw new Error(
+            `Could not update claim ${nameOf(found)} for delete policy ownerRefs: ${errText(err)}`,
+          );
       });
   }
 }
@@ -160,7 +183,11 @@ export async function updatePodIdentity(s: AstsSync, pod: Pod): Promise<void> {
     }
   } catch (err) {
     if (isConflict(err) || isNotFound(err)) return;
-    void s.d.recorder.warning(s.set, EventReasons.FailedUpdate, messages.podFailed('update', name, setName, err));
+    void s.d.recorder.warning(
+      s.set,
+      EventReasons.FailedUpdate,
+      messages.podFailed('update', name, setName, err),
+    );
     throw err;
   }
 }

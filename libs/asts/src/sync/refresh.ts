@@ -16,10 +16,16 @@ import { podRevision } from '@regatta/revision';
 import type { AstsSync } from './context.js';
 
 /** The state the pod moves to, or undefined. */
-export function nextLifecycleState(s: AstsSync, pod: Pod, updateRevision: string): LifecycleStateType | undefined {
+export function nextLifecycleState(
+  s: AstsSync,
+  pod: Pod,
+  updateRevision: string,
+): LifecycleStateType | undefined {
   const lifecycle = s.spec.lifecycle ?? null;
   if (getPodLifecycleState(pod) === LifecycleState.PreparingNormal) {
-    return !lifecycle?.preNormal || isPodAllHooked(lifecycle.preNormal, pod) ? LifecycleState.Normal : undefined;
+    return !lifecycle?.preNormal || isPodAllHooked(lifecycle.preNormal, pod)
+      ? LifecycleState.Normal
+      : undefined;
   }
   return refreshLifecycleState(pod, lifecycle, {
     // ASTS compares the full revision name (the default revision adapter)

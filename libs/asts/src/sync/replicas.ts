@@ -18,7 +18,14 @@ import {
 } from '../planning/index.js';
 import { minReadySecondsOf } from '../statefulset-object.js';
 import type { AstsSync } from './context.js';
-import { claimIsStale, claimsMatchPolicy, createMissingClaims, createPod, deletePod, updatePodIdentity } from './pod-control.js';
+import {
+  claimIsStale,
+  claimsMatchPolicy,
+  createMissingClaims,
+  createPod,
+  deletePod,
+  updatePodIdentity,
+} from './pod-control.js';
 import { refreshPod } from './refresh.js';
 
 export interface ReplicasOutcome {
@@ -98,7 +105,8 @@ async function processReplica(
       if (spend()) return 'break';
     }
   }
-  if (identityMatches(s.set, pod) && storageMatches(s.set, pod) && claimsMatchPolicy(s, pod, false)) return 'next';
+  if (identityMatches(s.set, pod) && storageMatches(s.set, pod) && claimsMatchPolicy(s, pod, false))
+    return 'next';
   try {
     await updatePodIdentity(s, pod);
   } catch (err) {

@@ -21,6 +21,8 @@ export function revisionsStep(d: SyncDeps, set: StatefulSetObject): Promise<Revi
     collisionCount: set.status?.collisionCount ?? 0,
     currentRevision: set.status?.currentRevision,
     candidate: (revision, collisionCount) =>
-      newCloneSetRevision(set as never, revision, collisionCount, STATEFULSET_GVK, { volumeClaimTemplatesHash: false }),
+      newCloneSetRevision(set as never, revision, collisionCount, STATEFULSET_GVK, {
+        volumeClaimTemplatesHash: false,
+      }),
   });
 }

@@ -6,15 +6,16 @@
  * deleting the pod (the replicas step recreates it at the update revision).
  */
 import { EventReasons } from '@regatta/kube';
-import { LifecycleState, type Pod, getPodLifecycleState, inPlaceUpdateStep, setPodLifecycle } from '@regatta/lifecycle';
+import {
+  LifecycleState,
+  type Pod,
+  getPodLifecycleState,
+  inPlaceUpdateStep,
+  setPodLifecycle,
+} from '@regatta/lifecycle';
 import { type ControllerRevision, podRevision } from '@regatta/revision';
 import { messages } from '../events.js';
-import {
-  maxUnavailableOf,
-  planRollingUpdate,
-  sortPodsToUpdate,
-  unavailablePods,
-} from '../planning/index.js';
+import { maxUnavailableOf, planRollingUpdate, sortPodsToUpdate, unavailablePods } from '../planning/index.js';
 import { minReadySecondsOf, nameOf } from '../statefulset-object.js';
 import type { AstsSync } from './context.js';
 import { deletePod } from './pod-control.js';
@@ -86,7 +87,10 @@ async function inPlaceUpdatePod(
     // the default revision adapter: controller-revision-hash only
     writeRevision: (p: Pod, revision: string): Pod => ({
       ...p,
-      metadata: { ...p.metadata, labels: { ...(p.metadata?.labels ?? {}), 'controller-revision-hash': revision } },
+      metadata: {
+        ...p.metadata,
+        labels: { ...(p.metadata?.labels ?? {}), 'controller-revision-hash': revision },
+      },
     }),
     // a pod without a lifecycle state stays without one
     additional: state === '' ? [] : [(p: Pod) => setPodLifecycle(p, LifecycleState.Updating, now)],
@@ -96,11 +100,15 @@ async function inPlaceUpdatePod(
     const step = inPlaceUpdateStep(pod, lifecycle);
     if (step.action === 'wait') return true;
     if (step.action === 'prepareUpdate') {
-      await s.lifecycle.transition(pod, LifecycleState.PreparingUpdate, { markPodNotReady: step.markPodNotReady });
+      await s.lifecycle.transition(pod, LifecycleState.PreparingUpdate, {
+        markPodNotReady: step.markPodNotReady,
+      });
       return true;
     }
     if (step.action === 'rehook') {
-      await s.lifecycle.transition(pod, LifecycleState.PreparingUpdate, { rehook: lifecycle?.inPlaceUpdate ?? null });
+      await s.lifecycle.transition(pod, LifecycleState.PreparingUpdate, {
+        rehook: lifecycle?.inPlaceUpdate ?? null,
+      });
       return true;
     }
     try {
@@ -108,10 +116,18 @@ async function inPlaceUpdatePod(
       if (!result.updated) return policy === 'InPlaceOnly' ? fail(name) : false;
       if (result.delayMs > 0) s.delays.push(result.delayMs);
     } catch (err) {
-      void s.d.recorder.warning(s.set, EventReasons.FailedUpdatePodInPlace, messages.failedUpdateInPlace(name, targetName, err));
+      void s.d.recorder.warning(
+        s.set,
+        EventReasons.FailedUpdatePodInPlace,
+        messages.failedUpdateInPlace(name, targetName, err),
+      );
       throw err;
     }
-    void s.d.recorder.normal(s.set, EventReasons.SuccessfulUpdatePodInPlace, messages.updatedInPlace(name, targetName));
+    void s.d.recorder.normal(
+      s.set,
+      EventReasons.SuccessfulUpdatePodInPlace,
+      messages.updatedInPlace(name, targetName),
+    );
     if (state === LifecycleState.PreparingUpdate) s.traces.hookWait(s.record, pod, 'inPlaceUpdate');
     return true;
   }

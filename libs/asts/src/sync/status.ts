@@ -57,9 +57,14 @@ export async function statusStep(s: AstsSync, input: StatusStepInput): Promise<C
   });
   let conditions = (set.status?.conditions ?? []) as unknown as Condition[];
   for (const f of s.failures)
-    conditions = setCondition(conditions, { type: f.type, status: 'True', reason: '', message: f.message }, now, {
-      keepWhileUnchanged: true,
-    });
+    conditions = setCondition(
+      conditions,
+      { type: f.type, status: 'True', reason: '', message: f.message },
+      now,
+      {
+        keepWhileUnchanged: true,
+      },
+    );
   if (conditions.length > 0) status.conditions = conditions as unknown as Record<string, unknown>[];
   await writeStatus(s.d.client, {
     workload: set,
