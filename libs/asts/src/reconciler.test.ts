@@ -3,7 +3,8 @@
 // (apps/asts/src/*.int.test.ts) run it for real.
 import { type EventRecorder, type KubeObject } from '@regatta/kube';
 import { Expectations, type ReconcileContext, silentLogger } from '@regatta/runtime';
-import { MemoryCluster } from '@regatta/workload';
+import { MemoryCluster, RolloutTracer } from '@regatta/workload';
+import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { describe, expect, it } from 'vitest';
 import { StatefulSetReconciler } from './reconciler.js';
 
@@ -44,7 +45,7 @@ const sts = (over: Record<string, unknown> = {}): Obj => ({
   },
 });
 
-function world() {
+function world(options: { tracer?: RolloutTracer; gates?: Record<string, boolean> } = {}) {
   const c = new MemoryCluster();
   const events: string[] = [];
   const recorder = {
@@ -64,6 +65,8 @@ function world() {
       expectations: new Expectations(),
       recorder,
       now: () => now,
+      ...(options.tracer ? { rollouts: options.tracer } : {}),
+      ...(options.gates ? { gates: options.gates } : {}),
     });
   return {
     c,
@@ -291,5 +294,66 @@ describe('StatefulSetReconciler', () => {
       },
     ]);
     expect(w.c.get('PersistentVolumeClaim', NS, 'data-web-0')!.metadata!.ownerReferences ?? []).toEqual([]);
+  });
+
+  it('a Failed pod (evicted) is deleted and created again under its name', async () => {
+    const w = world();
+    w.c.add(sts({ podManagementPolicy: 'Parallel', replicas: 2 }));
+    await w.round();
+    w.kubelet();
+    const failed = w.pods()[1]!;
+    w.c.add(<Pod>{ ...failed, status: { phase: 'Failed', reason: 'Evicted' } });
+    const { writes } = await w.round();
+    expect(summary(writes).filter((x) => x.includes('Pod'))).toEqual(['delete Pod web-1']);
+    await w.round();
+    expect(w.pods().map((p) => p.metadata!.name)).toEqual(['web-0', 'web-1']);
+    expect(w.pods()[1]!.metadata!.uid).not.toBe(failed.metadata!.uid);
+  });
+
+  it('gate StatefulSetStartOrdinal: ordinals.start 2 with 3 replicas → web-2, web-3, web-4', async () => {
+    const w = world({ gates: { StatefulSetStartOrdinal: true } });
+    w.c.add(sts({ podManagementPolicy: 'Parallel', ordinals: { start: 2 } }));
+    await w.round();
+    expect(w.pods().map((p) => p.metadata!.name)).toEqual(['web-2', 'web-3', 'web-4']);
+    // without the gate the field is ignored
+    const off = world();
+    off.c.add(sts({ podManagementPolicy: 'Parallel', ordinals: { start: 2 } }));
+    await off.round();
+    expect(off.pods().map((p) => p.metadata!.name)).toEqual(['web-0', 'web-1', 'web-2']);
+  });
+
+  it('a rollout is one trace: statefulset.rollout with a statefulset.pod-update span per in-place update', async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+    const w = world({ tracer: new RolloutTracer(provider.getTracer('t'), { prefix: 'statefulset' }) });
+    const ru = { partition: 0, maxUnavailable: 2, podUpdatePolicy: 'InPlaceIfPossible' };
+    const template = (image: string) => ({
+      metadata: { labels: { app: 'web' } },
+      spec: { readinessGates: [{ conditionType: 'InPlaceUpdateReady' }], containers: [{ name: 'c', image }] },
+    });
+    const spec = (image: string) => ({
+      podManagementPolicy: 'Parallel',
+      replicas: 2,
+      template: template(image),
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: ru },
+    });
+    w.c.add(sts(spec('nginx:1')));
+    await w.round();
+    w.kubelet();
+    await w.round();
+    w.set(spec('nginx:2'));
+    for (let i = 0; i < 4; i++) {
+      await w.round();
+      w.kubelet();
+    }
+    await w.round();
+    expect(w.sts().status).toMatchObject({ updatedReplicas: 2, readyReplicas: 2 });
+    await provider.forceFlush();
+    expect(
+      exporter
+        .getFinishedSpans()
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(['statefulset.pod-update', 'statefulset.pod-update', 'statefulset.rollout']);
   });
 });

@@ -130,6 +130,7 @@ export class StatefulSetReconciler implements Reconciler {
       traces: this.#traces,
       record: record && record.to === updateName ? record : undefined,
       delays: [],
+      refreshed: new Map(),
       failures: [],
       expectUpdated,
     };

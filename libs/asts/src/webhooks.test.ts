@@ -46,8 +46,8 @@ describe('StatefulSet webhooks', () => {
     expect(statefulSetWebhookConfigurations('u', 'c').mutating.metadata?.name).toBe('regatta-asts');
   });
 
-  it('validator: podUpdatePolicy Parallel → 422 naming the field', () => {
-    const res = statefulSetValidator()({
+  it('validator: podUpdatePolicy Parallel → 422 naming the field', async () => {
+    const res = await statefulSetValidator()({
       operation: 'CREATE',
       object: sts({ podUpdatePolicy: 'Parallel' }),
     } as never);

@@ -42,6 +42,11 @@ export interface AstsSync {
   readonly record: RolloutRecord | undefined;
   /** Requeue delays asked for by the steps (ms). */
   readonly delays: number[];
+  /**
+   * Pods refreshed this round, and whether their lifecycle state was written (the cache does not show this round's
+   * writes: a second refresh of the cached pod would only repeat them).
+   */
+  readonly refreshed: Map<string, boolean>;
   /** Conditions of failed pod writes this round. */
   readonly failures: FailureCondition[];
   expectUpdated(obj: KubeObject): void;

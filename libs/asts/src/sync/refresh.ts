@@ -36,6 +36,10 @@ export function nextLifecycleState(
 
 /** Refreshes one pod; true when its lifecycle state was written. Requeue delays go to `s.delays`. */
 export async function refreshPod(s: AstsSync, pod: Pod, updateRevision: string): Promise<boolean> {
+  const name = pod.metadata?.name ?? '';
+  const earlier = s.refreshed.get(name);
+  if (earlier !== undefined) return earlier;
+  s.refreshed.set(name, false);
   const now = s.now();
   const wait = await s.inPlace.refresh(pod, now);
   if (wait > 0) s.delays.push(wait);
@@ -43,6 +47,9 @@ export async function refreshPod(s: AstsSync, pod: Pod, updateRevision: string):
   if (to === undefined) return false;
   const markPodNotReady = s.spec.lifecycle?.inPlaceUpdate?.markPodNotReady === true;
   const wrote = await s.lifecycle.transition(pod, to, { markPodNotReady });
-  if (wrote) s.traces.podUpdated(s.record, pod, updateRevision, now);
+  if (wrote) {
+    s.refreshed.set(name, true);
+    s.traces.podUpdated(s.record, pod, updateRevision, now);
+  }
   return wrote;
 }
