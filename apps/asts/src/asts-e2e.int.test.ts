@@ -110,4 +110,40 @@ describe('Advanced StatefulSet e2e', () => {
     await expect.poll(async () => (await pods(ns)).length, { timeout: 60_000 }).toBe(2);
     expect((await get(ns, 'web')).status?.replicas).toBe(2);
   });
+
+  it('inPlaceUpdate hook (label): PreparingUpdate until released, then in place, Updated until hooked again, Normal', async () => {
+    const ns = await namespace();
+    const sts = demo(ns, 'web');
+    sts.spec.replicas = 1;
+    sts.spec['lifecycle'] = { inPlaceUpdate: { labelsHandler: { 'example.com/hold': 'true' } } };
+    sts.spec.updateStrategy = {
+      type: 'RollingUpdate',
+      rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible', maxUnavailable: 1 },
+    };
+    sts.spec['template'] = {
+      metadata: { labels: { app: 'web', 'example.com/hold': 'true' } },
+      spec: {
+        readinessGates: [{ conditionType: 'InPlaceUpdateReady' }],
+        containers: [{ name: 'nginx', image: 'nginx:1.25' }],
+      },
+    };
+    await h.create(sts);
+    await settled(ns, 'web', 1);
+    const state = async () => (await pods(ns))[0]?.metadata?.labels?.['lifecycle.apps.kruise.io/state'];
+    await setImage(ns, 'web', 'nginx:1.27');
+    await expect.poll(state, { timeout: 30_000 }).toBe('PreparingUpdate');
+    expect(image((await pods(ns))[0]!)).toBe('nginx:1.25');
+    const setHold = (value: string | null) =>
+      h.client.patch(
+        { ...POD, namespace: ns, name: 'web-0' },
+        { metadata: { labels: { 'example.com/hold': value } } },
+        { type: 'merge' },
+      );
+    await setHold(null);
+    await expect.poll(state, { timeout: 60_000 }).toBe('Updated');
+    expect(image((await pods(ns))[0]!)).toBe('nginx:1.27');
+    await setHold('true');
+    await expect.poll(state, { timeout: 30_000 }).toBe('Normal');
+    await settled(ns, 'web', 1);
+  });
 });
