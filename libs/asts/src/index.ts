@@ -25,5 +25,5 @@ export {
   statefulSetWebhookConfigurations,
 } from './webhooks.js';
 export { SpecGuard, specProblem } from './spec-guard.js';
-export { InPlaceOnlyError } from './sync/rolling-update.js';
+export { AstsError, ClaimRefsError, ClaimsError, InPlaceOnlyError } from './errors.js';
 export * as planning from './planning/index.js';

@@ -5,6 +5,7 @@
  */
 import { EventReasons, isAlreadyExists, isConflict, isNotFound } from '@regatta/kube';
 import { LifecycleState, type Pod, deleteStep, getPodLifecycleState } from '@regatta/lifecycle';
+import { ClaimRefsError, ClaimsError } from '../errors.js';
 import { errText, messages } from '../events.js';
 import {
   type PersistentVolumeClaim,
@@ -69,7 +70,7 @@ export async function createMissingClaims(s: AstsSync, pod: Pod): Promise<void> 
       );
     }
   }
-  if (errors.length > 0) throw new Error(errors.join(', '));
+  if (errors.length > 0) throw new ClaimsError(errors.join(', '));
 }
 
 /** `CreateStatefulPod`: claims first, then the pod. A pod already there (a stale cache) is not an error. */
@@ -159,8 +160,9 @@ export async function fixClaimRefs(s: AstsSync, pod: Pod, scaledDown: boolean): 
       )
       .catch((err: unknown) => {
         if (!isNotFound(err) && !isConflict(err))
-          throw new Error(
+          throw new ClaimRefsError(
             `Could not update claim ${nameOf(found)} for delete policy ownerRefs: ${errText(err)}`,
+            err,
           );
       });
   }

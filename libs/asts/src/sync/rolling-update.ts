@@ -14,6 +14,7 @@ import {
   setPodLifecycle,
 } from '@regatta/lifecycle';
 import { type ControllerRevision, podRevision } from '@regatta/revision';
+import { InPlaceOnlyError } from '../errors.js';
 import { messages } from '../events.js';
 import { maxUnavailableOf, planRollingUpdate, sortPodsToUpdate, unavailablePods } from '../planning/index.js';
 import { minReadySecondsOf, nameOf } from '../statefulset-object.js';
@@ -138,14 +139,4 @@ async function inPlaceUpdatePod(
 
 function fail(name: string): never {
   throw new InPlaceOnlyError(messages.inPlaceOnlyImpossible(name));
-}
-
-/** InPlaceOnly and the template change cannot be made in place. */
-export class InPlaceOnlyError extends Error {
-  readonly code = 'REGATTA_ASTS_INPLACE_ONLY';
-
-  constructor(message: string) {
-    super(message);
-    this.name = 'InPlaceOnlyError';
-  }
 }
