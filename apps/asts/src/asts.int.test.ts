@@ -199,4 +199,33 @@ describe('Advanced StatefulSet', () => {
       )
       .toEqual(['data-web-1']);
   });
+
+  it('a rollout is one trace in Jaeger (service regatta-asts): statefulset.rollout with a pod-update span per pod', async () => {
+    expect(h.jaegerQuery).toBeDefined();
+    const ns = await namespace();
+    const sts = demo(ns, 'traced');
+    sts.spec.replicas = 2;
+    sts.spec.updateStrategy = {
+      type: 'RollingUpdate',
+      rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible', maxUnavailable: 1 },
+    };
+    sts.spec['template'] = inPlaceTemplate('traced', 'nginx:1.25');
+    await h.create(sts);
+    const before = await settled(ns, 'traced', 2);
+    await setImage(ns, 'traced', 'nginx:1.27');
+    const after = await settled(ns, 'traced', 2, 90_000);
+    await expect
+      .poll(
+        async () =>
+          JSON.parse((await get(ns, 'traced')).metadata!.annotations!['regatta.dev/rollout-trace'] ?? '{}'),
+        { timeout: 20_000 },
+      )
+      .toMatchObject({ from: before.status!.updateRevision, to: after.status!.updateRevision, done: true });
+    await expect
+      .poll(async () => (await h.rolloutSpans(ns, 'traced')).map((sp) => sp.operationName).sort(), {
+        timeout: 40_000,
+        interval: 1000,
+      })
+      .toEqual(['statefulset.pod-update', 'statefulset.pod-update', 'statefulset.rollout']);
+  });
 });

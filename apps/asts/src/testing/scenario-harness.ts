@@ -13,8 +13,11 @@ import {
   programLog,
   randomId,
   scenarioCluster,
+  traceIdOf,
+  traceSpans,
   useScenarioPrograms,
   waitObserved,
+  type JaegerSpan,
   type Pod,
   type ServingProgram,
 } from '@regatta/testing';
@@ -76,6 +79,9 @@ export interface AstsScenarios {
   setImage(ns: string, name: string, image: string): Promise<void>;
   patch(ns: string, name: string, patch: Record<string, unknown>): Promise<void>;
   controllerLog(): string;
+  /** The spans Jaeger holds for the set's last rollout trace ([] until exported). */
+  rolloutSpans(ns: string, name: string): Promise<JaegerSpan[]>;
+  readonly jaegerQuery: string | undefined;
   observed(ns: string, name: string): Promise<StatefulSet>;
   /** Every replica at the update revision and ready, with that many live pods. */
   settled(ns: string, name: string, replicas: number, timeoutMs?: number): Promise<StatefulSet>;
@@ -91,6 +97,7 @@ export function useAstsScenarios(
   let controller: ManagedProcess | undefined;
   let first: ServingProgram | undefined;
   let common: Record<string, string> = {};
+  let jaegerQuery: string | undefined;
 
   const startController = async (instance: string): Promise<ManagedProcess> => {
     const p = await programs.start(
@@ -113,6 +120,7 @@ export function useAstsScenarios(
     const cluster = scenarioCluster();
     const { kubeconfig, nats, jaeger } = cluster;
     client = cluster.client;
+    jaegerQuery = jaeger?.query;
     await installCrds(kubeconfig, generateCrds() as unknown as Parameters<typeof installCrds>[1]);
     const leaseNs = `asts-lease-${id}`;
     await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: leaseNs } });
@@ -169,6 +177,14 @@ export function useAstsScenarios(
       await kube().patch({ ...ASTS, namespace: ns, name }, patch, { type: 'merge' });
     },
     controllerLog: () => programLog(first),
+    get jaegerQuery() {
+      return jaegerQuery;
+    },
+    async rolloutSpans(ns, name) {
+      const raw = (await get(ns, name)).metadata?.annotations?.['regatta.dev/rollout-trace'];
+      const traceparent = raw ? (JSON.parse(raw) as { traceparent?: string }).traceparent : undefined;
+      return traceSpans(jaegerQuery, traceIdOf(traceparent));
+    },
     observed: (ns, name) => waitObserved(() => get(ns, name)),
     async settled(ns, name, replicas, timeoutMs = 90_000) {
       await expect
