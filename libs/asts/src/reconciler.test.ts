@@ -356,4 +356,50 @@ describe('StatefulSetReconciler', () => {
         .sort(),
     ).toEqual(['statefulset.pod-update', 'statefulset.pod-update', 'statefulset.rollout']);
   });
+
+  it('ScaleUpWithMaxUnavailable: Parallel, replicas 5, scaleStrategy.maxUnavailable 2 → 2 pods, a third once one is ready', async () => {
+    const w = world();
+    w.c.add(sts({ podManagementPolicy: 'Parallel', replicas: 5, scaleStrategy: { maxUnavailable: 2 } }));
+    const pending = () => {
+      for (const p of w.pods())
+        if (!p.status?.['phase']) w.c.add(<Pod>{ ...p, status: { phase: 'Pending' } });
+    };
+    await w.round();
+    pending();
+    await w.round();
+    expect(w.pods().map((p) => p.metadata!.name)).toEqual(['web-0', 'web-1']);
+    expect(w.sts().status).toMatchObject({ replicas: 2 });
+    w.kubelet((p) => p.metadata!.name === 'web-1');
+    await w.round();
+    expect(w.pods().map((p) => p.metadata!.name)).toEqual(['web-0', 'web-1', 'web-2']);
+  });
+
+  it('OrderedReady scale down: one pod at a time from the highest; an unready lower pod blocks it', async () => {
+    const w = world();
+    w.c.add(sts({ replicas: 3 }));
+    for (let i = 0; i < 4; i++) {
+      await w.round();
+      w.kubelet();
+    }
+    w.set({ replicas: 1 });
+    expect(summary((await w.round()).writes).filter((x) => x.startsWith('delete'))).toEqual([
+      'delete Pod web-2',
+    ]);
+    expect(summary((await w.round()).writes).filter((x) => x.startsWith('delete'))).toEqual([
+      'delete Pod web-1',
+    ]);
+    // again with web-0 unready: web-2 is not deleted while a predecessor is unhealthy
+    const v = world();
+    v.c.add(sts({ replicas: 3 }));
+    for (let i = 0; i < 4; i++) {
+      await v.round();
+      v.kubelet();
+    }
+    v.c.add(<Pod>{
+      ...v.pods()[0]!,
+      status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'False' }] },
+    });
+    v.set({ replicas: 2 });
+    expect(summary((await v.round()).writes).filter((x) => x.startsWith('delete'))).toEqual([]);
+  });
 });
