@@ -1,7 +1,7 @@
 // The Advanced StatefulSet reconciler without a cluster: in-memory readers and a recording writer (MemoryCluster),
 // a fresh Expectations per round, a kubelet() that runs pods and makes them ready. The scenario tests
 // (apps/asts/src/*.int.test.ts) run it for real.
-import { type EventRecorder, type KubeObject } from '@regatta/kube';
+import { type EventRecorder, ForbiddenError, type KubeObject } from '@regatta/kube';
 import { Expectations, type ReconcileContext, silentLogger } from '@regatta/runtime';
 import { MemoryCluster, RolloutTracer } from '@regatta/workload';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
@@ -401,5 +401,26 @@ describe('StatefulSetReconciler', () => {
     });
     v.set({ replicas: 2 });
     expect(summary((await v.round()).writes).filter((x) => x.startsWith('delete'))).toEqual([]);
+  });
+
+  it('a rejected pod create: FailedCreate event, FailedCreatePod condition, the error thrown (back-off)', async () => {
+    const w = world();
+    w.c.add(sts());
+    w.c.failOn((x) =>
+      x.verb === 'create' && x.kind === 'Pod'
+        ? new ForbiddenError({ status: 403, serverMessage: `pods "${x.name}" is forbidden: exceeded quota` })
+        : undefined,
+    );
+    await expect(w.round()).rejects.toThrow(/exceeded quota/);
+    expect(
+      w.events.some((e) => e.startsWith('FailedCreate: create Pod web-0 in StatefulSet web failed error:')),
+    ).toBe(true);
+    expect(w.sts().status!['conditions']).toEqual([
+      expect.objectContaining({
+        type: 'FailedCreatePod',
+        status: 'True',
+        message: expect.stringMatching(/^StatefulPodControl failed to create Pod error: .*exceeded quota/),
+      }),
+    ]);
   });
 });
