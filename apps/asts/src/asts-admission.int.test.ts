@@ -61,6 +61,37 @@ describe('Advanced StatefulSet admission', () => {
     expect(err?.status).toBe(422);
     expect(err?.message).toContain('InPlaceUpdateReady');
   });
+
+  it('update rules: InPlaceOnly allows only image changes; serviceName is immutable', async () => {
+    const ns = await h.namespace();
+    const sts = demo(ns, 'only');
+    sts.spec.replicas = 1;
+    sts.spec.updateStrategy = {
+      type: 'RollingUpdate',
+      rollingUpdate: { podUpdatePolicy: 'InPlaceOnly', maxUnavailable: 1 },
+    };
+    sts.spec['template'] = {
+      metadata: { labels: { app: 'only' } },
+      spec: {
+        readinessGates: [{ conditionType: 'InPlaceUpdateReady' }],
+        containers: [{ name: 'nginx', image: 'nginx:1.25' }],
+      },
+    };
+    await h.create(sts);
+    const env = await errorOf(
+      h.client.patch(
+        { ...ASTS, namespace: ns, name: 'only' },
+        [{ op: 'add', path: '/spec/template/spec/containers/0/env', value: [{ name: 'A', value: 'b' }] }],
+        { type: 'json' },
+      ),
+    );
+    expect(env?.status).toBe(422);
+    expect(env?.message).toContain('only image update is allowed for InPlaceOnly');
+    await h.setImage(ns, 'only', 'nginx:1.27');
+    const svc = await errorOf(h.patch(ns, 'only', { spec: { serviceName: 'other' } }));
+    expect(svc?.status).toBe(422);
+    await h.settled(ns, 'only', 1, 90_000);
+  });
 });
 
 describe('Advanced StatefulSet without webhooks', () => {
