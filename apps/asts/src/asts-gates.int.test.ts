@@ -56,4 +56,19 @@ describe('Advanced StatefulSet with StatefulSetStartOrdinal', () => {
       )
       .toBe(0);
   });
+
+  it('the scale subresource (kubectl scale asts): replicas through /scale', async () => {
+    const ns = await namespace();
+    const sts = demo(ns, 'web');
+    sts.spec.replicas = 1;
+    await h.create(sts);
+    await settled(ns, 'web', 1);
+    await h.client.patch(
+      { ...ASTS, namespace: ns, name: 'web' },
+      { spec: { replicas: 3 } },
+      { type: 'merge', subresource: 'scale' },
+    );
+    await settled(ns, 'web', 3);
+    expect((await h.get(ns, 'web')).spec.replicas).toBe(3);
+  });
 });
