@@ -74,4 +74,11 @@ export const KINDS = {
     plural: 'clonesets',
     namespaced: true,
   },
+  statefulsets: {
+    group: 'apps.kruise.io',
+    version: 'v1beta1',
+    kind: 'StatefulSet',
+    plural: 'statefulsets',
+    namespaced: true,
+  },
 } as const satisfies Record<string, KindRef>;

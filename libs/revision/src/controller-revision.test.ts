@@ -134,6 +134,20 @@ describe('newCloneSetRevision', () => {
     ).toBe('apps.kruise.io/v1beta1');
   });
 
+  it('without the VCT hash (Advanced StatefulSet): the workload annotations only, the same name', () => {
+    const sts = newCloneSetRevision(
+      cloneSet(),
+      3,
+      0,
+      { apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet' },
+      {
+        volumeClaimTemplatesHash: false,
+      },
+    );
+    expect(sts.metadata?.annotations).toEqual({ note: 'x' });
+    expect(sts.metadata?.name).toBe(rev.metadata?.name);
+  });
+
   it('refuses a CloneSet without a name or template', () => {
     expect(() => newCloneSetRevision({ metadata: {} }, 1, 0)).toThrow(RevisionDataError);
     expect(() => newCloneSetRevision({ metadata: { name: 'x', uid: 'u' }, spec: {} }, 1, 0)).toThrow(

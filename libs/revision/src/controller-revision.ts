@@ -54,13 +54,16 @@ export function controllerRevisionName(parentName: string, hash: string): string
 /**
  * The update-revision candidate for a CloneSet (`NewRevision`): data from `spec.template`; labels = template labels +
  * `controller.kubernetes.io/hash`; annotations = the CloneSet's + the VCT hash; controller owner reference; name from
- * the hash with `collisionCount` mixed in. Pass `gvk` when the object lacks apiVersion/kind.
+ * the hash with `collisionCount` mixed in. Pass `gvk` when the object lacks apiVersion/kind. Advanced StatefulSet
+ * builds its revisions the same way without the VCT hash (`options.volumeClaimTemplatesHash: false`; OpenKruise
+ * `pkg/controller/statefulset/stateful_set_utils.go` `newRevision`).
  */
 export function newCloneSetRevision(
   cloneSet: RevisionedWorkload,
   revisionNumber: number,
   collisionCount: number,
   gvk: GroupVersionKind = CLONESET_KIND,
+  options: { volumeClaimTemplatesHash?: boolean } = {},
 ): ControllerRevision {
   const name = cloneSet.metadata?.name;
   const template = cloneSet.spec?.template;
@@ -83,7 +86,9 @@ export function newCloneSetRevision(
       labels: { ...(template.metadata?.labels ?? {}), [REVISION_HASH_LABEL]: hash },
       annotations: {
         ...(cloneSet.metadata?.annotations ?? {}),
-        [VCT_HASH_ANNOTATION]: volumeClaimTemplatesHash(cloneSet.spec?.volumeClaimTemplates),
+        ...(options.volumeClaimTemplatesHash === false
+          ? {}
+          : { [VCT_HASH_ANNOTATION]: volumeClaimTemplatesHash(cloneSet.spec?.volumeClaimTemplates) }),
       },
       ownerReferences: [newControllerRef(cloneSet, owner)],
     },

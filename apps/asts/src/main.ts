@@ -1,0 +1,45 @@
+// The Advanced StatefulSet controller, declared: caches fed by the watcher over the bus, a reconcile queue, and the
+// StatefulSet admission webhooks (apps.kruise.io v1beta1 and v1alpha1); the kit (libs/kit) derives and runs the
+// rest. Program, Lease and trace service: `regatta-asts`. It never watches the API server.
+import { KINDS } from '@regatta/bus';
+import {
+  ASTS_FEATURE_GATES,
+  CONTROLLER_NAME,
+  MUTATE_STATEFULSET_PATH,
+  StatefulSetReconciler,
+  VALIDATE_STATEFULSET_PATH,
+  isStatefulSetPodOrOrphan,
+  statefulSetDefaulter,
+  statefulSetValidator,
+  statefulSetWebhookConfigurations,
+  statefulSetsForOrphanChange,
+} from '@regatta/asts';
+import { ControllerBuilder, mutating, runController, validating } from '@regatta/kit';
+import { RolloutTracer } from '@regatta/workload';
+
+const asts = ControllerBuilder.controller({
+  name: 'asts',
+  eventComponent: CONTROLLER_NAME,
+  featureGates: ASTS_FEATURE_GATES,
+  maxConcurrentReconciles: 3,
+})
+  .for('statefulsets', KINDS.statefulsets)
+  // pods of native apps/v1 StatefulSets and other controllers are never read: only Kruise StatefulSets' and orphans
+  .owns('pods', KINDS.pods, { keep: isStatefulSetPodOrOrphan, expectations: 'scale-and-updates' })
+  // every claim of the namespace: with the Retain policy a set's claims carry no owner reference
+  .owns('pvcs', KINDS.persistentvolumeclaims)
+  .owns('revisions', KINDS.controllerrevisions)
+  .watches('pods', KINDS.pods, statefulSetsForOrphanChange) // orphans named `<set>-<ordinal>`: that set may adopt them
+  .webhooks(() => ({
+    routes: [
+      mutating(MUTATE_STATEFULSET_PATH, statefulSetDefaulter()),
+      validating(VALIDATE_STATEFULSET_PATH, statefulSetValidator()),
+    ],
+    configurations: (url, ca, scope) => Object.values(statefulSetWebhookConfigurations(url, ca, scope)),
+  }))
+  .reconciler(({ readers, client, expectations, recorder, gates, tracer }) => {
+    const rollouts = new RolloutTracer(tracer, { prefix: 'statefulset' });
+    return new StatefulSetReconciler({ ...readers, client, expectations, recorder, gates, rollouts });
+  });
+
+await runController(asts);

@@ -1,0 +1,29 @@
+export {
+  ASTS_FEATURE_GATES,
+  STATEFULSET_GVK,
+  effectiveSpec,
+  statefulSetKey,
+  type AstsFeatureGates,
+  type StatefulSetObject,
+  type StatefulSetSpec,
+  type StatefulSetStatus,
+} from './statefulset-object.js';
+export { StatefulSetReconciler, type StatefulSetReconcilerDeps } from './reconciler.js';
+export { CONTROLLER_NAME, INVALID_SPEC_REASON, messages } from './events.js';
+export {
+  STATEFULSET_OWNER,
+  isStatefulSetPodOrOrphan,
+  owningStatefulSet,
+  statefulSetsForOrphanChange,
+} from './handlers.js';
+export {
+  MUTATE_STATEFULSET_PATH,
+  STATEFULSET_WEBHOOK_MATCH_CONDITIONS,
+  VALIDATE_STATEFULSET_PATH,
+  statefulSetDefaulter,
+  statefulSetValidator,
+  statefulSetWebhookConfigurations,
+} from './webhooks.js';
+export { SpecGuard, specProblem } from './spec-guard.js';
+export { AstsError, ClaimRefsError, ClaimsError, InPlaceOnlyError } from './errors.js';
+export * as planning from './planning/index.js';

@@ -1,0 +1,55 @@
+/**
+ * Per-pod refresh (OpenKruise `pkg/controller/statefulset/stateful_set_control.go` `refreshPodState`): the in-place
+ * update's progress (grace period end, next batch, `InPlaceUpdateReady`), then the lifecycle state. Unlike CloneSet,
+ * PreparingNormal → Normal does not wait for scheduling: only for the preNormal hook.
+ */
+import { checkPodUpdateCompleted } from '@regatta/inplace-update';
+import {
+  LifecycleState,
+  type LifecycleStateType,
+  type Pod,
+  getPodLifecycleState,
+  isPodAllHooked,
+  refreshLifecycleState,
+} from '@regatta/lifecycle';
+import { podRevision } from '@regatta/revision';
+import type { AstsSync } from './context.js';
+
+/** The state the pod moves to, or undefined. */
+export function nextLifecycleState(
+  s: AstsSync,
+  pod: Pod,
+  updateRevision: string,
+): LifecycleStateType | undefined {
+  const lifecycle = s.spec.lifecycle ?? null;
+  if (getPodLifecycleState(pod) === LifecycleState.PreparingNormal) {
+    return !lifecycle?.preNormal || isPodAllHooked(lifecycle.preNormal, pod)
+      ? LifecycleState.Normal
+      : undefined;
+  }
+  return refreshLifecycleState(pod, lifecycle, {
+    // ASTS compares the full revision name (the default revision adapter)
+    atUpdateRevision: podRevision(pod) === updateRevision,
+    inPlaceUpdateCompleted: checkPodUpdateCompleted(pod).completed,
+  });
+}
+
+/** Refreshes one pod; true when its lifecycle state was written. Requeue delays go to `s.delays`. */
+export async function refreshPod(s: AstsSync, pod: Pod, updateRevision: string): Promise<boolean> {
+  const name = pod.metadata?.name ?? '';
+  const earlier = s.refreshed.get(name);
+  if (earlier !== undefined) return earlier;
+  s.refreshed.set(name, false);
+  const now = s.now();
+  const wait = await s.inPlace.refresh(pod, now);
+  if (wait > 0) s.delays.push(wait);
+  const to = nextLifecycleState(s, pod, updateRevision);
+  if (to === undefined) return false;
+  const markPodNotReady = s.spec.lifecycle?.inPlaceUpdate?.markPodNotReady === true;
+  const wrote = await s.lifecycle.transition(pod, to, { markPodNotReady });
+  if (wrote) {
+    s.refreshed.set(name, true);
+    s.traces.podUpdated(s.record, pod, updateRevision, now);
+  }
+  return wrote;
+}

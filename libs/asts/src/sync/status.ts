@@ -1,0 +1,76 @@
+/**
+ * Status step (OpenKruise `pkg/controller/statefulset/stateful_set_control.go` `updateStatefulSetStatus`): the counts
+ * over the slots and condemned pods (with this round's in-memory creations not counted: they have no phase), the
+ * claims per template, `FailedCreatePod`/`FailedUpdatePod` conditions, written only when something OpenKruise
+ * compares changed.
+ */
+import { type Condition, setCondition } from '@regatta/kube';
+import type { Pod } from '@regatta/lifecycle';
+import { writeStatus } from '@regatta/workload';
+import {
+  type ComputedStatus,
+  type PersistentVolumeClaim,
+  claimName,
+  computeStatus,
+  countReplicas,
+  ordinalOf,
+  statusChanged,
+  volumeClaimsStatus,
+} from '../planning/index.js';
+import { STATEFULSET_GVK, type StatefulSetStatus, minReadySecondsOf, nameOf } from '../statefulset-object.js';
+import type { AstsSync } from './context.js';
+
+export interface StatusStepInput {
+  slots: readonly (Pod | undefined)[];
+  condemned: readonly Pod[];
+  currentRevision: string;
+  updateRevision: string;
+  collisionCount: number;
+}
+
+export async function statusStep(s: AstsSync, input: StatusStepInput): Promise<ComputedStatus> {
+  const { set, spec } = s;
+  const now = s.now();
+  const ns = set.metadata?.namespace;
+  const counts = countReplicas(
+    [input.slots, input.condemned],
+    minReadySecondsOf(spec),
+    input.currentRevision,
+    input.updateRevision,
+    now,
+  );
+  const volumeClaims = volumeClaimsStatus(
+    (spec.volumeClaimTemplates ?? []) as PersistentVolumeClaim[],
+    input.slots.filter((p) => p?.metadata?.uid),
+    (template, pod) =>
+      s.d.pvcs.get(ns, claimName(template, nameOf(set), ordinalOf(pod))) as PersistentVolumeClaim | undefined,
+  );
+  const status = computeStatus({
+    generation: set.metadata?.generation ?? 0,
+    counts,
+    currentRevision: input.currentRevision,
+    updateRevision: input.updateRevision,
+    collisionCount: input.collisionCount,
+    selector: spec.selector,
+    volumeClaims,
+    rollingUpdate: spec.updateType === 'RollingUpdate',
+  });
+  let conditions = (set.status?.conditions ?? []) as unknown as Condition[];
+  for (const f of s.failures)
+    conditions = setCondition(
+      conditions,
+      { type: f.type, status: 'True', reason: '', message: f.message },
+      now,
+      {
+        keepWhileUnchanged: true,
+      },
+    );
+  if (conditions.length > 0) status.conditions = conditions as unknown as Record<string, unknown>[];
+  await writeStatus(s.d.client, {
+    workload: set,
+    kind: STATEFULSET_GVK,
+    status,
+    changed: (stored, next) => statusChanged(stored as StatefulSetStatus | undefined, next),
+  });
+  return status;
+}
