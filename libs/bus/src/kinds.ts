@@ -74,4 +74,11 @@ export const KINDS = {
     plural: 'clonesets',
     namespaced: true,
   },
+  daemonsets: {
+    group: 'apps.kruise.io',
+    version: 'v1alpha1',
+    kind: 'DaemonSet',
+    plural: 'daemonsets',
+    namespaced: true,
+  },
 } as const satisfies Record<string, KindRef>;

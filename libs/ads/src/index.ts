@@ -1,0 +1,2 @@
+export * from "./daemonset-object.js";
+export * from "./planning/index.js";
