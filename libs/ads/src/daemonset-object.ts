@@ -7,7 +7,8 @@ import type { Lifecycle } from '@regatta/lifecycle';
 import type { PodTemplate } from '@regatta/revision';
 import { requestKey } from '@regatta/runtime';
 
-export const DAEMONSET_GVK = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'DaemonSet' } as const;
+/** The version the controller reads and writes (v1beta1, stored; v1alpha1 objects are served converted). */
+export const DAEMONSET_GVK = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'DaemonSet' } as const;
 
 /** v1alpha1 annotation: partition also limits pod creation (v1beta1 `scaleStrategy.partitionedScaling`). */
 export const PROGRESSIVE_CREATE_POD_ANNOTATION = 'daemonset.kruise.io/progressive-create-pod';

@@ -74,9 +74,10 @@ export const KINDS = {
     plural: 'clonesets',
     namespaced: true,
   },
+  // v1beta1: the stored version OpenKruise's controller works on (v1alpha1 is converted)
   daemonsets: {
     group: 'apps.kruise.io',
-    version: 'v1alpha1',
+    version: 'v1beta1',
     kind: 'DaemonSet',
     plural: 'daemonsets',
     namespaced: true,

@@ -46,7 +46,7 @@ export const DEFAULT_ALLOW_LIST: AllowList = new Map(
   Object.entries({
     cloneset: ['clonesets.v1alpha1.apps.kruise.io', POD, PVC, REV, NS],
     asts: ['statefulsets.v1beta1.apps.kruise.io', POD, PVC, REV, NS],
-    ads: ['daemonsets.v1alpha1.apps.kruise.io', POD, NODE, REV, NS],
+    ads: ['daemonsets.v1beta1.apps.kruise.io', POD, NODE, REV, NS],
     sidecarset: ['sidecarsets.v1alpha1.apps.kruise.io', POD, REV, NS],
     uniteddeployment: [
       'uniteddeployments.v1alpha1.apps.kruise.io',

@@ -49,10 +49,11 @@ export function newDaemonSetRevision(
   };
 }
 
-/** The hash daemon pods of this revision carry: its `controller-revision-hash` label, else the name's suffix. */
+/**
+ * The hash daemon pods of this revision carry: the suffix of its name `<ds>-<hash>` (unique per revision, also after
+ * a name collision, where the create loop renames the revision but keeps its first labels).
+ */
 export function revisionHash(revision: ControllerRevision): string {
-  const label = revision.metadata?.labels?.[CONTROLLER_REVISION_HASH_LABEL];
-  if (label) return label;
   const name = revision.metadata?.name ?? '';
   return name.slice(name.lastIndexOf('-') + 1);
 }
