@@ -73,8 +73,58 @@ export {
 } from './cloneset/types.js';
 export { CLONESET_CRD } from './cloneset/crd.js';
 
+// Advanced DaemonSet
+export {
+  DAEMONSET_API_VERSION,
+  DAEMONSET_CONTROLLER_NAME,
+  DAEMONSET_KIND,
+  DAEMONSET_ROLLING_UPDATE_TYPES,
+  DAEMONSET_UPDATE_STRATEGY_TYPES,
+  DAEMONSET_V1ALPHA1_API_VERSION,
+  DAEMONSET_V1ALPHA1_ROLLING_UPDATE_TYPES,
+  DEFAULT_DAEMONSET_BURST_REPLICAS,
+  DEFAULT_DAEMONSET_MAX_SURGE,
+  DEFAULT_DAEMONSET_MAX_UNAVAILABLE,
+  DEFAULT_DAEMONSET_REVISION_HISTORY_LIMIT,
+  DaemonSetConditionSchema,
+  DaemonSetEventReasons,
+  DaemonSetScaleStrategySchema,
+  DaemonSetSchema,
+  DaemonSetSpecSchema,
+  DaemonSetStatusSchema,
+  DaemonSetUpdateStrategySchema,
+  DaemonSetUpdateStrategyV1alpha1Schema,
+  DaemonSetV1alpha1Schema,
+  DaemonSetV1alpha1SpecSchema,
+  DaemonSetV1alpha1StatusSchema,
+  RollingUpdateDaemonSetSchema,
+  RollingUpdateDaemonSetV1alpha1Schema,
+  SURGING_DEFAULT_MAX_SURGE,
+  SURGING_DEFAULT_MAX_UNAVAILABLE,
+  type DaemonSet,
+  type DaemonSetCondition,
+  type DaemonSetRollingUpdateType,
+  type DaemonSetScaleStrategy,
+  type DaemonSetSpec,
+  type DaemonSetStatus,
+  type DaemonSetUpdateStrategy,
+  type DaemonSetUpdateStrategyType,
+  type DaemonSetV1alpha1,
+  type DaemonSetV1alpha1RollingUpdateType,
+  type DaemonSetV1alpha1Spec,
+  type DaemonSetV1alpha1Status,
+  type RollingUpdateDaemonSet,
+  type RollingUpdateDaemonSetV1alpha1,
+} from './daemonset/types.js';
+export { DAEMONSET_CRD } from './daemonset/crd.js';
+export { DAEMONSET_SHAPE, DAEMONSET_SPEC_SHAPE, daemonSetShapeErrors } from './daemonset/shape.js';
+export { daemonSetVersionOf, type DaemonSetVersion } from './daemonset/version.js';
+export { defaultDaemonSet } from './daemonset/defaults.js';
+export { validateDaemonSet, type DaemonSetValidationOptions } from './daemonset/validation.js';
+export { DAEMONSET_MUTABLE_SPEC_FIELDS, validateDaemonSetUpdate } from './daemonset/update-validation.js';
+export { daemonSetToV1alpha1, daemonSetToV1beta1, isPartitionedScaling } from './daemonset/conversion.js';
+
 // Placeholder kinds
-export { DAEMONSET_CRD } from './kinds/daemonset.js';
 export { IMAGE_PULL_JOB_CRD } from './kinds/image-pull-job.js';
 export { NODE_IMAGE_CRD } from './kinds/node-image.js';
 export { RESOURCE_DISTRIBUTION_CRD } from './kinds/resource-distribution.js';

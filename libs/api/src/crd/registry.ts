@@ -1,6 +1,6 @@
 import { CLONESET_CRD } from '../cloneset/crd.js';
 import { UnknownKindError } from '../errors.js';
-import { DAEMONSET_CRD } from '../kinds/daemonset.js';
+import { DAEMONSET_CRD } from '../daemonset/crd.js';
 import { IMAGE_PULL_JOB_CRD } from '../kinds/image-pull-job.js';
 import { NODE_IMAGE_CRD } from '../kinds/node-image.js';
 import { RESOURCE_DISTRIBUTION_CRD } from '../kinds/resource-distribution.js';
