@@ -30,7 +30,10 @@ export interface DaemonSetRollingUpdate {
 export interface DaemonSetSpec {
   selector?: LabelSelector | null;
   template?: PodTemplate;
-  updateStrategy?: { type?: 'RollingUpdate' | 'OnDelete' | null; rollingUpdate?: DaemonSetRollingUpdate | null } | null;
+  updateStrategy?: {
+    type?: 'RollingUpdate' | 'OnDelete' | null;
+    rollingUpdate?: DaemonSetRollingUpdate | null;
+  } | null;
   minReadySeconds?: number | null;
   burstReplicas?: IntOrString | null;
   revisionHistoryLimit?: number | null;

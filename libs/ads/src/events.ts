@@ -26,7 +26,8 @@ export const messages = {
   deletedPod: (name: string) => `Deleted pod: ${name}`,
   failedDeletePod: (name: string, err: unknown) => `Error deleting pod ${name}: ${errText(err)}`,
   updatedInPlace: (name: string) => `successfully update pod ${name} in-place`,
-  failedUpdateInPlace: (name: string, err: unknown) => `failed to update pod ${name} in-place: ${errText(err)}`,
+  failedUpdateInPlace: (name: string, err: unknown) =>
+    `failed to update pod ${name} in-place: ${errText(err)}`,
   invalidSpec: (problem: string) => `not acting on this DaemonSet until it is fixed: ${problem}`,
 };
 

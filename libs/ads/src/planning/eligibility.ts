@@ -6,7 +6,14 @@
  * Unschedulable (cordoned), NotReady, unreachable and pressure nodes keep their daemon pods and get new ones: the
  * default tolerations cover the taints Kubernetes puts on such nodes.
  */
-import type { Node, NodeSelectorRequirement, NodeSelectorTerm, SchedulingSpec, Taint, Toleration } from './node.js';
+import type {
+  Node,
+  NodeSelectorRequirement,
+  NodeSelectorTerm,
+  SchedulingSpec,
+  Taint,
+  Toleration,
+} from './node.js';
 
 export interface Eligibility {
   /** A pod should be created on the node when none is there. */
@@ -38,7 +45,10 @@ export function defaultDaemonTolerations(hostNetwork: boolean): Toleration[] {
 }
 
 /** The tolerations with the defaults added where no toleration with the same key and effect exists. */
-export function withDaemonTolerations(tolerations: readonly Toleration[], hostNetwork: boolean): Toleration[] {
+export function withDaemonTolerations(
+  tolerations: readonly Toleration[],
+  hostNetwork: boolean,
+): Toleration[] {
   const out = [...tolerations];
   for (const t of defaultDaemonTolerations(hostNetwork)) {
     if (!out.some((o) => o.key === t.key && o.effect === t.effect)) out.push(t);
@@ -61,7 +71,9 @@ export function untoleratedTaints(
   tolerations: readonly Toleration[],
   effects: readonly string[],
 ): Taint[] {
-  return taints.filter((taint) => effects.includes(taint.effect) && !tolerations.some((t) => toleratesTaint(t, taint)));
+  return taints.filter(
+    (taint) => effects.includes(taint.effect) && !tolerations.some((t) => toleratesTaint(t, taint)),
+  );
 }
 
 function requirementMatches(r: NodeSelectorRequirement, value: string | undefined): boolean {

@@ -98,12 +98,14 @@ export function planManage(input: ManageInput): ManagePlan {
     plan.podsToDelete.push(...r.toDelete);
     for (const pod of r.failed) plan.failedPods.push({ pod, node: node.name });
     if (r.requeueAfterMs > 0)
-      plan.requeueAfterMs = plan.requeueAfterMs > 0 ? Math.min(plan.requeueAfterMs, r.requeueAfterMs) : r.requeueAfterMs;
+      plan.requeueAfterMs =
+        plan.requeueAfterMs > 0 ? Math.min(plan.requeueAfterMs, r.requeueAfterMs) : r.requeueAfterMs;
   }
   // `getUnscheduledPodsWithoutNode`: a pod not yet bound whose node no longer exists
   for (const pod of input.pods) {
     const node = targetNodeName(pod);
-    if (!pod.spec?.nodeName && node !== undefined && !known.has(node) && !isTerminating(pod)) plan.podsToDelete.push(pod);
+    if (!pod.spec?.nodeName && node !== undefined && !known.has(node) && !isTerminating(pod))
+      plan.podsToDelete.push(pod);
   }
   plan.nodesNeedingPods.sort();
   return plan;

@@ -51,9 +51,13 @@ export function newDaemonPod(input: NewDaemonPodInput): Pod {
     labels?: Record<string, string>;
   };
   const spec = cloneJson(template.spec ?? {}) as SchedulingSpec & Record<string, unknown>;
-  const labels: Record<string, string> = { ...(meta.labels ?? {}), [CONTROLLER_REVISION_HASH_LABEL]: input.hash };
+  const labels: Record<string, string> = {
+    ...(meta.labels ?? {}),
+    [CONTROLLER_REVISION_HASH_LABEL]: input.hash,
+  };
   const generation = ds.metadata?.annotations?.[TEMPLATE_GENERATION_ANNOTATION];
-  if (generation !== undefined && /^-?\d+$/.test(generation)) labels[POD_TEMPLATE_GENERATION_LABEL] = generation;
+  if (generation !== undefined && /^-?\d+$/.test(generation))
+    labels[POD_TEMPLATE_GENERATION_LABEL] = generation;
   spec.tolerations = withDaemonTolerations(spec.tolerations ?? [], spec.hostNetwork === true);
   spec.affinity = withNodeAffinity(spec.affinity, input.node);
   if (input.inPlaceIfPossible) {
@@ -71,7 +75,10 @@ export function newDaemonPod(input: NewDaemonPodInput): Pod {
       ...(namespace !== undefined ? { namespace } : {}),
       labels,
       ownerReferences: [
-        newControllerRef(ds, { apiVersion: ds.apiVersion ?? DAEMONSET_GVK.apiVersion, kind: ds.kind ?? DAEMONSET_GVK.kind }),
+        newControllerRef(ds, {
+          apiVersion: ds.apiVersion ?? DAEMONSET_GVK.apiVersion,
+          kind: ds.kind ?? DAEMONSET_GVK.kind,
+        }),
       ],
     },
     spec: spec as Pod['spec'],

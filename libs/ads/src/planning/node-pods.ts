@@ -9,7 +9,8 @@ import type { SchedulingSpec } from './node.js';
 export function targetNodeName(pod: Pod): string | undefined {
   const spec = pod.spec as SchedulingSpec | undefined;
   if (spec?.nodeName) return spec.nodeName;
-  const terms = spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+  const terms =
+    spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
   for (const term of terms) {
     for (const f of term.matchFields ?? []) {
       if (f.key === 'metadata.name' && f.operator === 'In' && f.values?.length === 1) return f.values[0];

@@ -42,7 +42,9 @@ export function newDaemonSetRevision(
         [REVISION_HASH_LABEL]: hash,
       },
       annotations: { ...(ds.metadata?.annotations ?? {}) },
-      ownerReferences: [newControllerRef(ds, { apiVersion: ds.apiVersion ?? gvk.apiVersion, kind: ds.kind ?? gvk.kind })],
+      ownerReferences: [
+        newControllerRef(ds, { apiVersion: ds.apiVersion ?? gvk.apiVersion, kind: ds.kind ?? gvk.kind }),
+      ],
     },
     data,
     revision: revisionNumber,

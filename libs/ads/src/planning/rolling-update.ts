@@ -30,7 +30,10 @@ export function unavailableNumbers(
 }
 
 /** The partition as a node count: int, or a percentage of `status.desiredNumberScheduled` rounded down. */
-export function partitionNodes(partition: IntOrString | null | undefined, desiredNumberScheduled: number): number {
+export function partitionNodes(
+  partition: IntOrString | null | undefined,
+  desiredNumberScheduled: number,
+): number {
   if (partition == null) return 0;
   return Math.max(scaleKruise(partition, desiredNumberScheduled, false), 0);
 }
@@ -102,14 +105,18 @@ export function nodesToUpdate(input: FilterInput): string[] {
   const updating: string[] = [];
   const selected: string[] = [];
   const rest: string[] = [];
-  const names = [...input.nodeToPods.keys()].filter((n) => input.nodeLabels.has(n)).sort().reverse();
+  const names = [...input.nodeToPods.keys()]
+    .filter((n) => input.nodeLabels.has(n))
+    .sort()
+    .reverse();
   const hasSelector = !!input.selector && !isSelectorEmpty(input.selector);
   for (const name of names) {
     const pods = input.nodeToPods.get(name) ?? [];
     const { ok, newPod, oldPod } = updatedPodsOnNode(pods, input.hash, input.templateGeneration);
     if (!ok || newPod) updated.push(name);
     else if (!oldPod || isPreparingDelete(oldPod)) updating.push(name);
-    else if (hasSelector && nodeMatchesUpdateSelector(input.selector, input.nodeLabels.get(name))) selected.push(name);
+    else if (hasSelector && nodeMatchesUpdateSelector(input.selector, input.nodeLabels.get(name)))
+      selected.push(name);
     else rest.push(name);
   }
   const ordered = [...updated, ...updating, ...(hasSelector ? selected : rest)];
@@ -143,7 +150,11 @@ export function planRollingUpdate(input: RollingUpdateInput): RollingUpdatePlan 
   const allowed: Pod[] = [];
   const candidates: Pod[] = [];
   for (const node of input.candidates) {
-    const { ok, newPod, oldPod } = updatedPodsOnNode(input.nodeToPods.get(node) ?? [], input.hash, input.templateGeneration);
+    const { ok, newPod, oldPod } = updatedPodsOnNode(
+      input.nodeToPods.get(node) ?? [],
+      input.hash,
+      input.templateGeneration,
+    );
     if (!ok) {
       numUnavailable++;
       continue;
@@ -168,7 +179,11 @@ export function planSurge(input: RollingUpdateInput): RollingUpdatePlan {
   const candidateNodes: string[] = [];
   const oldPodsToUpdate: Pod[] = [];
   for (const node of input.candidates) {
-    const { ok, newPod, oldPod } = updatedPodsOnNode(input.nodeToPods.get(node) ?? [], input.hash, input.templateGeneration);
+    const { ok, newPod, oldPod } = updatedPodsOnNode(
+      input.nodeToPods.get(node) ?? [],
+      input.hash,
+      input.templateGeneration,
+    );
     if (!ok) {
       numSurge++;
       continue;

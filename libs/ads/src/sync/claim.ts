@@ -25,7 +25,9 @@ export async function claimStep(
       kind: POD,
       selector: ds.spec?.selector,
       owned: d.pods.byIndex('ownerUid', uid) as Pod[],
-      orphans: ns ? (d.pods.byIndex('namespace', ns) as Pod[]).filter((p) => controllerRef(p) === undefined) : [],
+      orphans: ns
+        ? (d.pods.byIndex('namespace', ns) as Pod[]).filter((p) => controllerRef(p) === undefined)
+        : [],
     },
   );
 }

@@ -44,7 +44,9 @@ export async function manageStep(
   }
   let creates = plan.nodesNeedingPods;
   const partition =
-    rollout.type === 'RollingUpdate' ? partitionNodes(rollout.partition, s.ds.status?.desiredNumberScheduled ?? 0) : 0;
+    rollout.type === 'RollingUpdate'
+      ? partitionNodes(rollout.partition, s.ds.status?.desiredNumberScheduled ?? 0)
+      : 0;
   if (partition > 0) {
     const byNode = nodesToDaemonPods(pods.filter((p) => !p.metadata?.deletionTimestamp));
     let newPods = 0;

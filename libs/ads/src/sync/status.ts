@@ -6,7 +6,12 @@
 import type { Pod } from '@regatta/lifecycle';
 import { writeStatus } from '@regatta/workload';
 import { DAEMONSET_GVK } from '../daemonset-object.js';
-import { type DaemonSetCounts, computeCounts, nodesToDaemonPods, statusUnchanged } from '../planning/index.js';
+import {
+  type DaemonSetCounts,
+  computeCounts,
+  nodesToDaemonPods,
+  statusUnchanged,
+} from '../planning/index.js';
 import type { DaemonSetSync } from './context.js';
 
 export interface DaemonSetStatusOut extends DaemonSetCounts {
@@ -37,7 +42,11 @@ export async function statusStep(
     ...counts,
     updateRevision: s.hash,
     ...(collisionCount > 0 || stored?.['collisionCount'] != null ? { collisionCount } : {}),
-    ...(updateObservedGeneration ? { observedGeneration: generation } : storedGeneration ? { observedGeneration: storedGeneration } : {}),
+    ...(updateObservedGeneration
+      ? { observedGeneration: generation }
+      : storedGeneration
+        ? { observedGeneration: storedGeneration }
+        : {}),
   };
   await writeStatus(s.d.client, {
     workload: ds,

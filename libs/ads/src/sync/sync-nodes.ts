@@ -33,7 +33,11 @@ export async function syncNodes(
     const step = deleteStep(pod, lifecycle);
     if (step.action === 'prepareDelete') {
       try {
-        if (await s.lifecycle.transition(pod, LifecycleState.PreparingDelete, { markPodNotReady: step.markPodNotReady }))
+        if (
+          await s.lifecycle.transition(pod, LifecycleState.PreparingDelete, {
+            markPodNotReady: step.markPodNotReady,
+          })
+        )
           result.wrote = true;
       } catch (err) {
         if (!isNotFound(err)) result.errors.push(err);

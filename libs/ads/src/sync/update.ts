@@ -40,7 +40,11 @@ export async function rollingUpdateStep(s: DaemonSetSync, input: UpdateInput): P
     for (const [name, pods] of all) if (!nodeToPods.has(name)) nodeToPods.set(name, pods);
   }
   const nodeLabels = new Map(s.nodeObjects.map((n) => [nameOf(n), n.metadata?.labels ?? {}]));
-  const { maxSurge, maxUnavailable } = unavailableNumbers(rollout.maxUnavailable, rollout.maxSurge, shouldRun.size);
+  const { maxSurge, maxUnavailable } = unavailableNumbers(
+    rollout.maxUnavailable,
+    rollout.maxSurge,
+    shouldRun.size,
+  );
   const tg = s.templateGeneration !== undefined ? { templateGeneration: s.templateGeneration } : {};
   const candidates = nodesToUpdate({
     nodeToPods,
@@ -81,7 +85,10 @@ async function updateInPlace(s: DaemonSetSync, pod: Pod, input: UpdateInput): Pr
     revisionId: revisionHash,
     writeRevision: (p: Pod, revision: string): Pod => ({
       ...p,
-      metadata: { ...p.metadata, labels: { ...(p.metadata?.labels ?? {}), [CONTROLLER_REVISION_HASH_LABEL]: revision } },
+      metadata: {
+        ...p.metadata,
+        labels: { ...(p.metadata?.labels ?? {}), [CONTROLLER_REVISION_HASH_LABEL]: revision },
+      },
     }),
   };
   const plan = s.inPlace.plan(pod, old, input.updateRevision, options);
