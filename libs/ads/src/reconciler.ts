@@ -5,7 +5,7 @@
  * manage (pods where they should be), in-place refresh, rolling update (only when manage wrote nothing and the
  * cache shows every earlier write), status, history.
  */
-import { type KubeObject, isSelectorEmpty } from '@regatta/kube';
+import { type KubeObject, controllerRef, isSelectorEmpty } from '@regatta/kube';
 import { InPlaceUpdateControl } from '@regatta/inplace-update';
 import { LifecycleControl, type Pod } from '@regatta/lifecycle';
 import type { Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
@@ -133,13 +133,16 @@ export class DaemonSetReconciler implements Reconciler {
     try {
       const managed = await manageStep(s, pods, revisions.updateRevision);
       errors.push(...managed.errors);
-      if (!managed.wrote && errors.length === 0) {
+      // the rollout decides on what the cache shows: after manage's writes only once it shows them (at once in
+      // tests; on the next round with the bus)
+      if (errors.length === 0 && (!managed.wrote || !this.#waiting(key, req))) {
+        const current = managed.wrote ? ownedPods(d, ds) : pods;
         const before = written.pods;
-        await this.#refreshInPlace(s, pods);
+        await this.#refreshInPlace(s, current);
         const refreshed = written.pods > before;
         if (!refreshed && !rollout.paused && rollout.type === 'RollingUpdate') {
           const updated = await rollingUpdateStep(s, {
-            pods,
+            pods: current,
             revisions: revisions.sorted,
             updateRevision: revisions.updateRevision,
           });
@@ -149,7 +152,8 @@ export class DaemonSetReconciler implements Reconciler {
     } catch (err) {
       errors.push(err);
     }
-    const status = await statusStep(s, pods, revisions.collisionCount, true);
+    const seen = ownedPods(d, ds);
+    const status = await statusStep(s, seen, revisions.collisionCount, true);
     await this.#spans.follow(this.#traces, {
       ds,
       key,
@@ -161,7 +165,7 @@ export class DaemonSetReconciler implements Reconciler {
       now: this.#now(),
       log: ctx.log,
     });
-    await historyStep(s, pods, revisions.sorted, revisions.updateRevision);
+    await historyStep(s, seen, revisions.sorted, revisions.updateRevision);
     // a failure is retried with the queue's back-off
     if (errors.length > 0) throw errors[0];
     const delay = s.delays.filter((ms) => ms > 0);
@@ -198,4 +202,10 @@ export class DaemonSetReconciler implements Reconciler {
     this.#spans.forget(key);
     this.#specGuard.forget(key);
   }
+}
+
+/** The DaemonSet's pods as the cache shows them now. */
+function ownedPods(d: SyncDeps, ds: DaemonSetObject): Pod[] {
+  const uid = ds.metadata?.uid ?? '';
+  return (d.pods.byIndex('ownerUid', uid) as Pod[]).filter((p) => controllerRef(p)?.uid === uid);
 }
