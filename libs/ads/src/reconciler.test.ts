@@ -210,14 +210,16 @@ describe('DaemonSetReconciler manage', () => {
     });
   });
 
-  it('a failed pod is deleted (FailedDaemonPod) and replaced', async () => {
+  it('a failed pod is deleted (FailedDaemonPod), then replaced', async () => {
     const w = world([node('a')]);
     w.c.add(daemonSet());
     await w.sync();
     const pod = w.pods()[0]!;
     w.c.add(<Obj>{ ...pod, status: { phase: 'Failed' } });
     const r = await w.sync();
-    expect([r.creates, r.deletes]).toEqual([1, 1]);
+    expect([r.creates, r.deletes]).toEqual([0, 1]);
+    const r2 = await w.sync();
+    expect([r2.creates, r2.deletes]).toEqual([1, 0]);
     expect(w.events).toContain('FailedDaemonPod');
   });
 

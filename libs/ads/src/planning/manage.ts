@@ -1,10 +1,16 @@
 /**
  * The manage plan (OpenKruise `pkg/controller/daemonset/daemonset_controller.go` `manage` / `podsShouldBeOnNode`,
  * docs/ads.md "Reconcile"): for every node, whether it needs a pod and which of its pods go — failed ones, surplus
- * ones (one pod per node, or one old and one new while surging), all of them on a node that should no longer run
+ * ones (one pod per node, or one old and one new while surging), PreparingDelete ones, all of them on a node that should no longer run
  * the daemon — and the unscheduled pods whose node is gone.
  */
-import { getPodCondition, isPodReady, type Pod } from '@regatta/lifecycle';
+import {
+  LifecycleState,
+  type Pod,
+  getPodCondition,
+  getPodLifecycleState,
+  isPodReady,
+} from '@regatta/lifecycle';
 import { isPodAvailable } from '@regatta/rollout';
 import type { Eligibility } from './eligibility.js';
 import { isTerminating, msUntilAvailable, nodesToDaemonPods, targetNodeName } from './node-pods.js';
@@ -59,6 +65,9 @@ export function planNode(
     if (p.status?.phase === 'Failed') {
       out.failed.push(p);
       out.toDelete.push(p);
+    } else if (getPodLifecycleState(p) === LifecycleState.PreparingDelete) {
+      // deleted once its preDelete hook lets go (syncNodes keeps it while hooked)
+      out.toDelete.push(p);
     } else running.push(p);
   }
   if (!input.surge) {
@@ -81,8 +90,6 @@ export function planNode(
       }
     }
   }
-  // a node whose only pods failed (deleted now) gets a new one
-  if (shouldRun && running.length === 0 && live.length === out.failed.length) out.needsPod = true;
   return out;
 }
 
