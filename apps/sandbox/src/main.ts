@@ -5,6 +5,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { LocalClusterError, stopClusterInDir, UnknownProcessError } from '@regatta/local-cluster';
 import { UsageError } from './controllers.js';
 import { serveHealth } from './health.js';
+import { SandboxNodeError, sandboxNodeAdd, sandboxNodeRemove } from './node-command.js';
 import { sandboxRestart } from './restart.js';
 import { sandboxUp } from './sandbox.js';
 import { renderStatus } from './status-view.js';
@@ -113,6 +114,46 @@ sandbox
     process.stdout.write(`${current.pid}\n`);
   });
 
+const collect = (v: string, prev: string[]) => [...prev, v];
+
+const nodeCommand = sandbox
+  .command('node')
+  .description(
+    'add or remove simulated nodes of a running sandbox (kubectl create/delete node, label, taint, cordon work too)',
+  );
+
+nodeCommand
+  .command('add')
+  .description(
+    'create a Node that the sandbox\'s node simulator runs (heartbeats, Ready, pods bound to it); waits until Ready. ' +
+      'Labels, taints and cordon set later with kubectl are kept. ' +
+      '`kubectl annotate node <name> sim.regatta.dev/not-ready=true` makes any simulated node NotReady (remove it to recover).',
+  )
+  .argument('<name>', 'the node name')
+  .requiredOption('--dir <dir>', 'the folder given to `sandbox up`')
+  .option('--zone <zone>', 'label topology.kubernetes.io/zone (default: round-robin over the sandbox zones)')
+  .option('--label <key=value>', 'a label (repeatable)', collect, [])
+  .option('--taint <key[=value]:Effect>', 'a taint, kubectl syntax (repeatable)', collect, [])
+  .option('--capacity <list>', 'reported capacity, e.g. cpu=4,memory=16Gi,pods=50 (default cpu=8,memory=32Gi,pods=110)')
+  .option('--no-wait', 'return once the Node is created')
+  .action(
+    async (
+      name: string,
+      opts: { dir: string; zone?: string; label: string[]; taint: string[]; capacity?: string; wait: boolean },
+    ) => {
+      await sandboxNodeAdd(name, { ...opts, dir: resolve(opts.dir) }, log);
+    },
+  );
+
+nodeCommand
+  .command('remove')
+  .description('delete a Node (as kubectl delete node): the simulator stops running it; its pods are left to pod GC')
+  .argument('<name>', 'the node name')
+  .requiredOption('--dir <dir>', 'the folder given to `sandbox up`')
+  .action(async (name: string, opts: { dir: string }) => {
+    await sandboxNodeRemove(name, resolve(opts.dir), log);
+  });
+
 program
   .command('node-simulator', { hidden: true })
   .description('run simulated nodes (kubelets) against a cluster until stopped')
@@ -125,6 +166,8 @@ program
       kubeconfig: opts.kubeconfig,
       nodes: opts.nodes,
       zones: opts.zones,
+      // Nodes made with kubectl or `sandbox node add` are run too
+      adoptNodes: true,
       log,
     });
     // the sandbox (and `sandbox restart`) knows it is up when this answers
@@ -146,7 +189,7 @@ try {
   } else if (err instanceof UsageError || err instanceof UnknownProcessError) {
     process.stderr.write(`regatta: ${err.message}\n`);
     process.exitCode = 2;
-  } else if (err instanceof LocalClusterError) {
+  } else if (err instanceof LocalClusterError || err instanceof SandboxNodeError) {
     process.stderr.write(`regatta: ${err.message}\n`);
     process.exitCode = 1;
   } else {

@@ -123,6 +123,12 @@ export { defaultDaemonSet } from './daemonset/defaults.js';
 export { validateDaemonSet, type DaemonSetValidationOptions } from './daemonset/validation.js';
 export { DAEMONSET_MUTABLE_SPEC_FIELDS, validateDaemonSetUpdate } from './daemonset/update-validation.js';
 export { daemonSetToV1alpha1, daemonSetToV1beta1, isPartitionedScaling } from './daemonset/conversion.js';
+export {
+  daemonSetRequestVersion,
+  defaultDaemonSetForAdmission,
+  validateDaemonSetAdmission,
+  type DaemonSetAdmission,
+} from './daemonset/admission.js';
 
 // Placeholder kinds
 export { IMAGE_PULL_JOB_CRD } from './kinds/image-pull-job.js';

@@ -1,4 +1,4 @@
-export { NodeSimulator, DEFAULT_CAPACITY, nodeNamesFor } from './simulator.js';
+export { NodeSimulator, NodeNotRunError, DEFAULT_CAPACITY, nodeNamesFor } from './simulator.js';
 export {
   DEFAULT_KRUISE_DAEMON,
   DEFAULT_TIMINGS,
@@ -12,4 +12,12 @@ export { ImageService, ImagePullError, type PullOptions, type StoredImage } from
 export { imageIdOf, imageMatches, normalizeImage, parseImageRef, type ImageRef } from './image-ref.js';
 export { EXIT_AFTER_ANNOTATION, EXIT_CODE_ANNOTATION } from './runtime.js';
 export { PROVISIONER } from './volumes.js';
-export { SIMULATED_LABEL, PREFIX_ANNOTATION } from './node-object.js';
+export { SIMULATED_LABEL, PREFIX_ANNOTATION, UNSCHEDULABLE_TAINT, UNREACHABLE_TAINT } from './node-object.js';
+export { CAPACITY_ANNOTATION, NOT_READY_ANNOTATION } from './node-adoption.js';
+export {
+  NodeArgumentError,
+  parseLabelArg,
+  parseTaintArg,
+  simulatedNodeManifest,
+  type NodeManifestOptions,
+} from './node-manifest.js';

@@ -6,9 +6,11 @@ import {
   buildNodeStatus,
   desiredTaints,
   microTime,
+  missingLabels,
   NOT_READY_TAINT,
   sameTaints,
   UNREACHABLE_TAINT,
+  UNSCHEDULABLE_TAINT,
   type NodeSpec,
 } from './node-object.js';
 import { T0 } from './test-support.js';
@@ -87,19 +89,39 @@ describe('buildNodeStatus', () => {
 });
 
 describe('taints', () => {
-  it('adds unreachable:NoSchedule while down, keeps foreign taints, removes ours (and not-ready) when up', () => {
-    const foreign = { key: 'other', effect: 'NoExecute' };
-    const down = desiredTaints(
-      [foreign, { key: NOT_READY_TAINT, effect: 'NoSchedule' }],
-      spec.taints,
-      true,
-      T0,
-    );
+  const foreign = { key: 'other', effect: 'NoExecute' };
+  const user = { key: 'dedicated', value: 'sim', effect: 'NoSchedule' };
+
+  it('adds unreachable:NoSchedule while down, removes it (and not-ready) when up, keeps every other taint', () => {
+    const down = desiredTaints([foreign, { key: NOT_READY_TAINT, effect: 'NoSchedule' }, user], { down: true, unschedulable: false, now: T0 });
     expect(down.map((t) => t.key)).toEqual(['other', 'dedicated', UNREACHABLE_TAINT]);
-    const up = desiredTaints(down, spec.taints, false, T0);
-    expect(up.map((t) => t.key)).toEqual(['other', 'dedicated']);
-    expect(sameTaints(up, [...spec.taints, foreign])).toBe(true);
+    const up = desiredTaints(down, { down: false, unschedulable: false, now: T0 + 5 });
+    expect(up).toEqual([foreign, user]);
+    expect(sameTaints(up, [user, foreign])).toBe(true);
     expect(sameTaints(up, down)).toBe(false);
+  });
+
+  it('never restores or rewrites a user taint (a registration taint removed with kubectl taint stays removed)', () => {
+    expect(desiredTaints([], { down: false, unschedulable: false, now: T0 })).toEqual([]);
+    const changed = { key: 'dedicated', value: 'other', effect: 'NoExecute' };
+    expect(desiredTaints([changed], { down: false, unschedulable: false, now: T0 })).toEqual([changed]);
+  });
+
+  it('cordon: unschedulable:NoSchedule follows spec.unschedulable, its timeAdded kept', () => {
+    const cordoned = desiredTaints([user], { down: false, unschedulable: true, now: T0 });
+    expect(cordoned).toEqual([user, { key: UNSCHEDULABLE_TAINT, effect: 'NoSchedule', timeAdded: '2026-01-01T00:00:00Z' }]);
+    expect(desiredTaints(cordoned, { down: true, unschedulable: true, now: T0 + 9_000 })).toEqual([
+      ...cordoned,
+      { key: UNREACHABLE_TAINT, effect: 'NoSchedule', timeAdded: '2026-01-01T00:00:09Z' },
+    ]);
+    expect(desiredTaints(cordoned, { down: false, unschedulable: false, now: T0 })).toEqual([user]);
+  });
+});
+
+describe('missingLabels', () => {
+  it('adds only labels the node does not have; user values win', () => {
+    expect(missingLabels({ a: 'user', 'topology.kubernetes.io/zone': 'z9' }, { a: 'sim', b: '1', 'topology.kubernetes.io/zone': 'z1' })).toEqual({ b: '1' });
+    expect(missingLabels(undefined, { b: '1' })).toEqual({ b: '1' });
   });
 });
 

@@ -64,36 +64,37 @@ export function buildNode(n: NodeSpec): Node {
   };
 }
 
+/** Put by the node lifecycle controller on a cordoned node (`spec.unschedulable: true`); removed on uncordon. */
+export const UNSCHEDULABLE_TAINT = 'node.kubernetes.io/unschedulable';
+
 /**
- * Taints wanted on the node: the configured ones plus `unreachable:NoSchedule` while it is down, never
- * `not-ready:NoSchedule` (the node lifecycle controller's job, which this cluster does not run); others kept.
+ * Taints wanted on the node. The simulator manages only the taints the node lifecycle controller (not running in
+ * this cluster) manages: `unreachable:NoSchedule` while the node is down, `unschedulable:NoSchedule` while
+ * `spec.unschedulable` is set (cordon), never `not-ready:NoSchedule` (the API server puts it on every new Node and
+ * the controller removes it once the node is Ready). Every other taint is the user's (or was put at registration,
+ * as kubelet's `--register-with-taints`) and is kept as it is, in its place.
  */
 export function desiredTaints(
   existing: Taint[] | undefined,
-  configured: Taint[],
-  down: boolean,
-  now: number,
+  o: { down: boolean; unschedulable: boolean; now: number },
 ): Taint[] {
-  const ours = new Set([
-    ...configured.map((t) => `${t.key}:${t.effect}`),
-    `${UNREACHABLE_TAINT}:NoSchedule`,
-    `${NOT_READY_TAINT}:NoSchedule`,
-  ]);
-  const kept = (existing ?? []).filter((t) => !ours.has(`${t.key}:${t.effect}`));
-  const prevUnreachable = (existing ?? []).find(
-    (t) => t.key === UNREACHABLE_TAINT && t.effect === 'NoSchedule',
-  );
+  const managed = (t: Taint) =>
+    t.effect === 'NoSchedule' && (t.key === UNREACHABLE_TAINT || t.key === NOT_READY_TAINT || t.key === UNSCHEDULABLE_TAINT);
+  const find = (key: string) => (existing ?? []).find((t) => t.key === key && t.effect === 'NoSchedule');
+  const keep = (key: string, now: number): Taint => find(key) ?? { key, effect: 'NoSchedule', timeAdded: rfc3339(now) };
   return [
-    ...kept,
-    ...configured.map((t) => ({
-      key: t.key,
-      ...(t.value !== undefined ? { value: t.value } : {}),
-      effect: t.effect,
-    })),
-    ...(down
-      ? [prevUnreachable ?? { key: UNREACHABLE_TAINT, effect: 'NoSchedule', timeAdded: rfc3339(now) }]
-      : []),
+    ...(existing ?? []).filter((t) => !managed(t)),
+    ...(o.unschedulable ? [keep(UNSCHEDULABLE_TAINT, o.now)] : []),
+    ...(o.down ? [keep(UNREACHABLE_TAINT, o.now)] : []),
   ];
+}
+
+/** Labels of `wanted` the node does not have yet (a label the node has, whatever its value, is never changed). */
+export function missingLabels(
+  existing: Record<string, string> | undefined,
+  wanted: Record<string, string>,
+): Record<string, string> {
+  return Object.fromEntries(Object.entries(wanted).filter(([k]) => existing?.[k] === undefined));
 }
 
 export function sameTaints(a: Taint[] | undefined, b: Taint[] | undefined): boolean {

@@ -84,6 +84,12 @@ export interface NodeSimulatorOptions {
   removeNodesOnStop?: boolean;
   /** Record kubelet-style Events (Pulling, Pulled, Created, Started, Killing, BackOff, Failed). Default true. */
   events?: boolean;
+  /**
+   * Also run Nodes that no simulator claims (no `sim.regatta.dev/name-prefix` annotation), e.g. one made with
+   * `kubectl create`; default false. Nodes annotated with this simulator's prefix, or named `<namePrefix>…` and
+   * unclaimed, are run either way (see node-adoption.ts).
+   */
+  adoptNodes?: boolean;
   /** kruise-daemon gates (see `KruiseDaemonGates`); omitted ones default to true, like upstream's. */
   kruiseDaemon?: Partial<KruiseDaemonGates>;
 }

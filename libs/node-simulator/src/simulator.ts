@@ -4,7 +4,9 @@ import { nodeAddressing } from './addressing.js';
 import { EventRecorder } from './events.js';
 import { Faults } from './faults.js';
 import { ImageService } from './images.js';
-import { KubeClient } from './kube-client.js';
+import { KubeClient, isNotFound, nodePath } from './kube-client.js';
+import { adoptedNodeSpec } from './node-adoption.js';
+import { simulatedNodeManifest, type NodeManifestOptions } from './node-manifest.js';
 import type { NodeSpec } from './node-object.js';
 import { NodeManager, newBootId } from './nodes.js';
 import {
@@ -16,8 +18,17 @@ import {
   type SimulatorTimings,
 } from './options.js';
 import { PodManager } from './pods.js';
-import type { Pod } from './types.js';
+import type { Node, Pod } from './types.js';
 import { VolumeProvisioner } from './volumes.js';
+
+/** `addNode` gave up: the node was created but not run (and Ready) in time. */
+export class NodeNotRunError extends Error {
+  readonly code = 'REGATTA_SIM_NODE_NOT_RUN';
+  constructor(readonly node: string, timeoutMs: number) {
+    super(`node ${node} was created but not run (Ready) by the simulator within ${timeoutMs} ms`);
+    this.name = 'NodeNotRunError';
+  }
+}
 
 export const DEFAULT_CAPACITY = { cpu: '8', memory: '32Gi', pods: '110' };
 
@@ -36,6 +47,7 @@ export class NodeSimulator {
   private podManager: PodManager | undefined;
   private volumes: VolumeProvisioner | undefined;
   private events: EventRecorder | undefined;
+  private client: KubeClient | undefined;
   private stopping: Promise<void> | undefined;
 
   private constructor(
@@ -69,6 +81,7 @@ export class NodeSimulator {
     const prefix = o.namePrefix ?? 'node';
     const zones = o.zones?.length ? o.zones : DEFAULT_ZONES;
     const client = new KubeClient(o.kubeconfig);
+    this.client = client;
     let kubeletVersion = 'v0.0.0';
     try {
       kubeletVersion = (await client.get<{ gitVersion?: string }>('/version')).gitVersion ?? kubeletVersion;
@@ -90,7 +103,23 @@ export class NodeSimulator {
     }));
     this.events = new EventRecorder(client, o.events ?? true, this.log);
     const common = { faults: this.faultSwitches, images: this.images, events: this.events, log: this.log };
-    this.nodes = new NodeManager(client, specs, { ...common, heartbeatMs: this.timings.heartbeatMs });
+    const defaults = {
+      prefix,
+      zones,
+      labels: { ...o.labels },
+      capacity: { ...DEFAULT_CAPACITY, ...o.capacity },
+      kubeletVersion,
+      bootID,
+    };
+    this.nodes = new NodeManager(client, specs, {
+      ...common,
+      heartbeatMs: this.timings.heartbeatMs,
+      adoption: {
+        prefix,
+        adoptUnclaimed: o.adoptNodes ?? false,
+        specFor: (node: Node, index: number) => adoptedNodeSpec(node, { ...defaults, index }),
+      },
+    });
     const storageClass = o.storageClass ?? 'standard';
     if (storageClass) {
       this.volumes = new VolumeProvisioner(client, storageClass, o.defaultStorageClass ?? true, this.log);
@@ -103,6 +132,7 @@ export class NodeSimulator {
       kruiseDaemon: { ...DEFAULT_KRUISE_DAEMON, ...o.kruiseDaemon },
     });
     await this.podManager.start();
+    await this.nodes.watch();
     this.nodes.startHeartbeat();
     this.log(
       `node simulator up: ${this.nodeNames.length} nodes (${this.nodeNames[0] ?? '-'}…), zones ${zones.join(',')}`,
@@ -118,8 +148,35 @@ export class NodeSimulator {
     return this.faultSwitches.value;
   }
 
+  /** Whether it runs that node now (one it registered or adopted, not deleted since). */
   ownsNode(name: string): boolean {
-    return this.nodeNames.includes(name);
+    return this.nodes?.owns(name) ?? this.nodeNames.includes(name);
+  }
+
+  /** The nodes it runs now: the registered ones still present and the adopted ones. */
+  get runningNodes(): string[] {
+    return this.nodes?.names ?? [];
+  }
+
+  /**
+   * Creates a Node for this simulator (annotated with its prefix) and waits until it runs it and reports it Ready.
+   * The same as `kubectl create` of `simulatedNodeManifest(name, { prefix })`.
+   */
+  async addNode(name: string, o: Omit<NodeManifestOptions, 'prefix'> = {}, timeoutMs = 30_000): Promise<Node> {
+    const client = this.client;
+    if (!client) throw new Error('the simulator is not running');
+    await client.create('/api/v1/nodes', simulatedNodeManifest(name, { ...o, prefix: this.options.namePrefix ?? 'node' }));
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const node = await client.get<Node>(nodePath(name)).catch((err: unknown) => {
+        if (isNotFound(err)) return undefined;
+        throw err;
+      });
+      const ready = node?.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
+      if (node && ready && this.ownsNode(name)) return node;
+      if (Date.now() > deadline) throw new NodeNotRunError(name, timeoutMs);
+      await new Promise((r) => setTimeout(r, 100));
+    }
   }
 
   /** The pods bound to this simulator's nodes, as last seen. */
