@@ -91,6 +91,19 @@ describe('Advanced DaemonSet', () => {
     ).toBe(true);
     expect((await h.events(ns, 'SuccessfulUpdatePodInPlace')).length).toBe(h.nodes.length);
     expect(await h.events(ns, 'SuccessfulDelete')).toEqual([]);
+    // one trace for the rollout (service regatta-ads): its root and one in-place span per node
+    await expect
+      .poll(
+        async () =>
+          (await h.rolloutSpans(ns, 'inplace'))
+            .map(
+              (sp) =>
+                `${sp.operationName}${sp.tags['daemonset.update.type'] ? ` ${String(sp.tags['daemonset.update.type'])}` : ''}`,
+            )
+            .sort(),
+        { timeout: 40_000, interval: 1000 },
+      )
+      .toEqual([...h.nodes.map(() => 'daemonset.pod-update in-place'), 'daemonset.rollout']);
   });
 
   it('the webhook refuses maxSurge with a non-zero maxUnavailable, naming the field', async () => {
