@@ -91,6 +91,10 @@ export const DAEMONSET_FEATURE_GATES = {
   DaemonSetPruneIneligibleNodes: false,
   /** In-place update of env read from labels/annotations (Beta). */
   InPlaceUpdateEnvFromMetadata: true,
+  /** kruise-daemon features (Beta); off turns PreDownloadImageForDaemonSetUpdate off. */
+  KruiseDaemon: true,
+  /** Pull a rollout's images onto the nodes with ImagePullJobs first (Alpha). */
+  PreDownloadImageForDaemonSetUpdate: false,
 } as const;
 export type DaemonSetFeatureGates = Record<keyof typeof DAEMONSET_FEATURE_GATES, boolean>;
 

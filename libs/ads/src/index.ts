@@ -19,3 +19,4 @@ export {
   daemonSetValidator,
   daemonSetWebhookConfigurations,
 } from './webhooks.js';
+export { preDownloadStep, type ImagePreDownloader, type PreDownloadStep } from './image-predownload.js';

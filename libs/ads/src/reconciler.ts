@@ -22,6 +22,7 @@ import {
   nameOf,
 } from './daemonset-object.js';
 import { REASONS, messages } from './events.js';
+import { type ImagePreDownloader, preDownloadStep } from './image-predownload.js';
 import { type Node, type NodeFacts, type SchedulingSpec, nodeShouldRunDaemonPod } from './planning/index.js';
 import { SpecGuard } from './spec-guard.js';
 import { claimStep } from './sync/claim.js';
@@ -40,6 +41,8 @@ export interface DaemonSetReconcilerDeps extends SyncDeps {
   /** Rollout traces (one trace per rollout, context stored on the DaemonSet). */
   rollouts?: RolloutTracer;
   gates?: Partial<DaemonSetFeatureGates>;
+  /** Pulls a rollout's images ahead of the update (none until ImagePullJob is wired in). */
+  imagePreDownload?: ImagePreDownloader;
 }
 
 export class DaemonSetReconciler implements Reconciler {
@@ -131,6 +134,7 @@ export class DaemonSetReconciler implements Reconciler {
     }
     const errors: unknown[] = [];
     try {
+      await this.#preDownload(ds, rollout, revisions.hash, revisions.updateRevision);
       const managed = await manageStep(s, pods, revisions.updateRevision);
       errors.push(...managed.errors);
       // the rollout decides on what the cache shows: after manage's writes only once it shows them (at once in
@@ -170,6 +174,20 @@ export class DaemonSetReconciler implements Reconciler {
     if (errors.length > 0) throw errors[0];
     const delay = s.delays.filter((ms) => ms > 0);
     return delay.length > 0 ? { requeueAfterMs: Math.min(...delay) } : {};
+  }
+
+  /** The image pre-download step, when gated on and a downloader is wired in. */
+  async #preDownload(
+    ds: DaemonSetObject,
+    rollout: ReturnType<typeof daemonSetRollout>,
+    hash: string,
+    updateRevision: Parameters<ImagePreDownloader['prepare']>[0]['updateRevision'],
+  ): Promise<void> {
+    const pre = this.#d.imagePreDownload;
+    if (!pre || !this.#gates.KruiseDaemon || !this.#gates.PreDownloadImageForDaemonSetUpdate) return;
+    const step = preDownloadStep(ds, rollout, hash);
+    if (step.action === 'prepare') await pre.prepare({ daemonSet: ds, updateRevision });
+    else if (step.action === 'cleanup') await pre.cleanup(ds);
   }
 
   /** In-place progress of every pod (grace period end, next batch, InPlaceUpdateReady back to True). */
