@@ -237,6 +237,24 @@ describe('DaemonSetReconciler manage', () => {
     expect(w.pods().map((p) => p.metadata?.name)).toEqual([pod.metadata?.name]);
   });
 
+  it('while a create is not yet in the cache: the status only, without observedGeneration, and a requeue', async () => {
+    const w = world([node('a'), node('b')]);
+    w.c.add(daemonSet());
+    await w.sync();
+    w.kubelet();
+    await w.sync();
+    w.setImage('nginx:2');
+    w.expectations.expectScale(w.key, 'create', 'ds-pending');
+    const r = await w.sync();
+    expect([r.creates, r.deletes]).toEqual([0, 0]);
+    expect(r.result.requeueAfterMs).toBeGreaterThan(0);
+    expect(w.ds().status).toMatchObject({ observedGeneration: 1, desiredNumberScheduled: 2 });
+    w.expectations.observeScale(w.key, 'create', 'ds-pending');
+    const next = await w.sync();
+    expect([next.creates, next.deletes]).toEqual([0, 1]);
+    expect(w.ds().status).toMatchObject({ observedGeneration: 2 });
+  });
+
   it('an invalid stored spec: InvalidSpec event, no pod touched', async () => {
     const w = world([node('a')]);
     w.c.add(daemonSet(rollingUpdate({ maxUnavailable: 1, maxSurge: 1 })));

@@ -111,6 +111,8 @@ export function world(nodes: Obj[], options: { tracer?: RolloutTracer } = {}) {
     c,
     events,
     pods,
+    expectations,
+    key,
     ds: () => c.get('DaemonSet', NS, 'ds') as Obj,
     tick: (ms: number) => (now = new Date(now.getTime() + ms)),
     at: (ms: number) => (now = new Date(T0.getTime() + ms)),
