@@ -145,7 +145,13 @@ export class RolloutTraceControl {
    * A pod's update span with its start given by the caller (for kinds without lifecycle states on their pods, such as
    * the Advanced DaemonSet's per-node updates).
    */
-  podSpan(record: RolloutRecord | undefined, pod: string, how: 'in-place' | 'recreate', start: Date, end: Date): void {
+  podSpan(
+    record: RolloutRecord | undefined,
+    pod: string,
+    how: 'in-place' | 'recreate',
+    start: Date,
+    end: Date,
+  ): void {
     if (!record || !this.#d.tracer) return;
     this.#d.tracer.podUpdate(record, pod, how, start, end);
   }
