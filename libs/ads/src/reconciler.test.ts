@@ -220,6 +220,18 @@ describe('DaemonSetReconciler manage', () => {
     expect([r.creates, r.deletes]).toEqual([0, 1]);
     const r2 = await w.sync();
     expect([r2.creates, r2.deletes]).toEqual([1, 0]);
+    // failing again at once: the node backs off (1 s, then 2 s) before the next deletion
+    w.kubelet();
+    const again = w.pods()[0]!;
+    w.c.add(<Obj>{ ...again, status: { phase: 'Failed' } });
+    w.tick(500);
+    const held = await w.sync();
+    expect([held.creates, held.deletes]).toEqual([0, 0]);
+    expect(held.result.requeueAfterMs).toBe(500);
+    w.tick(600);
+    const freed = await w.sync();
+    expect([freed.creates, freed.deletes]).toEqual([0, 1]);
+    expect(w.events.filter((e) => e === 'FailedDaemonPod')).toHaveLength(2);
     expect(w.events).toContain('FailedDaemonPod');
   });
 

@@ -23,7 +23,13 @@ import {
 } from './daemonset-object.js';
 import { REASONS, messages } from './events.js';
 import { type ImagePreDownloader, preDownloadStep } from './image-predownload.js';
-import { type Node, type NodeFacts, type SchedulingSpec, nodeShouldRunDaemonPod } from './planning/index.js';
+import {
+  FailedPodBackoff,
+  type Node,
+  type NodeFacts,
+  type SchedulingSpec,
+  nodeShouldRunDaemonPod,
+} from './planning/index.js';
 import { SpecGuard } from './spec-guard.js';
 import { claimStep } from './sync/claim.js';
 import { type DaemonSetSync, POD_WRITE_CONCURRENCY, type SyncDeps } from './sync/context.js';
@@ -53,6 +59,7 @@ export class DaemonSetReconciler implements Reconciler {
   readonly #specGuard = new SpecGuard();
   readonly #traces: RolloutTraceControl;
   readonly #spans = new NodeSpans();
+  readonly #failedBackoff = new FailedPodBackoff();
 
   constructor(deps: DaemonSetReconcilerDeps) {
     this.#d = deps;
@@ -117,6 +124,7 @@ export class DaemonSetReconciler implements Reconciler {
       lifecycle: new LifecycleControl(writes),
       inPlace: new InPlaceUpdateControl(writes),
       traces: this.#traces,
+      failedBackoff: this.#failedBackoff,
       record,
       nodes,
       nodeObjects,
@@ -218,6 +226,7 @@ export class DaemonSetReconciler implements Reconciler {
     this.#d.expectations.deleteUpdated(key);
     this.#traces.forget(key);
     this.#spans.forget(key);
+    this.#failedBackoff.forget(key);
     this.#specGuard.forget(key);
   }
 }

@@ -7,3 +7,4 @@ export * from './rolling-update.js';
 export * from './status.js';
 export * from './new-pod.js';
 export * from './revision.js';
+export * from './failed-backoff.js';

@@ -9,7 +9,7 @@ import type { LifecycleControl } from '@regatta/lifecycle';
 import type { Expectations, ReconcileContext } from '@regatta/runtime';
 import type { KubeWriter, ObjectReader, RolloutRecord, RolloutTraceControl } from '@regatta/workload';
 import type { DaemonSetFeatureGates, DaemonSetObject, DaemonSetRollout } from '../daemonset-object.js';
-import type { Node, NodeFacts } from '../planning/index.js';
+import type { FailedPodBackoff, Node, NodeFacts } from '../planning/index.js';
 
 /** Pods written at once in one reconcile. */
 export const POD_WRITE_CONCURRENCY = 16;
@@ -37,6 +37,8 @@ export interface DaemonSetSync {
   readonly lifecycle: LifecycleControl;
   readonly inPlace: InPlaceUpdateControl;
   readonly traces: RolloutTraceControl;
+  /** The per-node back-off of failed pod deletions (the reconciler's, kept across rounds). */
+  readonly failedBackoff: FailedPodBackoff;
   readonly record: RolloutRecord | undefined;
   /** Every node, and whether the daemon should run / keep running there. */
   readonly nodes: readonly NodeFacts[];

@@ -7,6 +7,7 @@ import type { ControllerRevision } from '@regatta/revision';
 import type { Pod } from '@regatta/lifecycle';
 import { REASONS, messages } from '../events.js';
 import {
+  FailedPodBackoff,
   isPodAtHash,
   nodesNeedingPods,
   nodesToDaemonPods,
@@ -35,7 +36,18 @@ export async function manageStep(
     now: s.now(),
   });
   if (plan.requeueAfterMs > 0) s.delays.push(plan.requeueAfterMs);
+  // failed pods: deleted unless their node is backing off (then looked at again when it ends)
+  const held = new Set<Pod>();
+  const now = s.now();
   for (const { pod, node } of plan.failedPods) {
+    const key = FailedPodBackoff.key(s.key, s.ds.metadata?.uid ?? '', s.ds.metadata?.generation ?? 0, node);
+    const wait = s.failedBackoff.remaining(key, now);
+    if (wait > 0) {
+      held.add(pod);
+      s.delays.push(wait);
+      continue;
+    }
+    s.failedBackoff.next(key, now);
     void s.d.recorder.warning(
       s.ds,
       REASONS.FailedDaemonPod,
@@ -54,5 +66,10 @@ export async function manageStep(
       if (list.some((p) => isPodAtHash(p, s.hash, s.templateGeneration))) newPods++;
     creates = nodesNeedingPods(newPods, desired, partition, rollout.partitionedScaling, creates);
   }
-  return syncNodes(s, plan.podsToDelete, creates, updateRevision);
+  return syncNodes(
+    s,
+    plan.podsToDelete.filter((p) => !held.has(p)),
+    creates,
+    updateRevision,
+  );
 }
