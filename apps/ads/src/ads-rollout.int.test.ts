@@ -34,6 +34,16 @@ describe('Advanced DaemonSet rollout', () => {
     expect(maxNodesWithoutReadyPod(rec, listed, h.nodes)).toBeLessThanOrEqual(2);
     expect(maxPodsOnANode(rec, listed)).toBe(1);
     expect((await h.events(ns, 'SuccessfulDelete')).length).toBe(h.nodes.length);
+    // the rollout's trace: one recreate span per node
+    await expect
+      .poll(
+        async () =>
+          (await h.rolloutSpans(ns, 'std'))
+            .filter((sp) => sp.operationName === 'daemonset.pod-update')
+            .map((sp) => String(sp.tags['daemonset.update.type'])),
+        { timeout: 40_000, interval: 1000 },
+      )
+      .toEqual(h.nodes.map(() => 'recreate'));
   });
 
   it('gray update (S1 §4.1): rollingUpdate.selector on a node hostname updates that node only; partition keeps nodes old', async () => {
