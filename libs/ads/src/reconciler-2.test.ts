@@ -122,6 +122,22 @@ describe('DaemonSetReconciler, rollout strategies', () => {
   });
 });
 
+describe('DaemonSetReconciler, gate DaemonSetPruneIneligibleNodes', () => {
+  const tainted = (n: string) => node(n, {}, [{ key: 'k', effect: 'NoSchedule' }]);
+  it('on: a pod on a node that should no longer run the daemon is deleted by the rollout, outside its budget', async () => {
+    const w = world([node('a'), node('b')], { gates: { DaemonSetPruneIneligibleNodes: true } });
+    w.c.add(daemonSet(ru({ maxUnavailable: 1 })));
+    await settle(w, 2);
+    w.c.add(tainted('a'));
+    w.setImage('nginx:2');
+    const first = await w.sync();
+    // a's pod (pruned) and b's old pod (the budget of 1) go in the same round
+    expect([first.creates, first.deletes]).toEqual([0, 2]);
+    await settle(w, 4);
+    expect(images(w)).toEqual(['b:nginx:2']);
+  });
+});
+
 describe('DaemonSetReconciler, preDelete hook and history', () => {
   it('a hooked pod goes to PreparingDelete and stays until the hook is released, one at a time', async () => {
     const w = world([node('a'), node('b')]);

@@ -36,8 +36,14 @@ export async function rollingUpdateStep(s: DaemonSetSync, input: UpdateInput): P
   // should-run nodes (those without pods too); pods on other nodes stay in the count unless pruned by the gate
   const nodeToPods = new Map<string, readonly Pod[]>();
   for (const name of shouldRun) nodeToPods.set(name, all.get(name) ?? []);
-  if (!s.gates.DaemonSetPruneIneligibleNodes) {
-    for (const [name, pods] of all) if (!nodeToPods.has(name)) nodeToPods.set(name, pods);
+  // pods on nodes that should not run the daemon: counted in the budget, or with the gate
+  // DaemonSetPruneIneligibleNodes left out of it and deleted (`pruneNodesAndOrphanedPods`)
+  const pruned: Pod[] = [];
+  for (const [name, pods] of all) {
+    if (nodeToPods.has(name)) continue;
+    if (s.gates.DaemonSetPruneIneligibleNodes)
+      pruned.push(...pods.filter((p) => !p.metadata?.deletionTimestamp));
+    else nodeToPods.set(name, pods);
   }
   const nodeLabels = new Map(s.nodeObjects.map((n) => [nameOf(n), n.metadata?.labels ?? {}]));
   const { maxSurge, maxUnavailable } = unavailableNumbers(
@@ -64,7 +70,7 @@ export async function rollingUpdateStep(s: DaemonSetSync, input: UpdateInput): P
     minReadySeconds: rollout.minReadySeconds,
     now,
   });
-  const toDelete: Pod[] = [];
+  const toDelete: Pod[] = [...pruned];
   if (rollout.rollingUpdateType === 'InPlaceIfPossible' && maxSurge === 0) {
     for (const pod of plan.oldPodsToUpdate) {
       if (!(await updateInPlace(s, pod, input))) toDelete.push(pod);

@@ -7,6 +7,7 @@ import { Expectations, type ReconcileContext, silentLogger } from '@regatta/runt
 import { MemoryCluster, type RolloutTracer } from '@regatta/workload';
 import { type Pod, getPodCondition } from '@regatta/lifecycle';
 import { DaemonSetReconciler } from '../reconciler.js';
+import type { DaemonSetFeatureGates } from '../daemonset-object.js';
 import { targetNodeName } from '../planning/index.js';
 
 export const NS = 'ns';
@@ -40,7 +41,10 @@ export const daemonSet = (over: Record<string, unknown> = {}, image = 'nginx:1')
   },
 });
 
-export function world(nodes: Obj[], options: { tracer?: RolloutTracer } = {}) {
+export function world(
+  nodes: Obj[],
+  options: { tracer?: RolloutTracer; gates?: Partial<DaemonSetFeatureGates> } = {},
+) {
   const c = new MemoryCluster();
   c.add(...nodes);
   const events: string[] = [];
@@ -77,6 +81,7 @@ export function world(nodes: Obj[], options: { tracer?: RolloutTracer } = {}) {
     now: () => now,
     random,
     ...(options.tracer ? { rollouts: options.tracer } : {}),
+    ...(options.gates ? { gates: options.gates } : {}),
   });
   const pods = () => c.all<Pod>('Pod');
   const setReady = (p: Pod, ready: boolean) => {
