@@ -165,6 +165,25 @@ describe('DaemonSetReconciler, preDelete hook and history', () => {
     expect(images(w).filter((x) => x.endsWith('nginx:2'))).toHaveLength(1);
   });
 
+  it('rollback to an earlier template renumbers its revision (no new one, no CloneSet annotation)', async () => {
+    const w = world([node('a')]);
+    w.c.add(daemonSet(ru({ maxUnavailable: 1 })));
+    await settle(w, 2);
+    const first = w.ds().status?.['updateRevision'];
+    w.setImage('nginx:2');
+    await settle(w, 4);
+    w.setImage('nginx:1');
+    await settle(w, 4);
+    const revisions = w.c.all<{ revision?: number } & Obj>('ControllerRevision');
+    expect(revisions).toHaveLength(2);
+    expect(w.ds().status?.['updateRevision']).toBe(first);
+    const back = revisions.find((r) => r.metadata?.name === `ds-${String(first)}`)!;
+    expect(back.revision).toBe(3);
+    expect(Object.keys(back.metadata?.annotations ?? {})).not.toContain(
+      'kruise.io/cloneset-volumeclaimtemplate-hash',
+    );
+  });
+
   it('revisions: one per template, pods labelled with its hash, history beyond the limit truncated', async () => {
     const w = world([node('a')]);
     w.c.add(daemonSet({ ...ru({ maxUnavailable: 1 }), revisionHistoryLimit: 1 }));
