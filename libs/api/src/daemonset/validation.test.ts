@@ -148,6 +148,11 @@ describe('validateDaemonSet: rollingUpdate (§4.1 maxUnavailable / maxSurge / pa
     ['unknown rollingUpdateType', { rollingUpdateType: 'Fast', maxUnavailable: 1 }, [
       `${RU}.rollingUpdateType: Unsupported value: "Fast": supported values: "Standard", "Surging", "InPlaceIfPossible"`,
     ]],
+    // upstream "DeprecatedSurgingRollingUpdate with maxUnavailable": maxSurge then defaults to 1, so both rules fire
+    ['Surging with maxUnavailable only', { rollingUpdateType: 'Surging', maxUnavailable: 1 }, [
+      `${RU}.maxSurge: Invalid value: 1: may not be set when maxUnavailable is non-zero`,
+      `${RU}.maxUnavailable: Required value: must be 0 for Surging type`,
+    ]],
   ])('v1alpha1 %s', (_name, ru, expected) => {
     expect(errorsOf(withRollingUpdate(ru, 'v1alpha1'))).toEqual(expected);
   });
