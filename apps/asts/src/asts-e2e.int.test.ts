@@ -1,13 +1,12 @@
 // More of OpenKruise's e2e scenarios for Advanced StatefulSet (test/e2e/apps/v1beta1/statefulset.go, spec §3.7) and
 // S1 §3.2 on the shared local cluster: specified delete, the in-place grace period, rollback, adoption of orphans.
 import { describe, expect, it } from 'vitest';
-import { recordPods } from '@regatta/testing';
+import { imageOf, recordPods } from '@regatta/testing';
 import { type Pod, POD, demo, isReady, useAstsScenarios } from './testing/scenario-harness.js';
 
 const h = useAstsScenarios();
 const { namespace, pods, get, setImage, settled } = h;
 
-const image = (p: Pod) => p.spec.containers[0]!.image;
 const byName = (list: Pod[], name: string) => list.find((p) => p.metadata!.name === name);
 
 describe('Advanced StatefulSet e2e', () => {
@@ -68,9 +67,9 @@ describe('Advanced StatefulSet e2e', () => {
       const notReady = seen.find((s) =>
         s.pod.status?.conditions?.some((c) => c.type === 'InPlaceUpdateReady' && c.status === 'False'),
       );
-      const changed = seen.find((s) => image(s.pod) === 'nginx:1.27');
+      const changed = seen.find((s) => imageOf(s.pod) === 'nginx:1.27');
       expect(notReady).toBeDefined();
-      expect(image(notReady!.pod)).toBe('nginx:1.25');
+      expect(imageOf(notReady!.pod)).toBe('nginx:1.25');
       expect(changed!.at - notReady!.at).toBeGreaterThanOrEqual(9_000);
     }
   });
@@ -86,7 +85,7 @@ describe('Advanced StatefulSet e2e', () => {
     await setImage(ns, 'web', 'nginx:1.25');
     const back = await settled(ns, 'web', 3, 90_000);
     expect(back.status!.updateRevision).toBe(first.status!.updateRevision);
-    expect((await pods(ns)).map(image)).toEqual(['nginx:1.25', 'nginx:1.25', 'nginx:1.25']);
+    expect((await pods(ns)).map(imageOf)).toEqual(['nginx:1.25', 'nginx:1.25', 'nginx:1.25']);
   });
 
   it('an orphan pod named <set>-<ordinal> that matches the selector is adopted, not replaced', async () => {
@@ -134,7 +133,7 @@ describe('Advanced StatefulSet e2e', () => {
     const state = async () => (await pods(ns))[0]?.metadata?.labels?.['lifecycle.apps.kruise.io/state'];
     await setImage(ns, 'web', 'nginx:1.27');
     await expect.poll(state, { timeout: 30_000 }).toBe('PreparingUpdate');
-    expect(image((await pods(ns))[0]!)).toBe('nginx:1.25');
+    expect(imageOf((await pods(ns))[0]!)).toBe('nginx:1.25');
     const setHold = (value: string | null) =>
       h.client.patch(
         { ...POD, namespace: ns, name: 'web-0' },
@@ -143,7 +142,7 @@ describe('Advanced StatefulSet e2e', () => {
       );
     await setHold(null);
     await expect.poll(state, { timeout: 60_000 }).toBe('Updated');
-    expect(image((await pods(ns))[0]!)).toBe('nginx:1.27');
+    expect(imageOf((await pods(ns))[0]!)).toBe('nginx:1.27');
     await setHold('true');
     await expect.poll(state, { timeout: 30_000 }).toBe('Normal');
     await settled(ns, 'web', 1);

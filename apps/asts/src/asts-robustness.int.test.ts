@@ -2,7 +2,7 @@
 // rollout (maxUnavailable 2, ReCreate); another instance takes over the Lease and completes it — each pod replaced
 // exactly once (no extra creates or deletes) and never more than maxUnavailable pods unavailable at once.
 import { describe, expect, it } from 'vitest';
-import { recordPods, type PodRecorder } from '@regatta/testing';
+import { imageOf, recordPods, type PodRecorder } from '@regatta/testing';
 import { type Pod, demo, isReady, useAstsScenarios } from './testing/scenario-harness.js';
 
 const h = useAstsScenarios();
@@ -56,6 +56,6 @@ describe('Advanced StatefulSet robustness', () => {
     expect([...uidsByName.keys()].sort()).toEqual(names);
     for (const n of names) expect(uidsByName.get(n)!.size, n).toBe(2);
     expect(maxUnavailableSeen(rec, names)).toBeLessThanOrEqual(2);
-    expect((await h.pods(ns)).every((p) => p.spec.containers[0]!.image === 'nginx:1.27')).toBe(true);
+    expect((await h.pods(ns)).every((p) => imageOf(p) === 'nginx:1.27')).toBe(true);
   });
 });

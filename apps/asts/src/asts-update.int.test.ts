@@ -2,14 +2,13 @@
 // recreate within maxUnavailable, paused, OnDelete, scaleStrategy.maxUnavailable, the in-place grace period, env
 // from labels updated in place, and the preDelete hook.
 import { describe, expect, it } from 'vitest';
-import { holds, recordPods } from '@regatta/testing';
+import { holds, imageOf, recordPods } from '@regatta/testing';
 import { type Pod, POD, demo, isReady, useAstsScenarios } from './testing/scenario-harness.js';
 
 const h = useAstsScenarios();
 const { namespace, pods, get, setImage, settled } = h;
 
 const names = (list: Pod[]) => list.map((p) => p.metadata!.name!).sort();
-const image = (p: Pod) => p.spec.containers[0]!.image;
 
 describe('Advanced StatefulSet updates', () => {
   it('Parallel + maxUnavailable 3 (ReCreate): three pods replaced at once, never more than three unavailable', async () => {
@@ -28,7 +27,7 @@ describe('Advanced StatefulSet updates', () => {
     const order = [...deletions.entries()].sort((a, b) => a[1] - b[1]).map(([n]) => n);
     expect(order.slice(0, 3).sort()).toEqual(['web-2', 'web-3', 'web-4']);
     expect(order.length).toBe(5);
-    expect((await pods(ns)).every((p) => image(p) === 'nginx:1.27')).toBe(true);
+    expect((await pods(ns)).every((p) => imageOf(p) === 'nginx:1.27')).toBe(true);
   });
 
   it('paused: existing pods keep the old image, scaling still happens and new pods get the new one', async () => {
@@ -45,7 +44,7 @@ describe('Advanced StatefulSet updates', () => {
       3_000,
       () => pods(ns),
       (list) => {
-        expect(Object.fromEntries(list.map((p) => [p.metadata!.name, image(p)]))).toEqual({
+        expect(Object.fromEntries(list.map((p) => [p.metadata!.name, imageOf(p)]))).toEqual({
           'web-0': 'nginx:1.25',
           'web-1': 'nginx:1.25',
           'web-2': 'nginx:1.27',
@@ -67,13 +66,13 @@ describe('Advanced StatefulSet updates', () => {
     await holds(
       3_000,
       () => pods(ns),
-      (list) => expect(list.map(image)).toEqual(['nginx:1.25', 'nginx:1.25']),
+      (list) => expect(list.map(imageOf)).toEqual(['nginx:1.25', 'nginx:1.25']),
     );
     await h.client.delete({ ...POD, namespace: ns, name: 'web-1' });
     await expect
       .poll(
         async () =>
-          Object.fromEntries((await pods(ns)).filter(isReady).map((p) => [p.metadata!.name, image(p)])),
+          Object.fromEntries((await pods(ns)).filter(isReady).map((p) => [p.metadata!.name, imageOf(p)])),
         { timeout: 60_000 },
       )
       .toEqual({ 'web-0': 'nginx:1.25', 'web-1': 'nginx:1.27' });

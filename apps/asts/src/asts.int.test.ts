@@ -2,6 +2,7 @@
 // and ordinals, claims, UIDs kept or replaced, restart counts, status and events — with the watcher and the asts
 // program running as they run in the sandbox.
 import { describe, expect, it } from 'vitest';
+import { imageOf } from '@regatta/testing';
 import { type Pod, PVC, demo, isReady, useAstsScenarios } from './testing/scenario-harness.js';
 
 const h = useAstsScenarios();
@@ -99,7 +100,7 @@ describe('Advanced StatefulSet', () => {
     const list = await pods(ns);
     expect(uids(list)).toEqual(before);
     for (const p of list) {
-      expect(p.spec.containers[0]!.image).toBe('nginx:1.27');
+      expect(imageOf(p)).toBe('nginx:1.27');
       expect(p.status!.containerStatuses![0]!.restartCount).toBe(1);
       expect(isReady(p)).toBe(true);
     }
@@ -136,7 +137,7 @@ describe('Advanced StatefulSet', () => {
       .toBe(true);
     const mid = await pods(ns);
     expect(
-      mid.filter((p) => p.spec.containers[0]!.image === 'nginx:1.27').map((p) => p.metadata!.name),
+      mid.filter((p) => imageOf(p) === 'nginx:1.27').map((p) => p.metadata!.name),
     ).toEqual(['web-4']);
     expect(uids(mid)['web-4']).not.toBe(before['web-4']);
     expect(uids(mid)['web-0']).toBe(before['web-0']);
@@ -144,7 +145,7 @@ describe('Advanced StatefulSet', () => {
     await h.patch(ns, 'web', { spec: { updateStrategy: { rollingUpdate: { partition: 0 } } } });
     await settled(ns, 'web', 5, 120_000);
     const end = await pods(ns);
-    expect(end.every((p) => p.spec.containers[0]!.image === 'nginx:1.27')).toBe(true);
+    expect(end.every((p) => imageOf(p) === 'nginx:1.27')).toBe(true);
     expect(Object.values(uids(end)).some((u) => Object.values(before).includes(u))).toBe(false);
   });
 

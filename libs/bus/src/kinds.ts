@@ -81,4 +81,12 @@ export const KINDS = {
     plural: 'statefulsets',
     namespaced: true,
   },
+  // v1beta1: the stored version OpenKruise's controller works on (v1alpha1 is converted)
+  daemonsets: {
+    group: 'apps.kruise.io',
+    version: 'v1beta1',
+    kind: 'DaemonSet',
+    plural: 'daemonsets',
+    namespaced: true,
+  },
 } as const satisfies Record<string, KindRef>;

@@ -20,8 +20,6 @@ export const CATALOGUE: ReadonlyMap<string, KindRef> = new Map(
     ...Object.values(KINDS),
     { group: 'apps', version: 'v1', kind: 'StatefulSet', plural: 'statefulsets', namespaced: true },
     { group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true },
-    kruise('StatefulSet', 'statefulsets', 'v1beta1'),
-    kruise('DaemonSet', 'daemonsets'),
     kruise('SidecarSet', 'sidecarsets', 'v1alpha1', false),
     kruise('UnitedDeployment', 'uniteddeployments'),
     {
@@ -53,7 +51,7 @@ const NODE = 'nodes.v1';
 const CONTROLLER_READS: Readonly<Record<ControllerName, readonly string[]>> = {
   cloneset: ['clonesets.v1alpha1.apps.kruise.io', POD, PVC, REV, NS],
   asts: ['statefulsets.v1beta1.apps.kruise.io', POD, PVC, REV, NS],
-  ads: ['daemonsets.v1alpha1.apps.kruise.io', POD, NODE, REV, NS],
+  ads: ['daemonsets.v1beta1.apps.kruise.io', POD, NODE, REV, NS],
   sidecarset: ['sidecarsets.v1alpha1.apps.kruise.io', POD, REV, NS],
   uniteddeployment: [
     'uniteddeployments.v1alpha1.apps.kruise.io',

@@ -119,10 +119,11 @@ export function decideUpdateRevision(
   const updated = cloneJson(lastEqual);
   const wanted = candidate.metadata?.annotations?.[VCT_HASH_ANNOTATION];
   const stored = lastEqual.metadata?.annotations?.[VCT_HASH_ANNOTATION];
-  if (stored === undefined || stored !== (wanted ?? '')) {
+  // only for kinds whose candidates carry it (CloneSet); other kinds' revisions never get it
+  if (wanted !== undefined && (stored === undefined || stored !== wanted)) {
     updated.metadata = {
       ...updated.metadata,
-      annotations: { ...(updated.metadata?.annotations ?? {}), [VCT_HASH_ANNOTATION]: wanted ?? '' },
+      annotations: { ...(updated.metadata?.annotations ?? {}), [VCT_HASH_ANNOTATION]: wanted },
     };
   }
   updated.revision = candidate.revision;

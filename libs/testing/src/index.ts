@@ -12,6 +12,7 @@ export {
   livePods,
   nameOf,
   specOf,
+  imageOf,
   stateOf,
   uidOf,
   type Container,

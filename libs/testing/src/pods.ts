@@ -23,6 +23,9 @@ export function specOf(p: Pod): PodSpec {
   return { ...spec, containers: spec.containers };
 }
 
+/** The image of a pod's first container, as `kubectl get pod -o jsonpath='{.spec.containers[0].image}'`. */
+export const imageOf = (p: Pod): string | undefined => specOf(p).containers[0]?.image;
+
 /** The live (not terminating) pods of a namespace. */
 export async function livePods(client: KubeClient, ns: string): Promise<Pod[]> {
   return (await client.list<Pod>({ ...POD, namespace: ns })).items.filter(

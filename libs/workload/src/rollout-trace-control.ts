@@ -141,6 +141,21 @@ export class RolloutTraceControl {
     }
   }
 
+  /**
+   * A pod's update span with its start given by the caller (for kinds without lifecycle states on their pods, such as
+   * the Advanced DaemonSet's per-node updates).
+   */
+  podSpan(
+    record: RolloutRecord | undefined,
+    pod: string,
+    how: 'in-place' | 'recreate',
+    start: Date,
+    end: Date,
+  ): void {
+    if (!record || !this.#d.tracer) return;
+    this.#d.tracer.podUpdate(record, pod, how, start, end);
+  }
+
   /** A pod leaves a lifecycle hook's waiting state during a rollout: its wait, from the state's timestamp. */
   hookWait(record: RolloutRecord | undefined, pod: Pod, hook: HookKind): void {
     const since = Date.parse(pod.metadata?.annotations?.[LIFECYCLE_TIMESTAMP_KEY] ?? '');

@@ -1,0 +1,45 @@
+// The Advanced DaemonSet controller, declared: caches fed by the watcher over the bus (DaemonSets, their pods and
+// revisions, the nodes), a reconcile queue, and the DaemonSet admission webhooks; the kit (libs/kit) derives and runs
+// the rest. It never watches the API server.
+import { KINDS } from '@regatta/bus';
+import {
+  CONTROLLER_NAME,
+  DAEMONSET_FEATURE_GATES,
+  DaemonSetReconciler,
+  MUTATE_DAEMONSET_PATH,
+  VALIDATE_DAEMONSET_PATH,
+  daemonSetDefaulter,
+  daemonSetValidator,
+  daemonSetWebhookConfigurations,
+  daemonSetsForNodeChange,
+  daemonSetsForOrphanChange,
+  isDaemonSetPodOrOrphan,
+} from '@regatta/ads';
+import { RolloutTracer } from '@regatta/workload';
+import { ControllerBuilder, mutating, runController, validating } from '@regatta/kit';
+
+const ads = ControllerBuilder.controller({
+  name: 'ads',
+  eventComponent: CONTROLLER_NAME,
+  featureGates: DAEMONSET_FEATURE_GATES,
+  maxConcurrentReconciles: 3,
+})
+  .for('daemonsets', KINDS.daemonsets)
+  // pods of other controllers are never read: only DaemonSets' pods and orphans they may adopt
+  .owns('pods', KINDS.pods, { keep: isDaemonSetPodOrOrphan, expectations: 'scale-and-updates' })
+  .owns('revisions', KINDS.controllerrevisions)
+  .watches('pods', KINDS.pods, daemonSetsForOrphanChange) // orphans: the DaemonSets that may adopt them
+  .watches('nodes', KINDS.nodes, daemonSetsForNodeChange) // a node's labels, taints or conditions moved
+  .webhooks(() => ({
+    routes: [
+      mutating(MUTATE_DAEMONSET_PATH, daemonSetDefaulter()),
+      validating(VALIDATE_DAEMONSET_PATH, daemonSetValidator()),
+    ],
+    configurations: (url, ca, scope) => Object.values(daemonSetWebhookConfigurations(url, ca, scope)),
+  }))
+  .reconciler(({ readers, client, expectations, recorder, gates, tracer }) => {
+    const rollouts = new RolloutTracer(tracer, { prefix: 'daemonset' });
+    return new DaemonSetReconciler({ ...readers, client, expectations, recorder, gates, rollouts });
+  });
+
+await runController(ads);

@@ -1,0 +1,22 @@
+export * from './daemonset-object.js';
+export * from './planning/index.js';
+export { CONTROLLER_NAME, REASONS, messages } from './events.js';
+export { DaemonSetReconciler, type DaemonSetReconcilerDeps } from './reconciler.js';
+export { SpecGuard, specProblem } from './spec-guard.js';
+export {
+  DAEMONSET_OWNER,
+  daemonSetsForNodeChange,
+  daemonSetsForOrphanChange,
+  isDaemonSetPodOrOrphan,
+  nodeChangeMatters,
+  owningDaemonSet,
+} from './handlers.js';
+export {
+  DAEMONSET_WEBHOOK_MATCH_CONDITIONS,
+  MUTATE_DAEMONSET_PATH,
+  VALIDATE_DAEMONSET_PATH,
+  daemonSetDefaulter,
+  daemonSetValidator,
+  daemonSetWebhookConfigurations,
+} from './webhooks.js';
+export { preDownloadStep, type ImagePreDownloader, type PreDownloadStep } from './image-predownload.js';

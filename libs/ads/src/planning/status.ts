@@ -1,0 +1,81 @@
+/**
+ * The DaemonSet status (docs/ads.md "Status"; OpenKruise `pkg/controller/daemonset/daemonset_controller.go`
+ * `updateDaemonSetStatus` / `storeDaemonSetStatus`): counts over the nodes, each node judged by its oldest pod.
+ */
+import { type Pod, isPodReady } from '@regatta/lifecycle';
+import { isInPlaceUpdateReady } from '@regatta/inplace-update';
+import { isPodAvailable } from '@regatta/rollout';
+import type { NodeFacts } from './manage.js';
+import { compareDaemonPods, isTerminating } from './node-pods.js';
+import { isPodAtHash } from './revision-hash.js';
+
+export interface DaemonSetCounts {
+  desiredNumberScheduled: number;
+  currentNumberScheduled: number;
+  numberMisscheduled: number;
+  numberReady: number;
+  updatedNumberScheduled: number;
+  numberAvailable: number;
+  numberUnavailable: number;
+}
+
+export interface CountsInput {
+  nodes: readonly NodeFacts[];
+  nodeToPods: ReadonlyMap<string, readonly Pod[]>;
+  hash: string;
+  templateGeneration?: string;
+  minReadySeconds: number;
+  now: Date;
+}
+
+/** Available as the DaemonSet counts it: available for minReadySeconds and `InPlaceUpdateReady` absent or True. */
+export function isDaemonPodAvailable(pod: Pod, minReadySeconds: number, now: Date): boolean {
+  return isPodAvailable(pod, minReadySeconds, now) && isInPlaceUpdateReady(pod);
+}
+
+export function computeCounts(input: CountsInput): DaemonSetCounts {
+  const c: DaemonSetCounts = {
+    desiredNumberScheduled: 0,
+    currentNumberScheduled: 0,
+    numberMisscheduled: 0,
+    numberReady: 0,
+    updatedNumberScheduled: 0,
+    numberAvailable: 0,
+    numberUnavailable: 0,
+  };
+  for (const node of input.nodes) {
+    const pods = (input.nodeToPods.get(node.name) ?? []).filter((p) => !isTerminating(p));
+    const scheduled = pods.length > 0;
+    if (node.eligibility.shouldRun) {
+      c.desiredNumberScheduled++;
+      if (!scheduled) continue;
+      c.currentNumberScheduled++;
+      const oldest = [...pods].sort(compareDaemonPods)[0] as Pod;
+      if (isPodReady(oldest)) {
+        c.numberReady++;
+        if (isDaemonPodAvailable(oldest, input.minReadySeconds, input.now)) c.numberAvailable++;
+      }
+      if (isPodAtHash(oldest, input.hash, input.templateGeneration)) c.updatedNumberScheduled++;
+    } else if (scheduled) {
+      c.numberMisscheduled++;
+    }
+  }
+  c.numberUnavailable = c.desiredNumberScheduled - c.numberAvailable;
+  return c;
+}
+
+/** `storeDaemonSetStatus`'s test: nothing to write when the counts, the hash and observedGeneration are current. */
+export function statusUnchanged(
+  stored: Record<string, unknown> | undefined,
+  counts: DaemonSetCounts,
+  hash: string,
+  hashField: 'updateRevision' | 'daemonSetHash',
+  generation: number,
+  collisionCount: number,
+): boolean {
+  const s = stored ?? {};
+  for (const [k, v] of Object.entries(counts)) if ((s[k] ?? 0) !== v) return false;
+  if (((s['observedGeneration'] as number | undefined) ?? 0) < generation) return false;
+  if ((s['collisionCount'] ?? 0) !== collisionCount) return false;
+  return s[hashField] === hash;
+}

@@ -1,0 +1,238 @@
+/**
+ * The Advanced DaemonSet reconciler (docs/ads.md "What it does"; OpenKruise
+ * `pkg/controller/daemonset/daemonset_controller.go` `syncDaemonSet`). It reads the DaemonSet, its pods, revisions
+ * and the nodes from caches and runs named steps, each in a file of `sync/`: claim, revisions, rollout trace,
+ * manage (pods where they should be), in-place refresh, rolling update (only when manage wrote nothing and the
+ * cache shows every earlier write), status, history.
+ */
+import { type KubeObject, controllerRef, isSelectorEmpty } from '@regatta/kube';
+import { InPlaceUpdateControl } from '@regatta/inplace-update';
+import { LifecycleControl, type Pod } from '@regatta/lifecycle';
+import type { Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
+import { forEachLimited } from '@regatta/runtime';
+import { type ObjectReader, type RolloutTracer, RolloutTraceControl } from '@regatta/workload';
+import {
+  DAEMONSET_FEATURE_GATES,
+  DAEMONSET_GVK,
+  type DaemonSetFeatureGates,
+  type DaemonSetObject,
+  TEMPLATE_GENERATION_ANNOTATION,
+  daemonSetKey,
+  daemonSetRollout,
+  nameOf,
+} from './daemonset-object.js';
+import { REASONS, messages } from './events.js';
+import { type ImagePreDownloader, preDownloadStep } from './image-predownload.js';
+import {
+  FailedPodBackoff,
+  type Node,
+  type NodeFacts,
+  type SchedulingSpec,
+  nodeShouldRunDaemonPod,
+} from './planning/index.js';
+import { SpecGuard } from './spec-guard.js';
+import { claimStep } from './sync/claim.js';
+import { type DaemonSetSync, POD_WRITE_CONCURRENCY, type SyncDeps } from './sync/context.js';
+import { historyStep } from './sync/history.js';
+import { manageStep } from './sync/manage.js';
+import { revisionsStep } from './sync/revisions.js';
+import { statusStep } from './sync/status.js';
+import { NodeSpans, beginRollout } from './sync/trace.js';
+import { rollingUpdateStep } from './sync/update.js';
+
+export interface DaemonSetReconcilerDeps extends SyncDeps {
+  daemonsets: ObjectReader<KubeObject>;
+  now?: () => Date;
+  random?: () => number;
+  /** Rollout traces (one trace per rollout, context stored on the DaemonSet). */
+  rollouts?: RolloutTracer;
+  gates?: Partial<DaemonSetFeatureGates>;
+  /** Pulls a rollout's images ahead of the update (none until ImagePullJob is wired in). */
+  imagePreDownload?: ImagePreDownloader;
+}
+
+export class DaemonSetReconciler implements Reconciler {
+  readonly #d: DaemonSetReconcilerDeps;
+  readonly #now: () => Date;
+  readonly #random: () => number;
+  readonly #gates: DaemonSetFeatureGates;
+  readonly #specGuard = new SpecGuard();
+  readonly #traces: RolloutTraceControl;
+  readonly #spans = new NodeSpans();
+  readonly #failedBackoff = new FailedPodBackoff();
+
+  constructor(deps: DaemonSetReconcilerDeps) {
+    this.#d = deps;
+    this.#gates = { ...DAEMONSET_FEATURE_GATES, ...deps.gates };
+    this.#now = deps.now ?? (() => new Date());
+    this.#random = deps.random ?? Math.random;
+    this.#traces = new RolloutTraceControl({
+      client: deps.client,
+      kind: DAEMONSET_GVK,
+      tracer: deps.rollouts,
+      now: this.#now,
+    });
+  }
+
+  async reconcile(req: Request, ctx: ReconcileContext): Promise<Result> {
+    const key = daemonSetKey(req.namespace, req.name);
+    const cached = this.#d.daemonsets.get(req.namespace, req.name) as DaemonSetObject | undefined;
+    if (!cached) {
+      this.#forget(key);
+      return {};
+    }
+    if (cached.metadata?.deletionTimestamp) return {};
+    const ds: DaemonSetObject = { ...cached, apiVersion: DAEMONSET_GVK.apiVersion, kind: DAEMONSET_GVK.kind };
+    if (!ds.spec?.selector || isSelectorEmpty(ds.spec.selector)) {
+      void this.#d.recorder.warning(ds, REASONS.SelectingAll, messages.selectingAll());
+      return {};
+    }
+    const problem = this.#specGuard.problem(key, ds);
+    if (problem) {
+      ctx.log.warn({ problem }, 'not reconciling this DaemonSet: it fails validation');
+      void this.#d.recorder.warning(ds, REASONS.InvalidSpec, messages.invalidSpec(problem));
+      return {};
+    }
+
+    const d = this.#d;
+    const written = { pods: 0 };
+    const expectUpdated = (obj: KubeObject): void => {
+      written.pods++;
+      const rv = obj.metadata?.resourceVersion;
+      if (rv) d.expectations.expectUpdated(key, nameOf(obj), rv);
+    };
+    const pods = await claimStep(d, ds, ctx.log, expectUpdated);
+    const revisions = await revisionsStep(d, ds);
+    const rollout = daemonSetRollout(ds);
+    const record = await beginRollout(this.#traces, ds, key, revisions.hash, rollout, ctx.log);
+    const nodeObjects = d.nodes.list() as Node[];
+    const templateSpec = (ds.spec.template?.spec ?? {}) as SchedulingSpec;
+    const nodes: NodeFacts[] = nodeObjects.map((n) => ({
+      name: nameOf(n),
+      eligibility: nodeShouldRunDaemonPod(templateSpec, n),
+    }));
+    const writes = { client: d.client, onWritten: expectUpdated, now: this.#now };
+    const s: DaemonSetSync = {
+      d,
+      ds,
+      key,
+      rollout,
+      gates: this.#gates,
+      now: this.#now,
+      random: this.#random,
+      log: ctx.log,
+      lifecycle: new LifecycleControl(writes),
+      inPlace: new InPlaceUpdateControl(writes),
+      traces: this.#traces,
+      failedBackoff: this.#failedBackoff,
+      record,
+      nodes,
+      nodeObjects,
+      hash: revisions.hash,
+      templateGeneration: ds.metadata?.annotations?.[TEMPLATE_GENERATION_ANNOTATION],
+      delays: [],
+      expectUpdated,
+    };
+
+    const waiting = this.#waiting(key, req);
+    if (waiting) {
+      // writes of an earlier round the cache does not show yet: the status only, without observedGeneration
+      await statusStep(s, pods, revisions.collisionCount, false);
+      return waiting;
+    }
+    const errors: unknown[] = [];
+    try {
+      await this.#preDownload(ds, rollout, revisions.hash, revisions.updateRevision);
+      const managed = await manageStep(s, pods, revisions.updateRevision);
+      errors.push(...managed.errors);
+      // the rollout decides on what the cache shows: after manage's writes only once it shows them (at once in
+      // tests; on the next round with the bus)
+      if (errors.length === 0 && (!managed.wrote || !this.#waiting(key, req))) {
+        const current = managed.wrote ? ownedPods(d, ds) : pods;
+        const before = written.pods;
+        await this.#refreshInPlace(s, current);
+        const refreshed = written.pods > before;
+        if (!refreshed && !rollout.paused && rollout.type === 'RollingUpdate') {
+          const updated = await rollingUpdateStep(s, {
+            pods: current,
+            revisions: revisions.sorted,
+            updateRevision: revisions.updateRevision,
+          });
+          errors.push(...updated.errors);
+        }
+      }
+    } catch (err) {
+      errors.push(err);
+    }
+    const seen = ownedPods(d, ds);
+    const status = await statusStep(s, seen, revisions.collisionCount, true);
+    await this.#spans.follow(this.#traces, {
+      ds,
+      key,
+      record,
+      nodes,
+      pods,
+      status,
+      rollout,
+      now: this.#now(),
+      log: ctx.log,
+    });
+    await historyStep(s, seen, revisions.sorted, revisions.updateRevision);
+    // a failure is retried with the queue's back-off
+    if (errors.length > 0) throw errors[0];
+    const delay = s.delays.filter((ms) => ms > 0);
+    return delay.length > 0 ? { requeueAfterMs: Math.min(...delay) } : {};
+  }
+
+  /** The image pre-download step, when gated on and a downloader is wired in. */
+  async #preDownload(
+    ds: DaemonSetObject,
+    rollout: ReturnType<typeof daemonSetRollout>,
+    hash: string,
+    updateRevision: Parameters<ImagePreDownloader['prepare']>[0]['updateRevision'],
+  ): Promise<void> {
+    const pre = this.#d.imagePreDownload;
+    if (!pre || !this.#gates.KruiseDaemon || !this.#gates.PreDownloadImageForDaemonSetUpdate) return;
+    const step = preDownloadStep(ds, rollout, hash);
+    if (step.action === 'prepare') await pre.prepare({ daemonSet: ds, updateRevision });
+    else if (step.action === 'cleanup') await pre.cleanup(ds);
+  }
+
+  /** In-place progress of every pod (grace period end, next batch, InPlaceUpdateReady back to True). */
+  async #refreshInPlace(s: DaemonSetSync, pods: readonly Pod[]): Promise<void> {
+    const now = s.now();
+    await forEachLimited(pods, POD_WRITE_CONCURRENCY, async (pod) => {
+      const wait = await s.inPlace.refresh(pod, now);
+      if (wait > 0) s.delays.push(wait);
+    });
+  }
+
+  /** Writes of an earlier round the cache does not show yet (looked at again after a short delay). */
+  #waiting(key: string, req: Request): Result | undefined {
+    const { expectations } = this.#d;
+    const scaleSat = expectations.satisfiedScale(key);
+    if (!scaleSat.satisfied) return { requeueAfterMs: Math.min(scaleSat.remainingMs, 5_000) };
+    expectations.observeUpdatedFrom(
+      key,
+      (name) => this.#d.pods.get(req.namespace, name)?.metadata?.resourceVersion ?? undefined,
+    );
+    const updSat = expectations.isUpdatedSatisfied(key);
+    if (!updSat.satisfied) return { requeueAfterMs: Math.min(updSat.remainingMs, 2_000) };
+    return undefined;
+  }
+
+  #forget(key: string): void {
+    this.#d.expectations.deleteScale(key);
+    this.#d.expectations.deleteUpdated(key);
+    this.#traces.forget(key);
+    this.#spans.forget(key);
+    this.#failedBackoff.forget(key);
+    this.#specGuard.forget(key);
+  }
+}
+
+/** The DaemonSet's pods as the cache shows them now. */
+function ownedPods(d: SyncDeps, ds: DaemonSetObject): Pod[] {
+  const uid = ds.metadata?.uid ?? '';
+  return (d.pods.byIndex('ownerUid', uid) as Pod[]).filter((p) => controllerRef(p)?.uid === uid);
+}

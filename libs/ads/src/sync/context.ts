@@ -1,0 +1,53 @@
+/**
+ * What every step of one DaemonSet reconcile reads: the DaemonSet, its key and rollout settings, the nodes and
+ * their eligibility, the clock, the log, the reconciler's dependencies and the write-side controls bound to this
+ * DaemonSet's expectations.
+ */
+import type { EventRecorder, KubeObject } from '@regatta/kube';
+import type { InPlaceUpdateControl } from '@regatta/inplace-update';
+import type { LifecycleControl } from '@regatta/lifecycle';
+import type { Expectations, ReconcileContext } from '@regatta/runtime';
+import type { KubeWriter, ObjectReader, RolloutRecord, RolloutTraceControl } from '@regatta/workload';
+import type { DaemonSetFeatureGates, DaemonSetObject, DaemonSetRollout } from '../daemonset-object.js';
+import type { FailedPodBackoff, Node, NodeFacts } from '../planning/index.js';
+
+/** Pods written at once in one reconcile. */
+export const POD_WRITE_CONCURRENCY = 16;
+export const POD = { apiVersion: 'v1', kind: 'Pod' } as const;
+
+export interface SyncDeps {
+  client: KubeWriter;
+  pods: ObjectReader<KubeObject>;
+  nodes: ObjectReader<KubeObject>;
+  revisions: ObjectReader<KubeObject>;
+  expectations: Expectations;
+  recorder: EventRecorder;
+}
+
+export interface DaemonSetSync {
+  readonly d: SyncDeps;
+  /** The DaemonSet with apiVersion and kind set. */
+  readonly ds: DaemonSetObject;
+  readonly key: string;
+  readonly rollout: DaemonSetRollout;
+  readonly gates: DaemonSetFeatureGates;
+  readonly now: () => Date;
+  readonly random: () => number;
+  readonly log: ReconcileContext['log'];
+  readonly lifecycle: LifecycleControl;
+  readonly inPlace: InPlaceUpdateControl;
+  readonly traces: RolloutTraceControl;
+  /** The per-node back-off of failed pod deletions (the reconciler's, kept across rounds). */
+  readonly failedBackoff: FailedPodBackoff;
+  readonly record: RolloutRecord | undefined;
+  /** Every node, and whether the daemon should run / keep running there. */
+  readonly nodes: readonly NodeFacts[];
+  readonly nodeObjects: readonly Node[];
+  /** The update revision's hash (the pods' `controller-revision-hash`). */
+  readonly hash: string;
+  /** `deprecated.daemonset.template.generation`, when the DaemonSet carries it. */
+  readonly templateGeneration: string | undefined;
+  /** Requeue delays asked for by the steps (ms). */
+  readonly delays: number[];
+  expectUpdated(obj: KubeObject): void;
+}

@@ -1,0 +1,69 @@
+/**
+ * Status step (OpenKruise `pkg/controller/daemonset/daemonset_controller.go` `updateDaemonSetStatus`): the counts
+ * over the nodes as the cache shows them, the hash, the collision count and — after a full sync only —
+ * observedGeneration; written only when one of them differs from the stored status.
+ */
+import type { Pod } from '@regatta/lifecycle';
+import { writeStatus } from '@regatta/workload';
+import { DAEMONSET_GVK } from '../daemonset-object.js';
+import {
+  type DaemonSetCounts,
+  computeCounts,
+  nodesToDaemonPods,
+  statusUnchanged,
+} from '../planning/index.js';
+import type { DaemonSetSync } from './context.js';
+
+export interface DaemonSetStatusOut extends DaemonSetCounts {
+  observedGeneration?: number;
+  updateRevision: string;
+  collisionCount?: number;
+}
+
+export async function statusStep(
+  s: DaemonSetSync,
+  pods: readonly Pod[],
+  collisionCount: number,
+  updateObservedGeneration: boolean,
+): Promise<DaemonSetStatusOut> {
+  const { ds, rollout } = s;
+  const counts = computeCounts({
+    nodes: s.nodes,
+    nodeToPods: nodesToDaemonPods(pods),
+    hash: s.hash,
+    ...(s.templateGeneration !== undefined ? { templateGeneration: s.templateGeneration } : {}),
+    minReadySeconds: rollout.minReadySeconds,
+    now: s.now(),
+  });
+  const stored = ds.status as Record<string, unknown> | undefined;
+  const generation = ds.metadata?.generation ?? 0;
+  const storedGeneration = (stored?.['observedGeneration'] as number | undefined) ?? 0;
+  const status: DaemonSetStatusOut = {
+    ...counts,
+    updateRevision: s.hash,
+    ...(collisionCount > 0 || stored?.['collisionCount'] != null ? { collisionCount } : {}),
+    ...(updateObservedGeneration
+      ? { observedGeneration: generation }
+      : storedGeneration
+        ? { observedGeneration: storedGeneration }
+        : {}),
+  };
+  await writeStatus(s.d.client, {
+    workload: ds,
+    kind: DAEMONSET_GVK,
+    status,
+    changed: () =>
+      !statusUnchanged(
+        stored,
+        counts,
+        s.hash,
+        'updateRevision',
+        updateObservedGeneration ? generation : storedGeneration,
+        collisionCount,
+      ),
+  });
+  // ready but not yet available pods: look again when minReadySeconds has passed
+  if (rollout.minReadySeconds > 0 && counts.numberReady !== counts.numberAvailable)
+    s.delays.push(rollout.minReadySeconds * 1000);
+  return status;
+}

@@ -1,0 +1,129 @@
+/**
+ * Pod creations and deletions (OpenKruise `pkg/controller/daemonset/daemonset_controller.go` `syncNodes`): a pod a
+ * preDelete hook holds is moved to PreparingDelete and kept; the rest are capped at burstReplicas each way; the
+ * creations go out in slow-start batches (1, 2, 4, …) stopping after a batch with a failure; each write is expected
+ * (scale expectations) and announced with Kubernetes' pod-control events.
+ */
+import { isNotFound } from '@regatta/kube';
+import { LifecycleState, type Pod, deleteStep } from '@regatta/lifecycle';
+import { type ControllerRevision, templateFromRevision } from '@regatta/revision';
+import { slowStartBatches } from '@regatta/rollout';
+import { forEachLimited } from '@regatta/runtime';
+import { nameOf } from '../daemonset-object.js';
+import { REASONS, messages } from '../events.js';
+import { burstReplicas, daemonPodName, newDaemonPod } from '../planning/index.js';
+import { type DaemonSetSync, POD, POD_WRITE_CONCURRENCY } from './context.js';
+
+export interface SyncNodesResult {
+  /** Something was written (the cache must catch up before the next decision). */
+  wrote: boolean;
+  errors: unknown[];
+}
+
+export async function syncNodes(
+  s: DaemonSetSync,
+  podsToDelete: readonly Pod[],
+  nodesToCreate: readonly string[],
+  updateRevision: ControllerRevision,
+): Promise<SyncNodesResult> {
+  const result: SyncNodesResult = { wrote: false, errors: [] };
+  const lifecycle = s.rollout.lifecycle;
+  const deletions: Pod[] = [];
+  for (const pod of podsToDelete) {
+    const step = deleteStep(pod, lifecycle);
+    if (step.action === 'prepareDelete') {
+      try {
+        if (
+          await s.lifecycle.transition(pod, LifecycleState.PreparingDelete, {
+            markPodNotReady: step.markPodNotReady,
+          })
+        )
+          result.wrote = true;
+      } catch (err) {
+        if (!isNotFound(err)) result.errors.push(err);
+      }
+    } else deletions.push(pod);
+  }
+  const burst = burstReplicas(s.rollout.burstReplicas, s.ds.status?.desiredNumberScheduled ?? 0);
+  const creates = nodesToCreate.slice(0, burst);
+  const deletes = deletions.slice(0, burst);
+  if (creates.length > 0) {
+    s.log.info({ count: creates.length }, 'creating daemon pods');
+    const c = await createPods(s, creates, updateRevision);
+    if (c.created > 0) result.wrote = true;
+    result.errors.push(...c.errors);
+  }
+  await forEachLimited(deletes, POD_WRITE_CONCURRENCY, async (pod) => {
+    try {
+      if (await deletePod(s, pod)) result.wrote = true;
+    } catch (err) {
+      result.errors.push(err);
+    }
+  });
+  return result;
+}
+
+async function createPods(
+  s: DaemonSetSync,
+  nodes: readonly string[],
+  revision: ControllerRevision,
+): Promise<{ created: number; errors: unknown[] }> {
+  const { expectations, client, recorder } = s.d;
+  const template = templateFromRevision(revision);
+  const inPlaceIfPossible = s.rollout.rollingUpdateType === 'InPlaceIfPossible';
+  const errors: unknown[] = [];
+  let created = 0;
+  let index = 0;
+  const create = async (node: string): Promise<boolean> => {
+    const pod = newDaemonPod({
+      ds: s.ds,
+      template,
+      hash: s.hash,
+      node,
+      name: daemonPodName(nameOf(s.ds), s.random),
+      inPlaceIfPossible,
+    });
+    expectations.expectScale(s.key, 'create', nameOf(pod));
+    try {
+      await client.create(pod);
+    } catch (err) {
+      expectations.observeScale(s.key, 'create', nameOf(pod));
+      void recorder.warning(s.ds, REASONS.FailedCreate, messages.failedCreatePod(err));
+      errors.push(err);
+      return false;
+    }
+    void recorder.normal(s.ds, REASONS.SuccessfulCreate, messages.createdPod(nameOf(pod)));
+    return true;
+  };
+  for (const size of slowStartBatches(nodes.length)) {
+    const batch = nodes.slice(index, index + size);
+    index += size;
+    const results: boolean[] = [];
+    await forEachLimited(batch, POD_WRITE_CONCURRENCY, async (n) => {
+      results.push(await create(n));
+    });
+    created += results.filter(Boolean).length;
+    if (results.some((ok) => !ok)) break;
+  }
+  return { created, errors };
+}
+
+/** Deletes a pod on its UID; false when it was already gone. */
+export async function deletePod(s: DaemonSetSync, pod: Pod): Promise<boolean> {
+  const { expectations, client, recorder } = s.d;
+  const name = nameOf(pod);
+  expectations.expectScale(s.key, 'delete', name);
+  try {
+    await client.delete(
+      { ...POD, namespace: pod.metadata?.namespace, name },
+      pod.metadata?.uid ? { preconditions: { uid: pod.metadata.uid } } : {},
+    );
+  } catch (err) {
+    expectations.observeScale(s.key, 'delete', name);
+    if (isNotFound(err)) return false;
+    void recorder.warning(s.ds, REASONS.FailedDelete, messages.failedDeletePod(name, err));
+    throw err;
+  }
+  void recorder.normal(s.ds, REASONS.SuccessfulDelete, messages.deletedPod(name));
+  return true;
+}

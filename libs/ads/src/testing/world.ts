@@ -1,0 +1,153 @@
+// A DaemonSet reconciler without a cluster (as libs/cloneset/src/reconciler.test.ts): in-memory readers and a
+// recording writer (MemoryCluster), expectations observed as soon as a write lands (the cache shows every write at
+// once, as Kubernetes' fake pod control in `daemon_controller_test.go`), and a kubelet() that binds pods to the node
+// of their affinity and makes them run and be ready.
+import type { EventRecorder, KubeObject } from '@regatta/kube';
+import { Expectations, type ReconcileContext, silentLogger } from '@regatta/runtime';
+import { MemoryCluster, type RolloutTracer } from '@regatta/workload';
+import { type Pod, getPodCondition } from '@regatta/lifecycle';
+import { DaemonSetReconciler } from '../reconciler.js';
+import type { DaemonSetFeatureGates } from '../daemonset-object.js';
+import { targetNodeName } from '../planning/index.js';
+
+export const NS = 'ns';
+export const T0 = new Date('2026-12-02T12:00:00Z');
+const ctx: ReconcileContext = { reconcileID: 'r', log: silentLogger, signal: new AbortController().signal };
+
+export type Obj = KubeObject & { spec?: Record<string, unknown>; status?: Record<string, unknown> };
+
+export const node = (name: string, labels: Record<string, string> = {}, taints: unknown[] = []): Obj => ({
+  apiVersion: 'v1',
+  kind: 'Node',
+  metadata: { name, labels: { 'kubernetes.io/hostname': name, ...labels } },
+  spec: { taints },
+  status: { conditions: [{ type: 'Ready', status: 'True' }] },
+});
+
+export const daemonSet = (over: Record<string, unknown> = {}, image = 'nginx:1'): Obj => ({
+  apiVersion: 'apps.kruise.io/v1beta1',
+  kind: 'DaemonSet',
+  metadata: { name: 'ds', namespace: NS, uid: 'ds-uid', generation: 1 },
+  spec: {
+    selector: { matchLabels: { app: 'ds' } },
+    template: { metadata: { labels: { app: 'ds' } }, spec: { containers: [{ name: 'c', image }] } },
+    updateStrategy: {
+      type: 'RollingUpdate',
+      rollingUpdate: { rollingUpdateType: 'Standard', maxUnavailable: 1, maxSurge: 0 },
+    },
+    burstReplicas: 250,
+    revisionHistoryLimit: 10,
+    ...over,
+  },
+});
+
+export function world(
+  nodes: Obj[],
+  options: { tracer?: RolloutTracer; gates?: Partial<DaemonSetFeatureGates> } = {},
+) {
+  const c = new MemoryCluster();
+  c.add(...nodes);
+  const events: string[] = [];
+  const recorder = {
+    normal: async (_o: KubeObject, reason: string) => void events.push(reason),
+    warning: async (_o: KubeObject, reason: string) => void events.push(reason),
+  } as unknown as EventRecorder;
+  const expectations = new Expectations();
+  const key = `${NS}/ds`;
+  const writer = {
+    ...c.writer,
+    create: async <T extends KubeObject>(o: T): Promise<T> => {
+      const out = await c.writer.create(o);
+      if (o.kind === 'Pod') expectations.observeScale(key, 'create', o.metadata?.name ?? '');
+      return out;
+    },
+    delete: async (ref: { kind: string; namespace?: string; name: string }, opts?: unknown) => {
+      const out = await (c.writer.delete as (r: unknown, o: unknown) => Promise<unknown>)(ref, opts);
+      if (ref.kind === 'Pod') expectations.observeScale(key, 'delete', ref.name);
+      return out;
+    },
+  } as typeof c.writer;
+  let now = T0;
+  let seed = 7;
+  const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  const reconciler = new DaemonSetReconciler({
+    client: writer,
+    daemonsets: c.reader('DaemonSet'),
+    pods: c.reader('Pod'),
+    nodes: c.reader('Node'),
+    revisions: c.reader('ControllerRevision'),
+    expectations,
+    recorder,
+    now: () => now,
+    random,
+    ...(options.tracer ? { rollouts: options.tracer } : {}),
+    ...(options.gates ? { gates: options.gates } : {}),
+  });
+  const pods = () => c.all<Pod>('Pod');
+  const setReady = (p: Pod, ready: boolean) => {
+    const conditions = (p.status?.conditions ?? []).filter(
+      (x) => !['Ready', 'ContainersReady', 'PodScheduled'].includes(x.type),
+    );
+    const at = now.toISOString();
+    const was = getPodCondition(p, 'Ready');
+    const since = was && (was.status === 'True') === ready ? (was.lastTransitionTime ?? at) : at;
+    c.add({
+      ...p,
+      spec: { ...p.spec, nodeName: targetNodeName(p) ?? '' },
+      status: {
+        ...p.status,
+        phase: 'Running',
+        conditions: [
+          ...conditions,
+          { type: 'PodScheduled', status: 'True' },
+          { type: 'ContainersReady', status: ready ? 'True' : 'False' },
+          { type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: since },
+        ],
+        containerStatuses: (p.spec?.containers ?? []).map((x) => ({
+          name: x.name,
+          image: x.image,
+          imageID: `id-${x.image}`,
+          ready,
+        })),
+      },
+    } as Pod);
+  };
+  return {
+    c,
+    events,
+    pods,
+    expectations,
+    key,
+    ds: () => c.get('DaemonSet', NS, 'ds') as Obj,
+    tick: (ms: number) => (now = new Date(now.getTime() + ms)),
+    at: (ms: number) => (now = new Date(T0.getTime() + ms)),
+    /** One reconcile: the pod creates and deletes it made. */
+    sync: async () => {
+      const from = c.writes.length;
+      const result = await reconciler.reconcile({ namespace: NS, name: 'ds' }, ctx);
+      const writes = c.writes.slice(from);
+      const creates = writes.filter((w) => w.verb === 'create' && w.kind === 'Pod').length;
+      const deletes = writes.filter((w) => w.verb === 'delete' && w.kind === 'Pod').length;
+      return { creates, deletes, writes, result };
+    },
+    /** Binds every pod to its node and makes it Running and Ready (or not ready). */
+    kubelet: (ready = true, filter: (p: Pod) => boolean = () => true) => {
+      for (const p of pods()) if (filter(p)) setReady(p, ready);
+    },
+    setImage: (image: string, extra: Record<string, unknown> = {}) => {
+      const ds = c.get('DaemonSet', NS, 'ds') as Obj;
+      const spec = ds.spec as { template: { spec: { containers: { name: string; image: string }[] } } };
+      c.add(<Obj>{
+        ...ds,
+        metadata: { ...ds.metadata, generation: (ds.metadata?.generation ?? 1) + 1 },
+        spec: {
+          ...ds.spec,
+          ...extra,
+          template: { ...spec.template, spec: { ...spec.template.spec, containers: [{ name: 'c', image }] } },
+        },
+      });
+    },
+  };
+}
+
+export const fiveNodes = () => ['node-0', 'node-1', 'node-2', 'node-3', 'node-4'].map((n) => node(n));
