@@ -1,4 +1,4 @@
-// Advanced StatefulSet admission on the shared local cluster (spec §3.1, S1 §1.3.2): the program's webhooks default
+// Advanced StatefulSet admission on the shared local cluster (S1 §1.3.2): the program's webhooks default
 // and validate as OpenKruise and answer a 422 naming the field; a set stored without the webhooks that fails the same
 // rules is not acted on (InvalidSpec event, no pod).
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// More of OpenKruise's e2e scenarios for Advanced StatefulSet (test/e2e/apps/v1beta1/statefulset.go, spec §3.7) and
+// More of OpenKruise's e2e scenarios for Advanced StatefulSet (test/e2e/apps/v1beta1/statefulset.go) and
 // S1 §3.2 on the shared local cluster: specified delete, the in-place grace period, rollback, adoption of orphans.
 import { describe, expect, it } from 'vitest';
 import { imageOf, recordPods } from '@regatta/testing';

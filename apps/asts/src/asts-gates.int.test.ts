@@ -1,4 +1,4 @@
-// Feature gates and claim retention on the shared local cluster (spec §3.3, §3.7): `ordinals.start` with the gate
+// Feature gates and claim retention on the shared local cluster: `ordinals.start` with the gate
 // StatefulSetStartOrdinal on (REGATTA_FEATURE_GATES), and whenDeleted: Delete removing the claims with the set.
 import { describe, expect, it } from 'vitest';
 import { type Pod, ASTS, PVC, demo, useAstsScenarios } from './testing/scenario-harness.js';

@@ -1,4 +1,4 @@
-// Advanced StatefulSet update and scale strategies on the shared local cluster (spec §3.4, §3.7, S1 §3): Parallel
+// Advanced StatefulSet update and scale strategies on the shared local cluster (S1 §3): Parallel
 // recreate within maxUnavailable, paused, OnDelete, scaleStrategy.maxUnavailable, the in-place grace period, env
 // from labels updated in place, and the preDelete hook.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Advanced StatefulSet scenarios on the shared local cluster (spec §3.2–§3.4, S1 §3): what a user sees — pod names
+// Advanced StatefulSet scenarios on the shared local cluster (S1 §3): what a user sees — pod names
 // and ordinals, claims, UIDs kept or replaced, restart counts, status and events — with the watcher and the asts
 // program running as they run in the sandbox.
 import { describe, expect, it } from 'vitest';

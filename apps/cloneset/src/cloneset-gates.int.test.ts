@@ -1,6 +1,6 @@
-// CloneSet scenarios that need feature gates off by default (spec §10): RecreatePodWhenChangeVCTInCloneSetGate
-// (a volumeClaimTemplates change recreates pods with new PVCs, spec §2.8) and PreparingUpdateAsUpdate (a pod in
-// PreparingUpdate counts as updated when scaling, spec §2.4), as OpenKruise's e2e exercises them (spec §2.10).
+// CloneSet scenarios that need feature gates off by default: RecreatePodWhenChangeVCTInCloneSetGate
+// (a volumeClaimTemplates change recreates pods with new PVCs) and PreparingUpdateAsUpdate (a pod in
+// PreparingUpdate counts as updated when scaling), as OpenKruise's e2e exercises them.
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '@regatta/kube';
 import { type CloneSet, type Pod, POD, specOf, useCloneSetScenarios } from './testing/scenario-harness.js';

@@ -1,4 +1,4 @@
-// CloneSet scale scenarios on the shared local cluster (S1 §2.1, spec §2.4–2.5, §2.8): which pods go when a user
+// CloneSet scale scenarios on the shared local cluster (S1 §2.1): which pods go when a user
 // names them (podsToDelete, the specified-delete label), in which order pods go when scaling in
 // (pod-deletion-cost, readiness), how PreparingDelete pods count (excludePreparingDelete), and what a
 // volumeClaimTemplates change does with the default feature gates.
@@ -100,7 +100,7 @@ describe('CloneSet scale', () => {
       .toEqual([]);
   });
 
-  it('the specified-delete label (S1 §2.1.2, spec §1.3) on a pod: it is deleted and replaced, the others stay', async () => {
+  it('the specified-delete label (S1 §2.1.2) on a pod: it is deleted and replaced, the others stay', async () => {
     const ns = await namespace();
     await h.createDemo(ns, 'sdl');
     await settled(ns, 'sdl', 3);
@@ -120,7 +120,7 @@ describe('CloneSet scale', () => {
     await expect.poll(async () => (await events(ns, 'SuccessfulCreate')).length, { timeout: 10_000 }).toBe(4);
   });
 
-  it('scale-in order (spec §2.5): the lowest controller.kubernetes.io/pod-deletion-cost goes first', async () => {
+  it('scale-in order: the lowest controller.kubernetes.io/pod-deletion-cost goes first', async () => {
     const ns = await namespace();
     await h.createDemo(ns, 'cost', (cs) => (cs.spec.replicas = 4));
     await settled(ns, 'cost', 4);
@@ -144,7 +144,7 @@ describe('CloneSet scale', () => {
       .toEqual([a, b, c].map((p) => `succeed to delete pod ${nameOf(p)}`).sort());
   });
 
-  it('scale-in order (spec §2.5): a not-ready pod goes before ready ones, whatever its deletion cost', async () => {
+  it('scale-in order: a not-ready pod goes before ready ones, whatever its deletion cost', async () => {
     const ns = await namespace();
     const gate = 'regatta.test/serving';
     await h.createDemo(ns, 'unready', (cs) => {
@@ -190,7 +190,7 @@ describe('CloneSet scale', () => {
       .toEqual([`succeed to delete pod ${nameOf(notReady)}`]);
   });
 
-  describe('excludePreparingDelete (spec §2.4, §2.8; e2e "specified delete with lifecycle hook")', () => {
+  describe('excludePreparingDelete (e2e "specified delete with lifecycle hook")', () => {
     /** cs-demo with a preDelete label hook that every pod carries from its template. */
     const withHook = (exclude: boolean) => (cs: CloneSet) => {
       if (exclude) cs.metadata!.labels = { [EXCLUDE_PREPARING_DELETE]: 'true' };
@@ -291,7 +291,7 @@ describe('CloneSet scale', () => {
       expect((await events(ns, 'SuccessfulCreate')).length).toBe(4);
     });
 
-    it('scale-in then back up before the hook is done (spec §2.5 step 2): the held pod is taken back, nothing is created', async () => {
+    it('scale-in then back up before the hook is done: the held pod is taken back, nothing is created', async () => {
       const ns = await namespace();
       await h.createDemo(ns, 'regret', withHook(false));
       await settled(ns, 'regret', 3);
@@ -316,7 +316,7 @@ describe('CloneSet scale', () => {
     });
   });
 
-  it('volumeClaimTemplates change with the default gates (S1 §2.1.1, spec §2.8): alone it rolls nothing; with an image change the pods update in place and keep their claims', async () => {
+  it('volumeClaimTemplates change with the default gates (S1 §2.1.1): alone it rolls nothing; with an image change the pods update in place and keep their claims', async () => {
     const ns = await namespace();
     const vct = (storage: string) => [
       {

@@ -1,4 +1,4 @@
-// CloneSet update scenarios on the shared local cluster (S1 §2.2.2, spec §1.5, §2.6): the order in which pods are
+// CloneSet update scenarios on the shared local cluster (S1 §2.2.2): the order in which pods are
 // updated (priorityStrategy, scatterStrategy), the in-place grace period, and multi-container in-place batches.
 // Orders are read from a watch on the namespace's pods, so no intermediate state is missed by polling.
 import { describe, expect, it } from 'vitest';
@@ -55,7 +55,7 @@ async function threeStreamedPods(ns: string, name: string, updateStrategy: Recor
 }
 
 describe('CloneSet update', () => {
-  it('priorityStrategy.weightPriority (spec §2.6): with maxUnavailable 1, pods update in order of their summed weights', async () => {
+  it('priorityStrategy.weightPriority: with maxUnavailable 1, pods update in order of their summed weights', async () => {
     const ns = await namespace();
     const { first, list } = await threeStreamedPods(ns, 'weight', {
       type: 'InPlaceIfPossible',
@@ -83,7 +83,7 @@ describe('CloneSet update', () => {
     for (const p of now) expect(p.metadata!.labels![REVISION]).toBe(after.status!.updateRevision);
   });
 
-  it('priorityStrategy.orderPriority (spec §2.6): the first ordered key first, then the higher number at the end of its value', async () => {
+  it('priorityStrategy.orderPriority: the first ordered key first, then the higher number at the end of its value', async () => {
     const ns = await namespace();
     const { first, list } = await threeStreamedPods(ns, 'order', {
       type: 'InPlaceIfPossible',
@@ -105,7 +105,7 @@ describe('CloneSet update', () => {
     ]);
   });
 
-  it('scatterStrategy (spec §2.6): three labelled pods of six are spread one per update batch of two', async () => {
+  it('scatterStrategy: three labelled pods of six are spread one per update batch of two', async () => {
     const ns = await namespace();
     await h.createDemo(ns, 'scatter', (cs) => {
       cs.spec.updateStrategy = {

@@ -1,5 +1,5 @@
 /**
- * Event reasons emitted by the in-scope OpenKruise controllers (spec §9.5). Keep the strings exactly: users and
+ * Event reasons emitted by the in-scope OpenKruise controllers. Keep the strings exactly: users and
  * tests grep for them.
  */
 export const EventReasons = {

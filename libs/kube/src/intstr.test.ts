@@ -77,7 +77,7 @@ describe('scaleKruise (OpenKruise util.GetScaledValueFromIntOrPercent)', () => {
   });
 });
 
-describe('partitionOf (CalculatePartitionReplicas, spec §0)', () => {
+describe('partitionOf (CalculatePartitionReplicas)', () => {
   const cases: [IntOrString | null | undefined, number | null | undefined, number][] = [
     [null, 5, 0],
     [undefined, 5, 0],

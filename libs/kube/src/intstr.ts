@@ -1,5 +1,5 @@
 /**
- * intstr.IntOrString and the two percentage scalers of the code base (spec §0). They differ on purpose:
+ * intstr.IntOrString and the two percentage scalers of the code base. They differ on purpose:
  *
  * - {@link scaleK8s} is apimachinery's `GetScaledValueFromIntOrPercent`: an integer is returned as is; a string must
  *   be `<integer>%` (`"33.5%"` and bare `"5"` are errors).
@@ -104,7 +104,7 @@ export function scaleKruise(v: IntOrString | null | undefined, total: number, ro
 }
 
 /**
- * OpenKruise `CalculatePartitionReplicas` (spec §0 `partitionOf`): null → 0; replicas default 1;
+ * OpenKruise `CalculatePartitionReplicas` (`partitionOf`): null → 0; replicas default 1;
  * `scaleKruise(partition, replicas, roundUp=true)`; a percentage other than exactly `"100%"` that reaches `replicas`
  * (with replicas > 1) is lowered by one so at least one pod is updated; the result is clamped to [0, replicas].
  * Throws {@link IntOrStringError} for an invalid partition.

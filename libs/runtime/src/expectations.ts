@@ -66,7 +66,7 @@ function isAtLeast(a: string, b: string): boolean {
 
 /**
  * What a controller expects its cache to show after its own writes (OpenKruise
- * `pkg/util/expectations`, spec §1.2). The cache lags the API server: after creating or deleting
+ * `pkg/util/expectations`). The cache lags the API server: after creating or deleting
  * pods, or updating one, a controller records the expectation and does not decide again for that
  * workload until the cache shows the change — so it never double-creates or double-deletes.
  *

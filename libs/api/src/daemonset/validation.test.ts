@@ -47,7 +47,7 @@ describe('validateDaemonSet', () => {
     expect(errorsOf(daemonSet((ds) => delete ds.spec.template.spec?.restartPolicy))).toEqual([]);
   });
 
-  // §4.1 Validation column, one row per rule
+  // one row per validation rule of OpenKruise's pkg/webhook/daemonset/validating
   it.each<[string, (ds: DaemonSet) => void, string[]]>([
     ['selector not matching the template labels (upstream "selector not match")', (ds) => (ds.spec.selector = { matchLabels: { app: 'other' } }), [
       'spec.template.metadata.labels: Invalid value: {"app":"ds"}: `selector` does not match template `labels`',
@@ -93,7 +93,7 @@ describe('validateDaemonSet', () => {
   });
 });
 
-describe('validateDaemonSet: rollingUpdate (§4.1 maxUnavailable / maxSurge / partition / rollingUpdateType)', () => {
+describe('validateDaemonSet: rollingUpdate (maxUnavailable / maxSurge / partition / rollingUpdateType)', () => {
   it.each<[string, Record<string, unknown>, string[]]>([
     ['maxUnavailable 1', { maxUnavailable: 1 }, []],
     ['maxUnavailable 100%', { maxUnavailable: '100%' }, []],

@@ -21,7 +21,7 @@ const claim = (...uids: string[]) => ({
   },
 });
 
-describe('PVC retention policy ownerRefs (§3.2)', () => {
+describe('PVC retention policy ownerRefs', () => {
   it.each([
     { deleted: 'Retain', scaled: 'Retain', down: false, want: { set: false, pod: false } },
     { deleted: 'Retain', scaled: 'Retain', down: true, want: { set: false, pod: false } },

@@ -48,7 +48,7 @@ function round(spec: string, o: { partition: number; mu: number; minReady?: numb
   return planRollingUpdate(slots, order, 'r1', o.mu, names);
 }
 
-describe('rolling update rounds (stateful_set_control_test.go scenarios, §3.6)', () => {
+describe('rolling update rounds (stateful_set_control_test.go scenarios)', () => {
   it.each([
     {
       name: 'RollingUpdateWithMaxUnavailable round 1: pods 5 and 4',

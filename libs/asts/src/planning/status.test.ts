@@ -29,7 +29,7 @@ const pod = (
   },
 });
 
-describe('status counts (§3.1)', () => {
+describe('status counts', () => {
   it.each([
     { name: 'not created (no phase): nothing', pods: [pod('u')], want: { replicas: 0, updatedReplicas: 0 } },
     {

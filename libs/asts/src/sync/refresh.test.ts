@@ -19,7 +19,7 @@ const pod = (state: string, o: { hold?: boolean; rev?: string; scheduled?: boole
 });
 const sync = (lifecycle: Record<string, unknown> | null) => ({ spec: { lifecycle } }) as unknown as AstsSync;
 
-describe('lifecycle with Advanced StatefulSet (UpdateWithLifecycleHook, spec §3.6)', () => {
+describe('lifecycle with Advanced StatefulSet (UpdateWithLifecycleHook)', () => {
   it.each([
     { name: 'create without preNormal → Normal', got: initialState(true, false), want: 'Normal' },
     {
