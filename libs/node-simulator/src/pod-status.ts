@@ -64,7 +64,8 @@ export function containerStatus(
     image: c.image,
     imageID: c.imageID,
     ...(c.containerID ? { containerID: c.containerID } : {}),
-    started: running,
+    // kubelet reports a container started once its postStart hook returned
+    started: c.state.kind === 'running' && now >= (c.state.postStartUntil ?? c.state.startedAt),
     ...(running && res && (res.requests || res.limits) ? { resources: { ...res } } : {}),
   };
 }

@@ -146,7 +146,7 @@ describe('pods on simulated nodes', () => {
     await createPod(ns, 'two', {
       containers: [
         { name: 'main', image: 'nginx:1.25' },
-        { name: 'helper', image: 'busybox:1.36' },
+        { name: 'helper', image: 'busybox:1.36', command: ['sleep', 'infinity'] },
       ],
     });
     const before = await readyPod(ns, 'two');
@@ -213,7 +213,7 @@ describe('pods on simulated nodes', () => {
     await createPod(
       ns,
       'envs',
-      { containers: [fromLabel, { name: 'helper', image: 'busybox:1.36' }] },
+      { containers: [fromLabel, { name: 'helper', image: 'busybox:1.36', command: ['sleep', 'infinity'] }] },
       { labels: { level: 'info' }, annotations: { [SIDECARSET_HASH_ANNOTATION]: '{}' } },
     );
     const before = await readyPod(ns, 'envs');
