@@ -19,6 +19,14 @@ export PATH="$PATH:/usr/local/go/bin"
 
 log() { printf '[compat %s] %s\n' "$(date +%H:%M:%S)" "$*"; }
 
+# one build at a time: a second caller waits, then finds the cache complete
+mkdir -p "$cache"
+exec 9>"$cache/openkruise-$OPENKRUISE_VERSION.lock"
+if ! flock -n 9; then
+  log "openkruise $OPENKRUISE_VERSION: another build is running; waiting for it"
+  flock 9
+fi
+
 if [ -f "$out/.complete" ]; then
   log "openkruise $OPENKRUISE_VERSION: cached in $out"
   exit 0
