@@ -18,7 +18,7 @@ import {
 } from './container-meta.js';
 import { resolveMetadataEnv } from './downward-env.js';
 import { DEFAULT_KRUISE_DAEMON } from './options.js';
-import type { ContainerRuntime, PodRuntime, RunState } from './runtime.js';
+import type { ContainerRuntime, PodRuntime, RunState } from './runtime-state.js';
 import { cs, pod, PodSim } from './test-support.js';
 import type { Container, OwnerReference, Pod } from './types.js';
 

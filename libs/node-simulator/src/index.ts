@@ -10,6 +10,6 @@ export {
 } from './options.js';
 export { ImageService, ImagePullError, type PullOptions, type StoredImage } from './images.js';
 export { imageIdOf, imageMatches, normalizeImage, parseImageRef, type ImageRef } from './image-ref.js';
-export { EXIT_AFTER_ANNOTATION, EXIT_CODE_ANNOTATION } from './runtime.js';
+export { EXIT_AFTER_ANNOTATION, EXIT_CODE_ANNOTATION } from './runtime-state.js';
 export { PROVISIONER } from './volumes.js';
 export { SIMULATED_LABEL, PREFIX_ANNOTATION } from './node-object.js';

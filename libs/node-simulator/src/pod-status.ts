@@ -1,6 +1,6 @@
 // What a kubelet reports for a pod, given its runtime: container statuses, phase, conditions (Ready honours
 // readiness gates exactly like kubelet's GeneratePodReadyCondition). Pure.
-import type { ContainerRuntime, PodRuntime, RunState, Terminated } from './runtime.js';
+import type { ContainerRuntime, PodRuntime, RunState, Terminated } from './runtime-state.js';
 import type { Container, ContainerState, ContainerStatus, Pod, PodCondition, PodStatus } from './types.js';
 
 /** Conditions the kubelet owns; every other condition type (readiness gates, DisruptionTarget…) is left alone. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { imageIdOf } from './image-ref.js';
-import { nextDeadline, EXIT_AFTER_ANNOTATION, EXIT_CODE_ANNOTATION } from './runtime.js';
+import { nextDeadline } from './runtime.js';
+import { EXIT_AFTER_ANNOTATION, EXIT_CODE_ANNOTATION } from './runtime-state.js';
 import { cond, cs, ics, pod, PodSim, T0, TIMINGS } from './test-support.js';
 import { rfc3339 } from './pod-status.js';
 

@@ -19,19 +19,6 @@ import {
 } from './runtime-state.js';
 import type { Container, Pod } from './types.js';
 
-export {
-  containerIdOf,
-  newPodRuntime,
-  EXIT_AFTER_ANNOTATION,
-  EXIT_CODE_ANNOTATION,
-  type ContainerRuntime,
-  type Effect,
-  type PodRuntime,
-  type RunState,
-  type RuntimeEnv,
-  type Terminated,
-} from './runtime-state.js';
-
 const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 3 : 1).replace(/\.?0+$/, '')}s`;
 
 /** Moves the pod's containers forward to `env.now`. Returns a new runtime; the input is not modified. */

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { nodeAddressing } from './addressing.js';
 import { SIDECARSET_HASH_ANNOTATION } from './container-meta.js';
 import { imageIdOf } from './image-ref.js';
-import { EXIT_AFTER_ANNOTATION } from './runtime.js';
+import { EXIT_AFTER_ANNOTATION } from './runtime-state.js';
 import { eventually } from './test-kube.js';
 import { cond, containerStatusOf as cstatus, podPath, usePrivateSimulator } from './test-simulator.js';
 import type { Node, Pod } from './types.js';
