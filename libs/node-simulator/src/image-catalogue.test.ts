@@ -19,6 +19,7 @@ describe('image catalogue', () => {
 
   it('knows the images whose own command exits at once', () => {
     expect(exitsWithoutCommand('docker.io/library/busybox')).toBe(true);
+    expect(exitsWithoutCommand('registry.k8s.io/e2e-test-images/busybox')).toBe(true);
     expect(exitsWithoutCommand('docker.io/library/nginx')).toBe(false);
   });
 });

@@ -13,6 +13,8 @@ export const SAME_IMAGE: readonly (readonly string[])[] = [
 /** Repositories whose default command (`sh` or `bash`, no terminal attached) exits at once with code 0. */
 export const EXITS_WITHOUT_COMMAND: readonly string[] = [
   'docker.io/library/busybox',
+  // Kubernetes' e2e image (`imageutils.BusyBox`), built FROM busybox with its `sh`
+  'registry.k8s.io/e2e-test-images/busybox',
   'docker.io/library/alpine',
   'docker.io/library/ubuntu',
   'docker.io/library/debian',
