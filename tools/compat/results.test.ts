@@ -48,7 +48,7 @@ describe('outcomeOf', () => {
     ];
     expect(outcomeOf(spec, { report, exitCode: 1, seconds: 70 })).toMatchObject({
       outcome: 'failed',
-      reason: 'Timed out after 60.001s. (cloneset.go:790)',
+      reason: 'Timed out after 60.001s. Expected <bool>: false to be true (cloneset.go:790)',
     });
   });
 
@@ -93,8 +93,8 @@ describe('outcomeOf', () => {
 });
 
 describe('firstLine', () => {
-  it('skips blank lines and shortens long ones', () => {
-    expect(firstLine('\n\n  hello  \nworld')).toBe('hello');
+  it('joins the lines and shortens long messages', () => {
+    expect(firstLine('\n\n  hello  \nworld')).toBe('hello world');
     expect(firstLine('x'.repeat(400))).toHaveLength(300);
   });
 });

@@ -29,13 +29,9 @@ interface GinkgoSuiteReport {
 
 const MAX_REASON = 300;
 
-/** The first non-empty line of a failure message, shortened. */
+/** A failure message on one line (gomega's `Expected\n    <int>: 1\nto equal\n    <int>: 2` → one line), shortened. */
 export function firstLine(message: string): string {
-  const line =
-    message
-      .split('\n')
-      .map((l) => l.trim())
-      .find((l) => l !== '') ?? '';
+  const line = message.replace(/\s+/g, ' ').trim();
   return line.length > MAX_REASON ? `${line.slice(0, MAX_REASON - 1)}…` : line;
 }
 
