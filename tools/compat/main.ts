@@ -1,8 +1,9 @@
-// `npm run compat [-- --only=<line|file:line|text>,…] [-- --timeout=<s>] [-- --keep]`: OpenKruise's own e2e specs
+// `npm run compat [-- --only=<line|file:line|text>,…] [-- --timeout=<s>] [-- --keep] [-- --report]`: OpenKruise's own e2e specs
 // against Regatta. Builds OpenKruise (tools/compat/build.sh) when the cache lacks it, brings up a sandbox
 // (`regatta sandbox up --detach`, the controllers the spec files need), runs each spec of SPEC_FILES in its own
 // process with a per-spec timeout, and writes docs/compatibility.md. Results are kept next to the build
-// (results.json), so a run of a few specs (`--only`) updates their rows and keeps the others.
+// (results.json), so a run of a few specs (`--only`) updates their rows and keeps the others; `--report` only
+// writes docs/compatibility.md again from them.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -11,17 +12,18 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheDir } from '@regatta/local-cluster';
 import { renderConsole, renderMarkdown } from './render.js';
-import { outcomeOf, type SpecResult } from './results.js';
+import { outcomeOf, withKnownCause, type SpecResult } from './results.js';
 import { parseSpecs, selects, specKey, type Spec } from './specs.js';
-import { NOT_APPLICABLE, SPEC_FILES } from './suites.js';
+import { KNOWN_FAILURES, NOT_APPLICABLE, SPEC_FILES } from './suites.js';
 import { OPENKRUISE_VERSION } from './versions.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const usage = 'usage: npm run compat [-- --only=<line|file:line|text>,…] [-- --timeout=<s>] [-- --keep]';
+const usage =
+  'usage: npm run compat [-- --only=<line|file:line|text>,…] [-- --timeout=<s>] [-- --keep] [-- --report]';
 const args = process.argv.slice(2);
 const opt = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 for (const a of args) {
-  if (a !== '--keep' && !/^--(only|timeout)=/.test(a)) {
+  if (a !== '--keep' && a !== '--report' && !/^--(only|timeout)=/.test(a)) {
     console.error(`unknown argument ${a}; ${usage}`);
     process.exit(2);
   }
@@ -29,6 +31,7 @@ for (const a of args) {
 const only = opt('only')?.split(',').filter(Boolean);
 const timeout = Number(opt('timeout') ?? 600);
 const keep = args.includes('--keep');
+const reportOnly = args.includes('--report');
 
 const t0 = Date.now();
 const log = (line: string) =>
@@ -51,7 +54,7 @@ if (chosen.length === 0) {
   console.error(`--only selected no spec; ${usage}`);
   process.exit(2);
 }
-const toRun = chosen.filter((s) => NOT_APPLICABLE[specKey(s)] === undefined);
+const toRun = reportOnly ? [] : chosen.filter((s) => NOT_APPLICABLE[specKey(s)] === undefined);
 log(`${chosen.length} specs selected, ${toRun.length} to run (per-spec timeout ${timeout} s)`);
 
 const dir = await mkdtemp(join(tmpdir(), 'regatta-compat-'));
@@ -90,7 +93,7 @@ try {
     ? (JSON.parse(await readFile(endpoints, 'utf8')) as { kubeconfig: string }).kubeconfig
     : '';
   await mkdir(join(dir, 'specs'), { recursive: true });
-  for (const [i, spec] of chosen.entries()) {
+  for (const [i, spec] of (reportOnly ? [] : chosen).entries()) {
     const na = NOT_APPLICABLE[specKey(spec)];
     const prefix = `(${i + 1}/${chosen.length}) ${spec.file}:${spec.line} "${spec.text}"`;
     if (na !== undefined) {
@@ -117,20 +120,25 @@ const previous: SpecResult[] = existsSync(store)
   ? (JSON.parse(await readFile(store, 'utf8')) as SpecResult[])
   : [];
 const byKey = new Map(previous.map((r) => [`${specKey(r.spec)}`, r]));
-for (const r of results) byKey.set(specKey(r.spec), r);
+const at = new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+for (const r of results) byKey.set(specKey(r.spec), { ...r, at });
 const merged = specs.flatMap((s) => {
   const r = byKey.get(specKey(s));
-  return r ? [{ ...r, spec: s }] : [];
+  return r ? [withKnownCause({ ...r, spec: s }, KNOWN_FAILURES)] : [];
 });
 await writeFile(store, JSON.stringify(merged, null, 2));
 const doc = renderMarkdown(
   merged,
   {
     version: OPENKRUISE_VERSION,
-    date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+    date:
+      merged
+        .map((r) => r.at ?? '')
+        .sort()
+        .at(-1) || at,
     code: codeVersion(),
     timeout,
-    command: `npm run compat${args.length ? ` -- ${args.join(' ')}` : ''}`,
+    command: 'npm run compat',
   },
   SPEC_FILES,
 );

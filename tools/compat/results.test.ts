@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstLine, outcomeOf } from './results.js';
+import { firstLine, outcomeOf, withKnownCause } from './results.js';
 
 const spec = {
   file: 'apps/v1alpha1/cloneset.go',
@@ -96,5 +96,20 @@ describe('firstLine', () => {
   it('joins the lines and shortens long messages', () => {
     expect(firstLine('\n\n  hello  \nworld')).toBe('hello world');
     expect(firstLine('x'.repeat(400))).toHaveLength(300);
+  });
+});
+
+describe('withKnownCause', () => {
+  const known = { [`${spec.file}:${spec.text}`]: 'simulator gap' };
+  it('puts the known cause of a failure first, once', () => {
+    const failed = { spec, outcome: 'failed' as const, reason: 'Timed out', seconds: 1 };
+    const once = withKnownCause(failed, known);
+    expect(once.reason).toBe('Known cause: simulator gap. Failure: Timed out');
+    expect(withKnownCause(once, known)).toEqual(once);
+  });
+  it('leaves passed specs and specs without a known cause alone', () => {
+    const passed = { spec, outcome: 'passed' as const, reason: '', seconds: 1 };
+    expect(withKnownCause(passed, known)).toEqual(passed);
+    expect(withKnownCause({ ...passed, outcome: 'failed', reason: 'x' }, {})).toMatchObject({ reason: 'x' });
   });
 });

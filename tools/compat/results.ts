@@ -12,6 +12,8 @@ export interface SpecResult {
   /** Why it failed (first line of the failure and where) or why it does not apply; empty when passed. */
   reason: string;
   seconds: number;
+  /** When it ran (`YYYY-MM-DD HH:MM UTC`), once stored. */
+  at?: string;
 }
 
 /** The parts of ginkgo v2's JSON report (`types.Report`) the runner reads. */
@@ -84,4 +86,11 @@ function failureText(r: GinkgoSpecReport): string {
     : '';
   const msg = firstLine(r.Failure?.Message ?? '') || r.State || 'failed';
   return `${r.State && r.State !== 'failed' ? `${r.State}: ` : ''}${msg}${where}`;
+}
+
+/** A failed result with its known cause (KNOWN_FAILURES) in front of the failure message. */
+export function withKnownCause(r: SpecResult, known: Readonly<Record<string, string>>): SpecResult {
+  const cause = known[`${r.spec.file}:${r.spec.text}`];
+  if (r.outcome !== 'failed' || cause === undefined || r.reason.startsWith('Known cause:')) return r;
+  return { ...r, reason: `Known cause: ${cause}. Failure: ${r.reason}` };
 }

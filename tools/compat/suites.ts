@@ -22,3 +22,12 @@ export const SPEC_FILES: readonly SpecFile[] = [
  * differently is a failure to fix, not an entry here.
  */
 export const NOT_APPLICABLE: Readonly<Record<string, string>> = {};
+
+/**
+ * Why a spec is known to fail today (an issue or the analysis of its failure), keyed like NOT_APPLICABLE; shown
+ * next to the failure in docs/compatibility.md. Remove the line when the spec passes.
+ */
+export const KNOWN_FAILURES: Readonly<Record<string, string>> = {
+  'apps/v1alpha1/cloneset.go:pre-download for new image':
+    'Regatta creates no ImagePullJob yet: the pre-download seam (libs/cloneset/src/image-predownload.ts) waits for the image pre-warming issue',
+};
