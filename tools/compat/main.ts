@@ -14,7 +14,7 @@ import { cacheDir } from '@regatta/local-cluster';
 import { renderConsole, renderMarkdown } from './render.js';
 import { outcomeOf, withKnownCause, type SpecResult } from './results.js';
 import { parseSpecs, selects, specKey, type Spec } from './specs.js';
-import { KNOWN_FAILURES, NOT_APPLICABLE, SPEC_FILES } from './suites.js';
+import { featureGatesValue, KNOWN_FAILURES, NOT_APPLICABLE, SPEC_FILES } from './suites.js';
 import { OPENKRUISE_VERSION } from './versions.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -74,17 +74,20 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const)
 const results: SpecResult[] = [];
 try {
   if (toRun.length > 0) {
-    const controllers = [
-      ...new Set(
-        SPEC_FILES.filter((f) => toRun.some((s) => s.file === f.file)).flatMap((f) => f.controllers),
-      ),
-    ];
-    log(`bringing up the sandbox in ${dir} (controllers: ${controllers.join(', ')})`);
+    const files = SPEC_FILES.filter((f) => toRun.some((s) => s.file === f.file));
+    const controllers = [...new Set(files.flatMap((f) => f.controllers))];
+    // the controllers inherit the environment of `sandbox up`: the gates OpenKruise's e2e deployment has on
+    const gates = featureGatesValue(files);
+    log(`bringing up the sandbox in ${dir} (controllers: ${controllers.join(', ')}; feature gates ${gates})`);
     up = true;
     const s = spawnSync(
       process.execPath,
       [regatta, 'sandbox', 'up', '--detach', '--dir', dir, '--controllers', controllers.join(',')],
-      { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' },
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+        encoding: 'utf8',
+        env: { ...process.env, REGATTA_FEATURE_GATES: gates },
+      },
     );
     if (s.status !== 0) throw new Error(`sandbox up exited with ${s.status}`);
   }

@@ -4,17 +4,43 @@
  * sidecarset*.go, containerlaunchpriority.go, uniteddeployment.go, resourcedistribution.go, pullimages.go).
  * Paths are relative to upstream's `test/e2e/`.
  */
+import { CLONESET_FEATURE_GATES } from '@regatta/cloneset';
+
 export interface SpecFile {
   /** The kind the file tests (a section of docs/compatibility.md). */
   kind: string;
   file: string;
   /** Regatta controllers (sandbox `--controllers` names) the specs need. */
   controllers: string[];
+  /** The feature gates the controllers know, all on: what OpenKruise's e2e deployment runs with. */
+  featureGates: Readonly<Record<string, boolean>>;
 }
 
+/**
+ * Every gate on: OpenKruise's e2e installs kruise-manager with `--feature-gates=AllAlpha=true,AllBeta=true`
+ * (upstream `config/manager/manager.yaml`, used by `make install-kruise` in its e2e workflows).
+ */
+export const allOn = (gates: Readonly<Record<string, boolean>>): Record<string, boolean> =>
+  Object.fromEntries(Object.keys(gates).map((g) => [g, true]));
+
 export const SPEC_FILES: readonly SpecFile[] = [
-  { kind: 'CloneSet', file: 'apps/v1alpha1/cloneset.go', controllers: ['cloneset'] },
+  {
+    kind: 'CloneSet',
+    file: 'apps/v1alpha1/cloneset.go',
+    controllers: ['cloneset'],
+    featureGates: allOn(CLONESET_FEATURE_GATES),
+  },
 ];
+
+/** REGATTA_FEATURE_GATES for the sandbox's controllers: the gates of the files to run, `A=true,B=true`. */
+export function featureGatesValue(files: readonly Pick<SpecFile, 'featureGates'>[]): string {
+  const gates = new Map<string, boolean>();
+  for (const f of files) for (const [g, on] of Object.entries(f.featureGates)) gates.set(g, on);
+  return [...gates.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([g, on]) => `${g}=${on}`)
+    .join(',');
+}
 
 /**
  * Specs that cannot run against simulated nodes, keyed `<file>:<spec text>`, with the reason shown in
