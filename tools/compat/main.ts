@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheDir } from '@regatta/local-cluster';
 import { renderConsole, renderMarkdown } from './render.js';
-import { outcomeOf, withKnownCause, type SpecResult } from './results.js';
+import { outcomeOf, withKnownCause, withoutKnownCause, type SpecResult } from './results.js';
 import { parseSpecs, selects, specKey, type Spec } from './specs.js';
 import { featureGatesValue, KNOWN_FAILURES, NOT_APPLICABLE, SPEC_FILES } from './suites.js';
 import { OPENKRUISE_VERSION } from './versions.js';
@@ -122,25 +122,28 @@ const store = join(out, 'results.json');
 const previous: SpecResult[] = existsSync(store)
   ? (JSON.parse(await readFile(store, 'utf8')) as SpecResult[])
   : [];
-const byKey = new Map(previous.map((r) => [`${specKey(r.spec)}`, r]));
+const byKey = new Map(previous.map((r) => [specKey(r.spec), { ...r, reason: withoutKnownCause(r.reason) }]));
 const at = new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
-for (const r of results) byKey.set(specKey(r.spec), { ...r, at });
-const merged = specs.flatMap((s) => {
+const code = codeVersion();
+for (const r of results) byKey.set(specKey(r.spec), { ...r, at, code, timeout });
+// stored as measured; the known causes are added when the document is written
+const stored = specs.flatMap((s) => {
   const r = byKey.get(specKey(s));
-  return r ? [withKnownCause({ ...r, spec: s }, KNOWN_FAILURES)] : [];
+  return r ? [{ ...r, spec: s }] : [];
 });
-await writeFile(store, JSON.stringify(merged, null, 2));
+await writeFile(store, JSON.stringify(stored, null, 2));
+const merged = stored.map((r) => withKnownCause(r, KNOWN_FAILURES));
+const latest = stored
+  .filter((r) => r.at !== undefined)
+  .sort((a, b) => (a.at ?? '').localeCompare(b.at ?? ''))
+  .at(-1);
 const doc = renderMarkdown(
   merged,
   {
     version: OPENKRUISE_VERSION,
-    date:
-      merged
-        .map((r) => r.at ?? '')
-        .sort()
-        .at(-1) || at,
-    code: codeVersion(),
-    timeout,
+    date: latest?.at ?? at,
+    code: latest?.code ?? code,
+    timeout: latest?.timeout ?? timeout,
     command: 'npm run compat',
   },
   SPEC_FILES,

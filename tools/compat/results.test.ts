@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstLine, outcomeOf, withKnownCause } from './results.js';
+import { firstLine, outcomeOf, withKnownCause, withoutKnownCause } from './results.js';
 
 const spec = {
   file: 'apps/v1alpha1/cloneset.go',
@@ -106,6 +106,8 @@ describe('withKnownCause', () => {
     const once = withKnownCause(failed, known);
     expect(once.reason).toBe('Known cause: simulator gap. Failure: Timed out');
     expect(withKnownCause(once, known)).toEqual(once);
+    expect(withoutKnownCause(once.reason)).toBe('Timed out');
+    expect(withoutKnownCause('Timed out')).toBe('Timed out');
   });
   it('leaves passed specs and specs without a known cause alone', () => {
     const passed = { spec, outcome: 'passed' as const, reason: '', seconds: 1 };

@@ -12,8 +12,10 @@ export interface SpecResult {
   /** Why it failed (first line of the failure and where) or why it does not apply; empty when passed. */
   reason: string;
   seconds: number;
-  /** When it ran (`YYYY-MM-DD HH:MM UTC`), once stored. */
+  /** When it ran (`YYYY-MM-DD HH:MM UTC`), the code it ran against and the per-spec timeout (s), once stored. */
   at?: string;
+  code?: string;
+  timeout?: number;
 }
 
 /** The parts of ginkgo v2's JSON report (`types.Report`) the runner reads. */
@@ -93,4 +95,10 @@ export function withKnownCause(r: SpecResult, known: Readonly<Record<string, str
   const cause = known[`${r.spec.file}:${r.spec.text}`];
   if (r.outcome !== 'failed' || cause === undefined || r.reason.startsWith('Known cause:')) return r;
   return { ...r, reason: `Known cause: ${cause}. Failure: ${r.reason}` };
+}
+
+/** The failure message of a reason `withKnownCause` wrote (results stored before causes were kept apart). */
+export function withoutKnownCause(reason: string): string {
+  const at = reason.indexOf('. Failure: ');
+  return reason.startsWith('Known cause:') && at >= 0 ? reason.slice(at + '. Failure: '.length) : reason;
 }
