@@ -107,7 +107,8 @@ export class CloneSetReconciler implements Reconciler {
       if (rv) d.expectations.expectUpdated(key, nameOf(obj), rv);
     };
     const claimed = await claimStep(d, cs, ctx.log, expectUpdated);
-    await cleanupPvcsStep(d, cs, key, claimed);
+    // with PVC reuse disabled, scaling sees only the claims of active pods (cleanupPVCs' result)
+    const pvcs = await cleanupPvcsStep(d, cs, key, claimed);
     const revisions = await revisionsStep(d, cs);
     const updateName = nameOf(revisions.updateRevision);
     const currentName = nameOf(revisions.currentRevision);
@@ -153,7 +154,7 @@ export class CloneSetReconciler implements Reconciler {
 
     const failure = cs.metadata?.deletionTimestamp
       ? undefined
-      : await this.#scaleOrUpdate(s, claimed, revisions);
+      : await this.#scaleOrUpdate(s, { ...claimed, pvcs }, revisions);
     const { status, requeueAfterMs } = await statusStep(s, {
       pods: claimed.activePods,
       updateRevision: updateName,

@@ -18,7 +18,7 @@ import {
 } from './container-meta.js';
 import { resolveMetadataEnv } from './downward-env.js';
 import { DEFAULT_KRUISE_DAEMON } from './options.js';
-import type { ContainerRuntime, PodRuntime, RunState } from './runtime.js';
+import type { ContainerRuntime, PodRuntime, RunState } from './runtime-state.js';
 import { cs, pod, PodSim } from './test-support.js';
 import type { Container, OwnerReference, Pod } from './types.js';
 
@@ -27,7 +27,7 @@ const app: Container = {
   image: 'nginx:1.25',
   env: [{ name: 'K', valueFrom: { fieldRef: { fieldPath: "metadata.labels['k']" } } }],
 };
-const side: Container = { name: 'side', image: 'busybox:1.36' };
+const side: Container = { name: 'side', image: 'busybox:1.36', command: ['sleep', 'infinity'] };
 const H = (c: Container, labels: Record<string, string>) =>
   envFromMetadataHash({ name: c.name, env: c.env ?? null }, { labels });
 const owner = (apiVersion: string, controller = true): OwnerReference => ({

@@ -24,7 +24,8 @@ import {
 } from '@regatta/inplace-update';
 import { metadataEnvRefs } from './downward-env.js';
 import type { KruiseDaemonGates } from './options.js';
-import { advance, type ContainerRuntime, type Effect, type PodRuntime, type RuntimeEnv } from './runtime.js';
+import { advance } from './runtime.js';
+import type { ContainerRuntime, Effect, PodRuntime, RuntimeEnv } from './runtime-state.js';
 import type { Container, ObjectMeta, Pod } from './types.js';
 
 /** Annotation of pods injected by a SidecarSet (`sidecarcontrol.SidecarSetHashAnnotation`). */

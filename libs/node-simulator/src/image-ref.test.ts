@@ -32,9 +32,16 @@ describe('normalizeImage', () => {
 
 describe('imageIdOf', () => {
   it('is the repository digest reference of the sha256 of the normalized reference', () => {
-    expect(imageIdOf('nginx:alpine')).toBe(
-      `docker.io/library/nginx@sha256:${sha('docker.io/library/nginx:alpine')}`,
+    expect(imageIdOf('nginx:1.25')).toBe(
+      `docker.io/library/nginx@sha256:${sha('docker.io/library/nginx:1.25')}`,
     );
+  });
+
+  it('is one for tags the image catalogue knows to be one image', () => {
+    const id = `docker.io/library/nginx@sha256:${sha('docker.io/library/nginx:mainline-alpine')}`;
+    expect(imageIdOf('nginx:alpine')).toBe(id);
+    expect(imageIdOf('docker.io/library/nginx:mainline-alpine')).toBe(id);
+    expect(imageIdOf('nginx:mainline')).not.toBe(id);
   });
 
   it('is stable for equivalent references and differs per tag', () => {

@@ -1,6 +1,7 @@
 // Image reference normalization the way containerd / the docker reference library does it, and the
 // stable, fake image digests the simulated runtime reports. Pure.
 import { createHash } from 'node:crypto';
+import { canonicalImage } from './image-catalogue.js';
 
 export interface ImageRef {
   /** Registry host, e.g. `docker.io`. */
@@ -64,11 +65,12 @@ function sha256(text: string): string {
 /**
  * The `imageID` a container runtime reports for an image: the repository digest reference.
  * A reference that already names a digest keeps it; otherwise the digest is the sha256 of the normalized
- * reference, so the same tag always has the same ID and a different tag a different one.
+ * reference, so the same tag always has the same ID and a different tag a different one, except for tags the
+ * image catalogue (image-catalogue.ts) knows to be one image, which share their digest.
  */
 export function imageIdOf(image: string): string {
   const ref = parseImageRef(image);
-  return `${ref.repository}@${ref.digest ?? `sha256:${sha256(ref.normalized)}`}`;
+  return `${ref.repository}@${ref.digest ?? `sha256:${sha256(canonicalImage(ref.normalized))}`}`;
 }
 
 /** Deterministic fake image size between 5 MB and 200 MB. */

@@ -10,7 +10,7 @@ export {
 } from './options.js';
 export { ImageService, ImagePullError, type PullOptions, type StoredImage } from './images.js';
 export { imageIdOf, imageMatches, normalizeImage, parseImageRef, type ImageRef } from './image-ref.js';
-export { EXIT_AFTER_ANNOTATION, EXIT_CODE_ANNOTATION } from './runtime.js';
+export { EXIT_AFTER_ANNOTATION, EXIT_CODE_ANNOTATION } from './runtime-state.js';
 export { PROVISIONER } from './volumes.js';
 export { SIMULATED_LABEL, PREFIX_ANNOTATION, UNSCHEDULABLE_TAINT, UNREACHABLE_TAINT } from './node-object.js';
 export { CAPACITY_ANNOTATION, NOT_READY_ANNOTATION } from './node-adoption.js';

@@ -1,6 +1,6 @@
 // What a kubelet reports for a pod, given its runtime: container statuses, phase, conditions (Ready honours
 // readiness gates exactly like kubelet's GeneratePodReadyCondition). Pure.
-import type { ContainerRuntime, PodRuntime, RunState, Terminated } from './runtime.js';
+import type { ContainerRuntime, PodRuntime, RunState, Terminated } from './runtime-state.js';
 import type { Container, ContainerState, ContainerStatus, Pod, PodCondition, PodStatus } from './types.js';
 
 /** Conditions the kubelet owns; every other condition type (readiness gates, DisruptionTarget…) is left alone. */
@@ -64,7 +64,8 @@ export function containerStatus(
     image: c.image,
     imageID: c.imageID,
     ...(c.containerID ? { containerID: c.containerID } : {}),
-    started: running,
+    // kubelet reports a container started once its postStart hook returned
+    started: c.state.kind === 'running' && now >= (c.state.postStartUntil ?? c.state.startedAt),
     ...(running && res && (res.requests || res.limits) ? { resources: { ...res } } : {}),
   };
 }

@@ -18,7 +18,8 @@ import type { NodeManager } from './nodes.js';
 import type { KruiseDaemonGates, SimulatorTimings } from './options.js';
 import { desiredPodStatus, rfc3339, statusFingerprint } from './pod-status.js';
 import { KeyedQueue } from './queue.js';
-import { advance, newPodRuntime, nextDeadline, type PodRuntime, type RuntimeEnv } from './runtime.js';
+import { advance, nextDeadline } from './runtime.js';
+import { newPodRuntime, type PodRuntime, type RuntimeEnv } from './runtime-state.js';
 import type { Pod } from './types.js';
 
 /** Pods synced (status written) concurrently by one simulator. */

@@ -38,10 +38,15 @@ export type RunState =
   | {
       kind: 'running';
       startedAt: number;
+      /** Until then the postStart hook runs: the container is not started (nor ready) yet. */
+      postStartUntil?: number;
       readyAt: number;
       endAt: number | null;
       exitCode: number;
+      /** Stopped by the kubelet (deletion, restart): `endAt` is when it stops, after its preStop hook. */
       killed: boolean;
+      /** A killed container that is created again once stopped (an in-place restart), whatever the policy. */
+      restartWhenStopped?: boolean;
     }
   | { kind: 'backoff'; until: number; message: string }
   | { kind: 'terminated'; t: Terminated };
@@ -74,7 +79,7 @@ export interface PodRuntime {
   initContainers: ContainerRuntime[];
   containers: ContainerRuntime[];
   initialized: boolean;
-  /** Set once the pod's deletion was observed; containers stop at `stopAt`. */
+  /** Set once the pod's deletion was observed; containers stop by `stopAt` (each after its preStop hook). */
   deletion: { stopAt: number } | null;
   /** No container will run again (completed, failed, or stopped for deletion). */
   terminal: boolean;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { imageIdOf } from './image-ref.js';
-import { nextDeadline, EXIT_AFTER_ANNOTATION, EXIT_CODE_ANNOTATION } from './runtime.js';
+import { nextDeadline } from './runtime.js';
+import { EXIT_AFTER_ANNOTATION, EXIT_CODE_ANNOTATION } from './runtime-state.js';
 import { cond, cs, ics, pod, PodSim, T0, TIMINGS } from './test-support.js';
 import { rfc3339 } from './pod-status.js';
 
@@ -8,7 +9,13 @@ const twoContainers = () =>
   pod({
     containers: [
       { name: 'app', image: 'nginx:1.25', imagePullPolicy: 'IfNotPresent' },
-      { name: 'side', image: 'busybox:1.36', imagePullPolicy: 'IfNotPresent' },
+      // busybox's own command exits at once: a long-running busybox says what it runs
+      {
+        name: 'side',
+        image: 'busybox:1.36',
+        command: ['sleep', 'infinity'],
+        imagePullPolicy: 'IfNotPresent',
+      },
     ],
   });
 
@@ -63,8 +70,9 @@ describe('pod start', () => {
     const s = new PodSim(
       pod({
         initContainers: [
-          { name: 'init1', image: 'busybox' },
-          { name: 'init2', image: 'busybox' },
+          // a command the simulator does not know runs for initContainerMs in an init container
+          { name: 'init1', image: 'busybox', command: ['/bin/migrate'] },
+          { name: 'init2', image: 'busybox', command: ['/bin/migrate'] },
         ],
         containers: [{ name: 'app', image: 'nginx' }],
       }),
@@ -309,7 +317,7 @@ describe('graceful deletion', () => {
 describe('run-to-completion pods', () => {
   const job = (policy: string, code?: number) =>
     pod(
-      { restartPolicy: policy, containers: [{ name: 'work', image: 'busybox' }] },
+      { restartPolicy: policy, containers: [{ name: 'work', image: 'busybox', command: ['/bin/work'] }] },
       {
         annotations: {
           [EXIT_AFTER_ANNOTATION]: '500',

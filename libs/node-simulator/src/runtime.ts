@@ -1,6 +1,7 @@
 // The simulated container runtime of one pod: a pure state machine. `advance` moves a pod's containers along
 // their timelines (create → run → crash/exit → back-off → restart, image pulls, in-place image changes,
 // graceful stop) up to `now` and returns what a kubelet would have done on the way (events, pulled images).
+import { hookMs, mainProcessOf } from './container-command.js';
 import { resolveMetadataEnv } from './downward-env.js';
 import { imageIdOf } from './image-ref.js';
 import {
@@ -17,19 +18,6 @@ import {
   type Terminated,
 } from './runtime-state.js';
 import type { Container, Pod } from './types.js';
-
-export {
-  containerIdOf,
-  newPodRuntime,
-  EXIT_AFTER_ANNOTATION,
-  EXIT_CODE_ANNOTATION,
-  type ContainerRuntime,
-  type Effect,
-  type PodRuntime,
-  type RunState,
-  type RuntimeEnv,
-  type Terminated,
-} from './runtime-state.js';
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 3 : 1).replace(/\.?0+$/, '')}s`;
 
@@ -94,22 +82,32 @@ export function advance(
     c.containerID = containerIdOf(rt.uid, c.name, c.restartCount);
     c.metadataEnv = resolveMetadataEnv(specOf(c), pod.metadata);
     const crash = faults.crashes(c.target);
+    // what the container's command does (container-command.ts): exits when it says so, else runs until stopped
+    const s = specOf(c);
+    const main = s ? mainProcessOf({ ...s, image: c.target }) : { runMs: null, exitCode: 0 };
     let endAt: number | null = null;
     let code = 0;
     if (crash) {
       endAt = at + t.crashRunMs;
       code = 1;
     } else if (c.init) {
-      endAt = at + t.initContainerMs;
+      endAt = at + (main.runMs ?? t.initContainerMs);
+      code = main.runMs === null ? 0 : main.exitCode;
     } else if (!c.sidecar && policy !== 'Always' && Number.isFinite(exitAfter) && exitAfter >= 0) {
       endAt = at + exitAfter;
       code = exitCode;
+    } else if (main.runMs !== null) {
+      endAt = at + main.runMs;
+      code = main.exitCode;
     }
+    // kubelet runs the postStart hook right after the start and reports the container started once it returned
+    const postStart = hookMs(s?.lifecycle?.postStart);
     const readyDelay = restarted ? t.containerRestartMs * faults.startFactor(c.target) : 0;
     c.state = {
       kind: 'running',
       startedAt: at,
-      readyAt: at + readyDelay,
+      ...(postStart > 0 ? { postStartUntil: at + postStart } : {}),
+      readyAt: at + postStart + readyDelay,
       endAt,
       exitCode: code,
       killed: false,
@@ -204,6 +202,11 @@ export function advance(
           finishedAt: s.endAt,
           containerID: c.containerID,
         };
+        if (s.killed && s.restartWhenStopped) {
+          c.lastTerminated = term;
+          beginCreate(c, s.endAt);
+          return true;
+        }
         if (s.killed) {
           c.state = { kind: 'terminated', t: term };
           return true;
@@ -241,12 +244,19 @@ export function advance(
   if (pod.metadata.deletionTimestamp && !rt.deletion) {
     const grace = pod.metadata.deletionGracePeriodSeconds ?? spec.terminationGracePeriodSeconds ?? 30;
     const graceMs = Math.max(0, grace) * 1000;
-    const stopAt = now + Math.min(t.podStopMs, graceMs);
-    rt.deletion = { stopAt };
+    rt.deletion = { stopAt: now + graceMs };
     for (const c of all()) {
       const s = c.state;
       if (s.kind === 'running') {
-        c.state = { ...s, endAt: stopAt, exitCode: t.podStopMs <= graceMs ? 0 : 137, killed: true };
+        // the preStop hook runs first, then the process takes podStopMs to exit; the grace period caps both
+        const stopMs = hookMs(specOf(c)?.lifecycle?.preStop) + t.podStopMs;
+        c.state = {
+          ...s,
+          endAt: now + Math.min(stopMs, graceMs),
+          exitCode: stopMs <= graceMs ? 0 : 137,
+          killed: true,
+          restartWhenStopped: false,
+        };
         event(c, 'Normal', 'Killing', `Stopping container ${c.name}`);
       } else if (s.kind !== 'terminated') {
         c.state = {
@@ -271,6 +281,8 @@ export function advance(
     for (const c of all()) {
       const want = specOf(c)?.image ?? c.target;
       const s = c.state;
+      // a container already being stopped (its preStop hook running) is not stopped again
+      if (s.kind === 'running' && s.killed) continue;
       const killed = s.kind === 'running' && !c.init && !c.sidecar && (env.restart?.has(c.name) ?? false);
       if ((want === c.target && !killed) || s.kind === 'terminated' || (c.init && s.kind !== 'running'))
         continue;
@@ -284,6 +296,13 @@ export function advance(
           event(c, 'Normal', 'Killing', `Stopping containerID ${c.containerID} by container meta restarter`);
         if (!specChanged && policy !== 'Always') {
           c.state = { ...s, endAt: now, exitCode: 0, killed: true };
+          continue;
+        }
+        // kubelet runs the preStop hook before it stops the container (within the grace period)
+        const graceMs = Math.max(0, spec.terminationGracePeriodSeconds ?? 30) * 1000;
+        const preStop = Math.min(hookMs(specOf(c)?.lifecycle?.preStop), graceMs);
+        if (preStop > 0) {
+          c.state = { ...s, endAt: now + preStop, exitCode: 0, killed: true, restartWhenStopped: true };
           continue;
         }
         c.lastTerminated = {
@@ -389,6 +408,7 @@ export function nextDeadline(rt: PodRuntime, now: number): number | null {
     else if (s.kind === 'running') {
       if (s.endAt !== null) next = Math.min(next, s.endAt);
       if (s.readyAt > now) next = Math.min(next, s.readyAt);
+      if (s.postStartUntil !== undefined && s.postStartUntil > now) next = Math.min(next, s.postStartUntil);
     }
   }
   return Number.isFinite(next) ? next : null;

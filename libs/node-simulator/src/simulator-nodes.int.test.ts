@@ -263,7 +263,8 @@ describe('simulated nodes', () => {
         nodeName: `${p2}1`,
         containers: [
           { name: 'a', image: 'nginx:1.25' },
-          { name: 'b', image: 'busybox:1.36' },
+          // busybox's own command exits at once (container-command.ts): this one runs until stopped
+          { name: 'b', image: 'busybox:1.36', command: ['sleep', 'infinity'] },
         ],
       });
       const nodeUid = (await getNode(`${p2}1`)).metadata.uid;

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { nodeAddressing } from './addressing.js';
 import { SIDECARSET_HASH_ANNOTATION } from './container-meta.js';
 import { imageIdOf } from './image-ref.js';
-import { EXIT_AFTER_ANNOTATION } from './runtime.js';
+import { EXIT_AFTER_ANNOTATION } from './runtime-state.js';
 import { eventually } from './test-kube.js';
 import { cond, containerStatusOf as cstatus, podPath, usePrivateSimulator } from './test-simulator.js';
 import type { Node, Pod } from './types.js';
@@ -146,7 +146,7 @@ describe('pods on simulated nodes', () => {
     await createPod(ns, 'two', {
       containers: [
         { name: 'main', image: 'nginx:1.25' },
-        { name: 'helper', image: 'busybox:1.36' },
+        { name: 'helper', image: 'busybox:1.36', command: ['sleep', 'infinity'] },
       ],
     });
     const before = await readyPod(ns, 'two');
@@ -213,7 +213,7 @@ describe('pods on simulated nodes', () => {
     await createPod(
       ns,
       'envs',
-      { containers: [fromLabel, { name: 'helper', image: 'busybox:1.36' }] },
+      { containers: [fromLabel, { name: 'helper', image: 'busybox:1.36', command: ['sleep', 'infinity'] }] },
       { labels: { level: 'info' }, annotations: { [SIDECARSET_HASH_ANNOTATION]: '{}' } },
     );
     const before = await readyPod(ns, 'envs');

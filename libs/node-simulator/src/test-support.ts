@@ -5,7 +5,8 @@ import { faultView, mergeFaults, NO_FAULTS } from './faults.js';
 import { normalizeImage } from './image-ref.js';
 import type { KruiseDaemonGates, SimulatorFaults, SimulatorTimings } from './options.js';
 import { desiredPodStatus } from './pod-status.js';
-import { advance, newPodRuntime, type Effect, type PodRuntime } from './runtime.js';
+import { advance } from './runtime.js';
+import { newPodRuntime, type Effect, type PodRuntime } from './runtime-state.js';
 import type { Pod, PodStatus } from './types.js';
 
 export const T0 = Date.parse('2026-01-01T00:00:00Z');

@@ -20,9 +20,19 @@ export interface EnvVar {
   valueFrom?: EnvVarSource | null;
 }
 
+/** core/v1 LifecycleHandler: only `exec` and `sleep` take time here (http and tcp hooks return at once). */
+export interface LifecycleHandler {
+  exec?: { command?: string[] | null } | null;
+  sleep?: { seconds: number } | null;
+  [key: string]: unknown;
+}
+
 export interface Container {
   name: string;
   image?: string;
+  command?: string[] | null;
+  args?: string[] | null;
+  lifecycle?: { postStart?: LifecycleHandler | null; preStop?: LifecycleHandler | null } | null;
   imagePullPolicy?: string;
   restartPolicy?: string;
   env?: EnvVar[] | null;

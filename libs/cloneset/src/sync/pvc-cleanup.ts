@@ -1,37 +1,44 @@
 /**
  * PVC clean-up when `scaleStrategy.disablePVCReuse` is set (OpenKruise
- * `pkg/controller/cloneset/sync/cloneset_scale.go`, `cleanupPVCs`): claims of a terminating or terminated pod are
- * handed over to the pod (they go with it), claims of no pod are deleted.
+ * `pkg/controller/cloneset/cloneset_controller.go`, `cleanupPVCs`): claims of a terminating or terminated pod are
+ * handed over to the pod (they go with it), claims of no pod are deleted, and only the claims of active pods are
+ * left for scaling. Scaling must get that list, not the full one: a claim left in it keeps its instance id free
+ * for reuse, and a replacement pod would then take the terminating pod's id, name and claim.
  */
-import { EventReasons, isConflict, isNotFound } from '@regatta/kube';
+import { EventReasons, isNotFound } from '@regatta/kube';
 import { type CloneSetObject, nameOf } from '../cloneset-object.js';
 import { errText } from '../events.js';
 import { type PersistentVolumeClaim, claimOwnedByPod, planPvcCleanup } from '../planning/index.js';
 import type { Claimed } from './claim.js';
 import { PVC, type SyncDeps } from './context.js';
 
+/**
+ * The claims scaling may use: all of them when reuse is allowed, else those of active pods (after handing the
+ * others over to their pods or deleting them). A failed write (other than NotFound) fails the round, as upstream.
+ */
 export async function cleanupPvcsStep(
   d: SyncDeps,
   cs: CloneSetObject,
   key: string,
   c: Claimed,
-): Promise<void> {
-  if (!cs.spec?.scaleStrategy?.disablePVCReuse) return;
+): Promise<PersistentVolumeClaim[]> {
+  if (!cs.spec?.scaleStrategy?.disablePVCReuse) return c.pvcs;
   const plan = planPvcCleanup(c.activePods, c.inactivePods, c.pvcs);
   for (const { pvc, pod } of plan.handOver) {
-    await d.client
-      .replace({ ...claimOwnedByPod(pvc, cs.metadata?.uid ?? '', pod), ...PVC })
-      .catch((err: unknown) => {
-        if (!isNotFound(err) && !isConflict(err)) {
-          void d.recorder.warning(
-            cs,
-            EventReasons.FailedUpdate,
-            `failed to update pvc ${nameOf(pvc)}: ${errText(err)}`,
-          );
-        }
-      });
+    try {
+      await d.client.replace({ ...claimOwnedByPod(pvc, cs.metadata?.uid ?? '', pod), ...PVC });
+    } catch (err) {
+      if (isNotFound(err)) continue;
+      void d.recorder.warning(
+        cs,
+        EventReasons.FailedUpdate,
+        `failed to update pvc ${nameOf(pvc)}: ${errText(err)}`,
+      );
+      throw err;
+    }
   }
   for (const pvc of plan.remove) await deletePvc(d, cs, key, pvc);
+  return plan.active;
 }
 
 async function deletePvc(
@@ -45,12 +52,12 @@ async function deletePvc(
     await d.client.delete({ ...PVC, namespace: pvc.metadata?.namespace, name: nameOf(pvc) });
   } catch (err) {
     d.expectations.observeScale(key, 'delete', nameOf(pvc));
-    if (!isNotFound(err)) {
-      void d.recorder.warning(
-        cs,
-        EventReasons.FailedDelete,
-        `failed to delete pvc ${nameOf(pvc)}: ${errText(err)}`,
-      );
-    }
+    if (isNotFound(err)) return;
+    void d.recorder.warning(
+      cs,
+      EventReasons.FailedDelete,
+      `failed to delete pvc ${nameOf(pvc)}: ${errText(err)}`,
+    );
+    throw err;
   }
 }

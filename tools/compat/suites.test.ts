@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { allOn, featureGatesValue, SPEC_FILES } from './suites.js';
+
+describe('feature gates for the sandbox', () => {
+  it('turns every gate a controller knows on, as AllAlpha=true,AllBeta=true does', () => {
+    expect(allOn({ B: false, A: true })).toEqual({ A: true, B: true });
+  });
+  it('joins the gates of the files to run, sorted', () => {
+    expect(featureGatesValue([{ featureGates: { B: true } }, { featureGates: { A: true, B: true } }])).toBe(
+      'A=true,B=true',
+    );
+    expect(featureGatesValue([])).toBe('');
+  });
+  it('lists each spec file once', () => {
+    const files = SPEC_FILES.map((f) => f.file);
+    expect(new Set(files).size).toBe(files.length);
+  });
+});
