@@ -1,11 +1,13 @@
 // `npm test`: the whole suite. Builds the cached control plane if missing (skipped when present),
-// then lint and typecheck of every project, then every vitest test: unit tests and the integration
+// then lint and typecheck of every project and of the tools (bench, compat), then every vitest test: unit tests and the integration
 // tests against a real control plane, NATS and Jaeger.
 import { spawnSync } from 'node:child_process';
 
 const steps = [
   ['control-plane binaries', 'bash', ['tools/controlplane/build.sh']],
   ['lint and typecheck', 'npx', ['nx', 'run-many', '-t', 'lint', 'typecheck', '--outputStyle=static']],
+  ['typecheck of tools/bench', 'npx', ['tsc', '-p', 'tools/bench/tsconfig.json', '--noEmit']],
+  ['typecheck of tools/compat', 'npx', ['tsc', '-p', 'tools/compat/tsconfig.json', '--noEmit']],
   ['tests', 'npx', ['vitest', 'run', ...process.argv.slice(2)]],
 ];
 
