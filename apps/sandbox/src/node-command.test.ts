@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from './controllers.js';
 import { nodeAddManifest } from './node-command.js';
 
+// nodeAddManifest loads @regatta/node-simulator on first use; on a loaded two-core machine that import alone can
+// take longer than vitest's default 5 s
+const FIRST_IMPORT_MS = 60_000;
+
 describe('sandbox node add', () => {
   it('builds the Node for the sandbox simulator from kubectl-style flags', async () => {
     expect(
@@ -16,10 +20,10 @@ describe('sandbox node add', () => {
       },
       spec: { taints: [{ key: 'dedicated', value: 'edge', effect: 'NoSchedule' }] },
     });
-  });
+  }, FIRST_IMPORT_MS);
 
   it('refuses malformed flags as usage errors', async () => {
     await expect(nodeAddManifest('x', { label: ['novalue'], taint: [] })).rejects.toBeInstanceOf(UsageError);
     await expect(nodeAddManifest('x', { label: [], taint: ['k=v'] })).rejects.toBeInstanceOf(UsageError);
-  });
+  }, FIRST_IMPORT_MS);
 });
