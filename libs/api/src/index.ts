@@ -220,11 +220,121 @@ export {
   type DaemonSetAdmission,
 } from './daemonset/admission.js';
 
+// SidecarSet
+export {
+  DEFAULT_SIDECARSET_MAX_UNAVAILABLE,
+  DEFAULT_SIDECARSET_PARTITION,
+  DEFAULT_SIDECARSET_REVISION_HISTORY_LIMIT,
+  DEFAULT_TARGET_CONTAINERS_NAME_REGEX,
+  LocalObjectReferenceSchema,
+  ObjectFieldSelectorSchema,
+  POD_INJECT_POLICIES,
+  ResourcesPolicySchema,
+  SHARE_VOLUME_POLICY_TYPES,
+  SIDECAR_UPGRADE_TYPES,
+  SIDECARSET_API_VERSION,
+  SIDECARSET_INJECT_REVISION_POLICIES,
+  SIDECARSET_KIND,
+  SIDECARSET_PATCH_POLICIES,
+  SIDECARSET_UPDATE_STRATEGY_TYPES,
+  SIDECARSET_V1ALPHA1_API_VERSION,
+  ShareVolumePolicySchema,
+  SidecarContainerFieldsSchema,
+  SidecarContainerSchema,
+  SidecarContainerUpgradeStrategySchema,
+  SidecarSetInjectRevisionSchema,
+  SidecarSetInjectionStrategySchema,
+  SidecarSetPatchPodMetadataSchema,
+  SidecarSetSchema,
+  SidecarSetSpecSchema,
+  SidecarSetStatusSchema,
+  SidecarSetUpdateStrategySchema,
+  SidecarSetV1alpha1Schema,
+  SidecarSetV1alpha1SpecSchema,
+  TARGET_CONTAINERS_MODES,
+  TransferEnvVarSchema,
+  type PodInjectPolicy,
+  type ResourcesPolicy,
+  type ShareVolumePolicy,
+  type ShareVolumePolicyType,
+  type SidecarContainer,
+  type SidecarContainerFields,
+  type SidecarContainerUpgradeStrategy,
+  type SidecarContainerUpgradeType,
+  type SidecarSet,
+  type SidecarSetInjectRevision,
+  type SidecarSetInjectRevisionPolicy,
+  type SidecarSetInjectionStrategy,
+  type SidecarSetPatchPodMetadata,
+  type SidecarSetPatchPolicy,
+  type SidecarSetSpec,
+  type SidecarSetStatus,
+  type SidecarSetUpdateStrategy,
+  type SidecarSetUpdateStrategyType,
+  type SidecarSetV1alpha1,
+  type SidecarSetV1alpha1Spec,
+  type TargetContainersMode,
+  type TransferEnvVar,
+} from './sidecarset/types.js';
+export {
+  SIDECARSET_UPGRADABLE_CONDITION,
+  SidecarSetAnnotations,
+  SidecarSetEnvs,
+  SidecarSetLabels,
+} from './sidecarset/keys.js';
+
+export { SIDECARSET_CRD } from './sidecarset/crd.js';
+export { SIDECARSET_SHAPE, SIDECARSET_SPEC_SHAPE, sidecarSetShapeErrors } from './sidecarset/shape.js';
+export {
+  sidecarSetRequestVersion,
+  sidecarSetVersionOf,
+  type SidecarSetVersion,
+} from './sidecarset/version.js';
+export {
+  canonicalJson,
+  isNativeSidecar,
+  sidecarSetHash,
+  sidecarSetHashAnnotations,
+  sidecarSetHashWithoutImage,
+} from './sidecarset/hash.js';
+export { applySidecarSetSpecDefaults, defaultSidecarSet } from './sidecarset/defaults.js';
+export { sidecarSetCustomVersion, sidecarSetToV1alpha1, sidecarSetToV1beta1 } from './sidecarset/conversion.js';
+export { selectorsOverlap } from './sidecarset/selector-overlap.js';
+export {
+  parseResourceExpression,
+  type ParsedResourceExpr,
+  type ResourceExprNode,
+} from './sidecarset/resource-expression.js';
+export {
+  canaryErrors,
+  conflictErrors,
+  patchMetadataWhitelistProblem,
+  sidecarSetsOverlap,
+  type PatchPodMetadataWhitelist,
+  type PatchPodMetadataWhitelistRule,
+  type SidecarSetRevisionRef,
+  type SidecarSetValidationContext,
+} from './sidecarset/context-rules.js';
+export {
+  SIDECARSET_NAME_MAX_LENGTH,
+  sidecarSelectorErrors,
+  validateSidecarSet,
+  validateSidecarSetObject,
+} from './sidecarset/validation.js';
+export { containerUpdateErrors, validateSidecarSetUpdate } from './sidecarset/update-validation.js';
+export {
+  NAMESPACE_WARNING,
+  VOLUME_TEMPLATES_WARNING,
+  defaultSidecarSetForAdmission,
+  validateSidecarSetAdmission,
+  type SidecarSetAdmission,
+  type SidecarSetMutation,
+} from './sidecarset/admission.js';
+
 // Placeholder kinds
 export { IMAGE_PULL_JOB_CRD } from './kinds/image-pull-job.js';
 export { NODE_IMAGE_CRD } from './kinds/node-image.js';
 export { RESOURCE_DISTRIBUTION_CRD } from './kinds/resource-distribution.js';
-export { SIDECARSET_CRD } from './kinds/sidecarset.js';
 export { UNITED_DEPLOYMENT_CRD } from './kinds/united-deployment.js';
 
 // CRD generation
