@@ -161,9 +161,9 @@ describe('nodes added, changed and removed while the simulator runs', () => {
   it('a node deleted while it switches NotReady: no failure logged, the node is simply no longer run', async () => {
     const name = `${prefix}brief`;
     await t.sim.addNode(name, { taints: [TAINT] });
-    await kube.delete(nodePath(name));
-    // before the simulator hears of the deletion: the switch's writes find no Node
+    // the switch's writes (status, then taints) race the deletion: the later ones find no Node
     t.sim.setFaults({ notReadyNodes: [name] });
+    await kube.delete(nodePath(name));
     await eventually('no longer run', async () => !t.sim.ownsNode(name), 10_000);
     await quiet();
     t.sim.setFaults({ notReadyNodes: [] });
