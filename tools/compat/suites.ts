@@ -4,6 +4,7 @@
  * sidecarset*.go, containerlaunchpriority.go, uniteddeployment.go, resourcedistribution.go, pullimages.go).
  * Paths are relative to upstream's `test/e2e/`.
  */
+import { DAEMONSET_FEATURE_GATES } from '@regatta/ads';
 import { CLONESET_FEATURE_GATES } from '@regatta/cloneset';
 
 export interface SpecFile {
@@ -29,6 +30,18 @@ export const SPEC_FILES: readonly SpecFile[] = [
     file: 'apps/v1alpha1/cloneset.go',
     controllers: ['cloneset'],
     featureGates: allOn(CLONESET_FEATURE_GATES),
+  },
+  {
+    kind: 'DaemonSet',
+    file: 'apps/v1alpha1/daemonset.go',
+    controllers: ['ads'],
+    featureGates: allOn(DAEMONSET_FEATURE_GATES),
+  },
+  {
+    kind: 'DaemonSet',
+    file: 'apps/v1beta1/daemonset.go',
+    controllers: ['ads'],
+    featureGates: allOn(DAEMONSET_FEATURE_GATES),
   },
 ];
 

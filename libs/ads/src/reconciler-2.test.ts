@@ -195,6 +195,8 @@ describe('DaemonSetReconciler, preDelete hook and history', () => {
     const revisions = w.c.all('ControllerRevision');
     expect(revisions).toHaveLength(2);
     const hash = w.ds().status?.['updateRevision'] as string;
+    // the v1alpha1 name too: clients reading through v1alpha1 see status.daemonSetHash (no conversion webhook)
+    expect(w.ds().status?.['daemonSetHash']).toBe(hash);
     expect(revisions.map((r) => r.metadata?.name)).toContain(`ds-${hash}`);
     expect(w.pods().map((p) => p.metadata?.labels?.['controller-revision-hash'])).toEqual([hash]);
   });

@@ -318,10 +318,21 @@ export class NodeManager {
       );
     };
     work()
-      .catch((err: unknown) => this.o.log(`switching ${name} ${down ? 'NotReady' : 'Ready'} failed: ${message(err)}`))
+      .catch((err: unknown) => {
+        // deleted while switching (kubectl delete node right after the change): nothing left to switch, as a
+        // kubelet whose Node is gone; onNodeGone says the node is no longer run
+        if (this.gone(st) || isNotFound(err)) return;
+        this.o.log(`switching ${name} ${down ? 'NotReady' : 'Ready'} failed: ${message(err)}`);
+      })
       .finally(() => {
+        if (this.gone(st)) return;
         for (const l of this.readinessListeners) l(name, !down);
       });
+  }
+
+  /** The node of this state is no longer run (deleted, or replaced by a new Node of the same name). */
+  private gone(st: NodeState): boolean {
+    return this.nodes.get(st.spec.name) !== st;
   }
 
   /**
@@ -358,7 +369,9 @@ export class NodeManager {
         now: Date.now(),
       });
       if (!sameTaints(want, node.spec?.taints)) {
-        this.reconcileTaints(st).catch((err: unknown) => this.o.log(`taints of ${name} not updated: ${message(err)}`));
+        this.reconcileTaints(st).catch((err: unknown) => {
+          if (!isNotFound(err)) this.o.log(`taints of ${name} not updated: ${message(err)}`);
+        });
       }
       return;
     }

@@ -157,4 +157,16 @@ describe('nodes added, changed and removed while the simulator runs', () => {
     await t.createPod(ns, 'new', { nodeName: name, tolerations: [toleration], containers: [{ name: 'app', image: 'nginx:1.27' }] });
     await t.readyPod(ns, 'new');
   });
+
+  it('a node deleted while it switches NotReady: no failure logged, the node is simply no longer run', async () => {
+    const name = `${prefix}brief`;
+    await t.sim.addNode(name, { taints: [TAINT] });
+    // the switch's writes (status, then taints) race the deletion: the later ones find no Node
+    t.sim.setFaults({ notReadyNodes: [name] });
+    await kube.delete(nodePath(name));
+    await eventually('no longer run', async () => !t.sim.ownsNode(name), 10_000);
+    await quiet();
+    t.sim.setFaults({ notReadyNodes: [] });
+    expect(t.logLines().filter((l) => l.includes(name) && /fail|not found/i.test(l))).toEqual([]);
+  });
 });

@@ -29,6 +29,8 @@ export interface PrivateSimulator {
   ): Promise<Pod>;
   /** Waits until the pod runs and is Ready; returns it. */
   readyPod(ns: string, name: string): Promise<Pod>;
+  /** The simulator's log lines since the current test began. */
+  logLines(): readonly string[];
 }
 
 /**
@@ -89,6 +91,7 @@ export function usePrivateSimulator(o: {
       return sim;
     },
     getPod: (ns, name) => kube.get<Pod>(podPath(ns, name)),
+    logLines: () => [...lines],
     createPod: (ns, name, spec, meta = {}) =>
       kube.create<Pod>(`/api/v1/namespaces/${ns}/pods`, {
         apiVersion: 'v1',

@@ -69,7 +69,6 @@ export function statusUnchanged(
   stored: Record<string, unknown> | undefined,
   counts: DaemonSetCounts,
   hash: string,
-  hashField: 'updateRevision' | 'daemonSetHash',
   generation: number,
   collisionCount: number,
 ): boolean {
@@ -77,5 +76,6 @@ export function statusUnchanged(
   for (const [k, v] of Object.entries(counts)) if ((s[k] ?? 0) !== v) return false;
   if (((s['observedGeneration'] as number | undefined) ?? 0) < generation) return false;
   if ((s['collisionCount'] ?? 0) !== collisionCount) return false;
-  return s[hashField] === hash;
+  // the hash under both names: v1alpha1 readers see daemonSetHash (docs/adr/0023-daemonset-hash-stored-for-v1alpha1-readers.md)
+  return s['updateRevision'] === hash && s['daemonSetHash'] === hash;
 }

@@ -17,6 +17,8 @@ import type { DaemonSetSync } from './context.js';
 export interface DaemonSetStatusOut extends DaemonSetCounts {
   observedGeneration?: number;
   updateRevision: string;
+  /** updateRevision again, under the name v1alpha1 readers know (docs/adr/0023-daemonset-hash-stored-for-v1alpha1-readers.md). */
+  daemonSetHash: string;
   collisionCount?: number;
 }
 
@@ -41,6 +43,7 @@ export async function statusStep(
   const status: DaemonSetStatusOut = {
     ...counts,
     updateRevision: s.hash,
+    daemonSetHash: s.hash,
     ...(collisionCount > 0 || stored?.['collisionCount'] != null ? { collisionCount } : {}),
     ...(updateObservedGeneration
       ? { observedGeneration: generation }
@@ -57,7 +60,6 @@ export async function statusStep(
         stored,
         counts,
         s.hash,
-        'updateRevision',
         updateObservedGeneration ? generation : storedGeneration,
         collisionCount,
       ),

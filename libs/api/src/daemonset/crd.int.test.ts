@@ -102,6 +102,7 @@ describe('DaemonSet CRD on a real API server', () => {
       numberAvailable: 4,
       numberMisscheduled: 0,
       updateRevision: 'abc',
+      daemonSetHash: 'abc',
     };
     const cur = await api('GET', `${beta}/${name}`);
     const put = await api('PUT', `${beta}/${name}/status`, { body: { ...cur.body, status } });
@@ -114,9 +115,11 @@ describe('DaemonSet CRD on a real API server', () => {
       expect(cells?.slice(0, 6)).toEqual([name, 5, 5, 4, 3, 4]);
       expect(cells?.slice(7)).toEqual(['nginx', 'harbor.test.com/cicd/nginx:1.28.0']);
     }
-    // no conversion webhook: v1alpha1 readers do not see the v1beta1-only updateRevision (ADR 0019)
+    // no conversion webhook: v1alpha1 readers do not see the v1beta1-only updateRevision (ADR 0019), but the
+    // hash under its v1alpha1 name, which the controller stores too (ADR 0023)
     const viaAlpha = await api('GET', `${alpha}/${name}`);
     expect((viaAlpha.body['status'] as Json)['updateRevision']).toBeUndefined();
+    expect((viaAlpha.body['status'] as Json)['daemonSetHash']).toBe('abc');
     expect((await api('GET', `${beta}/${name}`)).body['status']).toMatchObject({ updateRevision: 'abc' });
   });
 

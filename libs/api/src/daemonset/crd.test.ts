@@ -47,6 +47,8 @@ describe('DaemonSet CRD (config/crd/bases/apps.kruise.io_daemonsets.yaml)', () =
     expect(Object.keys(props('v1beta1', 'spec')['properties'] as object)).toContain('scaleStrategy');
     expect(Object.keys(props('v1alpha1', 'spec')['properties'] as object)).not.toContain('scaleStrategy');
     expect(Object.keys(props('v1beta1', 'status')['properties'] as object)).toContain('updateRevision');
+    // stored for v1alpha1 readers (docs/adr/0023-daemonset-hash-stored-for-v1alpha1-readers.md)
+    expect(Object.keys(props('v1beta1', 'status')['properties'] as object)).toContain('daemonSetHash');
     expect(Object.keys(props('v1alpha1', 'status')['properties'] as object)).toContain('daemonSetHash');
     expect([...(props('v1beta1', 'status')['required'] as string[])].sort()).toEqual([
       'currentNumberScheduled',

@@ -172,6 +172,11 @@ export const DaemonSetStatusSchema = Type.Object(
     updateRevision: Type.Optional(
       Type.String({ description: 'The controller-revision-hash of the current template.' }),
     ),
+    // not in upstream's v1beta1 schema: stored so that v1alpha1 readers see their name of updateRevision without a
+    // conversion webhook (docs/adr/0023-daemonset-hash-stored-for-v1alpha1-readers.md)
+    daemonSetHash: Type.Optional(
+      Type.String({ description: 'updateRevision under its v1alpha1 name, for clients reading through v1alpha1.' }),
+    ),
   },
   { description: 'The observed state of the DaemonSet.' },
 );
