@@ -131,7 +131,11 @@ const stored = specs.flatMap((s) => {
   const r = byKey.get(specKey(s));
   return r ? [{ ...r, spec: s }] : [];
 });
-await writeFile(store, JSON.stringify(stored, null, 2));
+// rows of spec files this checkout does not list (another branch's kinds share the cache) are kept in the store,
+// not shown in the document
+const listed = new Set(SPEC_FILES.map((f) => f.file));
+const otherFiles = previous.filter((r) => !listed.has(r.spec.file));
+await writeFile(store, JSON.stringify([...stored, ...otherFiles], null, 2));
 const merged = stored.map((r) => withKnownCause(r, KNOWN_FAILURES));
 const latest = stored
   .filter((r) => r.at !== undefined)
