@@ -73,10 +73,7 @@ export function reportRollout(r: RolloutResult): string {
         '  + the watcher (Regatta reads through it)',
         fmt((cs.cpuS[ctl] ?? NaN) + (cs.cpuS['watcher'] ?? NaN), 2),
         fmt(dp.cpuS[kcm] ?? NaN, 2),
-        ratio(
-          (cs.cpuS[ctl] ?? NaN) + (cs.cpuS['watcher'] ?? NaN),
-          dp.cpuS[kcm] ?? NaN,
-        ),
+        ratio((cs.cpuS[ctl] ?? NaN) + (cs.cpuS['watcher'] ?? NaN), dp.cpuS[kcm] ?? NaN),
         '',
       ],
       [
@@ -86,20 +83,8 @@ export function reportRollout(r: RolloutResult): string {
         ratio(cs.rssPeak[ctl] ?? NaN, dp.rssPeak[kcm] ?? NaN),
         '',
       ],
-      [
-        'controller RSS before the workload (idle)',
-        mib(cs.idleRss[ctl]),
-        mib(dp.idleRss[kcm]),
-        '',
-        '',
-      ],
-      [
-        'controller VmHWM (peak since start)',
-        mib(cs.hwm[ctl]),
-        mib(dp.hwm[kcm]),
-        '',
-        '',
-      ],
+      ['controller RSS before the workload (idle)', mib(cs.idleRss[ctl]), mib(dp.idleRss[kcm]), '', ''],
+      ['controller VmHWM (peak since start)', mib(cs.hwm[ctl]), mib(dp.hwm[kcm]), '', ''],
       [
         'most pods unavailable at once',
         `${cs.maxUnavailable}`,

@@ -12,13 +12,7 @@ import { KubeClient, ListWatcher, type KubeObject, type WatchedResource } from '
 import { installCrds, waitFor } from '@regatta/local-cluster';
 import { Child, nowMs, sleep } from './common.js';
 import { readAudit, tally } from './rollout-audit.js';
-import {
-  IMAGE_NEW,
-  type Ctx,
-  type PhaseResult,
-  type RolloutResult,
-  type Restart,
-} from './rollout-config.js';
+import { IMAGE_NEW, type Ctx, type PhaseResult, type RolloutResult, type Restart } from './rollout-config.js';
 import { measurePhase, rssNow, type PhaseEnv } from './rollout-measure.js';
 import { ProgramSupervisor } from './rollout-programs.js';
 import { Follower, PODS, PodTracker } from './rollout-watch.js';
@@ -139,7 +133,12 @@ export async function runRollout(ctx: Ctx, spec: RolloutSpec): Promise<RolloutRe
     ): Promise<PhaseResult> => {
       const { sup } = o;
       const ns = side.object.metadata?.namespace ?? '';
-      const ref = { apiVersion: side.object.apiVersion ?? '', kind: side.object.kind ?? '', namespace: ns, name: 'bench' };
+      const ref = {
+        apiVersion: side.object.apiVersion ?? '',
+        kind: side.object.kind ?? '',
+        namespace: ns,
+        name: 'bench',
+      };
       await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
       tracker = new PodTracker(ns, n);
       const follower = new Follower<KubeObject>(client, side.resource, ns, 'bench');
@@ -152,7 +151,9 @@ export async function runRollout(ctx: Ctx, spec: RolloutSpec): Promise<RolloutRe
         const gen = created.metadata?.generation ?? 1;
         const ok = await follower.until((o) => side.done(o, gen), 600_000);
         if (ok === undefined)
-          throw new Error(`${side.name} did not get ${n} ready pods in 10 min: ${side.describe(follower.latest)}`);
+          throw new Error(
+            `${side.name} did not get ${n} ready pods in 10 min: ${side.describe(follower.latest)}`,
+          );
         const setupS = (ok - s0) / 1000;
         log(`${side.name}: ${n} pods ready in ${setupS.toFixed(1)} s; settling 5 s`);
         await sleep(5000);

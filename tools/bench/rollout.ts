@@ -37,7 +37,12 @@ export async function benchRollout(ctx: Ctx): Promise<RolloutResult> {
       replicas: n,
       selector: { matchLabels: { app: 'bench-cs' } },
       template: { metadata: { labels: { app: 'bench-cs' } }, spec: benchPodSpec(IMAGE_OLD) },
-      updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: MAX_UNAVAILABLE, maxSurge: 0, partition: 0 },
+      updateStrategy: {
+        type: 'InPlaceIfPossible',
+        maxUnavailable: MAX_UNAVAILABLE,
+        maxSurge: 0,
+        partition: 0,
+      },
     },
   } as unknown as CloneSet);
   return runRollout(ctx, {
@@ -86,7 +91,10 @@ export async function benchRollout(ctx: Ctx): Promise<RolloutResult> {
         spec: {
           replicas: n,
           selector: { matchLabels: { app: 'bench-deploy' } },
-          strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: MAX_UNAVAILABLE, maxSurge: 0 } },
+          strategy: {
+            type: 'RollingUpdate',
+            rollingUpdate: { maxUnavailable: MAX_UNAVAILABLE, maxSurge: 0 },
+          },
           template: { metadata: { labels: { app: 'bench-deploy' } }, spec: benchPodSpec(IMAGE_OLD) },
         },
       } as KubeObject,
