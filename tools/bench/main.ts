@@ -1,10 +1,10 @@
-// `npm run bench [-- --quick] [-- --only=watches,latency,memory,rollout] [-- --keep]`: Regatta's published
-// figures (docs/benchmarks.md). Starts its own control plane and nats-server in a temp folder, the
-// watcher app as a process, runs the benchmarks one after the other, prints every figure next to a
-// baseline measured in the same run, and stops everything, also on error or Ctrl-C. The rollout
-// benchmark gets a second cluster of its own (with kube-controller-manager, kube-scheduler and an audit
-// log), started after the first one has stopped. Nothing here is a timed assertion: the exit code is 0
-// unless something breaks.
+// `npm run bench [-- --quick] [-- --only=watches,latency,memory,rollout,asts-rollout,ads-rollout] [-- --keep]`:
+// Regatta's published figures (docs/benchmarks.md). Starts its own control plane and nats-server in a temp
+// folder, the watcher app as a process, runs the benchmarks one after the other, prints every figure next to
+// a baseline measured in the same run, and stops everything, also on error or Ctrl-C. Each rollout
+// benchmark gets a cluster of its own (with kube-controller-manager, kube-scheduler and an audit log),
+// started after the previous one has stopped. Nothing here is a timed assertion: the exit code is 0 unless
+// something breaks.
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg, totalmem, tmpdir } from 'node:os';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -22,10 +22,13 @@ import { benchLatency, reportLatency } from './latency.js';
 import { benchMemory, reportMemory } from './memory.js';
 import type { Pod } from '@regatta/api';
 import { captureRunningPod } from './pod-template.js';
+import { benchAdsRollout } from './rollout-ads.js';
+import { benchAstsRollout } from './rollout-asts.js';
+import type { Ctx, RolloutConfig, RolloutResult } from './rollout-config.js';
 import { benchRollout, reportRollout } from './rollout.js';
 import { benchWatches, reportWatches } from './watches.js';
 
-const BENCHMARKS = ['watches', 'latency', 'memory', 'rollout'];
+const BENCHMARKS = ['watches', 'latency', 'memory', 'rollout', 'asts-rollout', 'ads-rollout'];
 const usage = `usage: npm run bench [-- --quick] [-- --only=${BENCHMARKS.join(',')}] [-- --keep]`;
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -51,6 +54,10 @@ const config = quick
   : { counts: [1, 3, 7], rates: [100, 1000], warmMs: 3000, measureMs: 15_000, configMaps: 200, pods: 10_000 };
 /** Benchmark 4: N pods, t ms for a container to be ready after an in-place restart or a pod start. */
 const rolloutConfig = quick ? { replicas: 100, restartMs: 2000 } : { replicas: 1000, restartMs: 5000 };
+/** Benchmark 5: N pods; t is shorter than benchmark 4's since the native StatefulSet's bound is N·t. */
+const astsConfig = quick ? { replicas: 30, restartMs: 1000 } : { replicas: 300, restartMs: 2000 };
+/** Benchmark 6: N simulated nodes (one daemon pod each). */
+const adsConfig = quick ? { replicas: 10, restartMs: 2000 } : { replicas: 50, restartMs: 5000 };
 
 const t0 = Date.now();
 const log = (line: string) =>
@@ -88,7 +95,7 @@ const cleanup = () =>
   (cleaning ??= (async () => {
     await stopAllChildren().catch(() => undefined);
     for (const c of clusters.reverse()) await c.stop().catch(() => undefined);
-    if (failed || keep) console.log(`logs kept in ${dir} (logs/, rollout/logs/, rollout/audit.log)`);
+    if (failed || keep) console.log(`logs kept in ${dir} (logs/, <rollout>/logs/, <rollout>/audit.log)`);
     else await rm(dir, { recursive: true, force: true }).catch(() => undefined);
   })());
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
@@ -103,25 +110,27 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
 const reports: string[] = [];
 try {
   if (only.has('watches') || only.has('latency') || only.has('memory')) await busBenchmarks();
-  if (only.has('rollout')) {
-    section(
-      `4. rollout of ${rolloutConfig.replicas} pods, CloneSet in place vs Deployment ` +
-        `(own control plane: + kube-controller-manager, kube-scheduler, audit log)`,
+  if (only.has('rollout'))
+    await rolloutBenchmark(
+      `4. rollout of ${rolloutConfig.replicas} pods, CloneSet in place vs Deployment`,
+      'rollout',
+      rolloutConfig,
+      benchRollout,
     );
-    const rolloutDir = join(dir, 'rollout');
-    const auditLog = join(rolloutDir, 'audit.log');
-    const cluster = await LocalCluster.start({ dir: rolloutDir, jaeger: false, auditLogPath: auditLog, log });
-    clusters.push(cluster);
-    const r = await benchRollout({
-      ...rolloutConfig,
-      cluster,
-      auditLog,
-      logsDir: join(rolloutDir, 'logs'),
-      log,
-    });
-    reports.push(reportRollout(r));
-    await cluster.stop();
-  }
+  if (only.has('asts-rollout'))
+    await rolloutBenchmark(
+      `5. rollout of ${astsConfig.replicas} pods, Advanced StatefulSet in place vs StatefulSet`,
+      'asts-rollout',
+      astsConfig,
+      benchAstsRollout,
+    );
+  if (only.has('ads-rollout'))
+    await rolloutBenchmark(
+      `6. rollout over ${adsConfig.replicas} nodes, Advanced DaemonSet in place vs DaemonSet`,
+      'ads-rollout',
+      adsConfig,
+      benchAdsRollout,
+    );
 
   section(`results (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
   console.log(reports.join('\n\n'));
@@ -134,6 +143,24 @@ try {
   }
 } finally {
   await cleanup();
+}
+
+/** A rollout benchmark on a cluster of its own (+ kube-controller-manager, kube-scheduler, an audit log), in
+ * `<tmp>/<folder>`; the cluster stops at the end. */
+async function rolloutBenchmark(
+  title: string,
+  folder: string,
+  cfg: RolloutConfig,
+  bench: (ctx: Ctx) => Promise<RolloutResult>,
+): Promise<void> {
+  section(`${title} (own control plane: + kube-controller-manager, kube-scheduler, audit log)`);
+  const rolloutDir = join(dir, folder);
+  const auditLog = join(rolloutDir, 'audit.log');
+  const cluster = await LocalCluster.start({ dir: rolloutDir, jaeger: false, auditLogPath: auditLog, log });
+  clusters.push(cluster);
+  const r = await bench({ ...cfg, cluster, auditLog, logsDir: join(rolloutDir, 'logs'), log });
+  reports.push(reportRollout(r));
+  await cluster.stop();
 }
 
 /** Benchmarks 1–3 on one cluster without kube-controller-manager and kube-scheduler (stopped at the end). */

@@ -47,7 +47,9 @@ export interface AuditRecord {
 
 /** Who made a write, from its User-Agent (client-go's is `<binary>/<version> (<os/arch>) kubernetes/<commit>/<controller>`). */
 export function clientOf(userAgent: string): string {
-  if (userAgent.startsWith('regatta-cloneset')) return 'regatta-cloneset';
+  // a controller program on the kit: `regatta-<name>` (its Lease renewals: `regatta-<name>/leader-election`)
+  const program = /^regatta-(cloneset|asts|ads)\b/.exec(userAgent);
+  if (program) return program[0];
   if (userAgent.startsWith('kube-controller-manager/')) return 'kube-controller-manager';
   if (userAgent.startsWith('kube-scheduler/')) return 'kube-scheduler';
   if (userAgent === 'regatta-bench') return 'bench';

@@ -1,10 +1,11 @@
-// The rollout benchmark's settings and what it measures (docs/benchmarks.md): the workload both sides
-// roll out, and the result of each side.
+// The rollout benchmarks' settings and what they measure (docs/benchmarks.md): the workload both sides
+// roll out, and the result of each side. One shape for every comparison (CloneSet vs Deployment,
+// Advanced StatefulSet vs StatefulSet, Advanced DaemonSet vs DaemonSet).
 import type { LocalCluster } from '@regatta/local-cluster';
 import type { AuditWindow, WriteTally } from './rollout-audit.js';
 
 export interface RolloutConfig {
-  /** N: pods of the CloneSet and of the Deployment. */
+  /** N: pods of each side's workload (for a DaemonSet: the nodes). */
   replicas: number;
   /** t: how long a restarted container (in place) or a new pod's containers take to be ready, ms. */
   restartMs: number;
@@ -21,11 +22,19 @@ export interface Ctx extends RolloutConfig {
 export const MAX_UNAVAILABLE = '10%';
 export const IMAGE_OLD = 'nginx:1.27.3';
 export const IMAGE_NEW = 'nginx:1.27.4';
+/** The pod both sides run: one container, no probes, no resource requests. */
+export function benchPodSpec(image: string, extra: Record<string, unknown> = {}) {
+  return {
+    ...extra,
+    containers: [{ name: 'app', image, ports: [{ containerPort: 8080, protocol: 'TCP' }] }],
+  };
+}
+
 export const MAX_PODS_PER_NODE = 110;
 /** Writes made this long after "done" are still counted (and shown apart): stragglers belong to the rollout. */
 export const TAIL_MS = 5_000;
 
-/** At most this many restarts of the watcher and the cloneset program together. */
+/** At most this many restarts of the watcher and the controller program together. */
 export const MAX_RESTARTS = 5;
 
 /** A Regatta program that exited while the benchmark ran, and was started again. */
@@ -39,7 +48,12 @@ export interface Restart {
 
 /** What one side of the comparison measured. */
 export interface PhaseResult {
+  /** Short name (`CloneSet`), and the column header (`CloneSet InPlaceIfPossible`). */
   name: string;
+  label: string;
+  /** Pods this side's budget lets it update at once, and its own bound on the duration, s. */
+  batch: number;
+  boundS: number;
   /** N pods from the workload's creation to all ready, s. */
   setupS: number;
   /** Image patch → the workload's status says done, s; undefined when it did not finish in time. */
@@ -67,13 +81,34 @@ export interface PhaseResult {
 }
 
 export interface RolloutResult extends RolloutConfig {
-  batch: number;
-  boundS: number;
+  /** The report's first line: what was rolled out, how, and the bounds. */
+  title: string;
   nodes: number;
-  cloneSet: PhaseResult;
-  deployment: PhaseResult;
+  /** The Regatta controller's process name and user agent (`regatta-cloneset`). */
+  controller: string;
+  /** Regatta's side, and the native baseline measured in the same run. */
+  regatta: PhaseResult;
+  native: PhaseResult;
+  /** The issue's goal for the controller's pod writes per pod, if it sets one. */
+  writesGoalPerPod?: number;
   /** Regatta programs that exited and were started again (none in a healthy run). */
   restarts: Restart[];
-  /** client → tally, per phase, over the phase's window. */
-  writes: { cloneSet: Map<string, WriteTally>; deployment: Map<string, WriteTally> };
+  /** client → tally, per side, over the side's window. */
+  writes: { regatta: Map<string, WriteTally>; native: Map<string, WriteTally> };
+}
+
+/** ceil(N / batch) · t in seconds: the rollout's duration if each batch took exactly t and nothing else. */
+export function rolloutBoundS(replicas: number, batch: number, restartMs: number): number {
+  return (Math.ceil(replicas / Math.max(1, batch)) * restartMs) / 1000;
+}
+
+/**
+ * A `maxUnavailable` of N pods as an absolute batch (at least 1): an int as is, a percentage rounded down
+ * (CloneSet, StatefulSet; `roundUp` for a DaemonSet, whose controller rounds percentages up).
+ */
+export function batchOf(maxUnavailable: number | string, replicas: number, roundUp = false): number {
+  if (typeof maxUnavailable === 'number') return Math.max(1, maxUnavailable);
+  const pct = Number(maxUnavailable.replace(/%$/, ''));
+  const x = (pct * replicas) / 100;
+  return Math.max(1, roundUp ? Math.ceil(x) : Math.floor(x));
 }

@@ -1,4 +1,4 @@
-// The measured part of one side of the rollout benchmark, the same for the CloneSet and the Deployment:
+// The measured part of one side of a rollout benchmark, the same for every workload (Regatta's and native):
 // patch the image, follow the workload until its status says done, and take CPU, memory, the most pods
 // unavailable and when each pod was done over that window.
 import type { Pod } from '@regatta/api';
@@ -16,7 +16,6 @@ export interface PhaseEnv {
   log: (line: string) => void;
   replicas: number;
   timeoutS: number;
-  boundS: number;
 }
 
 /** VmRSS of each process now, bytes. */
@@ -28,6 +27,9 @@ export async function measurePhase<T extends KubeObject>(
   env: PhaseEnv,
   o: {
     name: string;
+    label: string;
+    batch: number;
+    boundS: number;
     ns: string;
     follower: Follower<T>;
     pids: Record<string, number>;
@@ -38,7 +40,8 @@ export async function measurePhase<T extends KubeObject>(
     describe: (obj: T | undefined) => string;
   },
 ): Promise<PhaseResult> {
-  const { client, tracker, log, replicas: n, timeoutS, boundS } = env;
+  const { client, tracker, log, replicas: n, timeoutS } = env;
+  const { boundS } = o;
   const before = (await client.list<Pod>({ apiVersion: 'v1', kind: 'Pod', namespace: o.ns })).items;
   const uids = new Set(before.map((p) => p.metadata?.uid));
   const cpu = cpuWindow(o.pids);
@@ -93,6 +96,9 @@ export async function measurePhase<T extends KubeObject>(
   );
   return {
     name: o.name,
+    label: o.label,
+    batch: o.batch,
+    boundS,
     setupS: o.setupS,
     durationS,
     timeoutS,

@@ -1,7 +1,7 @@
-// The rollout benchmark's report: CloneSet in place next to the Deployment baseline, progress by batch,
-// API writes by client, CPU by process (how to read it: docs/benchmarks.md).
+// The rollout benchmarks' report: Regatta's controller next to the native baseline, progress by batch,
+// API writes by client, CPU by process (how to read it: docs/benchmarks.md). The same for every comparison.
 import { fmt, ratio, table } from './common.js';
-import { MAX_UNAVAILABLE, TAIL_MS, type RolloutResult } from './rollout-config.js';
+import { TAIL_MS, type RolloutResult } from './rollout-config.js';
 import type { WriteTally } from './rollout-audit.js';
 
 const mib = (b: number | undefined) =>
@@ -10,28 +10,22 @@ const perPod = (x: number | undefined, n: number) => (x === undefined ? 'n/a' : 
 
 export function reportRollout(r: RolloutResult): string {
   const n = r.replicas;
-  const cs = r.cloneSet;
-  const dp = r.deployment;
-  const csW = r.writes.cloneSet.get('regatta-cloneset');
-  const dpW = r.writes.deployment.get('kube-controller-manager');
+  const cs = r.regatta;
+  const dp = r.native;
+  const ctl = r.controller;
+  const kcm = 'kube-controller-manager';
+  const csW = r.writes.regatta.get(ctl);
+  const dpW = r.writes.native.get(kcm);
   const goal = (ok: boolean) => (ok ? 'met' : 'MISSED');
-  const csRatio = cs.durationS === undefined ? undefined : cs.durationS / r.boundS;
+  const csRatio = cs.durationS === undefined ? undefined : cs.durationS / cs.boundS;
+  const writesGoal = r.writesGoalPerPod;
   const out: string[] = [];
 
   out.push(
-    `Rollout of an image change over N = ${n} pods, maxUnavailable ${MAX_UNAVAILABLE} (batch ${r.batch}), ` +
-      `t = ${fmt(r.restartMs / 1000, 1)} s for a container to be ready after an in-place restart ` +
-      `(CloneSet) or a new pod's start (Deployment); bound ceil(N/batch)·t = ${fmt(r.boundS, 1)} s; ` +
-      `${r.nodes} simulated nodes`,
+    `${r.title}; ${r.nodes} simulated nodes`,
     '',
     table([
-      [
-        '',
-        'CloneSet InPlaceIfPossible',
-        'Deployment RollingUpdate (baseline)',
-        'CloneSet / Deployment',
-        'goal',
-      ],
+      ['', cs.label, dp.label, `${cs.name} / ${dp.name}`, 'goal'],
       [
         'duration, patch → status done (s)',
         cs.durationS === undefined ? `> ${cs.timeoutS} (not done)` : fmt(cs.durationS, 1),
@@ -39,10 +33,11 @@ export function reportRollout(r: RolloutResult): string {
         ratio(cs.durationS ?? NaN, dp.durationS ?? NaN),
         '',
       ],
+      ['bound (s)', fmt(cs.boundS, 1), fmt(dp.boundS, 1), ratio(cs.boundS, dp.boundS), ''],
       [
-        'duration / bound',
+        'duration / own bound',
         csRatio === undefined ? 'n/a' : fmt(csRatio, 2),
-        dp.durationS === undefined ? 'n/a' : fmt(dp.durationS / r.boundS, 2),
+        dp.durationS === undefined ? 'n/a' : fmt(dp.durationS / dp.boundS, 2),
         '',
         `≤ 1.10: ${csRatio !== undefined && csRatio <= 1.1 ? 'met' : 'MISSED'}`,
       ],
@@ -55,10 +50,10 @@ export function reportRollout(r: RolloutResult): string {
       ],
       [
         'controller pod writes / pod',
-        `${perPod(csW?.podWrites ?? 0, n)} (regatta-cloneset)`,
-        `${perPod(dpW?.podWrites ?? 0, n)} (kube-controller-manager)`,
+        `${perPod(csW?.podWrites ?? 0, n)} (${ctl})`,
+        `${perPod(dpW?.podWrites ?? 0, n)} (${kcm})`,
         ratio(csW?.podWrites ?? 0, dpW?.podWrites ?? 0),
-        `≤ 2: ${goal((csW?.podWrites ?? 0) / n <= 2)}`,
+        writesGoal === undefined ? '' : `≤ ${writesGoal}: ${goal((csW?.podWrites ?? 0) / n <= writesGoal)}`,
       ],
       [
         'controller writes of any kind / pod',
@@ -69,48 +64,33 @@ export function reportRollout(r: RolloutResult): string {
       ],
       [
         'controller CPU during the rollout (s)',
-        fmt(cs.cpuS['regatta-cloneset'] ?? NaN, 2),
-        fmt(dp.cpuS['kube-controller-manager'] ?? NaN, 2),
-        ratio(cs.cpuS['regatta-cloneset'] ?? NaN, dp.cpuS['kube-controller-manager'] ?? NaN),
+        fmt(cs.cpuS[ctl] ?? NaN, 2),
+        fmt(dp.cpuS[kcm] ?? NaN, 2),
+        ratio(cs.cpuS[ctl] ?? NaN, dp.cpuS[kcm] ?? NaN),
         '',
       ],
       [
         '  + the watcher (Regatta reads through it)',
-        fmt((cs.cpuS['regatta-cloneset'] ?? NaN) + (cs.cpuS['watcher'] ?? NaN), 2),
-        fmt(dp.cpuS['kube-controller-manager'] ?? NaN, 2),
-        ratio(
-          (cs.cpuS['regatta-cloneset'] ?? NaN) + (cs.cpuS['watcher'] ?? NaN),
-          dp.cpuS['kube-controller-manager'] ?? NaN,
-        ),
+        fmt((cs.cpuS[ctl] ?? NaN) + (cs.cpuS['watcher'] ?? NaN), 2),
+        fmt(dp.cpuS[kcm] ?? NaN, 2),
+        ratio((cs.cpuS[ctl] ?? NaN) + (cs.cpuS['watcher'] ?? NaN), dp.cpuS[kcm] ?? NaN),
         '',
       ],
       [
         'controller peak RSS during the rollout',
-        mib(cs.rssPeak['regatta-cloneset']),
-        mib(dp.rssPeak['kube-controller-manager']),
-        ratio(cs.rssPeak['regatta-cloneset'] ?? NaN, dp.rssPeak['kube-controller-manager'] ?? NaN),
+        mib(cs.rssPeak[ctl]),
+        mib(dp.rssPeak[kcm]),
+        ratio(cs.rssPeak[ctl] ?? NaN, dp.rssPeak[kcm] ?? NaN),
         '',
       ],
-      [
-        'controller RSS before the workload (idle)',
-        mib(cs.idleRss['regatta-cloneset']),
-        mib(dp.idleRss['kube-controller-manager']),
-        '',
-        '',
-      ],
-      [
-        'controller VmHWM (peak since start)',
-        mib(cs.hwm['regatta-cloneset']),
-        mib(dp.hwm['kube-controller-manager']),
-        '',
-        '',
-      ],
+      ['controller RSS before the workload (idle)', mib(cs.idleRss[ctl]), mib(dp.idleRss[kcm]), '', ''],
+      ['controller VmHWM (peak since start)', mib(cs.hwm[ctl]), mib(dp.hwm[kcm]), '', ''],
       [
         'most pods unavailable at once',
         `${cs.maxUnavailable}`,
         `${dp.maxUnavailable}`,
         '',
-        `≤ ${r.batch}: ${goal(cs.maxUnavailable <= r.batch)} / ${goal(dp.maxUnavailable <= r.batch)}`,
+        `≤ ${cs.batch} / ${dp.batch}: ${goal(cs.maxUnavailable <= cs.batch)} / ${goal(dp.maxUnavailable <= dp.batch)}`,
       ],
       [
         'N pods created to all ready (s)',
@@ -121,8 +101,8 @@ export function reportRollout(r: RolloutResult): string {
       ],
       [
         'controller exits: during setup / rollout',
-        `${r.restarts.filter((x) => x.phase === 'CloneSet setup').length} / ` +
-          `${r.restarts.filter((x) => x.phase === 'CloneSet rollout').length}`,
+        `${r.restarts.filter((x) => x.phase === `${cs.name} setup`).length} / ` +
+          `${r.restarts.filter((x) => x.phase === `${cs.name} rollout`).length}`,
         '(not supervised)',
         '',
         '',
@@ -131,41 +111,52 @@ export function reportRollout(r: RolloutResult): string {
   );
 
   // progress: when each batch's worth of pods was done
-  const batches = Math.ceil(n / r.batch);
+  const batches = Math.ceil(n / cs.batch);
+  const ideal = (k: number, batch: number) => fmt((Math.ceil(k / batch) * r.restartMs) / 1000, 1);
   const rows: (string | number)[][] = [
-    ['pods new and Ready', 'CloneSet at (s)', 'Δ (s)', 'Deployment at (s)', 'Δ (s)', 'ideal k·t (s)'],
+    [
+      'pods new and Ready',
+      `${cs.name} at (s)`,
+      'Δ (s)',
+      'ideal (s)',
+      `${dp.name} at (s)`,
+      'Δ (s)',
+      'ideal (s)',
+    ],
   ];
   const at = (xs: number[], k: number) => xs[k - 1] ?? NaN;
   for (let b = 1; b <= batches; b++) {
-    const k = Math.min(n, b * r.batch);
-    const kPrev = (b - 1) * r.batch;
+    const k = Math.min(n, b * cs.batch);
+    const kPrev = (b - 1) * cs.batch;
     const delta = (xs: number[]) => at(xs, k) - (kPrev ? at(xs, kPrev) : 0);
     rows.push([
       `${k}`,
       fmt(at(cs.podDoneS, k), 1),
       fmt(delta(cs.podDoneS), 1),
+      ideal(k, cs.batch),
       fmt(at(dp.podDoneS, k), 1),
       fmt(delta(dp.podDoneS), 1),
-      fmt((b * r.restartMs) / 1000, 1),
+      ideal(k, dp.batch),
     ]);
   }
   out.push(
     '',
-    'Progress (from the pods: first seen at the new image and Ready; from the image patch)',
+    'Progress (from the pods: first seen at the new image and Ready; from the image patch; ideal: ' +
+      'ceil(k/batch)·t)',
     '',
     table(rows),
   );
 
   // writes by client
   const clients = [
-    ...new Set([...r.writes.cloneSet.keys(), ...r.writes.deployment.keys()].filter((c) => c !== 'bench')),
+    ...new Set([...r.writes.regatta.keys(), ...r.writes.native.keys()].filter((c) => c !== 'bench')),
   ].sort();
   const wrows: (string | number)[][] = [
-    ['client', 'resource verb', 'CloneSet side', '/pod', 'Deployment side', '/pod'],
+    ['client', 'resource verb', `${cs.name} side`, '/pod', `${dp.name} side`, '/pod'],
   ];
   for (const c of clients) {
-    const a = r.writes.cloneSet.get(c);
-    const b = r.writes.deployment.get(c);
+    const a = r.writes.regatta.get(c);
+    const b = r.writes.native.get(c);
     const kinds = [...new Set([...(a?.byKind.keys() ?? []), ...(b?.byKind.keys() ?? [])])].sort();
     for (const k of kinds) {
       const x = a?.byKind.get(k) ?? 0;
@@ -194,7 +185,7 @@ export function reportRollout(r: RolloutResult): string {
         `${fmt(w.podLatencyP50, 0)} ms, at least one in flight during ${fmt(100 * w.podBusyShare, 0)} % ` +
         `of patch → done; ${w.podsWritten} pods written by name, at most ${w.maxPerPod} writes on one`
       : `${who}: no writes`;
-  out.push('', how('regatta-cloneset', csW), how('kube-controller-manager', dpW));
+  out.push('', how(ctl, csW), how(kcm, dpW));
 
   // CPU of everything, both windows
   const names = [...new Set([...Object.keys(cs.cpuS), ...Object.keys(dp.cpuS)])];
@@ -203,7 +194,7 @@ export function reportRollout(r: RolloutResult): string {
     'CPU seconds per process, patch → done (the machine has 2 cores)',
     '',
     table([
-      ['process', 'CloneSet side', 'Deployment side'],
+      ['process', `${cs.name} side`, `${dp.name} side`],
       ...names.map((k) => [k, fmt(cs.cpuS[k] ?? NaN, 2), fmt(dp.cpuS[k] ?? NaN, 2)]),
     ]),
   );
@@ -221,10 +212,10 @@ export function reportRollout(r: RolloutResult): string {
     out.push(
       '',
       `${x.name} EXITED during the ${x.phase} (code ${x.code}) and was started again: ${x.reason}` +
-        (x.phase === 'CloneSet rollout' ? ' (its CPU and memory figures cover only the part before)' : ''),
+        (x.phase === `${cs.name} rollout` ? ' (its CPU and memory figures cover only the part before)' : ''),
     );
   }
-  out.push('', `CloneSet at the end: ${cs.finalStatus}`, `  ${cs.notes.join('\n  ')}`);
-  out.push(`Deployment at the end: ${dp.finalStatus}`, `  ${dp.notes.join('\n  ')}`);
+  out.push('', `${cs.name} at the end: ${cs.finalStatus}`, `  ${cs.notes.join('\n  ')}`);
+  out.push(`${dp.name} at the end: ${dp.finalStatus}`, `  ${dp.notes.join('\n  ')}`);
   return out.join('\n');
 }

@@ -1,4 +1,4 @@
-// What the rollout benchmark watches: one workload object followed until a predicate holds, and the
+// What the rollout benchmarks watch: the workload kinds compared, one workload object followed until a predicate holds, and the
 // pods of a namespace (available, most unavailable at once, when each was first new and Ready).
 import type { Pod } from '@regatta/api';
 import { KubeClient, ListWatcher, type KubeObject, type WatchedResource } from '@regatta/kube';
@@ -16,6 +16,30 @@ export const DEPLOYMENTS: WatchedResource = {
   version: 'v1',
   kind: 'Deployment',
   plural: 'deployments',
+};
+export const KRUISE_STATEFULSETS: WatchedResource = {
+  group: 'apps.kruise.io',
+  version: 'v1beta1',
+  kind: 'StatefulSet',
+  plural: 'statefulsets',
+};
+export const STATEFULSETS: WatchedResource = {
+  group: 'apps',
+  version: 'v1',
+  kind: 'StatefulSet',
+  plural: 'statefulsets',
+};
+export const KRUISE_DAEMONSETS: WatchedResource = {
+  group: 'apps.kruise.io',
+  version: 'v1beta1',
+  kind: 'DaemonSet',
+  plural: 'daemonsets',
+};
+export const DAEMONSETS: WatchedResource = {
+  group: 'apps',
+  version: 'v1',
+  kind: 'DaemonSet',
+  plural: 'daemonsets',
 };
 export const PODS: WatchedResource = { group: '', version: 'v1', kind: 'Pod', plural: 'pods' };
 
@@ -37,6 +61,32 @@ export interface DeploymentObj extends KubeObject {
     readyReplicas?: number;
     availableReplicas?: number;
     updatedReplicas?: number;
+  };
+}
+
+/** The status both StatefulSets (Kruise's and apps/v1) report, as far as the benchmark reads it. */
+export interface StatefulSetObj extends KubeObject {
+  status?: {
+    observedGeneration?: number;
+    replicas?: number;
+    readyReplicas?: number;
+    availableReplicas?: number;
+    updatedReplicas?: number;
+    updatedReadyReplicas?: number;
+    currentRevision?: string;
+    updateRevision?: string;
+  };
+}
+/** The status both DaemonSets (Kruise's and apps/v1) report, as far as the benchmark reads it. */
+export interface DaemonSetObj extends KubeObject {
+  status?: {
+    observedGeneration?: number;
+    desiredNumberScheduled?: number;
+    currentNumberScheduled?: number;
+    numberReady?: number;
+    numberAvailable?: number;
+    updatedNumberScheduled?: number;
+    numberMisscheduled?: number;
   };
 }
 

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { batchOf, rolloutBoundS } from './rollout-config.js';
+import { daemonSetDone } from './rollout-ads.js';
+import { statefulSetDone } from './rollout-asts.js';
+
+describe('batchOf', () => {
+  it.each([
+    // maxUnavailable, N, roundUp, batch
+    ['10%', 1000, false, 100],
+    ['20%', 300, false, 60],
+    ['20%', 30, false, 6],
+    ['20%', 7, false, 1], // floor 1.4 → 1
+    ['20%', 4, false, 1], // floor 0.8 → 0, at least 1
+    ['20%', 50, true, 10],
+    ['20%', 7, true, 2], // a DaemonSet rounds up: ceil 1.4 → 2
+    [3, 50, false, 3],
+    [0, 50, false, 1],
+  ] as const)('%s of %i (round up %s) → %i', (mu, n, up, batch) => {
+    expect(batchOf(mu, n, up)).toBe(batch);
+  });
+});
+
+describe('rolloutBoundS', () => {
+  it.each([
+    // N, batch, t (ms), bound (s)
+    [1000, 100, 5000, 50],
+    [300, 60, 2000, 10],
+    [300, 1, 2000, 600], // the native StatefulSet: N·t
+    [50, 10, 5000, 25],
+    [7, 2, 1000, 4], // the last batch is a partial one
+  ])('N %i, batch %i, t %i ms → %i s', (n, batch, t, bound) => {
+    expect(rolloutBoundS(n, batch, t)).toBe(bound);
+  });
+});
+
+describe('done predicates', () => {
+  const sts = (status: Record<string, unknown>) => ({ metadata: { generation: 2 }, status });
+  it('a StatefulSet is done when the status caught up and every pod is at the update revision and ready', () => {
+    const done = statefulSetDone(3);
+    const all = {
+      observedGeneration: 2,
+      replicas: 3,
+      readyReplicas: 3,
+      updatedReplicas: 3,
+      currentRevision: 'b',
+      updateRevision: 'b',
+    };
+    expect(done(sts(all), 2)).toBe(true);
+    expect(done(sts({ ...all, observedGeneration: 1 }), 2)).toBe(false);
+    expect(done(sts({ ...all, currentRevision: 'a' }), 2)).toBe(false);
+    expect(done(sts({ ...all, readyReplicas: 2 }), 2)).toBe(false);
+    expect(done({ metadata: {} }, 1)).toBe(false);
+  });
+  it('a DaemonSet is done when every node runs an updated, available pod', () => {
+    const done = daemonSetDone(5);
+    const all = {
+      observedGeneration: 2,
+      desiredNumberScheduled: 5,
+      currentNumberScheduled: 5,
+      updatedNumberScheduled: 5,
+      numberReady: 5,
+      numberAvailable: 5,
+    };
+    expect(done(sts(all), 2)).toBe(true);
+    expect(done(sts({ ...all, numberAvailable: 4 }), 2)).toBe(false);
+    expect(done(sts({ ...all, updatedNumberScheduled: 4 }), 2)).toBe(false);
+    expect(done(sts({ ...all, desiredNumberScheduled: 6 }), 2)).toBe(false);
+  });
+});

@@ -1,0 +1,221 @@
+// The rollout benchmarks' common run (docs/benchmarks.md, sections 4–6): an image change rolled out over N
+// pods by a Regatta controller and by its native counterpart, one after the other in the same cluster and the
+// same run, with the same simulated time t for a container to start (new pod) or restart (in place). The
+// run: CRDs, the node simulator in a child process, the watcher and the controller as supervised programs
+// (rollout-programs.ts), one pod watch; then each side is created, followed until its N pods are ready,
+// patched and measured (rollout-measure.ts), and deleted; Regatta's programs stop before the native side
+// starts, so that side runs on a cluster without Regatta. Writes come from the audit log (rollout-audit.ts).
+// What differs between the comparisons (the objects, when a side is done, the bounds) is a `RolloutSpec`.
+import { join } from 'node:path';
+import { generateCrds, type Pod } from '@regatta/api';
+import { KubeClient, ListWatcher, type KubeObject, type WatchedResource } from '@regatta/kube';
+import { installCrds, waitFor } from '@regatta/local-cluster';
+import { Child, nowMs, sleep } from './common.js';
+import { readAudit, tally } from './rollout-audit.js';
+import { IMAGE_NEW, type Ctx, type PhaseResult, type RolloutResult, type Restart } from './rollout-config.js';
+import { measurePhase, rssNow, type PhaseEnv } from './rollout-measure.js';
+import { ProgramSupervisor } from './rollout-programs.js';
+import { Follower, PODS, PodTracker } from './rollout-watch.js';
+
+/** One side of a comparison: the workload, when it is done, and what bounds its duration. */
+export interface Side {
+  /** Short name in logs and notes (`CloneSet`), and the report's column header. */
+  name: string;
+  label: string;
+  /** The workload, named `bench` in a namespace of its own (created by the run). */
+  object: KubeObject;
+  resource: WatchedResource;
+  /** Pods the side's budget lets it update at once, and its bound on the duration (s). */
+  batch: number;
+  boundS: number;
+  /** The status says every pod runs the template of `generation` and is ready (set-up and rollout alike). */
+  done: (obj: KubeObject, generation: number) => boolean;
+  describe: (obj: KubeObject | undefined) => string;
+}
+
+export interface RolloutSpec {
+  /** The report's first line. */
+  title: string;
+  /** Simulated nodes and pods per node. */
+  nodes: number;
+  maxPods: number;
+  /** The Regatta controller: `apps/<app>`, program (and user agent) `regatta-<app>`. */
+  app: string;
+  regatta: Side;
+  native: Side;
+  writesGoalPerPod?: number;
+}
+
+/** The benchmark's change, the same on both sides: the first container's image, as `kubectl set image` does. */
+const imagePatch = [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: IMAGE_NEW }];
+
+export async function runRollout(ctx: Ctx, spec: RolloutSpec): Promise<RolloutResult> {
+  const { cluster, log, replicas: n, restartMs: t } = ctx;
+  const { kubeconfig, nats } = cluster.endpoints;
+  const controller = `regatta-${spec.app}`;
+  // a user agent of its own, so the audit log tells the benchmark's writes (the image patch) apart
+  const client = KubeClient.fromKubeconfigFile(kubeconfig, { userAgent: 'regatta-bench' });
+  const timeoutS = Math.round(4 * Math.max(spec.regatta.boundS, spec.native.boundS) + 120);
+  const record = (name: string) => cluster.processRecords.find((p) => p.name === name)?.pid ?? -1;
+
+  await installCrds(kubeconfig, generateCrds());
+  await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'regatta-system' } });
+
+  // kubelets with room for N pods twice over (a recreate's terminating pods still hold their slots); the same
+  // t for a new pod's containers to start and for a container restarted in place; image pulls take no time
+  const sim = Child.start('node simulator', './rollout-simulator.ts');
+  let podWatch: ListWatcher<Pod> | undefined;
+  let released: Promise<void> | undefined;
+  let supervisor: ProgramSupervisor | undefined;
+  /** Stops what this benchmark runs in this process and the simulator (the cluster stops its programs). */
+  const release = () =>
+    (released ??= (async () => {
+      supervisor?.release();
+      await podWatch?.stop();
+      await sim.call('stop').catch(() => undefined);
+      await sim.stop();
+      await client.close();
+    })());
+  try {
+    await sim.call('start', {
+      kubeconfig,
+      nodes: spec.nodes,
+      maxPods: spec.maxPods,
+      timings: { podStartMs: t, containerRestartMs: t, imagePullMs: 0 },
+      logFile: join(ctx.logsDir, 'node-simulator.log'),
+    });
+    log(
+      `node simulator: ${spec.nodes} nodes × ${spec.maxPods} pods; t = ${t} ms (pod start and in-place restart)`,
+    );
+
+    // Regatta: the watcher and the controller, as the sandbox runs them
+    supervisor = new ProgramSupervisor({
+      cluster,
+      logsDir: ctx.logsDir,
+      log,
+      env: {
+        KUBECONFIG: kubeconfig,
+        NATS_URL: nats ?? '',
+        REGATTA_BUS_PREFIX: 'benchroll_',
+        REGATTA_LEASE_NAMESPACE: 'regatta-system',
+        LOG_LEVEL: 'info',
+        OTEL_EXPORTER_OTLP_ENDPOINT: '',
+      },
+    });
+    const watcher = await supervisor.start('watcher', 'watcher', '/healthz');
+    const program = await supervisor.start(spec.app, spec.app, '/readyz');
+    log(`watcher and ${controller} up`);
+
+    // one pod watch for the whole benchmark; each side tracks its own namespace
+    let tracker = new PodTracker('', n);
+    podWatch = new ListWatcher<Pod>(client, PODS, {
+      onList: async (pods) => tracker.reset(pods),
+      onUpsert: async (p) => tracker.upsert(p),
+      onDelete: async (p) => tracker.remove(p),
+    });
+    podWatch.start();
+
+    const basePids = () => ({
+      'kube-apiserver': record('kube-apiserver'),
+      etcd: record('etcd'),
+      'nats-server': record('nats-server'),
+      'kube-scheduler': record('kube-scheduler'),
+      'kube-controller-manager': record('kube-controller-manager'),
+      'node simulator': sim.pid,
+      'bench orchestrator': process.pid,
+    });
+
+    /** Creates the side's workload, waits for N ready pods, rolls the image out, measures, deletes it. */
+    const runSide = async (
+      side: Side,
+      pids: () => Record<string, number>,
+      o: { sup?: ProgramSupervisor; remove: boolean },
+    ): Promise<PhaseResult> => {
+      const { sup } = o;
+      const ns = side.object.metadata?.namespace ?? '';
+      const ref = {
+        apiVersion: side.object.apiVersion ?? '',
+        kind: side.object.kind ?? '',
+        namespace: ns,
+        name: 'bench',
+      };
+      await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+      tracker = new PodTracker(ns, n);
+      const follower = new Follower<KubeObject>(client, side.resource, ns, 'bench');
+      const idle = rssNow(pids());
+      let result: PhaseResult;
+      try {
+        if (sup) sup.phase = `${side.name} setup`;
+        const s0 = nowMs();
+        const created = await client.create(side.object);
+        const gen = created.metadata?.generation ?? 1;
+        const ok = await follower.until((o) => side.done(o, gen), 600_000);
+        if (ok === undefined)
+          throw new Error(
+            `${side.name} did not get ${n} ready pods in 10 min: ${side.describe(follower.latest)}`,
+          );
+        const setupS = (ok - s0) / 1000;
+        log(`${side.name}: ${n} pods ready in ${setupS.toFixed(1)} s; settling 5 s`);
+        await sleep(5000);
+        if (sup) sup.phase = `${side.name} rollout`;
+        const env: PhaseEnv = { client, tracker, log, replicas: n, timeoutS };
+        result = await measurePhase(env, {
+          name: side.name,
+          label: side.label,
+          batch: side.batch,
+          boundS: side.boundS,
+          ns,
+          follower,
+          pids: pids(),
+          setupS,
+          idleRss: idle,
+          patch: async () =>
+            (await client.patch(ref, imagePatch, { type: 'json' })).metadata?.generation ?? Infinity,
+          done: side.done,
+          describe: side.describe,
+        });
+      } finally {
+        await follower.stop();
+      }
+      if (!o.remove) return result;
+      await client.delete(ref, { propagationPolicy: 'Background' });
+      await waitFor(
+        `the pods of ${ns} to be gone`,
+        async () => (await client.list({ apiVersion: 'v1', kind: 'Pod', namespace: ns })).items.length === 0,
+        { timeoutMs: 300_000, intervalMs: 1000 },
+      );
+      return result;
+    };
+
+    const regatta = await runSide(
+      spec.regatta,
+      () => ({ [controller]: program.p.pid, watcher: watcher.p.pid, ...basePids() }),
+      { sup: supervisor, remove: true },
+    );
+    // the native side runs without Regatta's processes, as a cluster without Regatta would
+    await supervisor.stopAll();
+    log(`${spec.regatta.name} deleted, its pods gone; watcher and ${controller} stopped`);
+    supervisor.phase = spec.native.name;
+    const native = await runSide(spec.native, basePids, { remove: false });
+    await release();
+
+    await sleep(1000); // the audit log is written as responses complete; let the last lines land
+    const records = await readAudit(ctx.auditLog);
+    const restarts: Restart[] = supervisor.restarts;
+    return {
+      title: spec.title,
+      replicas: n,
+      restartMs: t,
+      nodes: spec.nodes,
+      controller,
+      regatta,
+      native,
+      ...(spec.writesGoalPerPod !== undefined ? { writesGoalPerPod: spec.writesGoalPerPod } : {}),
+      restarts,
+      writes: { regatta: tally(records, regatta.window), native: tally(records, native.window) },
+    };
+  } finally {
+    // also on the way out of a failure, before the cluster stops: no program is started again
+    await release();
+  }
+}
