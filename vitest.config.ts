@@ -18,7 +18,7 @@ export default defineConfig({
         ssr: { resolve },
         test: {
           name: 'unit',
-          include: ['{apps,libs}/*/src/**/*.test.ts', 'tools/compat/*.test.ts'],
+          include: ['{apps,libs}/*/src/**/*.test.ts', 'tools/{bench,compat}/*.test.ts'],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
           environment: 'node',
         },
