@@ -1,4 +1,4 @@
-// The rollout benchmarks' settings and what they measure (docs/benchmarks.md): the workload both sides
+// The rollout benchmarks' settings and what they measure (docs/benchmarks-rollouts.md): the workload both sides
 // roll out, and the result of each side. One shape for every comparison (CloneSet vs Deployment,
 // Advanced StatefulSet vs StatefulSet, Advanced DaemonSet vs DaemonSet).
 import type { LocalCluster } from '@regatta/local-cluster';

@@ -1,4 +1,4 @@
-// The rollout benchmarks' common run (docs/benchmarks.md, sections 4–6): an image change rolled out over N
+// The rollout benchmarks' common run (docs/benchmarks-rollouts.md): an image change rolled out over N
 // pods by a Regatta controller and by its native counterpart, one after the other in the same cluster and the
 // same run, with the same simulated time t for a container to start (new pod) or restart (in place). The
 // run: CRDs, the node simulator in a child process, the watcher and the controller as supervised programs
