@@ -4,6 +4,7 @@
  * sidecarset*.go, containerlaunchpriority.go, uniteddeployment.go, resourcedistribution.go, pullimages.go).
  * Paths are relative to upstream's `test/e2e/`.
  */
+import { ASTS_FEATURE_GATES } from '@regatta/asts';
 import { CLONESET_FEATURE_GATES } from '@regatta/cloneset';
 
 export interface SpecFile {
@@ -30,6 +31,13 @@ export const SPEC_FILES: readonly SpecFile[] = [
     controllers: ['cloneset'],
     featureGates: allOn(CLONESET_FEATURE_GATES),
   },
+  {
+    // upstream has no other Advanced StatefulSet file under test/e2e (v1alpha1 has none)
+    kind: 'Advanced StatefulSet',
+    file: 'apps/v1beta1/statefulset.go',
+    controllers: ['asts'],
+    featureGates: allOn(ASTS_FEATURE_GATES),
+  },
 ];
 
 /** REGATTA_FEATURE_GATES for the sandbox's controllers: the gates of the files to run, `A=true,B=true`. */
@@ -47,7 +55,22 @@ export function featureGatesValue(files: readonly Pick<SpecFile, 'featureGates'>
  * docs/compatibility.md. Nothing here may hide a Regatta defect: a spec that fails because Regatta behaves
  * differently is a failure to fix, not an entry here.
  */
-export const NOT_APPLICABLE: Readonly<Record<string, string>> = {};
+const STS = 'apps/v1beta1/statefulset.go';
+/** Why the StatefulSet tester's pause/resume and probe-breaking helpers need a real kubelet. */
+const EXEC_PAUSE =
+  'needs `kubectl exec` into the pod (the StatefulSetTester\'s ResumeNextPod writes /data/statefulset-continue with `dd`) and an exec readiness probe (`test -f /data/statefulset-continue`) that reads the container\'s file system: simulated nodes serve no exec stream and have no container file system';
+const EXEC_HTTP_PROBE =
+  'needs `kubectl exec` into the pod (the StatefulSetTester\'s BreakHTTPProbe moves nginx\'s index.html away with `mv`) and an httpGet readiness probe answered by a real nginx: simulated nodes serve no exec stream and run no container process';
+
+export const NOT_APPLICABLE: Readonly<Record<string, string>> = {
+  [`${STS}:should provide basic identity`]: `${EXEC_PAUSE}; it also checks the mount, hostname and data written through exec`,
+  [`${STS}:should adopt matching orphans and release non-matching pods`]: EXEC_PAUSE,
+  [`${STS}:should not deadlock when a pod's predecessor fails`]: EXEC_PAUSE,
+  [`${STS}:should perform rolling updates and roll backs of template modifications with PVCs`]: EXEC_HTTP_PROBE,
+  [`${STS}:should perform rolling updates and roll backs of template modifications`]: EXEC_HTTP_PROBE,
+  [`${STS}:Scaling should happen in predictable order and halt if any stateful pod is unhealthy`]: EXEC_HTTP_PROBE,
+  [`${STS}:Burst scaling should run to completion even with unhealthy pods`]: EXEC_HTTP_PROBE,
+};
 
 /**
  * Why a spec is known to fail today (an issue or the analysis of its failure), keyed like NOT_APPLICABLE; shown
