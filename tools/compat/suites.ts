@@ -58,17 +58,19 @@ export function featureGatesValue(files: readonly Pick<SpecFile, 'featureGates'>
 const STS = 'apps/v1beta1/statefulset.go';
 /** Why the StatefulSet tester's pause/resume and probe-breaking helpers need a real kubelet. */
 const EXEC_PAUSE =
-  'needs `kubectl exec` into the pod (the StatefulSetTester\'s ResumeNextPod writes /data/statefulset-continue with `dd`) and an exec readiness probe (`test -f /data/statefulset-continue`) that reads the container\'s file system: simulated nodes serve no exec stream and have no container file system';
+  "needs `kubectl exec` into the pod (the StatefulSetTester's ResumeNextPod writes /data/statefulset-continue with `dd`) and an exec readiness probe (`test -f /data/statefulset-continue`) that reads the container's file system: simulated nodes serve no exec stream and have no container file system";
 const EXEC_HTTP_PROBE =
-  'needs `kubectl exec` into the pod (the StatefulSetTester\'s BreakHTTPProbe moves nginx\'s index.html away with `mv`) and an httpGet readiness probe answered by a real nginx: simulated nodes serve no exec stream and run no container process';
+  "needs `kubectl exec` into the pod (the StatefulSetTester's BreakHTTPProbe moves nginx's index.html away with `mv`) and an httpGet readiness probe answered by a real nginx: simulated nodes serve no exec stream and run no container process";
 
 export const NOT_APPLICABLE: Readonly<Record<string, string>> = {
   [`${STS}:should provide basic identity`]: `${EXEC_PAUSE}; it also checks the mount, hostname and data written through exec`,
   [`${STS}:should adopt matching orphans and release non-matching pods`]: EXEC_PAUSE,
   [`${STS}:should not deadlock when a pod's predecessor fails`]: EXEC_PAUSE,
-  [`${STS}:should perform rolling updates and roll backs of template modifications with PVCs`]: EXEC_HTTP_PROBE,
+  [`${STS}:should perform rolling updates and roll backs of template modifications with PVCs`]:
+    EXEC_HTTP_PROBE,
   [`${STS}:should perform rolling updates and roll backs of template modifications`]: EXEC_HTTP_PROBE,
-  [`${STS}:Scaling should happen in predictable order and halt if any stateful pod is unhealthy`]: EXEC_HTTP_PROBE,
+  [`${STS}:Scaling should happen in predictable order and halt if any stateful pod is unhealthy`]:
+    EXEC_HTTP_PROBE,
   [`${STS}:Burst scaling should run to completion even with unhealthy pods`]: EXEC_HTTP_PROBE,
 };
 

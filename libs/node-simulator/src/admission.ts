@@ -34,7 +34,9 @@ export function hostPorts(pod: Pod): HostPort[] {
 
 /** Two host ports clash on the same protocol and port when their IPs are equal or either is the wildcard. */
 function clash(a: HostPort, b: HostPort): boolean {
-  return a.port === b.port && a.protocol === b.protocol && (a.ip === b.ip || a.ip === ANY_IP || b.ip === ANY_IP);
+  return (
+    a.port === b.port && a.protocol === b.protocol && (a.ip === b.ip || a.ip === ANY_IP || b.ip === ANY_IP)
+  );
 }
 
 /** Whether `pod` asks for a host port one of the node's admitted (running, not terminal) pods already holds. */
@@ -43,7 +45,8 @@ export function hostPortConflict(pod: Pod, admitted: readonly Pod[]): boolean {
   if (wanted.length === 0) return false;
   return admitted.some(
     (other) =>
-      other.metadata.uid !== pod.metadata.uid && hostPorts(other).some((h) => wanted.some((w) => clash(w, h))),
+      other.metadata.uid !== pod.metadata.uid &&
+      hostPorts(other).some((h) => wanted.some((w) => clash(w, h))),
   );
 }
 
