@@ -8,6 +8,7 @@
 // cluster each see all bound pods and ignore the ones not on their own nodes.
 import { RUNTIME_CONTAINERS_META_KEY } from '@regatta/inplace-update';
 import { PodIpAllocator } from './addressing.js';
+import { hostPortConflict, isRejected, rejectedStatus } from './admission.js';
 import { runContainerMetaDaemon } from './container-meta.js';
 import type { EventRecorder } from './events.js';
 import type { Faults } from './faults.js';
@@ -176,6 +177,7 @@ export class PodManager {
       await this.markNotReady(key, pod);
       return;
     }
+    if (!this.runtimes.has(uid) && (await this.admit(key, pod, node))) return;
     const now = Date.now();
     const env = this.env(node, now);
     let rt = this.runtimes.get(uid);
@@ -237,22 +239,7 @@ export class PodManager {
       );
       if (!ok) return;
     }
-    if (runtime.deletion && runtime.terminal && !this.deleteIssued.has(uid)) {
-      this.deleteIssued.add(uid);
-      try {
-        await this.client.delete(podPath(pod.metadata.namespace ?? '', pod.metadata.name ?? ''), {
-          apiVersion: 'v1',
-          kind: 'DeleteOptions',
-          gracePeriodSeconds: 0,
-          preconditions: { uid },
-        });
-      } catch (err) {
-        if (!isNotFound(err) && !isConflict(err)) {
-          this.deleteIssued.delete(uid);
-          throw err;
-        }
-      }
-    }
+    if (runtime.deletion && runtime.terminal) await this.completeDeletion(pod);
     const still = this.informer.get(pod.metadata.name ?? '', pod.metadata.namespace);
     if (!still || still.metadata.uid !== uid) {
       this.forget(key); // deleted while this sync was writing
@@ -260,6 +247,58 @@ export class PodManager {
       return;
     }
     this.schedule(key, nextDeadline(runtime, now));
+  }
+
+  /**
+   * kubelet admission of a pod it does not run yet (src/admission.ts). True when the pod is rejected (now or
+   * before): it never runs, and once deleted its deletion is completed at once (no container to stop).
+   */
+  private async admit(key: string, pod: Pod, node: string): Promise<boolean> {
+    if (isRejected(pod)) {
+      if (pod.metadata.deletionTimestamp) await this.completeDeletion(pod);
+      return true;
+    }
+    // a pod already started (a restarted simulator adopting it) was admitted before
+    if (pod.status?.containerStatuses?.length) return false;
+    const admitted = this.informer
+      .list()
+      .filter((p) => p.spec?.nodeName === node && this.runtimes.get(p.metadata.uid ?? '')?.terminal === false);
+    if (!hostPortConflict(pod, admitted)) return false;
+    const status = rejectedStatus();
+    const uid = pod.metadata.uid ?? '';
+    this.o.events.emit(
+      node,
+      { kind: 'Pod', apiVersion: 'v1', namespace: pod.metadata.namespace, name: pod.metadata.name ?? '', uid },
+      'Warning',
+      status.reason ?? '',
+      status.message ?? '',
+    );
+    await this.writeStatus(
+      key,
+      pod,
+      { metadata: { uid, resourceVersion: pod.metadata.resourceVersion }, status },
+      null,
+    );
+    return true;
+  }
+
+  private async completeDeletion(pod: Pod): Promise<void> {
+    const uid = pod.metadata.uid ?? '';
+    if (this.deleteIssued.has(uid)) return;
+    this.deleteIssued.add(uid);
+    try {
+      await this.client.delete(podPath(pod.metadata.namespace ?? '', pod.metadata.name ?? ''), {
+        apiVersion: 'v1',
+        kind: 'DeleteOptions',
+        gracePeriodSeconds: 0,
+        preconditions: { uid },
+      });
+    } catch (err) {
+      if (!isNotFound(err) && !isConflict(err)) {
+        this.deleteIssued.delete(uid);
+        throw err;
+      }
+    }
   }
 
   /** Merge-patches the status subresource with a resourceVersion + UID precondition. False: re-sync queued. */
