@@ -1,0 +1,2 @@
+export { CONTROLLER_NAME } from './controller-name.js';
+export { sidecarSetsForPodChange } from './pods-for-sidecarset.js';
