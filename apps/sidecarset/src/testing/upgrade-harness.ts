@@ -175,7 +175,12 @@ export function useUpgradeScenarios(): UpgradeScenarios {
           spec: {
             containers: [
               { name: 'main', image: 'nginx:1.27' },
-              { name: 'sidecar', image, env: [{ name: 'IS_INJECTED', value: 'true' }] },
+              {
+                name: 'sidecar',
+                image,
+                command: ['sleep', 'infinity'],
+                env: [{ name: 'IS_INJECTED', value: 'true' }],
+              },
             ],
           },
         });
