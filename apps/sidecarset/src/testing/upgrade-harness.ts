@@ -57,6 +57,12 @@ export interface UpgradeScenarios {
   /** `n` pods `app-<i>` as injected with the SidecarSet at `image`; waits until they run and are ready. */
   createInjectedPods(ns: string, setName: string, app: string, image: string, n: number): Promise<Pod[]>;
   events(ns: string, reason?: string): Promise<CoreEvent[]>;
+  /** Creates a SidecarSet as given (removed after the file). */
+  createRaw(set: SidecarSetObject): Promise<void>;
+  /** Creates the pods and waits until they run and are ready. */
+  createReadyPods(ns: string, pods: Pod[]): Promise<Pod[]>;
+  /** Events about the SidecarSet (cluster-scoped objects' events are in `default`). */
+  sidecarSetEvents(name: string, reason?: string): Promise<CoreEvent[]>;
 }
 
 export function useUpgradeScenarios(): UpgradeScenarios {
@@ -202,6 +208,31 @@ export function useUpgradeScenarios(): UpgradeScenarios {
       return out.filter((p) => p.metadata?.labels?.['app'] === app);
     },
     events: (ns, reason) => eventsAbout(kube(), ns, 'Pod', reason),
+    async createRaw(set) {
+      created.push(set.metadata?.name ?? '');
+      await kube().create({ ...SCS, ...set });
+    },
+    async createReadyPods(ns, pods) {
+      for (const p of pods) await kube().create({ ...p, metadata: { ...p.metadata, namespace: ns } });
+      const names = new Set(pods.map((p) => p.metadata?.name));
+      let out: Pod[] = [];
+      await expect
+        .poll(
+          async () => {
+            out = (await livePods(kube(), ns)).filter((p) => names.has(p.metadata?.name));
+            return out.filter((p) =>
+              p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+            ).length;
+          },
+          { timeout: 60_000, interval: 500 },
+        )
+        .toBe(pods.length);
+      return out;
+    },
+    sidecarSetEvents: async (name, reason) =>
+      (await eventsAbout(kube(), 'default', 'SidecarSet', reason)).filter(
+        (e) => e.involvedObject.name === name,
+      ),
   };
 }
 
