@@ -1,14 +1,40 @@
 // The SidecarSet controller, declared: caches fed by the watcher over the bus (SidecarSets, pods, namespaces,
 // revisions), a reconcile queue, the pod injection webhook and the SidecarSet webhooks; the kit (libs/kit) derives and
-// runs the rest. It never watches the API server.
+// runs the rest. It never watches the API server. The pod webhook's configuration follows the SidecarSets, so the API
+// server calls it only for the pods they select (docs/adr/0026-sidecarset-blast-radius.md).
 import { KINDS } from '@regatta/bus';
-import { CONTROLLER_NAME, sidecarSetsForPodChange } from '@regatta/sidecarset';
-import { ControllerBuilder, runController } from '@regatta/kit';
+import {
+  CONTROLLER_NAME,
+  MUTATE_POD_PATH,
+  podDefaulter,
+  podWebhookConfiguration,
+  sidecarSetsForPodChange,
+  type AnySidecarSet,
+  type SidecarSetRevision,
+} from '@regatta/sidecarset';
+import { ControllerBuilder, mutating, runController } from '@regatta/kit';
+
+const none = () => [];
 
 const sidecarset = ControllerBuilder.controller({ name: 'sidecarset', eventComponent: CONTROLLER_NAME })
-  .for('sidecarsets', KINDS.sidecarsets)
+  .for<'sidecarsets', AnySidecarSet>('sidecarsets', KINDS.sidecarsets)
   // pods are not owned by SidecarSets: they map through their injected-list annotation
   .watches('pods', KINDS.pods, sidecarSetsForPodChange)
+  .watches('namespaces', KINDS.namespaces, none) // namespaceSelector, read by the pod webhook
+  .watches<'revisions', SidecarSetRevision>('revisions', KINDS.controllerrevisions, none) // injectionStrategy.revision
+  .webhooks(({ readers }) => ({
+    routes: [
+      mutating(
+        MUTATE_POD_PATH,
+        podDefaulter({
+          sidecarSets: () => readers.sidecarsets.list(),
+          namespaceLabels: (ns) => readers.namespaces.get(undefined, ns)?.metadata?.labels,
+          revisions: () => readers.revisions.list(),
+        }),
+      ),
+    ],
+    configurations: (url, ca, scope) => [podWebhookConfiguration(readers.sidecarsets.list(), url, ca, scope)],
+  }))
   .reconciler(() => ({
     // TODO(scs-upgrade): the upgrade reconciler (libs/sidecarset/src/upgrade)
     reconcile: async () => ({}),
