@@ -34,7 +34,7 @@ export function launchPriorities(pod: Pod): number[] | undefined {
   const containers = pod.spec?.containers ?? [];
   if (containers.length <= 1) return undefined;
   if (pod.metadata?.annotations?.[Annotations.ContainerLaunchPriority] === ORDERED)
-    return containers.map((_, i) => -i);
+    return containers.map((_, i) => (i === 0 ? 0 : -i));
   let any = false;
   const priorities = containers.map((c) => {
     let p = 0;
