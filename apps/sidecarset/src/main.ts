@@ -6,23 +6,33 @@ import { KINDS } from '@regatta/bus';
 import {
   CONTROLLER_NAME,
   MUTATE_POD_PATH,
+  MUTATE_SIDECARSET_PATH,
+  SIDECARSET_FEATURE_GATES,
+  VALIDATE_SIDECARSET_PATH,
   podDefaulter,
   podWebhookConfiguration,
+  sidecarSetDefaulter,
+  sidecarSetValidator,
+  sidecarSetWebhookConfigurations,
   sidecarSetsForPodChange,
   type AnySidecarSet,
   type SidecarSetRevision,
 } from '@regatta/sidecarset';
-import { ControllerBuilder, mutating, runController } from '@regatta/kit';
+import { ControllerBuilder, mutating, runController, validating } from '@regatta/kit';
 
 const none = () => [];
 
-const sidecarset = ControllerBuilder.controller({ name: 'sidecarset', eventComponent: CONTROLLER_NAME })
+const sidecarset = ControllerBuilder.controller({
+  name: 'sidecarset',
+  eventComponent: CONTROLLER_NAME,
+  featureGates: SIDECARSET_FEATURE_GATES,
+})
   .for<'sidecarsets', AnySidecarSet>('sidecarsets', KINDS.sidecarsets)
   // pods are not owned by SidecarSets: they map through their injected-list annotation
   .watches('pods', KINDS.pods, sidecarSetsForPodChange)
   .watches('namespaces', KINDS.namespaces, none) // namespaceSelector, read by the pod webhook
   .watches<'revisions', SidecarSetRevision>('revisions', KINDS.controllerrevisions, none) // injectionStrategy.revision
-  .webhooks(({ readers }) => ({
+  .webhooks(({ readers, gates }) => ({
     routes: [
       mutating(
         MUTATE_POD_PATH,
@@ -30,10 +40,24 @@ const sidecarset = ControllerBuilder.controller({ name: 'sidecarset', eventCompo
           sidecarSets: () => readers.sidecarsets.list(),
           namespaceLabels: (ns) => readers.namespaces.get(undefined, ns)?.metadata?.labels,
           revisions: () => readers.revisions.list(),
+          sortContainersByName: gates.EnableSortSidecarContainerByName,
+        }),
+      ),
+      mutating(MUTATE_SIDECARSET_PATH, sidecarSetDefaulter()),
+      validating(
+        VALIDATE_SIDECARSET_PATH,
+        sidecarSetValidator({
+          sidecarSets: () => readers.sidecarsets.list(),
+          revisions: () => readers.revisions.list(),
+          patchPodMetadataDefaultsAllowed: gates.SidecarSetPatchPodMetadataDefaultsAllowed,
         }),
       ),
     ],
-    configurations: (url, ca, scope) => [podWebhookConfiguration(readers.sidecarsets.list(), url, ca, scope)],
+    // recomputed by the kit on every pass: the pod webhook's entries follow the SidecarSets
+    configurations: (url, ca, scope) => [
+      podWebhookConfiguration(readers.sidecarsets.list(), url, ca, scope),
+      ...sidecarSetWebhookConfigurations(url, ca, scope),
+    ],
   }))
   .reconciler(() => ({
     // TODO(scs-upgrade): the upgrade reconciler (libs/sidecarset/src/upgrade)

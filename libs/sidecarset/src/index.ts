@@ -43,3 +43,12 @@ export {
   podWebhookConfiguration,
   podWebhookConfigurationName,
 } from './webhooks/pod-webhook-configuration.js';
+export {
+  MUTATE_SIDECARSET_PATH,
+  VALIDATE_SIDECARSET_PATH,
+  sidecarSetDefaulter,
+  sidecarSetValidator,
+  sidecarSetWebhookConfigurations,
+  type SidecarSetValidatorSources,
+} from './webhooks/sidecarset-webhooks.js';
+export { SIDECARSET_FEATURE_GATES, type SidecarSetFeatureGates } from './feature-gates.js';
