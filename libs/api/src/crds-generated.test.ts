@@ -123,7 +123,7 @@ describe('generated CRDs', () => {
   });
 
   // kinds whose controller brought the full schema
-  const fullSchemaKinds = new Set(['CloneSet', 'StatefulSet', 'DaemonSet']);
+  const fullSchemaKinds = new Set(['CloneSet', 'StatefulSet', 'DaemonSet', 'SidecarSet']);
   it('marks every other kind as a placeholder whose spec and status are kept whole', () => {
     for (const def of CRD_DEFINITIONS) {
       expect(def.placeholder).toBe(!fullSchemaKinds.has(def.kind));

@@ -283,11 +283,58 @@ export {
   SidecarSetLabels,
 } from './sidecarset/keys.js';
 
+export { SIDECARSET_CRD } from './sidecarset/crd.js';
+export { SIDECARSET_SHAPE, SIDECARSET_SPEC_SHAPE, sidecarSetShapeErrors } from './sidecarset/shape.js';
+export {
+  sidecarSetRequestVersion,
+  sidecarSetVersionOf,
+  type SidecarSetVersion,
+} from './sidecarset/version.js';
+export {
+  canonicalJson,
+  isNativeSidecar,
+  sidecarSetHash,
+  sidecarSetHashAnnotations,
+  sidecarSetHashWithoutImage,
+} from './sidecarset/hash.js';
+export { applySidecarSetSpecDefaults, defaultSidecarSet } from './sidecarset/defaults.js';
+export { sidecarSetCustomVersion, sidecarSetToV1alpha1, sidecarSetToV1beta1 } from './sidecarset/conversion.js';
+export { selectorsOverlap } from './sidecarset/selector-overlap.js';
+export {
+  parseResourceExpression,
+  type ParsedResourceExpr,
+  type ResourceExprNode,
+} from './sidecarset/resource-expression.js';
+export {
+  canaryErrors,
+  conflictErrors,
+  patchMetadataWhitelistProblem,
+  sidecarSetsOverlap,
+  type PatchPodMetadataWhitelist,
+  type PatchPodMetadataWhitelistRule,
+  type SidecarSetRevisionRef,
+  type SidecarSetValidationContext,
+} from './sidecarset/context-rules.js';
+export {
+  SIDECARSET_NAME_MAX_LENGTH,
+  sidecarSelectorErrors,
+  validateSidecarSet,
+  validateSidecarSetObject,
+} from './sidecarset/validation.js';
+export { containerUpdateErrors, validateSidecarSetUpdate } from './sidecarset/update-validation.js';
+export {
+  NAMESPACE_WARNING,
+  VOLUME_TEMPLATES_WARNING,
+  defaultSidecarSetForAdmission,
+  validateSidecarSetAdmission,
+  type SidecarSetAdmission,
+  type SidecarSetMutation,
+} from './sidecarset/admission.js';
+
 // Placeholder kinds
 export { IMAGE_PULL_JOB_CRD } from './kinds/image-pull-job.js';
 export { NODE_IMAGE_CRD } from './kinds/node-image.js';
 export { RESOURCE_DISTRIBUTION_CRD } from './kinds/resource-distribution.js';
-export { SIDECARSET_CRD } from './kinds/sidecarset.js';
 export { UNITED_DEPLOYMENT_CRD } from './kinds/united-deployment.js';
 
 // CRD generation

@@ -115,6 +115,9 @@ async function setUpController<R extends Record<string, KubeObject>, G extends s
       scope,
       env,
       log,
+      cachesSynced: async () => {
+        await Promise.all([...caches.values()].map((c) => c.waitForSync()));
+      },
     });
   }
   for (const [name, cache] of caches) manager.add(startStopRunnable(name, cache));

@@ -17,7 +17,6 @@ export {
 } from './next-upgrade.js';
 export {
   hotUpgradeContainers,
-  isHotUpgrade,
   isPodInHotUpgrading,
   isPodSidecarUpdated,
   isPodStateConsistent,
@@ -26,9 +25,8 @@ export {
   podHashEntries,
   sidecarContainersInPod,
   type SidecarInPlaceUpdateState,
-  type SidecarSetUpgradeSpec,
 } from './pod-state.js';
-export { patchPodMetadata, resetIdleTwins, upgradableCondition, upgradePodSidecars } from './pod-upgrade.js';
+export { resetIdleTwins, upgradableCondition, upgradePodSidecars } from './pod-upgrade.js';
 export {
   DEFAULT_SIDECARSET_HISTORY_LIMIT,
   SIDECARSET_GVK,
