@@ -31,8 +31,12 @@ export function podsToReset(s: UpgradeSync, pods: readonly Pod[]): Pod[] {
 export async function hotResetStep(s: UpgradeSync, pods: readonly Pod[]): Promise<boolean> {
   const reset = podsToReset(s, pods);
   for (const pod of reset) {
+    let written: Awaited<ReturnType<typeof updatePod>>;
     try {
-      await updatePod(s, pod, (fresh) => resetIdleTwins(s.set, fresh, s.now()));
+      written = await updatePod(s, pod, (fresh) => {
+        const next = resetIdleTwins(s.set, fresh, s.now());
+        return next.changed.length > 0 ? next : undefined;
+      });
     } catch (err) {
       await s.d.recorder.warning(
         pod,
@@ -41,6 +45,7 @@ export async function hotResetStep(s: UpgradeSync, pods: readonly Pod[]): Promis
       );
       throw err;
     }
+    if (!written) continue;
     await s.d.recorder.normal(
       pod,
       RESET_CONTAINER_SUCCEED_REASON,

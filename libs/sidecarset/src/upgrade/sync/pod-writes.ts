@@ -7,14 +7,17 @@ import { type Pod, writePodConditions } from '@regatta/lifecycle';
 import { upgradableCondition } from '../pod-upgrade.js';
 import { POD, type UpgradeSync } from './context.js';
 
-/** Updates the pod with `change` applied to its latest version; returns what was written. */
+/**
+ * Updates the pod with `change` applied to its latest version; returns what was written, or undefined when the
+ * latest version needs nothing (`change` answers undefined: another writer got there first).
+ */
 export async function updatePod(
   s: UpgradeSync,
   pod: Pod,
-  change: (fresh: Pod) => { pod: Pod; changed: string[] },
-): Promise<{ pod: Pod; changed: string[] }> {
+  change: (fresh: Pod) => { pod: Pod; changed: string[] } | undefined,
+): Promise<{ pod: Pod; changed: string[] } | undefined> {
   let first = true;
-  let result: { pod: Pod; changed: string[] } = { pod, changed: [] };
+  let result: { pod: Pod; changed: string[] } | undefined;
   await retryOnConflict(async () => {
     const fresh = first
       ? pod
@@ -25,6 +28,8 @@ export async function updatePod(
         });
     first = false;
     const next = change(fresh);
+    result = undefined;
+    if (!next) return;
     const out = await s.d.client.replace<Pod>(next.pod);
     s.expectUpdated(out);
     result = { pod: out, changed: next.changed };

@@ -5,6 +5,7 @@
 import type { Pod } from '@regatta/lifecycle';
 import { NOT_UPGRADABLE_PODS_REASON } from '../keys.js';
 import { getNextUpgradePods } from '../next-upgrade.js';
+import { isPodSidecarUpdated } from '../pod-state.js';
 import { upgradePodSidecars } from '../pod-upgrade.js';
 import type { UpgradeSync } from './context.js';
 import { updatePod, writeUpgradable } from './pod-writes.js';
@@ -25,9 +26,13 @@ export async function upgradePodsStep(
     );
   const written: Pod[] = [];
   for (const pod of upgrade) {
+    // another writer may have upgraded it meanwhile: then nothing to write
     const out = await updatePod(s, pod, (fresh) =>
-      upgradePodSidecars(s.set, fresh, s.now(), () => injectedList(fresh)),
+      isPodSidecarUpdated(s.set, fresh)
+        ? undefined
+        : upgradePodSidecars(s.set, fresh, s.now(), () => injectedList(fresh)),
     );
+    if (!out) continue;
     await writeUpgradable(s, out.pod, true);
     written.push(out.pod);
   }
