@@ -148,6 +148,8 @@ describe('SidecarSet upgrade strategies', () => {
         { timeout: 60_000, interval: 500 },
       )
       .toEqual(['canary-0', 'canary-1']);
-    expect((await h.sidecarSet(name)).status).toMatchObject({ matchedPods: 4, updatedPods: 2 });
+    await expect
+      .poll(async () => (await h.sidecarSet(name)).status, { timeout: 30_000 })
+      .toMatchObject({ matchedPods: 4, updatedPods: 2, updatedReadyPods: 2 });
   });
 });
