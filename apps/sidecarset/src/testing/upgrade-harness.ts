@@ -2,8 +2,8 @@
 // prefix, own lease namespace, own revision namespace) on the shared local cluster. The pods are created as the
 // injection webhook leaves them (sidecar container, hash and injected-list annotations) and the SidecarSet carries
 // the two hash annotations its mutating webhook computes, so these files test the upgrade controller alone.
-// SidecarSets are cluster-scoped and the kit's namespace scope applies only to namespaced objects: the program is
-// started without one; each file's SidecarSets select only its own pods (a per-file label).
+// The program's scope (REGATTA_NAMESPACE_SELECTOR) is this file's label: on its namespaces, and on its SidecarSets
+// (the kit judges cluster-scoped objects by their own labels), whose selectors also pick only this file's pods.
 import { afterAll, beforeAll, expect } from 'vitest';
 import { generateCrds } from '@regatta/api';
 import type { CoreEvent, KubeClient, KubeObject } from '@regatta/kube';
@@ -65,6 +65,8 @@ export interface UpgradeScenarios {
   sidecarSetEvents(name: string, reason?: string): Promise<CoreEvent[]>;
 }
 
+const SCOPE = 'regatta-test-scsu';
+
 export function useUpgradeScenarios(): UpgradeScenarios {
   const id = randomId();
   const programs = useScenarioPrograms();
@@ -81,7 +83,11 @@ export function useUpgradeScenarios(): UpgradeScenarios {
     const p = await programs.start(
       'sidecarset',
       `sidecarset-upgrade-${id}-${instance}`,
-      { ...common, POD_NAME: `sidecarset-upgrade-${id}-${instance}` },
+      {
+        ...common,
+        POD_NAME: `sidecarset-upgrade-${id}-${instance}`,
+        REGATTA_NAMESPACE_SELECTOR: `${SCOPE}=${id}`,
+      },
       { webhook: false },
     );
     controller = p.process;
@@ -126,13 +132,13 @@ export function useUpgradeScenarios(): UpgradeScenarios {
       return controller;
     },
     startController,
-    namespace: () => createNamespace(kube(), `scsu-${id}`, {}),
+    namespace: () => createNamespace(kube(), `scsu-${id}`, { [SCOPE]: id }),
     pods: (ns) => livePods(kube(), ns),
     async createSidecarSet(name, app, image, strategy = {}) {
       created.push(name);
       await kube().create({
         ...SCS,
-        metadata: { name, annotations: annotations(image) },
+        metadata: { name, labels: { [SCOPE]: id }, annotations: annotations(image) },
         spec: {
           selector: { matchLabels: { app, 'scsu-file': id } },
           containers: [
@@ -210,7 +216,11 @@ export function useUpgradeScenarios(): UpgradeScenarios {
     events: (ns, reason) => eventsAbout(kube(), ns, 'Pod', reason),
     async createRaw(set) {
       created.push(set.metadata?.name ?? '');
-      await kube().create({ ...SCS, ...set });
+      await kube().create({
+        ...SCS,
+        ...set,
+        metadata: { ...set.metadata, labels: { ...set.metadata?.labels, [SCOPE]: id } },
+      });
     },
     async createReadyPods(ns, pods) {
       for (const p of pods) await kube().create({ ...p, metadata: { ...p.metadata, namespace: ns } });
