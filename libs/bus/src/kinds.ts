@@ -89,4 +89,12 @@ export const KINDS = {
     plural: 'daemonsets',
     namespaced: true,
   },
+  // cluster-scoped; v1alpha1 as libs/mirror's catalogue and allow-list mirror it
+  sidecarsets: {
+    group: 'apps.kruise.io',
+    version: 'v1alpha1',
+    kind: 'SidecarSet',
+    plural: 'sidecarsets',
+    namespaced: false,
+  },
 } as const satisfies Record<string, KindRef>;

@@ -90,7 +90,8 @@ export interface WebhookDeclaration {
   routes: readonly WebhookRoute[];
   /**
    * The Mutating-/ValidatingWebhookConfigurations pointing at `baseUrl` with `caBundlePem`, for the namespace scope
-   * (REGATTA_NAMESPACE_SELECTOR) when there is one.
+   * (REGATTA_NAMESPACE_SELECTOR) when there is one. Called on every pass of the keeper, after the caches are loaded,
+   * so configurations may follow what the readers hold.
    */
   configurations(
     baseUrl: string,

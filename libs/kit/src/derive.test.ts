@@ -3,7 +3,7 @@ import { KINDS, resourceId } from '@regatta/bus';
 import type { Change, KubeObject } from '@regatta/kube';
 import { Expectations, type Request } from '@regatta/runtime';
 import { ControllerBuilder, type Reader } from './declaration.js';
-import { cachesOf, eventHandlers, kindsToRegister } from './derive.js';
+import { cachesOf, eventHandlers, kindsToRegister, requestInScope } from './derive.js';
 
 const owner = {
   apiVersion: 'apps.kruise.io/v1alpha1',
@@ -122,5 +122,30 @@ describe('event handlers of a declaration', () => {
     expect(handlers.get('pods')!({ type: 'add', object: orphan })).toEqual([
       { namespace: 'ns', name: 'web' },
     ]);
+  });
+});
+
+describe('requestInScope', () => {
+  const scope = { matchLabels: { team: 'a' } };
+  const cluster = {
+    group: 'apps.kruise.io',
+    version: 'v1beta1',
+    kind: 'SidecarSet',
+    plural: 'sidecarsets',
+    namespaced: false,
+  };
+  const objs: Record<string, KubeObject> = {
+    mine: { metadata: { name: 'mine', labels: { team: 'a' } } },
+    theirs: { metadata: { name: 'theirs' } },
+  };
+  const reader = { get: (_ns: string | undefined, n: string) => objs[n], byIndex: () => [], list: () => [] };
+  const ns = (n: string): Record<string, string> => (n === 'in' ? { team: 'a' } : {});
+  it('judges namespaced requests by their namespace, cluster-scoped For objects by their own labels', () => {
+    expect(requestInScope(undefined, { name: 'theirs' }, cluster, reader, ns)).toBe(true);
+    expect(requestInScope(scope, { name: 'mine' }, cluster, reader, ns)).toBe(true);
+    expect(requestInScope(scope, { name: 'theirs' }, cluster, reader, ns)).toBe(false);
+    expect(requestInScope(scope, { name: 'gone' }, cluster, reader, ns)).toBe(true);
+    expect(requestInScope(scope, { namespace: 'in', name: 'x' }, KINDS.pods, reader, ns)).toBe(true);
+    expect(requestInScope(scope, { namespace: 'out', name: 'x' }, KINDS.pods, reader, ns)).toBe(false);
   });
 });

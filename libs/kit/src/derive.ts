@@ -4,7 +4,7 @@
  * expectations).
  */
 import { KINDS, resourceId, type KindRef } from '@regatta/bus';
-import type { Change, KubeObject } from '@regatta/kube';
+import { type Change, type KubeObject, type LabelSelector, labelSelectorMatches } from '@regatta/kube';
 import {
   enqueueForOwner,
   observeOwned,
@@ -100,4 +100,24 @@ export function requestsInNamespace(
   ns: string,
 ): Request[] {
   return forReader.list({ namespace: ns }).map(requestForObject);
+}
+
+/**
+ * Whether a request is served under the namespace scope (REGATTA_NAMESPACE_SELECTOR): a namespaced object by its
+ * namespace's labels; a cluster-scoped For object (SidecarSet) by its own labels, or when it is gone (its reconcile
+ * only forgets it).
+ */
+export function requestInScope(
+  scope: LabelSelector | undefined,
+  req: Request,
+  forKind: KindRef,
+  forReader: Readers<Record<string, KubeObject>>[string],
+  namespaceLabels: (ns: string) => Record<string, string> | undefined,
+): boolean {
+  if (!scope) return true;
+  if (req.namespace === undefined && !forKind.namespaced) {
+    const obj = forReader.get(undefined, req.name);
+    return !obj || labelSelectorMatches(scope, obj.metadata?.labels ?? {});
+  }
+  return labelSelectorMatches(scope, namespaceLabels(req.namespace ?? '') ?? {});
 }

@@ -21,6 +21,7 @@ export {
   eventHandlers,
   kindsToRegister,
   ownerKindOf,
+  requestInScope,
   requestsInNamespace,
 } from './derive.js';
 export { KitError } from './errors.js';

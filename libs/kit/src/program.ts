@@ -5,7 +5,7 @@
  * Environment: see the README's table (nothing here adds a variable).
  */
 import { Cache, registerKinds } from '@regatta/bus';
-import { EventRecorder, type KubeObject, labelSelectorMatches } from '@regatta/kube';
+import { EventRecorder, type KubeObject } from '@regatta/kube';
 import {
   Controller,
   Expectations,
@@ -17,7 +17,14 @@ import {
 } from '@regatta/runtime';
 import { runProgram, type Program } from './bootstrap.js';
 import type { ControllerDeclaration, ProgramContext, Readers } from './declaration.js';
-import { NAMESPACES, cachesOf, eventHandlers, kindsToRegister, requestsInNamespace } from './derive.js';
+import {
+  NAMESPACES,
+  cachesOf,
+  eventHandlers,
+  kindsToRegister,
+  requestInScope,
+  requestsInNamespace,
+} from './derive.js';
 import { serveWebhooks } from './webhooks.js';
 
 /** Runs the controller until SIGTERM/SIGINT (or a failure: the exit code is then 1). */
@@ -86,10 +93,17 @@ async function setUpController<R extends Record<string, KubeObject>, G extends s
   });
 
   const namespaces = scope ? caches.get(NAMESPACES) : undefined;
-  const inScope = (ns: string | undefined): boolean =>
-    !scope || labelSelectorMatches(scope, namespaces?.get(undefined, ns ?? '')?.metadata?.labels ?? {});
+  const forReader = readers[decl.forKind.name as keyof R];
+  const inScope = (req: Request): boolean =>
+    requestInScope(
+      scope,
+      req,
+      decl.forKind.kind,
+      forReader,
+      (ns) => namespaces?.get(undefined, ns)?.metadata?.labels,
+    );
   const enqueue = (req: Request) => {
-    if (inScope(req.namespace)) controller.enqueue(req);
+    if (inScope(req)) controller.enqueue(req);
   };
   const handlers = eventHandlers(decl, {
     expectations,
@@ -97,10 +111,10 @@ async function setUpController<R extends Record<string, KubeObject>, G extends s
   });
   for (const [name, handle] of handlers) caches.get(name)?.onChange((c) => handle(c).forEach(enqueue));
   // a namespace entering the scope (or seen after its objects): reconcile what it holds
-  const forReader = readers[decl.forKind.name as keyof R];
   namespaces?.onChange((c) => {
     const ns = c.object.metadata?.name;
-    if (c.type !== 'delete' && ns && inScope(ns)) requestsInNamespace(forReader, ns).forEach(enqueue);
+    if (c.type !== 'delete' && ns && inScope({ namespace: ns, name: '' }))
+      requestsInNamespace(forReader, ns).forEach(enqueue);
   });
 
   if (decl.webhooks) {
@@ -115,6 +129,9 @@ async function setUpController<R extends Record<string, KubeObject>, G extends s
       scope,
       env,
       log,
+      cachesSynced: async () => {
+        await Promise.all([...caches.values()].map((c) => c.waitForSync()));
+      },
     });
   }
   for (const [name, cache] of caches) manager.add(startStopRunnable(name, cache));

@@ -57,8 +57,11 @@ export function inStep(
 export interface WebhookConfigurationKeeperOptions {
   client: Pick<KubeClient, 'getOrUndefined' | 'patch'>;
   fieldManager: string;
-  /** The configurations as they should be (pointing at this replica's URL). */
-  desired: readonly KubeObject[];
+  /**
+   * The configurations as they should be (pointing at this replica's URL); a function is called on every pass, for
+   * configurations that follow the cluster (the SidecarSet pod webhook's entries follow the SidecarSets).
+   */
+  desired: readonly KubeObject[] | (() => readonly KubeObject[]);
   /** Whether this replica leads now (only the leader writes). */
   isLeader: () => boolean;
   /** Default 2 s. */
@@ -90,7 +93,9 @@ export class WebhookConfigurationKeeper implements Runnable {
 
   /** One pass: read every configuration, re-apply (leader only) those missing or drifted. True when all in step. */
   async syncOnce(): Promise<boolean> {
-    const { client, desired, log, fieldManager } = this.options;
+    const { client, log, fieldManager } = this.options;
+    const desired =
+      typeof this.options.desired === 'function' ? this.options.desired() : this.options.desired;
     let all = true;
     for (const want of desired) {
       const ref = { apiVersion: ADMISSION, kind: want.kind ?? '', name: want.metadata?.name ?? '' };

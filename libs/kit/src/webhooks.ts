@@ -38,6 +38,8 @@ export interface ServeWebhooksOptions {
   scope: { matchLabels: Record<string, string> } | undefined;
   env: NodeJS.ProcessEnv;
   log: Logger;
+  /** Resolves once the caches are loaded: configurations computed from them are applied only after. */
+  cachesSynced?: () => Promise<void>;
 }
 
 /**
@@ -84,11 +86,14 @@ export async function serveWebhooks(o: ServeWebhooksOptions): Promise<void> {
         ),
       ]);
       if (!bound) return;
+      await o.cachesSynced?.();
+      if (signal.aborted) return;
       const url = configuredUrl ?? webhookUrl(dialHost(host), bound.port);
       keeper = new WebhookConfigurationKeeper({
         client: o.client,
         fieldManager: program,
-        desired: o.declaration.configurations(url.replace(/\/$/, ''), certs.caPem, o.scope),
+        // recomputed on every pass: a declaration may derive its configurations from the caches
+        desired: () => o.declaration.configurations(url.replace(/\/$/, ''), certs.caPem, o.scope),
         isLeader: () => o.manager.isLeader(),
         log: o.log,
       });

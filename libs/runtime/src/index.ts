@@ -97,6 +97,7 @@ export { WebhookServer, type WebhookServerOptions } from './http/webhook-server.
 export {
   AdmissionDeniedError,
   BadAdmissionReviewError,
+  Mutation,
   invalid,
   type AdmissionInput,
   type AdmissionStatus,

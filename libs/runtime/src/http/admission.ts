@@ -65,7 +65,18 @@ export type ValidatingHandler<T = unknown> = (
  */
 export type MutatingHandler<T = unknown> = (
   input: AdmissionInput<T>,
-) => T | undefined | Promise<T | undefined>;
+) => T | undefined | Mutation<T> | Promise<T | undefined | Mutation<T>>;
+
+/**
+ * A mutating handler's answer with warnings (`AdmissionResponse.warnings`, which kubectl prints as `Warning: …`);
+ * `object` undefined leaves the object as it is.
+ */
+export class Mutation<T = unknown> {
+  constructor(
+    readonly object: T | undefined,
+    readonly warnings: readonly string[],
+  ) {}
+}
 
 /** Thrown by a handler to deny the request with this status (instead of a 500). */
 export class AdmissionDeniedError extends RuntimeError {

@@ -7,7 +7,7 @@ import { X509Certificate } from 'node:crypto';
 import { createCertificateAuthority, type CertificateAuthority } from './certificates.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TlsConfigError } from '../errors.js';
-import { AdmissionDeniedError, invalid, type AdmissionInput } from './admission.js';
+import { AdmissionDeniedError, Mutation, invalid, type AdmissionInput } from './admission.js';
 import type { JsonPatchOperation } from '@regatta/kube';
 import { WebhookServer, type WebhookServerOptions } from './webhook-server.js';
 
@@ -320,6 +320,33 @@ describe('WebhookServer: mutation', () => {
         const same = await send(h.port, { path, body: review(createRequest(cloneSet)) });
         expect(same.json()['response']).toEqual({ uid: 'req-1', allowed: true });
       }
+    } finally {
+      await h.stop();
+    }
+  });
+
+  it('sends the warnings of a Mutation, with or without a patch', async () => {
+    const h = await serve((s) => {
+      s.mutate<CloneSet>('/mutate-warn', ({ object }) => {
+        if (!object) return undefined;
+        object.metadata.labels = { moved: 'true' };
+        return new Mutation(object, ['spec.volumeTemplates is not an OpenKruise field; use spec.volumes']);
+      });
+      s.mutate('/mutate-warn-only', () => new Mutation(undefined, ['just a warning']));
+    });
+    try {
+      const patched = (
+        await send(h.port, { path: '/mutate-warn', body: review(createRequest(cloneSet)) })
+      ).json();
+      expect(patched['response']).toMatchObject({
+        allowed: true,
+        patchType: 'JSONPatch',
+        warnings: ['spec.volumeTemplates is not an OpenKruise field; use spec.volumes'],
+      });
+      const only = (
+        await send(h.port, { path: '/mutate-warn-only', body: review(createRequest(cloneSet)) })
+      ).json();
+      expect(only['response']).toEqual({ uid: 'req-1', allowed: true, warnings: ['just a warning'] });
     } finally {
       await h.stop();
     }

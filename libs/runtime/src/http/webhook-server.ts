@@ -8,6 +8,7 @@ import {
   AdmissionDeniedError,
   admissionReview,
   BadAdmissionReviewError,
+  Mutation,
   parseAdmissionReview,
   type AdmissionInput,
   type AdmissionResponse,
@@ -241,17 +242,21 @@ export class WebhookServer implements Runnable {
       }
       const original = input.object;
       // the handler gets its own copy, so mutating it in place is fine
-      const mutated = await this.#withTimeout(() =>
+      const answer = await this.#withTimeout(() =>
         route.handler({ ...input, object: structuredClone(original) }),
       );
+      const mutated = answer instanceof Mutation ? answer.object : answer;
+      const warnings =
+        answer instanceof Mutation && answer.warnings.length ? { warnings: [...answer.warnings] } : {};
       const patch = mutated === undefined ? [] : createJsonPatch(original, mutated);
       log.debug({ operations: patch.length }, 'mutated');
-      if (patch.length === 0) return { uid: input.uid, allowed: true };
+      if (patch.length === 0) return { uid: input.uid, allowed: true, ...warnings };
       return {
         uid: input.uid,
         allowed: true,
         patchType: 'JSONPatch',
         patch: Buffer.from(JSON.stringify(patch)).toString('base64'),
+        ...warnings,
       };
     } catch (err) {
       if (err instanceof AdmissionDeniedError) {

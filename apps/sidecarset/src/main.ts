@@ -1,0 +1,82 @@
+// The SidecarSet controller, declared: caches fed by the watcher over the bus (SidecarSets, pods, namespaces,
+// revisions), a reconcile queue, the pod injection webhook and the SidecarSet webhooks; the kit (libs/kit) derives and
+// runs the rest. It never watches the API server. The pod webhook's configuration follows the SidecarSets, so the API
+// server calls it only for the pods they select (docs/adr/0026-sidecarset-blast-radius.md).
+import { KINDS } from '@regatta/bus';
+import {
+  CONTROLLER_NAME,
+  MUTATE_POD_PATH,
+  MUTATE_SIDECARSET_PATH,
+  SIDECARSET_FEATURE_GATES,
+  VALIDATE_SIDECARSET_PATH,
+  podDefaulter,
+  podWebhookConfiguration,
+  sidecarSetDefaulter,
+  sidecarSetValidator,
+  sidecarSetWebhookConfigurations,
+  SidecarSetUpgradeReconciler,
+  sidecarSetForRevisionChange,
+  sidecarSetRevisionNamespace,
+  sidecarSetsForPod,
+  type AnySidecarSet,
+  type SidecarSetRevision,
+} from '@regatta/sidecarset';
+import { ControllerBuilder, mutating, runController, validating } from '@regatta/kit';
+
+const none = () => [];
+
+const sidecarset = ControllerBuilder.controller({
+  name: 'sidecarset',
+  eventComponent: CONTROLLER_NAME,
+  featureGates: SIDECARSET_FEATURE_GATES,
+})
+  .for<'sidecarsets', AnySidecarSet>('sidecarsets', KINDS.sidecarsets)
+  // pods are not owned by SidecarSets: they map through their injected-list annotation
+  .watches('pods', KINDS.pods, (change, readers) => sidecarSetsForPod(change, readers.sidecarsets))
+  .watches('namespaces', KINDS.namespaces, none) // namespaceSelector, read by the pod webhook
+  // injectionStrategy.revision; the upgrade controller's revisions (in its namespace, labelled with the SidecarSet)
+  .watches<'revisions', SidecarSetRevision>(
+    'revisions',
+    KINDS.controllerrevisions,
+    sidecarSetForRevisionChange,
+  )
+  .webhooks(({ readers, gates }) => ({
+    routes: [
+      mutating(
+        MUTATE_POD_PATH,
+        podDefaulter({
+          sidecarSets: () => readers.sidecarsets.list(),
+          namespaceLabels: (ns) => readers.namespaces.get(undefined, ns)?.metadata?.labels,
+          revisions: () => readers.revisions.list(),
+          sortContainersByName: gates.EnableSortSidecarContainerByName,
+        }),
+      ),
+      mutating(MUTATE_SIDECARSET_PATH, sidecarSetDefaulter()),
+      validating(
+        VALIDATE_SIDECARSET_PATH,
+        sidecarSetValidator({
+          sidecarSets: () => readers.sidecarsets.list(),
+          revisions: () => readers.revisions.list(),
+          patchPodMetadataDefaultsAllowed: gates.SidecarSetPatchPodMetadataDefaultsAllowed,
+        }),
+      ),
+    ],
+    // recomputed by the kit on every pass: the pod webhook's entries follow the SidecarSets
+    configurations: (url, ca, scope) => [
+      podWebhookConfiguration(readers.sidecarsets.list(), url, ca, scope),
+      ...sidecarSetWebhookConfigurations(url, ca, scope),
+    ],
+  }))
+  .reconciler(
+    ({ readers, client, expectations, recorder, tracer }) =>
+      new SidecarSetUpgradeReconciler({
+        ...readers,
+        client,
+        expectations,
+        recorder,
+        tracer, // rollout traces, service regatta-sidecarset
+        controllerNamespace: sidecarSetRevisionNamespace(process.env),
+      }),
+  );
+
+await runController(sidecarset);

@@ -1,0 +1,141 @@
+// SidecarSet in-place sidecar upgrades as a user sees them (OpenKruise test/e2e/apps/v1beta1/sidecarset.go
+// "sidecarSet upgrade cold sidecar"): the sidecar image changes in the same pod (UIDs kept, the sidecar restarted once,
+// the app container untouched), partition and maxUnavailable bound the rollout, paused holds it, and a controller killed
+// with SIGKILL mid-upgrade is replaced and the upgrade completes without any pod recreated.
+import { describe, expect, it } from 'vitest';
+import { holds, isReady, type Pod } from '@regatta/testing';
+import { mainImage, restarts, sidecarImage, useUpgradeScenarios } from './testing/upgrade-harness.js';
+
+const h = useUpgradeScenarios();
+const uids = (pods: Pod[]) => pods.map((p) => p.metadata?.uid).sort();
+const upgraded = (pods: Pod[], image: string) => pods.filter((p) => sidecarImage(p) === image);
+
+async function settled(ns: string, name: string, image: string, n: number): Promise<Pod[]> {
+  let pods: Pod[] = [];
+  await expect
+    .poll(
+      async () => {
+        pods = await h.pods(ns);
+        const s = (await h.sidecarSet(name)).status;
+        return [
+          upgraded(pods, image).filter(isReady).length,
+          s?.matchedPods,
+          s?.updatedPods,
+          s?.updatedReadyPods,
+        ];
+      },
+      { timeout: 90_000, interval: 500 },
+    )
+    .toEqual([n, n, n, n]);
+  return pods;
+}
+
+describe('SidecarSet upgrade', () => {
+  it('cold upgrade of the sidecar image in place: same pods, sidecar restarted once, app untouched', async () => {
+    const ns = await h.namespace();
+    const name = `cold-${h.id}`;
+    await h.createSidecarSet(name, 'cold', 'busybox:1.36');
+    const before = await h.createInjectedPods(ns, name, 'cold', 'busybox:1.36', 3);
+    await expect
+      .poll(async () => (await h.sidecarSet(name)).status?.matchedPods, { timeout: 30_000 })
+      .toBe(3);
+
+    await h.setSidecarImage(name, 'busybox:1.37');
+    const after = await settled(ns, name, 'busybox:1.37', 3);
+    expect(uids(after)).toEqual(uids(before));
+    for (const p of after) {
+      expect([mainImage(p), restarts(p, 'main'), restarts(p, 'sidecar')]).toEqual(['nginx:1.27', 0, 1]);
+    }
+    expect((await h.sidecarSet(name)).status).toMatchObject({
+      matchedPods: 3,
+      updatedPods: 3,
+      readyPods: 3,
+      updatedReadyPods: 3,
+    });
+  });
+
+  it('partition keeps that many pods on the old sidecar, maxUnavailable bounds the pods in flight', async () => {
+    const ns = await h.namespace();
+    const name = `part-${h.id}`;
+    await h.createSidecarSet(name, 'part', 'busybox:1.36', { partition: 2, maxUnavailable: 1 });
+    await h.createInjectedPods(ns, name, 'part', 'busybox:1.36', 4);
+    await expect
+      .poll(async () => (await h.sidecarSet(name)).status?.matchedPods, { timeout: 30_000 })
+      .toBe(4);
+
+    await h.setSidecarImage(name, 'busybox:1.37');
+    let inFlight = 0;
+    await expect
+      .poll(
+        async () => {
+          const pods = await h.pods(ns);
+          inFlight = Math.max(inFlight, upgraded(pods, 'busybox:1.37').filter((p) => !isReady(p)).length);
+          return upgraded(pods, 'busybox:1.37').filter(isReady).length;
+        },
+        { timeout: 60_000, interval: 300 },
+      )
+      .toBe(2);
+    expect(inFlight).toBeLessThanOrEqual(1);
+    // held at 4 - partition
+    await holds(
+      5_000,
+      () => h.pods(ns),
+      (pods) => expect(upgraded(pods, 'busybox:1.37')).toHaveLength(2),
+    );
+    await h.patchStrategy(name, { partition: 0 });
+    await settled(ns, name, 'busybox:1.37', 4);
+  });
+
+  it('paused: no pod is upgraded until resumed', async () => {
+    const ns = await h.namespace();
+    const name = `paused-${h.id}`;
+    await h.createSidecarSet(name, 'paused', 'busybox:1.36', { paused: true, maxUnavailable: 2 });
+    await h.createInjectedPods(ns, name, 'paused', 'busybox:1.36', 2);
+    await expect
+      .poll(async () => (await h.sidecarSet(name)).status?.matchedPods, { timeout: 30_000 })
+      .toBe(2);
+    await h.setSidecarImage(name, 'busybox:1.37');
+    await expect
+      .poll(async () => (await h.sidecarSet(name)).status?.observedGeneration, { timeout: 30_000 })
+      .toBe(2);
+    await holds(
+      6_000,
+      () => h.pods(ns),
+      (pods) => expect(upgraded(pods, 'busybox:1.37')).toHaveLength(0),
+    );
+    expect((await h.sidecarSet(name)).status).toMatchObject({ matchedPods: 2, updatedPods: 0 });
+    await h.patchStrategy(name, { paused: false });
+    await settled(ns, name, 'busybox:1.37', 2);
+  });
+
+  it('kill -9 mid-upgrade: a new instance completes it, maxUnavailable held, no pod recreated', async () => {
+    const ns = await h.namespace();
+    const name = `kill-${h.id}`;
+    await h.createSidecarSet(name, 'kill', 'busybox:1.36', { maxUnavailable: 1 });
+    const before = await h.createInjectedPods(ns, name, 'kill', 'busybox:1.36', 4);
+    await expect
+      .poll(async () => (await h.sidecarSet(name)).status?.matchedPods, { timeout: 30_000 })
+      .toBe(4);
+
+    await h.setSidecarImage(name, 'busybox:1.37');
+    let inFlight = 0;
+    const sample = async () => {
+      const pods = await h.pods(ns);
+      inFlight = Math.max(inFlight, upgraded(pods, 'busybox:1.37').filter((p) => !isReady(p)).length);
+      return upgraded(pods, 'busybox:1.37').length;
+    };
+    await expect.poll(sample, { timeout: 60_000, interval: 200 }).toBeGreaterThanOrEqual(1);
+    h.controller.killNow();
+    await h.startController('b');
+    await expect
+      .poll(async () => (await sample()) === 4 && (await h.pods(ns)).every(isReady), {
+        timeout: 90_000,
+        interval: 300,
+      })
+      .toBe(true);
+    const after = await settled(ns, name, 'busybox:1.37', 4);
+    expect(inFlight).toBeLessThanOrEqual(1);
+    expect(uids(after)).toEqual(uids(before));
+    expect(after.map((p) => restarts(p, 'sidecar'))).toEqual([1, 1, 1, 1]);
+  });
+});

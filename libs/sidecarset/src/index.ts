@@ -1,0 +1,56 @@
+export { CONTROLLER_NAME } from './controller-name.js';
+export { sidecarSetsForPodChange } from './pods-for-sidecarset.js';
+export { injectSidecars, type InjectionInput } from './injection/inject.js';
+export {
+  isActivePod,
+  matchSidecarSets,
+  namespaceSelectorOf,
+  podMatchesSidecarSet,
+} from './injection/match.js';
+export { versionToInject, restoreSidecarSet, pinnedRevision } from './injection/revision.js';
+export { patchPodMetadata, jsonMergePatch } from './injection/patch-metadata.js';
+export { buildSidecars, isInjectedContainer, mergedSidecar, type BuiltSidecars } from './injection/build.js';
+export {
+  hotUpgradeTwins,
+  isHotUpgrade,
+  versionAnnotation,
+  versionAltAnnotation,
+} from './injection/hot-upgrade.js';
+export { mergeSidecarContainers, mergeVolumes, mergeSecrets, toContainer } from './injection/merge.js';
+export { parseHashAnnotation, formatHashAnnotation, injectedList } from './injection/annotations.js';
+export { isNativeSidecar } from './injection/native-sidecar.js';
+export { InjectionError } from './injection/errors.js';
+export type { AnySidecarSet, SidecarSetRevision, SidecarSetUpgradeSpec } from './injection/types.js';
+export {
+  LaunchPriorityError,
+  ORDERED,
+  barrierKey,
+  barrierName,
+  barrierPriority,
+  launchPriorities,
+  withLaunchBarriers,
+} from './launch-priority/barrier-env.js';
+export {
+  LAUNCH_PRIORITY_COMPLETED_KEY,
+  needsBarrier,
+  nextBarrierStep,
+  type BarrierStep,
+} from './launch-priority/next-barrier.js';
+export { MUTATE_POD_PATH, podDefaulter, type PodWebhookSources } from './webhooks/pod-webhook.js';
+export {
+  LAUNCH_PRIORITY_MATCH_CONDITION,
+  injects,
+  podWebhookConfiguration,
+  podWebhookConfigurationName,
+} from './webhooks/pod-webhook-configuration.js';
+export {
+  MUTATE_SIDECARSET_PATH,
+  VALIDATE_SIDECARSET_PATH,
+  sidecarSetDefaulter,
+  sidecarSetValidator,
+  sidecarSetWebhookConfigurations,
+  type SidecarSetValidatorSources,
+} from './webhooks/sidecarset-webhooks.js';
+export { SIDECARSET_FEATURE_GATES, type SidecarSetFeatureGates } from './feature-gates.js';
+// the upgrade controller (libs/sidecarset/src/upgrade)
+export * from './upgrade/index.js';

@@ -1,0 +1,234 @@
+/**
+ * What a pod says about its sidecars (OpenKruise `pkg/control/sidecarcontrol/util.go`, `util_hotupgrade.go`,
+ * `sidecarset_control.go`): the per-SidecarSet hash entries, the injected list, the working hot-upgrade twins, and
+ * whether the sidecar containers run what their spec says ("consistent").
+ */
+import { type Pod, getContainerStatus, isPodReady } from '@regatta/lifecycle';
+import {
+  SIDECARSET_HASH_KEY,
+  SIDECARSET_HASH_WITHOUT_IMAGE_KEY,
+  SIDECARSET_INPLACE_UPDATE_STATE_KEY,
+  SIDECARSET_LIST_KEY,
+  WORKING_HOT_UPGRADE_CONTAINER_KEY,
+} from './keys.js';
+import type { SidecarContainerView, SidecarSetView } from './types.js';
+
+/** One SidecarSet's entry in the pod's `kruise.io/sidecarset-hash` (and `…-without-image`) annotation. */
+export interface SidecarSetUpgradeSpec {
+  updateTimestamp?: string;
+  hash?: string;
+  sidecarSetName?: string;
+  sidecarList?: string[];
+  controllerRevision?: string;
+}
+
+/** One SidecarSet's entry in `kruise.io/sidecarset-inplace-update-state`. */
+export interface SidecarInPlaceUpdateState {
+  revision: string;
+  updateTimestamp: string;
+  lastContainerStatuses: Record<string, { imageID: string }> | null;
+}
+
+function parseJsonMap(raw: string | undefined): Record<string, unknown> | undefined {
+  if (!raw) return undefined;
+  try {
+    const v: unknown = JSON.parse(raw);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The hash annotation as a map; the old `{name: hash}` format is read as entries with only a hash. */
+export function podHashEntries(
+  pod: Pod,
+  key: string = SIDECARSET_HASH_KEY,
+): Record<string, SidecarSetUpgradeSpec> {
+  const map = parseJsonMap(pod.metadata?.annotations?.[key]) ?? {};
+  const out: Record<string, SidecarSetUpgradeSpec> = {};
+  for (const [name, v] of Object.entries(map)) {
+    if (typeof v === 'string') out[name] = { hash: v };
+    else if (v && typeof v === 'object') out[name] = v as SidecarSetUpgradeSpec;
+  }
+  return out;
+}
+
+export const sidecarSetHash = (set: SidecarSetView): string =>
+  set.metadata?.annotations?.[SIDECARSET_HASH_KEY] ?? '';
+export const sidecarSetHashWithoutImage = (set: SidecarSetView): string =>
+  set.metadata?.annotations?.[SIDECARSET_HASH_WITHOUT_IMAGE_KEY] ?? '';
+const nameOf = (set: SidecarSetView): string => set.metadata?.name ?? '';
+
+/** `IsPodSidecarUpdated`: the pod's entry carries the SidecarSet's current hash. */
+export function isPodSidecarUpdated(set: SidecarSetView, pod: Pod): boolean {
+  return podHashEntries(pod)[nameOf(set)]?.hash === sidecarSetHash(set);
+}
+
+/** The `controllerRevision` the pod's sidecars came from (kept by history truncation). */
+export function podControllerRevision(setName: string, pod: Pod): string {
+  return podHashEntries(pod)[setName]?.controllerRevision ?? '';
+}
+
+export function injectedSidecarSets(pod: Pod): string[] {
+  const raw = pod.metadata?.annotations?.[SIDECARSET_LIST_KEY] ?? '';
+  return raw === '' ? [] : raw.split(',');
+}
+
+export const isHotUpgrade = (c: SidecarContainerView): boolean =>
+  c.upgradeStrategy?.upgradeType === 'HotUpgrade';
+export const hotUpgradeNames = (name: string): [string, string] => [`${name}-1`, `${name}-2`];
+
+/** `kruise.io/sidecarset-working-hotupgrade-container`: sidecar name → working twin. */
+export function workingHotUpgradeContainers(pod: Pod): Record<string, string> {
+  const map = parseJsonMap(pod.metadata?.annotations?.[WORKING_HOT_UPGRADE_CONTAINER_KEY]) ?? {};
+  return Object.fromEntries(
+    Object.entries(map).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  );
+}
+
+/** `GetPodHotUpgradeContainers`: the working twin and the other one (idle, or the older one while upgrading). */
+export function hotUpgradeContainers(sidecar: string, pod: Pod): { working: string; other: string } {
+  const [n1, n2] = hotUpgradeNames(sidecar);
+  return workingHotUpgradeContainers(pod)[sidecar] === n1
+    ? { working: n1, other: n2 }
+    : { working: n2, other: n1 };
+}
+
+/** Names of the SidecarSet's containers as they appear in pods (hot-upgrade sidecars as both twins). */
+export function sidecarContainersInPod(set: SidecarSetView): Set<string> {
+  const names = new Set<string>();
+  for (const c of set.spec?.containers ?? []) {
+    if (isHotUpgrade(c)) for (const n of hotUpgradeNames(c.name)) names.add(n);
+    else names.add(c.name);
+  }
+  return names;
+}
+
+const containerOf = (pod: Pod, name: string) => pod.spec?.containers?.find((c) => c.name === name);
+
+/** `IsPodConsistentWithSidecarSet`: the pod holds every sidecar container (hot ones as both twins). */
+export function podHasAllSidecars(set: SidecarSetView, pod: Pod): boolean {
+  return (set.spec?.containers ?? []).every((c) => {
+    if (!isHotUpgrade(c)) return containerOf(pod, c.name) !== undefined;
+    const [n1, n2] = hotUpgradeNames(c.name);
+    return c.name in workingHotUpgradeContainers(pod) && !!containerOf(pod, n1) && !!containerOf(pod, n2);
+  });
+}
+
+/** `IsPodInjectedSidecarSet` + active + all sidecars present: the pod counts for the SidecarSet. */
+export function isPodActive(pod: Pod): boolean {
+  const phase = pod.status?.phase;
+  return phase !== 'Succeeded' && phase !== 'Failed' && !pod.metadata?.deletionTimestamp;
+}
+
+export function readSidecarUpdateStates(
+  pod: Pod,
+): Record<string, SidecarInPlaceUpdateState> | 'invalid' | undefined {
+  const raw = pod.metadata?.annotations?.[SIDECARSET_INPLACE_UPDATE_STATE_KEY];
+  if (raw === undefined) return undefined;
+  const map = parseJsonMap(raw);
+  return map ? (map as Record<string, SidecarInPlaceUpdateState>) : 'invalid';
+}
+
+/**
+ * `IsSidecarContainerUpdateCompleted`: no state → completed; otherwise a listed container whose imageID is still the
+ * recorded one while its status image differs from the spec image is not done yet.
+ */
+export function isSidecarContainerUpdateCompleted(
+  pod: Pod,
+  setNames: readonly string[],
+  containers: Set<string>,
+): boolean {
+  const states = readSidecarUpdateStates(pod);
+  if (states === undefined) return true;
+  if (states === 'invalid') return false;
+  const last: Record<string, { imageID: string }> = {};
+  for (const s of setNames) Object.assign(last, states[s]?.lastContainerStatuses ?? {});
+  const specImage = new Map((pod.spec?.containers ?? []).map((c) => [c.name, c.image]));
+  for (const cs of pod.status?.containerStatuses ?? []) {
+    if (!containers.has(cs.name)) continue;
+    const old = last[cs.name];
+    if (old && old.imageID === cs.imageID && specImage.get(cs.name) !== cs.image) return false;
+  }
+  return true;
+}
+
+/** `name@sha256:…` → its repository and digest; undefined for a tag reference. */
+function digestOf(image: string): { repo: string; digest: string } | undefined {
+  const at = image.indexOf('@');
+  return at < 0 ? undefined : { repo: image.slice(0, at), digest: image.slice(at + 1) };
+}
+
+function stripScheme(imageID: string): string {
+  const i = imageID.indexOf('://');
+  return i < 0 ? imageID : imageID.slice(i + 3);
+}
+
+/**
+ * `IsPodStateConsistent`: as many container statuses as containers; if every sidecar image (of `containers`, or all
+ * the SidecarSet's) is a digest reference, each status imageID must carry that digest; otherwise the in-place state
+ * must show each changed sidecar's imageID changed.
+ */
+export function isPodStateConsistent(set: SidecarSetView, pod: Pod, containers?: Set<string>): boolean {
+  const specContainers = pod.spec?.containers ?? [];
+  if (specContainers.length !== (pod.status?.containerStatuses ?? []).length) return false;
+  const names = containers && containers.size > 0 ? containers : sidecarContainersInPod(set);
+  let allDigest = true;
+  for (const c of specContainers) {
+    if (!names.has(c.name)) continue;
+    const d = digestOf(c.image ?? '');
+    if (!d) {
+      allDigest = false;
+      break;
+    }
+    const status = getContainerStatus(pod, c.name);
+    if (!status) return false;
+    const id = digestOf(stripScheme(status.imageID ?? ''));
+    if (!id || id.digest !== d.digest) return false;
+  }
+  if (allDigest) return true;
+  return isSidecarContainerUpdateCompleted(pod, [nameOf(set)], names);
+}
+
+export function isRunningAndReady(pod: Pod): boolean {
+  return pod.status?.phase === 'Running' && isPodReady(pod) && !pod.metadata?.deletionTimestamp;
+}
+
+/** Idle twins (sidecar twin name → the empty image it should run). */
+function idleTwins(set: SidecarSetView, pod: Pod): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const c of set.spec?.containers ?? [])
+    if (isHotUpgrade(c))
+      out.set(hotUpgradeContainers(c.name, pod).other, c.upgradeStrategy?.hotUpgradeEmptyImage ?? '');
+  return out;
+}
+
+/** `commonControl.IsPodReady`: running and ready, and every idle twin runs the hot-upgrade empty image. */
+export function isSidecarPodReady(set: SidecarSetView, pod: Pod): boolean {
+  const idle = idleTwins(set, pod);
+  for (const c of pod.spec?.containers ?? []) {
+    const empty = idle.get(c.name);
+    if (empty && c.image !== empty) return false;
+  }
+  return isRunningAndReady(pod);
+}
+
+/** `isPodSidecarInHotUpgrading`: some idle twin does not run the empty image (the switch happened, reset pending). */
+export function isPodInHotUpgrading(set: SidecarSetView, pod: Pod): boolean {
+  for (const [name, empty] of idleTwins(set, pod)) if (containerOf(pod, name)?.image !== empty) return true;
+  return false;
+}
+
+/** `isHotUpgradingReady`: running and ready, or every container but the idle twins ready. */
+export function isHotUpgradingReady(set: SidecarSetView, pod: Pod): boolean {
+  if (isRunningAndReady(pod)) return true;
+  const idle = idleTwins(set, pod);
+  return (pod.status?.containerStatuses ?? []).every((cs) => idle.has(cs.name) || cs.ready);
+}
+
+/** Sidecar containers without the idle twins (the ones that must be consistent before the reset). */
+export function workingSidecarContainers(set: SidecarSetView, pod: Pod): Set<string> {
+  const names = sidecarContainersInPod(set);
+  for (const idle of idleTwins(set, pod).keys()) names.delete(idle);
+  return names;
+}

@@ -1,0 +1,138 @@
+/**
+ * The SidecarSet upgrade reconciler (OpenKruise `pkg/controller/sidecarset/sidecarset_processor.go`
+ * `UpdateSidecarSet`), as named steps in `sync/`: matching pods, latest revision, status, expectations, NotUpdate /
+ * paused, hot-upgrade reset, done check, next pods upgraded in place. Cold upgrades change the sidecar image of the
+ * same container; the pod is never recreated.
+ */
+import type { KubeObject } from '@regatta/kube';
+import { labelSelectorMatches, partitionOf } from '@regatta/kube';
+import type { Pod } from '@regatta/lifecycle';
+import type { ReconcileContext, Reconciler, Request, Result } from '@regatta/runtime';
+import { RolloutTraceControl, RolloutTracer } from '@regatta/workload';
+import { SIDECARSET_GVK } from './revisions.js';
+import { matchingPods } from './status.js';
+import { injectedSidecarSets } from './pod-state.js';
+import type { SidecarSetView } from './types.js';
+import { type SidecarSetUpgradeDeps, type UpgradeSync, podKey } from './sync/context.js';
+import { hotResetStep } from './sync/hot-reset.js';
+import { registerLatestRevision } from './sync/revisions.js';
+import { statusStep } from './sync/status.js';
+import { SidecarSetTraces } from './sync/traces.js';
+import { upgradePodsStep } from './sync/upgrade-pods.js';
+
+export interface SidecarSetUpgradeReconcilerDeps extends SidecarSetUpgradeDeps {
+  /** Rollout traces (prefix `sidecarset`). */
+  rollouts?: RolloutTracer;
+  /** Or the program's tracer: rollout traces are made with it (prefix `sidecarset`). */
+  tracer?: ConstructorParameters<typeof RolloutTracer>[0];
+}
+
+/** Requeue while the cache does not show our pod writes yet (upstream: 1 s). */
+const EXPECTATION_REQUEUE_MS = 1000;
+
+export class SidecarSetUpgradeReconciler implements Reconciler {
+  readonly #d: SidecarSetUpgradeReconcilerDeps;
+  readonly #now: () => Date;
+  readonly #traces: SidecarSetTraces;
+
+  constructor(deps: SidecarSetUpgradeReconcilerDeps) {
+    this.#d = deps;
+    this.#now = deps.now ?? (() => new Date());
+    const tracer =
+      deps.rollouts ?? (deps.tracer ? new RolloutTracer(deps.tracer, { prefix: 'sidecarset' }) : undefined);
+    this.#traces = new SidecarSetTraces(
+      new RolloutTraceControl({ client: deps.client, kind: SIDECARSET_GVK, tracer, now: this.#now }),
+    );
+  }
+
+  async reconcile(req: Request, ctx: ReconcileContext): Promise<Result> {
+    const key = req.name;
+    const cached = this.#d.sidecarsets.get(undefined, req.name) as SidecarSetView | undefined;
+    if (!cached || cached.metadata?.deletionTimestamp) {
+      this.#d.expectations.deleteUpdated(key);
+      this.#traces.forget(key);
+      return {};
+    }
+    const set: SidecarSetView = { ...cached, ...SIDECARSET_GVK };
+    const d = this.#d;
+    const s: UpgradeSync = {
+      d,
+      set,
+      key,
+      now: this.#now,
+      log: ctx.log,
+      expectUpdated: (obj: KubeObject) => {
+        const rv = obj.metadata?.resourceVersion;
+        if (rv) d.expectations.expectUpdated(key, podKey(obj as Pod), rv);
+      },
+    };
+
+    // 1. matching pods, latest revision
+    const pods = matchingPods(set, d.pods.list() as Pod[], (ns) => this.#namespaceCovered(set, ns));
+    const { latest, collisionCount } = await registerLatestRevision(s, pods);
+    const latestName = latest.metadata?.name ?? '';
+    const record = await this.#traces.begin(s, latestName, pods.length);
+    // 2. status
+    const status = await statusStep(s, pods, latestName, collisionCount);
+    s.set = { ...set, status };
+    const expectedUpdated = Math.max(
+      0,
+      pods.length - partitionOf(set.spec?.updateStrategy?.partition, pods.length),
+    );
+    await this.#traces.follow(s, record, pods, status, expectedUpdated);
+    // 3. writes of earlier rounds the cache does not show yet
+    d.expectations.observeUpdatedFrom(key, (name) => {
+      const [ns, n] = name.split('/');
+      return d.pods.get(ns, n ?? '')?.metadata?.resourceVersion ?? undefined;
+    });
+    const sat = d.expectations.isUpdatedSatisfied(key);
+    if (!sat.satisfied) {
+      ctx.log.debug({ pending: sat.pending }, 'waiting for the cache to show our pod updates');
+      return { requeueAfterMs: EXPECTATION_REQUEUE_MS };
+    }
+    // 4. NotUpdate / paused
+    const strategy = set.spec?.updateStrategy;
+    if (strategy?.type === 'NotUpdate' || strategy?.paused) return {};
+    // 5. hot-upgrade reset of the idle twins
+    if (await hotResetStep(s, pods)) return {};
+    // 6. all updated
+    if (status.updatedPods >= status.matchedPods) return {};
+    // 7. the next pods
+    const upgraded = await upgradePodsStep(s, pods, (pod) => this.#injectedList(pod));
+    for (const pod of upgraded) this.#traces.started(key, record?.to, pod);
+    return {};
+  }
+
+  /** Namespaces the SidecarSet covers: v1alpha1 `namespace`, else `namespaceSelector` (nil: all). */
+  #namespaceCovered(set: SidecarSetView, ns: string): boolean {
+    if (set.spec?.namespace) return set.spec.namespace === ns;
+    const selector = set.spec?.namespaceSelector;
+    if (!selector) return true;
+    const namespace = this.#d.namespaces?.get(undefined, ns);
+    if (!namespace) return false;
+    try {
+      return labelSelectorMatches(selector, namespace.metadata?.labels ?? {});
+    } catch {
+      return false;
+    }
+  }
+
+  /** `listMatchedSidecarSets`: for pods injected before the list annotation existed. */
+  #injectedList(pod: Pod): string {
+    const known = injectedSidecarSets(pod);
+    if (known.length > 0) return known.join(',');
+    const names: string[] = [];
+    for (const o of this.#d.sidecarsets.list()) {
+      const other = o as SidecarSetView;
+      const selector = other.spec?.selector;
+      if (!selector || !this.#namespaceCovered(other, pod.metadata?.namespace ?? '')) continue;
+      try {
+        if (labelSelectorMatches(selector, pod.metadata?.labels ?? {}))
+          names.push(other.metadata?.name ?? '');
+      } catch {
+        // an unusable selector selects nothing
+      }
+    }
+    return names.join(',');
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Matched pods and status (OpenKruise `pkg/controller/sidecarset/sidecarset_processor.go` `getMatchingPods`,
+ * `calculateStatus`, `inconsistentStatus`).
+ */
+import { labelSelectorMatches } from '@regatta/kube';
+import type { Pod } from '@regatta/lifecycle';
+import {
+  injectedSidecarSets,
+  isPodActive,
+  isPodSidecarUpdated,
+  isPodStateConsistent,
+  isSidecarPodReady,
+  podHasAllSidecars,
+} from './pod-state.js';
+import type { SidecarSetStatusView, SidecarSetView } from './types.js';
+
+/**
+ * The pods the SidecarSet counts: selected (in a namespace it covers), active, listing it in
+ * `kruise.io/sidecarset-injected-list`, and holding all its sidecar containers.
+ */
+export function matchingPods(
+  set: SidecarSetView,
+  pods: readonly Pod[],
+  namespaceCovered: (namespace: string) => boolean,
+): Pod[] {
+  const name = set.metadata?.name ?? '';
+  const selector = set.spec?.selector;
+  if (!selector) return [];
+  return pods.filter((pod) => {
+    if (!namespaceCovered(pod.metadata?.namespace ?? '')) return false;
+    try {
+      if (!labelSelectorMatches(selector, pod.metadata?.labels ?? {})) return false;
+    } catch {
+      return false;
+    }
+    return isPodActive(pod) && injectedSidecarSets(pod).includes(name) && podHasAllSidecars(set, pod);
+  });
+}
+
+/** `calculateStatus`: ready = consistent and ready (idle twins on the empty image). */
+export function calculateStatus(
+  set: SidecarSetView,
+  pods: readonly Pod[],
+  latestRevision: string,
+  collisionCount: number,
+): Required<SidecarSetStatusView> {
+  let updatedPods = 0;
+  let readyPods = 0;
+  let updatedReadyPods = 0;
+  for (const pod of pods) {
+    const updated = isPodSidecarUpdated(set, pod);
+    if (updated) updatedPods++;
+    if (isPodStateConsistent(set, pod) && isSidecarPodReady(set, pod)) {
+      readyPods++;
+      if (updated) updatedReadyPods++;
+    }
+  }
+  return {
+    observedGeneration: set.metadata?.generation ?? 0,
+    matchedPods: pods.length,
+    updatedPods,
+    readyPods,
+    updatedReadyPods,
+    latestRevision,
+    collisionCount,
+  };
+}
+
+/** `inconsistentStatus`: whether the computed status must be written. */
+export function statusChanged(
+  current: SidecarSetStatusView | undefined,
+  next: Required<SidecarSetStatusView>,
+): boolean {
+  const c = current ?? {};
+  return (
+    next.observedGeneration > (c.observedGeneration ?? 0) ||
+    next.matchedPods !== (c.matchedPods ?? 0) ||
+    next.updatedPods !== (c.updatedPods ?? 0) ||
+    next.readyPods !== (c.readyPods ?? 0) ||
+    next.updatedReadyPods !== (c.updatedReadyPods ?? 0) ||
+    next.latestRevision !== (c.latestRevision ?? '') ||
+    next.collisionCount !== c.collisionCount
+  );
+}

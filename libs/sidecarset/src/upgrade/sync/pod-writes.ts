@@ -1,0 +1,46 @@
+/**
+ * Pod writes of the upgrade: one UPDATE of the freshest pod (GET, change, UPDATE, retried on conflict — upstream
+ * `retry.RetryOnConflict` around `Client.Update`) and the `SidecarSetUpgradable` condition (status patch).
+ */
+import { retryOnConflict } from '@regatta/kube';
+import { type Pod, writePodConditions } from '@regatta/lifecycle';
+import { upgradableCondition } from '../pod-upgrade.js';
+import { POD, type UpgradeSync } from './context.js';
+
+/**
+ * Updates the pod with `change` applied to its latest version; returns what was written, or undefined when the
+ * latest version needs nothing (`change` answers undefined: another writer got there first).
+ */
+export async function updatePod(
+  s: UpgradeSync,
+  pod: Pod,
+  change: (fresh: Pod) => { pod: Pod; changed: string[] } | undefined,
+): Promise<{ pod: Pod; changed: string[] } | undefined> {
+  let first = true;
+  let result: { pod: Pod; changed: string[] } | undefined;
+  await retryOnConflict(async () => {
+    const fresh = first
+      ? pod
+      : await s.d.client.get<Pod>({
+          ...POD,
+          namespace: pod.metadata?.namespace,
+          name: pod.metadata?.name ?? '',
+        });
+    first = false;
+    const next = change(fresh);
+    result = undefined;
+    if (!next) return;
+    const out = await s.d.client.replace<Pod>(next.pod);
+    s.expectUpdated(out);
+    result = { pod: out, changed: next.changed };
+  });
+  return result;
+}
+
+/** Sets this SidecarSet's entry of the pod's `SidecarSetUpgradable` condition (no write when unchanged). */
+export async function writeUpgradable(s: UpgradeSync, pod: Pod, upgradable: boolean): Promise<void> {
+  const condition = upgradableCondition(s.set, pod, upgradable, s.now());
+  if (!condition) return;
+  const out = await writePodConditions({ client: s.d.client }, pod, [condition]);
+  s.expectUpdated(out);
+}

@@ -1,0 +1,143 @@
+/** Pods and SidecarSets for the upgrade unit tests (no defaults applied: only what the logic reads). */
+import type { Pod } from '@regatta/lifecycle';
+import {
+  SIDECARSET_HASH_KEY,
+  SIDECARSET_HASH_WITHOUT_IMAGE_KEY,
+  SIDECARSET_LIST_KEY,
+  WORKING_HOT_UPGRADE_CONTAINER_KEY,
+} from '../keys.js';
+import type { SidecarSetView } from '../types.js';
+
+export const T0 = new Date('2026-12-03T08:00:00Z');
+
+export function sidecarSet(
+  over: Partial<NonNullable<SidecarSetView['spec']>> = {},
+  hash = 'h2',
+): SidecarSetView {
+  return {
+    apiVersion: 'apps.kruise.io/v1beta1',
+    kind: 'SidecarSet',
+    metadata: {
+      name: 'test-sidecarset',
+      uid: 'scs-uid',
+      generation: 2,
+      resourceVersion: '22',
+      annotations: { [SIDECARSET_HASH_KEY]: hash, [SIDECARSET_HASH_WITHOUT_IMAGE_KEY]: 'without-1' },
+    },
+    spec: {
+      selector: { matchLabels: { app: 'nginx' } },
+      containers: [{ name: 'cold-sidecar', image: 'cold-image:v2' }],
+      updateStrategy: { type: 'RollingUpdate', maxUnavailable: 1 },
+      ...over,
+    },
+  };
+}
+
+export interface PodOptions {
+  name?: string;
+  /** The pod carries the SidecarSet's current hash (already upgraded). */
+  updated?: boolean;
+  ready?: boolean;
+  withoutImage?: string;
+  labels?: Record<string, string>;
+  /** Creation timestamp offset in seconds from T0. */
+  createdAt?: number;
+  sidecarImage?: string;
+}
+
+export function pod(o: PodOptions = {}): Pod {
+  const name = o.name ?? 'pod-0';
+  const ready = o.ready ?? true;
+  const hashEntry = (hash: string) =>
+    JSON.stringify({ 'test-sidecarset': { hash, sidecarSetName: 'test-sidecarset' } });
+  const image = o.sidecarImage ?? (o.updated ? 'cold-image:v2' : 'cold-image:v1');
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name,
+      namespace: 'ns',
+      uid: `${name}-uid`,
+      resourceVersion: '1',
+      creationTimestamp: new Date(T0.getTime() + (o.createdAt ?? 0) * 1000).toISOString(),
+      labels: { app: 'nginx', ...(o.labels ?? {}) },
+      annotations: {
+        [SIDECARSET_HASH_KEY]: hashEntry(o.updated ? 'h2' : 'h1'),
+        [SIDECARSET_HASH_WITHOUT_IMAGE_KEY]: hashEntry(o.withoutImage ?? 'without-1'),
+        [SIDECARSET_LIST_KEY]: 'test-sidecarset',
+      },
+    },
+    spec: {
+      nodeName: 'node-1',
+      containers: [
+        { name: 'cold-sidecar', image },
+        { name: 'app', image: 'nginx:1' },
+      ],
+    },
+    status: {
+      phase: 'Running',
+      conditions: [{ type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: T0.toISOString() }],
+      containerStatuses: [
+        { name: 'cold-sidecar', image, imageID: `${image}-id`, ready, restartCount: 0 },
+        { name: 'app', image: 'nginx:1', imageID: 'nginx-1-id', ready: true, restartCount: 0 },
+      ],
+    },
+  } as Pod;
+}
+
+/** `n` pods, the first `updated` of them upgraded; `notReadyUpdated` of the upgraded ones not ready. */
+export function pods(
+  n: number,
+  updated: number,
+  notReadyUpdated: number,
+  extra: (i: number) => PodOptions = () => ({}),
+): Pod[] {
+  return Array.from({ length: n }, (_, i) =>
+    pod({ name: `pod-${i}`, updated: i < updated, ready: !(i < notReadyUpdated), createdAt: i, ...extra(i) }),
+  );
+}
+
+/** A pod with a hot-upgrade sidecar `hot` injected as `hot-1` (working) and `hot-2` (idle). */
+export function hotPod(images: { one: string; two: string; working?: string }, ready = true): Pod {
+  const base = pod({ name: 'hot-pod' });
+  const working = images.working ?? 'hot-1';
+  const st = (n: string, image: string) => ({
+    name: n,
+    image,
+    imageID: `${image}-id`,
+    ready,
+    restartCount: 0,
+  });
+  return {
+    ...base,
+    metadata: {
+      ...base.metadata,
+      annotations: {
+        ...base.metadata?.annotations,
+        [WORKING_HOT_UPGRADE_CONTAINER_KEY]: JSON.stringify({ hot: working }),
+        'version.sidecarset.kruise.io/hot-1': '1',
+        'versionalt.sidecarset.kruise.io/hot-1': '0',
+        'version.sidecarset.kruise.io/hot-2': '0',
+        'versionalt.sidecarset.kruise.io/hot-2': '1',
+      },
+    },
+    spec: {
+      containers: [
+        { name: 'hot-1', image: images.one },
+        { name: 'hot-2', image: images.two },
+        { name: 'app', image: 'nginx:1' },
+      ],
+    },
+    status: {
+      ...base.status,
+      containerStatuses: [st('hot-1', images.one), st('hot-2', images.two), st('app', 'nginx:1')],
+    },
+  } as Pod;
+}
+
+export const hotSidecarSet = (image = 'hot-image:v2'): SidecarSetView =>
+  sidecarSet({
+    containers: [
+      { name: 'hot', image, upgradeStrategy: { upgradeType: 'HotUpgrade', hotUpgradeEmptyImage: 'empty:1' } },
+    ],
+  });

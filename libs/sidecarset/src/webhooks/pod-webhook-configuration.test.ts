@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import type { AnySidecarSet } from '../injection/types.js';
+import { podWebhookConfiguration } from './pod-webhook-configuration.js';
+
+const s = (name: string, spec: Partial<AnySidecarSet['spec']>): AnySidecarSet => ({
+  metadata: { name },
+  spec: { containers: [{ name: 'c', image: 'i' }], ...spec },
+});
+
+describe('podWebhookConfiguration (docs/adr/0026-sidecarset-blast-radius.md)', () => {
+  const sets = [
+    s('b-log', {
+      selector: { matchLabels: { app: 'nginx' } },
+      namespaceSelector: { matchLabels: { team: 'a' } },
+    }),
+    s('a-mesh', {
+      selector: { matchExpressions: [{ key: 'mesh', operator: 'Exists' }] },
+      namespace: 'prod',
+    } as Partial<AnySidecarSet['spec']>),
+    s('paused', { selector: { matchLabels: { app: 'x' } }, injectionStrategy: { paused: true } }),
+    s('empty', { selector: {} }),
+  ];
+
+  it('one fail-closed entry per injecting SidecarSet (by name), selectors as objectSelector/namespaceSelector, then launch priority', () => {
+    const cfg = podWebhookConfiguration(sets, 'https://127.0.0.1:9443', 'CA');
+    expect(cfg.metadata?.name).toBe('regatta-sidecarset-pods');
+    expect(cfg.webhooks.map((w) => w['name'])).toEqual([
+      'a-mesh.sidecarset.pods.regatta.kruise.io',
+      'b-log.sidecarset.pods.regatta.kruise.io',
+      'launch-priority.pods.regatta.kruise.io',
+    ]);
+    expect(cfg.webhooks[0]).toMatchObject({
+      objectSelector: { matchExpressions: [{ key: 'mesh', operator: 'Exists' }] },
+      namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'prod' } },
+      failurePolicy: 'Fail',
+      rules: [{ operations: ['CREATE'], resources: ['pods'] }],
+      clientConfig: {
+        url: 'https://127.0.0.1:9443/mutate-pod',
+        caBundle: Buffer.from('CA').toString('base64'),
+      },
+    });
+    expect(cfg.webhooks[1]).toMatchObject({ namespaceSelector: { matchLabels: { team: 'a' } } });
+    expect(cfg.webhooks[2]!['objectSelector']).toBeUndefined();
+    expect(cfg.webhooks[2]!['matchConditions']).toHaveLength(1);
+  });
+
+  it('no SidecarSet: only the launch-priority entry; a scope is ANDed into every namespaceSelector', () => {
+    expect(podWebhookConfiguration([], 'u', 'c').webhooks).toHaveLength(1);
+    const scoped = podWebhookConfiguration(sets, 'u', 'c', { matchLabels: { 'regatta.test/run': 'r1' } });
+    expect(scoped.metadata?.name).toBe('regatta-sidecarset-pods-r1');
+    expect(scoped.webhooks[1]!['namespaceSelector']).toEqual({
+      matchLabels: { team: 'a' },
+      matchExpressions: [{ key: 'regatta.test/run', operator: 'In', values: ['r1'] }],
+    });
+    expect(scoped.webhooks[2]!['namespaceSelector']).toEqual({ matchLabels: { 'regatta.test/run': 'r1' } });
+  });
+});

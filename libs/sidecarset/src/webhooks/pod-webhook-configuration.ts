@@ -1,0 +1,105 @@
+/**
+ * The pod webhook's MutatingWebhookConfiguration, derived from the SidecarSets (docs/adr/0026-sidecarset-blast-radius.md):
+ * one webhook entry per SidecarSet that injects, whose objectSelector is its selector and whose namespaceSelector is
+ * its namespace scope, and one entry for pods asking for a container launch priority (CEL matchConditions). The API
+ * server calls the webhook only for those pods; every other pod is admitted without it, even while the program is
+ * down. The entries fail closed (failurePolicy Fail): a selected pod is never created without its sidecars.
+ */
+import { Annotations, ContainerEnvs } from '@regatta/api';
+import { compileLabelSelector, type KubeObject, type LabelSelector } from '@regatta/kube';
+import { namespaceSelectorOf } from '../injection/match.js';
+import type { AnySidecarSet } from '../injection/types.js';
+import { MUTATE_POD_PATH } from './pod-webhook.js';
+
+const POD_RULES = [
+  { apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'], scope: 'Namespaced' },
+];
+
+/** CEL: the pod asks for a launch priority (§5.2 step 8): `Ordered`, or some container sets the priority env. */
+export const LAUNCH_PRIORITY_MATCH_CONDITION = {
+  name: 'asks-for-launch-priority',
+  expression:
+    'size(object.spec.containers) > 1 && (' +
+    `(has(object.metadata.annotations) && '${Annotations.ContainerLaunchPriority}' in object.metadata.annotations && ` +
+    `object.metadata.annotations['${Annotations.ContainerLaunchPriority}'] == 'Ordered') || ` +
+    `object.spec.containers.exists(c, has(c.env) && c.env.exists(e, e.name == '${ContainerEnvs.ContainerPriority}')))`,
+};
+
+/** Whether a SidecarSet injects at all: not injection-paused, a usable non-empty selector. */
+export function injects(s: AnySidecarSet): boolean {
+  if (s.spec.injectionStrategy?.paused || !s.spec.selector) return false;
+  try {
+    const compiled = compileLabelSelector(s.spec.selector);
+    if (compiled.everything) return false;
+    const ns = namespaceSelectorOf(s);
+    if (ns) compileLabelSelector(ns);
+    return true;
+  } catch {
+    // an invalid selector selects no pod (the SidecarSet validation refuses it anyway)
+    return false;
+  }
+}
+
+/** Both selectors must hold: the program's namespace scope and the SidecarSet's namespace selector. */
+function andSelectors(a: LabelSelector | undefined, b: LabelSelector | undefined): LabelSelector | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  const expressions = [
+    ...Object.entries(a.matchLabels ?? {}).map(([key, v]) => ({ key, operator: 'In', values: [v] })),
+    ...(a.matchExpressions ?? []),
+    ...(b.matchExpressions ?? []),
+  ];
+  return { ...(b.matchLabels ? { matchLabels: b.matchLabels } : {}), matchExpressions: expressions };
+}
+
+/** The configuration's name: `regatta-sidecarset-pods` (suffixed with the scope's values when scoped, as CloneSet's). */
+export function podWebhookConfigurationName(scope?: { matchLabels: Record<string, string> }): string {
+  if (!scope) return 'regatta-sidecarset-pods';
+  const suffix = Object.values(scope.matchLabels).filter(Boolean).join('-');
+  return `regatta-sidecarset-pods-${suffix || 'scoped'}`;
+}
+
+/** The MutatingWebhookConfiguration for the SidecarSets as they are now. */
+export function podWebhookConfiguration(
+  sidecarSets: readonly AnySidecarSet[],
+  baseUrl: string,
+  caBundlePem: string,
+  scope?: { matchLabels: Record<string, string> },
+): KubeObject & { webhooks: Record<string, unknown>[] } {
+  const caBundle = Buffer.from(caBundlePem).toString('base64');
+  const common = {
+    clientConfig: { url: `${baseUrl}${MUTATE_POD_PATH}`, caBundle },
+    rules: POD_RULES,
+    failurePolicy: 'Fail',
+    sideEffects: 'None',
+    admissionReviewVersions: ['v1'],
+    timeoutSeconds: 10,
+    reinvocationPolicy: 'Never',
+  };
+  const sorted = [...sidecarSets]
+    .filter(injects)
+    .sort((a, b) => ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1));
+  const perSidecarSet = sorted.map((s) => {
+    const namespaceSelector = andSelectors(scope, namespaceSelectorOf(s) ?? undefined);
+    return {
+      name: `${s.metadata?.name ?? ''}.sidecarset.pods.regatta.kruise.io`,
+      ...common,
+      objectSelector: s.spec.selector,
+      ...(namespaceSelector ? { namespaceSelector } : {}),
+    };
+  });
+  return {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'MutatingWebhookConfiguration',
+    metadata: { name: podWebhookConfigurationName(scope) },
+    webhooks: [
+      ...perSidecarSet,
+      {
+        name: 'launch-priority.pods.regatta.kruise.io',
+        ...common,
+        ...(scope ? { namespaceSelector: { matchLabels: scope.matchLabels } } : {}),
+        matchConditions: [LAUNCH_PRIORITY_MATCH_CONDITION],
+      },
+    ],
+  };
+}

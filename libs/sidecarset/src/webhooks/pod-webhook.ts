@@ -1,0 +1,50 @@
+/**
+ * The pod mutating webhook (OpenKruise `pkg/webhook/pod/mutating/pod_create_update_handler.go`): on CREATE, sidecar
+ * injection (`sidecarset.go`), then container launch priority (`container_launch_priority_initialization.go`).
+ * UPDATE is not registered: upstream's open-source UPDATE path injects nothing (docs/sidecarset.md).
+ */
+import type { Labels } from '@regatta/kube';
+import type { AdmissionInput, MutatingHandler } from '@regatta/runtime';
+import { injectSidecars } from '../injection/inject.js';
+import type { AnySidecarSet, Pod, SidecarSetRevision } from '../injection/types.js';
+import { withLaunchBarriers } from '../launch-priority/barrier-env.js';
+
+export const MUTATE_POD_PATH = '/mutate-pod';
+
+/** What the handler reads (caches). */
+export interface PodWebhookSources {
+  sidecarSets(): readonly AnySidecarSet[];
+  namespaceLabels(namespace: string): Labels | undefined;
+  revisions(): readonly SidecarSetRevision[];
+  /** Feature gate `EnableSortSidecarContainerByName`. */
+  sortContainersByName?: boolean;
+  now?: () => Date;
+}
+
+/** `metav1.Time` in JSON: seconds precision. */
+const rfc3339 = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+export function podDefaulter(src: PodWebhookSources): MutatingHandler<Pod> {
+  return (input: AdmissionInput<Pod>) => {
+    const pod = input.object;
+    if (!pod || input.operation !== 'CREATE') return undefined;
+    const namespace = input.namespace || pod.metadata?.namespace || 'default';
+    const withNamespace: Pod = { ...pod, metadata: { ...pod.metadata, namespace } };
+    const injected = injectSidecars({
+      pod: withNamespace,
+      sidecarSets: src.sidecarSets(),
+      namespaceLabels: src.namespaceLabels(namespace),
+      revisions: src.revisions(),
+      now: rfc3339(src.now?.() ?? new Date()),
+      sortContainersByName: src.sortContainersByName ?? false,
+    });
+    const afterInjection = injected ?? pod;
+    const ordered = withLaunchBarriers(afterInjection);
+    const result = ordered ?? injected;
+    if (!result) return undefined;
+    // the namespace is the request's; the object keeps what the client sent
+    const metadata = { ...result.metadata };
+    if (pod.metadata?.namespace === undefined) delete metadata.namespace;
+    return { ...result, metadata };
+  };
+}

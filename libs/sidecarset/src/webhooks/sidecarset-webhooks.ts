@@ -1,0 +1,129 @@
+/**
+ * SidecarSet admission (OpenKruise `pkg/webhook/sidecarset/mutating` and `validating`) over @regatta/api's entries:
+ * defaults and hash annotations, with the admission warnings (`spec.volumeTemplates` moved into `spec.volumes`,
+ * v1alpha1 `spec.namespace` converted), then every validation rule against the other SidecarSets and revisions.
+ */
+import {
+  type SidecarSet,
+  type SidecarSetVersion,
+  defaultSidecarSetForAdmission,
+  validateSidecarSetAdmission,
+} from '@regatta/api';
+import { type FieldError, type KubeObject, fieldErrorBody } from '@regatta/kube';
+import {
+  type AdmissionInput,
+  type MutatingHandler,
+  type ValidatingHandler,
+  type ValidationResult,
+  Mutation,
+  invalid,
+} from '@regatta/runtime';
+
+export const MUTATE_SIDECARSET_PATH = '/mutate-apps-kruise-io-sidecarset';
+export const VALIDATE_SIDECARSET_PATH = '/validate-apps-kruise-io-sidecarset';
+
+const versionOf = (input: AdmissionInput): SidecarSetVersion =>
+  input.kind.version === 'v1alpha1' ? 'v1alpha1' : 'v1beta1';
+
+export function sidecarSetDefaulter(): MutatingHandler<SidecarSet> {
+  return (input) => {
+    if (!input.object || (input.operation !== 'CREATE' && input.operation !== 'UPDATE')) return undefined;
+    const { object, warnings } = defaultSidecarSetForAdmission(input.object, versionOf(input));
+    return new Mutation(object, warnings);
+  };
+}
+
+export interface SidecarSetValidatorSources {
+  sidecarSets(): readonly SidecarSet[];
+  revisions(): readonly KubeObject[];
+  patchPodMetadataDefaultsAllowed: boolean;
+}
+
+const toCauses = (errors: readonly FieldError[]) =>
+  errors.map((e) => ({ type: e.type, reason: e.type, field: e.field, message: fieldErrorBody(e) }));
+
+export function sidecarSetValidator(src: SidecarSetValidatorSources): ValidatingHandler<SidecarSet> {
+  return (input): ValidationResult => {
+    const obj = input.object;
+    if (!obj || (input.operation !== 'CREATE' && input.operation !== 'UPDATE')) return { allowed: true };
+    const errors = validateSidecarSetAdmission(
+      {
+        operation: input.operation,
+        object: obj,
+        ...(input.oldObject ? { oldObject: input.oldObject } : {}),
+        version: versionOf(input),
+      },
+      {
+        others: src.sidecarSets(),
+        revisions: src.revisions() as never,
+        patchPodMetadataDefaultsAllowed: src.patchPodMetadataDefaultsAllowed,
+      },
+    );
+    if (errors.length === 0) return { allowed: true };
+    return invalid(
+      { group: 'apps.kruise.io', kind: 'SidecarSet', name: input.name ?? obj.metadata?.name ?? '' },
+      toCauses(errors),
+    );
+  };
+}
+
+/**
+ * The Mutating- and ValidatingWebhookConfiguration for SidecarSets. SidecarSets are cluster-scoped, so a namespace
+ * scope (REGATTA_NAMESPACE_SELECTOR) cannot select them: when scoped, only SidecarSets carrying the scope's labels
+ * are admitted through this program (objectSelector), so a scoped program never gates another's SidecarSets.
+ */
+export function sidecarSetWebhookConfigurations(
+  baseUrl: string,
+  caBundlePem: string,
+  namespaceScope?: { matchLabels: Record<string, string> },
+): KubeObject[] {
+  const caBundle = Buffer.from(caBundlePem).toString('base64');
+  const suffix = Object.values(namespaceScope?.matchLabels ?? {})
+    .filter(Boolean)
+    .join('-');
+  const name = namespaceScope ? `regatta-sidecarset-${suffix || 'scoped'}` : 'regatta-sidecarset';
+  const common = {
+    ...(namespaceScope ? { objectSelector: { matchLabels: namespaceScope.matchLabels } } : {}),
+    rules: [
+      {
+        apiGroups: ['apps.kruise.io'],
+        apiVersions: ['v1alpha1', 'v1beta1'],
+        operations: ['CREATE', 'UPDATE'],
+        resources: ['sidecarsets'],
+        scope: 'Cluster',
+      },
+    ],
+    matchConditions: [{ name: 'not-being-deleted', expression: '!has(object.metadata.deletionTimestamp)' }],
+    failurePolicy: 'Fail',
+    sideEffects: 'None',
+    admissionReviewVersions: ['v1'],
+    timeoutSeconds: 10,
+  };
+  return [
+    {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingWebhookConfiguration',
+      metadata: { name },
+      webhooks: [
+        {
+          name: 'msidecarset.kb.io',
+          clientConfig: { url: `${baseUrl}${MUTATE_SIDECARSET_PATH}`, caBundle },
+          reinvocationPolicy: 'Never',
+          ...common,
+        },
+      ],
+    } as KubeObject,
+    {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name },
+      webhooks: [
+        {
+          name: 'vsidecarset.kb.io',
+          clientConfig: { url: `${baseUrl}${VALIDATE_SIDECARSET_PATH}`, caBundle },
+          ...common,
+        },
+      ],
+    } as KubeObject,
+  ];
+}
