@@ -4,7 +4,10 @@
 // server calls it only for the pods they select (docs/adr/0026-sidecarset-blast-radius.md).
 import { KINDS } from '@regatta/bus';
 import {
+  BarrierReconciler,
   CONTROLLER_NAME,
+  barrierRequestsForPodChange,
+  isPodRequest,
   MUTATE_POD_PATH,
   MUTATE_SIDECARSET_PATH,
   SIDECARSET_FEATURE_GATES,
@@ -29,7 +32,11 @@ const sidecarset = ControllerBuilder.controller({
 })
   .for<'sidecarsets', AnySidecarSet>('sidecarsets', KINDS.sidecarsets)
   // pods are not owned by SidecarSets: they map through their injected-list annotation
-  .watches('pods', KINDS.pods, sidecarSetsForPodChange)
+  // and pods waiting on a launch barrier are reconciled themselves (namespaced requests: SidecarSets are cluster-scoped)
+  .watches('pods', KINDS.pods, (change) => [
+    ...sidecarSetsForPodChange(change),
+    ...barrierRequestsForPodChange(change),
+  ])
   .watches('namespaces', KINDS.namespaces, none) // namespaceSelector, read by the pod webhook
   .watches<'revisions', SidecarSetRevision>('revisions', KINDS.controllerrevisions, none) // injectionStrategy.revision
   .webhooks(({ readers, gates }) => ({
@@ -59,9 +66,13 @@ const sidecarset = ControllerBuilder.controller({
       ...sidecarSetWebhookConfigurations(url, ca, scope),
     ],
   }))
-  .reconciler(() => ({
-    // TODO(scs-upgrade): the upgrade reconciler (libs/sidecarset/src/upgrade)
-    reconcile: async () => ({}),
-  }));
+  .reconciler(({ readers, client }) => {
+    const barriers = new BarrierReconciler({ pods: readers.pods, client });
+    // TODO(scs-upgrade): the upgrade reconciler (libs/sidecarset/src/upgrade) for SidecarSet requests
+    const upgrade = { reconcile: async () => ({}) };
+    return {
+      reconcile: (req, ctx) => (isPodRequest(req) ? barriers.reconcile(req, ctx) : upgrade.reconcile()),
+    };
+  });
 
 await runController(sidecarset);

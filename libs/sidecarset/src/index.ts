@@ -52,3 +52,9 @@ export {
   type SidecarSetValidatorSources,
 } from './webhooks/sidecarset-webhooks.js';
 export { SIDECARSET_FEATURE_GATES, type SidecarSetFeatureGates } from './feature-gates.js';
+export {
+  BarrierReconciler,
+  barrierRequestsForPodChange,
+  isPodRequest,
+  type BarrierReconcilerDeps,
+} from './launch-priority/barrier-reconciler.js';
