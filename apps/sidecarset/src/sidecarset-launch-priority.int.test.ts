@@ -3,7 +3,7 @@
 // barrier stays at its first key; ordered start on a node needs the node simulator to honour configMapKeyRef env.
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '@regatta/kube';
-import { useSidecarSetScenarios } from './testing/scenario-harness.js';
+import { useSidecarSetScenarios, type Pod } from './testing/scenario-harness.js';
 
 const s = useSidecarSetScenarios();
 
@@ -29,9 +29,9 @@ describe('container launch priority', () => {
           { name: 'main', image: 'nginx' },
         ],
       },
-    } as KubeObject);
+    });
     const name = pod.metadata!.name!;
-    expect(pod.spec.containers.map((c) => c.env)).toEqual([
+    expect(pod.spec!.containers!.map((c) => c.env)).toEqual([
       [
         {
           name: 'KRUISE_CONTAINER_BARRIER',
@@ -63,7 +63,7 @@ describe('container launch priority', () => {
 
   it('a pod asking for no priority is not sent to the webhook and gets no barrier', async () => {
     const ns = await s.namespace();
-    const pod = await s.client.create<KubeObject & { spec: { containers: { env?: unknown[] }[] } }>({
+    const pod = await s.client.create<Pod>({
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name: 'plain', namespace: ns },
@@ -73,7 +73,7 @@ describe('container launch priority', () => {
           { name: 'b', image: 'nginx' },
         ],
       },
-    } as KubeObject);
-    expect(pod.spec.containers.map((c) => c.env)).toEqual([undefined, undefined]);
+    });
+    expect(pod.spec!.containers!.map((c) => c.env)).toEqual([undefined, undefined]);
   });
 });
