@@ -13,9 +13,7 @@ describe('container launch priority', () => {
       .poll(() => s.podWebhookEntries(), { timeout: 20_000 })
       .toContain('launch-priority.pods.regatta.kruise.io');
     const ns = await s.namespace();
-    const pod = await s.client.create<
-      KubeObject & { spec: { containers: { name: string; env?: unknown[] }[] } }
-    >({
+    const pod = await s.client.create<Pod>({
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: {
