@@ -76,7 +76,7 @@ function fieldRefValue(fieldPath: string, pod: Pod): string | undefined {
   const m = /^metadata\.(labels|annotations)\['(.+)'\]$/.exec(fieldPath);
   if (!m) return undefined;
   const map = m[1] === 'labels' ? pod.metadata?.labels : pod.metadata?.annotations;
-  return map?.[m[2]!] ?? '';
+  return map?.[m[2] ?? ''] ?? '';
 }
 
 /** The env vars `transferEnv` copies from the source containers, in order (`GetSidecarTransferEnvs`). */
@@ -185,7 +185,7 @@ export function buildSidecars(
       const twins = hotUpgradeTwins(c);
       list.push(...twins.containers);
       Object.assign(out.hotUpgrade.annotations, twins.annotations);
-      out.hotUpgrade.working[c.name] = twins.containers[0]!.name;
+      out.hotUpgrade.working[c.name] = twins.containers[0].name;
     } else list.push(c);
   };
   for (const init of s.spec.initContainers ?? []) {

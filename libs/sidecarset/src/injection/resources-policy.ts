@@ -86,12 +86,15 @@ function aggregate(containers: readonly Container[], mode: string): Totals {
   const out: Totals = { limits: {}, requests: { cpu: 0, memory: 0 } };
   for (const r of ['cpu', 'memory'] as const) {
     const limits = containers.map((c) => c.resources?.limits?.[r]);
-    if (limits.every((l) => l !== undefined)) {
-      const values = limits.map((l) => parseQuantity(l!));
+    const present = limits.filter((l): l is string | number => l !== undefined);
+    if (present.length === limits.length) {
+      const values = present.map(parseQuantity);
       out.limits[r] = mode === 'max' ? Math.max(...values) : values.reduce((a, b) => a + b, 0);
     }
-    const requests = containers.map((c) => c.resources?.requests?.[r]).filter((q) => q !== undefined);
-    const values = requests.map((q) => parseQuantity(q!));
+    const requests = containers
+      .map((c) => c.resources?.requests?.[r])
+      .filter((q): q is string | number => q !== undefined);
+    const values = requests.map(parseQuantity);
     out.requests[r] =
       values.length === 0 ? 0 : mode === 'max' ? Math.max(...values) : values.reduce((a, b) => a + b, 0);
   }
