@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultSidecarSet } from './defaults.js';
+import type { SidecarContainer, SidecarSet } from './types.js';
 
 describe('defaultSidecarSet (apis/apps/defaults SetDefaultsSidecarSetV1beta1)', () => {
   const raw = {
@@ -24,25 +25,27 @@ describe('defaultSidecarSet (apis/apps/defaults SetDefaultsSidecarSetV1beta1)', 
       injectionStrategy: { revision: { revisionName: 'r1' } },
     },
   };
-  const out = defaultSidecarSet(raw);
+  const out = defaultSidecarSet(raw) as unknown as SidecarSet;
+  const c = (o: SidecarSet): SidecarContainer => o.spec.containers?.[0] ?? { name: '' };
+  const i = (o: SidecarSet): SidecarContainer => o.spec.initContainers?.[0] ?? { name: '' };
 
-  const rows: [string, (o: typeof out) => unknown, unknown][] = [
+  const rows: [string, (o: SidecarSet) => unknown, unknown][] = [
     ['updateStrategy', (o) => o.spec.updateStrategy, { type: 'RollingUpdate', maxUnavailable: 1, partition: 0 }],
-    ['container podInjectPolicy', (o) => o.spec.containers[0]?.['podInjectPolicy'], 'BeforeAppContainer'],
-    ['init container podInjectPolicy', (o) => o.spec.initContainers[0]?.['podInjectPolicy'], 'AfterAppContainer'],
-    ['upgradeType', (o) => o.spec.containers[0]?.['upgradeStrategy'], { upgradeType: 'ColdUpgrade' }],
-    ['shareVolumePolicy', (o) => o.spec.containers[0]?.['shareVolumePolicy'], { type: 'disabled' }],
-    ['pull policy by tag (untagged → Always)', (o) => o.spec.containers[0]?.['imagePullPolicy'], 'Always'],
-    ['pull policy by tag (tagged → IfNotPresent)', (o) => o.spec.initContainers[0]?.['imagePullPolicy'], 'IfNotPresent'],
-    ['termination message', (o) => o.spec.containers[0]?.['terminationMessagePath'], '/dev/termination-log'],
-    ['port protocol', (o) => o.spec.containers[0]?.ports?.[0], { containerPort: 80, protocol: 'TCP' }],
-    ['env fieldRef apiVersion', (o) => o.spec.containers[0]?.env?.[0]?.valueFrom, { fieldRef: { fieldPath: 'metadata.name', apiVersion: 'v1' } }],
-    ['transferEnv fieldRef apiVersion', (o) => (o.spec.containers[0]?.['transferEnv'] as { sourceContainerNameFrom: unknown }[])[0]?.sourceContainerNameFrom, { fieldRef: { fieldPath: "metadata.labels['x']", apiVersion: 'v1' } }],
-    ['resourcesPolicy regex', (o) => (o.spec.containers[0]?.['resourcesPolicy'] as { targetContainersNameRegex: string }).targetContainersNameRegex, '.*'],
-    ['volume without source → emptyDir', (o) => o.spec.volumes[0], { name: 'v', emptyDir: {} }],
-    ['configMap defaultMode', (o) => o.spec.volumes[1], { name: 'cm', configMap: { name: 'x', defaultMode: 420 } }],
-    ['revisionHistoryLimit', (o) => (o.spec as Record<string, unknown>)['revisionHistoryLimit'], 10],
-    ['patchPolicy', (o) => o.spec.patchPodMetadata[0], { annotations: { a: 'b' }, patchPolicy: 'Retain' }],
+    ['container podInjectPolicy', (o) => c(o).podInjectPolicy, 'BeforeAppContainer'],
+    ['init container podInjectPolicy', (o) => i(o).podInjectPolicy, 'AfterAppContainer'],
+    ['upgradeType', (o) => c(o).upgradeStrategy, { upgradeType: 'ColdUpgrade' }],
+    ['shareVolumePolicy', (o) => c(o).shareVolumePolicy, { type: 'disabled' }],
+    ['pull policy by tag (untagged → Always)', (o) => c(o).imagePullPolicy, 'Always'],
+    ['pull policy by tag (tagged → IfNotPresent)', (o) => i(o).imagePullPolicy, 'IfNotPresent'],
+    ['termination message', (o) => c(o).terminationMessagePath, '/dev/termination-log'],
+    ['port protocol', (o) => c(o).ports?.[0], { containerPort: 80, protocol: 'TCP' }],
+    ['env fieldRef apiVersion', (o) => c(o).env?.[0]?.valueFrom, { fieldRef: { fieldPath: 'metadata.name', apiVersion: 'v1' } }],
+    ['transferEnv fieldRef apiVersion', (o) => c(o).transferEnv?.[0]?.sourceContainerNameFrom, { fieldRef: { fieldPath: "metadata.labels['x']", apiVersion: 'v1' } }],
+    ['resourcesPolicy regex', (o) => c(o).resourcesPolicy?.targetContainersNameRegex, '.*'],
+    ['volume without source → emptyDir', (o) => o.spec.volumes?.[0], { name: 'v', emptyDir: {} }],
+    ['configMap defaultMode', (o) => o.spec.volumes?.[1], { name: 'cm', configMap: { name: 'x', defaultMode: 420 } }],
+    ['revisionHistoryLimit', (o) => o.spec.revisionHistoryLimit, 10],
+    ['patchPolicy', (o) => o.spec.patchPodMetadata?.[0], { annotations: { a: 'b' }, patchPolicy: 'Retain' }],
     ['revision policy', (o) => o.spec.injectionStrategy, { revision: { revisionName: 'r1', policy: 'Always' } }],
   ];
   it.each(rows)('%s', (_name, get, want) => expect(get(out)).toEqual(want));

@@ -15,7 +15,8 @@ function errorsOf(mutate: Mutate, ctx = {}): string[] {
 }
 
 describe('validateSidecarSet (pkg/webhook/sidecarset/validating)', () => {
-  it('accepts the valid object', () => expect(errorsOf(() => {})).toEqual([]));
+  const unchanged: Mutate = () => undefined;
+  it('accepts the valid object', () => expect(errorsOf(unchanged)).toEqual([]));
 
   const rows: [string, Mutate, string][] = [
     ['name with a dot', (s) => (s.metadata!.name = 'a.b'), "metadata.name: Invalid value: \"a.b\": sidecarset name must consist of alphanumeric characters or '-'"],
@@ -51,7 +52,7 @@ describe('validateSidecarSet (pkg/webhook/sidecarset/validating)', () => {
     ['mount of an unknown volume', (s) => (spec(s).volumes = []), 'spec.containers[0].volumeMounts[0].name: Invalid value: "logs": not found'],
     ['duplicate container names', (s) => (spec(s).initContainers![0]!.name = 'log-agent-main'), 'spec.initContainers[0].name: Duplicate value: "log-agent-main"'],
     ['revision without name or version', (s) => (spec(s).injectionStrategy = { revision: { policy: 'Always' } }), 'spec.injectionStrategy.revision: Invalid value: {"policy":"Always"}: revisionName and customVersion cannot be empty simultaneously'],
-    ['revision policy', (s) => (spec(s).injectionStrategy = { revision: { revisionName: 'r', policy: 'Sometimes' } }), 'spec.injectionStrategy.revision.policy: Invalid value: "Sometimes": Invalid policy Sometimes, supported: [Always, Partial]'],
+    ['revision policy', (s) => (spec(s).injectionStrategy = { revision: { revisionName: 'r', policy: 'Sometimes' as 'Always' } }), 'spec.injectionStrategy.revision.policy: Invalid value: "Sometimes": Invalid policy Sometimes, supported: [Always, Partial]'],
     ['patch without annotations', (s) => (spec(s).patchPodMetadata = [{ patchPolicy: 'Retain' }]), 'spec.patchPodMetadata: Required value: no annotations defined for SidecarSet'],
     ['patch without policy', (s) => (spec(s).patchPodMetadata = [{ annotations: { a: 'b' } }]), 'spec.patchPodMetadata: Required value: no patchPolicy defined for patchPodMetadata'],
     ['patch policy unknown', (s) => (spec(s).patchPodMetadata = [{ annotations: { a: 'b' }, patchPolicy: 'Merge' }]), 'spec.patchPodMetadata[0].patchPolicy: Unsupported value: "Merge"'],
@@ -65,7 +66,7 @@ describe('validateSidecarSet (pkg/webhook/sidecarset/validating)', () => {
   });
 
   describe('patchPodMetadata whitelist (kruise-configuration SidecarSet_PatchPodMetadata_WhiteList)', () => {
-    const withPatch: Mutate = () => {};
+    const withPatch: Mutate = () => undefined;
     it.each<[string, object, string | undefined]>([
       ['no whitelist', { patchPodMetadataWhitelist: undefined }, 'SidecarSet patch metadata whitelist not found'],
       ['no whitelist, gate on', { patchPodMetadataWhitelist: undefined, patchPodMetadataDefaultsAllowed: true }, undefined],
