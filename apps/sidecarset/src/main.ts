@@ -4,7 +4,10 @@
 // server calls it only for the pods they select (docs/adr/0026-sidecarset-blast-radius.md).
 import { KINDS } from '@regatta/bus';
 import {
+  BarrierReconciler,
   CONTROLLER_NAME,
+  barrierRequestsForPodChange,
+  isPodRequest,
   MUTATE_POD_PATH,
   MUTATE_SIDECARSET_PATH,
   SIDECARSET_FEATURE_GATES,
@@ -32,7 +35,11 @@ const sidecarset = ControllerBuilder.controller({
 })
   .for<'sidecarsets', AnySidecarSet>('sidecarsets', KINDS.sidecarsets)
   // pods are not owned by SidecarSets: they map through their injected-list annotation
-  .watches('pods', KINDS.pods, (change, readers) => sidecarSetsForPod(change, readers.sidecarsets))
+  // and pods waiting on a launch barrier are reconciled themselves (namespaced requests: SidecarSets are cluster-scoped)
+  .watches('pods', KINDS.pods, (change, readers) => [
+    ...sidecarSetsForPod(change, readers.sidecarsets),
+    ...barrierRequestsForPodChange(change),
+  ])
   .watches('namespaces', KINDS.namespaces, none) // namespaceSelector, read by the pod webhook
   // injectionStrategy.revision; the upgrade controller's revisions (in its namespace, labelled with the SidecarSet)
   .watches<'revisions', SidecarSetRevision>(
@@ -67,16 +74,18 @@ const sidecarset = ControllerBuilder.controller({
       ...sidecarSetWebhookConfigurations(url, ca, scope),
     ],
   }))
-  .reconciler(
-    ({ readers, client, expectations, recorder, tracer }) =>
-      new SidecarSetUpgradeReconciler({
-        ...readers,
-        client,
-        expectations,
-        recorder,
-        tracer, // rollout traces, service regatta-sidecarset
-        controllerNamespace: sidecarSetRevisionNamespace(process.env),
-      }),
-  );
+  .reconciler(({ readers, client, expectations, recorder, tracer }) => {
+    const barriers = new BarrierReconciler({ pods: readers.pods, client });
+    const upgrade = new SidecarSetUpgradeReconciler({
+      ...readers,
+      client,
+      expectations,
+      recorder,
+      tracer, // rollout traces, service regatta-sidecarset
+      controllerNamespace: sidecarSetRevisionNamespace(process.env),
+    });
+    // one queue: a namespaced request is a pod waiting on its launch barrier, the others are SidecarSets
+    return { reconcile: (req, ctx) => (isPodRequest(req) ? barriers : upgrade).reconcile(req, ctx) };
+  });
 
 await runController(sidecarset);

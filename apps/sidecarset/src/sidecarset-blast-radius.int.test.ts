@@ -48,6 +48,6 @@ describe('SidecarSet blast radius', () => {
         },
         { timeout: 60_000, interval: 1_000 },
       )
-      .toEqual(['main', 'agent']);
+      .toEqual(['agent', 'main']);
   });
 });

@@ -25,7 +25,7 @@ describe('SidecarSet injection', () => {
       await entryPresent(name);
       const ns = await s.namespace();
       const pod = await s.createPod(ns, 'web', { 'sidecar.kruise.io/inject': 'true' });
-      expect(names(pod)).toEqual(['main', 'filebeat']);
+      expect(names(pod)).toEqual(['filebeat', 'main']); // containers default to BeforeAppContainer
       const filebeat = pod.spec!.containers!.find((c) => c.name === 'filebeat')!;
       expect(filebeat.env).toEqual([{ name: 'IS_INJECTED', value: 'true' }]);
       expect(pod.spec!.volumes?.some((v) => v.name === 'logs' && v.emptyDir)).toBe(true);
@@ -56,7 +56,7 @@ describe('SidecarSet injection', () => {
     await entryPresent(scs.metadata!.name!);
     const selected = await s.namespace({ team: 'a', ...sel });
     const other = await s.namespace({ team: 'b', ...sel });
-    expect(names(await s.createPod(selected, 'p', { app: `nsel-${s.id}` }))).toEqual(['main', 'agent']);
+    expect(names(await s.createPod(selected, 'p', { app: `nsel-${s.id}` }))).toEqual(['agent', 'main']);
     expect(names(await s.createPod(other, 'p', { app: `nsel-${s.id}` }))).toEqual(['main']);
   });
 

@@ -1,5 +1,4 @@
 export { CONTROLLER_NAME } from './controller-name.js';
-export { sidecarSetsForPodChange } from './pods-for-sidecarset.js';
 export { injectSidecars, type InjectionInput } from './injection/inject.js';
 export {
   isActivePod,
@@ -54,3 +53,9 @@ export {
 export { SIDECARSET_FEATURE_GATES, type SidecarSetFeatureGates } from './feature-gates.js';
 // the upgrade controller (libs/sidecarset/src/upgrade)
 export * from './upgrade/index.js';
+export {
+  BarrierReconciler,
+  barrierRequestsForPodChange,
+  isPodRequest,
+  type BarrierReconcilerDeps,
+} from './launch-priority/barrier-reconciler.js';

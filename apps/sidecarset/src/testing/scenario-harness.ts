@@ -45,7 +45,8 @@ export interface SidecarSetScenarios {
   ): Promise<Pod>;
 }
 
-export function useSidecarSetScenarios(): SidecarSetScenarios {
+/** `cloneset: true` also runs the CloneSet program in the same scope (a workload whose pods get injected). */
+export function useSidecarSetScenarios(options: { cloneset?: boolean } = {}): SidecarSetScenarios {
   const id = randomId();
   const scopeKey = 'regatta-test-sidecarset';
   const programs = useScenarioPrograms();
@@ -86,11 +87,23 @@ export function useSidecarSetScenarios(): SidecarSetScenarios {
     };
     await programs.start('watcher', `watcher-${id}`, { ...common, POD_NAME: `watcher-${id}` });
     await startController('a');
+    if (options.cloneset) {
+      await programs.start(
+        'cloneset',
+        `cloneset-${id}`,
+        { ...common, REGATTA_NAMESPACE_SELECTOR: `${scopeKey}=${id}`, POD_NAME: `cloneset-${id}` },
+        { webhook: true },
+      );
+    }
   });
 
   afterAll(async () => {
     for (const name of sidecarSets) await client?.delete({ ...SCS, name }).catch(() => undefined);
-    for (const name of [`regatta-sidecarset-pods-${id}`, `regatta-sidecarset-${id}`]) {
+    for (const name of [
+      `regatta-sidecarset-pods-${id}`,
+      `regatta-sidecarset-${id}`,
+      `regatta-cloneset-${id}`,
+    ]) {
       for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
         await client?.delete({ apiVersion: ADMISSION, kind, name }).catch(() => undefined);
       }

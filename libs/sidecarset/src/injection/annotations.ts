@@ -35,7 +35,7 @@ export function formatHashAnnotation(entries: Record<string, SidecarSetUpgradeSp
   return JSON.stringify(
     Object.fromEntries(
       sorted.map((name) => {
-        const e = entries[name]!;
+        const e = entries[name] as SidecarSetUpgradeSpec;
         return [
           name,
           {

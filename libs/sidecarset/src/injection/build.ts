@@ -7,6 +7,7 @@
 import { SidecarSetEnvs } from '@regatta/api';
 import { hotUpgradeTwins, isHotUpgrade, type HotUpgradeAnnotations } from './hot-upgrade.js';
 import { isNativeSidecar } from './native-sidecar.js';
+import { withResourcesPolicy } from './resources-policy.js';
 import {
   podContainers,
   type AnySidecarSet,
@@ -75,7 +76,7 @@ function fieldRefValue(fieldPath: string, pod: Pod): string | undefined {
   const m = /^metadata\.(labels|annotations)\['(.+)'\]$/.exec(fieldPath);
   if (!m) return undefined;
   const map = m[1] === 'labels' ? pod.metadata?.labels : pod.metadata?.annotations;
-  return map?.[m[2]!] ?? '';
+  return map?.[m[2] ?? ''] ?? '';
 }
 
 /** The env vars `transferEnv` copies from the source containers, in order (`GetSidecarTransferEnvs`). */
@@ -155,8 +156,15 @@ export interface BuiltSidecars {
   hotUpgrade: HotUpgradeAnnotations;
 }
 
-/** §5.2 step 5 for one SidecarSet (at pod creation). */
-export function buildSidecars(s: AnySidecarSet, pod: Pod): BuiltSidecars {
+/**
+ * §5.2 step 5 for one SidecarSet (at pod creation). `sidecarNames`: every container name of the matched SidecarSets,
+ * which resourcesPolicy never targets.
+ */
+export function buildSidecars(
+  s: AnySidecarSet,
+  pod: Pod,
+  sidecarNames: ReadonlySet<string> = new Set(),
+): BuiltSidecars {
   const volumesByName = new Map((s.spec.volumes ?? []).map((v) => [v.name, v]));
   const out: BuiltSidecars = {
     containers: [],
@@ -177,19 +185,19 @@ export function buildSidecars(s: AnySidecarSet, pod: Pod): BuiltSidecars {
       const twins = hotUpgradeTwins(c);
       list.push(...twins.containers);
       Object.assign(out.hotUpgrade.annotations, twins.annotations);
-      out.hotUpgrade.working[c.name] = twins.containers[0]!.name;
+      out.hotUpgrade.working[c.name] = twins.containers[0].name;
     } else list.push(c);
   };
   for (const init of s.spec.initContainers ?? []) {
     if (isNativeSidecar(init)) out.sidecarList.push(init.name);
     useVolumes(init);
-    const merged = mergedSidecar(init, pod);
+    const merged = mergedSidecar(withResourcesPolicy(init, pod, sidecarNames), pod);
     place(out.initContainers, merged, isNativeSidecar(init));
   }
   for (const sidecar of s.spec.containers ?? []) {
     out.sidecarList.push(sidecar.name);
     useVolumes(sidecar);
-    place(out.containers, mergedSidecar(sidecar, pod), true);
+    place(out.containers, mergedSidecar(withResourcesPolicy(sidecar, pod, sidecarNames), pod), true);
   }
   out.sidecarList = [...new Set(out.sidecarList)].sort();
   return out;

@@ -66,9 +66,14 @@ export function injectSidecars(input: InjectionInput): Pod | undefined {
   const volumes: Volume[] = [];
   const secrets: { name?: string }[] = [];
   let hot = false;
+  const sidecarNames = new Set(
+    matched.flatMap((s) =>
+      [...(s.spec.containers ?? []), ...(s.spec.initContainers ?? [])].map((c) => c.name),
+    ),
+  );
   for (const s of matched) {
     const name = s.metadata?.name ?? '';
-    const built = buildSidecars(s, original);
+    const built = buildSidecars(s, original, sidecarNames);
     containers.push(...built.containers);
     initContainers.push(...built.initContainers);
     volumes.push(...built.volumes);

@@ -45,7 +45,7 @@ export function launchPriorities(pod: Pod): number[] | undefined {
           `container ${c.name}: ${ContainerEnvs.ContainerPriority} ${e.value ?? ''} is not an integer`,
         );
       }
-      p = Number.parseInt(e.value!, 10);
+      p = Number.parseInt(e.value ?? '0', 10);
       if (p !== 0) any = true;
     }
     return p;
@@ -75,13 +75,14 @@ export function withLaunchBarriers(original: Pod, random: () => number = Math.ra
   const meta = (pod.metadata ??= {});
   if (!meta.name && meta.generateName) meta.name = generatePodName(meta.generateName, random);
   const name = meta.name ?? '';
-  pod.spec!.containers = pod.spec!.containers!.map((c, i) => ({
+  const spec = (pod.spec ??= {});
+  spec.containers = (spec.containers ?? []).map((c, i) => ({
     ...c,
     env: [
       ...((c.env ?? []) as EnvVar[]).filter((e) => e.name !== ContainerEnvs.ContainerBarrier),
       {
         name: ContainerEnvs.ContainerBarrier,
-        valueFrom: { configMapKeyRef: { name: barrierName(name), key: barrierKey(priorities[i]!) } },
+        valueFrom: { configMapKeyRef: { name: barrierName(name), key: barrierKey(priorities[i] ?? 0) } },
       },
     ],
   }));

@@ -108,5 +108,7 @@ describe('nextBarrierStep', () => {
       want: { release: 'p_-2', completed: true },
     },
     { case: 'all ready', pod: ready('a', 'b', 'c'), data: {}, want: { completed: true } },
-  ])('$case', ({ pod: input, data, want }) => expect(nextBarrierStep(input, data as Record<string, string>)).toEqual(want));
+  ])('$case', ({ pod: input, data, want }) =>
+    expect(nextBarrierStep(input, data as Record<string, string>)).toEqual(want),
+  );
 });

@@ -19,9 +19,11 @@ export function nextBarrierStep(pod: Pod, barrierData: Readonly<Record<string, s
     .map(barrierPriority)
     .filter((p): p is number => p !== undefined)
     .sort((a, b) => a - b);
-  if (pending.length === 0 || barrierKey(pending[0]!) in barrierData) return { completed: true };
-  const highest = pending.at(-1)!;
-  const step: BarrierStep = { completed: highest === pending[0] };
+  const lowest = pending[0];
+  const highest = pending.at(-1);
+  if (lowest === undefined || highest === undefined || barrierKey(lowest) in barrierData)
+    return { completed: true };
+  const step: BarrierStep = { completed: highest === lowest };
   if (!(barrierKey(highest) in barrierData)) step.release = barrierKey(highest);
   return step;
 }
