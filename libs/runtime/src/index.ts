@@ -127,7 +127,7 @@ export {
   type ProcessConfig,
 } from './process-config.js';
 export { parseFeatureGates, type FeatureGateDefaults } from './feature-gates.js';
-export { forEachLimited } from './limited.js';
+export { POD_WRITE_CONCURRENCY, forEachLimited } from './limited.js';
 export {
   certificateAuthorityFromPem,
   createCertificateAuthority,

@@ -1,3 +1,6 @@
+/** How many pod writes a reconcile keeps in flight at most (CloneSet, Advanced StatefulSet, Advanced DaemonSet). */
+export const POD_WRITE_CONCURRENCY = 16;
+
 /**
  * Runs `fn` for every item with at most `limit` calls in flight, and waits for all of them. A failure does not stop
  * the others (a reconcile's writes are independent); the first error is rethrown once every call has settled.

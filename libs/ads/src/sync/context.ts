@@ -12,7 +12,7 @@ import type { DaemonSetFeatureGates, DaemonSetObject, DaemonSetRollout } from '.
 import type { FailedPodBackoff, Node, NodeFacts } from '../planning/index.js';
 
 /** Pods written at once in one reconcile. */
-export const POD_WRITE_CONCURRENCY = 16;
+export { POD_WRITE_CONCURRENCY } from '@regatta/runtime';
 export const POD = { apiVersion: 'v1', kind: 'Pod' } as const;
 
 export interface SyncDeps {

@@ -2,11 +2,14 @@
  * Rolling update step (OpenKruise `pkg/controller/daemonset/daemonset_update.go` `rollingUpdate`, and
  * `inplace_update.go`): the nodes the rollout may touch (partition, rollingUpdate.selector), then either old pods
  * replaced within maxUnavailable — in place when InPlaceIfPossible allows it, else deleted for the manage step to
- * recreate — or, with maxSurge, new pods beside old ones and old ones deleted once the new are available.
+ * recreate — or, with maxSurge, new pods beside old ones and old ones deleted once the new are available. The in-place
+ * updates of one round go out up to POD_WRITE_CONCURRENCY at a time (each pod's writes in order); the plan alone
+ * decides how many pods maxUnavailable allows.
  */
 import { hasInPlaceUpdateReadinessGate } from '@regatta/inplace-update';
 import type { Pod } from '@regatta/lifecycle';
 import { CONTROLLER_REVISION_HASH_LABEL, type ControllerRevision } from '@regatta/revision';
+import { POD_WRITE_CONCURRENCY, forEachLimited } from '@regatta/runtime';
 import { nameOf } from '../daemonset-object.js';
 import { REASONS, messages } from '../events.js';
 import {
@@ -72,9 +75,12 @@ export async function rollingUpdateStep(s: DaemonSetSync, input: UpdateInput): P
   });
   const toDelete: Pod[] = [...pruned];
   if (rollout.rollingUpdateType === 'InPlaceIfPossible' && maxSurge === 0) {
-    for (const pod of plan.oldPodsToUpdate) {
-      if (!(await updateInPlace(s, pod, input))) toDelete.push(pod);
-    }
+    const updated = new Set<Pod>();
+    await forEachLimited(plan.oldPodsToUpdate, POD_WRITE_CONCURRENCY, async (pod) => {
+      if (await updateInPlace(s, pod, input)) updated.add(pod);
+    });
+    // in the plan's order, those that could not be updated in place
+    toDelete.push(...plan.oldPodsToUpdate.filter((pod) => !updated.has(pod)));
   } else toDelete.push(...plan.oldPodsToUpdate);
   const result = await syncNodes(s, toDelete, plan.nodesToCreate, input.updateRevision);
   if (plan.oldPodsToUpdate.length > toDelete.length) result.wrote = true;

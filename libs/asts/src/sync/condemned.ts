@@ -6,13 +6,11 @@
  */
 import type { Pod } from '@regatta/lifecycle';
 import { slowStartBatches } from '@regatta/rollout';
-import { forEachLimited } from '@regatta/runtime';
+import { POD_WRITE_CONCURRENCY, forEachLimited } from '@regatta/runtime';
 import { isRunningAndReady, isTerminating, runningAndAvailable } from '../planning/index.js';
 import { minReadySecondsOf } from '../statefulset-object.js';
 import type { AstsSync } from './context.js';
 import { claimsMatchPolicy, deletePod, fixClaimRefs } from './pod-control.js';
-
-const WRITE_CONCURRENCY = 16;
 
 /** Claim references of condemned pods; true when the reconcile should stop (OrderedReady after an error). */
 export async function fixCondemnedClaims(s: AstsSync, condemned: readonly Pod[]): Promise<void> {
@@ -31,7 +29,7 @@ export async function condemnedStep(
     const live = condemned.filter((p) => !isTerminating(p));
     let i = 0;
     for (const size of slowStartBatches(live.length)) {
-      await forEachLimited(live.slice(i, i + size), WRITE_CONCURRENCY, async (p) => {
+      await forEachLimited(live.slice(i, i + size), POD_WRITE_CONCURRENCY, async (p) => {
         await deletePod(s, p);
       });
       i += size;

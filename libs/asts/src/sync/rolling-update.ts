@@ -3,7 +3,9 @@
  * `inPlaceUpdatePod`): refresh every pod (stop if a lifecycle state was written), then — unless paused — delete the
  * specified-deleted pods and update the pods of the update order within `maxUnavailable`: in place where the
  * template change allows (`InPlaceIfPossible` / `InPlaceOnly`, through the lifecycle's inPlaceUpdate hook), else by
- * deleting the pod (the replicas step recreates it at the update revision).
+ * deleting the pod (the replicas step recreates it at the update revision). With the Parallel policy, pods are
+ * refreshed, deleted and updated up to POD_WRITE_CONCURRENCY at a time (each pod's writes in order); OrderedReady keeps
+ * one pod write in flight. The budget is the plan's: at most maxUnavailable pods are chosen, whatever the concurrency.
  */
 import { EventReasons } from '@regatta/kube';
 import {
@@ -14,10 +16,11 @@ import {
   setPodLifecycle,
 } from '@regatta/lifecycle';
 import { type ControllerRevision, podRevision } from '@regatta/revision';
+import { POD_WRITE_CONCURRENCY, forEachLimited } from '@regatta/runtime';
 import { InPlaceOnlyError } from '../errors.js';
 import { messages } from '../events.js';
 import { maxUnavailableOf, planRollingUpdate, sortPodsToUpdate, unavailablePods } from '../planning/index.js';
-import { minReadySecondsOf, nameOf } from '../statefulset-object.js';
+import { type PodManagementPolicy, minReadySecondsOf, nameOf } from '../statefulset-object.js';
 import type { AstsSync } from './context.js';
 import { deletePod } from './pod-control.js';
 import { refreshPod } from './refresh.js';
@@ -31,8 +34,12 @@ export interface RollingUpdateInput {
 
 export async function rollingUpdateStep(s: AstsSync, input: RollingUpdateInput): Promise<void> {
   const updateName = nameOf(input.updateRevision);
+  const limit = writeConcurrency(s.spec.podManagementPolicy);
   let modified = false;
-  for (const pod of input.pods) if (await refreshPod(s, pod, updateName)) modified = true;
+  await forEachLimited(input.pods, limit, async (pod) => {
+    if (await refreshPod(s, pod, updateName)) modified = true;
+  });
+  // as upstream: a round that wrote a lifecycle state decides its updates on the next, fresher cache
   if (modified) return;
 
   const ru = s.spec.updateStrategy?.rollingUpdate;
@@ -52,16 +59,20 @@ export async function rollingUpdateStep(s: AstsSync, input: RollingUpdateInput):
     input.slots,
   );
   const plan = planRollingUpdate(input.slots, order, updateName, maxUnavailable, names);
-  for (const i of plan.specifiedDeletes) {
-    const pod = input.slots[i];
-    if (pod) await deletePod(s, pod);
-  }
-  for (const i of plan.updates) {
-    const pod = input.slots[i];
-    if (!pod) continue;
+  const podsAt = (indexes: readonly number[]): Pod[] =>
+    indexes.map((i) => input.slots[i]).filter((p): p is Pod => p !== undefined);
+  await forEachLimited(podsAt(plan.specifiedDeletes), limit, async (pod) => {
+    await deletePod(s, pod);
+  });
+  await forEachLimited(podsAt(plan.updates), limit, async (pod) => {
     const inPlace = await inPlaceUpdatePod(s, pod, input.updateRevision, input.revisions);
     if (!inPlace) await deletePod(s, pod);
-  }
+  });
+}
+
+/** Pod writes in flight at once: OrderedReady one pod at a time, Parallel up to POD_WRITE_CONCURRENCY. */
+export function writeConcurrency(policy: PodManagementPolicy): number {
+  return policy === 'Parallel' ? POD_WRITE_CONCURRENCY : 1;
 }
 
 /** `inPlaceUpdatePod`: true when the pod is being updated in place (or waits for its hook), false to recreate. */
