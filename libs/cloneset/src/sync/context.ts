@@ -11,8 +11,8 @@ import type { KubeWriter, ObjectReader, RolloutRecord, RolloutTraceControl } fro
 import type { CloneSetFeatureGates, CloneSetObject } from '../cloneset-object.js';
 import type { RandomSource } from '../planning/index.js';
 
-/** Pods written at once in one reconcile (each pod's own writes stay in order). */
-export const POD_WRITE_CONCURRENCY = 16;
+/** Pods written at once in one reconcile (each pod's own writes stay in order): runtime's, shared by the workloads. */
+export { POD_WRITE_CONCURRENCY } from '@regatta/runtime';
 export const POD = { apiVersion: 'v1', kind: 'Pod' } as const;
 export const PVC = { apiVersion: 'v1', kind: 'PersistentVolumeClaim' } as const;
 
