@@ -15,7 +15,10 @@ import {
   type MutatingHandler,
   type ValidatingHandler,
   type ValidationResult,
+  type WebhookConfigurationPair,
+  WORKLOAD_WEBHOOK_MATCH_CONDITIONS,
   invalid,
+  workloadWebhookConfigurations,
 } from '@regatta/runtime';
 
 export const MUTATE_DAEMONSET_PATH = '/mutate-apps-kruise-io-v1beta1-daemonset';
@@ -58,80 +61,28 @@ export function daemonSetValidator(): ValidatingHandler<KubeObject> {
   };
 }
 
-/**
- * CEL conditions (all must hold for the API server to call the webhook): a DaemonSet being deleted, and an update
- * that leaves spec, labels and annotations alone, are admitted without the webhook, so a dead controller
- * (failurePolicy Fail) never blocks a deletion.
- */
-export const DAEMONSET_WEBHOOK_MATCH_CONDITIONS = [
-  { name: 'not-being-deleted', expression: '!has(object.metadata.deletionTimestamp)' },
-  {
-    name: 'changes-spec-or-metadata',
-    expression:
-      "request.operation != 'UPDATE' || object.spec != oldObject.spec || " +
-      '(has(object.metadata.labels) ? object.metadata.labels : {}) != ' +
-      '(has(oldObject.metadata.labels) ? oldObject.metadata.labels : {}) || ' +
-      '(has(object.metadata.annotations) ? object.metadata.annotations : {}) != ' +
-      '(has(oldObject.metadata.annotations) ? oldObject.metadata.annotations : {})',
-  },
-] as const;
+/** The CEL conditions under which the API server calls the webhooks (runtime's, shared by the workload kinds). */
+export const DAEMONSET_WEBHOOK_MATCH_CONDITIONS = WORKLOAD_WEBHOOK_MATCH_CONDITIONS;
 
-/** The Mutating- and ValidatingWebhookConfiguration objects for DaemonSets served at `baseUrl`. */
+/** The Mutating- and ValidatingWebhookConfiguration objects for Advanced DaemonSets served at `baseUrl`. */
 export function daemonSetWebhookConfigurations(
   baseUrl: string,
   caBundlePem: string,
+  /** Only namespaces with these labels (REGATTA_NAMESPACE_SELECTOR); the configurations are then named after them. */
   namespaceScope?: { matchLabels: Record<string, string> },
-): { mutating: KubeObject & { webhooks: unknown[] }; validating: KubeObject & { webhooks: unknown[] } } {
-  const caBundle = Buffer.from(caBundlePem).toString('base64');
-  const scoped = namespaceScope ? { namespaceSelector: { matchLabels: namespaceScope.matchLabels } } : {};
-  const suffix = Object.values(namespaceScope?.matchLabels ?? {})
-    .filter((v) => v !== '')
-    .join('-');
-  const name = namespaceScope ? `regatta-ads-${suffix || 'scoped'}` : 'regatta-ads';
-  const common = {
-    ...scoped,
-    rules: [
-      {
-        apiGroups: ['apps.kruise.io'],
-        apiVersions: ['v1alpha1', 'v1beta1'],
-        operations: ['CREATE', 'UPDATE'],
-        resources: ['daemonsets'],
-        scope: 'Namespaced',
-      },
-    ],
-    matchConditions: DAEMONSET_WEBHOOK_MATCH_CONDITIONS.map((c) => ({ ...c })),
-    failurePolicy: 'Fail',
-    sideEffects: 'None',
-    admissionReviewVersions: ['v1'],
-    timeoutSeconds: 10,
-    // each version's object reaches the webhook as written (its own rules: v1alpha1 Surging, daemonSetHash)
-    matchPolicy: 'Exact',
-  };
-  return {
-    mutating: {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'MutatingWebhookConfiguration',
-      metadata: { name },
-      webhooks: [
-        {
-          name: 'mdaemonset.kb.io',
-          clientConfig: { url: `${baseUrl}${MUTATE_DAEMONSET_PATH}`, caBundle },
-          reinvocationPolicy: 'Never',
-          ...common,
-        },
-      ],
+): WebhookConfigurationPair {
+  return workloadWebhookConfigurations(
+    {
+      controller: 'ads',
+      resource: 'daemonsets',
+      versions: ['v1alpha1', 'v1beta1'],
+      mutating: { name: 'mdaemonset.kb.io', path: MUTATE_DAEMONSET_PATH },
+      validating: { name: 'vdaemonset.kb.io', path: VALIDATE_DAEMONSET_PATH },
+      // each version's object reaches the webhook as written (its own rules)
+      matchPolicy: 'Exact',
     },
-    validating: {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'ValidatingWebhookConfiguration',
-      metadata: { name },
-      webhooks: [
-        {
-          name: 'vdaemonset.kb.io',
-          clientConfig: { url: `${baseUrl}${VALIDATE_DAEMONSET_PATH}`, caBundle },
-          ...common,
-        },
-      ],
-    },
-  };
+    baseUrl,
+    caBundlePem,
+    namespaceScope,
+  );
 }

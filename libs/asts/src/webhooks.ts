@@ -4,13 +4,16 @@
  * configurations that register them. One path serves v1beta1 and v1alpha1 (one schema).
  */
 import { type StatefulSet, statefulSetAdmissionDefaults, statefulSetAdmissionErrors } from '@regatta/api';
-import { type FieldError, type KubeObject, fieldErrorBody } from '@regatta/kube';
+import { type FieldError, fieldErrorBody } from '@regatta/kube';
 import {
   type AdmissionInput,
   type MutatingHandler,
   type ValidatingHandler,
   type ValidationResult,
+  type WebhookConfigurationPair,
+  WORKLOAD_WEBHOOK_MATCH_CONDITIONS,
   invalid,
+  workloadWebhookConfigurations,
 } from '@regatta/runtime';
 
 export const MUTATE_STATEFULSET_PATH = '/mutate-apps-kruise-io-v1beta1-statefulset';
@@ -52,77 +55,28 @@ export function statefulSetValidator(): ValidatingHandler<StatefulSet> {
   };
 }
 
-/**
- * CEL conditions (all must hold for the API server to call the webhook): a set being deleted, and an update that
- * leaves spec, labels and annotations alone, are admitted without the webhook (a dead controller never blocks them).
- */
-export const STATEFULSET_WEBHOOK_MATCH_CONDITIONS = [
-  { name: 'not-being-deleted', expression: '!has(object.metadata.deletionTimestamp)' },
-  {
-    name: 'changes-spec-or-metadata',
-    expression:
-      "request.operation != 'UPDATE' || object.spec != oldObject.spec || " +
-      '(has(object.metadata.labels) ? object.metadata.labels : {}) != ' +
-      '(has(oldObject.metadata.labels) ? oldObject.metadata.labels : {}) || ' +
-      '(has(object.metadata.annotations) ? object.metadata.annotations : {}) != ' +
-      '(has(oldObject.metadata.annotations) ? oldObject.metadata.annotations : {})',
-  },
-] as const;
+/** The CEL conditions under which the API server calls the webhooks (runtime's, shared by the workload kinds). */
+export const STATEFULSET_WEBHOOK_MATCH_CONDITIONS = WORKLOAD_WEBHOOK_MATCH_CONDITIONS;
 
 /** The Mutating- and ValidatingWebhookConfiguration objects for Advanced StatefulSets served at `baseUrl`. */
 export function statefulSetWebhookConfigurations(
   baseUrl: string,
   caBundlePem: string,
+  /** Only namespaces with these labels (REGATTA_NAMESPACE_SELECTOR); the configurations are then named after them. */
   namespaceScope?: { matchLabels: Record<string, string> },
-): { mutating: KubeObject & { webhooks: unknown[] }; validating: KubeObject & { webhooks: unknown[] } } {
-  const caBundle = Buffer.from(caBundlePem).toString('base64');
-  const scoped = namespaceScope ? { namespaceSelector: { matchLabels: namespaceScope.matchLabels } } : {};
-  const suffix = Object.values(namespaceScope?.matchLabels ?? {})
-    .filter((v) => v !== '')
-    .join('-');
-  const name = namespaceScope ? `regatta-asts-${suffix || 'scoped'}` : 'regatta-asts';
-  const common = {
-    ...scoped,
-    rules: [
-      {
-        apiGroups: ['apps.kruise.io'],
-        apiVersions: ['v1alpha1', 'v1beta1'],
-        operations: ['CREATE', 'UPDATE'],
-        resources: ['statefulsets'],
-        scope: 'Namespaced',
-      },
-    ],
-    matchConditions: STATEFULSET_WEBHOOK_MATCH_CONDITIONS.map((c) => ({ ...c })),
-    failurePolicy: 'Fail',
-    sideEffects: 'None',
-    admissionReviewVersions: ['v1'],
-    timeoutSeconds: 10,
-  };
-  return {
-    mutating: {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'MutatingWebhookConfiguration',
-      metadata: { name },
-      webhooks: [
-        {
-          name: 'mstatefulset.kb.io',
-          clientConfig: { url: `${baseUrl}${MUTATE_STATEFULSET_PATH}`, caBundle },
-          reinvocationPolicy: 'Never',
-          ...common,
-        },
-      ],
+): WebhookConfigurationPair {
+  return workloadWebhookConfigurations(
+    {
+      controller: 'asts',
+      resource: 'statefulsets',
+      versions: ['v1alpha1', 'v1beta1'],
+      mutating: { name: 'mstatefulset.kb.io', path: MUTATE_STATEFULSET_PATH },
+      validating: { name: 'vstatefulset.kb.io', path: VALIDATE_STATEFULSET_PATH },
+      // each version's object reaches the webhook as written (its own rules)
+      matchPolicy: 'Exact',
     },
-    validating: {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'ValidatingWebhookConfiguration',
-      metadata: { name },
-      webhooks: [
-        {
-          name: 'vstatefulset.kb.io',
-          clientConfig: { url: `${baseUrl}${VALIDATE_STATEFULSET_PATH}`, caBundle },
-          ...common,
-        },
-      ],
-    },
-  };
+    baseUrl,
+    caBundlePem,
+    namespaceScope,
+  );
 }

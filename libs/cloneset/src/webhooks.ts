@@ -14,7 +14,10 @@ import {
   type MutatingHandler,
   type ValidatingHandler,
   type ValidationResult,
+  type WebhookConfigurationPair,
+  WORKLOAD_WEBHOOK_MATCH_CONDITIONS,
   invalid,
+  workloadWebhookConfigurations,
 } from '@regatta/runtime';
 
 export const MUTATE_CLONESET_PATH = '/mutate-apps-kruise-io-v1alpha1-cloneset';
@@ -57,23 +60,8 @@ export function cloneSetValidator(getPod?: PodLookup): ValidatingHandler<CloneSe
   };
 }
 
-/**
- * CEL conditions (admissionregistration/v1 `matchConditions`, all must hold for the API server to call the webhook):
- * a CloneSet being deleted, and an update that leaves spec, labels and annotations alone (a finalizer removed, say),
- * are admitted without the webhook. So a dead controller (failurePolicy Fail) never blocks a deletion.
- */
-export const CLONESET_WEBHOOK_MATCH_CONDITIONS = [
-  { name: 'not-being-deleted', expression: '!has(object.metadata.deletionTimestamp)' },
-  {
-    name: 'changes-spec-or-metadata',
-    expression:
-      "request.operation != 'UPDATE' || object.spec != oldObject.spec || " +
-      '(has(object.metadata.labels) ? object.metadata.labels : {}) != ' +
-      '(has(oldObject.metadata.labels) ? oldObject.metadata.labels : {}) || ' +
-      '(has(object.metadata.annotations) ? object.metadata.annotations : {}) != ' +
-      '(has(oldObject.metadata.annotations) ? oldObject.metadata.annotations : {})',
-  },
-] as const;
+/** The CEL conditions under which the API server calls the webhooks (runtime's, shared by the workload kinds). */
+export const CLONESET_WEBHOOK_MATCH_CONDITIONS = WORKLOAD_WEBHOOK_MATCH_CONDITIONS;
 
 /** The Mutating- and ValidatingWebhookConfiguration objects for CloneSets served at `baseUrl`. */
 export function cloneSetWebhookConfigurations(
@@ -81,55 +69,17 @@ export function cloneSetWebhookConfigurations(
   caBundlePem: string,
   /** Only namespaces with these labels (REGATTA_NAMESPACE_SELECTOR); the configurations are then named after them. */
   namespaceScope?: { matchLabels: Record<string, string> },
-): { mutating: KubeObject & { webhooks: unknown[] }; validating: KubeObject & { webhooks: unknown[] } } {
-  const caBundle = Buffer.from(caBundlePem).toString('base64');
-  const scoped = namespaceScope ? { namespaceSelector: { matchLabels: namespaceScope.matchLabels } } : {};
-  const suffix = Object.values(namespaceScope?.matchLabels ?? {})
-    .filter((v) => v !== '')
-    .join('-');
-  const name = namespaceScope ? `regatta-cloneset-${suffix || 'scoped'}` : 'regatta-cloneset';
-  const common = {
-    ...scoped,
-    rules: [
-      {
-        apiGroups: ['apps.kruise.io'],
-        apiVersions: ['v1alpha1'],
-        operations: ['CREATE', 'UPDATE'],
-        resources: ['clonesets'],
-        scope: 'Namespaced',
-      },
-    ],
-    matchConditions: CLONESET_WEBHOOK_MATCH_CONDITIONS.map((c) => ({ ...c })),
-    failurePolicy: 'Fail',
-    sideEffects: 'None',
-    admissionReviewVersions: ['v1'],
-    timeoutSeconds: 10,
-  };
-  return {
-    mutating: {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'MutatingWebhookConfiguration',
-      metadata: { name },
-      webhooks: [
-        {
-          name: 'mcloneset.kb.io',
-          clientConfig: { url: `${baseUrl}${MUTATE_CLONESET_PATH}`, caBundle },
-          reinvocationPolicy: 'Never',
-          ...common,
-        },
-      ],
+): WebhookConfigurationPair {
+  return workloadWebhookConfigurations(
+    {
+      controller: 'cloneset',
+      resource: 'clonesets',
+      versions: ['v1alpha1'],
+      mutating: { name: 'mcloneset.kb.io', path: MUTATE_CLONESET_PATH },
+      validating: { name: 'vcloneset.kb.io', path: VALIDATE_CLONESET_PATH },
     },
-    validating: {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'ValidatingWebhookConfiguration',
-      metadata: { name },
-      webhooks: [
-        {
-          name: 'vcloneset.kb.io',
-          clientConfig: { url: `${baseUrl}${VALIDATE_CLONESET_PATH}`, caBundle },
-          ...common,
-        },
-      ],
-    },
-  };
+    baseUrl,
+    caBundlePem,
+    namespaceScope,
+  );
 }

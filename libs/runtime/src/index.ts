@@ -95,6 +95,12 @@ export {
 export { ProbeServer, type ProbeServerOptions } from './http/probe-server.js';
 export { WebhookServer, type WebhookServerOptions } from './http/webhook-server.js';
 export {
+  WORKLOAD_WEBHOOK_MATCH_CONDITIONS,
+  workloadWebhookConfigurations,
+  type WebhookConfigurationPair,
+  type WorkloadWebhooks,
+} from './http/workload-webhook-configurations.js';
+export {
   AdmissionDeniedError,
   BadAdmissionReviewError,
   Mutation,
