@@ -153,7 +153,7 @@ export function useDaemonSetScenarios(
     jaegerQuery = jaeger?.query;
     client = cluster.client;
     nodes = cluster.nodes;
-    await installCrds(kubeconfig, generateCrds() as unknown as Parameters<typeof installCrds>[1]);
+    await installCrds(kubeconfig, generateCrds());
     const leaseNs = `ads-lease-${id}`;
     await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: leaseNs } });
     common = {

@@ -121,7 +121,7 @@ export function useAstsScenarios(
     const { kubeconfig, nats, jaeger } = cluster;
     client = cluster.client;
     jaegerQuery = jaeger?.query;
-    await installCrds(kubeconfig, generateCrds() as unknown as Parameters<typeof installCrds>[1]);
+    await installCrds(kubeconfig, generateCrds());
     const leaseNs = `asts-lease-${id}`;
     await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: leaseNs } });
     common = {
