@@ -16,7 +16,7 @@ describe('SidecarSet injection', () => {
     const name = `log-collector-${s.id}`;
     const text = seedText('s1-1.3.3-log-collector.yaml').replace(
       /^metadata:\n {2}name: log-collector$/m,
-      `metadata:\n  name: ${name}\n  labels:\n    regatta-test-sidecarset: ${s.id}`,
+      `metadata:\n  name: ${name}\n  labels:\n    regatta-test-sidecarset: "${s.id}"`,
     );
     const created = await s.kubectl(['create', '-f', '-'], text);
     try {
