@@ -9,7 +9,7 @@ import {
   validateDaemonSet,
   validateDaemonSetUpdate,
 } from '@regatta/api';
-import { type FieldError, type KubeObject, fieldErrorBody } from '@regatta/kube';
+import { type KubeObject } from '@regatta/kube';
 import {
   type AdmissionInput,
   type MutatingHandler,
@@ -17,6 +17,7 @@ import {
   type ValidationResult,
   type WebhookConfigurationPair,
   WORKLOAD_WEBHOOK_MATCH_CONDITIONS,
+  fieldErrorCauses,
   invalid,
   workloadWebhookConfigurations,
 } from '@regatta/runtime';
@@ -37,12 +38,6 @@ export function daemonSetDefaulter(): MutatingHandler<KubeObject> {
   };
 }
 
-function toCauses(
-  errors: readonly FieldError[],
-): { type: string; field: string; message: string; reason: string }[] {
-  return errors.map((e) => ({ type: e.type, reason: e.type, field: e.field, message: fieldErrorBody(e) }));
-}
-
 /** The validating handler: every rule of `validateDaemonSet` / `validateDaemonSetUpdate`; 422 naming the fields. */
 export function daemonSetValidator(): ValidatingHandler<KubeObject> {
   return (input: AdmissionInput<KubeObject>): ValidationResult => {
@@ -56,7 +51,7 @@ export function daemonSetValidator(): ValidatingHandler<KubeObject> {
     if (errors.length === 0) return { allowed: true };
     return invalid(
       { group: 'apps.kruise.io', kind: 'DaemonSet', name: input.name ?? ds.metadata?.name ?? '' },
-      toCauses(errors),
+      fieldErrorCauses(errors),
     );
   };
 }

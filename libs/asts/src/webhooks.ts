@@ -4,7 +4,6 @@
  * configurations that register them. One path serves v1beta1 and v1alpha1 (one schema).
  */
 import { type StatefulSet, statefulSetAdmissionDefaults, statefulSetAdmissionErrors } from '@regatta/api';
-import { type FieldError, fieldErrorBody } from '@regatta/kube';
 import {
   type AdmissionInput,
   type MutatingHandler,
@@ -12,6 +11,7 @@ import {
   type ValidationResult,
   type WebhookConfigurationPair,
   WORKLOAD_WEBHOOK_MATCH_CONDITIONS,
+  fieldErrorCauses,
   invalid,
   workloadWebhookConfigurations,
 } from '@regatta/runtime';
@@ -29,12 +29,6 @@ export function statefulSetDefaulter(): MutatingHandler<StatefulSet> {
     });
 }
 
-function toCauses(
-  errors: readonly FieldError[],
-): { type: string; field: string; message: string; reason: string }[] {
-  return errors.map((e) => ({ type: e.type, reason: e.type, field: e.field, message: fieldErrorBody(e) }));
-}
-
 /** The validating handler: every rule of `statefulSetAdmissionErrors`; 422 naming the fields. */
 export function statefulSetValidator(): ValidatingHandler<StatefulSet> {
   return (input: AdmissionInput<StatefulSet>): ValidationResult => {
@@ -50,7 +44,7 @@ export function statefulSetValidator(): ValidatingHandler<StatefulSet> {
         kind: 'StatefulSet',
         name: input.name ?? input.object?.metadata?.name ?? '',
       },
-      toCauses(errors),
+      fieldErrorCauses(errors),
     );
   };
 }

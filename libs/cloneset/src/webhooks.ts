@@ -8,7 +8,7 @@ import {
   validateCloneSet,
   validateCloneSetUpdate,
 } from '@regatta/api';
-import { type FieldError, type KubeObject, fieldErrorBody } from '@regatta/kube';
+import { type KubeObject } from '@regatta/kube';
 import {
   type AdmissionInput,
   type MutatingHandler,
@@ -16,6 +16,7 @@ import {
   type ValidationResult,
   type WebhookConfigurationPair,
   WORKLOAD_WEBHOOK_MATCH_CONDITIONS,
+  fieldErrorCauses,
   invalid,
   workloadWebhookConfigurations,
 } from '@regatta/runtime';
@@ -35,12 +36,6 @@ export function cloneSetDefaulter(): MutatingHandler<CloneSet> {
   };
 }
 
-function toCauses(
-  errors: readonly FieldError[],
-): { type: string; field: string; message: string; reason: string }[] {
-  return errors.map((e) => ({ type: e.type, reason: e.type, field: e.field, message: fieldErrorBody(e) }));
-}
-
 /** The validating handler: every rule of `validateCloneSet` / `validateCloneSetUpdate`; 422 naming the fields. */
 export function cloneSetValidator(getPod?: PodLookup): ValidatingHandler<CloneSet> {
   return (input: AdmissionInput<CloneSet>): ValidationResult => {
@@ -55,7 +50,7 @@ export function cloneSetValidator(getPod?: PodLookup): ValidatingHandler<CloneSe
     if (errors.length === 0) return { allowed: true };
     return invalid(
       { group: 'apps.kruise.io', kind: 'CloneSet', name: input.name ?? cs.metadata?.name ?? '' },
-      toCauses(errors),
+      fieldErrorCauses(errors),
     );
   };
 }

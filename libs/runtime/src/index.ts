@@ -104,6 +104,7 @@ export {
   AdmissionDeniedError,
   BadAdmissionReviewError,
   Mutation,
+  fieldErrorCauses,
   invalid,
   type AdmissionInput,
   type AdmissionStatus,

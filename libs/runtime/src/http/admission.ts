@@ -1,3 +1,4 @@
+import { type FieldError, fieldErrorBody } from '@regatta/kube';
 import { RuntimeError } from '../errors.js';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
@@ -40,6 +41,11 @@ export interface StatusCause {
   message: string;
   /** E.g. `FieldValueInvalid`, `FieldValueRequired`, `FieldValueNotSupported`, `FieldValueForbidden`. */
   reason: string;
+}
+
+/** One cause per field error, as the validating webhooks report them (`type` kept beside `reason`). */
+export function fieldErrorCauses(errors: readonly FieldError[]): (StatusCause & { type: string })[] {
+  return errors.map((e) => ({ type: e.type, reason: e.type, field: e.field, message: fieldErrorBody(e) }));
 }
 
 /** The status of a denied request (`metav1.Status`, as the API server relays it to the client). */

@@ -9,13 +9,14 @@ import {
   defaultSidecarSetForAdmission,
   validateSidecarSetAdmission,
 } from '@regatta/api';
-import { type FieldError, type KubeObject, fieldErrorBody } from '@regatta/kube';
+import { type KubeObject } from '@regatta/kube';
 import {
   type AdmissionInput,
   type MutatingHandler,
   type ValidatingHandler,
   type ValidationResult,
   Mutation,
+  fieldErrorCauses,
   invalid,
 } from '@regatta/runtime';
 
@@ -39,9 +40,6 @@ export interface SidecarSetValidatorSources {
   patchPodMetadataDefaultsAllowed: boolean;
 }
 
-const toCauses = (errors: readonly FieldError[]) =>
-  errors.map((e) => ({ type: e.type, reason: e.type, field: e.field, message: fieldErrorBody(e) }));
-
 export function sidecarSetValidator(src: SidecarSetValidatorSources): ValidatingHandler<SidecarSet> {
   return (input): ValidationResult => {
     const obj = input.object;
@@ -62,7 +60,7 @@ export function sidecarSetValidator(src: SidecarSetValidatorSources): Validating
     if (errors.length === 0) return { allowed: true };
     return invalid(
       { group: 'apps.kruise.io', kind: 'SidecarSet', name: input.name ?? obj.metadata?.name ?? '' },
-      toCauses(errors),
+      fieldErrorCauses(errors),
     );
   };
 }
