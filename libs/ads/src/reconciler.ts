@@ -9,7 +9,7 @@ import { type KubeObject, controllerRef, isSelectorEmpty } from '@regatta/kube';
 import { InPlaceUpdateControl } from '@regatta/inplace-update';
 import { LifecycleControl, type Pod } from '@regatta/lifecycle';
 import type { Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
-import { forEachLimited } from '@regatta/runtime';
+import { forEachLimited, pendingWrites } from '@regatta/runtime';
 import { type ObjectReader, type RolloutTracer, RolloutTraceControl } from '@regatta/workload';
 import {
   DAEMONSET_FEATURE_GATES,
@@ -210,15 +210,12 @@ export class DaemonSetReconciler implements Reconciler {
   /** Writes of an earlier round the cache does not show yet (looked at again after a short delay). */
   #waiting(key: string, req: Request): Result | undefined {
     const { expectations } = this.#d;
-    const scaleSat = expectations.satisfiedScale(key);
-    if (!scaleSat.satisfied) return { requeueAfterMs: Math.min(scaleSat.remainingMs, 5_000) };
-    expectations.observeUpdatedFrom(
+    const pending = pendingWrites(
+      expectations,
       key,
       (name) => this.#d.pods.get(req.namespace, name)?.metadata?.resourceVersion ?? undefined,
     );
-    const updSat = expectations.isUpdatedSatisfied(key);
-    if (!updSat.satisfied) return { requeueAfterMs: Math.min(updSat.remainingMs, 2_000) };
-    return undefined;
+    return pending && { requeueAfterMs: pending.requeueAfterMs };
   }
 
   #forget(key: string): void {

@@ -11,7 +11,14 @@ import type { EventRecorder, KubeObject } from '@regatta/kube';
 import { InPlaceUpdateControl } from '@regatta/inplace-update';
 import { LifecycleControl, type Pod } from '@regatta/lifecycle';
 import { type ControllerRevision, templateFromRevision } from '@regatta/revision';
-import type { Expectations, Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
+import {
+  type Expectations,
+  type Reconciler,
+  type ReconcileContext,
+  type Request,
+  type Result,
+  pendingWrites,
+} from '@regatta/runtime';
 import {
   type KubeWriter,
   type ObjectReader,
@@ -244,21 +251,19 @@ export class StatefulSetReconciler implements Reconciler {
       );
       return {};
     }
-    const scaleSat = expectations.satisfiedScale(key);
-    if (!scaleSat.satisfied) {
-      ctx.log.debug({ pending: scaleSat.pending }, 'waiting for scale expectations');
-      return { requeueAfterMs: Math.min(scaleSat.remainingMs, 5_000) };
-    }
-    expectations.observeUpdatedFrom(
+    const pending = pendingWrites(
+      expectations,
       key,
       (name) => this.#d.pods.get(req.namespace, name)?.metadata?.resourceVersion ?? undefined,
     );
-    const updSat = expectations.isUpdatedSatisfied(key);
-    if (!updSat.satisfied) {
-      ctx.log.debug({ pending: updSat.pending }, 'waiting for the cache to show our pod updates');
-      return { requeueAfterMs: Math.min(updSat.remainingMs, 2_000) };
-    }
-    return undefined;
+    if (!pending) return undefined;
+    ctx.log.debug(
+      { pending: pending.pending },
+      pending.kind === 'scale'
+        ? 'waiting for scale expectations'
+        : 'waiting for the cache to show our pod updates',
+    );
+    return { requeueAfterMs: pending.requeueAfterMs };
   }
 
   #forget(key: string): void {

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { Expectations } from './expectations.js';
+import { pendingWrites } from './pending-writes.js';
+
+describe('pendingWrites', () => {
+  const now = 1_000_000;
+  const fresh = () => new Expectations({ clock: () => now });
+
+  it('nothing pending: the round may run', () => {
+    expect(pendingWrites(fresh(), 'ns/web', () => undefined)).toBeUndefined();
+  });
+
+  it('creates and deletes first, rechecked within 5 s', () => {
+    const e = fresh();
+    e.expectScale('ns/web', 'create', 'web-a');
+    e.expectUpdated('ns/web', 'web-0', '100');
+    expect(pendingWrites(e, 'ns/web', () => '100')).toEqual({
+      kind: 'scale',
+      pending: { create: ['web-a'], delete: [] },
+      requeueAfterMs: 5_000,
+    });
+  });
+
+  it('then pod updates, observed from the cache: pending until it shows the resourceVersion, rechecked within 2 s', () => {
+    const e = fresh();
+    e.expectUpdated('ns/web', 'web-0', '100');
+    expect(pendingWrites(e, 'ns/web', () => '99')).toEqual({
+      kind: 'updates',
+      pending: [{ name: 'web-0', resourceVersion: '100' }],
+      requeueAfterMs: 2_000,
+    });
+    expect(pendingWrites(e, 'ns/web', () => '100')).toBeUndefined();
+  });
+});
