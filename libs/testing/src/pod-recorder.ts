@@ -27,16 +27,33 @@ export async function recordPods(client: KubeClient, ns: string): Promise<PodRec
   const keep = (pod: Pod) => {
     if (pod.metadata?.namespace === ns) snapshots.push({ at: Date.now(), pod });
   };
+  // a pod removed is recorded as a last version marked deleted: a deletion with no grace period sends no version with
+  // a deletionTimestamp, and one that happened while the watch was re-listing sends no event at all
+  const gone = (pod: Pod) =>
+    keep(
+      pod.metadata?.deletionTimestamp
+        ? pod
+        : { ...pod, metadata: { ...pod.metadata, deletionTimestamp: new Date().toISOString() } },
+    );
+  const live = () => {
+    const last = new Map<string, Pod>();
+    for (const s of snapshots) last.set(s.pod.metadata?.uid ?? '', s.pod);
+    return [...last.values()].filter((p) => !p.metadata?.deletionTimestamp);
+  };
   const watcher = new ListWatcher<Pod>(
     client,
     { group: '', version: 'v1', kind: 'Pod', plural: 'pods' },
     {
       onList: async (items) => {
+        const listedUids = new Set(items.map((p) => p.metadata?.uid));
+        live()
+          .filter((p) => !listedUids.has(p.metadata?.uid))
+          .forEach(gone);
         items.forEach(keep);
         listed();
       },
       onUpsert: async (pod) => keep(pod),
-      onDelete: async () => undefined,
+      onDelete: async (pod) => gone(pod),
     },
   );
   watcher.start();
