@@ -1,0 +1,5 @@
+// Errors
+export { ReplicaAllocationError, SubsetReplicasError, UnitedDeploymentError } from './errors.js';
+
+// Replica allocation (pure)
+export * from './allocation/index.js';
