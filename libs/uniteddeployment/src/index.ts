@@ -3,3 +3,6 @@ export { ReplicaAllocationError, SubsetReplicasError, UnitedDeploymentError } fr
 
 // Replica allocation (pure)
 export * from './allocation/index.js';
+
+// Admission (pure defaulting and validation, the handlers and their configurations)
+export * from './webhooks/index.js';
