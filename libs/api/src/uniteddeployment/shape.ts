@@ -25,7 +25,10 @@ const NATIVE_SPEC_SHAPE: Shape = s.object({
     type: s.string,
     rollingUpdate: s.object({ partition: s.int, maxUnavailable: s.intOrString }),
   }),
-  strategy: s.object({ type: s.string, rollingUpdate: s.object({ maxUnavailable: s.intOrString, maxSurge: s.intOrString }) }),
+  strategy: s.object({
+    type: s.string,
+    rollingUpdate: s.object({ maxUnavailable: s.intOrString, maxSurge: s.intOrString }),
+  }),
 });
 
 export const UNITED_DEPLOYMENT_SPEC_SHAPE: Shape = s.object({
@@ -41,10 +44,19 @@ export const UNITED_DEPLOYMENT_SPEC_SHAPE: Shape = s.object({
     subsets: s.array(
       s.object({
         name: s.string,
-        nodeSelectorTerm: s.object({ matchExpressions: s.array(nodeSelectorRequirement), matchFields: s.array(nodeSelectorRequirement) }),
+        nodeSelectorTerm: s.object({
+          matchExpressions: s.array(nodeSelectorRequirement),
+          matchFields: s.array(nodeSelectorRequirement),
+        }),
         nodeSelector: stringMap,
         tolerations: s.array(
-          s.object({ key: s.string, operator: s.string, value: s.string, effect: s.string, tolerationSeconds: s.int }),
+          s.object({
+            key: s.string,
+            operator: s.string,
+            value: s.string,
+            effect: s.string,
+            tolerationSeconds: s.int,
+          }),
         ),
         replicas: s.intOrString,
         minReplicas: s.intOrString,
@@ -54,7 +66,11 @@ export const UNITED_DEPLOYMENT_SPEC_SHAPE: Shape = s.object({
     ),
     scheduleStrategy: s.object({
       type: s.string,
-      adaptive: s.object({ rescheduleCriticalSeconds: s.int, unschedulableDuration: s.int, reserveUnschedulablePods: s.bool }),
+      adaptive: s.object({
+        rescheduleCriticalSeconds: s.int,
+        unschedulableDuration: s.int,
+        reserveUnschedulablePods: s.bool,
+      }),
     }),
   }),
   updateStrategy: s.object({ type: s.string, manualUpdate: s.object({ partitions: s.map(s.int) }) }),
@@ -76,6 +92,7 @@ export const UNITED_DEPLOYMENT_SHAPE: Shape = s.object({
 
 /** Type errors of a whole UnitedDeployment (the object itself must be a JSON object). */
 export function unitedDeploymentShapeErrors(obj: unknown): FieldError[] {
-  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return [typeError('<object>', obj, 'must be an object')];
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj))
+    return [typeError('<object>', obj, 'must be an object')];
   return shapeErrors(obj, UNITED_DEPLOYMENT_SHAPE, fieldPath());
 }

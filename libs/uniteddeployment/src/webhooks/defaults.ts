@@ -16,7 +16,8 @@ import { convertSubsetNodeSelectors } from './node-selector-shorthand.js';
 
 type Obj = Record<string, unknown>;
 
-const member = (o: Obj, key: string): Obj | undefined => (isPlainObject(o[key]) ? (o[key] as Obj) : undefined);
+const member = (o: Obj, key: string): Obj | undefined =>
+  isPlainObject(o[key]) ? (o[key] as Obj) : undefined;
 
 function ensureMember(o: Obj, key: string): Obj {
   const m = member(o, key);
@@ -44,7 +45,9 @@ function defaultStatefulSetTemplate(spec: Obj): void {
 
 function defaultSubsetBounds(spec: Obj): void {
   const topology = member(spec, 'topology');
-  const subsets = Array.isArray(topology?.['subsets']) ? (topology['subsets'] as unknown[]).filter(isPlainObject) : [];
+  const subsets = Array.isArray(topology?.['subsets'])
+    ? (topology['subsets'] as unknown[]).filter(isPlainObject)
+    : [];
   const hasReplicas = subsets.some((s) => s['replicas'] != null);
   const hasCapacity = subsets.some((s) => s['minReplicas'] != null || s['maxReplicas'] != null);
   if (!hasCapacity || hasReplicas) return;
@@ -88,9 +91,15 @@ export function selectorFromTemplate(spec: unknown): { selector: Obj; from: stri
     if (isPlainObject(ws['selector']) && Object.keys(ws['selector']).length > 0) {
       return { selector: cloneJson(ws['selector']), from: `spec.template.${field}.spec.selector` };
     }
-    const labels = isPlainObject(ws['template']) && isPlainObject(ws['template']['metadata']) ? ws['template']['metadata']['labels'] : undefined;
+    const labels =
+      isPlainObject(ws['template']) && isPlainObject(ws['template']['metadata'])
+        ? ws['template']['metadata']['labels']
+        : undefined;
     if (isPlainObject(labels) && Object.keys(labels).length > 0) {
-      return { selector: { matchLabels: cloneJson(labels) }, from: `spec.template.${field}.spec.template.metadata.labels` };
+      return {
+        selector: { matchLabels: cloneJson(labels) },
+        from: `spec.template.${field}.spec.template.metadata.labels`,
+      };
     }
   }
   return undefined;
@@ -129,7 +138,8 @@ export function defaultUnitedDeploymentForAdmission<T>(
   }
   let inject = !options.templateNoDefaults;
   if (inject && req.operation === 'UPDATE') {
-    const templateOf = (o: unknown) => (isPlainObject(o) && isPlainObject(o['spec']) ? o['spec']['template'] : undefined);
+    const templateOf = (o: unknown) =>
+      isPlainObject(o) && isPlainObject(o['spec']) ? o['spec']['template'] : undefined;
     inject = !jsonEqual(templateOf(req.object) ?? null, templateOf(req.oldObject) ?? null);
   }
   return { object: defaultUnitedDeployment(converted, { injectTemplateDefaults: inject }), warnings };

@@ -16,7 +16,11 @@ import {
   workloadWebhookConfigurations,
 } from '@regatta/runtime';
 import { defaultUnitedDeploymentForAdmission } from './defaults.js';
-import { unitedDeploymentDeletionProblem, validateUnitedDeployment, validateUnitedDeploymentUpdate } from './validation.js';
+import {
+  unitedDeploymentDeletionProblem,
+  validateUnitedDeployment,
+  validateUnitedDeploymentUpdate,
+} from './validation.js';
 
 export const MUTATE_UNITED_DEPLOYMENT_PATH = '/mutate-apps-kruise-io-uniteddeployment';
 export const VALIDATE_UNITED_DEPLOYMENT_PATH = '/validate-apps-kruise-io-uniteddeployment';
@@ -29,7 +33,9 @@ export interface UnitedDeploymentWebhookGates {
 }
 
 /** The mutating handler: shorthands with their warnings, then the defaults (`status` cleared). */
-export function unitedDeploymentDefaulter(gates: UnitedDeploymentWebhookGates = {}): MutatingHandler<KubeObject> {
+export function unitedDeploymentDefaulter(
+  gates: UnitedDeploymentWebhookGates = {},
+): MutatingHandler<KubeObject> {
   return (input: AdmissionInput<KubeObject>) => {
     if (!input.object || (input.operation !== 'CREATE' && input.operation !== 'UPDATE')) return undefined;
     const { object, warnings } = defaultUnitedDeploymentForAdmission(
@@ -41,16 +47,24 @@ export function unitedDeploymentDefaulter(gates: UnitedDeploymentWebhookGates = 
 }
 
 /** Every rule of `validateUnitedDeployment(Update)` (422 naming the fields), and deletion protection (403). */
-export function unitedDeploymentValidator(gates: UnitedDeploymentWebhookGates = {}): ValidatingHandler<KubeObject> {
+export function unitedDeploymentValidator(
+  gates: UnitedDeploymentWebhookGates = {},
+): ValidatingHandler<KubeObject> {
   return (input: AdmissionInput<KubeObject>): ValidationResult => {
     if (input.operation === 'DELETE') {
-      const problem = unitedDeploymentDeletionProblem(input.oldObject, { resourcesDeletionProtection: gates.resourcesDeletionProtection ?? false });
-      return problem ? { allowed: false, status: { code: 403, reason: 'Forbidden', message: problem } } : { allowed: true };
+      const problem = unitedDeploymentDeletionProblem(input.oldObject, {
+        resourcesDeletionProtection: gates.resourcesDeletionProtection ?? false,
+      });
+      return problem
+        ? { allowed: false, status: { code: 403, reason: 'Forbidden', message: problem } }
+        : { allowed: true };
     }
     const ud = input.object;
     if (!ud || (input.operation !== 'CREATE' && input.operation !== 'UPDATE')) return { allowed: true };
     const errors =
-      input.operation === 'UPDATE' && input.oldObject ? validateUnitedDeploymentUpdate(ud, input.oldObject) : validateUnitedDeployment(ud);
+      input.operation === 'UPDATE' && input.oldObject
+        ? validateUnitedDeploymentUpdate(ud, input.oldObject)
+        : validateUnitedDeployment(ud);
     if (errors.length === 0) return { allowed: true };
     return invalid(
       { group: 'apps.kruise.io', kind: 'UnitedDeployment', name: input.name ?? ud.metadata?.name ?? '' },

@@ -3,7 +3,13 @@
  * (`k8s.io/kubernetes/pkg/apis/core/validation` ValidateNodeSelectorTerm with empty terms allowed,
  * ValidateTolerations).
  */
-import { type FieldError, type FieldPath, fieldErrors, isQualifiedName, isValidLabelValue } from '@regatta/kube';
+import {
+  type FieldError,
+  type FieldPath,
+  fieldErrors,
+  isQualifiedName,
+  isValidLabelValue,
+} from '@regatta/kube';
 import type { NodeSelectorRequirement, NodeSelectorTerm, Toleration } from '@regatta/api';
 
 function labelKeyErrors(key: string, path: FieldPath): FieldError[] {
@@ -16,15 +22,30 @@ function requirementErrors(r: NodeSelectorRequirement, path: FieldPath): FieldEr
   switch (r.operator) {
     case 'In':
     case 'NotIn':
-      if (n === 0) errs.push(fieldErrors.required(path.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
+      if (n === 0)
+        errs.push(
+          fieldErrors.required(path.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"),
+        );
       break;
     case 'Exists':
     case 'DoesNotExist':
-      if (n > 0) errs.push(fieldErrors.forbidden(path.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+      if (n > 0)
+        errs.push(
+          fieldErrors.forbidden(
+            path.child('values'),
+            "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+          ),
+        );
       break;
     case 'Gt':
     case 'Lt':
-      if (n !== 1) errs.push(fieldErrors.required(path.child('values'), "must be specified single value when `operator` is 'Lt' or 'Gt'"));
+      if (n !== 1)
+        errs.push(
+          fieldErrors.required(
+            path.child('values'),
+            "must be specified single value when `operator` is 'Lt' or 'Gt'",
+          ),
+        );
       break;
     default:
       errs.push(fieldErrors.invalid(path.child('operator'), r.operator, 'not a valid selector operator'));
@@ -40,29 +61,40 @@ function fieldRequirementErrors(r: NodeSelectorRequirement, path: FieldPath): Fi
     case 'NotIn':
       if ((r.values?.length ?? 0) !== 1) {
         errs.push(
-          fieldErrors.required(path.child('values'), "must be only one value when `operator` is 'In' or 'NotIn' for node field selector"),
+          fieldErrors.required(
+            path.child('values'),
+            "must be only one value when `operator` is 'In' or 'NotIn' for node field selector",
+          ),
         );
       }
       break;
     default:
       errs.push(fieldErrors.invalid(path.child('operator'), r.operator, 'not a valid selector operator'));
   }
-  if (r.key !== 'metadata.name') errs.push(fieldErrors.invalid(path.child('key'), r.key, 'not a valid field selector key'));
+  if (r.key !== 'metadata.name')
+    errs.push(fieldErrors.invalid(path.child('key'), r.key, 'not a valid field selector key'));
   return errs;
 }
 
 /** `ValidateNodeSelectorTerm(term, allowEmpty=true, path)`. */
 export function nodeSelectorTermErrors(term: NodeSelectorTerm | undefined, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
-  (term?.matchExpressions ?? []).forEach((r, j) => errs.push(...requirementErrors(r, path.child('matchExpressions').index(j))));
-  (term?.matchFields ?? []).forEach((r, j) => errs.push(...fieldRequirementErrors(r, path.child('matchFields').index(j))));
+  (term?.matchExpressions ?? []).forEach((r, j) =>
+    errs.push(...requirementErrors(r, path.child('matchExpressions').index(j))),
+  );
+  (term?.matchFields ?? []).forEach((r, j) =>
+    errs.push(...fieldRequirementErrors(r, path.child('matchFields').index(j))),
+  );
   return errs;
 }
 
 const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 
 /** `ValidateTolerations`. */
-export function tolerationsErrors(tolerations: readonly Toleration[] | undefined, path: FieldPath): FieldError[] {
+export function tolerationsErrors(
+  tolerations: readonly Toleration[] | undefined,
+  path: FieldPath,
+): FieldError[] {
   const errs: FieldError[] = [];
   (tolerations ?? []).forEach((t, i) => {
     const at = path.index(i);
@@ -78,7 +110,13 @@ export function tolerationsErrors(tolerations: readonly Toleration[] | undefined
       );
     }
     if (t.tolerationSeconds != null && t.effect !== 'NoExecute') {
-      errs.push(fieldErrors.invalid(at.child('effect'), t.effect ?? '', "effect must be 'NoExecute' when `tolerationSeconds` is set"));
+      errs.push(
+        fieldErrors.invalid(
+          at.child('effect'),
+          t.effect ?? '',
+          "effect must be 'NoExecute' when `tolerationSeconds` is set",
+        ),
+      );
     }
     switch (t.operator ?? '') {
       case 'Equal':
@@ -88,12 +126,16 @@ export function tolerationsErrors(tolerations: readonly Toleration[] | undefined
         break;
       }
       case 'Exists':
-        if ((t.value ?? '').length > 0) errs.push(fieldErrors.invalid(at.child('operator'), t, "value must be empty when `operator` is 'Exists'"));
+        if ((t.value ?? '').length > 0)
+          errs.push(
+            fieldErrors.invalid(at.child('operator'), t, "value must be empty when `operator` is 'Exists'"),
+          );
         break;
       default:
         errs.push(fieldErrors.notSupported(at.child('operator'), t.operator, ['Equal', 'Exists']));
     }
-    if (t.effect && !TAINT_EFFECTS.includes(t.effect)) errs.push(fieldErrors.notSupported(at.child('effect'), t.effect, TAINT_EFFECTS));
+    if (t.effect && !TAINT_EFFECTS.includes(t.effect))
+      errs.push(fieldErrors.notSupported(at.child('effect'), t.effect, TAINT_EFFECTS));
   });
   return errs;
 }

@@ -9,7 +9,13 @@ import { UNLIMITED_MAX_REPLICAS_FOR_VALIDATION, type Subset } from '@regatta/api
 import { SubsetReplicasError } from '../errors.js';
 import { parseSubsetReplicas } from '../allocation/parse.js';
 
-function parsed(ud: number, value: number | string, path: FieldPath, errs: FieldError[], fallback: number): number {
+function parsed(
+  ud: number,
+  value: number | string,
+  path: FieldPath,
+  errs: FieldError[],
+  fallback: number,
+): number {
   try {
     return parseSubsetReplicas(ud, value);
   } catch (err) {
@@ -20,7 +26,11 @@ function parsed(ud: number, value: number | string, path: FieldPath, errs: Field
 }
 
 /** `udReplicas` undefined means `spec.replicas` unset; `path` is `spec.topology.subsets`. */
-export function subsetReplicasErrors(udReplicas: number | undefined, subsets: readonly Subset[], path: FieldPath): FieldError[] {
+export function subsetReplicasErrors(
+  udReplicas: number | undefined,
+  subsets: readonly Subset[],
+  path: FieldPath,
+): FieldError[] {
   const errs: FieldError[] = [];
   const expected = udReplicas ?? -1;
   let sumReplicas = 0;
@@ -53,31 +63,54 @@ export function subsetReplicasErrors(udReplicas: number | undefined, subsets: re
     sumMax += max;
     if (min > max) {
       errs.push(
-        fieldErrors.invalid(path.index(i).child('minReplicas'), s.minReplicas ?? null, `subset[${i}].minReplicas must be less than or equal to maxReplicas`),
+        fieldErrors.invalid(
+          path.index(i).child('minReplicas'),
+          s.minReplicas ?? null,
+          `subset[${i}].minReplicas must be less than or equal to maxReplicas`,
+        ),
       );
     }
   });
 
   if (hasReplicas && hasCapacity) {
     errs.push(
-      fieldErrors.invalid(path, subsets, 'subset.Replicas and subset.MinReplicas/subset.MaxReplicas are mutually exclusive in a UnitedDeployment'),
+      fieldErrors.invalid(
+        path,
+        subsets,
+        'subset.Replicas and subset.MinReplicas/subset.MaxReplicas are mutually exclusive in a UnitedDeployment',
+      ),
     );
     return errs;
   }
   if (hasCapacity) {
     if (expected === -1) {
-      errs.push(fieldErrors.invalid(path, expected, 'spec.replicas must be not empty if you set subset.minReplicas/maxReplicas'));
+      errs.push(
+        fieldErrors.invalid(
+          path,
+          expected,
+          'spec.replicas must be not empty if you set subset.minReplicas/maxReplicas',
+        ),
+      );
     }
-    if (countMax >= subsets.length) errs.push(fieldErrors.invalid(path, countMax, 'at least one subset.maxReplicas must be empty'));
+    if (countMax >= subsets.length)
+      errs.push(fieldErrors.invalid(path, countMax, 'at least one subset.maxReplicas must be empty'));
     if (sumMin > sumMax) {
       errs.push(
-        fieldErrors.invalid(path, sumMin, 'sum of indicated subset.minReplicas should not be greater than sum of indicated subset.maxReplicas'),
+        fieldErrors.invalid(
+          path,
+          sumMin,
+          'sum of indicated subset.minReplicas should not be greater than sum of indicated subset.maxReplicas',
+        ),
       );
     }
   } else if (expected !== -1) {
     if (sumReplicas > expected) {
       errs.push(
-        fieldErrors.invalid(path, sumReplicas, `sum of indicated subset replicas ${sumReplicas} should not be greater than UnitedDeployment replicas ${expected}`),
+        fieldErrors.invalid(
+          path,
+          sumReplicas,
+          `sum of indicated subset replicas ${sumReplicas} should not be greater than UnitedDeployment replicas ${expected}`,
+        ),
       );
     }
     if (countReplicas > 0 && countReplicas === subsets.length && sumReplicas !== expected) {
@@ -90,7 +123,13 @@ export function subsetReplicasErrors(udReplicas: number | undefined, subsets: re
       );
     }
   } else if (countReplicas !== subsets.length) {
-    errs.push(fieldErrors.invalid(path, sumReplicas, 'if UnitedDeployment replicas is not provided, replicas of all subsets should be provided'));
+    errs.push(
+      fieldErrors.invalid(
+        path,
+        sumReplicas,
+        'if UnitedDeployment replicas is not provided, replicas of all subsets should be provided',
+      ),
+    );
   }
   return errs;
 }

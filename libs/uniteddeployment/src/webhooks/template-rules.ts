@@ -48,20 +48,34 @@ const MISMATCH = '`selector` does not match template `labels`';
 function replicasAndPartitionErrors(spec: Obj, kindField: string, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   if (spec['replicas'] != null) {
-    errs.push(fieldErrors.invalid(path.child('spec', 'replicas'), spec['replicas'], `replicas in ${kindField} will not be used`));
+    errs.push(
+      fieldErrors.invalid(
+        path.child('spec', 'replicas'),
+        spec['replicas'],
+        `replicas in ${kindField} will not be used`,
+      ),
+    );
   }
   const strategy = obj(spec['updateStrategy']);
   const partition = obj(strategy['rollingUpdate'])['partition'];
   if (kindField !== 'deploymentTemplate' && strategy['type'] === 'RollingUpdate' && partition != null) {
     errs.push(
-      fieldErrors.invalid(path.child('spec', 'updateStrategy', 'rollingUpdate', 'partition'), partition, `partition in ${kindField} will not be used`),
+      fieldErrors.invalid(
+        path.child('spec', 'updateStrategy', 'rollingUpdate', 'partition'),
+        partition,
+        `partition in ${kindField} will not be used`,
+      ),
     );
   }
   return errs;
 }
 
 /** `ValidatePodTemplateSpecForStatefulSet`: labels match, labels and annotations valid. */
-function statefulSetPodTemplateErrors(template: Obj, selector: CompiledSelector, path: FieldPath): FieldError[] {
+function statefulSetPodTemplateErrors(
+  template: Obj,
+  selector: CompiledSelector,
+  path: FieldPath,
+): FieldError[] {
   const errs: FieldError[] = [];
   const meta = obj(template['metadata']);
   if (!selector.everything && !selector.matches(labelsOf(meta))) {
@@ -76,10 +90,19 @@ function restartPolicyErrors(template: Obj, path: FieldPath, kind: string): Fiel
   const errs: FieldError[] = [];
   const podSpec = obj(template['spec']);
   if (podSpec['restartPolicy'] !== 'Always') {
-    errs.push(fieldErrors.notSupported(path.child('spec', 'restartPolicy'), podSpec['restartPolicy'] ?? '', ['Always']));
+    errs.push(
+      fieldErrors.notSupported(path.child('spec', 'restartPolicy'), podSpec['restartPolicy'] ?? '', [
+        'Always',
+      ]),
+    );
   }
   if (podSpec['activeDeadlineSeconds'] != null) {
-    errs.push(fieldErrors.forbidden(path.child('spec', 'activeDeadlineSeconds'), `activeDeadlineSeconds in ${kind} is not Supported`));
+    errs.push(
+      fieldErrors.forbidden(
+        path.child('spec', 'activeDeadlineSeconds'),
+        `activeDeadlineSeconds in ${kind} is not Supported`,
+      ),
+    );
   }
   return errs;
 }
@@ -91,26 +114,51 @@ const nonNegative = (v: unknown, path: FieldPath): FieldError[] =>
  * apps/v1 `ValidateStatefulSetSpec` on the template spec as the UD webhook normalises it (selector = the UD's,
  * replicas 1, podManagementPolicy OrderedReady and type RollingUpdate when empty, partition removed).
  */
-function statefulSetSpecErrors(spec: Obj, udSelector: LabelSelector | undefined, selector: CompiledSelector, path: FieldPath): FieldError[] {
+function statefulSetSpecErrors(
+  spec: Obj,
+  udSelector: LabelSelector | undefined,
+  selector: CompiledSelector,
+  path: FieldPath,
+): FieldError[] {
   const errs: FieldError[] = [];
   const policy = spec['podManagementPolicy'] ?? 'OrderedReady';
   if (policy !== 'OrderedReady' && policy !== 'Parallel') {
-    errs.push(fieldErrors.invalid(path.child('podManagementPolicy'), policy, "must be 'OrderedReady' or 'Parallel'"));
+    errs.push(
+      fieldErrors.invalid(path.child('podManagementPolicy'), policy, "must be 'OrderedReady' or 'Parallel'"),
+    );
   }
   const strategy = obj(spec['updateStrategy']);
   const type = strategy['type'] || 'RollingUpdate';
   if (type === 'OnDelete') {
     if (strategy['rollingUpdate'] != null) {
-      errs.push(fieldErrors.invalid(path.child('updateStrategy', 'rollingUpdate'), strategy['rollingUpdate'], "only allowed for updateStrategy 'RollingUpdate'"));
+      errs.push(
+        fieldErrors.invalid(
+          path.child('updateStrategy', 'rollingUpdate'),
+          strategy['rollingUpdate'],
+          "only allowed for updateStrategy 'RollingUpdate'",
+        ),
+      );
     }
   } else if (type !== 'RollingUpdate') {
-    errs.push(fieldErrors.invalid(path.child('updateStrategy'), strategy, "must be 'RollingUpdate' or 'OnDelete'"));
+    errs.push(
+      fieldErrors.invalid(path.child('updateStrategy'), strategy, "must be 'RollingUpdate' or 'OnDelete'"),
+    );
   }
   errs.push(...nonNegative(spec['revisionHistoryLimit'], path.child('revisionHistoryLimit')));
   errs.push(...nonNegative(spec['minReadySeconds'], path.child('minReadySeconds')));
   errs.push(...nonNegative(obj(spec['ordinals'])['start'], path.child('ordinals', 'start')));
-  if (udSelector == null || (Object.keys(udSelector.matchLabels ?? {}).length === 0 && (udSelector.matchExpressions ?? []).length === 0)) {
-    errs.push(fieldErrors.invalid(path.child('selector'), udSelector ?? null, 'empty selector is invalid for statefulset'));
+  if (
+    udSelector == null ||
+    (Object.keys(udSelector.matchLabels ?? {}).length === 0 &&
+      (udSelector.matchExpressions ?? []).length === 0)
+  ) {
+    errs.push(
+      fieldErrors.invalid(
+        path.child('selector'),
+        udSelector ?? null,
+        'empty selector is invalid for statefulset',
+      ),
+    );
   }
   const template = defaultedPodTemplate(spec['template']);
   errs.push(...statefulSetPodTemplateErrors(template, selector, path.child('template')));
@@ -133,25 +181,43 @@ export function subsetTemplateErrors(
   else if (count > 1) errs.push(fieldErrors.invalid(path, template, `should provide only one of ${names}`));
 
   const labelsMismatch = (field: string, meta: unknown): FieldError[] =>
-    selector.matches(labelsOf(meta)) ? [] : [fieldErrors.invalid(path.child(field, 'metadata', 'labels'), obj(meta)['labels'] ?? null, MISMATCH)];
+    selector.matches(labelsOf(meta))
+      ? []
+      : [fieldErrors.invalid(path.child(field, 'metadata', 'labels'), obj(meta)['labels'] ?? null, MISMATCH)];
 
   if (t['statefulSetTemplate'] != null) {
     const sts = obj(t['statefulSetTemplate']);
     const spec = obj(sts['spec']);
     errs.push(...labelsMismatch('statefulSetTemplate', sts['metadata']));
     errs.push(...replicasAndPartitionErrors(spec, 'statefulSetTemplate', path.child('statefulSetTemplate')));
-    errs.push(...statefulSetSpecErrors(spec, udSelector, selector, path.child('statefulSetTemplate', 'spec')));
+    errs.push(
+      ...statefulSetSpecErrors(spec, udSelector, selector, path.child('statefulSetTemplate', 'spec')),
+    );
   } else if (t['advancedStatefulSetTemplate'] != null) {
     const asts = obj(t['advancedStatefulSetTemplate']);
     // upstream reports this one under statefulSetTemplate (sic)
     errs.push(...labelsMismatch('statefulSetTemplate', asts['metadata']));
-    errs.push(...replicasAndPartitionErrors(obj(asts['spec']), 'advancedStatefulSetTemplate', path.child('advancedStatefulSetTemplate')));
+    errs.push(
+      ...replicasAndPartitionErrors(
+        obj(asts['spec']),
+        'advancedStatefulSetTemplate',
+        path.child('advancedStatefulSetTemplate'),
+      ),
+    );
     const podTemplate = defaultedPodTemplate(obj(asts['spec'])['template']);
-    errs.push(...statefulSetPodTemplateErrors(podTemplate, selector, path.child('advancedStatefulSetTemplate', 'spec', 'template')));
+    errs.push(
+      ...statefulSetPodTemplateErrors(
+        podTemplate,
+        selector,
+        path.child('advancedStatefulSetTemplate', 'spec', 'template'),
+      ),
+    );
   } else if (t['deploymentTemplate'] != null) {
     const d = obj(t['deploymentTemplate']);
     errs.push(...labelsMismatch('deploymentTemplate', d['metadata']));
-    errs.push(...replicasAndPartitionErrors(obj(d['spec']), 'deploymentTemplate', path.child('deploymentTemplate')));
+    errs.push(
+      ...replicasAndPartitionErrors(obj(d['spec']), 'deploymentTemplate', path.child('deploymentTemplate')),
+    );
     const podTemplate = defaultedPodTemplate(obj(d['spec'])['template']);
     const at = path.child('deploymentTemplate', 'spec', 'template');
     const meta = obj(podTemplate['metadata']);
@@ -190,15 +256,31 @@ function normalisedStatefulSetSpec(spec: Obj): Obj {
 }
 
 /** Update rules of `spec.template` against the old one (`path` = `spec.template`). */
-export function subsetTemplateUpdateErrors(template: SubsetTemplate | undefined, old: SubsetTemplate | undefined, path: FieldPath): FieldError[] {
+export function subsetTemplateUpdateErrors(
+  template: SubsetTemplate | undefined,
+  old: SubsetTemplate | undefined,
+  path: FieldPath,
+): FieldError[] {
   const t = obj(template);
   const o = obj(old);
   const errs: FieldError[] = [];
   if (t['statefulSetTemplate'] != null && o['statefulSetTemplate'] != null) {
     const spec = obj(obj(t['statefulSetTemplate'])['spec']);
     const oldSpec = obj(obj(o['statefulSetTemplate'])['spec']);
-    const mutable = ['replicas', 'template', 'updateStrategy', 'minReadySeconds', 'ordinals', 'persistentVolumeClaimRetentionPolicy'];
-    if (!jsonEqual(without(normalisedStatefulSetSpec(spec), mutable), without(normalisedStatefulSetSpec(oldSpec), mutable))) {
+    const mutable = [
+      'replicas',
+      'template',
+      'updateStrategy',
+      'minReadySeconds',
+      'ordinals',
+      'persistentVolumeClaimRetentionPolicy',
+    ];
+    if (
+      !jsonEqual(
+        without(normalisedStatefulSetSpec(spec), mutable),
+        without(normalisedStatefulSetSpec(oldSpec), mutable),
+      )
+    ) {
       errs.push(
         fieldErrors.forbidden(
           path.child('statefulSetTemplate', 'spec'),
@@ -219,7 +301,9 @@ export function subsetTemplateUpdateErrors(template: SubsetTemplate | undefined,
         ),
       );
     }
-    errs.push(...nonNegative(spec['replicas'], path.child('advancedStatefulSetTemplate', 'spec', 'replicas')));
+    errs.push(
+      ...nonNegative(spec['replicas'], path.child('advancedStatefulSetTemplate', 'spec', 'replicas')),
+    );
   } else if (t['deploymentTemplate'] != null && o['deploymentTemplate'] != null) {
     const spec = obj(obj(t['deploymentTemplate'])['spec']);
     errs.push(...nonNegative(spec['replicas'], path.child('deploymentTemplate', 'spec', 'replicas')));

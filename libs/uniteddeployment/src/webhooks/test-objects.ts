@@ -7,7 +7,11 @@ const podTemplate = {
   spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] },
 };
 
-export type TemplateKind = 'cloneSetTemplate' | 'statefulSetTemplate' | 'advancedStatefulSetTemplate' | 'deploymentTemplate';
+export type TemplateKind =
+  | 'cloneSetTemplate'
+  | 'statefulSetTemplate'
+  | 'advancedStatefulSetTemplate'
+  | 'deploymentTemplate';
 
 /** A valid UD with two subsets (a, b) in zones, of the given template kind. */
 export function ud(kind: TemplateKind = 'cloneSetTemplate'): UnitedDeployment {
@@ -22,8 +26,14 @@ export function ud(kind: TemplateKind = 'cloneSetTemplate'): UnitedDeployment {
       template: { [kind]: { metadata: { labels }, spec } },
       topology: {
         subsets: [
-          { name: 'a', nodeSelectorTerm: { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] } },
-          { name: 'b', nodeSelectorTerm: { matchExpressions: [{ key: 'zone', operator: 'In', values: ['b'] }] } },
+          {
+            name: 'a',
+            nodeSelectorTerm: { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] },
+          },
+          {
+            name: 'b',
+            nodeSelectorTerm: { matchExpressions: [{ key: 'zone', operator: 'In', values: ['b'] }] },
+          },
         ],
       },
       revisionHistoryLimit: 10,
@@ -33,7 +43,10 @@ export function ud(kind: TemplateKind = 'cloneSetTemplate'): UnitedDeployment {
 }
 
 /** `ud(kind)` changed by `edit` (on a copy). */
-export function udWith(edit: (u: UnitedDeployment) => void, kind: TemplateKind = 'cloneSetTemplate'): UnitedDeployment {
+export function udWith(
+  edit: (u: UnitedDeployment) => void,
+  kind: TemplateKind = 'cloneSetTemplate',
+): UnitedDeployment {
   const u = ud(kind);
   edit(u);
   return u;

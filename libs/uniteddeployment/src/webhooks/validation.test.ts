@@ -12,12 +12,14 @@ const messages = (u: unknown) => validateUnitedDeployment(u).map(formatFieldErro
 const tmpl = (u: UnitedDeployment, kind: TemplateKind): Any => (u.spec.template as Any)[kind];
 
 describe('validateUnitedDeployment (spec §6.1)', () => {
-  it.each(['cloneSetTemplate', 'statefulSetTemplate', 'advancedStatefulSetTemplate', 'deploymentTemplate'] as const)(
-    'accepts a valid %s UD (after defaulting)',
-    (kind) => {
-      expect(messages(defaultUnitedDeployment(ud(kind)))).toEqual([]);
-    },
-  );
+  it.each([
+    'cloneSetTemplate',
+    'statefulSetTemplate',
+    'advancedStatefulSetTemplate',
+    'deploymentTemplate',
+  ] as const)('accepts a valid %s UD (after defaulting)', (kind) => {
+    expect(messages(defaultUnitedDeployment(ud(kind)))).toEqual([]);
+  });
 
   it.each<[string, (u: UnitedDeployment) => void, string[]]>([
     [
@@ -37,7 +39,9 @@ describe('validateUnitedDeployment (spec §6.1)', () => {
     [
       'no template',
       (u) => (u.spec.template = {}),
-      ['spec.template: Required value: should provide one of statefulSetTemplate, advancedStatefulSetTemplate, cloneSetTemplate, or deploymentTemplate'],
+      [
+        'spec.template: Required value: should provide one of statefulSetTemplate, advancedStatefulSetTemplate, cloneSetTemplate, or deploymentTemplate',
+      ],
     ],
     [
       'subset name missing, duplicated, not a DNS label',
@@ -54,7 +58,15 @@ describe('validateUnitedDeployment (spec §6.1)', () => {
       'bad node selector term',
       (u) =>
         (u.spec.topology = {
-          subsets: [{ name: 'a', nodeSelectorTerm: { matchExpressions: [{ key: 'zone', operator: 'In' }], matchFields: [{ key: 'x', operator: 'In', values: ['n'] }] } }],
+          subsets: [
+            {
+              name: 'a',
+              nodeSelectorTerm: {
+                matchExpressions: [{ key: 'zone', operator: 'In' }],
+                matchFields: [{ key: 'x', operator: 'In', values: ['n'] }],
+              },
+            },
+          ],
         }),
       [
         "spec.topology.subsets[0].nodeSelectorTerm.matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'",
@@ -63,7 +75,18 @@ describe('validateUnitedDeployment (spec §6.1)', () => {
     ],
     [
       'bad tolerations',
-      (u) => (u.spec.topology = { subsets: [{ name: 'a', tolerations: [{ operator: 'Equal', value: 'v' }, { key: 'k', operator: 'Maybe' }] }] }),
+      (u) =>
+        (u.spec.topology = {
+          subsets: [
+            {
+              name: 'a',
+              tolerations: [
+                { operator: 'Equal', value: 'v' },
+                { key: 'k', operator: 'Maybe' },
+              ],
+            },
+          ],
+        }),
       [
         'spec.topology.subsets[0].tolerations[0].operator: Invalid value: "Equal": operator must be Exists when `key` is empty, which means "match all values and all keys"',
         'spec.topology.subsets[0].tolerations[1].operator: Unsupported value: "Maybe": supported values: "Equal", "Exists"',
@@ -71,16 +94,29 @@ describe('validateUnitedDeployment (spec §6.1)', () => {
     ],
     [
       'replicas with Adaptive',
-      (u) => (u.spec.topology = { scheduleStrategy: { type: 'Adaptive' }, subsets: [{ name: 'a', replicas: 1 }, { name: 'b' }] }),
-      ['spec.topology.subsets[0].replicas: Forbidden: specify replicas use minReplicas/maxReplicas to enable adaptive strategy'],
+      (u) =>
+        (u.spec.topology = {
+          scheduleStrategy: { type: 'Adaptive' },
+          subsets: [{ name: 'a', replicas: 1 }, { name: 'b' }],
+        }),
+      [
+        'spec.topology.subsets[0].replicas: Forbidden: specify replicas use minReplicas/maxReplicas to enable adaptive strategy',
+      ],
     ],
     [
       'reservation with a StatefulSet template',
       (u) => {
-        u.spec.template = { statefulSetTemplate: tmpl(ud('statefulSetTemplate'), 'statefulSetTemplate') } as Any;
-        u.spec.topology = { scheduleStrategy: { type: 'Adaptive', adaptive: { reserveUnschedulablePods: true } }, subsets: [{ name: 'a' }] };
+        u.spec.template = {
+          statefulSetTemplate: tmpl(ud('statefulSetTemplate'), 'statefulSetTemplate'),
+        } as Any;
+        u.spec.topology = {
+          scheduleStrategy: { type: 'Adaptive', adaptive: { reserveUnschedulablePods: true } },
+          subsets: [{ name: 'a' }],
+        };
       },
-      ['spec.topology.scheduleStrategy: Invalid value: {"type":"Adaptive","adaptive":{"reserveUnschedulablePods":true}}: only stateless workloads (Deployment and CloneSet) are supported by reserved rescheduling'],
+      [
+        'spec.topology.scheduleStrategy: Invalid value: {"type":"Adaptive","adaptive":{"reserveUnschedulablePods":true}}: only stateless workloads (Deployment and CloneSet) are supported by reserved rescheduling',
+      ],
     ],
     [
       'unknown update strategy type',
@@ -94,12 +130,26 @@ describe('validateUnitedDeployment (spec §6.1)', () => {
     ],
     [
       'replicas and min/max mixed',
-      (u) => (u.spec.topology = { subsets: [{ name: 'a', replicas: 1 }, { name: 'b', maxReplicas: 2 }] }),
-      ['spec.topology.subsets: Invalid value: [{"name":"a","replicas":1},{"name":"b","maxReplicas":2}]: subset.Replicas and subset.MinReplicas/subset.MaxReplicas are mutually exclusive in a UnitedDeployment'],
+      (u) =>
+        (u.spec.topology = {
+          subsets: [
+            { name: 'a', replicas: 1 },
+            { name: 'b', maxReplicas: 2 },
+          ],
+        }),
+      [
+        'spec.topology.subsets: Invalid value: [{"name":"a","replicas":1},{"name":"b","maxReplicas":2}]: subset.Replicas and subset.MinReplicas/subset.MaxReplicas are mutually exclusive in a UnitedDeployment',
+      ],
     ],
     [
       'capacity mode: every subset limited, min above max',
-      (u) => (u.spec.topology = { subsets: [{ name: 'a', minReplicas: 3, maxReplicas: 2 }, { name: 'b', maxReplicas: 0 }] }),
+      (u) =>
+        (u.spec.topology = {
+          subsets: [
+            { name: 'a', minReplicas: 3, maxReplicas: 2 },
+            { name: 'b', maxReplicas: 0 },
+          ],
+        }),
       [
         'spec.topology.subsets[0].minReplicas: Invalid value: 3: subset[0].minReplicas must be less than or equal to maxReplicas',
         'spec.topology.subsets: Invalid value: 2: at least one subset.maxReplicas must be empty',
@@ -112,11 +162,19 @@ describe('validateUnitedDeployment (spec §6.1)', () => {
         delete u.spec.replicas;
         u.spec.topology = { subsets: [{ name: 'a', minReplicas: 1 }, { name: 'b' }] };
       },
-      ['spec.topology.subsets: Invalid value: -1: spec.replicas must be not empty if you set subset.minReplicas/maxReplicas'],
+      [
+        'spec.topology.subsets: Invalid value: -1: spec.replicas must be not empty if you set subset.minReplicas/maxReplicas',
+      ],
     ],
     [
       'replica mode: more than spec.replicas',
-      (u) => (u.spec.topology = { subsets: [{ name: 'a', replicas: 3 }, { name: 'b', replicas: '50%' }] }),
+      (u) =>
+        (u.spec.topology = {
+          subsets: [
+            { name: 'a', replicas: 3 },
+            { name: 'b', replicas: '50%' },
+          ],
+        }),
       [
         'spec.topology.subsets: Invalid value: 5: sum of indicated subset replicas 5 should not be greater than UnitedDeployment replicas 4',
         'spec.topology.subsets: Invalid value: 5: if replicas of all subsets are provided, the sum of indicated subset replicas 5 should equal UnitedDeployment replicas 4',
@@ -136,7 +194,9 @@ describe('validateUnitedDeployment (spec §6.1)', () => {
     [
       'bad percentage',
       (u) => (u.spec.topology = { subsets: [{ name: 'a', replicas: '120%' }, { name: 'b' }] }),
-      ['spec.topology.subsets[0].replicas: Invalid value: "120%": subset replicas (120%) should be in range [0, 100]'],
+      [
+        'spec.topology.subsets[0].replicas: Invalid value: "120%": subset replicas (120%) should be in range [0, 100]',
+      ],
     ],
     [
       'wrong JSON types',
@@ -168,10 +228,16 @@ describe('validateUnitedDeployment (spec §6.1)', () => {
       }, kind);
       const out = messages(defaultUnitedDeployment(u));
       const labelsPath = kind === 'advancedStatefulSetTemplate' ? 'statefulSetTemplate' : kind; // upstream's path
-      expect(out).toContain(`spec.template.${labelsPath}.metadata.labels: Invalid value: {"other":"x"}: \`selector\` does not match template \`labels\``);
-      expect(out).toContain(`spec.template.${kind}.spec.replicas: Invalid value: 2: replicas in ${kind} will not be used`);
+      expect(out).toContain(
+        `spec.template.${labelsPath}.metadata.labels: Invalid value: {"other":"x"}: \`selector\` does not match template \`labels\``,
+      );
+      expect(out).toContain(
+        `spec.template.${kind}.spec.replicas: Invalid value: 2: replicas in ${kind} will not be used`,
+      );
       if (kind !== 'deploymentTemplate') {
-        expect(out).toContain(`spec.template.${kind}.spec.updateStrategy.rollingUpdate.partition: Invalid value: 1: partition in ${kind} will not be used`);
+        expect(out).toContain(
+          `spec.template.${kind}.spec.updateStrategy.rollingUpdate.partition: Invalid value: 1: partition in ${kind} will not be used`,
+        );
       }
     },
   );
@@ -186,19 +252,35 @@ describe('validateUnitedDeployment (spec §6.1)', () => {
   });
 
   it('a Deployment pod template is fully checked', () => {
-    const u = udWith((x) => (tmpl(x, 'deploymentTemplate').spec.template.spec.containers = []), 'deploymentTemplate');
-    expect(messages(u)).toEqual(['spec.template.deploymentTemplate.spec.template.spec.containers: Required value']);
+    const u = udWith(
+      (x) => (tmpl(x, 'deploymentTemplate').spec.template.spec.containers = []),
+      'deploymentTemplate',
+    );
+    expect(messages(u)).toEqual([
+      'spec.template.deploymentTemplate.spec.template.spec.containers: Required value',
+    ]);
   });
 
   it('more than one template', () => {
-    const u = udWith((x) => ((x.spec.template as Any)['deploymentTemplate'] = tmpl(ud('deploymentTemplate'), 'deploymentTemplate')));
-    expect(messages(u)[0]).toMatch(/^spec\.template: Invalid value: .*should provide only one of statefulSetTemplate/);
+    const u = udWith(
+      (x) =>
+        ((x.spec.template as Any)['deploymentTemplate'] = tmpl(
+          ud('deploymentTemplate'),
+          'deploymentTemplate',
+        )),
+    );
+    expect(messages(u)[0]).toMatch(
+      /^spec\.template: Invalid value: .*should provide only one of statefulSetTemplate/,
+    );
   });
 });
 
 describe('validateUnitedDeploymentUpdate (spec §6.1)', () => {
   const update = (edit: (u: UnitedDeployment) => void, kind: TemplateKind = 'cloneSetTemplate') =>
-    validateUnitedDeploymentUpdate(defaultUnitedDeployment(udWith(edit, kind)), defaultUnitedDeployment(ud(kind))).map(formatFieldError);
+    validateUnitedDeploymentUpdate(
+      defaultUnitedDeployment(udWith(edit, kind)),
+      defaultUnitedDeployment(ud(kind)),
+    ).map(formatFieldError);
 
   it('subset nodeSelectorTerm and tolerations of an existing subset are immutable', () => {
     expect(
@@ -225,21 +307,37 @@ describe('validateUnitedDeploymentUpdate (spec §6.1)', () => {
   });
 
   it('StatefulSet template: only template, updateStrategy, minReadySeconds, ordinals, PVC retention may change', () => {
-    expect(update((u) => (tmpl(u, 'statefulSetTemplate').spec.minReadySeconds = 5), 'statefulSetTemplate')).toEqual([]);
-    expect(update((u) => (tmpl(u, 'statefulSetTemplate').spec.serviceName = 'svc'), 'statefulSetTemplate')).toEqual([
+    expect(
+      update((u) => (tmpl(u, 'statefulSetTemplate').spec.minReadySeconds = 5), 'statefulSetTemplate'),
+    ).toEqual([]);
+    expect(
+      update((u) => (tmpl(u, 'statefulSetTemplate').spec.serviceName = 'svc'), 'statefulSetTemplate'),
+    ).toEqual([
       "spec.template.statefulSetTemplate.spec: Forbidden: updates to statefulsetTemplate spec for fields other than 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds' and 'ordinals' are forbidden",
     ]);
   });
 
   it('Advanced StatefulSet template: only template and updateStrategy may change', () => {
-    expect(update((u) => (tmpl(u, 'advancedStatefulSetTemplate').spec.updateStrategy = { type: 'OnDelete' }), 'advancedStatefulSetTemplate')).toEqual([]);
-    expect(update((u) => (tmpl(u, 'advancedStatefulSetTemplate').spec.minReadySeconds = 5), 'advancedStatefulSetTemplate')).toEqual([
+    expect(
+      update(
+        (u) => (tmpl(u, 'advancedStatefulSetTemplate').spec.updateStrategy = { type: 'OnDelete' }),
+        'advancedStatefulSetTemplate',
+      ),
+    ).toEqual([]);
+    expect(
+      update(
+        (u) => (tmpl(u, 'advancedStatefulSetTemplate').spec.minReadySeconds = 5),
+        'advancedStatefulSetTemplate',
+      ),
+    ).toEqual([
       "spec.template.advancedStatefulSetTemplate.spec: Forbidden: updates to advancedStatefulsetTemplate spec for fields other than 'template', and 'updateStrategy' are forbidden",
     ]);
   });
 
   it('switching the template kind is allowed', () => {
     const next = defaultUnitedDeployment(ud('advancedStatefulSetTemplate'));
-    expect(validateUnitedDeploymentUpdate(next, defaultUnitedDeployment(ud('statefulSetTemplate')))).toEqual([]);
+    expect(validateUnitedDeploymentUpdate(next, defaultUnitedDeployment(ud('statefulSetTemplate')))).toEqual(
+      [],
+    );
   });
 });

@@ -26,14 +26,24 @@ import { nodeSelectorTermErrors, tolerationsErrors } from './node-rules.js';
 import { subsetReplicasErrors } from './replicas-rules.js';
 import { compileUdSelector, subsetTemplateErrors, subsetTemplateUpdateErrors } from './template-rules.js';
 
-function updateStrategyErrors(spec: UnitedDeploymentSpec, subsetNames: ReadonlySet<string>, path: FieldPath): FieldError[] {
+function updateStrategyErrors(
+  spec: UnitedDeploymentSpec,
+  subsetNames: ReadonlySet<string>,
+  path: FieldPath,
+): FieldError[] {
   const strategy = spec.updateStrategy ?? {};
   const type = strategy.type || 'Manual';
   if (type !== 'Manual') return [fieldErrors.notSupported(path.child('type'), strategy.type, ['Manual', ''])];
   const partitions = strategy.manualUpdate?.partitions ?? {};
   return Object.keys(partitions)
     .filter((name) => !subsetNames.has(name))
-    .map((name) => fieldErrors.invalid(path.child('manualUpdate', 'partitions'), partitions, `subset ${name} does not exist`));
+    .map((name) =>
+      fieldErrors.invalid(
+        path.child('manualUpdate', 'partitions'),
+        partitions,
+        `subset ${name} does not exist`,
+      ),
+    );
 }
 
 function selectorErrors(selector: LabelSelector | undefined, path: FieldPath): FieldError[] {
@@ -46,17 +56,26 @@ function selectorErrors(selector: LabelSelector | undefined, path: FieldPath): F
 }
 
 /** The rules of `spec` (`validateUnitedDeploymentSpecV1beta1`). */
-export function unitedDeploymentSpecErrors(spec: UnitedDeploymentSpec, path: FieldPath = fieldPath('spec')): FieldError[] {
+export function unitedDeploymentSpecErrors(
+  spec: UnitedDeploymentSpec,
+  path: FieldPath = fieldPath('spec'),
+): FieldError[] {
   const errs: FieldError[] = [];
   if (spec.replicas != null && spec.replicas < 0) {
-    errs.push(fieldErrors.invalid(path.child('replicas'), spec.replicas, 'must be greater than or equal to 0'));
+    errs.push(
+      fieldErrors.invalid(path.child('replicas'), spec.replicas, 'must be greater than or equal to 0'),
+    );
   }
   errs.push(...selectorErrors(spec.selector ?? undefined, path.child('selector')));
 
   const strategy = spec.topology?.scheduleStrategy;
   const adaptive = strategy?.type === 'Adaptive';
   const template = spec.template ?? {};
-  if (adaptive && strategy?.adaptive?.reserveUnschedulablePods && (template.advancedStatefulSetTemplate || template.statefulSetTemplate)) {
+  if (
+    adaptive &&
+    strategy?.adaptive?.reserveUnschedulablePods &&
+    (template.advancedStatefulSetTemplate || template.statefulSetTemplate)
+  ) {
     errs.push(
       fieldErrors.invalid(
         path.child('topology', 'scheduleStrategy'),
@@ -68,7 +87,10 @@ export function unitedDeploymentSpecErrors(spec: UnitedDeploymentSpec, path: Fie
 
   const compiled = compileUdSelector(spec.selector ?? undefined);
   if (!compiled) errs.push(fieldErrors.invalid(path.child('selector'), spec.selector, ''));
-  else errs.push(...subsetTemplateErrors(spec.template, spec.selector ?? undefined, compiled, path.child('template')));
+  else
+    errs.push(
+      ...subsetTemplateErrors(spec.template, spec.selector ?? undefined, compiled, path.child('template')),
+    );
 
   const subsets = spec.topology?.subsets ?? [];
   const subsetsPath = path.child('topology', 'subsets');
@@ -79,16 +101,25 @@ export function unitedDeploymentSpecErrors(spec: UnitedDeploymentSpec, path: Fie
     const at = subsetsPath.index(i);
     const name = subset.name ?? '';
     if (name.length === 0) errs.push(fieldErrors.required(at.child('name'), ''));
-    if (names.has(name)) errs.push(fieldErrors.invalid(at.child('name'), name, `duplicated subset name ${name}`));
+    if (names.has(name))
+      errs.push(fieldErrors.invalid(at.child('name'), name, `duplicated subset name ${name}`));
     names.add(name);
     const nameErrs = isDns1123Label(name);
-    if (nameErrs.length > 0) errs.push(fieldErrors.invalid(at.child('name'), name, `invalid subset name ${nameErrs.join(', ')}`));
+    if (nameErrs.length > 0)
+      errs.push(fieldErrors.invalid(at.child('name'), name, `invalid subset name ${nameErrs.join(', ')}`));
     errs.push(...nodeSelectorTermErrors(subset.nodeSelectorTerm, at.child('nodeSelectorTerm')));
     // Regatta's shorthand, normally converted by the mutating webhook before this runs
-    if (subset.nodeSelector != null) errs.push(...validateLabels(subset.nodeSelector, at.child('nodeSelector')));
-    if (subset.tolerations != null) errs.push(...tolerationsErrors(subset.tolerations, at.child('tolerations')));
+    if (subset.nodeSelector != null)
+      errs.push(...validateLabels(subset.nodeSelector, at.child('nodeSelector')));
+    if (subset.tolerations != null)
+      errs.push(...tolerationsErrors(subset.tolerations, at.child('tolerations')));
     if (subset.replicas != null && adaptive) {
-      errs.push(fieldErrors.forbidden(at.child('replicas'), 'specify replicas use minReplicas/maxReplicas to enable adaptive strategy'));
+      errs.push(
+        fieldErrors.forbidden(
+          at.child('replicas'),
+          'specify replicas use minReplicas/maxReplicas to enable adaptive strategy',
+        ),
+      );
     }
   });
   errs.push(...updateStrategyErrors(spec, names, path.child('updateStrategy')));
@@ -100,11 +131,17 @@ export function validateUnitedDeployment(obj: unknown): FieldError[] {
   const typeErrs = unitedDeploymentShapeErrors(obj);
   if (typeErrs.length > 0) return typeErrs;
   const ud = obj as Partial<UnitedDeployment>;
-  return [...validateObjectMeta(ud.metadata, true, fieldPath('metadata')), ...unitedDeploymentSpecErrors(ud.spec ?? ({} as UnitedDeploymentSpec))];
+  return [
+    ...validateObjectMeta(ud.metadata, true, fieldPath('metadata')),
+    ...unitedDeploymentSpecErrors(ud.spec ?? ({} as UnitedDeploymentSpec)),
+  ];
 }
 
 /** The update-only rules: template spec fields that may not change, immutable subset node selection and tolerations. */
-export function unitedDeploymentUpdateErrors(spec: UnitedDeploymentSpec, old: UnitedDeploymentSpec): FieldError[] {
+export function unitedDeploymentUpdateErrors(
+  spec: UnitedDeploymentSpec,
+  old: UnitedDeploymentSpec,
+): FieldError[] {
   const path = fieldPath('spec');
   const errs = subsetTemplateUpdateErrors(spec.template, old.template, path.child('template'));
   const oldSubsets = new Map((old.topology?.subsets ?? []).map((s) => [s.name, s]));
@@ -120,14 +157,19 @@ export function unitedDeploymentUpdateErrors(spec: UnitedDeploymentSpec, old: Un
     }
   });
   if (spec.replicas != null && spec.replicas < 0) {
-    errs.push(fieldErrors.invalid(path.child('replicas'), spec.replicas, 'must be greater than or equal to 0'));
+    errs.push(
+      fieldErrors.invalid(path.child('replicas'), spec.replicas, 'must be greater than or equal to 0'),
+    );
   }
   return errs;
 }
 
 // Semantic.DeepEqual: a missing, null or empty list is the same
-const emptyAsNull = (v: readonly unknown[] | null | undefined): readonly unknown[] | null => (v == null || v.length === 0 ? null : v);
-const normalisedTerm = (t: { matchExpressions?: unknown[] | null; matchFields?: unknown[] | null } | null | undefined) => ({
+const emptyAsNull = (v: readonly unknown[] | null | undefined): readonly unknown[] | null =>
+  v == null || v.length === 0 ? null : v;
+const normalisedTerm = (
+  t: { matchExpressions?: unknown[] | null; matchFields?: unknown[] | null } | null | undefined,
+) => ({
   matchExpressions: emptyAsNull(t?.matchExpressions),
   matchFields: emptyAsNull(t?.matchFields),
 });
@@ -147,6 +189,9 @@ export function validateUnitedDeploymentUpdate(obj: unknown, old: unknown): Fiel
  * `Always` refuses the deletion, `Cascading` refuses it while `spec.replicas` > 0 (OpenKruise
  * `pkg/webhook/util/deletionprotection`). The reason to answer 403 with, or undefined.
  */
-export function unitedDeploymentDeletionProblem(old: unknown, gates: { resourcesDeletionProtection?: boolean } = {}): string | undefined {
+export function unitedDeploymentDeletionProblem(
+  old: unknown,
+  gates: { resourcesDeletionProtection?: boolean } = {},
+): string | undefined {
   return statefulSetDeletionProblem(old, gates);
 }
