@@ -127,9 +127,21 @@ describe('UnitedDeployment CRD on a real API server', () => {
       updatedRevision: `${name}-abc`,
       labelSelector: 'app=global-service',
       subsetStatuses: [{ name: 'az-east', replicas: 4, readyReplicas: 3, partition: 0 }],
+      subsetReplicas: { 'az-east': 4 },
+      updateStatus: { updatedRevision: `${name}-abc`, currentPartitions: { 'az-east': 0 } },
     };
     const put = await api('PUT', `${beta}/${name}/status`, { body: { ...cur.body, status } });
     expect(put.status).toBe(200);
+
+    // no conversion webhook: both versions' status fields are kept, so each reader sees its own (ADR 0028)
+    const viaAlpha = (await api('GET', `${alpha}/${name}`)).body['status'] as Json;
+    expect(viaAlpha).toMatchObject({
+      subsetReplicas: { 'az-east': 4 },
+      updateStatus: { updatedRevision: `${name}-abc` },
+    });
+    expect((await api('GET', `${beta}/${name}`)).body['status']).toMatchObject({
+      updatedRevision: `${name}-abc`,
+    });
 
     const scale = await api('GET', `${beta}/${name}/scale`);
     expect(scale.body['spec']).toEqual({ replicas: 12 });
