@@ -16,7 +16,7 @@ export {
   type NamespaceFailure,
   type RoundOutcome,
 } from './status.js';
-export { inSlowStartBatches } from './batches.js';
+export { COPY_WRITE_CONCURRENCY, inSlowStartBatches } from './batches.js';
 export { DistributionFailedError } from './errors.js';
 export { isDistributedCopy } from './handlers.js';
 export { ResourceDistributionReconciler, type ResourceDistributionReconcilerDeps } from './reconciler.js';
