@@ -140,7 +140,8 @@ export class ResourceDistributionReconciler implements Reconciler {
     if (cached && this.#verified.get(key) === stamp(cached.metadata?.resourceVersion)) return undefined;
 
     let live: KubeObject | undefined;
-    if (cached) {
+    // a copy this program wrote that the cache does not show yet is read, not created again
+    if (cached || this.#verified.has(key)) {
       try {
         live = await this.d.client.getOrUndefined(ref);
       } catch (err) {
