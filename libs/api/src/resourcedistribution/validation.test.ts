@@ -1,5 +1,8 @@
 // §7.4 webhook tables (`pkg/webhook/resourcedistribution/validating/resourcedistribution_create_update_handler_test.go`).
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { FieldPath } from '@regatta/kube';
 import { defaultResourceDistributionForAdmission } from './admission.js';
 import { resourceHashCode, goJson } from './hash.js';
@@ -139,5 +142,13 @@ describe('hashcode: SHA-256 of the resource as Go encodes it', () => {
     expect(resourceHashCode({ a: 1 })).toMatch(/^[0-9a-f]{64}$/);
     // sha256('{"a":1}')
     expect(resourceHashCode({ a: 1 })).toBe('015abd7f5cc57a2dd94b7590f04ad8084273905ee33ec5cebeae62276a97f862');
+  });
+});
+
+describe('the seed (S2): ResourceDistribution "sample" of the ConfigMap game-demo', () => {
+  it('parses and validates as v1alpha1 with no error, and its selector is copied to the v1beta1 name', () => {
+    const seed = parse(readFileSync(fileURLToPath(new URL('./fixtures/seed-resourcedistribution.yaml', import.meta.url)), 'utf8'));
+    expect(validateResourceDistribution(seed, 'v1alpha1')).toEqual([]);
+    expect(defaultResourceDistributionForAdmission(seed, 'v1alpha1').spec.targets.namespaceSelector).toEqual({ matchLabels: { group: 'test' } });
   });
 });
