@@ -24,11 +24,12 @@ import type { Pod } from '@regatta/api';
 import { captureRunningPod } from './pod-template.js';
 import { benchAdsRollout } from './rollout-ads.js';
 import { benchAstsRollout } from './rollout-asts.js';
+import { benchDistribution, distributionDir, reportDistribution } from './distribution.js';
 import type { Ctx, RolloutConfig, RolloutResult } from './rollout-config.js';
 import { benchRollout, reportRollout } from './rollout.js';
 import { benchWatches, reportWatches } from './watches.js';
 
-const BENCHMARKS = ['watches', 'latency', 'memory', 'rollout', 'asts-rollout', 'ads-rollout'];
+const BENCHMARKS = ['watches', 'latency', 'memory', 'rollout', 'asts-rollout', 'ads-rollout', 'distribution'];
 const usage = `usage: npm run bench [-- --quick] [-- --only=${BENCHMARKS.join(',')}] [-- --keep]`;
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -58,6 +59,8 @@ const rolloutConfig = quick ? { replicas: 100, restartMs: 2000 } : { replicas: 1
 const astsConfig = quick ? { replicas: 30, restartMs: 1000 } : { replicas: 300, restartMs: 2000 };
 /** Benchmark 6: N simulated nodes (one daemon pod each). */
 const adsConfig = quick ? { replicas: 10, restartMs: 2000 } : { replicas: 50, restartMs: 5000 };
+/** Benchmark 7: N namespaces a ConfigMap is distributed to. */
+const distributionNamespaces = quick ? 100 : 1000;
 
 const t0 = Date.now();
 const log = (line: string) =>
@@ -131,6 +134,7 @@ try {
       adsConfig,
       benchAdsRollout,
     );
+  if (only.has('distribution')) await distributionBenchmark();
 
   section(`results (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
   console.log(reports.join('\n\n'));
@@ -160,6 +164,18 @@ async function rolloutBenchmark(
   clusters.push(cluster);
   const r = await bench({ ...cfg, cluster, auditLog, logsDir: join(rolloutDir, 'logs'), log });
   reports.push(reportRollout(r));
+  await cluster.stop();
+}
+
+/** Benchmark 7 on a cluster of its own (API server, etcd, nats-server, an audit log); stopped at the end. */
+async function distributionBenchmark(): Promise<void> {
+  section(`7. ResourceDistribution to ${distributionNamespaces} namespaces (own control plane, audit log)`);
+  const d = distributionDir(dir);
+  const auditLog = join(d, 'audit.log');
+  const cluster = await LocalCluster.start({ dir: d, jaeger: false, controllerManager: false, scheduler: false, auditLogPath: auditLog, log });
+  clusters.push(cluster);
+  const r = await benchDistribution({ cluster, auditLog, logsDir: join(d, 'logs'), namespaces: distributionNamespaces, log });
+  reports.push(reportDistribution(r));
   await cluster.stop();
 }
 

@@ -412,11 +412,59 @@ export {
   UNITED_DEPLOYMENT_SPEC_SHAPE,
   unitedDeploymentShapeErrors,
 } from './uniteddeployment/shape.js';
+// ResourceDistribution
+export {
+  RESOURCE_DISTRIBUTION_API_VERSION,
+  RESOURCE_DISTRIBUTION_CONDITION_TYPES,
+  RESOURCE_DISTRIBUTION_GATE,
+  RESOURCE_DISTRIBUTION_KIND,
+  RESOURCE_DISTRIBUTION_SUCCEEDED_REASON,
+  RESOURCE_DISTRIBUTION_SUPPORTED_KINDS,
+  RESOURCE_DISTRIBUTION_SYSTEM_NAMESPACES,
+  RESOURCE_DISTRIBUTION_V1ALPHA1_API_VERSION,
+  ResourceDistributionAnnotations,
+  ResourceDistributionConditionSchema,
+  ResourceDistributionSchema,
+  ResourceDistributionSpecSchema,
+  ResourceDistributionStatusSchema,
+  type ResourceDistribution,
+  type ResourceDistributionCondition,
+  type ResourceDistributionConditionType,
+  type ResourceDistributionSpec,
+  type ResourceDistributionStatus,
+  type ResourceDistributionTargets,
+} from './resourcedistribution/types.js';
+export { RESOURCE_DISTRIBUTION_CRD } from './resourcedistribution/crd.js';
+export { goJson, resourceHashCode } from './resourcedistribution/hash.js';
+export {
+  namespaceSelectorOf,
+  resourceDistributionVersionOf,
+  selectorFieldOf,
+  type ResourceDistributionVersion,
+} from './resourcedistribution/version.js';
+export {
+  EMPTY_RESOURCE,
+  IMMUTABLE_RESOURCE,
+  UNSUPPORTED_RESOURCE,
+  decodeResource,
+  dryRunErrors,
+  isSupportedResource,
+  resourceErrors,
+  targetsErrors,
+  validateResourceDistribution,
+  type DryRunFailure,
+} from './resourcedistribution/validation.js';
+export {
+  defaultResourceDistributionForAdmission,
+  validateResourceDistributionAdmission,
+  type ResourceDistributionAdmission,
+} from './resourcedistribution/admission.js';
 
 // Placeholder kinds
 export { IMAGE_PULL_JOB_CRD } from './kinds/image-pull-job.js';
 export { NODE_IMAGE_CRD } from './kinds/node-image.js';
 export { RESOURCE_DISTRIBUTION_CRD } from './kinds/resource-distribution.js';
+export { UNITED_DEPLOYMENT_CRD } from './kinds/united-deployment.js';
 
 // CRD generation
 export {

@@ -66,6 +66,44 @@ describe('trimForMirror', () => {
   });
 });
 
+describe('trimForMirror: a ResourceDistribution embedding a Secret (docs/resourcedistribution.md)', () => {
+  const rd = (resource: Record<string, unknown>, annotations: Record<string, string> = {}): KubeObject =>
+    ({
+      apiVersion: 'apps.kruise.io/v1beta1',
+      kind: 'ResourceDistribution',
+      metadata: { name: 'rd', annotations },
+      spec: { resource, targets: { allNamespaces: true } },
+    }) as KubeObject;
+  const embedded = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { p: 'aHVudGVyMg==' }, stringData: { q: 'hunter3' } };
+  const spec = (o: KubeObject) => (o as unknown as { spec: { resource: Record<string, unknown> } }).spec;
+
+  it('carries the embedded data only as the keyed hash, and no JSON annotation of the distribution', () => {
+    const applied = JSON.stringify(rd(embedded));
+    const out = trimForMirror(rd(embedded, { copy: applied, keep: 'x' }), KINDS.resourcedistributions, { secretHashKey: KEY });
+    const text = JSON.stringify(out);
+    for (const clear of ['aHVudGVyMg==', 'hunter3']) expect(text).not.toContain(clear);
+    expect(spec(out).resource).toEqual({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 's', annotations: { [SECRET_HASH_ANNOTATION]: expect.stringMatching(/^[0-9a-f]{64}$/) } },
+    });
+    expect(out.metadata?.annotations).toEqual({ keep: 'x' });
+    expect((out as unknown as { spec: Record<string, unknown> }).spec['targets']).toEqual({ allNamespaces: true });
+  });
+  it('the hash moves when the data does; without a key the data is dropped all the same', () => {
+    const a = trimForMirror(rd(embedded), KINDS.resourcedistributions, { secretHashKey: KEY });
+    const b = trimForMirror(rd({ ...embedded, data: { p: 'eA==' } }), KINDS.resourcedistributions, { secretHashKey: KEY });
+    expect(spec(a).resource).not.toEqual(spec(b).resource);
+    const noKey = trimForMirror(rd(embedded), KINDS.resourcedistributions);
+    expect(JSON.stringify(noKey)).not.toContain('hunter3');
+    expect(spec(noKey).resource['data']).toBeUndefined();
+  });
+  it('a distributed ConfigMap travels as it is', () => {
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: 'b' } };
+    expect(spec(trimForMirror(rd(cm), KINDS.resourcedistributions)).resource).toEqual(cm);
+  });
+});
+
 describe('envelope', () => {
   it('round-trips and carries no trace context (docs/adr/0003)', () => {
     const env = decodeEnvelope('b', 'k', encodeEnvelope({ metadata: { name: 'a' } }, 42));

@@ -31,43 +31,75 @@ export interface TrimOptions {
   secretHashKey?: string | Uint8Array;
 }
 
+/** ResourceDistributions: a Secret they embed in `spec.resource` is scrubbed as a Secret (docs/resourcedistribution.md). */
+export function isResourceDistributionResource(r: MirrorResource): boolean {
+  return r.group === 'apps.kruise.io' && r.plural === 'resourcedistributions';
+}
+
+/** The fields of a Secret that never travel the bus. */
+type SecretFields = KubeObject & { data?: Record<string, string>; stringData?: Record<string, string> };
+
+/** HMAC-SHA256 of a Secret's data and stringData (keys sorted, each key and value NUL-terminated). */
+function secretDataHmac(secret: SecretFields, key: string | Uint8Array): string {
+  const data = { ...secret.data, ...secret.stringData };
+  const h = createHmac('sha256', key);
+  for (const k of Object.keys(data).sort())
+    h.update(k)
+      .update('\0')
+      .update(data[k] ?? '')
+      .update('\0');
+  return h.digest('hex');
+}
+
+/** Annotations without kubectl's last-applied copy (and, for a Secret, without any JSON copy of the object). */
+function keptAnnotations(annotations: Record<string, string>, secret: boolean): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(annotations)) {
+    if (k === LAST_APPLIED_ANNOTATION || (secret && looksLikeJson(v))) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * A Secret without its data: `data`/`stringData` replaced by the keyed hash annotation (dropped without a hash when
+ * `key` is absent), JSON annotations dropped.
+ */
+function scrubSecret<T extends SecretFields>(secret: T, key: string | Uint8Array | undefined): T {
+  const metadata = { ...secret.metadata };
+  const annotations = keptAnnotations(secret.metadata?.annotations ?? {}, true);
+  const out: SecretFields = { ...secret, metadata };
+  delete out.data;
+  delete out.stringData;
+  if (key && key.length > 0) annotations[SECRET_HASH_ANNOTATION] = secretDataHmac(secret, key);
+  if (secret.metadata?.annotations || (key && key.length > 0)) metadata.annotations = annotations;
+  return out as T;
+}
+
+/** A ResourceDistribution whose `spec.resource` is a Secret. */
+type DistributionFields = KubeObject & { spec?: { resource?: SecretFields } & Record<string, unknown> };
+
 /**
  * The mirrored form of an object listed from `resource`: managedFields and kubectl's last-applied copy dropped.
  * A Secret's `data`/`stringData` are replaced by an HMAC-SHA256 of them, and every annotation holding JSON (a
  * copy of the object by some tool) is dropped: secrets never travel the bus in clear, and a short secret cannot
- * be guessed from its hash without the key. A controller that needs the values reads the API server.
+ * be guessed from its hash without the key. A ResourceDistribution embedding a Secret is scrubbed the same way,
+ * its embedded Secret as a Secret and its own JSON annotations dropped. A controller that needs the values reads
+ * the API server.
  */
-/** The fields of a Secret that never travel the bus. */
-type SecretFields = KubeObject & { data?: Record<string, string>; stringData?: Record<string, string> };
-
 export function trimForMirror<T extends KubeObject>(obj: T, resource: MirrorResource, o: TrimOptions = {}): T {
   const secret = isSecretResource(resource);
+  const embedded = (obj as DistributionFields).spec?.resource;
+  const distribution = isResourceDistributionResource(resource) && embedded?.kind === 'Secret';
   const metadata = { ...obj.metadata };
   delete metadata.managedFields;
-  const annotations: Record<string, string> = {};
-  for (const [k, v] of Object.entries(obj.metadata?.annotations ?? {})) {
-    if (k === LAST_APPLIED_ANNOTATION || (secret && looksLikeJson(v))) continue;
-    annotations[k] = v;
-  }
-  if (obj.metadata?.annotations) metadata.annotations = annotations;
-  const out: SecretFields = { ...obj, metadata };
+  if (obj.metadata?.annotations) metadata.annotations = keptAnnotations(obj.metadata.annotations, secret || distribution);
   if (secret) {
-    const fields = obj as SecretFields;
     if (!o.secretHashKey || o.secretHashKey.length === 0) throw new SecretHashKeyMissingError();
-    const data = {
-      ...fields.data,
-      ...fields.stringData,
-    };
-    const h = createHmac('sha256', o.secretHashKey);
-    for (const k of Object.keys(data).sort())
-      h.update(k)
-        .update('\0')
-        .update(data[k] ?? '')
-        .update('\0');
-    delete out.data;
-    delete out.stringData;
-    metadata.annotations = { ...annotations, [SECRET_HASH_ANNOTATION]: h.digest('hex') };
+    return scrubSecret({ ...obj, metadata } as SecretFields, o.secretHashKey) as unknown as T;
   }
+  const out = { ...obj, metadata } as DistributionFields;
+  if (distribution && embedded && out.spec) out.spec = { ...out.spec, resource: scrubSecret(embedded, o.secretHashKey) };
   return out as T;
 }
 

@@ -5,6 +5,7 @@ export { connectBus, type Bus, type BusOptions } from './connection.js';
 export {
   decodeEnvelope,
   encodeEnvelope,
+  isResourceDistributionResource,
   isSecretResource,
   LAST_APPLIED_ANNOTATION,
   SECRET_HASH_ANNOTATION,

@@ -97,4 +97,12 @@ export const KINDS = {
     plural: 'sidecarsets',
     namespaced: false,
   },
+  // cluster-scoped; v1beta1, the stored version (the mirror scrubs an embedded Secret's data, libs/bus envelope.ts)
+  resourcedistributions: {
+    group: 'apps.kruise.io',
+    version: 'v1beta1',
+    kind: 'ResourceDistribution',
+    plural: 'resourcedistributions',
+    namespaced: false,
+  },
 } as const satisfies Record<string, KindRef>;

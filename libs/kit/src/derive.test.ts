@@ -116,6 +116,22 @@ describe('event handlers of a declaration', () => {
     ]);
   });
 
+  it('Owns of a cluster-scoped For kind: the owner is requested by name alone (one key per owner)', () => {
+    const rd = ControllerBuilder.controller({ name: 'resourcedistribution', eventComponent: 'rd' })
+      .for('distributions', KINDS.resourcedistributions)
+      .owns('configmaps', KINDS.configmaps)
+      .reconciler(() => ({ reconcile: () => Promise.resolve({}) }));
+    const h = eventHandlers(rd, { expectations: new Expectations(), readers: {} }).get('configmaps')!;
+    const copy = {
+      metadata: {
+        name: 'c',
+        namespace: 'ns-1',
+        ownerReferences: [{ apiVersion: 'apps.kruise.io/v1beta1', kind: 'ResourceDistribution', name: 'sample', uid: 'u', controller: true }],
+      },
+    };
+    expect(h({ type: 'add', object: copy })).toEqual([{ name: 'sample' }]);
+  });
+
   it('Watches: the mapping function reads the declared readers; results are de-duplicated', () => {
     const { handlers } = setup();
     const orphan = { metadata: { name: 'o', namespace: 'ns' } };

@@ -18,9 +18,9 @@ import type { KindDeclaration, KindsDeclaration, Readers } from './declaration.j
 
 type AnyDeclaration = KindsDeclaration;
 
-/** The For kind as owner references name it. */
+/** The For kind as owner references name it, with its scope (a cluster-scoped owner's request has no namespace). */
 export function ownerKindOf(kind: KindRef): OwnerKind {
-  return { group: kind.group, kind: kind.kind };
+  return { group: kind.group, kind: kind.kind, ...(kind.namespaced ? {} : { namespaced: false }) };
 }
 
 /** One cache per reader name: its kind and what it keeps (every `keep` given for that name must accept). */

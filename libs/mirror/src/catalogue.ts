@@ -22,13 +22,6 @@ export const CATALOGUE: ReadonlyMap<string, KindRef> = new Map(
     { group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true },
     kruise('SidecarSet', 'sidecarsets', 'v1alpha1', false),
     kruise('UnitedDeployment', 'uniteddeployments'),
-    {
-      group: 'apps.kruise.io',
-      version: 'v1alpha1',
-      kind: 'ResourceDistribution',
-      plural: 'resourcedistributions',
-      namespaced: false,
-    },
     kruise('ImagePullJob', 'imagepulljobs'),
     kruise('NodeImage', 'nodeimages', 'v1alpha1', false),
   ].map((k) => [resourceId(k), k]),
@@ -46,7 +39,7 @@ const NODE = 'nodes.v1';
 /**
  * The kinds each Regatta controller reads, as OpenKruise's controllers watch them: one entry per name of runtime's
  * CONTROLLER_NAMES, no more, no less (the type says so). Only resourcedistribution may have Secrets mirrored (as a
- * keyed hash, never in clear).
+ * keyed hash, never in clear; its ResourceDistributions' embedded Secrets likewise, libs/bus `trimForMirror`).
  */
 const CONTROLLER_READS: Readonly<Record<ControllerName, readonly string[]>> = {
   cloneset: ['clonesets.v1alpha1.apps.kruise.io', POD, PVC, REV, NS],
@@ -62,7 +55,7 @@ const CONTROLLER_READS: Readonly<Record<ControllerName, readonly string[]>> = {
     REV,
     NS,
   ],
-  resourcedistribution: ['resourcedistributions.v1alpha1.apps.kruise.io', 'secrets.v1', 'configmaps.v1', NS],
+  resourcedistribution: ['resourcedistributions.v1beta1.apps.kruise.io', 'secrets.v1', 'configmaps.v1', NS],
   imagepull: ['imagepulljobs.v1alpha1.apps.kruise.io', 'nodeimages.v1alpha1.apps.kruise.io', NODE, POD, NS],
 };
 

@@ -90,6 +90,12 @@ describe('enqueueForOwner', () => {
     expect(map(change)).toEqual(want);
   });
 
+  it('a cluster-scoped owner (ResourceDistribution) is requested without the owned object\'s namespace', () => {
+    const rd = enqueueForOwner({ group: 'apps.kruise.io', kind: 'ResourceDistribution', namespaced: false });
+    const copy = pod(ref('sample', 'ResourceDistribution', 'apps.kruise.io/v1beta1'));
+    expect(rd({ type: 'update', object: copy, old: copy })).toEqual([{ name: 'sample' }]);
+  });
+
   it('requestForObject names the object', () => {
     expect(requestForObject({ metadata: { name: 'n' } })).toEqual({ name: 'n' });
     expect(requestForObject(cs())).toEqual({ namespace: 'ns', name: 'web' });

@@ -17,6 +17,11 @@ export interface OwnerKind {
   /** `apps.kruise.io`; '' for the core group. */
   group: string;
   kind: string;
+  /**
+   * False for a cluster-scoped owner (a ResourceDistribution): its request has no namespace, whatever the owned
+   * object's (controller-runtime takes the owner's scope from its REST mapping). Default true.
+   */
+  namespaced?: boolean;
 }
 
 /** The request naming the object itself (controller-runtime's `EnqueueRequestForObject`). */
@@ -29,7 +34,8 @@ export function requestForObject(obj: KubeObject): Request {
 export function controllerRequest(owner: OwnerKind, obj: KubeObject): Request | undefined {
   const ref = controllerRef(obj);
   if (!ref || ref.kind !== owner.kind || splitApiVersion(ref.apiVersion).group !== owner.group) return undefined;
-  return { ...(obj.metadata?.namespace ? { namespace: obj.metadata.namespace } : {}), name: ref.name };
+  const namespace = owner.namespaced === false ? undefined : obj.metadata?.namespace;
+  return { ...(namespace ? { namespace } : {}), name: ref.name };
 }
 
 /**

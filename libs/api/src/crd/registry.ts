@@ -3,7 +3,7 @@ import { UnknownKindError } from '../errors.js';
 import { DAEMONSET_CRD } from '../daemonset/crd.js';
 import { IMAGE_PULL_JOB_CRD } from '../kinds/image-pull-job.js';
 import { NODE_IMAGE_CRD } from '../kinds/node-image.js';
-import { RESOURCE_DISTRIBUTION_CRD } from '../kinds/resource-distribution.js';
+import { RESOURCE_DISTRIBUTION_CRD } from '../resourcedistribution/crd.js';
 import { SIDECARSET_CRD } from '../sidecarset/crd.js';
 import { STATEFULSET_CRD } from '../statefulset/crd.js';
 import { UNITED_DEPLOYMENT_CRD } from '../uniteddeployment/crd.js';

@@ -1,0 +1,60 @@
+// The ResourceDistribution controller, declared: caches fed by the watcher over the bus (ResourceDistributions, the
+// Secrets and ConfigMaps they control, namespaces), a reconcile queue, and the ResourceDistribution webhooks; the kit
+// (libs/kit) derives and runs the rest. It never watches the API server; it reads a distribution and the content of
+// its copies from the API server, because the bus carries Secret data only as a keyed hash (docs/resourcedistribution.md).
+import { KINDS } from '@regatta/bus';
+import { RESOURCE_DISTRIBUTION_GATE, type ResourceDistribution } from '@regatta/api';
+import {
+  CONTROLLER_NAME,
+  MUTATE_RESOURCEDISTRIBUTION_PATH,
+  RESOURCE_DISTRIBUTION_FEATURE_GATES,
+  ResourceDistributionReconciler,
+  VALIDATE_RESOURCEDISTRIBUTION_PATH,
+  apiServerDryRun,
+  distributionsForNamespaceChange,
+  dryRunNamespace,
+  isDistributedCopy,
+  resourceDistributionDefaulter,
+  resourceDistributionValidator,
+  resourceDistributionWebhookConfigurations,
+} from '@regatta/resourcedistribution';
+import { ControllerBuilder, mutating, runController, validating } from '@regatta/kit';
+
+const resourcedistribution = ControllerBuilder.controller({
+  name: 'resourcedistribution',
+  eventComponent: CONTROLLER_NAME,
+  featureGates: RESOURCE_DISTRIBUTION_FEATURE_GATES,
+  maxConcurrentReconciles: 3,
+})
+  .for<'distributions', ResourceDistribution>('distributions', KINDS.resourcedistributions)
+  // only the copies some ResourceDistribution controls; a foreign object of the same name is met at create time
+  .owns('secrets', KINDS.secrets, { keep: isDistributedCopy })
+  .owns('configmaps', KINDS.configmaps, { keep: isDistributedCopy })
+  .watches('namespaces', KINDS.namespaces, (change, readers) =>
+    distributionsForNamespaceChange(change, readers.distributions.list()),
+  )
+  .webhooks(({ client, gates }) => ({
+    routes: [
+      mutating(MUTATE_RESOURCEDISTRIBUTION_PATH, resourceDistributionDefaulter()),
+      validating(
+        VALIDATE_RESOURCEDISTRIBUTION_PATH,
+        resourceDistributionValidator({
+          enabled: gates[RESOURCE_DISTRIBUTION_GATE],
+          dryRun: apiServerDryRun(client, dryRunNamespace(process.env)),
+        }),
+      ),
+    ],
+    configurations: (url, ca, scope) => resourceDistributionWebhookConfigurations(url, ca, scope),
+  }))
+  .reconciler(({ readers, client, gates, tracer }) => {
+    return new ResourceDistributionReconciler({
+      namespaces: readers.namespaces,
+      secrets: readers.secrets,
+      configmaps: readers.configmaps,
+      client,
+      tracer, // one span per round, a child per namespace written; service regatta-resourcedistribution
+      enabled: gates[RESOURCE_DISTRIBUTION_GATE], // off: the controller does nothing, the webhook answers 403
+    });
+  });
+
+await runController(resourcedistribution);

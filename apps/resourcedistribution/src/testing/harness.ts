@@ -1,0 +1,168 @@
+// The ResourceDistribution scenario harness: a watcher (with a Secret hash key) and the resourcedistribution program
+// on the shared local cluster, both on a bus prefix of their own, and helpers that read what a user reads (copies,
+// the distribution's status, kubectl's output), the bus's buckets as they are, and the program's traces in Jaeger.
+// ResourceDistributions are cluster-scoped and the seed's must apply unchanged, so the program is not scoped: all the
+// scenarios that need it live in one file (resourcedistribution.int.test.ts).
+import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
+import { connectBus, type Bus } from '@regatta/bus';
+import { generateCrds, type ResourceDistribution } from '@regatta/api';
+import type { KubeClient, KubeObject } from '@regatta/kube';
+import { installCrds, locateBinaries, type ManagedProcess } from '@regatta/local-cluster';
+import { randomId, scenarioCluster, useScenarioPrograms } from '@regatta/testing';
+
+const FIXTURES = fileURLToPath(new URL('../../../../libs/api/src/resourcedistribution/fixtures/', import.meta.url));
+export const RD = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'ResourceDistribution' } as const;
+export const RD_V1ALPHA1 = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ResourceDistribution' } as const;
+const ADMISSION = 'admissionregistration.k8s.io/v1';
+
+export const seedText = (file: string): string => readFileSync(`${FIXTURES}${file}`, 'utf8');
+
+/** A span as Jaeger's query API returns it, with its parent's span id. */
+export interface TraceSpan {
+  operationName: string;
+  spanId: string;
+  parentSpanId?: string;
+  tags: Record<string, unknown>;
+}
+
+export interface ResourceDistributionScenarios {
+  readonly client: KubeClient;
+  readonly id: string;
+  readonly controller: ManagedProcess;
+  startController(instance: string, env?: NodeJS.ProcessEnv): Promise<ManagedProcess>;
+  kubectl(args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }>;
+  distribution(name: string): Promise<ResourceDistribution>;
+  /** Every value every bucket of this file's bus prefix holds (all revisions kept), as text. */
+  busContents(): Promise<string[]>;
+  /** Spans of this program's recent traces that have the operation. */
+  traces(operation: string): Promise<TraceSpan[][]>;
+}
+
+export function useResourceDistributionScenarios(): ResourceDistributionScenarios {
+  const id = randomId();
+  const programs = useScenarioPrograms();
+  let client: KubeClient | undefined;
+  let kubeconfig = '';
+  let jaegerQuery: string | undefined;
+  let controller: ManagedProcess | undefined;
+  let bus: Bus | undefined;
+  let common: Record<string, string> = {};
+  const prefix = `rd${id}_`;
+
+  const startController = async (instance: string, env: NodeJS.ProcessEnv = {}): Promise<ManagedProcess> => {
+    const p = await programs.start(
+      'resourcedistribution',
+      `resourcedistribution-${id}-${instance}`,
+      { ...common, POD_NAME: `resourcedistribution-${id}-${instance}`, ...env },
+      { webhook: true },
+    );
+    if (!env['REGATTA_NAMESPACE_SELECTOR']) controller = p.process;
+    return p.process;
+  };
+
+  beforeAll(async () => {
+    const cluster = scenarioCluster();
+    kubeconfig = cluster.kubeconfig;
+    client = cluster.client;
+    jaegerQuery = cluster.jaeger?.query;
+    await installCrds(kubeconfig, generateCrds());
+    const leaseNs = `rd-lease-${id}`;
+    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: leaseNs } });
+    common = {
+      KUBECONFIG: kubeconfig,
+      NATS_URL: cluster.nats!,
+      REGATTA_BUS_PREFIX: prefix,
+      REGATTA_LEASE_NAMESPACE: leaseNs,
+      REGATTA_RESOURCEDISTRIBUTION_NAMESPACE: leaseNs,
+      LOG_LEVEL: 'info',
+      ...(cluster.jaeger ? { OTEL_EXPORTER_OTLP_ENDPOINT: cluster.jaeger.otlpHttp } : {}),
+    };
+    await programs.start('watcher', `watcher-rd-${id}`, {
+      ...common,
+      POD_NAME: `watcher-rd-${id}`,
+      REGATTA_SECRET_HASH_KEY: randomBytes(32).toString('base64url'),
+    });
+    await startController('a');
+    bus = await connectBus({ servers: cluster.nats!, name: `rd-test-${id}`, prefix });
+  });
+
+  afterAll(async () => {
+    await bus?.close();
+    for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
+      await client?.delete({ apiVersion: ADMISSION, kind, name: 'regatta-resourcedistribution' }).catch(() => undefined);
+    }
+  });
+
+  const kube = (): KubeClient => {
+    if (!client) throw new Error('the scenario harness is used before beforeAll ran');
+    return client;
+  };
+
+  return {
+    get client() {
+      return kube();
+    },
+    id,
+    get controller() {
+      if (!controller) throw new Error('the resourcedistribution program is not started');
+      return controller;
+    },
+    startController,
+    kubectl: (args, input) =>
+      new Promise((resolve, reject) => {
+        const child = spawn(locateBinaries().kubectl, ['--kubeconfig', kubeconfig, ...args], { stdio: 'pipe' });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+        child.on('error', reject);
+        child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+        child.stdin.end(input ?? '');
+      }),
+    distribution: (name) => kube().get<ResourceDistribution>({ ...RD, name }),
+    async busContents() {
+      if (!bus) throw new Error('no bus');
+      const out: string[] = [];
+      const decoder = new TextDecoder();
+      for await (const status of bus.kvm.list()) {
+        if (!status.bucket.startsWith(prefix)) continue;
+        const kv = await bus.kvm.open(status.bucket);
+        const iter = await kv.history({ key: '>' });
+        // the history iterator ends once it delivered every revision it holds
+        for await (const e of iter) out.push(`${status.bucket} ${e.key} ${decoder.decode(e.value)}`);
+      }
+      return out;
+    },
+    async traces(operation) {
+      if (!jaegerQuery) return [];
+      const res = await fetch(
+        `${jaegerQuery}/api/traces?service=regatta-resourcedistribution&operation=${encodeURIComponent(operation)}&limit=50&lookback=1h`,
+      );
+      if (!res.ok) return [];
+      const body = (await res.json()) as {
+        data?: {
+          spans: {
+            operationName: string;
+            spanID: string;
+            references?: { refType: string; spanID: string }[];
+            tags: { key: string; value: unknown }[];
+          }[];
+        }[];
+      };
+      return (body.data ?? []).map((t) =>
+        t.spans.map((sp) => ({
+          operationName: sp.operationName,
+          spanId: sp.spanID,
+          ...(sp.references?.[0] ? { parentSpanId: sp.references[0].spanID } : {}),
+          tags: Object.fromEntries(sp.tags.map((tag) => [tag.key, tag.value])),
+        })),
+      );
+    },
+  };
+}
+
+export type { KubeObject };
