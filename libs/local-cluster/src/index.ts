@@ -44,6 +44,7 @@ export * from './versions.js';
 export { applyObjects, installCrds, registerWebhooks } from './resources.js';
 export {
   appEntryPath,
+  entryCommand,
   startProgram,
   startServingProgram,
   tsEntryCommand,

@@ -23,7 +23,18 @@ export function tsEntryCommand(entry: string, args: string[] = []): { command: s
   };
 }
 
-/** Starts a workspace program (a Regatta app, or any TypeScript entry) as a managed process. */
+/**
+ * The command line that runs an entry point with the current Node: a built bundle (`.mjs`/`.js`, what
+ * `npm run build` writes to dist/apps/<app>/main.mjs) as it is, with no loader and no node_modules needed;
+ * TypeScript through tsx (`tsEntryCommand`).
+ */
+export function entryCommand(entry: string, args: string[] = []): { command: string; args: string[] } {
+  return /\.(mjs|js)$/.test(entry)
+    ? { command: process.execPath, args: [entry, ...args] }
+    : tsEntryCommand(entry, args);
+}
+
+/** Starts a workspace program (a Regatta app, a built bundle, or any TypeScript entry) as a managed process. */
 export function startProgram(o: {
   name: string;
   entry: string;
@@ -32,7 +43,7 @@ export function startProgram(o: {
   logFile: string;
   keepAfterExit?: boolean;
 }): ManagedProcess {
-  const cmd = tsEntryCommand(o.entry, o.args);
+  const cmd = entryCommand(o.entry, o.args);
   return ManagedProcess.start(
     {
       name: o.name,
