@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run build [-- app ...]`: bundles each app (tools/build/apps.mjs finds them) into one self-contained ES module,
+// `npm run build [-- app ...] [--out-dir=DIR]`: bundles each app (tools/build/apps.mjs finds them) into one self-contained ES module,
 // dist/apps/<name>/main.mjs, that runs with plain `node` (Node 24) and no node_modules: workspace libraries are
 // bundled from their TypeScript sources (the `@regatta/source` export condition), third-party packages inlined.
 // This is what deploy/Dockerfile copies into its image (docs/operations.md).
@@ -10,7 +10,10 @@ import { build } from 'esbuild';
 import { discoverApps } from './apps.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const args = process.argv.slice(2);
+const wanted = args.filter((a) => !a.startsWith('-'));
+// where the bundles go (default dist/apps): tests build into a folder of their own
+const outRoot = args.find((a) => a.startsWith('--out-dir='))?.slice('--out-dir='.length) || join(root, 'dist', 'apps');
 const all = discoverApps(root);
 const unknown = wanted.filter((w) => !all.some((a) => a.name === w));
 if (unknown.length > 0) {
@@ -31,11 +34,11 @@ const banner = [
 
 for (const app of apps) {
   const t0 = Date.now();
-  const outDir = join(root, 'dist', 'apps', app.name);
+  const outDir = join(outRoot, app.name);
   await rm(outDir, { recursive: true, force: true });
   await mkdir(outDir, { recursive: true });
   const outfile = join(outDir, 'main.mjs');
-  const result = await build({
+  await build({
     entryPoints: [app.main],
     outfile,
     bundle: true,
@@ -48,11 +51,9 @@ for (const app of apps) {
     legalComments: 'linked',
     banner: { js: banner },
     logLevel: 'warning',
-    metafile: true,
   });
   // the folder is an ES module package of its own, so `node main.mjs` needs nothing around it
   await writeFile(join(outDir, 'package.json'), JSON.stringify({ type: 'module', private: true }, null, 2) + '\n');
-  await writeFile(join(outDir, 'meta.json'), JSON.stringify(result.metafile));
   const size = (await stat(outfile)).size;
   process.stdout.write(
     `build: ${app.name} -> ${relative(root, outfile)} (${(size / 1e6).toFixed(1)} MB, ${Date.now() - t0} ms)\n`,

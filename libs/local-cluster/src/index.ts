@@ -1,4 +1,4 @@
-export { cacheDir, locateBinaries, type Binaries } from './binaries.js';
+export { cacheDir, locateBinaries, locateHelm, type Binaries } from './binaries.js';
 export {
   LocalCluster,
   newNatsAuth,
