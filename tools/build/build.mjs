@@ -13,11 +13,14 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const args = process.argv.slice(2);
 const wanted = args.filter((a) => !a.startsWith('-'));
 // where the bundles go (default dist/apps): tests build into a folder of their own
-const outRoot = args.find((a) => a.startsWith('--out-dir='))?.slice('--out-dir='.length) || join(root, 'dist', 'apps');
+const outRoot =
+  args.find((a) => a.startsWith('--out-dir='))?.slice('--out-dir='.length) || join(root, 'dist', 'apps');
 const all = discoverApps(root);
 const unknown = wanted.filter((w) => !all.some((a) => a.name === w));
 if (unknown.length > 0) {
-  process.stderr.write(`build: unknown app(s) ${unknown.join(', ')}; known: ${all.map((a) => a.name).join(', ')}\n`);
+  process.stderr.write(
+    `build: unknown app(s) ${unknown.join(', ')}; known: ${all.map((a) => a.name).join(', ')}\n`,
+  );
   process.exit(2);
 }
 const apps = wanted.length > 0 ? all.filter((a) => wanted.includes(a.name)) : all;
@@ -53,7 +56,10 @@ for (const app of apps) {
     logLevel: 'warning',
   });
   // the folder is an ES module package of its own, so `node main.mjs` needs nothing around it
-  await writeFile(join(outDir, 'package.json'), JSON.stringify({ type: 'module', private: true }, null, 2) + '\n');
+  await writeFile(
+    join(outDir, 'package.json'),
+    JSON.stringify({ type: 'module', private: true }, null, 2) + '\n',
+  );
   const size = (await stat(outfile)).size;
   process.stdout.write(
     `build: ${app.name} -> ${relative(root, outfile)} (${(size / 1e6).toFixed(1)} MB, ${Date.now() - t0} ms)\n`,

@@ -21,7 +21,8 @@ describe('npm run build', { timeout: 180_000 }, () => {
       existsSync(join(REPO_ROOT, 'apps', d, 'src', 'main.ts')),
     );
     expect(names).toEqual(expected.sort());
-    for (const app of ['cloneset', 'asts', 'ads', 'sidecarset', 'watcher', 'sandbox']) expect(names).toContain(app);
+    for (const app of ['cloneset', 'asts', 'ads', 'sidecarset', 'watcher', 'sandbox'])
+      expect(names).toContain(app);
   });
 
   it('bundles an app that loads with plain node, no node_modules and no environment: it stops at configuration', () => {
@@ -29,7 +30,12 @@ describe('npm run build', { timeout: 180_000 }, () => {
     cleanup.push(bundles);
     const main = copyAlone(bundles, 'watcher');
     cleanup.push(dirname(main));
-    expect(readdirSync(dirname(main)).sort()).toEqual(['main.mjs', 'main.mjs.LEGAL.txt', 'main.mjs.map', 'package.json']);
+    expect(readdirSync(dirname(main)).sort()).toEqual([
+      'main.mjs',
+      'main.mjs.LEGAL.txt',
+      'main.mjs.map',
+      'package.json',
+    ]);
     // every module is loaded before the program reads its configuration: a missing one would fail first
     const run = spawnSync(process.execPath, [main], {
       cwd: dirname(main),

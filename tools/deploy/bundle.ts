@@ -9,10 +9,14 @@ import { REPO_ROOT } from './chart.js';
 /** Bundles `apps` into a fresh temporary folder; returns it (one sub-folder per app). */
 export function buildBundles(apps: string[]): string {
   const out = mkdtempSync(join(tmpdir(), 'regatta-bundles-'));
-  execFileSync(process.execPath, [join(REPO_ROOT, 'tools', 'build', 'build.mjs'), ...apps, `--out-dir=${out}`], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  execFileSync(
+    process.execPath,
+    [join(REPO_ROOT, 'tools', 'build', 'build.mjs'), ...apps, `--out-dir=${out}`],
+    {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   return out;
 }
 

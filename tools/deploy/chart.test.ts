@@ -23,7 +23,8 @@ const rendered: Record<string, Manifest[]> = {};
 
 beforeAll(() => {
   chart = chartCopy();
-  for (const [name, set] of Object.entries(VALUE_SETS)) rendered[name] = parseManifests(templateChart(chart.dir, set));
+  for (const [name, set] of Object.entries(VALUE_SETS))
+    rendered[name] = parseManifests(templateChart(chart.dir, set));
 }, 120_000);
 afterAll(() => chart?.dispose());
 
@@ -61,16 +62,20 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
     expect(ms.filter((m) => m.kind === 'CustomResourceDefinition').map((m) => m.metadata.name)).toEqual([
       'clonesets.apps.kruise.io',
     ]);
-    expect(ms.filter((m) => m.kind === 'Deployment').map((m) => m.metadata.name).sort()).toEqual([
-      'regatta-cloneset',
-      'regatta-watcher',
-    ]);
+    expect(
+      ms
+        .filter((m) => m.kind === 'Deployment')
+        .map((m) => m.metadata.name)
+        .sort(),
+    ).toEqual(['regatta-cloneset', 'regatta-watcher']);
     expect(ms.some((m) => m.kind === 'DaemonSet')).toBe(false);
   });
 
   it('every generated CRD (deploy/crds) belongs to some controller and renders with all on', () => {
     const files = readdirSync(join(REPO_ROOT, 'deploy', 'crds')).filter((f) => f.endsWith('.yaml'));
-    const crds = new Set(rendered['all-on']!.filter((m) => m.kind === 'CustomResourceDefinition').map((m) => m.metadata.name));
+    const crds = new Set(
+      rendered['all-on']!.filter((m) => m.kind === 'CustomResourceDefinition').map((m) => m.metadata.name),
+    );
     for (const f of files) {
       const plural = f.replace(/^apps\.kruise\.io_/, '').replace(/\.yaml$/, '');
       expect(crds, f).toContain(`${plural}.apps.kruise.io`);
@@ -100,7 +105,10 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
     const ms = rendered['all-on']!;
     for (const c of CONTROLLER_NAMES) {
       const got = grants(rulesOf(ms, 'ClusterRole', `regatta-${c}`));
-      expect([...got].filter((g) => /^(list|watch) /.test(g)), c).toEqual([]);
+      expect(
+        [...got].filter((g) => /^(list|watch) /.test(g)),
+        c,
+      ).toEqual([]);
       const secrets = [...got].filter((g) => g.endsWith(' /secrets'));
       expect(secrets.length > 0, c).toBe(c === 'resourcedistribution');
     }
@@ -136,7 +144,9 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
       expect(c.livenessProbe.httpGet.path).toBe('/healthz');
       expect(c.image).toBe(`ghcr.io/regatta/${d.metadata.name}:0.1.0`);
     }
-    const watcher = rendered['all-on']!.find((m) => m.kind === 'Deployment' && m.metadata.name === 'regatta-watcher');
+    const watcher = rendered['all-on']!.find(
+      (m) => m.kind === 'Deployment' && m.metadata.name === 'regatta-watcher',
+    );
     expect((watcher?.['spec'] as { replicas: number }).replicas).toBe(2);
   });
 
@@ -155,7 +165,9 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
     const d = ms.find((m) => m.kind === 'Deployment' && m.metadata.name === 'regatta-cloneset')!;
     const env = (d['spec'] as { template: { spec: PodSpec } }).template.spec.containers[0]!.env;
     const value = (n: string) => env.find((e) => e.name === n)?.value;
-    expect(value('REGATTA_FEATURE_GATES')).toBe('CloneSetEventHandlerOptimization=false,PreparingUpdateAsUpdate=true');
+    expect(value('REGATTA_FEATURE_GATES')).toBe(
+      'CloneSetEventHandlerOptimization=false,PreparingUpdateAsUpdate=true',
+    );
     expect(value('REGATTA_NAMESPACE_SELECTOR')).toBe('team=payments');
     expect(value('LOG_LEVEL')).toBe('debug');
     expect(value('OTEL_EXPORTER_OTLP_ENDPOINT')).toBe('http://jaeger:4318');
@@ -170,7 +182,8 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
   });
 
   it('keeps its goldens for every value set', () => {
-    for (const name of Object.keys(VALUE_SETS)) expect(existsSync(new URL(`${name}.txt`, GOLDEN)), name).toBe(true);
+    for (const name of Object.keys(VALUE_SETS))
+      expect(existsSync(new URL(`${name}.txt`, GOLDEN)), name).toBe(true);
   });
 });
 
