@@ -4,6 +4,7 @@ import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  buildControlPlane,
   ENDPOINTS_FILE,
   freePorts,
   installCrds,
@@ -46,6 +47,9 @@ export async function sandboxUp(
 ): Promise<{ cluster: LocalCluster; endpoints: SandboxEndpoints }> {
   const selection = resolveControllers(o.controllers); // usage errors before anything starts
   await mkdir(o.dir, { recursive: true, mode: 0o700 });
+  // a machine that has never built the control plane builds what is missing now, with a progress line that moves
+  // (skipped in well under a second when all is cached)
+  await buildControlPlane();
   const t0 = Date.now();
   const cluster = await LocalCluster.start({
     dir: o.dir,
