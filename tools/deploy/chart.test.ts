@@ -129,6 +129,14 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
       resourceNames: ['regatta-cloneset'],
       verbs: ['get', 'update'],
     });
+    // SidecarSets are cluster-scoped; their revisions live in the Lease namespace only (docs/adr/0027)
+    const sidecarset = rendered['only-sidecarset']!;
+    expect(grants(rulesOf(sidecarset, 'ClusterRole', 'regatta-sidecarset'))).not.toContain(
+      'create apps/controllerrevisions',
+    );
+    expect(grants(rulesOf(sidecarset, 'Role', 'regatta-sidecarset-lease'))).toContain(
+      'create apps/controllerrevisions',
+    );
     const watcher = rulesOf(rendered['only-cloneset']!, 'Role', 'regatta-watcher-lease');
     expect(watcher.some((r) => r.resources.includes('secrets'))).toBe(false);
   });

@@ -2,7 +2,7 @@
 What each controller needs, in one place: the CRDs it serves (files/crds, generated from libs/api by `npm run crds`),
 what the watcher lists and watches for it (libs/mirror/src/catalogue.ts CONTROLLER_READS; a controller reads through
 the bus and gets no list/watch of its own), and what it writes (the writes of its libraries: pods, claims, revisions,
-status). Gets are for the fresh reads before a write (libs/workload claim-control, libs/revision, libs/inplace-update).
+status; `leaseNamespaceWrites` only in the Lease namespace). Gets are for the fresh reads before a write (libs/workload claim-control, libs/revision, libs/inplace-update).
 The kit's own needs (events, webhook configurations, the Lease and the webhook certificate Secret) are in
 _rbac.tpl.
 */}}
@@ -63,9 +63,12 @@ sidecarset:
     - { apiGroups: [""], resources: [pods/status], verbs: [update, patch] }
     # the launch-priority barrier ConfigMaps (libs/sidecarset launch-priority)
     - { apiGroups: [""], resources: [configmaps], verbs: [get, patch] }
-    - { apiGroups: [apps], resources: [controllerrevisions], verbs: [get, create, update, patch, delete] }
     - { apiGroups: [apps.kruise.io], resources: [sidecarsets], verbs: [get, update, patch] }
     - { apiGroups: [apps.kruise.io], resources: [sidecarsets/status], verbs: [update, patch] }
+  # SidecarSets are cluster-scoped: their revisions live in one namespace (REGATTA_SIDECARSET_REVISION_NAMESPACE,
+  # set to the Lease namespace; docs/adr/0027), so it writes revisions there only
+  leaseNamespaceWrites:
+    - { apiGroups: [apps], resources: [controllerrevisions], verbs: [get, create, update, patch, delete] }
 uniteddeployment:
   # its subsets are CloneSets and Advanced StatefulSets too: their CRDs must exist for it to work
   crds: [uniteddeployments, clonesets, statefulsets]

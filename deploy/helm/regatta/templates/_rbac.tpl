@@ -20,6 +20,9 @@ rules:
   - apiGroups: [coordination.k8s.io]
     resources: [leases]
     verbs: [create]
+{{- with .extraRules }}
+  {{- toYaml . | nindent 2 }}
+{{- end }}
 {{- if .webhook }}
   - apiGroups: [""]
     resources: [secrets]
