@@ -12,6 +12,8 @@ describe('appEntryPath and entryCommand', () => {
     const entry = appEntryPath('cloneset', { REGATTA_APP_BUNDLES: 'dist/apps' });
     expect(entry).toMatch(/\/dist\/apps\/cloneset\/main\.mjs$/);
     expect(entryCommand(entry, ['--x'])).toEqual({ command: process.execPath, args: [entry, '--x'] });
-    expect(appEntryPath('watcher', { REGATTA_APP_BUNDLES: '/opt/regatta' })).toBe('/opt/regatta/watcher/main.mjs');
+    expect(appEntryPath('watcher', { REGATTA_APP_BUNDLES: '/opt/regatta' })).toBe(
+      '/opt/regatta/watcher/main.mjs',
+    );
   });
 });
