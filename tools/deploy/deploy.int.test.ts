@@ -198,7 +198,7 @@ describe('deploy on the local cluster', () => {
       },
     });
     // through the admission webhooks (defaulted by the mutating one) and reconciled into pods
-    const deadline = Date.now() + 90_000;
+    const deadline = Date.now() + 180_000;
     let status: { replicas?: number; observedGeneration?: number } | undefined;
     for (;;) {
       const cs = await client.get<KubeObject & { status?: typeof status }>({
@@ -213,5 +213,5 @@ describe('deploy on the local cluster', () => {
       await new Promise((r) => setTimeout(r, 500));
     }
     expect(programLog(controller)).not.toMatch(/forbidden/i);
-  }, 240_000);
+  }, 600_000);
 });
