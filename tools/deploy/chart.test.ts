@@ -185,6 +185,22 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
     expect(value('REGATTA_WEBHOOK_URL')).toBe('https://regatta-cloneset.regatta-system.svc:443');
   });
 
+  it('with the NATS chart enabled, the programs find its Service; ServiceMonitors on request', () => {
+    const only = VALUE_SETS['only-cloneset']!.filter((v) => !v.startsWith('bus.url='));
+    const ms = parseManifests(
+      templateChart(chart.dir, [...only, 'nats.enabled=true', 'metrics.serviceMonitor.enabled=true']),
+    );
+    const d = ms.find((m) => m.kind === 'Deployment' && m.metadata.name === 'regatta-cloneset')!;
+    const env = (d['spec'] as { template: { spec: PodSpec } }).template.spec.containers[0]!.env;
+    expect(env.find((e) => e.name === 'NATS_URL')?.value).toBe('nats://regatta-nats.regatta-system.svc:4222');
+    expect(
+      ms
+        .filter((m) => m.kind === 'ServiceMonitor')
+        .map((m) => m.metadata.name)
+        .sort(),
+    ).toEqual(['regatta-cloneset', 'regatta-watcher']);
+  });
+
   it('refuses to render without a bus', () => {
     expect(() => templateChart(chart.dir, [])).toThrow(/set bus.url/);
   });
