@@ -5,10 +5,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   buildControlPlane,
+  cacheDir,
+  CONTROL_PLANE_COMPONENTS,
   ENDPOINTS_FILE,
   freePorts,
   installCrds,
   LocalCluster,
+  missingComponents,
   startProgram,
   waitFor,
   writePrivateFile,
@@ -48,14 +51,23 @@ export async function sandboxUp(
   o: SandboxOptions,
 ): Promise<{ cluster: LocalCluster; endpoints: SandboxEndpoints }> {
   const selection = resolveControllers(o.controllers); // usage errors before anything starts
-  if (o.bundles) for (const app of [...(selection.watcher ? ['watcher'] : []), ...selection.controllers]) bundleEntry(app);
+  if (o.bundles)
+    for (const app of [...(selection.watcher ? ['watcher'] : []), ...selection.controllers]) bundleEntry(app);
   await mkdir(o.dir, { recursive: true, mode: 0o700 });
   // a machine that has never built the control plane builds what is missing now, with a progress line that moves
   // (skipped in well under a second when all is cached)
-  await buildControlPlane();
+  // (`--controllers none` runs no program that traces: no Jaeger, so none to build)
+  const jaeger = selection.watcher || selection.controllers.length > 0;
+  await buildControlPlane({
+    components: missingComponents(
+      cacheDir(),
+      CONTROL_PLANE_COMPONENTS.filter((c) => jaeger || c !== 'jaeger'),
+    ),
+  });
   const t0 = Date.now();
   const cluster = await LocalCluster.start({
     dir: o.dir,
+    jaeger,
     keepAfterExit: o.detach,
     log: o.log,
     natsAuth: true,
@@ -143,7 +155,8 @@ export async function sandboxUp(
 /** The app's bundle from `npm run build` (docs/operations.md); a usage error naming the command when it is not built. */
 function bundleEntry(app: string): string {
   const entry = join(repoRoot, 'dist', 'apps', app, 'main.mjs');
-  if (!existsSync(entry)) throw new UsageError(`--bundles: ${app} is not built (${entry}); run \`npm run build\` first`);
+  if (!existsSync(entry))
+    throw new UsageError(`--bundles: ${app} is not built (${entry}); run \`npm run build\` first`);
   return entry;
 }
 

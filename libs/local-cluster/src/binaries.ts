@@ -19,8 +19,11 @@ export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return env['REGATTA_CACHE'] || join(homedir(), '.cache', 'regatta');
 }
 
-/** Paths of the pinned binaries in the cache; throws BinariesMissingError naming what is not built. */
-export function locateBinaries(dir = cacheDir()): Binaries {
+/**
+ * Paths of the pinned binaries in the cache; throws BinariesMissingError naming what is not built. With
+ * `{ jaeger: false }` (a cluster started without Jaeger) a missing Jaeger is not an error.
+ */
+export function locateBinaries(dir = cacheDir(), need: { jaeger?: boolean } = {}): Binaries {
   const bin = (component: string, version: string, file: string) =>
     join(dir, `${component}-${version}`, 'bin', file);
   const found: Binaries = {
@@ -32,7 +35,9 @@ export function locateBinaries(dir = cacheDir()): Binaries {
     natsServer: bin('nats', NATS_VERSION, 'nats-server'),
     jaeger: bin('jaeger', JAEGER_VERSION, 'jaeger'),
   };
-  const missing = Object.values(found).filter((p) => !existsSync(p));
+  const missing = Object.entries(found)
+    .filter(([name, p]) => !(name === 'jaeger' && need.jaeger === false) && !existsSync(p))
+    .map(([, p]) => p);
   if (missing.length > 0) throw new BinariesMissingError(missing, dir);
   return found;
 }
