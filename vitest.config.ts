@@ -18,7 +18,7 @@ export default defineConfig({
         ssr: { resolve },
         test: {
           name: 'unit',
-          include: ['{apps,libs}/*/src/**/*.test.ts', 'tools/{bench,compat}/*.test.ts'],
+          include: ['{apps,libs}/*/src/**/*.test.ts', 'tools/{bench,compat,deploy}/*.test.ts'],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
           environment: 'node',
         },
@@ -29,7 +29,7 @@ export default defineConfig({
         environments,
         test: {
           name: 'integration',
-          include: ['{apps,libs}/*/src/**/*.int.test.ts'],
+          include: ['{apps,libs}/*/src/**/*.int.test.ts', 'tools/deploy/*.int.test.ts'],
           environment: 'node',
           // one real control plane, NATS and Jaeger for the whole run; every test uses its own namespace
           globalSetup: ['./tools/testing/global-setup.ts'],

@@ -43,25 +43,10 @@ cat > "$dir/package.json" <<JSON
     "tags": ["type:app", "scope:$scope"],
     "targets": {
       "build": {
-        "executor": "@nx/esbuild:esbuild",
-        "outputs": ["{options.outputPath}"],
-        "options": {
-          "platform": "node",
-          "outputPath": "apps/$name/dist",
-          "format": ["esm"],
-          "bundle": true,
-          "thirdParty": true,
-          "main": "apps/$name/src/main.ts",
-          "tsConfig": "apps/$name/tsconfig.app.json",
-          "generatePackageJson": false,
-          "esbuildOptions": {
-            "sourcemap": true,
-            "outExtension": { ".js": ".mjs" },
-            "banner": {
-              "js": "import { createRequire as __bannerCreateRequire } from 'node:module'; const require = __bannerCreateRequire(import.meta.url);"
-            }
-          }
-        }
+        "executor": "nx:run-commands",
+        "outputs": ["{workspaceRoot}/dist/apps/$name"],
+        "inputs": ["production", "^production", { "externalDependencies": ["esbuild"] }],
+        "options": { "command": "node tools/build/build.mjs $name", "cwd": "{workspaceRoot}" }
       }
     }
   },

@@ -5,9 +5,12 @@ import { spawnSync } from 'node:child_process';
 
 const steps = [
   ['control-plane binaries', 'bash', ['tools/controlplane/build.sh']],
+  // the chart's tests (tools/deploy) run the real helm, built once into the same cache
+  ['helm', 'bash', ['tools/controlplane/build.sh', 'helm']],
   ['lint and typecheck', 'npx', ['nx', 'run-many', '-t', 'lint', 'typecheck', '--outputStyle=static']],
   ['typecheck of tools/bench', 'npx', ['tsc', '-p', 'tools/bench/tsconfig.json', '--noEmit']],
   ['typecheck of tools/compat', 'npx', ['tsc', '-p', 'tools/compat/tsconfig.json', '--noEmit']],
+  ['typecheck of tools/deploy', 'npx', ['tsc', '-p', 'tools/deploy/tsconfig.json', '--noEmit']],
   ['tests', 'npx', ['vitest', 'run', ...process.argv.slice(2)]],
 ];
 

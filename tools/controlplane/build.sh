@@ -3,14 +3,15 @@
 # the repo keyed by component and version: ${REGATTA_CACHE:-~/.cache/regatta}/<component>-<version>/bin.
 # Idempotent: a component whose cache folder is complete is skipped.
 #
-#   tools/controlplane/build.sh [component ...]     components: kubernetes etcd nats jaeger (default: all)
+#   tools/controlplane/build.sh [component ...]     components: kubernetes etcd nats jaeger helm
+#                                                   (default: the control plane, all but helm)
 #
 # Versions are pinned in libs/local-cluster/src/versions.ts, which the TypeScript side uses to find them.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 eval "$(sed -n "s/^export const \([A-Z_]*\) = '\([^']*\)';$/\1=\2/p" "$root/libs/local-cluster/src/versions.ts")"
-: "${KUBERNETES_VERSION:?} ${ETCD_VERSION:?} ${NATS_VERSION:?} ${JAEGER_VERSION:?} ${GO_MOD_DIRECTIVE:?}"
+: "${KUBERNETES_VERSION:?} ${ETCD_VERSION:?} ${NATS_VERSION:?} ${JAEGER_VERSION:?} ${HELM_VERSION:?} ${GO_MOD_DIRECTIVE:?}"
 cache=${REGATTA_CACHE:-$HOME/.cache/regatta}
 
 if ! command -v go >/dev/null 2>&1; then
@@ -76,9 +77,10 @@ build_kubernetes() {
 build_etcd() {
   prepare etcd "$ETCD_VERSION" && return 0
   local t0=$SECONDS w
-  log "etcd $ETCD_VERSION: resolving and compiling"
+  log "etcd $ETCD_VERSION: resolving modules"
   w=$(wrapper etcd); cd "$w"
   go get -tool "go.etcd.io/etcd/server/v3@v$ETCD_VERSION"
+  log "etcd $ETCD_VERSION: compiling"
   go build -trimpath -ldflags "-s -w" -o "$out/bin/etcd" go.etcd.io/etcd/server/v3
   "$out/bin/etcd" --version | head -1
   cd /; rm -rf "$w"
@@ -88,9 +90,10 @@ build_etcd() {
 build_nats() {
   prepare nats "$NATS_VERSION" && return 0
   local t0=$SECONDS w
-  log "nats-server $NATS_VERSION: resolving and compiling"
+  log "nats-server $NATS_VERSION: resolving modules"
   w=$(wrapper nats); cd "$w"
   go get -tool "github.com/nats-io/nats-server/v2@v$NATS_VERSION"
+  log "nats-server $NATS_VERSION: compiling"
   go build -trimpath -ldflags "-s -w" -o "$out/bin/nats-server" github.com/nats-io/nats-server/v2
   "$out/bin/nats-server" --version
   cd /; rm -rf "$w"
@@ -100,22 +103,40 @@ build_nats() {
 build_jaeger() {
   prepare jaeger "$JAEGER_VERSION" && return 0
   local t0=$SECONDS w
-  log "jaeger $JAEGER_VERSION: resolving and compiling (the largest of the set)"
+  log "jaeger $JAEGER_VERSION: resolving modules (the largest of the set)"
   w=$(wrapper jaeger); cd "$w"
   # Jaeger's own go.mod pins sarama with a replace; a wrapper must repeat it to build the same graph.
   printf '\nreplace github.com/Shopify/sarama => github.com/Shopify/sarama v1.33.0\n' >> go.mod
   go get -tool "github.com/jaegertracing/jaeger/cmd/jaeger@v$JAEGER_VERSION"
+  log "jaeger $JAEGER_VERSION: compiling"
   go build -trimpath -ldflags "-s -w" -o "$out/bin/jaeger" github.com/jaegertracing/jaeger/cmd/jaeger
   cd /; rm -rf "$w"
   finish jaeger $((SECONDS - t0))
+}
+
+# helm (deploy/helm's lint, template and dry-run tests); not needed by the sandbox.
+build_helm() {
+  prepare helm "$HELM_VERSION" && return 0
+  local t0=$SECONDS w major=${HELM_VERSION%%.*} p ld="-s -w"
+  log "helm $HELM_VERSION: resolving modules"
+  w=$(wrapper helm); cd "$w"
+  go get -tool "helm.sh/helm/v$major/cmd/helm@v$HELM_VERSION"
+  # `helm version` prints what the release build stamps; a module build must stamp it itself.
+  p="helm.sh/helm/v$major/internal/version"
+  ld="$ld -X $p.version=v$HELM_VERSION -X $p.gitTreeState=clean"
+  log "helm $HELM_VERSION: compiling"
+  go build -trimpath -ldflags "$ld" -o "$out/bin/helm" "helm.sh/helm/v$major/cmd/helm"
+  "$out/bin/helm" version --short
+  cd /; rm -rf "$w"
+  finish helm $((SECONDS - t0))
 }
 
 components=("$@")
 [ ${#components[@]} -gt 0 ] || components=(nats etcd kubernetes jaeger)
 for c in "${components[@]}"; do
   case "$c" in
-    kubernetes|etcd|nats|jaeger) (build_"$c") ;;
-    *) echo "regatta: unknown component '$c' (known: kubernetes etcd nats jaeger)" >&2; exit 2 ;;
+    kubernetes|etcd|nats|jaeger|helm) (build_"$c") ;;
+    *) echo "regatta: unknown component '$c' (known: kubernetes etcd nats jaeger helm)" >&2; exit 2 ;;
   esac
 done
 log "all requested components are in $cache"

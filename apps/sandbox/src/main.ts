@@ -47,6 +47,11 @@ sandbox
   )
   .option('--dir <dir>', 'working folder: kubeconfig, endpoints.json, logs (default: a new temporary folder)')
   .option('--nodes <n>', 'number of simulated nodes', positiveInt, 5)
+  .option(
+    '--bundles',
+    'run the built bundles (dist/apps/<app>/main.mjs from `npm run build`) with plain node instead of the sources',
+    false,
+  )
   .option('--zones <list>', 'zones the nodes are spread over', zoneList, ['zone-a', 'zone-b', 'zone-c'])
   .addOption(
     new Option(
@@ -55,7 +60,14 @@ sandbox
     ).default('all'),
   )
   .action(
-    async (opts: { detach: boolean; dir?: string; nodes: number; zones: string[]; controllers: string }) => {
+    async (opts: {
+      detach: boolean;
+      dir?: string;
+      nodes: number;
+      zones: string[];
+      controllers: string;
+      bundles: boolean;
+    }) => {
       const dir = resolve(opts.dir ?? (await mkdtemp(join(tmpdir(), 'regatta-sandbox-'))));
       const { cluster, endpoints } = await sandboxUp({ ...opts, dir, log });
       if (opts.detach) {

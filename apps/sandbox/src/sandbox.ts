@@ -4,10 +4,14 @@ import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  buildControlPlane,
+  cacheDir,
+  CONTROL_PLANE_COMPONENTS,
   ENDPOINTS_FILE,
   freePorts,
   installCrds,
   LocalCluster,
+  missingComponents,
   startProgram,
   waitFor,
   writePrivateFile,
@@ -15,7 +19,7 @@ import {
 } from '@regatta/local-cluster';
 import { KubeConfig, CoreV1Api, type KubernetesObject } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
-import { appEntry, resolveControllers } from './controllers.js';
+import { appEntry, resolveControllers, UsageError } from './controllers.js';
 
 export interface SandboxOptions {
   dir: string;
@@ -23,6 +27,8 @@ export interface SandboxOptions {
   zones: string[];
   controllers: string;
   detach: boolean;
+  /** Run the apps' built bundles (`npm run build`) with plain node: what is measured is what ships. */
+  bundles?: boolean;
   log: (line: string) => void;
 }
 
@@ -45,10 +51,23 @@ export async function sandboxUp(
   o: SandboxOptions,
 ): Promise<{ cluster: LocalCluster; endpoints: SandboxEndpoints }> {
   const selection = resolveControllers(o.controllers); // usage errors before anything starts
+  if (o.bundles)
+    for (const app of [...(selection.watcher ? ['watcher'] : []), ...selection.controllers]) bundleEntry(app);
   await mkdir(o.dir, { recursive: true, mode: 0o700 });
+  // a machine that has never built the control plane builds what is missing now, with a progress line that moves
+  // (skipped in well under a second when all is cached)
+  // (`--controllers none` runs no program that traces: no Jaeger, so none to build)
+  const jaeger = selection.watcher || selection.controllers.length > 0;
+  await buildControlPlane({
+    components: missingComponents(
+      cacheDir(),
+      CONTROL_PLANE_COMPONENTS.filter((c) => jaeger || c !== 'jaeger'),
+    ),
+  });
   const t0 = Date.now();
   const cluster = await LocalCluster.start({
     dir: o.dir,
+    jaeger,
     keepAfterExit: o.detach,
     log: o.log,
     natsAuth: true,
@@ -108,7 +127,7 @@ export async function sandboxUp(
 
     const apps = [...(selection.watcher ? ['watcher'] : []), ...selection.controllers];
     for (const app of apps) {
-      const entry = appEntry(app);
+      const entry = o.bundles ? bundleEntry(app) : appEntry(app);
       if (!entry) continue;
       const { p, healthPort } = await start(app, entry, [], app === 'watcher' ? 'watcher' : 'controller');
       await waitFor(
@@ -131,6 +150,14 @@ export async function sandboxUp(
     await cluster.stop();
     throw err;
   }
+}
+
+/** The app's bundle from `npm run build` (docs/operations.md); a usage error naming the command when it is not built. */
+function bundleEntry(app: string): string {
+  const entry = join(repoRoot, 'dist', 'apps', app, 'main.mjs');
+  if (!existsSync(entry))
+    throw new UsageError(`--bundles: ${app} is not built (${entry}); run \`npm run build\` first`);
+  return entry;
 }
 
 /** Which bus credentials a program gets: only the watcher may write the mirror buckets. */

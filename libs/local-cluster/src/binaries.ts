@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { BinariesMissingError } from './errors.js';
-import { ETCD_VERSION, JAEGER_VERSION, KUBERNETES_VERSION, NATS_VERSION } from './versions.js';
+import { BinariesMissingError, LocalClusterError } from './errors.js';
+import { ETCD_VERSION, HELM_VERSION, JAEGER_VERSION, KUBERNETES_VERSION, NATS_VERSION } from './versions.js';
 
 export interface Binaries {
   etcd: string;
@@ -19,8 +19,11 @@ export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return env['REGATTA_CACHE'] || join(homedir(), '.cache', 'regatta');
 }
 
-/** Paths of the pinned binaries in the cache; throws BinariesMissingError naming what is not built. */
-export function locateBinaries(dir = cacheDir()): Binaries {
+/**
+ * Paths of the pinned binaries in the cache; throws BinariesMissingError naming what is not built. With
+ * `{ jaeger: false }` (a cluster started without Jaeger) a missing Jaeger is not an error.
+ */
+export function locateBinaries(dir = cacheDir(), need: { jaeger?: boolean } = {}): Binaries {
   const bin = (component: string, version: string, file: string) =>
     join(dir, `${component}-${version}`, 'bin', file);
   const found: Binaries = {
@@ -32,7 +35,24 @@ export function locateBinaries(dir = cacheDir()): Binaries {
     natsServer: bin('nats', NATS_VERSION, 'nats-server'),
     jaeger: bin('jaeger', JAEGER_VERSION, 'jaeger'),
   };
-  const missing = Object.values(found).filter((p) => !existsSync(p));
+  const missing = Object.entries(found)
+    .filter(([name, p]) => !(name === 'jaeger' && need.jaeger === false) && !existsSync(p))
+    .map(([, p]) => p);
   if (missing.length > 0) throw new BinariesMissingError(missing, dir);
   return found;
+}
+
+/**
+ * The pinned helm in the cache (`tools/controlplane/build.sh helm`, `npm run helm:build`); throws BinariesMissingError
+ * (LocalClusterError REGATTA_HELM_MISSING) when it is not built. Not part of the control plane: only the chart's tests (deploy/helm) need it.
+ */
+export function locateHelm(dir = cacheDir()): string {
+  const helm = join(dir, `helm-${HELM_VERSION}`, 'bin', 'helm');
+  if (!existsSync(helm)) {
+    throw new LocalClusterError(
+      'REGATTA_HELM_MISSING',
+      `helm ${HELM_VERSION} is not built yet (${helm}): run 'npm run helm:build' once (needs Go; about 7 minutes on 2 cores)`,
+    );
+  }
+  return helm;
 }

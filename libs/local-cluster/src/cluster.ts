@@ -105,7 +105,7 @@ export class LocalCluster {
       ...options,
     };
     const log = o.log ?? (() => undefined);
-    const bin = o.binaries ?? locateBinaries();
+    const bin = o.binaries ?? locateBinaries(undefined, { jaeger: o.jaeger });
     const t0 = Date.now();
     const dir = o.dir;
     const logs = join(dir, 'logs');

@@ -1,4 +1,15 @@
-export { cacheDir, locateBinaries, type Binaries } from './binaries.js';
+export { cacheDir, locateBinaries, locateHelm, type Binaries } from './binaries.js';
+export { buildControlPlane, type BuildOptions } from './build-control-plane.js';
+export {
+  CONTROL_PLANE_COMPONENTS,
+  EXPECTED_BUILD_SECONDS,
+  missingComponents,
+  observeLine,
+  renderProgress,
+  startBuild,
+  type BuildComponent,
+  type BuildState,
+} from './build-progress.js';
 export {
   LocalCluster,
   newNatsAuth,
@@ -44,6 +55,7 @@ export * from './versions.js';
 export { applyObjects, installCrds, registerWebhooks } from './resources.js';
 export {
   appEntryPath,
+  entryCommand,
   startProgram,
   startServingProgram,
   tsEntryCommand,

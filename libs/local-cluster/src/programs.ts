@@ -1,5 +1,6 @@
 import { readFile, rm } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ADDRESS_FILE_ENV, type BoundAddresses } from '@regatta/runtime';
 import { ComponentStartError } from './errors.js';
@@ -7,9 +8,14 @@ import { ManagedProcess } from './process.js';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
-/** The entry point of a workspace app (`apps/<app>/src/main.ts`). */
-export function appEntryPath(app: string): string {
-  return `${repoRoot}apps/${app}/src/main.ts`;
+/**
+ * The entry point of a workspace app: `apps/<app>/src/main.ts`, or, when `REGATTA_APP_BUNDLES` names a folder of
+ * built bundles (`npm run build` writes dist/apps), `<folder>/<app>/main.mjs`, which runs with plain node. So the
+ * scenario tests and the benchmarks can run what ships: `REGATTA_APP_BUNDLES=dist/apps npm run bench`.
+ */
+export function appEntryPath(app: string, env: NodeJS.ProcessEnv = process.env): string {
+  const bundles = env['REGATTA_APP_BUNDLES'];
+  return bundles ? join(resolve(repoRoot, bundles), app, 'main.mjs') : `${repoRoot}apps/${app}/src/main.ts`;
 }
 
 /**
@@ -23,7 +29,18 @@ export function tsEntryCommand(entry: string, args: string[] = []): { command: s
   };
 }
 
-/** Starts a workspace program (a Regatta app, or any TypeScript entry) as a managed process. */
+/**
+ * The command line that runs an entry point with the current Node: a built bundle (`.mjs`/`.js`, what
+ * `npm run build` writes to dist/apps/<app>/main.mjs) as it is, with no loader and no node_modules needed;
+ * TypeScript through tsx (`tsEntryCommand`).
+ */
+export function entryCommand(entry: string, args: string[] = []): { command: string; args: string[] } {
+  return /\.(mjs|js)$/.test(entry)
+    ? { command: process.execPath, args: [entry, ...args] }
+    : tsEntryCommand(entry, args);
+}
+
+/** Starts a workspace program (a Regatta app, a built bundle, or any TypeScript entry) as a managed process. */
 export function startProgram(o: {
   name: string;
   entry: string;
@@ -32,7 +49,7 @@ export function startProgram(o: {
   logFile: string;
   keepAfterExit?: boolean;
 }): ManagedProcess {
-  const cmd = tsEntryCommand(o.entry, o.args);
+  const cmd = entryCommand(o.entry, o.args);
   return ManagedProcess.start(
     {
       name: o.name,

@@ -5,4 +5,6 @@ export const KUBERNETES_VERSION = '1.36.3';
 export const ETCD_VERSION = '3.6.16';
 export const NATS_VERSION = '2.14.5';
 export const JAEGER_VERSION = '1.76.0';
+// helm is not part of the control plane: tools/controlplane/build.sh helm builds it for the chart's tests (deploy/helm).
+export const HELM_VERSION = '4.3.2';
 export const GO_MOD_DIRECTIVE = '1.26.0';

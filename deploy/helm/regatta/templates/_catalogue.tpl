@@ -1,0 +1,118 @@
+{{/*
+What each controller needs, in one place: the CRDs it serves (files/crds, generated from libs/api by `npm run crds`),
+what the watcher lists and watches for it (libs/mirror/src/catalogue.ts CONTROLLER_READS; a controller reads through
+the bus and gets no list/watch of its own), and what it writes (the writes of its libraries: pods, claims, revisions,
+status; `leaseNamespaceWrites` only in the Lease namespace). Gets are for the fresh reads before a write (libs/workload claim-control, libs/revision, libs/inplace-update).
+The kit's own needs (events, webhook configurations, the Lease and the webhook certificate Secret) are in
+_rbac.tpl.
+*/}}
+{{- define "regatta.catalogue" -}}
+cloneset:
+  crds: [clonesets]
+  reads:
+    - { group: apps.kruise.io, resource: clonesets }
+    - { group: "", resource: pods }
+    - { group: "", resource: persistentvolumeclaims }
+    - { group: apps, resource: controllerrevisions }
+    - { group: "", resource: namespaces }
+  writes:
+    - { apiGroups: [""], resources: [pods], verbs: [get, create, update, patch, delete] }
+    - { apiGroups: [""], resources: [pods/status], verbs: [update, patch] }
+    - { apiGroups: [""], resources: [persistentvolumeclaims], verbs: [create, update, patch, delete] }
+    - { apiGroups: [apps], resources: [controllerrevisions], verbs: [get, create, update, patch, delete] }
+    - { apiGroups: [apps.kruise.io], resources: [clonesets], verbs: [get, update, patch] }
+    - { apiGroups: [apps.kruise.io], resources: [clonesets/status], verbs: [update, patch] }
+asts:
+  crds: [statefulsets]
+  reads:
+    - { group: apps.kruise.io, resource: statefulsets }
+    - { group: "", resource: pods }
+    - { group: "", resource: persistentvolumeclaims }
+    - { group: apps, resource: controllerrevisions }
+    - { group: "", resource: namespaces }
+  writes:
+    - { apiGroups: [""], resources: [pods], verbs: [get, create, update, patch, delete] }
+    - { apiGroups: [""], resources: [pods/status], verbs: [update, patch] }
+    - { apiGroups: [""], resources: [persistentvolumeclaims], verbs: [create, update, patch, delete] }
+    - { apiGroups: [apps], resources: [controllerrevisions], verbs: [get, create, update, patch, delete] }
+    - { apiGroups: [apps.kruise.io], resources: [statefulsets], verbs: [get, update, patch] }
+    - { apiGroups: [apps.kruise.io], resources: [statefulsets/status], verbs: [update, patch] }
+ads:
+  crds: [daemonsets]
+  reads:
+    - { group: apps.kruise.io, resource: daemonsets }
+    - { group: "", resource: pods }
+    - { group: "", resource: nodes }
+    - { group: apps, resource: controllerrevisions }
+    - { group: "", resource: namespaces }
+  writes:
+    - { apiGroups: [""], resources: [pods], verbs: [get, create, update, patch, delete] }
+    - { apiGroups: [""], resources: [pods/status], verbs: [update, patch] }
+    - { apiGroups: [apps], resources: [controllerrevisions], verbs: [get, create, update, patch, delete] }
+    - { apiGroups: [apps.kruise.io], resources: [daemonsets], verbs: [get, update, patch] }
+    - { apiGroups: [apps.kruise.io], resources: [daemonsets/status], verbs: [update, patch] }
+sidecarset:
+  crds: [sidecarsets]
+  reads:
+    - { group: apps.kruise.io, resource: sidecarsets }
+    - { group: "", resource: pods }
+    - { group: apps, resource: controllerrevisions }
+    - { group: "", resource: namespaces }
+  writes:
+    - { apiGroups: [""], resources: [pods], verbs: [get, update, patch] }
+    - { apiGroups: [""], resources: [pods/status], verbs: [update, patch] }
+    # the launch-priority barrier ConfigMaps (libs/sidecarset launch-priority)
+    - { apiGroups: [""], resources: [configmaps], verbs: [get, patch] }
+    - { apiGroups: [apps.kruise.io], resources: [sidecarsets], verbs: [get, update, patch] }
+    - { apiGroups: [apps.kruise.io], resources: [sidecarsets/status], verbs: [update, patch] }
+  # SidecarSets are cluster-scoped: their revisions live in one namespace (REGATTA_SIDECARSET_REVISION_NAMESPACE,
+  # set to the Lease namespace; docs/adr/0027), so it writes revisions there only
+  leaseNamespaceWrites:
+    - { apiGroups: [apps], resources: [controllerrevisions], verbs: [get, create, update, patch, delete] }
+uniteddeployment:
+  # its subsets are CloneSets and Advanced StatefulSets too: their CRDs must exist for it to work
+  crds: [uniteddeployments, clonesets, statefulsets]
+  reads:
+    - { group: apps.kruise.io, resource: uniteddeployments }
+    - { group: apps.kruise.io, resource: clonesets }
+    - { group: apps.kruise.io, resource: statefulsets }
+    - { group: apps, resource: statefulsets }
+    - { group: apps, resource: deployments }
+    - { group: apps, resource: controllerrevisions }
+    - { group: "", resource: namespaces }
+  writes:
+    - { apiGroups: [apps.kruise.io], resources: [clonesets, statefulsets], verbs: [get, create, update, patch, delete] }
+    - { apiGroups: [apps], resources: [statefulsets, deployments], verbs: [get, create, update, patch, delete] }
+    - { apiGroups: [apps], resources: [controllerrevisions], verbs: [get, create, update, patch, delete] }
+    - { apiGroups: [apps.kruise.io], resources: [uniteddeployments], verbs: [get, update, patch] }
+    - { apiGroups: [apps.kruise.io], resources: [uniteddeployments/status], verbs: [update, patch] }
+resourcedistribution:
+  crds: [resourcedistributions]
+  reads:
+    - { group: apps.kruise.io, resource: resourcedistributions }
+    - { group: "", resource: secrets }
+    - { group: "", resource: configmaps }
+    - { group: "", resource: namespaces }
+  writes:
+    # it distributes Secrets and ConfigMaps into namespaces: the one controller that writes (and so reads) Secrets
+    - { apiGroups: [""], resources: [secrets, configmaps], verbs: [get, create, update, patch, delete] }
+    - { apiGroups: [apps.kruise.io], resources: [resourcedistributions], verbs: [get, update, patch] }
+    - { apiGroups: [apps.kruise.io], resources: [resourcedistributions/status], verbs: [update, patch] }
+imagepull:
+  crds: [imagepulljobs, nodeimages, imagelistpulljobs]
+  reads:
+    - { group: apps.kruise.io, resource: imagepulljobs }
+    - { group: apps.kruise.io, resource: nodeimages }
+    - { group: "", resource: nodes }
+    - { group: "", resource: pods }
+    - { group: "", resource: namespaces }
+  writes:
+    - { apiGroups: [apps.kruise.io], resources: [nodeimages], verbs: [get, create, update, patch, delete] }
+    - { apiGroups: [apps.kruise.io], resources: [imagepulljobs], verbs: [get, update, patch] }
+    - { apiGroups: [apps.kruise.io], resources: [imagepulljobs/status], verbs: [update, patch] }
+{{- end -}}
+
+{{/* The controllers in the order the chart renders them (runtime's CONTROLLER_NAMES). */}}
+{{- define "regatta.controllerNames" -}}
+[cloneset, asts, ads, sidecarset, uniteddeployment, resourcedistribution, imagepull]
+{{- end -}}

@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+// `npm run build [-- app ...] [--out-dir=DIR]`: bundles each app (tools/build/apps.mjs finds them) into one self-contained ES module,
+// dist/apps/<name>/main.mjs, that runs with plain `node` (Node 24) and no node_modules: workspace libraries are
+// bundled from their TypeScript sources (the `@regatta/source` export condition), third-party packages inlined.
+// This is what deploy/Dockerfile copies into its image (docs/operations.md).
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { discoverApps } from './apps.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const args = process.argv.slice(2);
+const wanted = args.filter((a) => !a.startsWith('-'));
+// where the bundles go (default dist/apps): tests build into a folder of their own
+const outRoot =
+  args.find((a) => a.startsWith('--out-dir='))?.slice('--out-dir='.length) || join(root, 'dist', 'apps');
+const all = discoverApps(root);
+const unknown = wanted.filter((w) => !all.some((a) => a.name === w));
+if (unknown.length > 0) {
+  process.stderr.write(
+    `build: unknown app(s) ${unknown.join(', ')}; known: ${all.map((a) => a.name).join(', ')}\n`,
+  );
+  process.exit(2);
+}
+const apps = wanted.length > 0 ? all.filter((a) => wanted.includes(a.name)) : all;
+
+// ESM bundles of CommonJS packages still call require() for Node built-ins; give them one.
+const banner = [
+  "import { createRequire as __regattaCreateRequire } from 'node:module';",
+  "import { fileURLToPath as __regattaFileURLToPath } from 'node:url';",
+  "import { dirname as __regattaDirname } from 'node:path';",
+  'const require = __regattaCreateRequire(import.meta.url);',
+  'const __filename = __regattaFileURLToPath(import.meta.url);',
+  'const __dirname = __regattaDirname(__filename);',
+].join('\n');
+
+for (const app of apps) {
+  const t0 = Date.now();
+  const outDir = join(outRoot, app.name);
+  await rm(outDir, { recursive: true, force: true });
+  await mkdir(outDir, { recursive: true });
+  const outfile = join(outDir, 'main.mjs');
+  await build({
+    entryPoints: [app.main],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node24',
+    format: 'esm',
+    conditions: ['@regatta/source'],
+    mainFields: ['module', 'main'],
+    sourcemap: 'linked',
+    legalComments: 'linked',
+    banner: { js: banner },
+    logLevel: 'warning',
+  });
+  // the folder is an ES module package of its own, so `node main.mjs` needs nothing around it
+  await writeFile(
+    join(outDir, 'package.json'),
+    JSON.stringify({ type: 'module', private: true }, null, 2) + '\n',
+  );
+  const size = (await stat(outfile)).size;
+  process.stdout.write(
+    `build: ${app.name} -> ${relative(root, outfile)} (${(size / 1e6).toFixed(1)} MB, ${Date.now() - t0} ms)\n`,
+  );
+}

@@ -1,0 +1,74 @@
+// `npm run build` and deploy/Dockerfile: every app is found without registration, a bundle runs with plain node
+// and nothing beside it, and the Dockerfile copies exactly what the build writes.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { discoverApps } from '../build/apps.mjs';
+import { buildBundles, copyAlone } from './bundle.js';
+import { REPO_ROOT } from './chart.js';
+
+const cleanup: string[] = [];
+afterAll(() => {
+  for (const d of cleanup) rmSync(d, { recursive: true, force: true });
+});
+
+// building and starting a bundle takes seconds, more on a loaded machine
+describe('npm run build', { timeout: 180_000 }, () => {
+  it('finds every app with a main (apps/*/src/main.ts), with no list to keep', () => {
+    const names = discoverApps(REPO_ROOT).map((a: { name: string }) => a.name);
+    const expected = readdirSync(join(REPO_ROOT, 'apps')).filter((d) =>
+      existsSync(join(REPO_ROOT, 'apps', d, 'src', 'main.ts')),
+    );
+    expect(names).toEqual(expected.sort());
+    for (const app of ['cloneset', 'asts', 'ads', 'sidecarset', 'watcher', 'sandbox'])
+      expect(names).toContain(app);
+  });
+
+  it('bundles an app that loads with plain node, no node_modules and no environment: it stops at configuration', () => {
+    const bundles = buildBundles(['watcher']);
+    cleanup.push(bundles);
+    const main = copyAlone(bundles, 'watcher');
+    cleanup.push(dirname(main));
+    expect(readdirSync(dirname(main)).sort()).toEqual([
+      'main.mjs',
+      'main.mjs.LEGAL.txt',
+      'main.mjs.map',
+      'package.json',
+    ]);
+    // every module is loaded before the program reads its configuration: a missing one would fail first
+    const run = spawnSync(process.execPath, [main], {
+      cwd: dirname(main),
+      env: { PATH: '/usr/bin:/bin' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.stderr).toMatch(/REGATTA_KUBE_CONFIG/);
+    expect(run.stderr).not.toMatch(/ERR_MODULE_NOT_FOUND|Cannot find (module|package)/);
+  });
+});
+
+describe('deploy/Dockerfile', () => {
+  const text = readFileSync(join(REPO_ROOT, 'deploy', 'Dockerfile'), 'utf8');
+  const lines = text.split('\n').filter((l) => l.trim() && !l.trim().startsWith('#'));
+
+  it('is multi-stage on the Node the workspace pins', () => {
+    const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      devDependencies: Record<string, string>;
+    };
+    expect(text).toContain(`ARG NODE_VERSION=${pkg.devDependencies['node']}`);
+    expect(lines.filter((l) => l.startsWith('FROM node:${NODE_VERSION}'))).toHaveLength(2);
+  });
+
+  it('builds the app the APP argument names and copies only its bundle folder', () => {
+    expect(lines).toContain('ARG APP');
+    expect(lines).toContain('RUN node tools/build/build.mjs "$APP" && test -f "dist/apps/$APP/main.mjs"');
+    expect(lines).toContain('COPY --from=build /src/dist/apps/${APP}/ /app/');
+    expect(lines.at(-1)).toBe('ENTRYPOINT ["node", "--enable-source-maps", "/app/main.mjs"]');
+  });
+
+  it('runs as a numeric non-root user', () => {
+    const user = lines.filter((l) => l.startsWith('USER ')).at(-1);
+    expect(user).toMatch(/^USER [1-9]\d*:[1-9]\d*$/);
+  });
+});

@@ -1,0 +1,223 @@
+// The Helm chart, rendered by the real helm: lint, golden lists of what each value set renders, and the facts a
+// user relies on (only enabled controllers get CRDs and programs; least-privilege RBAC; pods fit a restricted
+// namespace). Goldens: tools/deploy/golden/<value set>.txt; UPDATE_GOLDEN=1 rewrites them.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_ALLOW_LIST } from '@regatta/mirror';
+import { CONTROLLER_NAMES } from '@regatta/runtime';
+import {
+  REPO_ROOT,
+  VALUE_SETS,
+  chartCopy,
+  inventory,
+  lintChart,
+  parseManifests,
+  templateChart,
+  type Manifest,
+} from './chart.js';
+
+const GOLDEN = new URL('./golden/', import.meta.url);
+let chart: ReturnType<typeof chartCopy>;
+const rendered: Record<string, Manifest[]> = {};
+
+beforeAll(() => {
+  chart = chartCopy();
+  for (const [name, set] of Object.entries(VALUE_SETS))
+    rendered[name] = parseManifests(templateChart(chart.dir, set));
+}, 120_000);
+afterAll(() => chart?.dispose());
+
+interface Rule {
+  apiGroups: string[];
+  resources: string[];
+  verbs: string[];
+  resourceNames?: string[];
+}
+const rulesOf = (ms: Manifest[], kind: string, name: string): Rule[] =>
+  (ms.find((m) => m.kind === kind && m.metadata.name === name)?.['rules'] as Rule[] | undefined) ?? [];
+/** `verb group/resource` pairs a set of rules grants (group '' is the core group). */
+const grants = (rules: Rule[]): Set<string> =>
+  new Set(
+    rules.flatMap((r) =>
+      r.apiGroups.flatMap((g) => r.resources.flatMap((res) => r.verbs.map((v) => `${v} ${g}/${res}`))),
+    ),
+  );
+
+// helm runs as a process per check: seconds each on a loaded machine
+describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
+  it.each(Object.keys(VALUE_SETS))('passes helm lint --strict (%s)', (name) => {
+    expect(lintChart(chart.dir, VALUE_SETS[name]!)).toMatch(/1 chart\(s\) linted, 0 chart\(s\) failed/);
+  });
+
+  it.each(Object.keys(VALUE_SETS))('renders what the golden file lists (%s)', (name) => {
+    const got = inventory(rendered[name]!).join('\n') + '\n';
+    const file = new URL(`${name}.txt`, GOLDEN);
+    if (process.env['UPDATE_GOLDEN']) writeFileSync(file, got);
+    expect(got).toBe(readFileSync(file, 'utf8'));
+  });
+
+  it('with only cloneset: the watcher and the CloneSet program, its CRD, Service and RBAC, nothing of the others', () => {
+    const ms = rendered['only-cloneset']!;
+    expect(ms.filter((m) => m.kind === 'CustomResourceDefinition').map((m) => m.metadata.name)).toEqual([
+      'clonesets.apps.kruise.io',
+    ]);
+    expect(
+      ms
+        .filter((m) => m.kind === 'Deployment')
+        .map((m) => m.metadata.name)
+        .sort(),
+    ).toEqual(['regatta-cloneset', 'regatta-watcher']);
+    expect(ms.some((m) => m.kind === 'DaemonSet')).toBe(false);
+  });
+
+  it('every generated CRD (deploy/crds) belongs to some controller and renders with all on', () => {
+    const files = readdirSync(join(REPO_ROOT, 'deploy', 'crds')).filter((f) => f.endsWith('.yaml'));
+    const crds = new Set(
+      rendered['all-on']!.filter((m) => m.kind === 'CustomResourceDefinition').map((m) => m.metadata.name),
+    );
+    for (const f of files) {
+      const plural = f.replace(/^apps\.kruise\.io_/, '').replace(/\.yaml$/, '');
+      expect(crds, f).toContain(`${plural}.apps.kruise.io`);
+    }
+  });
+
+  it('the watcher may only list and watch what the enabled controllers read (libs/mirror CONTROLLER_READS)', () => {
+    for (const [set, controllers] of [
+      ['all-on', [...CONTROLLER_NAMES]],
+      ['only-cloneset', ['cloneset']],
+      ['only-sidecarset', ['sidecarset']],
+    ] as const) {
+      const want = new Set<string>();
+      for (const c of controllers) {
+        for (const id of DEFAULT_ALLOW_LIST.get(c) ?? []) {
+          // resource ids are plural.version[.group]: pods.v1, controllerrevisions.v1.apps
+          const [plural, , ...group] = id.split('.');
+          for (const verb of ['list', 'watch']) want.add(`${verb} ${group.join('.')}/${plural}`);
+        }
+      }
+      const got = grants(rulesOf(rendered[set]!, 'ClusterRole', 'regatta-watcher'));
+      expect([...got].sort(), set).toEqual([...want].sort());
+    }
+  });
+
+  it('a controller lists and watches nothing, and only the Secret program may touch Secrets cluster-wide', () => {
+    const ms = rendered['all-on']!;
+    for (const c of CONTROLLER_NAMES) {
+      const got = grants(rulesOf(ms, 'ClusterRole', `regatta-${c}`));
+      expect(
+        [...got].filter((g) => /^(list|watch) /.test(g)),
+        c,
+      ).toEqual([]);
+      const secrets = [...got].filter((g) => g.endsWith(' /secrets'));
+      expect(secrets.length > 0, c).toBe(c === 'resourcedistribution');
+    }
+    expect(grants(rulesOf(ms, 'ClusterRole', 'regatta-cloneset'))).not.toContain('get /secrets');
+  });
+
+  it('each program reads only its own webhook Secret and renews only its own Lease in the Lease namespace', () => {
+    const rules = rulesOf(rendered['only-cloneset']!, 'Role', 'regatta-cloneset-lease');
+    expect(rules).toContainEqual({
+      apiGroups: [''],
+      resources: ['secrets'],
+      resourceNames: ['regatta-cloneset-webhook-certs'],
+      verbs: ['get'],
+    });
+    expect(rules).toContainEqual({
+      apiGroups: ['coordination.k8s.io'],
+      resources: ['leases'],
+      resourceNames: ['regatta-cloneset'],
+      verbs: ['get', 'update'],
+    });
+    // SidecarSets are cluster-scoped; their revisions live in the Lease namespace only (docs/adr/0027)
+    const sidecarset = rendered['only-sidecarset']!;
+    expect(grants(rulesOf(sidecarset, 'ClusterRole', 'regatta-sidecarset'))).not.toContain(
+      'create apps/controllerrevisions',
+    );
+    expect(grants(rulesOf(sidecarset, 'Role', 'regatta-sidecarset-lease'))).toContain(
+      'create apps/controllerrevisions',
+    );
+    const watcher = rulesOf(rendered['only-cloneset']!, 'Role', 'regatta-watcher-lease');
+    expect(watcher.some((r) => r.resources.includes('secrets'))).toBe(false);
+  });
+
+  it('programs run non-root on a read-only root filesystem, with probes on the health port', () => {
+    for (const d of rendered['all-on']!.filter((m) => m.kind === 'Deployment')) {
+      const spec = (d['spec'] as { template: { spec: PodSpec } }).template.spec;
+      expect(spec.securityContext.runAsNonRoot, d.metadata.name).toBe(true);
+      const c = spec.containers[0]!;
+      expect(c.securityContext.readOnlyRootFilesystem).toBe(true);
+      expect(c.securityContext.allowPrivilegeEscalation).toBe(false);
+      expect(c.readinessProbe.httpGet.path).toBe('/readyz');
+      expect(c.livenessProbe.httpGet.path).toBe('/healthz');
+      expect(c.image).toBe(`ghcr.io/regatta/${d.metadata.name}:0.1.0`);
+    }
+    const watcher = rendered['all-on']!.find(
+      (m) => m.kind === 'Deployment' && m.metadata.name === 'regatta-watcher',
+    );
+    expect((watcher?.['spec'] as { replicas: number }).replicas).toBe(2);
+  });
+
+  it('feature gates, namespace selector, log level and OTLP endpoint reach the program as its variables', () => {
+    const ms = parseManifests(
+      templateChart(chart.dir, [
+        ...VALUE_SETS['only-cloneset']!,
+        'controllers.cloneset.featureGates.PreparingUpdateAsUpdate=true',
+        'controllers.cloneset.featureGates.CloneSetEventHandlerOptimization=false',
+        'controllers.cloneset.namespaceSelector.team=payments',
+        'logLevel=debug',
+        'otlp.endpoint=http://jaeger:4318',
+        'bus.credentialsSecret=regatta-bus',
+      ]),
+    );
+    const d = ms.find((m) => m.kind === 'Deployment' && m.metadata.name === 'regatta-cloneset')!;
+    const env = (d['spec'] as { template: { spec: PodSpec } }).template.spec.containers[0]!.env;
+    const value = (n: string) => env.find((e) => e.name === n)?.value;
+    expect(value('REGATTA_FEATURE_GATES')).toBe(
+      'CloneSetEventHandlerOptimization=false,PreparingUpdateAsUpdate=true',
+    );
+    expect(value('REGATTA_NAMESPACE_SELECTOR')).toBe('team=payments');
+    expect(value('LOG_LEVEL')).toBe('debug');
+    expect(value('OTEL_EXPORTER_OTLP_ENDPOINT')).toBe('http://jaeger:4318');
+    expect(env.find((e) => e.name === 'NATS_USER')?.valueFrom).toEqual({
+      secretKeyRef: { name: 'regatta-bus', key: 'cloneset-user' },
+    });
+    expect(value('REGATTA_WEBHOOK_URL')).toBe('https://regatta-cloneset.regatta-system.svc:443');
+  });
+
+  it('with the NATS chart enabled, the programs find its Service; ServiceMonitors on request', () => {
+    const only = VALUE_SETS['only-cloneset']!.filter((v) => !v.startsWith('bus.url='));
+    const ms = parseManifests(
+      templateChart(chart.dir, [...only, 'nats.enabled=true', 'metrics.serviceMonitor.enabled=true']),
+    );
+    const d = ms.find((m) => m.kind === 'Deployment' && m.metadata.name === 'regatta-cloneset')!;
+    const env = (d['spec'] as { template: { spec: PodSpec } }).template.spec.containers[0]!.env;
+    expect(env.find((e) => e.name === 'NATS_URL')?.value).toBe('nats://regatta-nats.regatta-system.svc:4222');
+    expect(
+      ms
+        .filter((m) => m.kind === 'ServiceMonitor')
+        .map((m) => m.metadata.name)
+        .sort(),
+    ).toEqual(['regatta-cloneset', 'regatta-watcher']);
+  });
+
+  it('refuses to render without a bus', () => {
+    expect(() => templateChart(chart.dir, [])).toThrow(/set bus.url/);
+  });
+
+  it('keeps its goldens for every value set', () => {
+    for (const name of Object.keys(VALUE_SETS))
+      expect(existsSync(new URL(`${name}.txt`, GOLDEN)), name).toBe(true);
+  });
+});
+
+interface PodSpec {
+  securityContext: { runAsNonRoot?: boolean };
+  containers: {
+    image: string;
+    env: { name: string; value?: string; valueFrom?: unknown }[];
+    securityContext: { readOnlyRootFilesystem?: boolean; allowPrivilegeEscalation?: boolean };
+    readinessProbe: { httpGet: { path: string } };
+    livenessProbe: { httpGet: { path: string } };
+  }[];
+}

@@ -1,0 +1,217 @@
+// What the chart and the Dockerfile ship, on the local cluster: the rendered manifests pass the API server's
+// server-side dry run; the RBAC the chart renders is what `kubectl auth can-i` reports; and the built bundles, each
+// copied alone and run with plain node under a token of its own ServiceAccount (TokenRequest), run a CloneSet.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { generateCrds } from '@regatta/api';
+import type { KubeClient, KubeObject } from '@regatta/kube';
+import {
+  installCrds,
+  locateBinaries,
+  startServingProgram,
+  type ServingProgram,
+} from '@regatta/local-cluster';
+import {
+  createNamespace,
+  livePods,
+  PROGRAM_LOGS,
+  programLog,
+  randomId,
+  scenarioCluster,
+} from '@regatta/testing';
+import { buildBundles, copyAlone } from './bundle.js';
+import { VALUE_SETS, chartCopy, parseManifests, templateChart, type Manifest } from './chart.js';
+
+const id = randomId();
+const RBAC_KINDS = new Set(['ServiceAccount', 'Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding']);
+const CS = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' } as const;
+
+let client: KubeClient;
+let kubeconfig: string;
+let kubectl: string;
+let release: string; // the namespace the chart is rendered into (its release and Lease namespace)
+let work: string;
+let chart: ReturnType<typeof chartCopy>;
+const programs: ServingProgram[] = [];
+const clusterScoped: Manifest[] = [];
+
+function run(args: string[], input?: string): { status: number; out: string } {
+  const r = spawnSync(kubectl, ['--kubeconfig', kubeconfig, ...args], {
+    input,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  return { status: r.status ?? -1, out: `${r.stdout}${r.stderr}` };
+}
+
+function render(set: string[]): { text: string; manifests: Manifest[] } {
+  const text = templateChart(chart.dir, set, release);
+  return { text, manifests: parseManifests(text) };
+}
+
+beforeAll(async () => {
+  const cluster = scenarioCluster();
+  client = cluster.client;
+  kubeconfig = cluster.kubeconfig;
+  kubectl = locateBinaries().kubectl;
+  work = mkdtempSync(join(tmpdir(), 'regatta-deploy-'));
+  chart = chartCopy();
+  await installCrds(kubeconfig, generateCrds());
+  release = await createNamespace(client, `regatta-system-${id}`);
+}, 180_000);
+
+afterAll(async () => {
+  for (const p of programs.splice(0).reverse()) await p.process.stop().catch(() => undefined);
+  for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
+    await client
+      ?.delete({ apiVersion: 'admissionregistration.k8s.io/v1', kind, name: `regatta-cloneset-${id}` })
+      .catch(() => undefined);
+  }
+  for (const m of clusterScoped) {
+    await client
+      ?.delete({ apiVersion: m.apiVersion, kind: m.kind, name: m.metadata.name })
+      .catch(() => undefined);
+  }
+  chart?.dispose();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('deploy on the local cluster', () => {
+  it.each(Object.keys(VALUE_SETS))(
+    'the rendered manifests pass a server-side dry run (%s)',
+    (name) => {
+      const { text, manifests } = render(VALUE_SETS[name]!);
+      expect(manifests.length).toBeGreaterThan(10);
+      const r = run(
+        [
+          'apply',
+          '--server-side',
+          '--dry-run=server',
+          '--force-conflicts',
+          '--field-manager=helm',
+          '-f',
+          '-',
+        ],
+        text,
+      );
+      expect(r.out, r.out).not.toMatch(/error|invalid|forbidden/i);
+      expect(r.status, r.out).toBe(0);
+    },
+    120_000,
+  );
+
+  it('with only cloneset, the rendered RBAC lets each program do what it does and nothing else', () => {
+    const rbac = render(VALUE_SETS['only-cloneset']!).manifests.filter((m) => RBAC_KINDS.has(m.kind));
+    clusterScoped.push(...rbac.filter((m) => m.kind.startsWith('Cluster')));
+    const r = run(
+      ['apply', '--server-side', '--field-manager=helm', '-f', '-'],
+      rbac.map((m) => `---\n${stringify(m)}`).join(''),
+    );
+    expect(r.status, r.out).toBe(0);
+
+    const can = (sa: string, verb: string, what: string, ns: string) =>
+      // the answer is the first line; kubectl may add warnings (a cluster-scoped kind asked in a namespace)
+      run(['auth', 'can-i', verb, what, '-n', ns, `--as=system:serviceaccount:${release}:regatta-${sa}`])
+        .out.trim()
+        .split('\n')[0];
+    // the CloneSet program writes pods, claims, revisions and its status; it reads through the bus
+    expect(can('cloneset', 'create', 'pods', 'default')).toBe('yes');
+    expect(can('cloneset', 'update', 'clonesets.apps.kruise.io/status', 'default')).toBe('yes');
+    expect(can('cloneset', 'list', 'pods', 'default')).toBe('no');
+    expect(can('cloneset', 'get', 'secrets', 'default')).toBe('no');
+    expect(can('cloneset', 'get', 'secrets', release)).toBe('no');
+    expect(can('cloneset', 'get', 'secrets/regatta-cloneset-webhook-certs', release)).toBe('yes');
+    expect(can('cloneset', 'update', 'leases/regatta-cloneset', release)).toBe('yes');
+    expect(can('cloneset', 'update', 'leases/regatta-watcher', release)).toBe('no');
+    // the watcher lists and watches what the CloneSet program reads, and writes nothing but its Lease
+    expect(can('watcher', 'watch', 'pods', 'default')).toBe('yes');
+    expect(can('watcher', 'list', 'clonesets.apps.kruise.io', 'default')).toBe('yes');
+    expect(can('watcher', 'create', 'pods', 'default')).toBe('no');
+    expect(can('watcher', 'list', 'secrets', 'default')).toBe('no');
+    expect(can('watcher', 'list', 'sidecarsets.apps.kruise.io', 'default')).toBe('no');
+  }, 120_000);
+
+  it('the bundles, alone and on their own ServiceAccounts, run a CloneSet to its replicas', async () => {
+    const bundles = buildBundles(['watcher', 'cloneset']);
+    const admin = parse(readFileSync(kubeconfig, 'utf8')) as {
+      clusters: { name: string; cluster: Record<string, string> }[];
+    };
+    const cluster = scenarioCluster();
+    const common = {
+      NATS_URL: cluster.nats!,
+      REGATTA_BUS_PREFIX: `dp${id}_`,
+      REGATTA_LEASE_NAMESPACE: release,
+      LOG_LEVEL: 'info',
+    };
+    const start = async (app: 'watcher' | 'cloneset', env: Record<string, string>) => {
+      // TokenRequest: a short-lived token of the program's own ServiceAccount, as a pod's projected token is
+      const token = execFileSync(
+        kubectl,
+        ['--kubeconfig', kubeconfig, 'create', 'token', `regatta-${app}`, '-n', release, '--duration=2h'],
+        { encoding: 'utf8' },
+      ).trim();
+      const own = join(work, `${app}.kubeconfig`);
+      writeFileSync(
+        own,
+        stringify({
+          apiVersion: 'v1',
+          kind: 'Config',
+          clusters: admin.clusters,
+          users: [{ name: app, user: { token } }],
+          contexts: [{ name: app, context: { cluster: admin.clusters[0]!.name, user: app } }],
+          'current-context': app,
+        }),
+        { mode: 0o600 },
+      );
+      const main = copyAlone(bundles, app);
+      const p = await startServingProgram({
+        name: `deploy-${app}-${id}`,
+        entry: main, // a .mjs: plain node, no loader, nothing beside it
+        logFile: join(PROGRAM_LOGS, `deploy-${app}-${id}.log`),
+        env: { ...common, KUBECONFIG: own, POD_NAME: `deploy-${app}-${id}`, ...env },
+        webhook: app === 'cloneset',
+        timeoutMs: 120_000,
+      });
+      programs.push(p);
+      expect(dirname(main)).not.toContain('node_modules');
+      return p;
+    };
+    await start('watcher', {});
+    const controller = await start('cloneset', { REGATTA_NAMESPACE_SELECTOR: `regatta-test-deploy=${id}` });
+    rmSync(bundles, { recursive: true, force: true });
+
+    const ns = await createNamespace(client, `deploy-${id}`, { 'regatta-test-deploy': id });
+    await client.create({
+      ...CS,
+      metadata: { name: 'web', namespace: ns },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: 'web' } },
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: { containers: [{ name: 'main', image: 'nginx:1.27' }] },
+        },
+      },
+    });
+    // through the admission webhooks (defaulted by the mutating one) and reconciled into pods
+    const deadline = Date.now() + 180_000;
+    let status: { replicas?: number; observedGeneration?: number } | undefined;
+    for (;;) {
+      const cs = await client.get<KubeObject & { status?: typeof status }>({
+        ...CS,
+        namespace: ns,
+        name: 'web',
+      });
+      status = cs.status;
+      if ((await livePods(client, ns)).length === 2 && status?.replicas === 2) break;
+      if (Date.now() > deadline)
+        throw new Error(`CloneSet not at 2 replicas: ${JSON.stringify(status)}\n${programLog(controller)}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(programLog(controller)).not.toMatch(/forbidden/i);
+  }, 600_000);
+});
