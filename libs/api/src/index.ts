@@ -463,8 +463,6 @@ export {
 // Placeholder kinds
 export { IMAGE_PULL_JOB_CRD } from './kinds/image-pull-job.js';
 export { NODE_IMAGE_CRD } from './kinds/node-image.js';
-export { RESOURCE_DISTRIBUTION_CRD } from './kinds/resource-distribution.js';
-export { UNITED_DEPLOYMENT_CRD } from './kinds/united-deployment.js';
 
 // CRD generation
 export {
