@@ -97,4 +97,14 @@ export const KINDS = {
     plural: 'sidecarsets',
     namespaced: false,
   },
+  // UnitedDeployment (v1alpha1: the version the seeds write) and the native kinds its subsets may be
+  uniteddeployments: {
+    group: 'apps.kruise.io',
+    version: 'v1alpha1',
+    kind: 'UnitedDeployment',
+    plural: 'uniteddeployments',
+    namespaced: true,
+  },
+  appsstatefulsets: { group: 'apps', version: 'v1', kind: 'StatefulSet', plural: 'statefulsets', namespaced: true },
+  deployments: { group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true },
 } as const satisfies Record<string, KindRef>;

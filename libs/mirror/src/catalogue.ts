@@ -59,6 +59,7 @@ const CONTROLLER_READS: Readonly<Record<ControllerName, readonly string[]>> = {
     'statefulsets.v1beta1.apps.kruise.io',
     'statefulsets.v1.apps',
     'deployments.v1.apps',
+    POD, // the subsets' pods: status (updated pods) and adaptive scheduling (pending pods)
     REV,
     NS,
   ],
