@@ -26,7 +26,8 @@ export interface SubsetBuildInput {
 /** `<ud>-<subset>-`, or `<ud>-` when that is no valid name prefix (`getSubsetPrefix`). */
 export function subsetPrefix(udName: string, subsetName: string): string {
   const prefix = `${udName}-${subsetName}-`;
-  return isDns1123Subdomain(`${prefix}a`) ? prefix : `${udName}-`;
+  const candidate = `${prefix}a`;
+  return candidate.length <= 253 && isDns1123Subdomain(candidate) ? prefix : `${udName}-`;
 }
 
 /** The subset's workload; `existing` (re-applying the template) keeps its name, resourceVersion and extra metadata. */
