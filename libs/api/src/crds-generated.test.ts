@@ -55,7 +55,7 @@ describe('generated CRDs', () => {
     ['StatefulSet', 'statefulsets', ['sts', 'asts'], 'Namespaced', ['v1alpha1', 'v1beta1'], 'v1beta1', '.status.labelSelector'],
     ['DaemonSet', 'daemonsets', ['daemon', 'ads'], 'Namespaced', ['v1alpha1', 'v1beta1'], 'v1beta1', undefined],
     ['SidecarSet', 'sidecarsets', [], 'Cluster', ['v1alpha1', 'v1beta1'], 'v1beta1', undefined],
-    ['UnitedDeployment', 'uniteddeployments', ['ud'], 'Namespaced', ['v1alpha1'], 'v1alpha1', '.status.labelSelector'],
+    ['UnitedDeployment', 'uniteddeployments', ['ud'], 'Namespaced', ['v1alpha1', 'v1beta1'], 'v1beta1', '.status.labelSelector'],
     ['ResourceDistribution', 'resourcedistributions', ['distributor'], 'Cluster', ['v1alpha1'], 'v1alpha1', undefined],
     ['ImagePullJob', 'imagepulljobs', [], 'Namespaced', ['v1alpha1', 'v1beta1'], 'v1beta1', undefined],
     ['NodeImage', 'nodeimages', [], 'Cluster', ['v1alpha1', 'v1beta1'], 'v1beta1', undefined],
@@ -123,7 +123,7 @@ describe('generated CRDs', () => {
   });
 
   // kinds whose controller brought the full schema
-  const fullSchemaKinds = new Set(['CloneSet', 'StatefulSet', 'DaemonSet', 'SidecarSet']);
+  const fullSchemaKinds = new Set(['CloneSet', 'StatefulSet', 'DaemonSet', 'SidecarSet', 'UnitedDeployment']);
   it('marks every other kind as a placeholder whose spec and status are kept whole', () => {
     for (const def of CRD_DEFINITIONS) {
       expect(def.placeholder).toBe(!fullSchemaKinds.has(def.kind));

@@ -331,11 +331,87 @@ export {
   type SidecarSetMutation,
 } from './sidecarset/admission.js';
 
+// UnitedDeployment
+export {
+  AdaptiveUnitedDeploymentStrategySchema,
+  AdvancedStatefulSetTemplateSpecSchema,
+  CloneSetTemplateSpecSchema,
+  DEFAULT_RESCHEDULE_CRITICAL_SECONDS,
+  DEFAULT_UNITED_DEPLOYMENT_REPLICAS,
+  DEFAULT_UNITED_DEPLOYMENT_REVISION_HISTORY_LIMIT,
+  DEFAULT_UNSCHEDULABLE_DURATION_SECONDS,
+  DeploymentTemplateSpecSchema,
+  ManualUpdateSchema,
+  StatefulSetTemplateSpecSchema,
+  SUBSET_SCHEDULABLE_CONDITION,
+  SUBSET_TEMPLATE_FIELDS,
+  SubsetSchema,
+  SubsetTemplateSchema,
+  SubsetTypes,
+  TopologySchema,
+  UNITED_DEPLOYMENT_API_VERSION,
+  UNITED_DEPLOYMENT_CONTROLLER_NAME,
+  UNITED_DEPLOYMENT_KIND,
+  UNITED_DEPLOYMENT_SCHEDULE_STRATEGY_TYPES,
+  UNITED_DEPLOYMENT_UPDATE_STRATEGY_TYPES,
+  UNITED_DEPLOYMENT_V1ALPHA1_API_VERSION,
+  UNLIMITED_MAX_REPLICAS_FOR_VALIDATION,
+  UnitedDeploymentAnnotations,
+  UnitedDeploymentConditionReasons,
+  UnitedDeploymentConditionSchema,
+  UnitedDeploymentConditionTypes,
+  UnitedDeploymentEventReasons,
+  UnitedDeploymentLabels,
+  UnitedDeploymentScheduleStrategySchema,
+  UnitedDeploymentSchema,
+  UnitedDeploymentSpecSchema,
+  UnitedDeploymentStatusSchema,
+  UnitedDeploymentSubsetConditionSchema,
+  UnitedDeploymentSubsetStatusSchema,
+  UnitedDeploymentUpdateStatusSchema,
+  UnitedDeploymentUpdateStrategySchema,
+  UnitedDeploymentV1alpha1Schema,
+  UnitedDeploymentV1alpha1StatusSchema,
+  type AdaptiveUnitedDeploymentStrategy,
+  type AdvancedStatefulSetTemplateSpec,
+  type CloneSetTemplateSpec,
+  type DeploymentTemplateSpec,
+  type ManualUpdate,
+  type NativeWorkloadSpec,
+  type StatefulSetTemplateSpec,
+  type Subset,
+  type SubsetTemplate,
+  type SubsetTemplateField,
+  type SubsetType,
+  type Topology,
+  type UnitedDeployment,
+  type UnitedDeploymentCondition,
+  type UnitedDeploymentScheduleStrategy,
+  type UnitedDeploymentScheduleStrategyType,
+  type UnitedDeploymentSpec,
+  type UnitedDeploymentStatus,
+  type UnitedDeploymentSubsetCondition,
+  type UnitedDeploymentSubsetStatus,
+  type UnitedDeploymentUpdateStatus,
+  type UnitedDeploymentUpdateStrategy,
+  type UnitedDeploymentUpdateStrategyType,
+  type UnitedDeploymentV1alpha1,
+  type UnitedDeploymentV1alpha1Status,
+} from './uniteddeployment/types.js';
+export {
+  NodeSelectorRequirementSchema,
+  NodeSelectorTermSchema,
+  TolerationSchema,
+  type NodeSelectorRequirement,
+  type NodeSelectorTerm,
+  type Toleration,
+} from './uniteddeployment/node-selection.js';
+export { UNITED_DEPLOYMENT_CRD } from './uniteddeployment/crd.js';
+
 // Placeholder kinds
 export { IMAGE_PULL_JOB_CRD } from './kinds/image-pull-job.js';
 export { NODE_IMAGE_CRD } from './kinds/node-image.js';
 export { RESOURCE_DISTRIBUTION_CRD } from './kinds/resource-distribution.js';
-export { UNITED_DEPLOYMENT_CRD } from './kinds/united-deployment.js';
 
 // CRD generation
 export {

@@ -97,10 +97,11 @@ export const KINDS = {
     plural: 'sidecarsets',
     namespaced: false,
   },
-  // UnitedDeployment (v1alpha1: the version the seeds write) and the native kinds its subsets may be
+  // UnitedDeployment (v1beta1: the stored version OpenKruise's controller works on) and the native kinds its subsets
+  // may be
   uniteddeployments: {
     group: 'apps.kruise.io',
-    version: 'v1alpha1',
+    version: 'v1beta1',
     kind: 'UnitedDeployment',
     plural: 'uniteddeployments',
     namespaced: true,

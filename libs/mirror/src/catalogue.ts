@@ -54,7 +54,7 @@ const CONTROLLER_READS: Readonly<Record<ControllerName, readonly string[]>> = {
   ads: ['daemonsets.v1beta1.apps.kruise.io', POD, NODE, REV, NS],
   sidecarset: ['sidecarsets.v1alpha1.apps.kruise.io', POD, REV, NS],
   uniteddeployment: [
-    'uniteddeployments.v1alpha1.apps.kruise.io',
+    'uniteddeployments.v1beta1.apps.kruise.io',
     'clonesets.v1alpha1.apps.kruise.io',
     'statefulsets.v1beta1.apps.kruise.io',
     'statefulsets.v1.apps',

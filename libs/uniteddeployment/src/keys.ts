@@ -1,46 +1,43 @@
-/** Well-known keys of UnitedDeployment (OpenKruise `apis/apps/v1alpha1/uniteddeployment_types.go`, `well_known_labels.go`). */
+/**
+ * The keys the controller uses, named once in @regatta/api (OpenKruise `apis/apps/v1beta1/uniteddeployment_types.go`)
+ * and re-exported under the names this library's code reads.
+ */
+import {
+  DEFAULT_UNITED_DEPLOYMENT_REVISION_HISTORY_LIMIT,
+  UNITED_DEPLOYMENT_API_VERSION,
+  UNITED_DEPLOYMENT_CONTROLLER_NAME,
+  UNITED_DEPLOYMENT_KIND,
+  SUBSET_SCHEDULABLE_CONDITION,
+  UnitedDeploymentAnnotations,
+  UnitedDeploymentConditionReasons,
+  UnitedDeploymentConditionTypes,
+  UnitedDeploymentEventReasons,
+  UnitedDeploymentLabels,
+} from '@regatta/api';
 
 /** Events' `source.component` (OpenKruise's controller name). */
-export const CONTROLLER_NAME = 'uniteddeployment-controller';
+export const CONTROLLER_NAME = UNITED_DEPLOYMENT_CONTROLLER_NAME;
 /** On every subset workload and its pods: the subset's name. */
-export const SUBSET_NAME_LABEL = 'apps.kruise.io/subset-name';
+export const SUBSET_NAME_LABEL = UnitedDeploymentLabels.SubsetName;
 /** On every subset workload: `subset.patch` as raw JSON ('' when none). */
-export const SUBSET_PATCH_ANNOTATION = 'apps.kruise.io/subset-patch';
+export const SUBSET_PATCH_ANNOTATION = UnitedDeploymentAnnotations.SubsetPatch;
 /** On subset workloads and their pods: the UnitedDeployment revision they were built from. */
-export const UD_REVISION_LABEL = 'apps.kruise.io/controller-revision-hash';
+export const UD_REVISION_LABEL = UnitedDeploymentLabels.ControllerRevisionHash;
 /** Reservation mode: `"true"` on a pod kept in an unschedulable subset while a temporary substitute runs elsewhere. */
-export const RESERVED_POD_LABEL = 'apps.kruise.io/united-deployment-reserved-pod';
+export const RESERVED_POD_LABEL = UnitedDeploymentLabels.ReservedPod;
 /** Label of ControllerRevisions: the hash of their data. */
 export const REVISION_HASH_LABEL = 'controller.kubernetes.io/hash';
+export const DEFAULT_UD_REVISION_HISTORY_LIMIT = DEFAULT_UNITED_DEPLOYMENT_REVISION_HISTORY_LIMIT;
 
-/** The kind the controller reconciles (v1alpha1: the version the seeds write and the bus mirrors). */
-export const UNITED_DEPLOYMENT_GVK = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'UnitedDeployment' } as const;
+/** The kind the controller reconciles: v1beta1, the stored version (OpenKruise's controller works on it). */
+export const UNITED_DEPLOYMENT_GVK = { apiVersion: UNITED_DEPLOYMENT_API_VERSION, kind: UNITED_DEPLOYMENT_KIND } as const;
 
-/** Condition types of `status.conditions`. */
-export const UnitedDeploymentConditions = {
-  SubsetProvisioned: 'SubsetProvisioned',
-  SubsetUpdated: 'SubsetUpdated',
-  SubsetFailure: 'SubsetFailure',
-  UnitedDeploymentUpdated: 'UnitedDeploymentUpdated',
-} as const;
+export const UnitedDeploymentConditions = UnitedDeploymentConditionTypes;
+export const SUBSET_SCHEDULABLE = SUBSET_SCHEDULABLE_CONDITION;
 
-/** Condition type of `status.subsetStatuses[].conditions`. */
-export const SUBSET_SCHEDULABLE = 'Schedulable';
-
-/** Event reasons, as OpenKruise builds them (`Failed%s`/`Successful%s`; two carry a space). */
+/** Event and condition reasons. */
 export const REASONS = {
-  SuccessfulUpdateSubset: 'SuccessfulUpdateSubset',
-  FailedUpdateSubset: 'FailedUpdateSubset',
-  FailedRevisionProvision: 'FailedRevisionProvision',
-  FailedFindSubsets: 'FailedFindSubsets',
-  FailedFindSubsetsSpaced: 'Failed FindSubsets',
-  FailedDeleteDuplicatedSubsets: 'FailedDeleteDuplicatedSubsets',
-  FailedSpecifySubsetReplicas: 'Failed SpecifySubsetReplicas',
-  RevisionUpdating: 'UnitedDeploymentRevisionUpdating',
-  RevisionUpdated: 'UnitedDeploymentRevisionUpdated',
+  ...UnitedDeploymentEventReasons,
+  RevisionUpdating: UnitedDeploymentConditionReasons.RevisionUpdating,
+  RevisionUpdated: UnitedDeploymentConditionReasons.RevisionUpdated,
 } as const;
-
-/** Adaptive scheduling defaults (seconds). */
-export const DEFAULT_RESCHEDULE_CRITICAL_SECONDS = 30;
-export const DEFAULT_UNSCHEDULABLE_DURATION = 300;
-export const DEFAULT_UD_REVISION_HISTORY_LIMIT = 10;

@@ -8,18 +8,21 @@ import { type KubeObject, cloneJson, isNotFound, labelSelectorToString, retryOnC
 import type { Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
 import { pendingWrites } from '@regatta/runtime';
 import {
-  DEFAULT_RESCHEDULE_CRITICAL_SECONDS,
-  DEFAULT_UNSCHEDULABLE_DURATION,
-  REASONS,
-  RESERVED_POD_LABEL,
-  SUBSET_SCHEDULABLE,
-  UNITED_DEPLOYMENT_GVK,
-} from './keys.js';
-import { defaultAdaptiveStatus } from './planning/adaptive.js';
-import { type SubsetTarget, nextPartitions, planSubsets } from './planning/plan.js';
+  type ExistingSubset,
+  type ReservedSubsetState,
+  adaptiveTiming,
+  allocateReplicas,
+  conditionsAfterReservedAllocation,
+  defaultAdaptiveSubsetState,
+  isAdaptive,
+  nextPartitions,
+  reservedSubsetState,
+  reservesUnschedulablePods,
+} from './allocation/index.js';
+import { REASONS, RESERVED_POD_LABEL, UNITED_DEPLOYMENT_GVK, UnitedDeploymentConditions } from './keys.js';
+import { type SubsetTarget, planSubsets } from './planning/plan.js';
 import { computeStatus, initSubsetStatuses, statusChanged, statusMergePatch, withUpdatedCondition } from './planning/status.js';
 import { subsetKindOf } from './subset/kinds.js';
-import { type SubsetFacts, allocateReplicas } from './sync/allocate.js';
 import type { StepContext, SyncDeps } from './sync/context.js';
 import { manageSubsets } from './sync/manage.js';
 import { revisionsStep } from './sync/revisions.js';
@@ -80,42 +83,50 @@ export class UnitedDeploymentReconciler implements Reconciler {
       throw err;
     }
 
-    const strategy = ud.spec.topology?.scheduleStrategy;
-    const adaptive = strategy?.type === 'Adaptive';
-    const facts = new Map<string, SubsetFacts>();
+    const adaptive = isAdaptive(ud.spec);
+    const reserve = reservesUnschedulablePods(ud.spec);
+    const timing = adaptiveTiming(ud.spec);
+    const existing: Record<string, ExistingSubset> = {};
+    const reserved: Record<string, ReservedSubsetState> = {};
     for (const [name, view] of found.existing) {
-      let unschedulable = false;
-      if (adaptive) {
-        const ss = subsetStatuses.find((x) => x.name === name);
-        const a = defaultAdaptiveStatus(
-          {
-            condition: ss?.conditions?.find((c) => c.type === SUBSET_SCHEDULABLE),
-            pods: view.pods,
-            replicas: view.statusReplicas,
-            readyReplicas: view.readyReplicas,
-          },
-          {
-            rescheduleCriticalMs: 1000 * (strategy?.adaptive?.rescheduleCriticalSeconds ?? DEFAULT_RESCHEDULE_CRITICAL_SECONDS),
-            unschedulableMs: 1000 * (strategy?.adaptive?.unschedulableDuration ?? DEFAULT_UNSCHEDULABLE_DURATION),
-            now: s.now,
-          },
+      const facts: ExistingSubset = { replicas: view.specReplicas, readyReplicas: view.readyReplicas };
+      const ss = subsetStatuses.find((x) => x.name === name);
+      if (reserve) {
+        const state = reservedSubsetState(
+          { conditions: ss?.conditions, pods: view.pods },
+          { updatedRevision: view.revision ?? revisions.update, updatedCondition: conditions.find((c) => c.type === UnitedDeploymentConditions.UnitedDeploymentUpdated), timing, now: s.now.getTime() },
         );
-        unschedulable = a.unschedulable;
-        requeue.push(...a.requeueMs);
-        if (a.condition && ss) subsetStatuses = withSubsetCondition(subsetStatuses, name, a.condition);
+        await labelReservedPods(s, state.podsToLabel);
+        reserved[name] = state;
+        Object.assign(facts, { unschedulable: state.unschedulable, markedAsUnschedulable: state.markedAsUnschedulable, reservedPods: state.reservedPods });
+        subsetStatuses = withSubsetConditions(subsetStatuses, name, state.conditions);
+        if (state.requeueAfterMs !== undefined) requeue.push(state.requeueAfterMs);
+      } else if (adaptive) {
+        const state = defaultAdaptiveSubsetState(
+          { conditions: ss?.conditions, replicas: view.statusReplicas, readyReplicas: view.readyReplicas, pods: view.pods },
+          timing,
+          s.now.getTime(),
+        );
+        facts.unschedulable = state.unschedulable;
+        subsetStatuses = withSubsetConditions(subsetStatuses, name, state.conditions);
+        if (state.requeueAfterMs !== undefined) requeue.push(state.requeueAfterMs);
       }
-      facts.set(name, { current: view.specReplicas, readyReplicas: view.readyReplicas, unschedulable });
+      existing[name] = facts;
     }
 
     let nextReplicas: Record<string, number>;
     try {
-      nextReplicas = allocateReplicas(ud, facts);
+      nextReplicas = allocateReplicas(ud.spec, existing);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       void d.recorder.warning(ud, REASONS.FailedSpecifySubsetReplicas, `Specified subset replicas is ineffective: ${message}`);
       throw err;
     }
-    const partitions = nextPartitions(ud, nextReplicas);
+    for (const [name, state] of Object.entries(reserved)) {
+      const conditionsAfter = conditionsAfterReservedAllocation(state, existing[name]?.replicas ?? 0, nextReplicas[name] ?? 0, s.now.getTime());
+      subsetStatuses = withSubsetConditions(subsetStatuses, name, conditionsAfter);
+    }
+    const partitions = nextPartitions(ud.spec, nextReplicas);
     const target = (name: string): SubsetTarget => {
       const patch = (ud.spec.topology?.subsets ?? []).find((x) => x.name === name)?.patch;
       return {
@@ -130,14 +141,13 @@ export class UnitedDeploymentReconciler implements Reconciler {
       const managed = await manageSubsets(s, { ud, kind, found, plan, target, conditions });
       conditions = managed.conditions;
       if (adaptive && (plan.create.length > 0 || plan.update.some((u) => u.reason === 'replicas'))) {
-        requeue.push(1000 * (strategy?.adaptive?.rescheduleCriticalSeconds ?? DEFAULT_RESCHEDULE_CRITICAL_SECONDS));
+        requeue.push(timing.rescheduleCriticalMs);
       }
     } catch (err) {
       void d.recorder.warning(ud, REASONS.FailedUpdateSubset, err instanceof Error ? err.message : String(err));
       throw err;
     }
 
-    const reserve = adaptive && strategy?.adaptive?.reserveUnschedulablePods === true;
     const labelSelector =
       labelSelectorToString(ud.spec.selector) + (reserve ? `,${RESERVED_POD_LABEL}=false` : '');
     const status = computeStatus({
@@ -151,6 +161,7 @@ export class UnitedDeploymentReconciler implements Reconciler {
       updateRevision: revisions.update,
       collisionCount: revisions.collisionCount,
       labelSelector,
+      reservedPods: Object.fromEntries(Object.entries(reserved).map(([n, st]) => [n, st.reservedPods])),
     });
     await this.#writeStatus(s, ud, status);
     const after = requeue.filter((ms) => ms > 0);
@@ -182,10 +193,21 @@ export class UnitedDeploymentReconciler implements Reconciler {
   }
 }
 
-function withSubsetCondition(statuses: SubsetStatus[], name: string, condition: NonNullable<SubsetStatus['conditions']>[number]): SubsetStatus[] {
-  return statuses.map((ss) =>
-    ss.name === name
-      ? { ...ss, conditions: [...(ss.conditions ?? []).filter((c) => c.type !== condition.type), condition] }
-      : ss,
-  );
+function withSubsetConditions(statuses: SubsetStatus[], name: string, conditions: SubsetStatus['conditions']): SubsetStatus[] {
+  return statuses.map((ss) => (ss.name === name ? { ...ss, conditions: conditions ?? [] } : ss));
+}
+
+/** Reservation mode: the reserved label of every pod whose reserved state changed or which has none yet. */
+async function labelReservedPods(s: StepContext, pods: ReservedSubsetState['podsToLabel']): Promise<void> {
+  for (const { pod, reserved } of pods) {
+    try {
+      await s.d.client.patch(
+        { apiVersion: 'v1', kind: 'Pod', namespace: pod.metadata?.namespace, name: pod.metadata?.name ?? '' },
+        { metadata: { labels: { [RESERVED_POD_LABEL]: reserved ? 'true' : 'false' } } },
+        { type: 'merge' },
+      );
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  }
 }

@@ -1,108 +1,53 @@
 /**
- * The UnitedDeployment shapes the controller reads and writes (OpenKruise `apis/apps/v1alpha1/uniteddeployment_types.go`,
- * JSON names as upstream). Structural: plain JSON from the API server or the bus fits.
+ * The UnitedDeployment shapes the controller reads and writes: @regatta/api's types (v1beta1, JSON names as
+ * upstream), with `spec` present (the reconciler never reads an object without one) and the v1alpha1 view of the
+ * status (`subsetReplicas`, `updateStatus`) written beside the v1beta1 fields.
  */
-import type { IntOrString, KubeObject, LabelSelector, ObjectMeta } from '@regatta/kube';
+import type {
+  UnitedDeployment as ApiUnitedDeployment,
+  UnitedDeploymentCondition,
+  UnitedDeploymentSpec,
+  UnitedDeploymentStatus as ApiUnitedDeploymentStatus,
+  UnitedDeploymentSubsetStatus,
+  UnitedDeploymentUpdateStatus,
+} from '@regatta/api';
 
-export interface NodeSelectorRequirement {
-  key: string;
-  operator: string;
-  values?: string[];
-}
+export type {
+  NodeSelectorRequirement,
+  NodeSelectorTerm,
+  Subset,
+  SubsetTemplate,
+  Toleration,
+  UnitedDeploymentSpec,
+} from '@regatta/api';
 
-export interface NodeSelectorTerm {
-  matchExpressions?: NodeSelectorRequirement[] | null;
-  matchFields?: NodeSelectorRequirement[] | null;
-}
+/** A condition of `status.conditions` as the controller writes it (type and status always set). */
+export type UDCondition = UnitedDeploymentCondition & { type: string; status: string };
 
-export interface Toleration {
-  key?: string;
-  operator?: string;
-  value?: string;
-  effect?: string;
-  tolerationSeconds?: number;
-}
-
-export interface Subset {
-  name: string;
-  nodeSelectorTerm?: NodeSelectorTerm | null;
-  tolerations?: Toleration[] | null;
-  replicas?: IntOrString | null;
-  minReplicas?: IntOrString | null;
-  maxReplicas?: IntOrString | null;
-  /** Strategic-merge patch of the subset's pod template. */
-  patch?: Record<string, unknown> | null;
-}
-
-/** `template.<kind>Template`: metadata for the subset workloads and a workload spec. */
-export interface WorkloadTemplate {
-  metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> } & Record<string, unknown>;
-  spec: Record<string, unknown>;
-}
-
-export interface SubsetTemplate {
-  statefulSetTemplate?: WorkloadTemplate | null;
-  advancedStatefulSetTemplate?: WorkloadTemplate | null;
-  cloneSetTemplate?: WorkloadTemplate | null;
-  deploymentTemplate?: WorkloadTemplate | null;
-}
-
-export interface AdaptiveStrategy {
-  rescheduleCriticalSeconds?: number | null;
-  unschedulableDuration?: number | null;
-  reserveUnschedulablePods?: boolean | null;
-}
-
-export interface UnitedDeploymentSpec {
-  replicas?: number | null;
-  selector: LabelSelector;
-  template?: SubsetTemplate;
-  topology?: {
-    subsets?: Subset[] | null;
-    scheduleStrategy?: { type?: string | null; adaptive?: AdaptiveStrategy | null } | null;
-  } | null;
-  updateStrategy?: {
-    type?: string | null;
-    manualUpdate?: { partitions?: Record<string, number> | null } | null;
-  } | null;
-  revisionHistoryLimit?: number | null;
-}
-
-export interface UDCondition {
-  type: string;
-  status: string;
-  lastTransitionTime?: string;
-  reason?: string;
-  message?: string;
-}
-
-export interface SubsetStatus {
+/** `status.subsetStatuses[]` as the controller writes it. */
+export interface SubsetStatus extends UnitedDeploymentSubsetStatus {
   name: string;
   replicas: number;
   readyReplicas: number;
   partition: number;
-  reservedPods?: number;
-  conditions?: UDCondition[];
 }
 
-export interface UnitedDeploymentStatus {
-  observedGeneration?: number;
-  replicas: number;
-  readyReplicas?: number;
-  updatedReplicas: number;
-  updatedReadyReplicas?: number;
-  reservedPods?: number;
-  collisionCount?: number | null;
-  currentRevision: string;
-  subsetReplicas?: Record<string, number>;
+export interface UnitedDeploymentStatus extends Omit<ApiUnitedDeploymentStatus, 'conditions' | 'subsetStatuses'> {
+  conditions?: UDCondition[];
   subsetStatuses?: SubsetStatus[];
-  conditions?: UDCondition[];
-  updateStatus?: { updatedRevision?: string; currentPartitions?: Record<string, number> } | null;
-  labelSelector?: string;
+  /** v1alpha1 view: replicas per subset (from `subsetStatuses`). */
+  subsetReplicas?: Record<string, number>;
+  /** v1alpha1 view: the updated revision and the partition per subset. */
+  updateStatus?: UnitedDeploymentUpdateStatus;
 }
 
-export interface UnitedDeployment extends KubeObject {
-  metadata?: ObjectMeta;
+export interface UnitedDeployment extends Omit<ApiUnitedDeployment, 'spec' | 'status'> {
   spec: UnitedDeploymentSpec;
   status?: UnitedDeploymentStatus;
+}
+
+/** `template.<kind>Template`: metadata for the subset workloads and a workload spec. */
+export interface WorkloadTemplate {
+  metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+  spec: Record<string, unknown>;
 }

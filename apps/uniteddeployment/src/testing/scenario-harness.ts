@@ -23,7 +23,9 @@ import {
 export { isReady, imageOf, type Pod } from '@regatta/testing';
 export type { CoreEvent } from '@regatta/kube';
 
+/** Objects are written as the seed writes them (v1alpha1); status is read through v1beta1, the stored version. */
 export const UD = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'UnitedDeployment' } as const;
+export const UD_V1BETA1 = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'UnitedDeployment' } as const;
 export const ZONES = ['east', 'west', 'central'] as const;
 export const ZONE_LABEL = 'topology.kubernetes.io/zone';
 const NODE = { apiVersion: 'v1', kind: 'Node' } as const;
@@ -42,6 +44,7 @@ export interface UnitedDeploymentStatus {
   updatedReplicas: number;
   updatedReadyReplicas?: number;
   currentRevision?: string;
+  updatedRevision?: string;
   subsetReplicas?: Record<string, number>;
   subsetStatuses?: SubsetStatus[];
   updateStatus?: { updatedRevision?: string; currentPartitions?: Record<string, number> };
@@ -151,7 +154,7 @@ export function useUnitedDeploymentScenarios(
   });
 
   const pods = (ns: string) => livePods(kube(), ns);
-  const unitedDeployment = (ns: string, name: string) => kube().get<UnitedDeployment>({ ...UD, namespace: ns, name });
+  const unitedDeployment = (ns: string, name: string) => kube().get<UnitedDeployment>({ ...UD_V1BETA1, namespace: ns, name });
   const zoneOfNode = new Map<string, string>();
   const zoneOf = async (node: string): Promise<string> => {
     if (!node) return '';

@@ -6,7 +6,7 @@ import { NODE_IMAGE_CRD } from '../kinds/node-image.js';
 import { RESOURCE_DISTRIBUTION_CRD } from '../kinds/resource-distribution.js';
 import { SIDECARSET_CRD } from '../sidecarset/crd.js';
 import { STATEFULSET_CRD } from '../statefulset/crd.js';
-import { UNITED_DEPLOYMENT_CRD } from '../kinds/united-deployment.js';
+import { UNITED_DEPLOYMENT_CRD } from '../uniteddeployment/crd.js';
 import { buildCrd, crdFileName } from './build.js';
 import type { CrdDefinition, CustomResourceDefinition } from './definition.js';
 import { renderCrdYaml } from './render.js';

@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { UnitedDeployment } from '../types.js';
 import type { SubsetView } from '../subset/read.js';
-import { nextPartitions, planSubsets, updateReason } from './plan.js';
+import { planSubsets, updateReason } from './plan.js';
 
-const ud = (partitions?: Record<string, number>, type?: string): UnitedDeployment => ({
+const ud = (): UnitedDeployment => ({
   metadata: { name: 'u' },
   spec: {
     selector: { matchLabels: { a: 'b' } },
     topology: { subsets: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] },
-    updateStrategy: { ...(type !== undefined ? { type } : {}), manualUpdate: partitions ? { partitions } : {} },
   },
 });
 
@@ -27,15 +26,6 @@ const view = (o: Partial<SubsetView> = {}): SubsetView => ({
   ...o,
 });
 const target = { revision: 'r1', replicas: 2, partition: 0, patch: '' };
-
-describe('nextPartitions', () => {
-  it('manual partitions capped at the next replicas; absent ones are 0', () => {
-    expect(nextPartitions(ud({ a: 4, b: 3 }), { a: 5, b: 1, c: 2 })).toEqual({ a: 4, b: 1, c: 0 });
-  });
-  it('no partitions unless the type is Manual (or empty)', () => {
-    expect(nextPartitions(ud({ a: 4 }, 'Other'), { a: 5, b: 5, c: 0 })).toEqual({ a: 0, b: 0, c: 0 });
-  });
-});
 
 describe('updateReason', () => {
   it.each([

@@ -5,18 +5,6 @@
 import type { SubsetView } from '../subset/read.js';
 import type { UnitedDeployment } from '../types.js';
 
-/** `manualUpdate.partitions[s]` (0 when absent or the type is not Manual), capped at the subset's next replicas. */
-export function nextPartitions(ud: UnitedDeployment, nextReplicas: Readonly<Record<string, number>>): Record<string, number> {
-  const type = ud.spec.updateStrategy?.type;
-  const manual = !type || type === 'Manual';
-  const partitions = manual ? (ud.spec.updateStrategy?.manualUpdate?.partitions ?? {}) : {};
-  const out: Record<string, number> = {};
-  for (const s of ud.spec.topology?.subsets ?? []) {
-    out[s.name] = Math.min(partitions[s.name] ?? 0, nextReplicas[s.name] ?? 0);
-  }
-  return out;
-}
-
 export interface SubsetTarget {
   revision: string;
   replicas: number;
