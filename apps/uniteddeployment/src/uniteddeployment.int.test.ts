@@ -63,7 +63,7 @@ describe('UnitedDeployment', () => {
     expect(await subsetReplicas(ns, 'scale')).toEqual({ a: 1, b: 1 });
     expect(await h.workloads(ns, CS)).toHaveLength(2);
     expect(await h.podsPerZone(ns)).toEqual({ east: 1, west: 1 });
-  });
+  }, 300_000);
 
   it('partitions per subset hold back each subset; removing them finishes the update', async () => {
     const ns = await h.namespace();
@@ -106,5 +106,5 @@ describe('UnitedDeployment', () => {
     expect((await h.pods(ns)).every((p) => imageOf(p) === 'nginx:1.29.0')).toBe(true);
     expect(done.status?.currentRevision).toBe(done.status?.updatedRevision);
     expect(partitionsOf(done)).toEqual({ a: 0, b: 0 });
-  });
+  }, 300_000);
 });

@@ -22,7 +22,15 @@ export interface SubsetSpec {
 export function unitedDeployment(
   ns: string,
   name: string,
-  o: { replicas: number; subsets: SubsetSpec[]; template?: TemplateField; image?: string; extra?: Record<string, unknown> },
+  o: {
+    replicas: number;
+    subsets: SubsetSpec[];
+    template?: TemplateField;
+    image?: string;
+    /** `topology.scheduleStrategy`. */
+    scheduleStrategy?: Record<string, unknown>;
+    extra?: Record<string, unknown>;
+  },
 ): UnitedDeployment {
   const labels = { app: name };
   const podTemplate = {
@@ -50,6 +58,7 @@ export function unitedDeployment(
           ...(s.maxReplicas !== undefined ? { maxReplicas: s.maxReplicas } : {}),
           ...(s.patch ? { patch: s.patch } : {}),
         })),
+        ...(o.scheduleStrategy ? { scheduleStrategy: o.scheduleStrategy } : {}),
       },
       template: { [o.template ?? 'cloneSetTemplate']: { metadata: { labels }, spec: templateSpec } },
       ...o.extra,

@@ -199,23 +199,23 @@ export function useUnitedDeploymentScenarios(
     addNode,
     controllerLog: () => programLog(first),
     async settled(ns, name, replicas, timeoutMs = 120_000) {
+      // polls a summary, so that a timeout shows what differed
       await expect
         .poll(
           async () => {
             const ud = await unitedDeployment(ns, name);
             const s = ud.status;
-            return (
-              s !== undefined &&
-              s.observedGeneration === ud.metadata?.generation &&
-              s.replicas === replicas &&
-              s.readyReplicas === replicas &&
-              s.updatedReadyReplicas === replicas &&
-              (await pods(ns)).length === replicas
-            );
+            return {
+              observed: s?.observedGeneration === ud.metadata?.generation,
+              replicas: s?.replicas,
+              readyReplicas: s?.readyReplicas,
+              updatedReadyReplicas: s?.updatedReadyReplicas,
+              pods: (await pods(ns)).length,
+            };
           },
           { timeout: timeoutMs, interval: 1000 },
         )
-        .toBe(true);
+        .toEqual({ observed: true, replicas, readyReplicas: replicas, updatedReadyReplicas: replicas, pods: replicas });
       return unitedDeployment(ns, name);
     },
   };

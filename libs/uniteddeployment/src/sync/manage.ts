@@ -71,6 +71,7 @@ export async function manageSubsets(s: StepContext, m: ManageInput): Promise<Man
       );
       if (del.kind === kind) s.d.expectations.expectScale(s.key, 'delete', del.name);
       deleted.push(del.name);
+      s.log.info({ workload: del.name, kind: del.kind.kind }, 'deleted a subset workload');
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
