@@ -69,7 +69,8 @@ export async function manageSubsets(s: StepContext, m: ManageInput): Promise<Man
         { apiVersion: del.kind.apiVersion, kind: del.kind.kind, namespace: ns, name: del.name },
         { propagationPolicy: 'Background' },
       );
-      if (del.kind === kind) s.d.expectations.expectScale(s.key, 'delete', del.name);
+      // the cache may already show the delete (then there is nothing to wait for)
+      if (del.kind === kind && s.d[kind.reader].get(ns, del.name)) s.d.expectations.expectScale(s.key, 'delete', del.name);
       deleted.push(del.name);
       s.log.info({ workload: del.name, kind: del.kind.kind }, 'deleted a subset workload');
     } catch (err) {

@@ -60,7 +60,7 @@ export async function findSubsets(
     for (const dup of duplicates) {
       try {
         await s.d.client.delete({ apiVersion: kind.apiVersion, kind: kind.kind, namespace: ns, name: dup.metadata?.name ?? '' });
-        s.d.expectations.expectScale(s.key, 'delete', dup.metadata?.name ?? '');
+        if (s.d[kind.reader].get(ns, dup.metadata?.name ?? '')) s.d.expectations.expectScale(s.key, 'delete', dup.metadata?.name ?? '');
       } catch (err) {
         if (isNotFound(err)) continue;
         const message = err instanceof Error ? err.message : String(err);
