@@ -5,15 +5,22 @@
 import { KINDS } from '@regatta/bus';
 import {
   CONTROLLER_NAME,
+  MUTATE_UNITED_DEPLOYMENT_PATH,
+  UNITED_DEPLOYMENT_FEATURE_GATES,
   UnitedDeploymentReconciler,
+  VALIDATE_UNITED_DEPLOYMENT_PATH,
   isSubsetPod,
+  unitedDeploymentDefaulter,
+  unitedDeploymentValidator,
+  unitedDeploymentWebhookConfigurations,
   unitedDeploymentsForPod,
 } from '@regatta/uniteddeployment';
-import { ControllerBuilder, runController } from '@regatta/kit';
+import { ControllerBuilder, mutating, runController, validating } from '@regatta/kit';
 
 const uniteddeployment = ControllerBuilder.controller({
   name: 'uniteddeployment',
   eventComponent: CONTROLLER_NAME,
+  featureGates: UNITED_DEPLOYMENT_FEATURE_GATES,
   maxConcurrentReconciles: 3,
 })
   .for('uniteddeployments', KINDS.uniteddeployments)
@@ -24,6 +31,23 @@ const uniteddeployment = ControllerBuilder.controller({
   .owns('revisions', KINDS.controllerrevisions)
   // the subsets' pods (never other pods): a change re-reads the UnitedDeployments that select them
   .watches('pods', KINDS.pods, unitedDeploymentsForPod, { keep: isSubsetPod })
-  .reconciler(({ readers, client, expectations, recorder }) => new UnitedDeploymentReconciler({ ...readers, client, expectations, recorder }));
+  .webhooks(({ gates }) => {
+    const webhookGates = {
+      resourcesDeletionProtection: gates.ResourcesDeletionProtection,
+      templateNoDefaults: gates.TemplateNoDefaults,
+    };
+    return {
+      routes: [
+        mutating(MUTATE_UNITED_DEPLOYMENT_PATH, unitedDeploymentDefaulter(webhookGates)),
+        validating(VALIDATE_UNITED_DEPLOYMENT_PATH, unitedDeploymentValidator(webhookGates)),
+      ],
+      configurations: (url, ca, scope) =>
+        Object.values(unitedDeploymentWebhookConfigurations(url, ca, scope, webhookGates)),
+    };
+  })
+  .reconciler(
+    ({ readers, client, expectations, recorder }) =>
+      new UnitedDeploymentReconciler({ ...readers, client, expectations, recorder }),
+  );
 
 await runController(uniteddeployment);

@@ -407,6 +407,11 @@ export {
   type Toleration,
 } from './uniteddeployment/node-selection.js';
 export { UNITED_DEPLOYMENT_CRD } from './uniteddeployment/crd.js';
+export {
+  UNITED_DEPLOYMENT_SHAPE,
+  UNITED_DEPLOYMENT_SPEC_SHAPE,
+  unitedDeploymentShapeErrors,
+} from './uniteddeployment/shape.js';
 
 // Placeholder kinds
 export { IMAGE_PULL_JOB_CRD } from './kinds/image-pull-job.js';

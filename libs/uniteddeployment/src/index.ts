@@ -4,6 +4,9 @@ export { ReplicaAllocationError, SubsetReplicasError, UnitedDeploymentError } fr
 // Replica allocation (pure)
 export * from './allocation/index.js';
 
+// Admission (pure defaulting and validation, the handlers and their configurations)
+export * from './webhooks/index.js';
+
 // Subset workloads, revisions and the reconciler
 export * from './keys.js';
 export type * from './types.js';

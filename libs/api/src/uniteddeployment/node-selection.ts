@@ -11,7 +11,8 @@ export const NodeSelectorRequirementSchema = Type.Object({
   operator: Type.String({ description: 'In, NotIn, Exists, DoesNotExist, Gt or Lt.' }),
   values: Type.Optional(
     Type.Array(Type.String(), {
-      description: 'Values for In / NotIn (non-empty), one integer for Gt / Lt, none for Exists / DoesNotExist.',
+      description:
+        'Values for In / NotIn (non-empty), one integer for Gt / Lt, none for Exists / DoesNotExist.',
       'x-kubernetes-list-type': 'atomic',
     }),
   ),
@@ -38,10 +39,14 @@ export const NodeSelectorTermSchema = Type.Object(
 
 /** core/v1 Toleration. */
 export const TolerationSchema = Type.Object({
-  key: Type.Optional(Type.String({ description: 'The taint key; empty with operator Exists matches every taint.' })),
+  key: Type.Optional(
+    Type.String({ description: 'The taint key; empty with operator Exists matches every taint.' }),
+  ),
   operator: Type.Optional(Type.String({ description: 'Exists or Equal (default).' })),
   value: Type.Optional(Type.String({ description: 'The taint value (Equal).' })),
-  effect: Type.Optional(Type.String({ description: 'NoSchedule, PreferNoSchedule, NoExecute, or empty for all.' })),
+  effect: Type.Optional(
+    Type.String({ description: 'NoSchedule, PreferNoSchedule, NoExecute, or empty for all.' }),
+  ),
   tolerationSeconds: Type.Optional(Int64({ description: 'How long a NoExecute taint is tolerated.' })),
 });
 

@@ -121,7 +121,13 @@ export const UnitedDeploymentEventReasons = {
 /** Template `metadata`: schemaless (kept whole), as upstream. */
 const TemplateMetaSchema = (): TUnsafe<TemplateMeta> =>
   Type.Unsafe<TemplateMeta>(
-    Type.Object({}, { description: 'Labels and annotations copied onto every subset workload.', 'x-kubernetes-preserve-unknown-fields': true }),
+    Type.Object(
+      {},
+      {
+        description: 'Labels and annotations copied onto every subset workload.',
+        'x-kubernetes-preserve-unknown-fields': true,
+      },
+    ),
   );
 
 /** apps/v1 StatefulSetSpec / DeploymentSpec as a UD keeps them: schemaless; the fields Regatta reads are typed. */
@@ -129,13 +135,21 @@ export interface NativeWorkloadSpec {
   replicas?: number;
   selector?: LabelSelectorSpec;
   template: PodTemplateSpec;
-  updateStrategy?: { type?: string; rollingUpdate?: { partition?: number; maxUnavailable?: number | string; [k: string]: unknown } };
-  strategy?: { type?: string; rollingUpdate?: { maxUnavailable?: number | string; maxSurge?: number | string } };
+  updateStrategy?: {
+    type?: string;
+    rollingUpdate?: { partition?: number; maxUnavailable?: number | string; [k: string]: unknown };
+  };
+  strategy?: {
+    type?: string;
+    rollingUpdate?: { maxUnavailable?: number | string; maxSurge?: number | string };
+  };
   [key: string]: unknown;
 }
 
 const NativeSpecSchema = (description: string): TUnsafe<NativeWorkloadSpec> =>
-  Type.Unsafe<NativeWorkloadSpec>(Type.Object({}, { description, 'x-kubernetes-preserve-unknown-fields': true }));
+  Type.Unsafe<NativeWorkloadSpec>(
+    Type.Object({}, { description, 'x-kubernetes-preserve-unknown-fields': true }),
+  );
 
 export const StatefulSetTemplateSpecSchema = Type.Object(
   { metadata: Type.Optional(TemplateMetaSchema()), spec: NativeSpecSchema('An apps/v1 StatefulSetSpec.') },
@@ -166,9 +180,14 @@ export const SubsetTemplateSchema = Type.Object(
 
 export const SubsetSchema = Type.Object(
   {
-    name: Type.String({ description: "Subset name (DNS label, unique); workloads are named '<ud>-<subset>-…'." }),
+    name: Type.String({
+      description: "Subset name (DNS label, unique); workloads are named '<ud>-<subset>-…'.",
+    }),
     nodeSelectorTerm: Type.Optional(
-      described(NodeSelectorTermSchema, "Nodes of this subset (only matchExpressions are used); can't be changed."),
+      described(
+        NodeSelectorTermSchema,
+        "Nodes of this subset (only matchExpressions are used); can't be changed.",
+      ),
     ),
     nodeSelector: Type.Optional(
       StringMap({
@@ -177,23 +196,31 @@ export const SubsetSchema = Type.Object(
       }),
     ),
     tolerations: Type.Optional(
-      Type.Array(TolerationSchema, { description: "Tolerations added to this subset's pods; can't be changed." }),
+      Type.Array(TolerationSchema, {
+        description: "Tolerations added to this subset's pods; can't be changed.",
+      }),
     ),
     replicas: Type.Optional(
       IntOrString({
-        description: "Pods of this subset: a number or a percentage of spec.replicas; unset subsets share the rest evenly.",
+        description:
+          'Pods of this subset: a number or a percentage of spec.replicas; unset subsets share the rest evenly.',
       }),
     ),
     minReplicas: Type.Optional(
-      IntOrString({ description: 'Lower bound, filled first in subset order; excludes replicas; default 0.' }),
+      IntOrString({
+        description: 'Lower bound, filled first in subset order; excludes replicas; default 0.',
+      }),
     ),
-    maxReplicas: Type.Optional(IntOrString({ description: 'Upper bound; unset means unlimited; excludes replicas.' })),
+    maxReplicas: Type.Optional(
+      IntOrString({ description: 'Upper bound; unset means unlimited; excludes replicas.' }),
+    ),
     patch: Type.Optional(
       Type.Unsafe<Record<string, unknown>>(
         Type.Object(
           {},
           {
-            description: 'Strategic merge patch applied to the pod template of this subset; takes precedence over everything else.',
+            description:
+              'Strategic merge patch applied to the pod template of this subset; takes precedence over everything else.',
             'x-kubernetes-preserve-unknown-fields': true,
           },
         ),
@@ -206,14 +233,18 @@ export const SubsetSchema = Type.Object(
 export const AdaptiveUnitedDeploymentStrategySchema = Type.Object(
   {
     rescheduleCriticalSeconds: Type.Optional(
-      Int32({ description: 'Seconds a pod may stay unschedulable before its subset is marked unschedulable; default 30.' }),
+      Int32({
+        description:
+          'Seconds a pod may stay unschedulable before its subset is marked unschedulable; default 30.',
+      }),
     ),
     unschedulableDuration: Type.Optional(
       Int32({ description: 'Seconds a subset stays unschedulable once marked; default 300.' }),
     ),
     reserveUnschedulablePods: Type.Optional(
       Type.Boolean({
-        description: 'Keep unschedulable pods and run temporary substitutes in other subsets (CloneSet and Deployment templates only).',
+        description:
+          'Keep unschedulable pods and run temporary substitutes in other subsets (CloneSet and Deployment templates only).',
       }),
     ),
   },
@@ -224,7 +255,10 @@ export const UnitedDeploymentScheduleStrategySchema = Type.Object(
   {
     type: Type.Optional(
       Type.Unsafe<UnitedDeploymentScheduleStrategyType>(
-        Type.String({ enum: [...UNITED_DEPLOYMENT_SCHEDULE_STRATEGY_TYPES], description: 'Fixed (default) or Adaptive.' }),
+        Type.String({
+          enum: [...UNITED_DEPLOYMENT_SCHEDULE_STRATEGY_TYPES],
+          description: 'Fixed (default) or Adaptive.',
+        }),
       ),
     ),
     adaptive: Type.Optional(AdaptiveUnitedDeploymentStrategySchema),
@@ -270,14 +304,20 @@ export const UnitedDeploymentSpecSchema = Type.Object(
     template: Type.Optional(SubsetTemplateSchema),
     topology: Type.Optional(TopologySchema),
     updateStrategy: Type.Optional(UnitedDeploymentUpdateStrategySchema),
-    revisionHistoryLimit: Type.Optional(Int32({ description: 'How many old ControllerRevisions to keep; default 10.' })),
+    revisionHistoryLimit: Type.Optional(
+      Int32({ description: 'How many old ControllerRevisions to keep; default 10.' }),
+    ),
   },
   { description: 'The desired state of the UnitedDeployment.' },
 );
 
 /** `status.conditions[]`. */
 export const UnitedDeploymentConditionSchema = Type.Object({
-  type: Type.Optional(Type.String({ description: 'SubsetProvisioned, SubsetUpdated, SubsetFailure or UnitedDeploymentUpdated.' })),
+  type: Type.Optional(
+    Type.String({
+      description: 'SubsetProvisioned, SubsetUpdated, SubsetFailure or UnitedDeploymentUpdated.',
+    }),
+  ),
   status: Type.Optional(Type.String({ description: 'True, False or Unknown.' })),
   lastTransitionTime: Type.Optional(Time({ description: 'The last time the status changed.' })),
   reason: Type.Optional(Type.String({ description: 'A CamelCase reason for the last transition.' })),
@@ -299,7 +339,9 @@ export const UnitedDeploymentSubsetStatusSchema = Type.Object({
   readyReplicas: Type.Optional(Int32({ description: 'Ready pods of the subset.' })),
   partition: Type.Optional(Int32({ description: 'Partition of the subset.' })),
   reservedPods: Type.Optional(Int32({ description: 'Reserved pods of the subset (reservation mode).' })),
-  conditions: Type.Optional(Type.Array(UnitedDeploymentSubsetConditionSchema, { description: 'Subset conditions.' })),
+  conditions: Type.Optional(
+    Type.Array(UnitedDeploymentSubsetConditionSchema, { description: 'Subset conditions.' }),
+  ),
 });
 
 const commonStatusFields = {
@@ -311,28 +353,42 @@ const commonStatusFields = {
   updatedReadyReplicas: Type.Optional(Int32({ description: 'Ready pods at the updated revision.' })),
   collisionCount: Type.Optional(Int32({ description: 'Hash collisions met while naming revisions.' })),
   currentRevision: Type.String({ description: 'Name of the current ControllerRevision.' }),
-  subsetStatuses: Type.Optional(Type.Array(UnitedDeploymentSubsetStatusSchema, { description: 'Per subset.' })),
-  conditions: Type.Optional(Type.Array(UnitedDeploymentConditionSchema, { description: 'Observations of the current state.' })),
-  labelSelector: Type.Optional(Type.String({ description: 'The selector in string form, for the scale subresource (HPA).' })),
+  subsetStatuses: Type.Optional(
+    Type.Array(UnitedDeploymentSubsetStatusSchema, { description: 'Per subset.' }),
+  ),
+  conditions: Type.Optional(
+    Type.Array(UnitedDeploymentConditionSchema, { description: 'Observations of the current state.' }),
+  ),
+  labelSelector: Type.Optional(
+    Type.String({ description: 'The selector in string form, for the scale subresource (HPA).' }),
+  ),
 };
 
 export const UnitedDeploymentStatusSchema = Type.Object(
   {
     ...commonStatusFields,
-    updatedRevision: Type.Optional(Type.String({ description: 'Name of the ControllerRevision subsets are updated to.' })),
+    updatedRevision: Type.Optional(
+      Type.String({ description: 'Name of the ControllerRevision subsets are updated to.' }),
+    ),
   },
   { description: 'The observed state of the UnitedDeployment.' },
 );
 
 export const UnitedDeploymentUpdateStatusSchema = Type.Object({
-  updatedRevision: Type.Optional(Type.String({ description: 'Name of the ControllerRevision subsets are updated to.' })),
-  currentPartitions: Type.Optional(Type.Record(Type.String(), Int32(), { description: 'Partition per subset.' })),
+  updatedRevision: Type.Optional(
+    Type.String({ description: 'Name of the ControllerRevision subsets are updated to.' }),
+  ),
+  currentPartitions: Type.Optional(
+    Type.Record(Type.String(), Int32(), { description: 'Partition per subset.' }),
+  ),
 });
 
 export const UnitedDeploymentV1alpha1StatusSchema = Type.Object(
   {
     ...commonStatusFields,
-    subsetReplicas: Type.Optional(Type.Record(Type.String(), Int32(), { description: 'Replicas per subset.' })),
+    subsetReplicas: Type.Optional(
+      Type.Record(Type.String(), Int32(), { description: 'Replicas per subset.' }),
+    ),
     updateStatus: Type.Optional(UnitedDeploymentUpdateStatusSchema),
   },
   { description: 'The observed state of the UnitedDeployment.' },
@@ -373,7 +429,9 @@ export type UnitedDeploymentStatus = Static<typeof UnitedDeploymentStatusSchema>
 export type UnitedDeploymentUpdateStatus = Static<typeof UnitedDeploymentUpdateStatusSchema>;
 export type UnitedDeploymentV1alpha1Status = Static<typeof UnitedDeploymentV1alpha1StatusSchema>;
 /** A v1beta1 UnitedDeployment; `spec` is optional in the schema (as upstream) but every usable object has one. */
-export type UnitedDeployment = Omit<Static<typeof UnitedDeploymentSchema>, 'spec'> & { spec: UnitedDeploymentSpec };
+export type UnitedDeployment = Omit<Static<typeof UnitedDeploymentSchema>, 'spec'> & {
+  spec: UnitedDeploymentSpec;
+};
 export type UnitedDeploymentV1alpha1 = Omit<Static<typeof UnitedDeploymentV1alpha1Schema>, 'spec'> & {
   spec: UnitedDeploymentSpec;
 };

@@ -33,7 +33,11 @@ export interface AdaptiveSubsetState {
   requeueAfterMs?: number;
 }
 
-export function defaultAdaptiveSubsetState(input: AdaptiveSubsetInput, timing: AdaptiveTiming, now: number): AdaptiveSubsetState {
+export function defaultAdaptiveSubsetState(
+  input: AdaptiveSubsetInput,
+  timing: AdaptiveTiming,
+  now: number,
+): AdaptiveSubsetState {
   let conditions = [...(input.conditions ?? [])];
   let unschedulable = false;
   let pendingPods = 0;
@@ -63,7 +67,10 @@ export function defaultAdaptiveSubsetState(input: AdaptiveSubsetInput, timing: A
     for (const pod of input.pods) {
       const check = pendingTimeout(pod, timing.rescheduleCriticalMs, now);
       if (check.timedOut) pendingPods++;
-      if (check.nextCheckAfterMs > 0 && (soonestCheck === undefined || check.nextCheckAfterMs < soonestCheck)) {
+      if (
+        check.nextCheckAfterMs > 0 &&
+        (soonestCheck === undefined || check.nextCheckAfterMs < soonestCheck)
+      ) {
         soonestCheck = check.nextCheckAfterMs;
       }
     }
@@ -72,7 +79,11 @@ export function defaultAdaptiveSubsetState(input: AdaptiveSubsetInput, timing: A
       unschedulable = true;
       conditions = setSubsetCondition(
         conditions,
-        { status: 'False', reason: UnitedDeploymentConditionReasons.Reschedule, message: 'timeout pending pods found' },
+        {
+          status: 'False',
+          reason: UnitedDeploymentConditionReasons.Reschedule,
+          message: 'timeout pending pods found',
+        },
         now,
       );
       requeue.push(timing.unschedulableMs);

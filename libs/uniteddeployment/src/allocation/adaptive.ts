@@ -28,5 +28,9 @@ export function allocateAdaptive(
     if (!unschedulable && ready > min) min = Math.min(ready, max);
     bounds.set(s.name, { min, max });
   }
-  return allocateByMinMax(udReplicas, bounds, subsets.map((s) => s.name));
+  return allocateByMinMax(
+    udReplicas,
+    bounds,
+    subsets.map((s) => s.name),
+  );
 }

@@ -36,7 +36,10 @@ export function allocatorKind(spec: UnitedDeploymentSpec): AllocatorKind {
  * replicas, ready pods and, with Adaptive, whether they are unschedulable / reserved). Throws
  * {@link ReplicaAllocationError} when the spec cannot be allocated (the event `Failed SpecifySubsetReplicas`).
  */
-export function allocateReplicas(spec: UnitedDeploymentSpec, existing: ExistingSubsets = {}): Record<string, number> {
+export function allocateReplicas(
+  spec: UnitedDeploymentSpec,
+  existing: ExistingSubsets = {},
+): Record<string, number> {
   const subsets = spec.topology?.subsets ?? [];
   switch (allocatorKind(spec)) {
     case 'reservation':
@@ -54,9 +57,13 @@ export function allocateReplicas(spec: UnitedDeploymentSpec, existing: ExistingS
  * Next partition of every subset: `manualUpdate.partitions[name]` (0 when absent or the strategy is not Manual),
  * at most the subset's next replicas.
  */
-export function nextPartitions(spec: UnitedDeploymentSpec, nextReplicas: Readonly<Record<string, number>>): Record<string, number> {
+export function nextPartitions(
+  spec: UnitedDeploymentSpec,
+  nextReplicas: Readonly<Record<string, number>>,
+): Record<string, number> {
   const out: Record<string, number> = {};
-  const partitions = spec.updateStrategy?.type === 'Manual' ? spec.updateStrategy.manualUpdate?.partitions : undefined;
+  const partitions =
+    spec.updateStrategy?.type === 'Manual' ? spec.updateStrategy.manualUpdate?.partitions : undefined;
   for (const s of spec.topology?.subsets ?? []) {
     let p = partitions?.[s.name] ?? 0;
     const replicas = nextReplicas[s.name];

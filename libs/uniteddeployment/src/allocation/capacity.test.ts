@@ -55,13 +55,25 @@ describe('min/max allocator (spec §6.7 TestCapacityAllocator)', () => {
  * Spec §6.7 TestDefaultAdaptiveAllocation: `pods` current pods, `pending` ≠ 0 marks the subset unschedulable (-1:
  * unschedulable without pending pods); ready = pods − pending.
  */
-function adaptive(replicas: number, pods: number[], min: number[], max: number[], pending: number[]): number[] {
+function adaptive(
+  replicas: number,
+  pods: number[],
+  min: number[],
+  max: number[],
+  pending: number[],
+): number[] {
   const n = pods.length;
-  const spec = specOf(replicas, subsetsWithBounds(min, max, n), { topology: { scheduleStrategy: { type: 'Adaptive' } } });
+  const spec = specOf(replicas, subsetsWithBounds(min, max, n), {
+    topology: { scheduleStrategy: { type: 'Adaptive' } },
+  });
   const existing: ExistingSubsets = Object.fromEntries(
     pods.map((p, i) => [
       `subset-${i}`,
-      { replicas: p, readyReplicas: p - Math.max(0, pending[i] ?? 0), unschedulable: (pending[i] ?? 0) !== 0 },
+      {
+        replicas: p,
+        readyReplicas: p - Math.max(0, pending[i] ?? 0),
+        unschedulable: (pending[i] ?? 0) !== 0,
+      },
     ]),
   );
   expect(allocatorKind(spec)).toBe('adaptive');
@@ -88,12 +100,17 @@ describe('default Adaptive allocator (spec §6.7 TestDefaultAdaptiveAllocation)'
     [4, [2, 0, 0, 6], [0, 0, 0, 0], [N, N, N, N], [0, 0, 0, 0], [2, 0, 0, 2]],
     // the same after recovery
     [4, [2, 0, 0, 6], [0, 0, 0, 0], [N, N, N, N], [0, 0, 0, 0], [2, 0, 0, 2]],
-  ])('%i replicas, pods %j, min %j, max %j, pending %j → %j', (replicas, pods, min, max, pending, expected) => {
-    expect(adaptive(replicas, pods, min, max, pending)).toEqual(expected);
-  });
+  ])(
+    '%i replicas, pods %j, min %j, max %j, pending %j → %j',
+    (replicas, pods, min, max, pending, expected) => {
+      expect(adaptive(replicas, pods, min, max, pending)).toEqual(expected);
+    },
+  );
 
   it('a subset without a workload yet counts as schedulable with no ready pods', () => {
-    const spec = specOf(3, subsetsWithBounds([0, 0], [2, N], 2), { topology: { scheduleStrategy: { type: 'Adaptive' } } });
+    const spec = specOf(3, subsetsWithBounds([0, 0], [2, N], 2), {
+      topology: { scheduleStrategy: { type: 'Adaptive' } },
+    });
     expect(inOrder(allocateReplicas(spec, {}), 2)).toEqual([2, 1]);
   });
 });

@@ -15,7 +15,11 @@ export {
 export { adaptiveTiming, soonest, type AdaptiveTiming } from './timing.js';
 export { getSubsetCondition, setSubsetCondition, transitionTimeMs } from './subset-conditions.js';
 export { pendingTimeout, updateTimeout, type TimeoutCheck } from './pod-timeouts.js';
-export { defaultAdaptiveSubsetState, type AdaptiveSubsetInput, type AdaptiveSubsetState } from './adaptive-status.js';
+export {
+  defaultAdaptiveSubsetState,
+  type AdaptiveSubsetInput,
+  type AdaptiveSubsetState,
+} from './adaptive-status.js';
 export {
   checkPodReserved,
   conditionsAfterReservedAllocation,

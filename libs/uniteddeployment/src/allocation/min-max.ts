@@ -24,9 +24,12 @@ export function rawMinMax(udReplicas: number, subsets: readonly Subset[]): Map<s
   const out = new Map<string, MinMax>();
   subsets.forEach((s, index) => {
     const min = s.minReplicas == null ? 0 : parseSubsetReplicasOr(udReplicas, s.minReplicas, 0);
-    const max = s.maxReplicas == null ? UNLIMITED_REPLICAS : parseSubsetReplicasOr(udReplicas, s.maxReplicas, 0);
+    const max =
+      s.maxReplicas == null ? UNLIMITED_REPLICAS : parseSubsetReplicasOr(udReplicas, s.maxReplicas, 0);
     if (min > max) {
-      throw new ReplicaAllocationError(`subset[${index}].maxReplicas(${max}) must be more than or equal to minReplicas(${min})`);
+      throw new ReplicaAllocationError(
+        `subset[${index}].maxReplicas(${max}) must be more than or equal to minReplicas(${min})`,
+      );
     }
     out.set(s.name, { min, max });
   });
@@ -58,5 +61,9 @@ export function allocateByMinMax(
 
 /** The min/max allocator (`spec.replicas` unset counts as 0). */
 export function allocateMinMax(udReplicas: number, subsets: readonly Subset[]): Record<string, number> {
-  return allocateByMinMax(udReplicas, rawMinMax(udReplicas, subsets), subsets.map((s) => s.name));
+  return allocateByMinMax(
+    udReplicas,
+    rawMinMax(udReplicas, subsets),
+    subsets.map((s) => s.name),
+  );
 }

@@ -15,10 +15,14 @@ export function parseSubsetReplicas(udReplicas: number, value: number | string):
     return value;
   }
   if (udReplicas < 0) {
-    throw new SubsetReplicasError(`subsetReplicas (${value}) should not be string when unitedDeployment replicas is empty`);
+    throw new SubsetReplicasError(
+      `subsetReplicas (${value}) should not be string when unitedDeployment replicas is empty`,
+    );
   }
   if (!value.endsWith('%')) {
-    throw new SubsetReplicasError(`subset replicas (${value}) only support integer value or percentage value with a suffix '%'`);
+    throw new SubsetReplicasError(
+      `subset replicas (${value}) only support integer value or percentage value with a suffix '%'`,
+    );
   }
   const intPart = value.slice(0, -1);
   // Go's strconv.ParseInt(s, 10, 32): an optional sign and decimal digits only
@@ -30,7 +34,8 @@ export function parseSubsetReplicas(udReplicas: number, value: number | string):
       `subset replicas (${value}) should be correct percentage integer: strconv.ParseInt: parsing ${JSON.stringify(intPart)}: ${why}`,
     );
   }
-  if (percent > 100 || percent < 0) throw new SubsetReplicasError(`subset replicas (${value}) should be in range [0, 100]`);
+  if (percent > 100 || percent < 0)
+    throw new SubsetReplicasError(`subset replicas (${value}) should be in range [0, 100]`);
   return Math.floor((udReplicas * percent) / 100 + 0.5);
 }
 

@@ -3,7 +3,9 @@ import { allocateReplicas, nextPartitions } from './allocate.js';
 import { specOf } from './test-helpers.js';
 
 describe('nextPartitions (spec §6.4 step 8, §6.6)', () => {
-  const manual = (partitions: Record<string, number>) => ({ updateStrategy: { type: 'Manual' as const, manualUpdate: { partitions } } });
+  const manual = (partitions: Record<string, number>) => ({
+    updateStrategy: { type: 'Manual' as const, manualUpdate: { partitions } },
+  });
 
   it('takes the Manual partitions, 0 for subsets without one', () => {
     const spec = specOf(10, [{ name: 'a' }, { name: 'b' }], manual({ a: 4, b: 3 }));

@@ -29,7 +29,9 @@ export function pendingTimeout(pod: Pod, timeoutMs: number, now: number): Timeou
   );
   if (!failed) return { timedOut: false, nextCheckAfterMs: -1 };
   const expected = createdAtMs(pod) + timeoutMs;
-  return expected < now ? { timedOut: true, nextCheckAfterMs: -1 } : { timedOut: false, nextCheckAfterMs: expected - now };
+  return expected < now
+    ? { timedOut: true, nextCheckAfterMs: -1 }
+    : { timedOut: false, nextCheckAfterMs: expected - now };
 }
 
 /**
@@ -44,5 +46,7 @@ export function updateTimeout(
 ): TimeoutCheck {
   if (pod.metadata?.deletionTimestamp || !updatedCondition) return { timedOut: false, nextCheckAfterMs: -1 };
   const expected = transitionTimeMs(updatedCondition) + timeoutMs;
-  return expected < now ? { timedOut: true, nextCheckAfterMs: -1 } : { timedOut: false, nextCheckAfterMs: expected - now };
+  return expected < now
+    ? { timedOut: true, nextCheckAfterMs: -1 }
+    : { timedOut: false, nextCheckAfterMs: expected - now };
 }

@@ -10,7 +10,13 @@ const N = -1;
  * no reserved pod (recovered), > 0 = unschedulable with that many reserved pods; `cur` = current spec.replicas;
  * ready = cur − reserved.
  */
-function reservation(replicas: number, min: number[] | undefined, max: number[] | undefined, cur: number[], reserved: number[]): number[] {
+function reservation(
+  replicas: number,
+  min: number[] | undefined,
+  max: number[] | undefined,
+  cur: number[],
+  reserved: number[],
+): number[] {
   const n = cur.length;
   const subsets = subsetsWithBounds(min, max, n);
   const last = subsets[n - 1];
@@ -24,7 +30,13 @@ function reservation(replicas: number, min: number[] | undefined, max: number[] 
       const count = Math.max(0, r);
       return [
         `subset-${i}`,
-        { replicas: c, readyReplicas: c - count, unschedulable: count !== 0, markedAsUnschedulable: r !== 0, reservedPods: count },
+        {
+          replicas: c,
+          readyReplicas: c - count,
+          unschedulable: count !== 0,
+          markedAsUnschedulable: r !== 0,
+          reservedPods: count,
+        },
       ];
     }),
   );
@@ -44,9 +56,12 @@ describe('reservation allocator (spec §6.7 TestReservedAdaptiveAllocation)', ()
     [16, [2, 2, 2, 2], [4, 4, 4, N], [4, 2, 2, 10], [0, -1, -1, 0], [4, 4, 4, 8]],
     [16, [2, 2, 2, 2], [4, 4, 4, N], [4, 4, 4, 8], [0, 2, 2, 0], [4, 4, 4, 8]],
     [16, [2, 2, 2, 2], [4, 4, 4, N], [4, 4, 4, 8], [0, -1, -1, 0], [4, 4, 4, 4]],
-  ])('%i replicas, min %j, max %j, cur %j, reserved %j → %j', (replicas, min, max, cur, reserved, expected) => {
-    expect(reservation(replicas, min, max, cur, reserved)).toEqual(expected);
-  });
+  ])(
+    '%i replicas, min %j, max %j, cur %j, reserved %j → %j',
+    (replicas, min, max, cur, reserved, expected) => {
+      expect(reservation(replicas, min, max, cur, reserved)).toEqual(expected);
+    },
+  );
 
   it.each([
     [2, [0, 0, 0], [0, 0, 0], [2, 0, 0]],

@@ -48,7 +48,8 @@ export function allocateWithReservation(
       new SubsetRecord(!s || isAllocatable(s) ? UNLIMITED_REPLICAS : s.replicas - (s.reservedPods ?? 0)),
     );
   }
-  const result = (): Record<string, number> => Object.fromEntries(names.map((n) => [n, records.get(n)?.allocated ?? 0]));
+  const result = (): Record<string, number> =>
+    Object.fromEntries(names.map((n) => [n, records.get(n)?.allocated ?? 0]));
 
   let rest = udReplicas;
   for (const name of names) {

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod, UnitedDeploymentCondition } from '@regatta/api';
 import { toRfc3339 } from '@regatta/kube';
-import { checkPodReserved, conditionsAfterReservedAllocation, reservedSubsetState } from './reserved-status.js';
+import {
+  checkPodReserved,
+  conditionsAfterReservedAllocation,
+  reservedSubsetState,
+} from './reserved-status.js';
 
 const NOW = Date.parse('2026-01-01T12:00:00Z');
 const ago = (s: number) => toRfc3339(NOW - s * 1000);
@@ -32,7 +36,10 @@ function pod({ created = 100, label, revision = REV, pending, readyFor, deleting
       ? { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] }
       : {
           phase: 'Running',
-          conditions: readyFor === undefined ? [] : [{ type: 'Ready', status: 'True', lastTransitionTime: ago(readyFor) }],
+          conditions:
+            readyFor === undefined
+              ? []
+              : [{ type: 'Ready', status: 'True', lastTransitionTime: ago(readyFor) }],
         },
   };
 }
@@ -53,8 +60,18 @@ describe('checkPodReserved (spec §6.7 TestCheckPodReserved: pendingTimeout 10 s
     ['reserved, still pending', pod({ label: 'true', pending: true }), undefined, [true, 5_000, false]],
     ['reserved, ready for 3 s', pod({ label: 'true', readyFor: 3 }), undefined, [true, 2_000, false]],
     ['reserved, ready for 6 s', pod({ label: 'true', readyFor: 6 }), undefined, [false, -1, false]],
-    ['not reserved, old revision, updating for 11 s', pod({ label: 'false', revision: 'ud-v1', readyFor: 20 }), updating(11), [true, 5_000, true]],
-    ['not labelled, old revision, updating for 4 s', pod({ revision: 'ud-v1', readyFor: 20 }), updating(4), [false, 6_000, false]],
+    [
+      'not reserved, old revision, updating for 11 s',
+      pod({ label: 'false', revision: 'ud-v1', readyFor: 20 }),
+      updating(11),
+      [true, 5_000, true],
+    ],
+    [
+      'not labelled, old revision, updating for 4 s',
+      pod({ revision: 'ud-v1', readyFor: 20 }),
+      updating(4),
+      [false, 6_000, false],
+    ],
     ['deleting', pod({ revision: 'ud-v1', deleting: true }), updating(20), [false, -1, false]],
   ] as const)('%s', (_name, p, cond, [reserved, next, updateTimedOut]) => {
     expect(checkPodReserved(p, { updatedRevision: REV, updatedCondition: cond, timing, now: NOW })).toEqual({
@@ -72,11 +89,32 @@ describe('reservedSubsetState (spec §6.7 TestCalculateSubsetsStatusForReservedA
 
   it.each([
     ['created 1 s ago, pending, no label', undefined, pod({ created: 1, pending: true }), 0, 9_000, [false]],
-    ['created 8 s ago, ready 5 s, label false', undefined, pod({ created: 8, readyFor: 5, label: 'false' }), 0, undefined, []],
-    ['created 13 s ago, pending, label false', undefined, pod({ created: 13, pending: true, label: 'false' }), 1, 30_000, [true]],
+    [
+      'created 8 s ago, ready 5 s, label false',
+      undefined,
+      pod({ created: 8, readyFor: 5, label: 'false' }),
+      0,
+      undefined,
+      [],
+    ],
+    [
+      'created 13 s ago, pending, label false',
+      undefined,
+      pod({ created: 13, pending: true, label: 'false' }),
+      1,
+      30_000,
+      [true],
+    ],
     ['label true, ready for 10 s', undefined, pod({ label: 'true', readyFor: 10 }), 1, 20_000, []],
     ['label true, ready for 35 s', undefined, pod({ label: 'true', readyFor: 35 }), 0, undefined, [false]],
-    ['subset already marked, new pod without label', marked, pod({ created: 1, pending: true }), 1, undefined, [true]],
+    [
+      'subset already marked, new pod without label',
+      marked,
+      pod({ created: 1, pending: true }),
+      1,
+      undefined,
+      [true],
+    ],
   ] as const)('%s', (_name, conditions, p, reservedPods, requeue, labels) => {
     const s = reservedSubsetState({ conditions, pods: [p] }, ctx);
     expect(s.reservedPods).toBe(reservedPods);
@@ -85,8 +123,20 @@ describe('reservedSubsetState (spec §6.7 TestCalculateSubsetsStatusForReservedA
     expect(s.podsToLabel.map((x) => x.reserved)).toEqual(labels);
     expect(s.conditions).toEqual([
       reservedPods > 0
-        ? { type: 'Schedulable', status: 'False', reason: 'reschedule', lastTransitionTime: conditions ? ago(5) : ago(0), ...(!conditions && { message: 'reserved pods found' }) }
-        : { type: 'Schedulable', status: 'True', reason: 'reschedule', message: 'no reserved pods', lastTransitionTime: ago(0) },
+        ? {
+            type: 'Schedulable',
+            status: 'False',
+            reason: 'reschedule',
+            lastTransitionTime: conditions ? ago(5) : ago(0),
+            ...(!conditions && { message: 'reserved pods found' }),
+          }
+        : {
+            type: 'Schedulable',
+            status: 'True',
+            reason: 'reschedule',
+            message: 'no reserved pods',
+            lastTransitionTime: ago(0),
+          },
     ]);
   });
 });
@@ -95,7 +145,15 @@ describe('conditionsAfterReservedAllocation (spec §6.7 TestPostProcessSubsetSta
   const recovered = {
     unschedulable: false,
     markedAsUnschedulable: true,
-    conditions: [{ type: 'Schedulable', status: 'True', reason: 'reschedule', message: 'no reserved pods', lastTransitionTime: ago(10) }],
+    conditions: [
+      {
+        type: 'Schedulable',
+        status: 'True',
+        reason: 'reschedule',
+        message: 'no reserved pods',
+        lastTransitionTime: ago(10),
+      },
+    ],
   };
   it.each([
     [10, 10, 'True'],

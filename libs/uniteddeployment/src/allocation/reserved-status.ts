@@ -91,7 +91,10 @@ export interface ReservedSubsetState {
   requeueAfterMs?: number;
 }
 
-export function reservedSubsetState(input: ReservedSubsetInput, ctx: ReservedCheckContext): ReservedSubsetState {
+export function reservedSubsetState(
+  input: ReservedSubsetInput,
+  ctx: ReservedCheckContext,
+): ReservedSubsetState {
   const condition = getSubsetCondition(input.conditions);
   const markedAsUnschedulable = condition?.status === 'False';
   let reservedPods = 0;
@@ -112,13 +115,18 @@ export function reservedSubsetState(input: ReservedSubsetInput, ctx: ReservedChe
     if (check.reserved) reservedPods++;
     if (check.updateTimedOut) updateTimeoutPods++;
     if (check.nextCheckAfterMs > 0 && check.nextCheckAfterMs < requeue) requeue = check.nextCheckAfterMs;
-    if (check.reserved !== label.reserved || !label.labelled) podsToLabel.push({ pod, reserved: check.reserved });
+    if (check.reserved !== label.reserved || !label.labelled)
+      podsToLabel.push({ pod, reserved: check.reserved });
   }
   const unschedulable = reservedPods > 0;
   const conditions = setSubsetCondition(
     input.conditions,
     unschedulable
-      ? { status: 'False', reason: UnitedDeploymentConditionReasons.Reschedule, message: 'reserved pods found' }
+      ? {
+          status: 'False',
+          reason: UnitedDeploymentConditionReasons.Reschedule,
+          message: 'reserved pods found',
+        }
       : { status: 'True', reason: UnitedDeploymentConditionReasons.Reschedule, message: 'no reserved pods' },
     ctx.now,
   );
@@ -139,7 +147,11 @@ export function reservedSubsetState(input: ReservedSubsetInput, ctx: ReservedChe
  * removed once the new ones are healthy. Returns the conditions to write (unchanged when nothing applies).
  */
 export function conditionsAfterReservedAllocation(
-  state: { unschedulable: boolean; markedAsUnschedulable: boolean; conditions: readonly UnitedDeploymentSubsetCondition[] },
+  state: {
+    unschedulable: boolean;
+    markedAsUnschedulable: boolean;
+    conditions: readonly UnitedDeploymentSubsetCondition[];
+  },
   currentReplicas: number,
   nextReplicas: number,
   now: number,
@@ -147,7 +159,11 @@ export function conditionsAfterReservedAllocation(
   if (!state.unschedulable && state.markedAsUnschedulable && nextReplicas > currentReplicas) {
     return setSubsetCondition(
       state.conditions,
-      { status: 'False', reason: UnitedDeploymentConditionReasons.Reschedule, message: 'subset just recovered scaled up' },
+      {
+        status: 'False',
+        reason: UnitedDeploymentConditionReasons.Reschedule,
+        message: 'subset just recovered scaled up',
+      },
       now,
     );
   }

@@ -6,7 +6,11 @@ import type { ExistingSubsets } from './existing-subset.js';
 import { specOf } from './test-helpers.js';
 
 /** Spec §6.7 TestScaleReplicas / TestSpecifyValidReplicas / TestSpecifyInvalidReplicas (results by subset name). */
-function run(current: Record<string, number>, replicas: number | undefined, specified: Record<string, number | string> = {}) {
+function run(
+  current: Record<string, number>,
+  replicas: number | undefined,
+  specified: Record<string, number | string> = {},
+) {
   const subsets: Subset[] = Object.keys(current).map((name) => ({
     name,
     ...(specified[name] !== undefined && { replicas: specified[name] }),
@@ -72,7 +76,10 @@ describe('specific allocator (spec §6.7)', () => {
   });
 
   it('treats an unreadable percentage as unspecified (upstream logs it)', () => {
-    expect(allocateReplicas(specOf(4, [{ name: 'a', replicas: 'x' }, { name: 'b' }]), {})).toEqual({ a: 2, b: 2 });
+    expect(allocateReplicas(specOf(4, [{ name: 'a', replicas: 'x' }, { name: 'b' }]), {})).toEqual({
+      a: 2,
+      b: 2,
+    });
   });
 
   // controller test *Scale: two unspecified subsets

@@ -21,7 +21,10 @@ export function specifiedSubsetReplicas(udReplicas: number, subsets: readonly Su
   return out;
 }
 
-function byReplicasThenName(a: { name: string; replicas: number }, b: { name: string; replicas: number }): number {
+function byReplicasThenName(
+  a: { name: string; replicas: number },
+  b: { name: string; replicas: number },
+): number {
   if (a.replicas !== b.replicas) return a.replicas - b.replicas;
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
@@ -56,7 +59,9 @@ export function allocateSpecific(
       );
     }
   } else if (specifiedCount !== infos.length) {
-    throw new ReplicaAllocationError('all subsets must be specified when UnitedDeployment replica is unspecified');
+    throw new ReplicaAllocationError(
+      'all subsets must be specified when UnitedDeployment replica is unspecified',
+    );
   }
 
   let taken = 0;

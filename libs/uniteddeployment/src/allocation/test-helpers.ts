@@ -4,7 +4,11 @@ import type { Subset, UnitedDeploymentSpec } from '@regatta/api';
 /** -1 means unset, as in OpenKruise's tables. */
 export const opt = (n: number | undefined): number | undefined => (n === undefined || n < 0 ? undefined : n);
 
-export function subsetsWithBounds(min: readonly number[] | undefined, max: readonly number[] | undefined, count: number): Subset[] {
+export function subsetsWithBounds(
+  min: readonly number[] | undefined,
+  max: readonly number[] | undefined,
+  count: number,
+): Subset[] {
   return Array.from({ length: count }, (_, i) => {
     const s: Subset = { name: `subset-${i}` };
     const lo = opt(min?.[i]);
@@ -15,7 +19,11 @@ export function subsetsWithBounds(min: readonly number[] | undefined, max: reado
   });
 }
 
-export function specOf(replicas: number | undefined, subsets: Subset[], extra: Partial<UnitedDeploymentSpec> = {}): UnitedDeploymentSpec {
+export function specOf(
+  replicas: number | undefined,
+  subsets: Subset[],
+  extra: Partial<UnitedDeploymentSpec> = {},
+): UnitedDeploymentSpec {
   return {
     selector: { matchLabels: { app: 'demo' } },
     ...(replicas !== undefined && { replicas }),
