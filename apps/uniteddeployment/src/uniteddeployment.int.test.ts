@@ -2,7 +2,7 @@
 // zones east, west and central, one CloneSet per subset; scaling re-splits the replicas; partitions per subset hold
 // back each subset's update.
 import { describe, expect, it } from 'vitest';
-import { seedExample, unitedDeployment } from './testing/fixtures.js';
+import { seedUnitedDeployment, unitedDeployment } from './testing/fixtures.js';
 import { imageOf, useUnitedDeploymentScenarios } from './testing/scenario-harness.js';
 
 const h = useUnitedDeploymentScenarios();
@@ -14,9 +14,18 @@ const partitionsOf = (ud: { status?: { subsetStatuses?: { name: string; partitio
   Object.fromEntries((ud.status?.subsetStatuses ?? []).map((s) => [s.name, s.partition]));
 
 describe('UnitedDeployment', () => {
-  it('the seed example (nodeSelectorTerm): one CloneSet per subset, pods 4/4/4 over the zones', async () => {
+  it.each([
+    { form: 'as the seed writes it (nodeSelector shorthand, no selector)', openKruiseForm: false },
+    { form: 'in OpenKruise form (nodeSelectorTerm, selector)', openKruiseForm: true },
+  ])('the seed example $form: one CloneSet per subset, pods 4/4/4 over the zones', async ({ openKruiseForm }) => {
     const ns = await h.namespace();
-    await h.create(seedExample(ns));
+    const created = await h.create(seedUnitedDeployment(ns, { openKruiseForm }));
+    const subsets = (created.spec['topology'] as { subsets: Record<string, unknown>[] }).subsets;
+    expect(subsets.map((s) => s['nodeSelectorTerm'])).toEqual(
+      ['east', 'west', 'central'].map((zone) => ({
+        matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: [zone] }],
+      })),
+    );
     const ud = await h.settled(ns, 'global-service', 12);
     expect(await subsetReplicas(ns, 'global-service')).toEqual({ 'az-east': 4, 'az-west': 4, 'az-central': 4 });
     expect(ud.status?.currentRevision).toBe(ud.status?.updatedRevision);
@@ -29,7 +38,7 @@ describe('UnitedDeployment', () => {
     ]);
     for (const s of sets) expect(s.metadata?.generateName).toMatch(/^global-service-az-(east|west|central)-$/);
     expect((await h.events(ns, 'SuccessfulUpdateSubset')).length).toBeGreaterThanOrEqual(1);
-  });
+  }, 300_000);
 
   it('scaling re-splits the replicas: the unspecified rest goes evenly, largest subsets first', async () => {
     const ns = await h.namespace();

@@ -1,6 +1,41 @@
 // UnitedDeployments of the scenarios: the seed's example (S1 §1.3.4: 12 replicas, 4 per zone over east, west and
-// central, a cloneSetTemplate) with its elided template written out, and variants of it.
+// central, a cloneSetTemplate) as libs/api's fixture holds it, and UnitedDeployments built for the other scenarios.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
 import { UD, ZONE_LABEL, type UnitedDeployment } from './scenario-harness.js';
+
+const SEED_FILE = fileURLToPath(
+  new URL('../../../../libs/api/src/uniteddeployment/fixtures/s1-1.3.4-global-service.yaml', import.meta.url),
+);
+
+/**
+ * The seed's UnitedDeployment in `ns`, applied unchanged but for its elided `cloneSetTemplate.spec: {...}`, completed
+ * as libs/api's fixture does (selector and pod labels `app: global-service`, one nginx container). With
+ * `openKruiseForm` the subsets' `nodeSelector` shorthand is written as `nodeSelectorTerm` and `spec.selector` is set.
+ */
+export function seedUnitedDeployment(ns: string, o: { openKruiseForm?: boolean } = {}): UnitedDeployment {
+  const ud = parse(readFileSync(SEED_FILE, 'utf8')) as UnitedDeployment & {
+    spec: { template: { cloneSetTemplate: { spec: unknown } }; topology: { subsets: Record<string, unknown>[] } };
+  };
+  const selector = { matchLabels: { app: 'global-service' } };
+  ud.metadata = { ...ud.metadata, namespace: ns };
+  ud.spec.template.cloneSetTemplate.spec = {
+    selector,
+    template: { metadata: { labels: { app: 'global-service' } }, spec: { containers: [{ name: 'main', image: 'nginx:alpine' }] } },
+  };
+  if (o.openKruiseForm) {
+    ud.spec['selector'] = selector;
+    for (const s of ud.spec.topology.subsets) {
+      const labels = (s['nodeSelector'] ?? {}) as Record<string, string>;
+      delete s['nodeSelector'];
+      s['nodeSelectorTerm'] = {
+        matchExpressions: Object.entries(labels).map(([key, v]) => ({ key, operator: 'In', values: [v] })),
+      };
+    }
+  }
+  return ud;
+}
 
 export type TemplateField = 'cloneSetTemplate' | 'statefulSetTemplate' | 'advancedStatefulSetTemplate' | 'deploymentTemplate';
 
@@ -64,17 +99,4 @@ export function unitedDeployment(
       ...o.extra,
     },
   };
-}
-
-/** The seed's example: 12 replicas, subsets az-east, az-west, az-central of 4 each. */
-export function seedExample(ns: string, o: { shorthand?: boolean; template?: TemplateField } = {}): UnitedDeployment {
-  return unitedDeployment(ns, 'global-service', {
-    replicas: 12,
-    ...(o.template ? { template: o.template } : {}),
-    subsets: [
-      { name: 'az-east', zone: 'east', replicas: 4, shorthand: o.shorthand ?? false },
-      { name: 'az-west', zone: 'west', replicas: 4, shorthand: o.shorthand ?? false },
-      { name: 'az-central', zone: 'central', replicas: 4, shorthand: o.shorthand ?? false },
-    ],
-  });
 }

@@ -112,7 +112,7 @@ export function useUnitedDeploymentScenarios(
       'uniteddeployment',
       `ud-${id}-${instance}`,
       { ...common, REGATTA_NAMESPACE_SELECTOR: `${scopeLabel}=${id}`, POD_NAME: `ud-${id}-${instance}`, ...options.env },
-      { webhook: options.webhooks === true },
+      { webhook: options.webhooks !== false },
     );
     controller = p.process;
     if (instance === 'a') first = p;
