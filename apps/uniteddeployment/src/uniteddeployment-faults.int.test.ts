@@ -37,8 +37,8 @@ describe('UnitedDeployment faults', () => {
 
     await h.patch(ns, 'crash', { spec: { replicas: 9 } });
     await sleep(300);
-    h.controller.killNow();
     await h.patch(ns, 'crash', { spec: { replicas: 12 } });
+    h.controller.killNow();
     await h.startController('b');
     const ud = await h.settled(ns, 'crash', 12, 180_000);
     watching = false;

@@ -1,11 +1,11 @@
 // The UnitedDeployment scenario harness: each scenario file gets its own watcher, uniteddeployment program and the
 // cloneset and asts programs its subsets may need (own bus prefix, own lease namespace, webhooks scoped to its
-// namespaces) on the shared local cluster, plus six simulated nodes of its own over the zones east, west and central
-// (two each, as the seed's example). apps/v1 StatefulSets and Deployments are run by the cluster's
+// namespaces) on the shared local cluster, and six simulated nodes over the zones east, west and central (two each,
+// as the seed's example), shared by the run's UnitedDeployment files and left for the run. apps/v1 StatefulSets and Deployments are run by the cluster's
 // kube-controller-manager. Helpers read what a user reads: pods per zone, the UnitedDeployment's status, events.
 import { afterAll, beforeAll, expect } from 'vitest';
 import { generateCrds } from '@regatta/api';
-import type { CoreEvent, KubeClient, KubeObject } from '@regatta/kube';
+import { isAlreadyExists, type CoreEvent, type KubeClient, type KubeObject } from '@regatta/kube';
 import { installCrds, type ManagedProcess } from '@regatta/local-cluster';
 import { simulatedNodeManifest } from '@regatta/node-simulator';
 import {
@@ -72,7 +72,7 @@ export interface UnitedDeploymentScenarios {
   /** The subset workloads of a kind in `ns` (apiVersion/kind of the template's kind). */
   workloads(ns: string, gvk: { apiVersion: string; kind: string }): Promise<KubeObject[]>;
   events(ns: string, reason?: string): Promise<CoreEvent[]>;
-  /** Adds a node of this file in `zone` (removed after the file). */
+  /** Adds a node of this file in `zone` (removed after the file; give it a zone of its own). */
   addNode(zone: string, options?: { capacity?: string; labels?: Record<string, string> }): Promise<string>;
   controllerLog(): string;
   /** Waits until the status shows `replicas` ready pods at the update revision for this generation. */
@@ -97,14 +97,34 @@ export function useUnitedDeploymentScenarios(
     return client;
   };
 
+  const createNode = async (name: string, zone: string, o: { capacity?: string; labels?: Record<string, string> }) => {
+    await kube().create(
+      simulatedNodeManifest(name, {
+        prefix: 'node',
+        zone,
+        ...(o.labels ? { labels: o.labels } : {}),
+        ...(o.capacity ? { capacity: o.capacity } : {}),
+      }) as never,
+    );
+  };
   const addNode = async (zone: string, o: { capacity?: string; labels?: Record<string, string> } = {}) => {
     const name = `node-ud-${id}-${added.length + 1}`;
     added.push(name);
-    await kube().create(
-      simulatedNodeManifest(name, { prefix: 'node', zone, ...(o.labels ? { labels: o.labels } : {}), ...(o.capacity ? { capacity: o.capacity } : {}) }) as never,
-    );
+    await createNode(name, zone, o);
     (nodesByZone[zone] ??= []).push(name);
     return name;
+  };
+  /** The zone nodes, shared by every UnitedDeployment file of the run (pods of any file may land on any of them). */
+  const zoneNodes = async () => {
+    for (const zone of ZONES) {
+      for (let i = 1; i <= 2; i++) {
+        const name = `node-ud-${zone}-${i}`;
+        await createNode(name, zone, {}).catch((err: unknown) => {
+          if (!isAlreadyExists(err)) throw err;
+        });
+        (nodesByZone[zone] ??= []).push(name);
+      }
+    }
   };
 
   const startController = async (instance: string): Promise<ManagedProcess> => {
@@ -134,7 +154,7 @@ export function useUnitedDeploymentScenarios(
       LOG_LEVEL: 'info',
       ...(jaeger ? { OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpHttp } : {}),
     };
-    for (const zone of ZONES) for (let i = 0; i < 2; i++) await addNode(zone);
+    await zoneNodes();
     await programs.start('watcher', `watcher-ud-${id}`, { ...common, POD_NAME: `watcher-ud-${id}` });
     const scope = { REGATTA_NAMESPACE_SELECTOR: `${scopeLabel}=${id}` };
     await programs.start('cloneset', `cloneset-ud-${id}`, { ...common, ...scope, POD_NAME: `cloneset-ud-${id}` }, { webhook: true });
