@@ -46,8 +46,8 @@ const uniteddeployment = ControllerBuilder.controller({
     };
   })
   .reconciler(
-    ({ readers, client, expectations, recorder }) =>
-      new UnitedDeploymentReconciler({ ...readers, client, expectations, recorder }),
+    ({ readers, client, expectations, recorder, tracer }) =>
+      new UnitedDeploymentReconciler({ ...readers, client, expectations, recorder, tracer }),
   );
 
 await runController(uniteddeployment);

@@ -4,6 +4,7 @@
  * the allocation of replicas and partitions, provisioning and updating the subset workloads, then the status. It
  * reads caches (the UnitedDeployments, the four subset kinds, their pods, revisions) and writes through the client.
  */
+import type { Tracer } from '@opentelemetry/api';
 import { type KubeObject, cloneJson, isNotFound, labelSelectorToString, retryOnConflict } from '@regatta/kube';
 import type { Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
 import { pendingWrites } from '@regatta/runtime';
@@ -25,12 +26,15 @@ import { computeStatus, initSubsetStatuses, statusChanged, statusMergePatch, wit
 import { subsetKindOf } from './subset/kinds.js';
 import type { StepContext, SyncDeps } from './sync/context.js';
 import { manageSubsets } from './sync/manage.js';
+import { traceSubsetWrites } from './sync/trace.js';
 import { revisionsStep } from './sync/revisions.js';
 import { findSubsets } from './sync/subsets.js';
 import type { SubsetStatus, UnitedDeployment } from './types.js';
 
 export interface UnitedDeploymentReconcilerDeps extends SyncDeps {
   now?: () => Date;
+  /** Traces of UnitedDeployment changes (none in unit tests). */
+  tracer?: Tracer;
 }
 
 export function unitedDeploymentKey(namespace: string | undefined, name: string): string {
@@ -140,6 +144,7 @@ export class UnitedDeploymentReconciler implements Reconciler {
     try {
       const managed = await manageSubsets(s, { ud, kind, found, plan, target, conditions });
       conditions = managed.conditions;
+      traceSubsetWrites(d.tracer, ud, revisions.update, managed.writes, s.now, this.#now());
       if (adaptive && (plan.create.length > 0 || plan.update.some((u) => u.reason === 'replicas'))) {
         requeue.push(timing.rescheduleCriticalMs);
       }

@@ -6,7 +6,7 @@
  */
 import type { Pod } from '@regatta/api';
 import { cloneJson, isConflict, isNotFound, setCondition } from '@regatta/kube';
-import { REASONS, UD_REVISION_LABEL, UnitedDeploymentConditions } from '../keys.js';
+import { REASONS, SUBSET_NAME_LABEL, UD_REVISION_LABEL, UnitedDeploymentConditions } from '../keys.js';
 import type { SubsetTarget, SubsetsPlan } from '../planning/plan.js';
 import { buildSubsetWorkload } from '../subset/build.js';
 import type { SubsetKind } from '../subset/kinds.js';
@@ -15,6 +15,7 @@ import type { SubsetWorkload } from '../subset/workload.js';
 import type { Subset, UDCondition, UnitedDeployment } from '../types.js';
 import type { StepContext } from './context.js';
 import type { FoundSubsets } from './subsets.js';
+import type { SubsetWrite } from './trace.js';
 import { podsOfWorkload } from './subsets.js';
 
 const UPDATE_ATTEMPTS = 5;
@@ -30,8 +31,8 @@ export interface ManageInput {
 
 export interface ManageResult {
   conditions: UDCondition[];
-  /** Whether any workload was created, deleted or rewritten. */
-  wrote: boolean;
+  /** The workloads created, deleted or rewritten. */
+  writes: SubsetWrite[];
 }
 
 function subsetOf(ud: UnitedDeployment, name: string): Subset {
@@ -42,7 +43,7 @@ export async function manageSubsets(s: StepContext, m: ManageInput): Promise<Man
   const { ud, kind, plan } = m;
   const ns = ud.metadata?.namespace;
   let conditions = m.conditions;
-  let wrote = false;
+  const writes: SubsetWrite[] = [];
 
   const created: string[] = [];
   for (const name of plan.create) {
@@ -52,15 +53,22 @@ export async function manageSubsets(s: StepContext, m: ManageInput): Promise<Man
     const createdName = out.metadata?.name ?? '';
     if (!s.d[kind.reader].get(ns, createdName)) s.d.expectations.expectScale(s.key, 'create', createdName);
     created.push(createdName);
+    writes.push({ action: 'create', subset: name, workload: out });
     s.log.info({ subset: name, workload: createdName, replicas: t.replicas }, 'created a subset');
   }
   if (created.length > 0) {
     void s.d.recorder.normal(ud, REASONS.SuccessfulUpdateSubset, `Create ${created.length} Subset (${created.join(', ')})`);
   }
 
+  const removed = [...m.found.existing.values()].filter((v) => plan.remove.includes(v.workload.metadata?.name ?? ''));
   const deletions = [
-    ...plan.remove.map((name) => ({ kind, name })),
-    ...m.found.otherKinds.map((o) => ({ kind: o.kind, name: o.workload.metadata?.name ?? '' })),
+    ...removed.map((v) => ({ kind, name: v.workload.metadata?.name ?? '', workload: v.workload, subset: v.name })),
+    ...m.found.otherKinds.map((o) => ({
+      kind: o.kind,
+      name: o.workload.metadata?.name ?? '',
+      workload: o.workload,
+      subset: o.workload.metadata?.labels?.[SUBSET_NAME_LABEL] ?? '',
+    })),
   ];
   const deleted: string[] = [];
   for (const del of deletions) {
@@ -72,6 +80,7 @@ export async function manageSubsets(s: StepContext, m: ManageInput): Promise<Man
       // the cache may already show the delete (then there is nothing to wait for)
       if (del.kind === kind && s.d[kind.reader].get(ns, del.name)) s.d.expectations.expectScale(s.key, 'delete', del.name);
       deleted.push(del.name);
+      writes.push({ action: 'delete', subset: del.subset, workload: del.workload });
       s.log.info({ workload: del.name, kind: del.kind.kind }, 'deleted a subset workload');
     } catch (err) {
       if (!isNotFound(err)) throw err;
@@ -81,7 +90,6 @@ export async function manageSubsets(s: StepContext, m: ManageInput): Promise<Man
     void s.d.recorder.normal(ud, REASONS.SuccessfulUpdateSubset, `Delete ${deleted.length} Subset (${deleted.join(', ')})`);
   }
   if (created.length > 0 || deleted.length > 0) {
-    wrote = true;
     conditions = setCondition(conditions, { type: UnitedDeploymentConditions.SubsetProvisioned, status: 'True' }, s.now);
   }
 
@@ -92,7 +100,7 @@ export async function manageSubsets(s: StepContext, m: ManageInput): Promise<Man
       if (!view) continue;
       try {
         const updated = await updateSubset(s, ud, kind, subsetOf(ud, name), view.workload, m.target(name));
-        wrote = true;
+        writes.push({ action: 'update', subset: name, workload: updated, reason });
         s.log.info({ subset: name, workload: updated.metadata?.name, reason }, 'updated a subset');
         if (kind.partition === 'statefulset') await deleteStuckPods(s, updated, m.target(name));
       } catch (err) {
@@ -114,7 +122,7 @@ export async function manageSubsets(s: StepContext, m: ManageInput): Promise<Man
     );
     if (failures.length > 0) throw new Error(failures.join('; '));
   }
-  return { conditions, wrote };
+  return { conditions, writes };
 }
 
 /** Re-reads the workload, re-applies the template and writes it; a conflict is retried with a fresh read. */
