@@ -133,11 +133,16 @@ export class UnitedDeploymentReconciler implements Reconciler {
     const partitions = nextPartitions(ud.spec, nextReplicas);
     const target = (name: string): SubsetTarget => {
       const patch = (ud.spec.topology?.subsets ?? []).find((x) => x.name === name)?.patch;
+      const state = reserved[name];
+      const view = found.existing.get(name);
+      const maxUnavailable =
+        state?.unschedulable && view ? view.specReplicas - view.readyReplicas + state.updateTimeoutPods : undefined;
       return {
         revision: revisions.update,
         replicas: nextReplicas[name] ?? 0,
         partition: partitions[name] ?? 0,
         patch: patch ? JSON.stringify(patch) : '',
+        ...(maxUnavailable !== undefined ? { maxUnavailable } : {}),
       };
     };
     const plan = planSubsets(ud, found.existing, target);

@@ -11,6 +11,8 @@ export interface SubsetTarget {
   partition: number;
   /** `subset.patch` as the workload's annotation holds it ('' when none). */
   patch: string;
+  /** Reservation mode: the maxUnavailable written when the subset is updated (not a reason to update). */
+  maxUnavailable?: number;
 }
 
 /** Why the subset's workload must be rewritten, or undefined when it is as it should be. */

@@ -117,6 +117,14 @@ describe('buildSubsetWorkload', () => {
     expect(build('deploymentTemplate').spec['updateStrategy']).toBeUndefined();
   });
 
+  it('reservation mode: maxUnavailable of the rolling update per kind', () => {
+    const u = ud('cloneSetTemplate');
+    const input = (template: string) => ({ ud: ud(template), kind: kind(template), subset: u.spec.topology!.subsets![0]!, revision: 'r', replicas: 4, partition: 0, maxUnavailable: 3 });
+    expect(buildSubsetWorkload(input('cloneSetTemplate')).spec['updateStrategy']).toEqual({ partition: 0, maxUnavailable: 3 });
+    expect(buildSubsetWorkload(input('deploymentTemplate')).spec['strategy']).toEqual({ rollingUpdate: { maxUnavailable: 3 } });
+    expect(buildSubsetWorkload(input('advancedStatefulSetTemplate')).spec['updateStrategy']).toEqual({ rollingUpdate: { partition: 0, maxUnavailable: 3 } });
+  });
+
   it('re-applying onto an existing workload keeps its name, resourceVersion and other labels', () => {
     const first = { ...build('cloneSetTemplate'), metadata: { ...build('cloneSetTemplate').metadata, name: 'demo-subset-a-xyz', resourceVersion: '7' } };
     first.metadata.labels = { ...first.metadata.labels, extra: 'kept' };

@@ -21,6 +21,11 @@ export interface SubsetBuildInput {
   revision: string;
   replicas: number;
   partition: number;
+  /**
+   * Reservation mode, a subset now unschedulable: its rolling update's maxUnavailable (spec replicas − ready +
+   * pods that timed out in the update), so the stuck pods do not block it.
+   */
+  maxUnavailable?: number;
 }
 
 /** `<ud>-<subset>-`, or `<ud>-` when that is no valid name prefix (`getSubsetPrefix`). */
@@ -76,6 +81,7 @@ export function buildSubsetWorkload(input: SubsetBuildInput, existing?: SubsetWo
   };
   spec.replicas = replicas;
   applyPartition(spec, kind, partition);
+  if (input.maxUnavailable !== undefined) applyMaxUnavailable(spec, kind, input.maxUnavailable);
   const podTemplate = cloneJson(spec.template ?? {}) as { metadata?: { labels?: Record<string, string> }; spec?: Record<string, unknown> };
   podTemplate.metadata = {
     ...podTemplate.metadata,
@@ -105,5 +111,17 @@ function applyPartition(spec: SubsetWorkload['spec'], kind: SubsetKind, partitio
       return;
     case 'none':
       return;
+  }
+}
+
+function applyMaxUnavailable(spec: SubsetWorkload['spec'], kind: SubsetKind, maxUnavailable: number): void {
+  if (kind.partition === 'none') {
+    const strategy = (spec['strategy'] ?? {}) as { rollingUpdate?: Record<string, unknown> };
+    spec['strategy'] = { ...strategy, rollingUpdate: { ...strategy.rollingUpdate, maxUnavailable } };
+  } else if (kind.partition === 'cloneset') {
+    spec['updateStrategy'] = { ...(spec['updateStrategy'] as Record<string, unknown>), maxUnavailable };
+  } else {
+    const strategy = (spec['updateStrategy'] ?? {}) as { rollingUpdate?: Record<string, unknown> };
+    spec['updateStrategy'] = { ...strategy, rollingUpdate: { ...strategy.rollingUpdate, maxUnavailable } };
   }
 }

@@ -138,7 +138,18 @@ async function updateSubset(
   let lastError: unknown;
   for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
     const fresh = await s.d.client.get<SubsetWorkload>(ref);
-    const next = buildSubsetWorkload({ ud, kind, subset, revision: t.revision, replicas: t.replicas, partition: t.partition }, fresh);
+    const next = buildSubsetWorkload(
+      {
+        ud,
+        kind,
+        subset,
+        revision: t.revision,
+        replicas: t.replicas,
+        partition: t.partition,
+        ...(t.maxUnavailable !== undefined ? { maxUnavailable: t.maxUnavailable } : {}),
+      },
+      fresh,
+    );
     try {
       const out = await s.d.client.replace<SubsetWorkload>(next);
       const rv = out.metadata?.resourceVersion;
