@@ -3,10 +3,12 @@
  * names, JSON types and optionality as OpenKruise (`apis/apps/v1beta1/uniteddeployment_types.go`,
  * `apis/apps/v1alpha1/uniteddeployment_types.go`). The schemas are the source of both the static types and the CRD.
  *
- * The two versions have the same spec; their status differs: v1beta1 has `updatedRevision`, v1alpha1 has
+ * The two versions have the same spec; upstream's status differs: v1beta1 has `updatedRevision`, v1alpha1 has
  * `subsetReplicas` and `updateStatus {updatedRevision, currentPartitions}` instead.
  *
- * Two deliberate differences from upstream (docs/adr/0028-uniteddeployment-api.md):
+ * Deliberate differences from upstream (docs/adr/0028-uniteddeployment-api.md):
+ * - both status schemas hold both views, because no conversion webhook converts the status and the controller
+ *   writes through v1beta1 (as the DaemonSet's `daemonSetHash`, docs/adr/0023-daemonset-hash-stored-for-v1alpha1-readers.md);
  * - `template.cloneSetTemplate.spec` is Regatta's CloneSet spec, i.e. v1alpha1 (the only CloneSet version Regatta
  *   serves; OpenKruise v1.9.0 also used v1alpha1 there), so its partition is `updateStrategy.partition`.
  * - `topology.subsets[].nodeSelector` (a label map) is kept by the schema: it is the shorthand the seed article
@@ -364,16 +366,6 @@ const commonStatusFields = {
   ),
 };
 
-export const UnitedDeploymentStatusSchema = Type.Object(
-  {
-    ...commonStatusFields,
-    updatedRevision: Type.Optional(
-      Type.String({ description: 'Name of the ControllerRevision subsets are updated to.' }),
-    ),
-  },
-  { description: 'The observed state of the UnitedDeployment.' },
-);
-
 export const UnitedDeploymentUpdateStatusSchema = Type.Object({
   updatedRevision: Type.Optional(
     Type.String({ description: 'Name of the ControllerRevision subsets are updated to.' }),
@@ -383,14 +375,28 @@ export const UnitedDeploymentUpdateStatusSchema = Type.Object({
   ),
 });
 
+/**
+ * The v1alpha1 view (`subsetReplicas`, `updateStatus`) and the v1beta1 `updatedRevision`: both status schemas hold
+ * both, so that a reader of either version sees them although no conversion webhook converts the status (the
+ * controller writes through v1beta1; docs/adr/0028-uniteddeployment-api.md).
+ */
+const bothViewsFields = {
+  updatedRevision: Type.Optional(
+    Type.String({ description: 'Name of the ControllerRevision subsets are updated to.' }),
+  ),
+  subsetReplicas: Type.Optional(
+    Type.Record(Type.String(), Int32(), { description: 'Replicas per subset (v1alpha1 view).' }),
+  ),
+  updateStatus: Type.Optional(UnitedDeploymentUpdateStatusSchema),
+};
+
+export const UnitedDeploymentStatusSchema = Type.Object(
+  { ...commonStatusFields, ...bothViewsFields },
+  { description: 'The observed state of the UnitedDeployment.' },
+);
+
 export const UnitedDeploymentV1alpha1StatusSchema = Type.Object(
-  {
-    ...commonStatusFields,
-    subsetReplicas: Type.Optional(
-      Type.Record(Type.String(), Int32(), { description: 'Replicas per subset.' }),
-    ),
-    updateStatus: Type.Optional(UnitedDeploymentUpdateStatusSchema),
-  },
+  { ...commonStatusFields, ...bothViewsFields },
   { description: 'The observed state of the UnitedDeployment.' },
 );
 

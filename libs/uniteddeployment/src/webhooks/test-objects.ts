@@ -16,30 +16,32 @@ export type TemplateKind =
 /** A valid UD with two subsets (a, b) in zones, of the given template kind. */
 export function ud(kind: TemplateKind = 'cloneSetTemplate'): UnitedDeployment {
   const spec = { selector: { matchLabels: labels }, template: podTemplate };
-  return structuredClone({
-    apiVersion: 'apps.kruise.io/v1alpha1',
-    kind: 'UnitedDeployment',
-    metadata: { name: 'web', namespace: 'default' },
-    spec: {
-      replicas: 4,
-      selector: { matchLabels: labels },
-      template: { [kind]: { metadata: { labels }, spec } },
-      topology: {
-        subsets: [
-          {
-            name: 'a',
-            nodeSelectorTerm: { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] },
-          },
-          {
-            name: 'b',
-            nodeSelectorTerm: { matchExpressions: [{ key: 'zone', operator: 'In', values: ['b'] }] },
-          },
-        ],
+  return JSON.parse(
+    JSON.stringify({
+      apiVersion: 'apps.kruise.io/v1alpha1',
+      kind: 'UnitedDeployment',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: {
+        replicas: 4,
+        selector: { matchLabels: labels },
+        template: { [kind]: { metadata: { labels }, spec } },
+        topology: {
+          subsets: [
+            {
+              name: 'a',
+              nodeSelectorTerm: { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] },
+            },
+            {
+              name: 'b',
+              nodeSelectorTerm: { matchExpressions: [{ key: 'zone', operator: 'In', values: ['b'] }] },
+            },
+          ],
+        },
+        revisionHistoryLimit: 10,
+        updateStrategy: { type: 'Manual', manualUpdate: {} },
       },
-      revisionHistoryLimit: 10,
-      updateStrategy: { type: 'Manual', manualUpdate: {} },
-    },
-  }) as UnitedDeployment;
+    }),
+  ) as UnitedDeployment;
 }
 
 /** `ud(kind)` changed by `edit` (on a copy). */
