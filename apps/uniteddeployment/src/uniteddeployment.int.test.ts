@@ -3,7 +3,7 @@
 // back each subset's update.
 import { describe, expect, it } from 'vitest';
 import { seedUnitedDeployment, unitedDeployment } from './testing/fixtures.js';
-import { imageOf, useUnitedDeploymentScenarios } from './testing/scenario-harness.js';
+import { UD, imageOf, useUnitedDeploymentScenarios } from './testing/scenario-harness.js';
 
 const h = useUnitedDeploymentScenarios();
 const CS = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' } as const;
@@ -29,6 +29,10 @@ describe('UnitedDeployment', () => {
     const ud = await h.settled(ns, 'global-service', 12);
     expect(await subsetReplicas(ns, 'global-service')).toEqual({ 'az-east': 4, 'az-west': 4, 'az-central': 4 });
     expect(ud.status?.currentRevision).toBe(ud.status?.updatedRevision);
+    // the v1alpha1 view, as the seed's reader sees it
+    const v1alpha1 = await h.client.get<typeof ud>({ ...UD, namespace: ns, name: 'global-service' });
+    expect(v1alpha1.status?.subsetReplicas).toEqual({ 'az-east': 4, 'az-west': 4, 'az-central': 4 });
+    expect(v1alpha1.status?.updateStatus?.updatedRevision).toBe(ud.status?.updatedRevision);
     expect(await h.podsPerZone(ns)).toEqual({ east: 4, west: 4, central: 4 });
     const sets = await h.workloads(ns, CS);
     expect(sets.map((s) => s.metadata?.labels?.['apps.kruise.io/subset-name']).sort()).toEqual([
