@@ -105,4 +105,15 @@ export const KINDS = {
     plural: 'resourcedistributions',
     namespaced: false,
   },
+  // UnitedDeployment (v1beta1: the stored version OpenKruise's controller works on) and the native kinds its subsets
+  // may be
+  uniteddeployments: {
+    group: 'apps.kruise.io',
+    version: 'v1beta1',
+    kind: 'UnitedDeployment',
+    plural: 'uniteddeployments',
+    namespaced: true,
+  },
+  appsstatefulsets: { group: 'apps', version: 'v1', kind: 'StatefulSet', plural: 'statefulsets', namespaced: true },
+  deployments: { group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true },
 } as const satisfies Record<string, KindRef>;

@@ -47,11 +47,12 @@ const CONTROLLER_READS: Readonly<Record<ControllerName, readonly string[]>> = {
   ads: ['daemonsets.v1beta1.apps.kruise.io', POD, NODE, REV, NS],
   sidecarset: ['sidecarsets.v1alpha1.apps.kruise.io', POD, REV, NS],
   uniteddeployment: [
-    'uniteddeployments.v1alpha1.apps.kruise.io',
+    'uniteddeployments.v1beta1.apps.kruise.io',
     'clonesets.v1alpha1.apps.kruise.io',
     'statefulsets.v1beta1.apps.kruise.io',
     'statefulsets.v1.apps',
     'deployments.v1.apps',
+    POD, // the subsets' pods: status (updated pods) and adaptive scheduling (pending pods)
     REV,
     NS,
   ],

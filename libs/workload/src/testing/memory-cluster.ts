@@ -68,6 +68,7 @@ function strategic(target: KubeObject, patch: Record<string, unknown>): KubeObje
 export class MemoryCluster {
   readonly writes: RecordedWrite[] = [];
   readonly #objects = new Map<string, KubeObject>();
+  #generated = 0;
   #rv = 1;
   #uid = 1;
   #fail: ((w: RecordedWrite) => unknown) | undefined;
@@ -128,7 +129,12 @@ export class MemoryCluster {
       if (!o) throw this.#notFound(ref);
       return structuredClone(o);
     },
-    create: async <T extends KubeObject>(obj: T): Promise<T> => {
+    create: async <T extends KubeObject>(input: T): Promise<T> => {
+      // `generateName` without a name: the server's suffix, here a counter
+      const obj =
+        !input.metadata?.name && input.metadata?.generateName
+          ? { ...input, metadata: { ...input.metadata, name: `${input.metadata.generateName}${++this.#generated}` } }
+          : input;
       const ref = this.#ref(obj);
       this.#record({ verb: 'create', kind: ref.kind, namespace: ref.namespace, name: ref.name, body: obj });
       if (this.get(ref.kind, ref.namespace, ref.name))

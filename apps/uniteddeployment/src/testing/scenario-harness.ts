@@ -1,0 +1,242 @@
+// The UnitedDeployment scenario harness: each scenario file gets its own watcher, uniteddeployment program and the
+// cloneset and asts programs its subsets may need (own bus prefix, own lease namespace, webhooks scoped to its
+// namespaces) on the shared local cluster, and six simulated nodes over the zones east, west and central (two each,
+// as the seed's example), shared by the run's UnitedDeployment files and left for the run. apps/v1 StatefulSets and Deployments are run by the cluster's
+// kube-controller-manager. Helpers read what a user reads: pods per zone, the UnitedDeployment's status, events.
+import { afterAll, beforeAll, expect } from 'vitest';
+import { generateCrds } from '@regatta/api';
+import { isAlreadyExists, type CoreEvent, type KubeClient, type KubeObject } from '@regatta/kube';
+import { installCrds, type ManagedProcess } from '@regatta/local-cluster';
+import { simulatedNodeManifest } from '@regatta/node-simulator';
+import {
+  createNamespace,
+  eventsAbout,
+  livePods,
+  programLog,
+  randomId,
+  scenarioCluster,
+  useScenarioPrograms,
+  type Pod,
+  type ServingProgram,
+} from '@regatta/testing';
+
+export { isReady, imageOf, type Pod } from '@regatta/testing';
+export type { CoreEvent } from '@regatta/kube';
+
+/** Objects are written as the seed writes them (v1alpha1); status is read through v1beta1, the stored version. */
+export const UD = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'UnitedDeployment' } as const;
+export const UD_V1BETA1 = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'UnitedDeployment' } as const;
+export const ZONES = ['east', 'west', 'central'] as const;
+export const ZONE_LABEL = 'topology.kubernetes.io/zone';
+const NODE = { apiVersion: 'v1', kind: 'Node' } as const;
+
+export interface SubsetStatus {
+  name: string;
+  replicas: number;
+  readyReplicas: number;
+  partition: number;
+  conditions?: { type: string; status: string; reason?: string }[];
+}
+export interface UnitedDeploymentStatus {
+  observedGeneration?: number;
+  replicas: number;
+  readyReplicas?: number;
+  updatedReplicas: number;
+  updatedReadyReplicas?: number;
+  currentRevision?: string;
+  updatedRevision?: string;
+  subsetReplicas?: Record<string, number>;
+  subsetStatuses?: SubsetStatus[];
+  updateStatus?: { updatedRevision?: string; currentPartitions?: Record<string, number> };
+  conditions?: { type: string; status: string; reason?: string; message?: string }[];
+  labelSelector?: string;
+}
+export interface UnitedDeployment extends KubeObject {
+  spec: Record<string, unknown> & { replicas?: number };
+  status?: UnitedDeploymentStatus;
+}
+
+export interface UnitedDeploymentScenarios {
+  readonly client: KubeClient;
+  /** This file's nodes by zone. */
+  readonly nodesByZone: Readonly<Record<string, string[]>>;
+  readonly controller: ManagedProcess;
+  startController(instance: string): Promise<ManagedProcess>;
+  namespace(): Promise<string>;
+  pods(ns: string): Promise<Pod[]>;
+  /** Live pods per zone of the node they run on ('' for pods not scheduled). */
+  podsPerZone(ns: string): Promise<Record<string, number>>;
+  unitedDeployment(ns: string, name: string): Promise<UnitedDeployment>;
+  create(ud: UnitedDeployment): Promise<UnitedDeployment>;
+  patch(ns: string, name: string, patch: Record<string, unknown>): Promise<void>;
+  /** The subset workloads of a kind in `ns` (apiVersion/kind of the template's kind). */
+  workloads(ns: string, gvk: { apiVersion: string; kind: string }): Promise<KubeObject[]>;
+  events(ns: string, reason?: string): Promise<CoreEvent[]>;
+  /** Adds a node of this file in `zone` (removed after the file; give it a zone of its own). */
+  addNode(zone: string, options?: { capacity?: string; labels?: Record<string, string> }): Promise<string>;
+  controllerLog(): string;
+  /** Waits until the status shows `replicas` ready pods at the update revision for this generation. */
+  settled(ns: string, name: string, replicas: number, timeoutMs?: number): Promise<UnitedDeployment>;
+}
+
+export function useUnitedDeploymentScenarios(
+  options: { env?: Record<string, string>; webhooks?: boolean } = {},
+): UnitedDeploymentScenarios {
+  const id = randomId();
+  const scopeLabel = 'regatta-test-ud';
+  const programs = useScenarioPrograms();
+  let client: KubeClient | undefined;
+  let controller: ManagedProcess | undefined;
+  let first: ServingProgram | undefined;
+  let common: Record<string, string> = {};
+  const nodesByZone: Record<string, string[]> = {};
+  const added: string[] = [];
+
+  const kube = (): KubeClient => {
+    if (!client) throw new Error('the scenario harness is used before beforeAll ran');
+    return client;
+  };
+
+  const createNode = async (name: string, zone: string, o: { capacity?: string; labels?: Record<string, string> }) => {
+    await kube().create(
+      simulatedNodeManifest(name, {
+        prefix: 'node',
+        zone,
+        ...(o.labels ? { labels: o.labels } : {}),
+        ...(o.capacity ? { capacity: o.capacity } : {}),
+      }) as never,
+    );
+  };
+  const addNode = async (zone: string, o: { capacity?: string; labels?: Record<string, string> } = {}) => {
+    const name = `node-ud-${id}-${added.length + 1}`;
+    added.push(name);
+    await createNode(name, zone, o);
+    (nodesByZone[zone] ??= []).push(name);
+    return name;
+  };
+  /** The zone nodes, shared by every UnitedDeployment file of the run (pods of any file may land on any of them). */
+  const zoneNodes = async () => {
+    for (const zone of ZONES) {
+      for (let i = 1; i <= 2; i++) {
+        const name = `node-ud-${zone}-${i}`;
+        await createNode(name, zone, {}).catch((err: unknown) => {
+          if (!isAlreadyExists(err)) throw err;
+        });
+        (nodesByZone[zone] ??= []).push(name);
+      }
+    }
+  };
+
+  const startController = async (instance: string): Promise<ManagedProcess> => {
+    const p = await programs.start(
+      'uniteddeployment',
+      `ud-${id}-${instance}`,
+      { ...common, REGATTA_NAMESPACE_SELECTOR: `${scopeLabel}=${id}`, POD_NAME: `ud-${id}-${instance}`, ...options.env },
+      { webhook: options.webhooks !== false },
+    );
+    controller = p.process;
+    if (instance === 'a') first = p;
+    return p.process;
+  };
+
+  beforeAll(async () => {
+    const cluster = scenarioCluster();
+    const { kubeconfig, nats, jaeger } = cluster;
+    client = cluster.client;
+    await installCrds(kubeconfig, generateCrds());
+    const leaseNs = `ud-lease-${id}`;
+    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: leaseNs } });
+    common = {
+      KUBECONFIG: kubeconfig,
+      NATS_URL: nats!,
+      REGATTA_BUS_PREFIX: `ud${id}_`,
+      REGATTA_LEASE_NAMESPACE: leaseNs,
+      LOG_LEVEL: 'info',
+      ...(jaeger ? { OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpHttp } : {}),
+    };
+    await zoneNodes();
+    await programs.start('watcher', `watcher-ud-${id}`, { ...common, POD_NAME: `watcher-ud-${id}` });
+    const scope = { REGATTA_NAMESPACE_SELECTOR: `${scopeLabel}=${id}` };
+    await programs.start('cloneset', `cloneset-ud-${id}`, { ...common, ...scope, POD_NAME: `cloneset-ud-${id}` }, { webhook: true });
+    await programs.start('asts', `asts-ud-${id}`, { ...common, ...scope, POD_NAME: `asts-ud-${id}` }, { webhook: true });
+    await startController('a');
+  });
+
+  afterAll(async () => {
+    for (const name of added) await client?.delete({ ...NODE, name }).catch(() => undefined);
+    for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
+      for (const program of ['uniteddeployment', 'cloneset', 'asts']) {
+        await client
+          ?.delete({ apiVersion: 'admissionregistration.k8s.io/v1', kind, name: `regatta-${program}-${id}` })
+          .catch(() => undefined);
+      }
+    }
+  });
+
+  const pods = (ns: string) => livePods(kube(), ns);
+  const unitedDeployment = (ns: string, name: string) => kube().get<UnitedDeployment>({ ...UD_V1BETA1, namespace: ns, name });
+  const zoneOfNode = new Map<string, string>();
+  const zoneOf = async (node: string): Promise<string> => {
+    if (!node) return '';
+    if (!zoneOfNode.has(node)) {
+      const n = await kube().get({ ...NODE, name: node });
+      zoneOfNode.set(node, n.metadata?.labels?.[ZONE_LABEL] ?? '');
+    }
+    return zoneOfNode.get(node) ?? '';
+  };
+
+  return {
+    get client() {
+      return kube();
+    },
+    get nodesByZone() {
+      return nodesByZone;
+    },
+    get controller() {
+      if (!controller) throw new Error('the uniteddeployment program is not started');
+      return controller;
+    },
+    startController,
+    namespace: () => createNamespace(kube(), `ud-${id}`, { [scopeLabel]: id }),
+    pods,
+    async podsPerZone(ns) {
+      const out: Record<string, number> = {};
+      for (const p of await pods(ns)) {
+        const zone = await zoneOf((p.spec as { nodeName?: string }).nodeName ?? '');
+        out[zone] = (out[zone] ?? 0) + 1;
+      }
+      return out;
+    },
+    unitedDeployment,
+    create: (ud) => kube().create<UnitedDeployment>(ud),
+    async patch(ns, name, patch) {
+      await kube().patch({ ...UD, namespace: ns, name }, patch, { type: 'merge' });
+    },
+    async workloads(ns, gvk) {
+      return (await kube().list({ ...gvk, namespace: ns })).items;
+    },
+    events: (ns, reason) => eventsAbout(kube(), ns, 'UnitedDeployment', reason),
+    addNode,
+    controllerLog: () => programLog(first),
+    async settled(ns, name, replicas, timeoutMs = 120_000) {
+      // polls a summary, so that a timeout shows what differed
+      await expect
+        .poll(
+          async () => {
+            const ud = await unitedDeployment(ns, name);
+            const s = ud.status;
+            return {
+              observed: s?.observedGeneration === ud.metadata?.generation,
+              replicas: s?.replicas,
+              readyReplicas: s?.readyReplicas,
+              updatedReadyReplicas: s?.updatedReadyReplicas,
+              pods: (await pods(ns)).length,
+            };
+          },
+          { timeout: timeoutMs, interval: 1000 },
+        )
+        .toEqual({ observed: true, replicas, readyReplicas: replicas, updatedReadyReplicas: replicas, pods: replicas });
+      return unitedDeployment(ns, name);
+    },
+  };
+}
