@@ -44,3 +44,4 @@ export {
   type Registration,
 } from './registration.js';
 export { MirrorWriter } from './writer.js';
+export { ObjectWatch, type ObjectWatchOptions } from './object-watch.js';
