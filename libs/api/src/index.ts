@@ -332,8 +332,6 @@ export {
 } from './sidecarset/admission.js';
 
 // Placeholder kinds
-export { IMAGE_PULL_JOB_CRD } from './kinds/image-pull-job.js';
-export { NODE_IMAGE_CRD } from './kinds/node-image.js';
 export { RESOURCE_DISTRIBUTION_CRD } from './kinds/resource-distribution.js';
 export { UNITED_DEPLOYMENT_CRD } from './kinds/united-deployment.js';
 
@@ -404,3 +402,7 @@ export {
   validateCloneSetUpdate,
   withoutEmpty,
 } from './cloneset/update-validation.js';
+
+// ImagePullJob and NodeImage
+export * from './imagepulljob/index.js';
+export * from './nodeimage/index.js';
