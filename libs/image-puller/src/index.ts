@@ -29,3 +29,4 @@ export { planTags, type TagPlan } from './tag-plan.js';
 export type * from './types.js';
 export { imageRef } from './types.js';
 export { formatElapsed, PULL_IMAGE_FAILED, PULL_IMAGE_SUCCEED, PullWorker, type PullEventSink, type WorkerContext } from './worker.js';
+export { runNodeAgent, type NodeAgentArgs } from './program.js';
