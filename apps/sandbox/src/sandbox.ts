@@ -14,6 +14,7 @@ import {
   type ClusterEndpoints,
 } from '@regatta/local-cluster';
 import { KubeConfig, CoreV1Api, type KubernetesObject } from '@kubernetes/client-node';
+import { bucketName, KINDS, registrationKey } from '@regatta/bus';
 import { parseAllDocuments } from 'yaml';
 import { appEntry, resolveControllers } from './controllers.js';
 
@@ -47,11 +48,15 @@ export async function sandboxUp(
   const selection = resolveControllers(o.controllers); // usage errors before anything starts
   await mkdir(o.dir, { recursive: true, mode: 0o700 });
   const t0 = Date.now();
+  const nodeNames = Array.from({ length: o.nodes }, (_, i) => `node${i + 1}`);
+  // image pre-warming: one node agent per node, each with a bus user that reads only its node's NodeImage
+  const nodeAgents = selection.controllers.includes('imagepull') && appEntry(NODE_AGENT_APP) !== undefined;
   const cluster = await LocalCluster.start({
     dir: o.dir,
     keepAfterExit: o.detach,
     log: o.log,
     natsAuth: true,
+    ...(nodeAgents ? { natsNodeAgents: nodeAgentsOption(nodeNames) } : {}),
   });
   try {
     const kubeconfig = cluster.endpoints.kubeconfig;
@@ -62,7 +67,7 @@ export async function sandboxUp(
     }
 
     const programs: ProgramEndpoint[] = [];
-    const start = async (name: string, entry: string, args: string[], role?: BusRole) => {
+    const start = async (name: string, entry: string, args: string[], role?: BusRole, extraEnv: NodeJS.ProcessEnv = {}) => {
       const [healthPort, webhookPort] = (await freePorts(2)) as [number, number];
       // controllers serve their admission webhooks here; the API server reaches them by URL
       const webhook =
@@ -84,6 +89,7 @@ export async function sandboxUp(
           ...(role === 'watcher' ? { REGATTA_SECRET_HASH_KEY: randomBytes(32).toString('base64url') } : {}),
           REGATTA_HEALTH_ADDR: `127.0.0.1:${healthPort}`,
           ...webhook,
+          ...extraEnv,
         },
         keepAfterExit: o.detach,
       });
@@ -93,7 +99,7 @@ export async function sandboxUp(
       return { p, healthPort };
     };
 
-    const nodeNames = Array.from({ length: o.nodes }, (_, i) => `node${i + 1}`);
+    const criSocketDir = join(o.dir, 'cri');
     await start('node-simulator', fileURLToPath(new URL('./main.ts', import.meta.url)), [
       'node-simulator',
       '--kubeconfig',
@@ -102,6 +108,8 @@ export async function sandboxUp(
       String(o.nodes),
       '--zones',
       o.zones.join(','),
+      '--cri-socket-dir',
+      criSocketDir,
     ]);
     await waitForReadyNodes(kubeconfig, nodeNames, cluster);
     o.log(`${o.nodes} nodes Ready over zones ${o.zones.join(', ')}`);
@@ -122,6 +130,28 @@ export async function sandboxUp(
       );
       o.log(`${app} ready`);
     }
+    if (nodeAgents) {
+      const entry = appEntry(NODE_AGENT_APP)!;
+      for (const node of nodeNames) {
+        const creds = cluster.endpoints.natsAuth?.nodeAgents?.[node];
+        const { p, healthPort } = await start(`${NODE_AGENT_APP}-${node}`, entry, [], undefined, {
+          NODE_NAME: node,
+          CRI_SOCKET: join(criSocketDir, `${node}.sock`),
+          ...(creds
+            ? { NATS_USER: creds.user, NATS_PASSWORD: creds.password, NATS_INBOX_PREFIX: creds.inboxPrefix }
+            : {}),
+        });
+        await waitFor(
+          `${NODE_AGENT_APP} of ${node} to report ready on /readyz`,
+          async () => {
+            p.assertRunning();
+            return (await fetch(`http://127.0.0.1:${healthPort}/readyz`)).status === 200;
+          },
+          { timeoutMs: 90_000, intervalMs: 200 },
+        );
+      }
+      o.log(`${nodeNames.length} image pull agents ready (one per node)`);
+    }
 
     const endpoints: SandboxEndpoints = { ...cluster.endpoints, nodes: nodeNames, programs };
     await writePrivateFile(join(o.dir, ENDPOINTS_FILE), JSON.stringify(endpoints, null, 2) + '\n');
@@ -131,6 +161,18 @@ export async function sandboxUp(
     await cluster.stop();
     throw err;
   }
+}
+
+/** The node agent of image pre-warming (apps/imagepull-agent), started per node with the imagepull controller. */
+export const NODE_AGENT_APP = 'imagepull-agent';
+
+/** Bus users of the node agents: each reads its node's key of the NodeImage mirror and registers under its name. */
+function nodeAgentsOption(nodes: string[]) {
+  return {
+    nodes,
+    bucket: bucketName(KINDS.nodeimages),
+    registration: (node: string) => registrationKey('imagepull', `agent-${node}`),
+  };
 }
 
 /** Which bus credentials a program gets: only the watcher may write the mirror buckets. */

@@ -97,4 +97,13 @@ export const KINDS = {
     plural: 'sidecarsets',
     namespaced: false,
   },
+  // cluster-scoped, one per Node (key `_.<node>`); v1alpha1 as libs/mirror's catalogue and allow-list mirror it. A
+  // node agent reads only its own key (docs/adr/0032).
+  nodeimages: {
+    group: 'apps.kruise.io',
+    version: 'v1alpha1',
+    kind: 'NodeImage',
+    plural: 'nodeimages',
+    namespaced: false,
+  },
 } as const satisfies Record<string, KindRef>;

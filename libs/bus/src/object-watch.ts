@@ -66,7 +66,9 @@ export class ObjectWatch<T extends KubeObject = KubeObject> {
         kv ??= await this.bus.kvm.open(this.bucket);
         await this.watchOnce(kv);
       } catch (err) {
-        if (!this.stopped) this.options.onError?.(err);
+        // until the watcher has created the bucket (once a registration asks for the kind), opening it fails:
+        // that is waiting, not trouble
+        if (!this.stopped && !(kv === undefined && isStreamNotFound(err))) this.options.onError?.(err);
       }
       if (!this.stopped) await new Promise((r) => setTimeout(r, this.options.rewatchDelayMs ?? 500));
     }
@@ -117,4 +119,9 @@ export class ObjectWatch<T extends KubeObject = KubeObject> {
       this.options.onError?.(err);
     }
   }
+}
+
+function isStreamNotFound(err: unknown): boolean {
+  const e = err as { name?: string; message?: string } | null;
+  return e?.name === 'StreamNotFoundError' || /stream not found/i.test(e?.message ?? '');
 }

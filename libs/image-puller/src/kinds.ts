@@ -1,13 +1,7 @@
-import type { KindRef } from '@regatta/bus';
+import { KINDS, type KindRef } from '@regatta/bus';
 
 /** NodeImage as the watcher mirrors it (libs/mirror's catalogue): cluster-scoped, keyed `_.<node name>`. */
-export const NODEIMAGE_KIND: KindRef = {
-  group: 'apps.kruise.io',
-  version: 'v1alpha1',
-  kind: 'NodeImage',
-  plural: 'nodeimages',
-  namespaced: false,
-};
+export const NODEIMAGE_KIND: KindRef = KINDS.nodeimages;
 
 /** The event source of the puller (`source.component`), as kruise-daemon's. */
 export const EVENT_COMPONENT = 'kruise-daemon-imagepuller';
