@@ -4,7 +4,7 @@ import * as protoLoader from '@grpc/proto-loader';
 import protobuf from 'protobufjs';
 import { CRI_IMAGE_PROTO } from './api-proto.js';
 
-/** Decoding as messages.ts types it: camelCase, 64-bit numbers as JS numbers, unset scalars as their defaults. */
+/** Decoding as messages.ts types it (the parse above turns field names camelCase, the wire keeps the numbers):, 64-bit numbers as JS numbers, unset scalars as their defaults. */
 const LOADER_OPTIONS: protoLoader.Options = {
   keepCase: false,
   longs: Number,
@@ -19,7 +19,7 @@ let definition: grpc.ServiceDefinition | undefined;
 /** `runtime.v1.ImageService`, as grpc-js serves and calls it. */
 export function imageServiceDefinition(): grpc.ServiceDefinition {
   if (!definition) {
-    const root = protobuf.parse(CRI_IMAGE_PROTO, { keepCase: true }).root;
+    const root = protobuf.parse(CRI_IMAGE_PROTO, { keepCase: false }).root;
     const pkg = protoLoader.fromJSON(root.toJSON(), LOADER_OPTIONS);
     definition = pkg['runtime.v1.ImageService'] as grpc.ServiceDefinition;
   }
