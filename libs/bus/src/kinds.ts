@@ -97,4 +97,19 @@ export const KINDS = {
     plural: 'sidecarsets',
     namespaced: false,
   },
+  // image pre-warming: v1beta1, the stored version OpenKruise's controllers work on; NodeImage is cluster-scoped
+  imagepulljobs: {
+    group: 'apps.kruise.io',
+    version: 'v1beta1',
+    kind: 'ImagePullJob',
+    plural: 'imagepulljobs',
+    namespaced: true,
+  },
+  nodeimages: {
+    group: 'apps.kruise.io',
+    version: 'v1beta1',
+    kind: 'NodeImage',
+    plural: 'nodeimages',
+    namespaced: false,
+  },
 } as const satisfies Record<string, KindRef>;

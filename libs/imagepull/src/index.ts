@@ -64,3 +64,4 @@ export {
   nodeImageDefaulter,
   nodeImageValidator,
 } from './webhooks.js';
+export { imagePullSettings, type ImagePullSettings } from './settings.js';
