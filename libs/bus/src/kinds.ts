@@ -97,11 +97,18 @@ export const KINDS = {
     plural: 'sidecarsets',
     namespaced: false,
   },
-  // cluster-scoped, one per Node (key `_.<node>`); v1alpha1 as libs/mirror's catalogue and allow-list mirror it. A
-  // node agent reads only its own key (docs/adr/0032).
+  // image pre-warming: v1beta1, the stored version OpenKruise's controllers work on; NodeImage is cluster-scoped
+  imagepulljobs: {
+    group: 'apps.kruise.io',
+    version: 'v1beta1',
+    kind: 'ImagePullJob',
+    plural: 'imagepulljobs',
+    namespaced: true,
+  },
+  // cluster-scoped, one per Node (key `_.<node>`); a node agent reads only its own key (docs/adr/0032)
   nodeimages: {
     group: 'apps.kruise.io',
-    version: 'v1alpha1',
+    version: 'v1beta1',
     kind: 'NodeImage',
     plural: 'nodeimages',
     namespaced: false,

@@ -58,24 +58,20 @@ export const NodeImageMessages = {
   ExceedsActiveDeadline: 'pulling exceeds the activeDeadlineSeconds',
 } as const;
 
-function referenceObjectSchema(withMode: boolean) {
-  return Type.Object(
-    {
-      namespace: Type.Optional(Type.String({ description: 'Namespace of the secret.' })),
-      name: Type.Optional(Type.String({ description: 'Name of the secret.' })),
-      ...(withMode
-        ? {
-            mode: Type.Optional(
-              Type.String({ description: '`batch`: a secret shared between jobs, removed with the image entry.' }),
-            ),
-          }
-        : {}),
-    },
-    { description: 'A secret, `<namespace>/<name>`.' },
-  );
-}
-export const ReferenceObjectSchema = referenceObjectSchema(true);
-export const ReferenceObjectV1alpha1Schema = referenceObjectSchema(false);
+const referenceObjectFields = {
+  namespace: Type.Optional(Type.String({ description: 'Namespace of the secret.' })),
+  name: Type.Optional(Type.String({ description: 'Name of the secret.' })),
+};
+export const ReferenceObjectSchema = Type.Object(
+  {
+    ...referenceObjectFields,
+    mode: Type.Optional(Type.String({ description: '`batch`: a secret shared between jobs, removed with the image entry.' })),
+  },
+  { description: 'A secret, `<namespace>/<name>`.' },
+);
+export const ReferenceObjectV1alpha1Schema = Type.Object(referenceObjectFields, {
+  description: 'A secret, `<namespace>/<name>`.',
+});
 
 /** core/v1 ObjectReference (as an ImageTagSpec owner). */
 export const ObjectReferenceSchema = Type.Object(
@@ -119,13 +115,11 @@ export const ImageTagSpecSchema = Type.Object(
   { description: 'A tag of the image to pull on this node.' },
 );
 
-function imageSpecSchema(withMode: boolean) {
+function imageSpecSchema<R extends typeof ReferenceObjectSchema | typeof ReferenceObjectV1alpha1Schema>(reference: R) {
   return Type.Object(
     {
       pullSecrets: Type.Optional(
-        Type.Array(withMode ? ReferenceObjectSchema : ReferenceObjectV1alpha1Schema, {
-          description: 'Secrets (in the daemon config namespace) used to pull.',
-        }),
+        Type.Array(reference, { description: 'Secrets (in the daemon config namespace) used to pull.' }),
       ),
       tags: Type.Array(ImageTagSpecSchema, { description: 'Tags of this image to pull.' }),
       sandboxConfig: Type.Optional(SandboxConfigSchema),
@@ -133,8 +127,8 @@ function imageSpecSchema(withMode: boolean) {
     { description: 'An image to pull on this node.' },
   );
 }
-export const ImageSpecSchema = imageSpecSchema(true);
-export const ImageSpecV1alpha1Schema = imageSpecSchema(false);
+export const ImageSpecSchema = imageSpecSchema(ReferenceObjectSchema);
+export const ImageSpecV1alpha1Schema = imageSpecSchema(ReferenceObjectV1alpha1Schema);
 
 export const NodeImageSpecSchema = Type.Object(
   {
