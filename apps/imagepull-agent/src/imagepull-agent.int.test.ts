@@ -41,7 +41,9 @@ let sim: NodeSimulator;
 let client: KubeClient;
 let socketDir: string;
 let common: Record<string, string>;
-const job = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'ImagePullJob', namespace: 'default', name: `job-${id}`, uid: `uid-${id}` };
+// the owner of the hand-written tags: not an ImagePullJob, so a NodeImage controller running for another file keeps
+// it (it drops ImagePullJob owners that do not exist)
+const owner = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', namespace: 'default', name: `owner-${id}`, uid: `uid-${id}` };
 
 const nodes = () => sim.nodeNames;
 
@@ -60,7 +62,7 @@ const tagSpec = (tag: string, extra: Record<string, unknown> = {}) => ({
   createdAt: new Date().toISOString(),
   imagePullPolicy: 'IfNotPresent',
   pullPolicy: { timeoutSeconds: 30, backoffLimit: 3, ttlSecondsAfterFinished: 600 },
-  ownerReferences: [job],
+  ownerReferences: [owner],
   ...extra,
 });
 
@@ -145,7 +147,7 @@ describe('image puller agent', () => {
     }
   });
 
-  it('a failing pull backs off between attempts and ends Failed with PullImageFailed on the job and the NodeImage', async () => {
+  it('a failing pull backs off between attempts and ends Failed with PullImageFailed on the owner and the NodeImage', async () => {
     sim.setFaults({ failPullImages: ['nginx:broken*'] });
     const node = nodes()[1]!;
     await setTags(node, 'nginx', [tagSpec('1.20'), tagSpec('broken-1', { pullPolicy: { timeoutSeconds: 30, backoffLimit: 2, ttlSecondsAfterFinished: 600 } })]);
@@ -162,7 +164,7 @@ describe('image puller agent', () => {
       expect.objectContaining({ type: 'Warning', message: expect.stringMatching(/^Image nginx:broken-1 .*not found/) }),
     ]);
     const onJob = (await client.list<CoreEvent & KubeObject>({ apiVersion: 'v1', kind: 'Event', namespace: 'default' })).items.filter(
-      (e) => e.involvedObject.kind === 'ImagePullJob' && e.involvedObject.name === job.name && e.reason === 'PullImageFailed',
+      (e) => e.involvedObject.kind === 'CloneSet' && e.involvedObject.name === owner.name && e.reason === 'PullImageFailed',
     );
     expect(onJob.length).toBeGreaterThan(0);
   });
