@@ -76,9 +76,9 @@ export class NodeImageAgent {
       log: (msg, fields) => o.log.debug(fields, msg),
     });
     this.watch = new ObjectWatch(o.bus, NODEIMAGE_KIND, undefined, o.nodeName, (obj, old) => {
-      // like the informer's handler: new objects and spec changes only (status echoes of our own writes are not)
-      if (!obj || obj.metadata.deletionTimestamp) return;
-      if (old && sameJson(old.spec, obj.spec)) return;
+      // like the informer's handler: new objects and spec changes (status echoes of our own writes are not); a
+      // NodeImage gone or being deleted stops the pulls at once
+      if (obj && !obj.metadata.deletionTimestamp && old && sameJson(old.spec, obj.spec)) return;
       this.schedule(0);
     }, { onError: (err) => o.log.warn({ err }, 'NodeImage watch interrupted') });
   }
