@@ -1,15 +1,9 @@
 // The node agent on the shared cluster: three simulated nodes of its own serving the CRI ImageService on unix
 // sockets, a watcher on its own bus prefix, one agent per node. NodeImage specs are written as the ImagePullJob
 // controller writes them; what a user sees is the NodeImage status, node.status.images and the events.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateCrds } from '@regatta/api';
-import { installCrds, type ManagedProcess } from '@regatta/local-cluster';
-import { NodeSimulator } from '@regatta/node-simulator';
-import type { KubeClient, KubeObject } from '@regatta/kube';
-import { randomId, scenarioCluster, useScenarioPrograms } from '@regatta/testing';
+import { describe, expect, it } from 'vitest';
+import { isAlreadyExists, isConflict, type KubeObject } from '@regatta/kube';
+import { usePrivateNodes } from './testing/private-nodes.js';
 
 interface TagStatus {
   tag: string;
@@ -33,28 +27,24 @@ interface CoreEvent {
 }
 
 const NI = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'NodeImage' };
-const id = randomId();
-const prefix = `ipa-${id}-`;
-const programs = useScenarioPrograms();
-const agents = new Map<string, ManagedProcess>();
-let sim: NodeSimulator;
-let client: KubeClient;
-let socketDir: string;
-let common: Record<string, string>;
+const t = usePrivateNodes({
+  short: 'ipa',
+  nodes: 3,
+  imagePullMs: 1000,
+  // the NodeImages, as the NodeImage controller creates them, before the agents start
+  before: async (p) => {
+    for (const node of p.nodes()) {
+      await p.client.create({ ...NI, metadata: { name: node }, spec: {} }).catch((err: unknown) => {
+        if (!isAlreadyExists(err)) throw err;
+      });
+    }
+  },
+});
+const { id } = t;
+const nodes = () => t.nodes();
 // the owner of the hand-written tags: not an ImagePullJob, so a NodeImage controller running for another file keeps
 // it (it drops ImagePullJob owners that do not exist)
 const owner = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', namespace: 'default', name: `owner-${id}`, uid: `uid-${id}` };
-
-const nodes = () => sim.nodeNames;
-
-async function startAgent(node: string, instance: string): Promise<void> {
-  const p = await programs.start('imagepull-agent', `imagepull-agent-${id}-${node}-${instance}`, {
-    ...common,
-    NODE_NAME: node,
-    CRI_SOCKET: sim.criSocket(node)!,
-  });
-  agents.set(node, p.process);
-}
 
 const tagSpec = (tag: string, extra: Record<string, unknown> = {}) => ({
   tag,
@@ -70,55 +60,26 @@ const tagSpec = (tag: string, extra: Record<string, unknown> = {}) => ({
 async function setTags(node: string, image: string, tags: Record<string, unknown>[]): Promise<void> {
   // the agent writes the status meanwhile: retried on conflict, as a controller does
   for (let i = 0; ; i++) {
-    const cur = await client.get<NodeImage>({ ...NI, name: node });
+    const cur = await t.client.get<NodeImage>({ ...NI, name: node });
     const images = { ...cur.spec?.images, [image]: { tags } };
     try {
-      await client.replace({ ...cur, spec: { ...cur.spec, images } });
+      await t.client.replace({ ...cur, spec: { ...cur.spec, images } });
       return;
     } catch (err) {
-      if (i >= 10 || (err as { status?: number; code?: number }).code !== 409 && !/conflict/i.test(String(err))) throw err;
+      if (i >= 10 || !isConflict(err)) throw err;
     }
   }
 }
 
 async function tagStatus(node: string, image: string, tag: string): Promise<TagStatus | undefined> {
-  const ni = await client.get<NodeImage>({ ...NI, name: node });
+  const ni = await t.client.get<NodeImage>({ ...NI, name: node });
   return ni.status?.imageStatuses?.[image]?.tags.find((t) => t.tag === tag);
 }
 
 async function nodeImageEvents(node: string, reason: string): Promise<CoreEvent[]> {
-  const all = (await client.list<CoreEvent & KubeObject>({ apiVersion: 'v1', kind: 'Event', namespace: 'default' })).items;
+  const all = (await t.client.list<CoreEvent & KubeObject>({ apiVersion: 'v1', kind: 'Event', namespace: 'default' })).items;
   return all.filter((e) => e.involvedObject.kind === 'NodeImage' && e.involvedObject.name === node && e.reason === reason);
 }
-
-beforeAll(async () => {
-  const cluster = scenarioCluster();
-  client = cluster.client;
-  await installCrds(cluster.kubeconfig, generateCrds());
-  socketDir = await mkdtemp(join(tmpdir(), 'regatta-cri-'));
-  sim = await NodeSimulator.start({
-    kubeconfig: cluster.kubeconfig,
-    nodes: 3,
-    namePrefix: prefix,
-    taints: [{ key: 'sim.regatta.dev/private', value: `ipa-${id}`, effect: 'NoSchedule' }],
-    removeNodesOnStop: true,
-    storageClass: '',
-    criSocketDir: socketDir,
-    timings: { imagePullMs: 1000 },
-  });
-  for (const node of nodes()) {
-    await client.create({ ...NI, metadata: { name: node }, spec: {} });
-  }
-  common = { KUBECONFIG: cluster.kubeconfig, NATS_URL: cluster.nats!, REGATTA_BUS_PREFIX: `ipa${id}_`, LOG_LEVEL: 'info' };
-  await programs.start('watcher', `watcher-ipa-${id}`, { ...common, POD_NAME: `watcher-ipa-${id}` });
-  for (const node of nodes()) await startAgent(node, 'a');
-}, 180_000);
-
-afterAll(async () => {
-  for (const node of nodes()) await client.delete({ ...NI, name: node }).catch(() => undefined);
-  await sim?.stop();
-  await rm(socketDir, { recursive: true, force: true });
-});
 
 describe('image puller agent', () => {
   it('pulls a tag on every node through CRI: Succeeded, imageID, node.status.images, PullImageSucceed', async () => {
@@ -129,11 +90,11 @@ describe('image puller agent', () => {
         version: 0,
         imageID: expect.stringMatching(/^nginx@sha256:[0-9a-f]{64}$/),
       });
-      const ni = await client.get<NodeImage>({ ...NI, name: node });
+      const ni = await t.client.get<NodeImage>({ ...NI, name: node });
       expect(ni.status).toMatchObject({ desired: 1, succeeded: 1, failed: 0 });
       await expect
         .poll(async () =>
-          (await client.get<{ status?: { images?: { names: string[] }[] } } & KubeObject>({ apiVersion: 'v1', kind: 'Node', name: node }))
+          (await t.client.get<{ status?: { images?: { names: string[] }[] } } & KubeObject>({ apiVersion: 'v1', kind: 'Node', name: node }))
             .status?.images?.flatMap((i) => i.names),
         { timeout: 30_000 })
         .toContain('docker.io/library/nginx:1.20');
@@ -148,7 +109,7 @@ describe('image puller agent', () => {
   });
 
   it('a failing pull backs off between attempts and ends Failed with PullImageFailed on the owner and the NodeImage', async () => {
-    sim.setFaults({ failPullImages: ['nginx:broken*'] });
+    t.sim.setFaults({ failPullImages: ['nginx:broken*'] });
     const node = nodes()[1]!;
     await setTags(node, 'nginx', [tagSpec('1.20'), tagSpec('broken-1', { pullPolicy: { timeoutSeconds: 30, backoffLimit: 2, ttlSecondsAfterFinished: 600 } })]);
     await expect.poll(() => tagStatus(node, 'nginx', 'broken-1'), { timeout: 60_000, interval: 500 }).toMatchObject({
@@ -158,29 +119,29 @@ describe('image puller agent', () => {
     const st = (await tagStatus(node, 'nginx', 'broken-1'))!;
     // three attempts with 1 s and 2 s of backoff between them
     expect(Date.parse(st.completionTime!) - Date.parse(st.startTime!)).toBeGreaterThanOrEqual(2900);
-    const ni = await client.get<NodeImage>({ ...NI, name: node });
+    const ni = await t.client.get<NodeImage>({ ...NI, name: node });
     expect(ni.status).toMatchObject({ desired: 2, succeeded: 1, failed: 1 });
     await expect.poll(() => nodeImageEvents(node, 'PullImageFailed'), { timeout: 20_000 }).toEqual([
       expect.objectContaining({ type: 'Warning', message: expect.stringMatching(/^Image nginx:broken-1 .*not found/) }),
     ]);
-    const onJob = (await client.list<CoreEvent & KubeObject>({ apiVersion: 'v1', kind: 'Event', namespace: 'default' })).items.filter(
+    const onOwner = (await t.client.list<CoreEvent & KubeObject>({ apiVersion: 'v1', kind: 'Event', namespace: 'default' })).items.filter(
       (e) => e.involvedObject.kind === 'CloneSet' && e.involvedObject.name === owner.name && e.reason === 'PullImageFailed',
     );
-    expect(onJob.length).toBeGreaterThan(0);
+    expect(onOwner.length).toBeGreaterThan(0);
   });
 
   it('kill -9 of an agent mid-pull: a new agent ends every tag in a final state', async () => {
-    sim.timings.imagePullMs = 6000;
+    t.sim.timings.imagePullMs = 6000;
     const node = nodes()[2]!;
     await setTags(node, 'nginx', [tagSpec('1.20'), tagSpec('1.21'), tagSpec('1.22')]);
     await expect.poll(async () => (await tagStatus(node, 'nginx', '1.21'))?.phase, { timeout: 30_000, interval: 200 }).toBe('Pulling');
-    agents.get(node)!.killNow();
-    sim.timings.imagePullMs = 1000;
-    await startAgent(node, 'b');
+    t.agent(node).killNow();
+    t.sim.timings.imagePullMs = 1000;
+    await t.startAgent(node, 'b');
     for (const tag of ['1.20', '1.21', '1.22']) {
       await expect.poll(async () => (await tagStatus(node, 'nginx', tag))?.phase, { timeout: 60_000, interval: 500 }).toBe('Succeeded');
     }
-    const ni = await client.get<NodeImage>({ ...NI, name: node });
+    const ni = await t.client.get<NodeImage>({ ...NI, name: node });
     expect(ni.status).toMatchObject({ desired: 3, succeeded: 3, failed: 0 });
   });
 });
