@@ -37,7 +37,7 @@ const BUCKET = bucketName(KINDS.nodeimages);
 beforeAll(async () => {
   const dir = await mkdtemp(join(tmpdir(), 'regatta-nats-agent-auth-'));
   const [port, monitor] = (await freePorts(2)) as [number, number];
-  auth = newNatsAuth('', { nodes: ['n1', 'n2.example'], bucket: BUCKET, registration: (n) => `imagepull.agent-${n.replaceAll('.', '-')}` });
+  auth = newNatsAuth('', { nodes: ['n1', 'n2.example', 'n3'], bucket: BUCKET, registration: (n) => `imagepull.agent-${n.replaceAll('.', '-')}` });
   await writeFile(join(dir, 'nats.conf'), natsConfig({ port, monitorPort: monitor, storeDir: join(dir, 'js'), auth }));
   server = ManagedProcess.start({
     name: 'nats',
@@ -97,9 +97,21 @@ describe('node agent bus credentials', () => {
     await w.stop();
   });
 
+  it('its NodeImage not there yet: synced as absent, then it arrives', async () => {
+    const bus = await agent('n3');
+    const { w } = watchOne(bus, 'n3');
+    await w.start();
+    expect(w.hasSynced).toBe(true);
+    expect(w.object).toBeUndefined();
+    const writer = await MirrorWriter.open(await as('watcher'), KINDS.nodeimages);
+    await writer.put({ metadata: { name: 'n3', resourceVersion: '7' } });
+    await expect.poll(() => w.object?.metadata?.resourceVersion, { timeout: 10_000 }).toBe('7');
+    await w.stop();
+  });
+
   it('cannot read another node key, the whole bucket, nor another mirror', async () => {
     const bus = await agent('n1');
-    const kv = await bus.kvm.open(BUCKET);
+    const kv = await bus.kvm.open(BUCKET, { allow_direct: true });
     await expect(kv.get('_.n2.example')).rejects.toThrow(/[Pp]ermission|timeout/i);
     const other = watchOne(bus, 'n2.example');
     void other.w.start();

@@ -63,7 +63,8 @@ export class ObjectWatch<T extends KubeObject = KubeObject> {
     let kv: KV | undefined;
     while (!this.stopped) {
       try {
-        kv ??= await this.bus.kvm.open(this.bucket);
+        // mirror buckets allow direct gets; saying so makes `get` use the per-key subject a node agent is allowed
+        kv ??= await this.bus.kvm.open(this.bucket, { allow_direct: true });
         await this.watchOnce(kv);
       } catch (err) {
         // until the watcher has created the bucket (once a registration asks for the kind), opening it fails:

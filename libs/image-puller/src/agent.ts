@@ -3,7 +3,7 @@
 // 3–5 s while anything pulls and after 20–30 min otherwise; failures retried with per-key backoff; status written
 // rate-limited. Secrets are read from the API server only.
 import { ObjectWatch, registerKinds, type Bus } from '@regatta/bus';
-import { EventRecorder, isNotFound, type KubeClient, type KubeObject } from '@regatta/kube';
+import { EventRecorder, isConflict, isNotFound, type KubeClient, type KubeObject } from '@regatta/kube';
 import { credentialsFor, type SecretData } from './credentials.js';
 import { agentInstance, EVENT_COMPONENT, NODEIMAGE_KIND, REGISTRATION_CONTROLLER } from './kinds.js';
 import { ImagePuller } from './puller.js';
@@ -140,7 +140,9 @@ export class NodeImageAgent {
       this.failures = 0;
     } catch (err) {
       next = syncBackoffMs(this.failures++, this.backoffCapJitter);
-      this.o.log.warn({ err, retryInMs: next }, 'NodeImage sync failed');
+      // a conflict is the bus copy trailing the API server by a write: the retry uses the newer copy
+      if (isConflict(err)) this.o.log.debug({ err, retryInMs: next }, 'NodeImage status write conflicted');
+      else this.o.log.warn({ err, retryInMs: next }, 'NodeImage sync failed');
     } finally {
       this.running = false;
     }
