@@ -132,24 +132,31 @@ export async function sandboxUp(
     }
     if (nodeAgents) {
       const entry = appEntry(NODE_AGENT_APP)!;
+      // started one after the other (the pid records are written per start), then awaited side by side
+      const started = [];
       for (const node of nodeNames) {
         const creds = cluster.endpoints.natsAuth?.nodeAgents?.[node];
-        const { p, healthPort } = await start(`${NODE_AGENT_APP}-${node}`, entry, [], undefined, {
+        const s = await start(`${NODE_AGENT_APP}-${node}`, entry, [], undefined, {
           NODE_NAME: node,
           CRI_SOCKET: join(criSocketDir, `${node}.sock`),
           ...(creds
             ? { NATS_USER: creds.user, NATS_PASSWORD: creds.password, NATS_INBOX_PREFIX: creds.inboxPrefix }
             : {}),
         });
-        await waitFor(
-          `${NODE_AGENT_APP} of ${node} to report ready on /readyz`,
-          async () => {
-            p.assertRunning();
-            return (await fetch(`http://127.0.0.1:${healthPort}/readyz`)).status === 200;
-          },
-          { timeoutMs: 90_000, intervalMs: 200 },
-        );
+        started.push({ node, ...s });
       }
+      await Promise.all(
+        started.map(({ node, p, healthPort }) =>
+          waitFor(
+            `${NODE_AGENT_APP} of ${node} to report ready on /readyz`,
+            async () => {
+              p.assertRunning();
+              return (await fetch(`http://127.0.0.1:${healthPort}/readyz`)).status === 200;
+            },
+            { timeoutMs: 90_000, intervalMs: 200 },
+          ),
+        ),
+      );
       o.log(`${nodeNames.length} image pull agents ready (one per node)`);
     }
 
