@@ -64,6 +64,7 @@ const nodeImages = ControllerBuilder.controller({
   eventComponent: 'nodeimage-controller',
   featureGates: IMAGEPULL_FEATURE_GATES,
   maxConcurrentReconciles: 3,
+  ignoreNamespaceScope: true, // NodeImages belong to nodes, not to namespaces
 })
   .for('nodeimages', KINDS.nodeimages, { predicates: [] }) // status changes too: tag TTLs run from completion
   .watches('nodes', KINDS.nodes, nodeImageForNodeChange)
