@@ -35,7 +35,7 @@ const imagePullJobs = ControllerBuilder.controller({
   featureGates: IMAGEPULL_FEATURE_GATES,
   maxConcurrentReconciles: 3,
 })
-  .for('imagepulljobs', KINDS.imagepulljobs)
+  .for('imagepulljobs', KINDS.imagepulljobs, { predicates: [] }) // its status writes too: completion starts the TTL
   .watches('pods', KINDS.pods, jobsForPodChange, { keep: scheduled }) // podSelector jobs follow their pods' nodes
   .watches('nodeimages', KINDS.nodeimages, jobsForNodeImageChange)
   .webhooks(({ gates }) => ({
