@@ -87,18 +87,22 @@ describe('ImagePullJob', () => {
     await expect.poll(async () => (await copies()).length, poll).toBe(0);
   });
 
-  it('Never: keeps going (no completionTime) and re-warms once its tag TTL passed (version + 1)', async () => {
+  it('Never: keeps going (no completionTime) and re-warms once its tag TTL passed (a new pull round)', async () => {
     const ns = await h.namespace();
     const image = `regatta.test/daily-${ns}`;
     const node = h.nodes[0]!;
     await h.createJob(ns, 'daily', { image: `${image}:1`, selector: { names: [node] }, completionPolicy: { type: 'Never' } });
     const tagOf = async () => (await h.nodeImage(node))?.spec?.images?.[image]?.tags[0];
     await expect.poll(async () => (await tagOf())?.version, poll).toBe(0);
+    const first = (await tagOf())!;
+    expect(first.pullPolicy?.ttlSecondsAfterFinished).toBe(8);
     await h.answer(node, image, '1', 'Succeeded');
     await expect.poll(async () => (await h.job(ns, 'daily'))?.status?.succeeded, poll).toBe(1);
     expect((await h.job(ns, 'daily'))?.status?.completionTime).toBeUndefined();
-    // the tag's TTL (8 s here, a day by default) passes: the NodeImage drops it, the job writes it again
+    // the tag's TTL (8 s here, a day by default) passes: the NodeImage drops it, the job writes it again at the
+    // next version (the node's status of the old round is still there), which makes the node pull again
     await expect.poll(async () => (await tagOf())?.version, { timeout: 90_000, interval: 500 }).toBe(1);
+    expect((await h.job(ns, 'daily'))?.status).toMatchObject({ desired: 1, active: 1, succeeded: 0 });
     expect((await h.job(ns, 'daily'))?.status?.completionTime).toBeUndefined();
     await h.client.delete({ ...JOB, namespace: ns, name: 'daily' });
     await expect.poll(async () => (await tagOf())?.tag, poll).toBeUndefined();

@@ -47,24 +47,29 @@ describe('NodeImage status guard', () => {
     expect(g.failures[0]?.message).toBe('pulling exceeds the activeDeadlineSeconds');
   });
 
-  it('counts over the tags in spec; statuses of removed tags dropped; an empty NodeImage gets zeros', () => {
-    const g = guardNodeImageStatus(
-      ni({
-        desired: 2,
-        imageStatuses: {
-          nginx: { tags: [{ tag: '1.20', phase: 'Succeeded', version: 1, completionTime: 'x' }, { tag: 'old', phase: 'Failed' }] },
-          gone: { tags: [{ tag: 'a', phase: 'Failed' }] },
-        },
-      }),
-      at(1),
-    );
+  it('statuses of removed tags stay until something is written (as upstream); a write recounts over spec and drops them', () => {
+    const stale = {
+      desired: 2,
+      imageStatuses: {
+        nginx: { tags: [{ tag: 'old', phase: 'Failed' }] },
+        gone: { tags: [{ tag: 'a', phase: 'Failed' }] },
+      },
+    };
+    expect(guardNodeImageStatus(ni(stale), at(1)).status).toBeUndefined();
+    const g = guardNodeImageStatus(ni(stale), at(11));
     expect(g.status).toEqual({
       desired: 1,
-      succeeded: 1,
-      failed: 0,
+      succeeded: 0,
+      failed: 1,
       pulling: 0,
       waiting: 0,
-      imageStatuses: { nginx: { tags: [{ tag: '1.20', phase: 'Succeeded', version: 1, completionTime: 'x' }] } },
+      imageStatuses: {
+        nginx: {
+          tags: [
+            { tag: '1.20', phase: 'Failed', completionTime: '2025-01-01T00:11:00Z', version: 1, message: 'node has not responded for a long time' },
+          ],
+        },
+      },
     });
     expect(guardNodeImageStatus({ metadata: { name: 'n' }, spec: {} }, at(0)).status).toEqual({
       desired: 0,

@@ -98,7 +98,10 @@ export function useImagePullScenarios(env: Record<string, string> = {}): ImagePu
     namespace: () => createNamespace(kube(), `imagepull-${id}`, { [scopeLabel]: id }),
     async startScoped(extra) {
       const scope = `${id}x${scopes.length}`;
-      await start(`s${scopes.length}`, scope, extra);
+      // its own lease: a second replica of the same program would only stand by
+      const leaseNs = `imagepull-lease-${scope}`;
+      await kube().create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: leaseNs } });
+      await start(`s${scopes.length}`, scope, { REGATTA_LEASE_NAMESPACE: leaseNs, ...extra });
       return { namespace: () => createNamespace(kube(), `imagepull-${scope}`, { [scopeLabel]: scope }) };
     },
     job: (ns, name) => kube().getOrUndefined<ImagePullJob>({ ...JOB, namespace: ns, name }),
