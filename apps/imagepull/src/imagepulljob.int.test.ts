@@ -1,5 +1,5 @@
-// ImagePullJobs alone (docs/imagepull.md; OpenKruise test/e2e/apps/v1beta1/pullimages.go), with the test answering
-// for the nodes as the agent would: the job writes its tag into at most `parallelism` NodeImages at a time, counts
+// ImagePullJobs alone (docs/imagepull.md; OpenKruise test/e2e/apps/v1beta1/pullimages.go), aimed at fake NodeImages
+// (no Node, no agent behind them — as upstream's e2e uses one) with the test answering for them as the agent would: the job writes its tag into at most `parallelism` NodeImages at a time, counts
 // what the nodes report, completes, is deleted after ttlSecondsAfterFinished and its tag leaves the NodeImages;
 // pull secrets are copied into kruise-daemon-config and released; a Never job re-warms after its tag's TTL; a node
 // that never answers fails the pull; admission refuses what OpenKruise refuses, and answers 403 with the gate off.
@@ -11,11 +11,13 @@ const poll = { timeout: 60_000, interval: 500 };
 const SECRET = { apiVersion: 'v1', kind: 'Secret' } as const;
 
 describe('ImagePullJob', () => {
-  it('parallelism 2 over every node: at most 2 nodes pull at a time; completes; deleted by TTL; tag removed', async () => {
+  it('parallelism 2 over 5 nodes by label: at most 2 nodes pull at a time; completes; deleted by TTL; tag removed', async () => {
     const ns = await h.namespace();
     const image = `regatta.test/warm-${ns}`;
+    const nodes = await h.fakeNodes('warm', 5);
     await h.createJob(ns, 'warm', {
       image: `${image}:1.0`,
+      selector: { matchLabels: { group: nodes[0]!.replace(/^fake-/, '').replace(/-\d+$/, '') } },
       parallelism: 2,
       completionPolicy: { type: 'Always', activeDeadlineSeconds: 600, ttlSecondsAfterFinished: 5 },
     });
@@ -35,11 +37,11 @@ describe('ImagePullJob', () => {
         },
         { timeout: 90_000, interval: 1000 },
       )
-      .toBe(h.nodes.length);
+      .toBe(nodes.length);
     expect(Math.max(...maxActive)).toBeLessThanOrEqual(2);
     await expect.poll(async () => (await h.job(ns, 'warm'))?.status?.completionTime, poll).toBeDefined();
     const done = (await h.job(ns, 'warm'))!;
-    expect(done.status).toMatchObject({ desired: h.nodes.length, succeeded: h.nodes.length, failed: 0, active: 0, message: 'job has completed' });
+    expect(done.status).toMatchObject({ desired: nodes.length, succeeded: nodes.length, failed: 0, active: 0, message: 'job has completed' });
     await expect.poll(async () => await h.job(ns, 'warm'), poll).toBeUndefined();
     await expect.poll(() => h.holding(image, '1.0'), poll).toEqual([]);
   });
@@ -47,7 +49,7 @@ describe('ImagePullJob', () => {
   it('selector.names: desired 1, a failed pull is counted with its node; v1alpha1 shows the same job', async () => {
     const ns = await h.namespace();
     const image = `regatta.test/one-${ns}`;
-    const node = h.nodes[0]!;
+    const [node] = (await h.fakeNodes('one', 2)) as [string, string];
     await h.createJob(ns, 'one', { image: `${image}:2`, selector: { names: [node] }, completionPolicy: { type: 'Always' } });
     await expect.poll(() => h.holding(image, '2'), poll).toEqual([node]);
     await expect.poll(async () => (await h.job(ns, 'one'))?.status?.active, poll).toBe(1);
@@ -64,7 +66,7 @@ describe('ImagePullJob', () => {
   it('pull secrets: a synced copy with the same data in kruise-daemon-config, referenced by the NodeImages, released at the end', async () => {
     const ns = await h.namespace();
     const image = `regatta.test/private-${ns}`;
-    const node = h.nodes[0]!;
+    const [node] = (await h.fakeNodes('private', 1)) as [string];
     const data = { '.dockerconfigjson': Buffer.from('{"auths":{}}').toString('base64') };
     await h.client.create({ ...SECRET, metadata: { name: 'reg', namespace: ns }, type: 'kubernetes.io/dockerconfigjson', data } as never);
     await h.createJob(ns, 'private', { image: `${image}:1`, pullSecrets: ['reg'], selector: { names: [node] }, completionPolicy: { type: 'Always' } });
@@ -90,7 +92,7 @@ describe('ImagePullJob', () => {
   it('Never: keeps going (no completionTime) and re-warms once its tag TTL passed (a new pull round)', async () => {
     const ns = await h.namespace();
     const image = `regatta.test/daily-${ns}`;
-    const node = h.nodes[0]!;
+    const [node] = (await h.fakeNodes('daily', 1)) as [string];
     await h.createJob(ns, 'daily', { image: `${image}:1`, selector: { names: [node] }, completionPolicy: { type: 'Never' } });
     const tagOf = async () => (await h.nodeImage(node))?.spec?.images?.[image]?.tags[0];
     await expect.poll(async () => (await tagOf())?.version, poll).toBe(0);
@@ -111,7 +113,7 @@ describe('ImagePullJob', () => {
   it('a node that never answers: the tag fails ("node has not responded"), PullImageFailed on the job', async () => {
     const ns = await h.namespace();
     const image = `regatta.test/silent-${ns}`;
-    const node = h.nodes[0]!;
+    const [node] = (await h.fakeNodes('silent', 1)) as [string];
     await h.createJob(ns, 'silent', { image: `${image}:1`, selector: { names: [node] }, completionPolicy: { type: 'Always' } });
     await expect.poll(async () => (await h.job(ns, 'silent'))?.status?.failed, { timeout: 120_000, interval: 1000 }).toBe(1);
     const tag = (await h.nodeImage(node))?.status?.imageStatuses?.[image]?.tags[0];

@@ -18,6 +18,11 @@ export interface ImagePullScenarios {
   /** The simulated nodes of the run. */
   readonly nodes: string[];
   namespace(): Promise<string>;
+  /**
+   * `count` fake NodeImages (label `apps.kruise.io/fake-nodeimage`, no Node behind them, never served by an agent)
+   * labelled `group=<group>`; removed after the file. Jobs aimed at them see only this test answering.
+   */
+  fakeNodes(group: string, count: number): Promise<string[]>;
   /** Starts another imagepull program for its own namespaces, with `env` (e.g. a feature gate). */
   startScoped(env: Record<string, string>): Promise<{ namespace(): Promise<string> }>;
   job(ns: string, name: string): Promise<ImagePullJob | undefined>;
@@ -40,6 +45,7 @@ export function useImagePullScenarios(env: Record<string, string> = {}): ImagePu
   let first: ServingProgram | undefined;
   let common: Record<string, string> = {};
   const scopes: string[] = [];
+  const fakes: string[] = [];
 
   const start = async (instance: string, scope: string, extra: Record<string, string>) => {
     scopes.push(scope);
@@ -73,6 +79,7 @@ export function useImagePullScenarios(env: Record<string, string> = {}): ImagePu
   });
 
   afterAll(async () => {
+    for (const name of fakes) await client?.delete({ ...NODE_IMAGE, name }).catch(() => undefined);
     for (const scope of scopes) {
       for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
         await client
@@ -96,6 +103,20 @@ export function useImagePullScenarios(env: Record<string, string> = {}): ImagePu
       return nodes;
     },
     namespace: () => createNamespace(kube(), `imagepull-${id}`, { [scopeLabel]: id }),
+    async fakeNodes(group, count) {
+      const names: string[] = [];
+      for (let i = 0; i < count; i++) {
+        const name = `fake-${id}-${group}-${i}`;
+        fakes.push(name);
+        names.push(name);
+        await kube().create({
+          ...NODE_IMAGE,
+          metadata: { name, labels: { 'apps.kruise.io/fake-nodeimage': 'true', group: `${id}-${group}` } },
+          spec: {},
+        } as NodeImage);
+      }
+      return names;
+    },
     async startScoped(extra) {
       const scope = `${id}x${scopes.length}`;
       // its own lease: a second replica of the same program would only stand by
