@@ -28,8 +28,12 @@ describe('NodeImage per node', () => {
         succeeded: 0,
         failed: 0,
       });
-      const [ni, n] = [await h.nodeImage(node), await h.client.get({ ...NODE, name: node })];
-      expect(ni?.metadata?.labels).toEqual(n.metadata?.labels ?? {});
+      await expect
+        .poll(async () => {
+          const [ni, n] = [await h.nodeImage(node), await h.client.get({ ...NODE, name: node })];
+          return JSON.stringify(ni?.metadata?.labels ?? {}) === JSON.stringify(n.metadata?.labels ?? {});
+        }, poll)
+        .toBe(true);
     }
   });
 
@@ -49,7 +53,7 @@ describe('NodeImage per node', () => {
     added.push(name);
     const created = await h.client.create({
       ...NODE_IMAGE,
-      metadata: { name, labels: { 'apps.kruise.io/fake-nodeimage': 'true' } },
+      metadata: { name, labels: { 'apps.kruise.io/fake-nodeimage': 'true', ...h.scopeLabels } },
       spec: { images: { ubuntu: { tags: [{ tag: 'latest', pullPolicy: { ttlSecondsAfterFinished: 300 } }] } } },
     } as never);
     expect((created as { spec: { images: { ubuntu: { tags: unknown[] } } } }).spec.images.ubuntu.tags[0]).toMatchObject({
@@ -62,7 +66,7 @@ describe('NodeImage per node', () => {
     await expect(
       h.client.create({
         ...NODE_IMAGE,
-        metadata: { name: `${name}-bad`, labels: { 'apps.kruise.io/fake-nodeimage': 'true' } },
+        metadata: { name: `${name}-bad`, labels: { 'apps.kruise.io/fake-nodeimage': 'true', ...h.scopeLabels } },
         spec: { images: { ubuntu: { tags: [{ tag: 'latest', pullPolicy: {} }] } } },
       } as never),
     ).rejects.toThrow(/pullPolicy.ttlSecondsAfterFinished for ubuntu\/latest must set/);

@@ -23,6 +23,8 @@ export interface ImagePullScenarios {
    * labelled `group=<group>`; removed after the file. Jobs aimed at them see only this test answering.
    */
   fakeNodes(group: string, count: number): Promise<string[]>;
+  /** The labels of this file's scope: NodeImages carrying them pass through this file's NodeImage webhooks. */
+  readonly scopeLabels: Record<string, string>;
   /** Starts another imagepull program for its own namespaces, with `env` (e.g. a feature gate). */
   startScoped(env: Record<string, string>): Promise<{ namespace(): Promise<string> }>;
   job(ns: string, name: string): Promise<ImagePullJob | undefined>;
@@ -102,6 +104,9 @@ export function useImagePullScenarios(env: Record<string, string> = {}): ImagePu
     get nodes() {
       return nodes;
     },
+    get scopeLabels() {
+      return { [scopeLabel]: id };
+    },
     namespace: () => createNamespace(kube(), `imagepull-${id}`, { [scopeLabel]: id }),
     async fakeNodes(group, count) {
       const names: string[] = [];
@@ -111,7 +116,7 @@ export function useImagePullScenarios(env: Record<string, string> = {}): ImagePu
         names.push(name);
         await kube().create({
           ...NODE_IMAGE,
-          metadata: { name, labels: { 'apps.kruise.io/fake-nodeimage': 'true', group: `${id}-${group}` } },
+          metadata: { name, labels: { 'apps.kruise.io/fake-nodeimage': 'true', group: `${id}-${group}`, [scopeLabel]: id } },
           spec: {},
         } as NodeImage);
       }
