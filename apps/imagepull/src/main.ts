@@ -35,7 +35,7 @@ const imagePullJobs = ControllerBuilder.controller({
   featureGates: IMAGEPULL_FEATURE_GATES,
   maxConcurrentReconciles: 3,
 })
-  .for('imagepulljobs', KINDS.imagepulljobs)
+  .for('imagepulljobs', KINDS.imagepulljobs, { predicates: [] }) // its status writes too: completion starts the TTL
   .watches('pods', KINDS.pods, jobsForPodChange, { keep: scheduled }) // podSelector jobs follow their pods' nodes
   .watches('nodeimages', KINDS.nodeimages, jobsForNodeImageChange)
   .webhooks(({ gates }) => ({
@@ -64,6 +64,7 @@ const nodeImages = ControllerBuilder.controller({
   eventComponent: 'nodeimage-controller',
   featureGates: IMAGEPULL_FEATURE_GATES,
   maxConcurrentReconciles: 3,
+  ignoreNamespaceScope: true, // NodeImages belong to nodes, not to namespaces
 })
   .for('nodeimages', KINDS.nodeimages, { predicates: [] }) // status changes too: tag TTLs run from completion
   .watches('nodes', KINDS.nodes, nodeImageForNodeChange)

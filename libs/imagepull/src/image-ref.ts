@@ -19,6 +19,10 @@ export function normalizeImageRef(image: string): ImageNameTag | undefined {
   const ref = parseImageReference(image);
   if (!ref) return undefined;
   let name = ref.name;
+  // the first component is a registry only with a dot, a port or as localhost; otherwise it is a lower-case path
+  const first = name.split('/')[0] ?? '';
+  const isDomain = first.includes('.') || first.includes(':') || first === 'localhost';
+  if (name.includes('/') && !isDomain && first !== first.toLowerCase()) return undefined;
   for (const d of DOCKER_HUB_DOMAINS) {
     if (name.startsWith(d)) {
       name = name.slice(d.length);

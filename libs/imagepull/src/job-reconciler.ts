@@ -110,7 +110,7 @@ export class ImagePullJobReconciler implements Reconciler {
     }
 
     if (!jsonEqual((job.status ?? null) as never, status as never)) {
-      const updated = await this.#d.client.updateStatus<ImagePullJob>({ ...job, status });
+      const updated = await this.#d.client.updateStatus<ImagePullJob>({ ...job, ...JOB, status });
       const rv = updated.metadata?.resourceVersion;
       if (rv) this.#d.expectations.expectUpdated(key, '', rv);
       return {};

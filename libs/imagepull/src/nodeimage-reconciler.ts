@@ -112,7 +112,7 @@ export class NodeImageReconciler implements Reconciler {
 
     const guard = guardNodeImageStatus(cached, now, this.#d.responseTimeoutMs ?? RESPONSE_TIMEOUT_MS);
     if (guard.status) {
-      await this.#d.client.updateStatus<NodeImage>({ ...cached, status: guard.status });
+      await this.#d.client.updateStatus<NodeImage>({ ...cached, ...NODE_IMAGE, status: guard.status });
       for (const f of guard.failures) {
         const message = pullFailedMessage(f, name);
         for (const owner of f.owners) {

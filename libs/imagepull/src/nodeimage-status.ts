@@ -86,6 +86,11 @@ export function guardNodeImageStatus(nodeImage: NodeImage, now: Date, responseTi
     }
   }
 
+  // as upstream: nothing to write unless a tag was failed here (a status of a removed tag stays until the node
+  // rewrites its status, so a re-added tag continues at the next version) — or the NodeImage has no status yet
+  if (nodeImage.status && jsonEqual((status.imageStatuses ?? {}) as never, (nodeImage.status.imageStatuses ?? {}) as never)) {
+    return { failures, ...(waitMs !== undefined ? { waitMs } : {}) };
+  }
   // counts over the tags in spec; statuses of tags no longer in spec are dropped
   let succeeded = 0;
   let failed = 0;

@@ -106,7 +106,8 @@ export function nodeImageValidator(gates: ImagePullFeatureGates): ValidatingHand
 /**
  * One Mutating- and one ValidatingWebhookConfiguration `regatta-imagepull` with a webhook per kind: ImagePullJob
  * (namespaced; limited to the namespace scope when there is one) and NodeImage (cluster-scoped), both versions,
- * CREATE and UPDATE of the main resource (status writes of the pullers are not intercepted).
+ * CREATE and UPDATE of the main resource (status writes of the pullers are not intercepted). Under a namespace scope
+ * the NodeImage webhooks only see NodeImages labelled with the scope's labels.
  */
 export function imagePullWebhookConfigurations(
   baseUrl: string,
@@ -119,7 +120,14 @@ export function imagePullWebhookConfigurations(
     .join('-');
   const name = namespaceScope ? `regatta-imagepull-${suffix || 'scoped'}` : 'regatta-imagepull';
   const common = (resource: string, scope: 'Namespaced' | 'Cluster') => ({
-    ...(namespaceScope && scope === 'Namespaced' ? { namespaceSelector: { matchLabels: namespaceScope.matchLabels } } : {}),
+    // a scoped program (REGATTA_NAMESPACE_SELECTOR) answers for its namespaces' jobs, and for the NodeImages that
+    // carry its scope labels only: a cluster-scoped kind has no namespace to scope by, and a scoped program that
+    // stops must not leave every NodeImage write failing on its webhook
+    ...(namespaceScope
+      ? scope === 'Namespaced'
+        ? { namespaceSelector: { matchLabels: namespaceScope.matchLabels } }
+        : { objectSelector: { matchLabels: namespaceScope.matchLabels } }
+      : {}),
     rules: [
       { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1', 'v1beta1'], operations: ['CREATE', 'UPDATE'], resources: [resource], scope },
     ],

@@ -111,6 +111,7 @@ async function setUpControllers(
 
     const forReader = readers[decl.forKind.name]!;
     const inScope = (req: Request): boolean =>
+      !!decl.options.ignoreNamespaceScope ||
       requestInScope(
         scope,
         req,
