@@ -172,12 +172,14 @@ program
   .requiredOption('--kubeconfig <path>')
   .option('--nodes <n>', 'number of nodes', positiveInt, 5)
   .option('--zones <list>', 'zones', zoneList, ['zone-a', 'zone-b', 'zone-c'])
-  .action(async (opts: { kubeconfig: string; nodes: number; zones: string[] }) => {
+  .option('--cri-socket-dir <dir>', "serve each node's CRI ImageService on <dir>/<node>.sock")
+  .action(async (opts: { kubeconfig: string; nodes: number; zones: string[]; criSocketDir?: string }) => {
     const { NodeSimulator } = await import('@regatta/node-simulator');
     const sim = await NodeSimulator.start({
       kubeconfig: opts.kubeconfig,
       nodes: opts.nodes,
       zones: opts.zones,
+      ...(opts.criSocketDir ? { criSocketDir: opts.criSocketDir } : {}),
       // Nodes made with kubectl or `sandbox node add` are run too
       adoptNodes: true,
       log,

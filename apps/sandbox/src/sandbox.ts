@@ -18,6 +18,7 @@ import {
   type ClusterEndpoints,
 } from '@regatta/local-cluster';
 import { KubeConfig, CoreV1Api, type KubernetesObject } from '@kubernetes/client-node';
+import { bucketName, KINDS, registrationKey } from '@regatta/bus';
 import { parseAllDocuments } from 'yaml';
 import { appEntry, resolveControllers, UsageError } from './controllers.js';
 
@@ -65,12 +66,16 @@ export async function sandboxUp(
     ),
   });
   const t0 = Date.now();
+  const nodeNames = Array.from({ length: o.nodes }, (_, i) => `node${i + 1}`);
+  // image pre-warming: one node agent per node, each with a bus user that reads only its node's NodeImage
+  const nodeAgents = selection.controllers.includes('imagepull') && appEntry(NODE_AGENT_APP) !== undefined;
   const cluster = await LocalCluster.start({
     dir: o.dir,
     jaeger,
     keepAfterExit: o.detach,
     log: o.log,
     natsAuth: true,
+    ...(nodeAgents ? { natsNodeAgents: nodeAgentsOption(nodeNames) } : {}),
   });
   try {
     const kubeconfig = cluster.endpoints.kubeconfig;
@@ -81,7 +86,7 @@ export async function sandboxUp(
     }
 
     const programs: ProgramEndpoint[] = [];
-    const start = async (name: string, entry: string, args: string[], role?: BusRole) => {
+    const start = async (name: string, entry: string, args: string[], role?: BusRole, extraEnv: NodeJS.ProcessEnv = {}) => {
       const [healthPort, webhookPort] = (await freePorts(2)) as [number, number];
       // controllers serve their admission webhooks here; the API server reaches them by URL
       const webhook =
@@ -103,6 +108,7 @@ export async function sandboxUp(
           ...(role === 'watcher' ? { REGATTA_SECRET_HASH_KEY: randomBytes(32).toString('base64url') } : {}),
           REGATTA_HEALTH_ADDR: `127.0.0.1:${healthPort}`,
           ...webhook,
+          ...extraEnv,
         },
         keepAfterExit: o.detach,
       });
@@ -112,7 +118,7 @@ export async function sandboxUp(
       return { p, healthPort };
     };
 
-    const nodeNames = Array.from({ length: o.nodes }, (_, i) => `node${i + 1}`);
+    const criSocketDir = join(o.dir, 'cri');
     await start('node-simulator', fileURLToPath(new URL('./main.ts', import.meta.url)), [
       'node-simulator',
       '--kubeconfig',
@@ -121,6 +127,8 @@ export async function sandboxUp(
       String(o.nodes),
       '--zones',
       o.zones.join(','),
+      '--cri-socket-dir',
+      criSocketDir,
     ]);
     await waitForReadyNodes(kubeconfig, nodeNames, cluster);
     o.log(`${o.nodes} nodes Ready over zones ${o.zones.join(', ')}`);
@@ -141,6 +149,35 @@ export async function sandboxUp(
       );
       o.log(`${app} ready`);
     }
+    if (nodeAgents) {
+      const entry = appEntry(NODE_AGENT_APP)!;
+      // started one after the other (the pid records are written per start), then awaited side by side
+      const started = [];
+      for (const node of nodeNames) {
+        const creds = cluster.endpoints.natsAuth?.nodeAgents?.[node];
+        const s = await start(`${NODE_AGENT_APP}-${node}`, entry, [], undefined, {
+          NODE_NAME: node,
+          CRI_SOCKET: join(criSocketDir, `${node}.sock`),
+          ...(creds
+            ? { NATS_USER: creds.user, NATS_PASSWORD: creds.password, NATS_INBOX_PREFIX: creds.inboxPrefix }
+            : {}),
+        });
+        started.push({ node, ...s });
+      }
+      await Promise.all(
+        started.map(({ node, p, healthPort }) =>
+          waitFor(
+            `${NODE_AGENT_APP} of ${node} to report ready on /readyz`,
+            async () => {
+              p.assertRunning();
+              return (await fetch(`http://127.0.0.1:${healthPort}/readyz`)).status === 200;
+            },
+            { timeoutMs: 90_000, intervalMs: 200 },
+          ),
+        ),
+      );
+      o.log(`${nodeNames.length} image pull agents ready (one per node)`);
+    }
 
     const endpoints: SandboxEndpoints = { ...cluster.endpoints, nodes: nodeNames, programs };
     await writePrivateFile(join(o.dir, ENDPOINTS_FILE), JSON.stringify(endpoints, null, 2) + '\n');
@@ -158,6 +195,18 @@ function bundleEntry(app: string): string {
   if (!existsSync(entry))
     throw new UsageError(`--bundles: ${app} is not built (${entry}); run \`npm run build\` first`);
   return entry;
+}
+
+/** The node agent of image pre-warming (apps/imagepull-agent), started per node with the imagepull controller. */
+export const NODE_AGENT_APP = 'imagepull-agent';
+
+/** Bus users of the node agents: each reads its node's key of the NodeImage mirror and registers under its name. */
+function nodeAgentsOption(nodes: string[]) {
+  return {
+    nodes,
+    bucket: bucketName(KINDS.nodeimages),
+    registration: (node: string) => registrationKey('imagepull', `agent-${node}`),
+  };
 }
 
 /** Which bus credentials a program gets: only the watcher may write the mirror buckets. */

@@ -124,6 +124,7 @@ describe('generated CRDs', () => {
 
   // kinds whose controller brought the full schema
   const fullSchemaKinds = new Set(['CloneSet', 'StatefulSet', 'DaemonSet', 'SidecarSet', 'UnitedDeployment', 'ResourceDistribution']);
+  fullSchemaKinds.add('ImagePullJob').add('NodeImage');
   it('marks every other kind as a placeholder whose spec and status are kept whole', () => {
     for (const def of CRD_DEFINITIONS) {
       expect(def.placeholder).toBe(!fullSchemaKinds.has(def.kind));

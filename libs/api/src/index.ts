@@ -460,10 +460,6 @@ export {
   type ResourceDistributionAdmission,
 } from './resourcedistribution/admission.js';
 
-// Placeholder kinds
-export { IMAGE_PULL_JOB_CRD } from './kinds/image-pull-job.js';
-export { NODE_IMAGE_CRD } from './kinds/node-image.js';
-
 // CRD generation
 export {
   AGE_COLUMN,
@@ -531,3 +527,7 @@ export {
   validateCloneSetUpdate,
   withoutEmpty,
 } from './cloneset/update-validation.js';
+
+// ImagePullJob and NodeImage
+export * from './imagepulljob/index.js';
+export * from './nodeimage/index.js';

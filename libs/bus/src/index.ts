@@ -45,3 +45,4 @@ export {
   type Registration,
 } from './registration.js';
 export { MirrorWriter } from './writer.js';
+export { ObjectWatch, type ObjectWatchOptions } from './object-watch.js';

@@ -116,4 +116,20 @@ export const KINDS = {
   },
   appsstatefulsets: { group: 'apps', version: 'v1', kind: 'StatefulSet', plural: 'statefulsets', namespaced: true },
   deployments: { group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true },
+  // image pre-warming: v1beta1, the stored version OpenKruise's controllers work on; NodeImage is cluster-scoped
+  imagepulljobs: {
+    group: 'apps.kruise.io',
+    version: 'v1beta1',
+    kind: 'ImagePullJob',
+    plural: 'imagepulljobs',
+    namespaced: true,
+  },
+  // cluster-scoped, one per Node (key `_.<node>`); a node agent reads only its own key (docs/adr/0032)
+  nodeimages: {
+    group: 'apps.kruise.io',
+    version: 'v1beta1',
+    kind: 'NodeImage',
+    plural: 'nodeimages',
+    namespaced: false,
+  },
 } as const satisfies Record<string, KindRef>;

@@ -109,6 +109,11 @@ export interface ControllerOptions<G extends string> {
   featureGates?: FeatureGateDefaults<G>;
   /** Workers. Default 1. */
   maxConcurrentReconciles?: number;
+  /**
+   * Serve every object even under a namespace scope (REGATTA_NAMESPACE_SELECTOR): for a cluster-scoped For kind that
+   * belongs to no namespace and carries no user labels to scope by (NodeImage, one per Node).
+   */
+  ignoreNamespaceScope?: boolean;
 }
 
 /** The kinds part of a declaration (what the derivations read). */

@@ -3,7 +3,7 @@ import { KINDS, resourceId } from '@regatta/bus';
 import type { Change, KubeObject } from '@regatta/kube';
 import { Expectations, type Request } from '@regatta/runtime';
 import { ControllerBuilder, type Reader } from './declaration.js';
-import { cachesOf, eventHandlers, kindsToRegister, requestInScope } from './derive.js';
+import { cachesOf, cachesOfAll, eventHandlers, kindsOfAll, kindsToRegister, mergeWebhooks, requestInScope } from './derive.js';
 
 const owner = {
   apiVersion: 'apps.kruise.io/v1alpha1',
@@ -163,5 +163,45 @@ describe('requestInScope', () => {
     expect(requestInScope(scope, { name: 'gone' }, cluster, reader, ns)).toBe(true);
     expect(requestInScope(scope, { namespace: 'in', name: 'x' }, KINDS.pods, reader, ns)).toBe(true);
     expect(requestInScope(scope, { namespace: 'out', name: 'x' }, KINDS.pods, reader, ns)).toBe(false);
+  });
+});
+
+describe('several declarations in one program', () => {
+  const a = ControllerBuilder.controller({ name: 'a', eventComponent: 'a' })
+    .for('clonesets', KINDS.clonesets)
+    .watches('pods', KINDS.pods, () => [], { keep: (o) => o.metadata?.name === 'x' })
+    .reconciler(() => ({ reconcile: async () => ({}) }));
+  const b = ControllerBuilder.controller({ name: 'b', eventComponent: 'b' })
+    .for('nodes', KINDS.nodes)
+    .watches('pods', KINDS.pods, () => [], { keep: (o) => o.metadata?.name === 'y' })
+    .reconciler(() => ({ reconcile: async () => ({}) }));
+
+  it('share one cache per reader name that keeps what any of them keeps', () => {
+    const caches = cachesOfAll([a, b], false);
+    expect(caches.map((c) => c.name)).toEqual(['clonesets', 'pods', 'nodes']);
+    const pods = caches.find((c) => c.name === 'pods')!;
+    expect(['x', 'y', 'z'].map((name) => pods.keep!({ metadata: { name } }))).toEqual([true, true, false]);
+    expect(kindsOfAll([a, b], false).map(resourceId)).toEqual([
+      'clonesets.v1alpha1.apps.kruise.io',
+      'pods.v1',
+      'nodes.v1',
+    ]);
+  });
+
+  it('refuse one reader name for two kinds', () => {
+    const c = ControllerBuilder.controller({ name: 'c', eventComponent: 'c' })
+      .for('pods', KINDS.nodes)
+      .reconciler(() => ({ reconcile: async () => ({}) }));
+    expect(() => cachesOfAll([a, c], false)).toThrow(/declared for pods and nodes/);
+  });
+
+  it('serve every route and configuration from one webhook server', () => {
+    const route = (path: string) => ({ path, register: () => undefined });
+    const merged = mergeWebhooks([
+      { routes: [route('/a')], configurations: () => [{ metadata: { name: 'a' } }] },
+      { routes: [route('/b')], configurations: () => [{ metadata: { name: 'b' } }] },
+    ]);
+    expect(merged.routes.map((r) => r.path)).toEqual(['/a', '/b']);
+    expect(merged.configurations('u', 'ca', undefined).map((o) => o.metadata?.name)).toEqual(['a', 'b']);
   });
 });

@@ -14,7 +14,8 @@ import {
   type OwnerKind,
   type Request,
 } from '@regatta/runtime';
-import type { KindDeclaration, KindsDeclaration, Readers } from './declaration.js';
+import { KitError } from './errors.js';
+import type { KindDeclaration, KindsDeclaration, Readers, WebhookDeclaration } from './declaration.js';
 
 type AnyDeclaration = KindsDeclaration;
 
@@ -38,6 +39,47 @@ export function cachesOf(decl: AnyDeclaration, namespaceScoped: boolean): KindDe
     if (keeps.length === 0) return { name, kind };
     return { name, kind, keep: (o: KubeObject) => keeps.every((k) => k(o)) };
   });
+}
+
+/**
+ * The caches of several declarations run as one program: one per reader name (the kinds must agree); a name several
+ * declarations read keeps what any of them keeps.
+ */
+export function cachesOfAll(decls: readonly AnyDeclaration[], namespaceScoped: boolean): KindDeclaration[] {
+  const byName = new Map<string, { kind: KindRef; keeps: ((o: KubeObject) => boolean)[]; all: boolean }>();
+  for (const decl of decls) {
+    for (const c of cachesOf(decl, namespaceScoped)) {
+      const entry = byName.get(c.name) ?? { kind: c.kind, keeps: [], all: false };
+      if (entry.kind.plural !== c.kind.plural || entry.kind.group !== c.kind.group) {
+        throw new KitError(
+          'REGATTA_KIT_DECLARATION',
+          `reader '${c.name}' is declared for ${entry.kind.plural} and ${c.kind.plural}; use two names`,
+        );
+      }
+      if (c.keep) entry.keeps.push(c.keep);
+      else entry.all = true;
+      byName.set(c.name, entry);
+    }
+  }
+  return [...byName].map(([name, { kind, keeps, all }]) => {
+    if (all) return { name, kind };
+    return { name, kind, keep: (o: KubeObject) => keeps.some((k) => k(o)) };
+  });
+}
+
+/** The kinds several declarations run as one program announce on the bus, each once. */
+export function kindsOfAll(decls: readonly AnyDeclaration[], namespaceScoped: boolean): KindRef[] {
+  const out = new Map<string, KindRef>();
+  for (const c of cachesOfAll(decls, namespaceScoped)) out.set(resourceId(c.kind), c.kind);
+  return [...out.values()];
+}
+
+/** One webhook server for several declarations: every route, every configuration. */
+export function mergeWebhooks(decls: readonly WebhookDeclaration[]): WebhookDeclaration {
+  return {
+    routes: decls.flatMap((d) => d.routes),
+    configurations: (url, ca, scope) => decls.flatMap((d) => d.configurations(url, ca, scope)),
+  };
 }
 
 /** The reader name of the namespaces cache a namespace-scoped controller adds. */

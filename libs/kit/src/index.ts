@@ -18,14 +18,17 @@ export {
 export {
   NAMESPACES,
   cachesOf,
+  cachesOfAll,
   eventHandlers,
   kindsToRegister,
+  kindsOfAll,
+  mergeWebhooks,
   ownerKindOf,
   requestInScope,
   requestsInNamespace,
 } from './derive.js';
 export { KitError } from './errors.js';
-export { runController } from './program.js';
+export { runController, runControllers } from './program.js';
 export { runProgram, type Program } from './bootstrap.js';
 export {
   certificateCovers,

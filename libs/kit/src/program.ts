@@ -16,12 +16,13 @@ import {
   type Request,
 } from '@regatta/runtime';
 import { runProgram, type Program } from './bootstrap.js';
-import type { ControllerDeclaration, ProgramContext, Readers } from './declaration.js';
+import type { ControllerDeclaration, ProgramContext, Readers, WebhookDeclaration } from './declaration.js';
 import {
   NAMESPACES,
-  cachesOf,
+  cachesOfAll,
   eventHandlers,
-  kindsToRegister,
+  kindsOfAll,
+  mergeWebhooks,
   requestInScope,
   requestsInNamespace,
 } from './derive.js';
@@ -32,95 +33,111 @@ export function runController<R extends Record<string, KubeObject>, G extends st
   decl: ControllerDeclaration<R, G>,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<void> {
-  return runProgram({ name: decl.options.name, env }, (p) => setUpController(decl, p));
+  return runProgram({ name: decl.options.name, env }, (p) => setUpControllers(decl.options.name, [decl], p));
 }
 
-async function setUpController<R extends Record<string, KubeObject>, G extends string>(
-  decl: ControllerDeclaration<R, G>,
+/**
+ * Runs several controllers as one program `regatta-<name>` (OpenKruise's kruise-manager runs its controllers
+ * side by side; the ImagePullJob and NodeImage controllers are one Regatta program): one bus registration under
+ * `name` for the kinds of all of them, one cache per reader name (shared; it keeps what any declaration keeps), one
+ * webhook server with every declaration's routes and configurations, and per declaration its own queue, reconciler,
+ * expectations and Event source.
+ */
+export function runControllers(
+  name: string,
+  decls: readonly AnyControllerDeclaration[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
+  return runProgram({ name, env }, (p) => setUpControllers(name, decls, p));
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a list of declarations of different reader types
+type AnyControllerDeclaration = ControllerDeclaration<any, any>;
+
+async function setUpControllers(
+  name: string,
+  decls: readonly AnyControllerDeclaration[],
   { program, env, log, tracing, config, client, bus, registry, probes, manager, onStop }: Program,
 ): Promise<void> {
   // OpenKruise's --feature-gates, e.g. REGATTA_FEATURE_GATES=PreparingUpdateAsUpdate=true
   const gates = parseFeatureGates(
     'REGATTA_FEATURE_GATES',
     env['REGATTA_FEATURE_GATES'],
-    decl.options.featureGates ?? ({} as FeatureGateDefaults<G>),
+    Object.assign({}, ...decls.map((d) => d.options.featureGates ?? {})) as FeatureGateDefaults<string>,
   );
   // REGATTA_NAMESPACE_SELECTOR=key=value[,…]: serve only namespaces with these labels (webhooks and reconciles)
   const scope = parseNamespaceScope('REGATTA_NAMESPACE_SELECTOR', env['REGATTA_NAMESPACE_SELECTOR']);
 
-  const registration = registerKinds(
-    bus,
-    decl.options.name,
-    config.identity,
-    kindsToRegister(decl, !!scope),
-    {
-      onError: (err) => log.debug({ err }, 'registration not written yet; retrying'),
-    },
-  );
+  const registration = registerKinds(bus, name, config.identity, kindsOfAll(decls, !!scope), {
+    onError: (err) => log.debug({ err }, 'registration not written yet; retrying'),
+  });
   onStop(() => registration.stop());
   const onError = (err: unknown) => log.warn({ err }, 'cache trouble; re-watching');
   const caches = new Map<string, Cache>();
-  for (const c of cachesOf(decl, !!scope)) {
+  for (const c of cachesOfAll(decls, !!scope)) {
     caches.set(c.name, new Cache(bus, c.kind, { onError, ...(c.keep ? { keep: c.keep } : {}) }));
   }
   // the one place where mirrored JSON is taken as the declared types (as a typed informer does)
-  const readers = Object.fromEntries(caches) as Readers<Record<string, KubeObject>> as Readers<R>;
-
-  const expectations = new Expectations({
-    onTimeout: (e) => log.warn({ key: e.key, kind: e.kind }, 'expectation timed out; dropped'),
-  });
-  const recorder = new EventRecorder(client, {
-    component: decl.options.eventComponent,
-    instance: config.identity,
-    onError: (err, ev) => log.debug({ err, reason: ev.reason }, 'event not recorded'),
-  });
-  const ctx: ProgramContext<R, G> = {
-    readers,
-    client,
-    expectations,
-    recorder,
-    tracer: tracing.tracer,
-    gates: gates as Record<G, boolean>,
-    log,
-    identity: config.identity,
-  };
-  const controller = new Controller({
-    name: decl.options.name,
-    reconciler: decl.reconciler(ctx),
-    maxConcurrentReconciles: decl.options.maxConcurrentReconciles ?? 1,
-    registry,
-    logger: log,
-  });
-
+  const readers = Object.fromEntries(caches) as Readers<Record<string, KubeObject>>;
   const namespaces = scope ? caches.get(NAMESPACES) : undefined;
-  const forReader = readers[decl.forKind.name as keyof R];
-  const inScope = (req: Request): boolean =>
-    requestInScope(
-      scope,
-      req,
-      decl.forKind.kind,
-      forReader,
-      (ns) => namespaces?.get(undefined, ns)?.metadata?.labels,
-    );
-  const enqueue = (req: Request) => {
-    if (inScope(req)) controller.enqueue(req);
-  };
-  const handlers = eventHandlers(decl, {
-    expectations,
-    readers: readers as Readers<Record<string, KubeObject>>,
-  });
-  for (const [name, handle] of handlers) caches.get(name)?.onChange((c) => handle(c).forEach(enqueue));
-  // a namespace entering the scope (or seen after its objects): reconcile what it holds
-  namespaces?.onChange((c) => {
-    const ns = c.object.metadata?.name;
-    if (c.type !== 'delete' && ns && inScope({ namespace: ns, name: '' }))
-      requestsInNamespace(forReader, ns).forEach(enqueue);
-  });
 
-  if (decl.webhooks) {
+  const webhooks: WebhookDeclaration[] = [];
+  for (const decl of decls) {
+    const expectations = new Expectations({
+      onTimeout: (e) => log.warn({ key: e.key, kind: e.kind }, 'expectation timed out; dropped'),
+    });
+    const recorder = new EventRecorder(client, {
+      component: decl.options.eventComponent,
+      instance: config.identity,
+      onError: (err, ev) => log.debug({ err, reason: ev.reason }, 'event not recorded'),
+    });
+    const ctx: ProgramContext<Record<string, KubeObject>, string> = {
+      readers,
+      client,
+      expectations,
+      recorder,
+      tracer: tracing.tracer,
+      gates,
+      log,
+      identity: config.identity,
+    };
+    const controller = new Controller({
+      name: decl.options.name,
+      reconciler: decl.reconciler(ctx),
+      maxConcurrentReconciles: decl.options.maxConcurrentReconciles ?? 1,
+      registry,
+      logger: log,
+    });
+
+    const forReader = readers[decl.forKind.name]!;
+    const inScope = (req: Request): boolean =>
+      !!decl.options.ignoreNamespaceScope ||
+      requestInScope(
+        scope,
+        req,
+        decl.forKind.kind,
+        forReader,
+        (ns) => namespaces?.get(undefined, ns)?.metadata?.labels,
+      );
+    const enqueue = (req: Request) => {
+      if (inScope(req)) controller.enqueue(req);
+    };
+    const handlers = eventHandlers(decl, { expectations, readers });
+    for (const [cacheName, handle] of handlers) caches.get(cacheName)?.onChange((c) => handle(c).forEach(enqueue));
+    // a namespace entering the scope (or seen after its objects): reconcile what it holds
+    namespaces?.onChange((c) => {
+      const ns = c.object.metadata?.name;
+      if (c.type !== 'delete' && ns && inScope({ namespace: ns, name: '' }))
+        requestsInNamespace(forReader, ns).forEach(enqueue);
+    });
+    if (decl.webhooks) webhooks.push(decl.webhooks(ctx));
+    manager.add(controller);
+  }
+
+  if (webhooks.length > 0) {
     await serveWebhooks({
-      declaration: decl.webhooks(ctx),
-      controller: decl.options.name,
+      declaration: mergeWebhooks(webhooks),
+      controller: name,
       program,
       client,
       manager,
@@ -134,6 +151,5 @@ async function setUpController<R extends Record<string, KubeObject>, G extends s
       },
     });
   }
-  for (const [name, cache] of caches) manager.add(startStopRunnable(name, cache));
-  manager.add(controller);
+  for (const [cacheName, cache] of caches) manager.add(startStopRunnable(cacheName, cache));
 }

@@ -51,6 +51,8 @@ export interface LocalClusterOptions {
    * may only read mirrors and register kinds (see `controllerPublishAllow`). Default false (open bus).
    */
   natsAuth?: boolean;
+  /** With `natsAuth`: a bus user per node agent that reads only its node's key (docs/adr/0032). */
+  natsNodeAgents?: NodeAgentsOption;
   /**
    * Write the API server's audit log here: one JSON line per write request (create, update, patch,
    * delete, deletecollection) at Metadata level (user, user agent, verb, object, response code), nothing
@@ -172,7 +174,7 @@ export class LocalCluster {
 
       if (o.nats) {
         const conf = join(dir, 'nats.conf');
-        if (o.natsAuth) endpoints.natsAuth = newNatsAuth();
+        if (o.natsAuth) endpoints.natsAuth = newNatsAuth('', o.natsNodeAgents);
         await writePrivateFile(
           conf,
           natsConfig({
@@ -298,14 +300,38 @@ export async function readEndpoints(dir: string): Promise<ClusterEndpoints> {
 }
 
 /** Fresh random passwords for the bus's roles: the watcher, a reader, and each controller (docs/adr/0009). */
-export function newNatsAuth(prefix = ''): NatsAuth {
+export function newNatsAuth(prefix = '', nodeAgents?: NodeAgentsOption): NatsAuth {
   const pw = () => randomBytes(18).toString('base64url');
   return {
     watcher: { user: 'regatta-watcher', password: pw() },
     controller: { user: 'regatta-controller', password: pw() },
     controllers: Object.fromEntries(BUS_CONTROLLERS.map((c) => [c, { user: `regatta-${c}`, password: pw() }])),
     prefix,
+    ...(nodeAgents
+      ? {
+          nodeAgents: Object.fromEntries(
+            nodeAgents.nodes.map((node) => [
+              node,
+              {
+                user: `regatta-node-agent-${node}`,
+                password: pw(),
+                inboxPrefix: `_INBOX_${randomBytes(8).toString('hex')}`,
+                bucket: nodeAgents.bucket,
+                key: `_.${node}`,
+                registration: nodeAgents.registration(node),
+              },
+            ]),
+          ),
+        }
+      : {}),
   };
+}
+
+/** Node agents to give bus users of their own: the nodes, the mirror bucket of their object, their registration key. */
+export interface NodeAgentsOption {
+  nodes: string[];
+  bucket: string;
+  registration: (node: string) => string;
 }
 
 async function writePki(dir: string, apiPort: number) {

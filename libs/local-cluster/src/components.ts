@@ -165,6 +165,44 @@ export interface NatsAuth {
   controllers?: Record<string, NatsUser>;
   /** The installation's bucket prefix (REGATTA_BUS_PREFIX), '' by default. */
   prefix: string;
+  /** One user per node agent, by node name: reads only its own key of one mirror bucket (docs/adr/0032). */
+  nodeAgents?: Record<string, NodeAgentUser>;
+}
+
+/** A node agent's bus user: its own inbox prefix (NATS_INBOX_PREFIX), and the one bucket key it may read. */
+export interface NodeAgentUser extends NatsUser {
+  inboxPrefix: string;
+  /** The mirror bucket without the installation prefix (`mirror_nodeimages_v1alpha1_apps-kruise-io`). */
+  bucket: string;
+  /** The key of the node's object in it (`_.<node>`). */
+  key: string;
+  /** The registration key it may write (`imagepull.agent-<node>`). */
+  registration: string;
+}
+
+/**
+ * What a node agent may do (docs/adr/0032): open its bucket, watch and get its one key (the consumer-create and
+ * direct-get subjects name the key, and the server checks a consumer's filter against the subject), answer flow
+ * control, write its one registration; receive only on its own inbox prefix. Nothing else of the bus is readable.
+ */
+export function nodeAgentPermissions(prefix: string, a: NodeAgentUser): { publish: string[]; subscribe: string[] } {
+  const bucket = `${prefix}${a.bucket}`;
+  const stream = `KV_${bucket}`;
+  const subject = `$KV.${bucket}.${a.key}`;
+  const registrations = `${prefix}regatta_registrations`;
+  return {
+    publish: [
+      '$JS.API.INFO',
+      `$JS.API.STREAM.INFO.${stream}`,
+      `$JS.API.STREAM.INFO.KV_${registrations}`,
+      `$JS.API.CONSUMER.CREATE.${stream}.*.${subject}`,
+      `$JS.API.CONSUMER.INFO.${stream}.*`,
+      `$JS.API.DIRECT.GET.${stream}.${subject}`,
+      `$JS.FC.${stream}.>`,
+      `$KV.${registrations}.${a.registration}`,
+    ],
+    subscribe: [`${a.inboxPrefix}.>`],
+  };
 }
 
 /**
@@ -214,6 +252,14 @@ export function natsConfig(o: {
             `        publish: { allow: [${controllerPublishAllow(o.auth!.prefix, name).map(q).join(', ')}] }\n` +
             `        subscribe: { allow: ["_INBOX.>"] } } }`,
         ),
+        ...Object.values(o.auth.nodeAgents ?? {}).map((a) => {
+          const p = nodeAgentPermissions(o.auth!.prefix, a);
+          return (
+            `    { user: ${q(a.user)}, password: ${q(a.password)}, permissions: {\n` +
+            `        publish: { allow: [${p.publish.map(q).join(', ')}] }\n` +
+            `        subscribe: { allow: [${p.subscribe.map(q).join(', ')}] } } }`
+          );
+        }),
         '  ]',
         '}',
       ]

@@ -18,6 +18,7 @@ export {
   ENDPOINTS_FILE,
   type ClusterEndpoints,
   type LocalClusterOptions,
+  type NodeAgentsOption,
 } from './cluster.js';
 export {
   BUS_CONTROLLERS,
@@ -25,9 +26,11 @@ export {
   CONTROLLER_MANAGER_LEFT_OFF,
   controllerPublishAllow,
   natsConfig,
+  nodeAgentPermissions,
   WRITE_AUDIT_POLICY,
   type NatsAuth,
   type NatsUser,
+  type NodeAgentUser,
 } from './components.js';
 export {
   BinariesMissingError,

@@ -22,8 +22,6 @@ export const CATALOGUE: ReadonlyMap<string, KindRef> = new Map(
     { group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true },
     kruise('SidecarSet', 'sidecarsets', 'v1alpha1', false),
     kruise('UnitedDeployment', 'uniteddeployments'),
-    kruise('ImagePullJob', 'imagepulljobs'),
-    kruise('NodeImage', 'nodeimages', 'v1alpha1', false),
   ].map((k) => [resourceId(k), k]),
 );
 
@@ -57,7 +55,7 @@ const CONTROLLER_READS: Readonly<Record<ControllerName, readonly string[]>> = {
     NS,
   ],
   resourcedistribution: ['resourcedistributions.v1beta1.apps.kruise.io', 'secrets.v1', 'configmaps.v1', NS],
-  imagepull: ['imagepulljobs.v1alpha1.apps.kruise.io', 'nodeimages.v1alpha1.apps.kruise.io', NODE, POD, NS],
+  imagepull: ['imagepulljobs.v1beta1.apps.kruise.io', 'nodeimages.v1beta1.apps.kruise.io', NODE, POD, NS],
 };
 
 export const DEFAULT_ALLOW_LIST: AllowList = new Map(

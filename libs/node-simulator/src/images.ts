@@ -39,6 +39,7 @@ export class ImageService {
   private readonly store = new Map<string, Map<string, StoredImage>>();
   private readonly inflight = new Map<string, Promise<{ imageRef: string }>>();
   private readonly listeners: ((node: string) => void)[] = [];
+  private readonly nodeListeners: ((node: string, present: boolean) => void)[] = [];
 
   constructor(
     nodes: string[],
@@ -51,6 +52,29 @@ export class ImageService {
   /** Called with the node name whenever a node's images change. */
   onChange(listener: (node: string) => void): void {
     this.listeners.push(listener);
+  }
+
+  /** Called when a node is added to (true) or removed from (false) the service while running. */
+  onNodes(listener: (node: string, present: boolean) => void): void {
+    this.nodeListeners.push(listener);
+  }
+
+  /** The nodes that have an image store. */
+  get nodes(): string[] {
+    return [...this.store.keys()];
+  }
+
+  /** Gives a node added while running (an adopted one) an empty image store. */
+  addNode(node: string): void {
+    if (this.store.has(node)) return;
+    this.store.set(node, new Map());
+    for (const l of this.nodeListeners) l(node, true);
+  }
+
+  /** Forgets a node that is no longer run, with its images. */
+  removeNode(node: string): void {
+    if (!this.store.delete(node)) return;
+    for (const l of this.nodeListeners) l(node, false);
   }
 
   private changed(node: string): void {

@@ -21,3 +21,4 @@ export {
   simulatedNodeManifest,
   type NodeManifestOptions,
 } from './node-manifest.js';
+export { CriServers, criImage, criSocketPath } from './cri-server.js';

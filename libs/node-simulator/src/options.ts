@@ -90,6 +90,11 @@ export interface NodeSimulatorOptions {
    * unclaimed, are run either way (see node-adoption.ts).
    */
   adoptNodes?: boolean;
+  /**
+   * Serve each node's container runtime as a CRI ImageService (gRPC, `runtime.v1`) on the unix socket
+   * `<criSocketDir>/<node>.sock` (cri-server.ts); unset: no sockets.
+   */
+  criSocketDir?: string;
   /** kruise-daemon gates (see `KruiseDaemonGates`); omitted ones default to true, like upstream's. */
   kruiseDaemon?: Partial<KruiseDaemonGates>;
 }

@@ -1,6 +1,7 @@
 // The node simulator: a kubelet (and container runtime, and volume provisioner) as far as the API server can tell,
 // for the nodes it registers.
 import { nodeAddressing } from './addressing.js';
+import { CriServers, criSocketPath } from './cri-server.js';
 import { EventRecorder } from './events.js';
 import { Faults } from './faults.js';
 import { ImageService } from './images.js';
@@ -48,6 +49,7 @@ export class NodeSimulator {
   private volumes: VolumeProvisioner | undefined;
   private events: EventRecorder | undefined;
   private client: KubeClient | undefined;
+  private cri: CriServers | undefined;
   private stopping: Promise<void> | undefined;
 
   private constructor(
@@ -125,6 +127,10 @@ export class NodeSimulator {
       this.volumes = new VolumeProvisioner(client, storageClass, o.defaultStorageClass ?? true, this.log);
       await this.volumes.start();
     }
+    if (o.criSocketDir) {
+      this.cri = new CriServers(o.criSocketDir, this.images, this.log);
+      await this.cri.start();
+    }
     await this.nodes.register();
     this.podManager = new PodManager(client, this.nodes, {
       ...common,
@@ -137,6 +143,11 @@ export class NodeSimulator {
     this.log(
       `node simulator up: ${this.nodeNames.length} nodes (${this.nodeNames[0] ?? '-'}…), zones ${zones.join(',')}`,
     );
+  }
+
+  /** The CRI ImageService socket of a node (with `criSocketDir`), as a node agent is given it. */
+  criSocket(node: string): string | undefined {
+    return this.options.criSocketDir ? criSocketPath(this.options.criSocketDir, node) : undefined;
   }
 
   /** Changes fault switches while running; omitted fields keep their value. */
@@ -191,6 +202,7 @@ export class NodeSimulator {
       await this.volumes?.stop();
       await this.nodes?.stop(this.options.removeNodesOnStop ?? false);
       await this.events?.stop();
+      await this.cri?.close();
     })();
     return this.stopping;
   }

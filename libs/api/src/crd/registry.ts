@@ -1,8 +1,8 @@
 import { CLONESET_CRD } from '../cloneset/crd.js';
 import { UnknownKindError } from '../errors.js';
 import { DAEMONSET_CRD } from '../daemonset/crd.js';
-import { IMAGE_PULL_JOB_CRD } from '../kinds/image-pull-job.js';
-import { NODE_IMAGE_CRD } from '../kinds/node-image.js';
+import { IMAGE_PULL_JOB_CRD } from '../imagepulljob/crd.js';
+import { NODE_IMAGE_CRD } from '../nodeimage/crd.js';
 import { RESOURCE_DISTRIBUTION_CRD } from '../resourcedistribution/crd.js';
 import { SIDECARSET_CRD } from '../sidecarset/crd.js';
 import { STATEFULSET_CRD } from '../statefulset/crd.js';

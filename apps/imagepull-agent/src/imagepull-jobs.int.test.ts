@@ -1,0 +1,114 @@
+// Image pre-warming end to end: the imagepull program (ImagePullJob and NodeImage controllers, webhooks) and one
+// agent per simulated node. A user creates ImagePullJobs and reads their status and events.
+import { afterAll, describe, expect, it } from 'vitest';
+import { IMAGE_PULL_JOB_API_VERSION, ImagePullJobMessages } from '@regatta/api';
+import type { KubeObject } from '@regatta/kube';
+import { createNamespace } from '@regatta/testing';
+import { usePrivateNodes } from './testing/private-nodes.js';
+
+interface Job extends KubeObject {
+  status?: {
+    desired: number;
+    active?: number;
+    succeeded?: number;
+    failed?: number;
+    failedNodes?: string[];
+    completionTime?: string;
+    message?: string;
+  };
+}
+interface CoreEvent extends KubeObject {
+  reason: string;
+  message: string;
+  type: string;
+  source?: { component?: string; host?: string };
+  involvedObject: { kind: string; name: string; namespace?: string };
+}
+
+const scopeLabel = 'regatta-test-imagepull-agent';
+const t = usePrivateNodes({
+  short: 'ipj',
+  nodes: 3,
+  imagePullMs: 1000,
+  before: async (p) => {
+    const leaseNs = `ipj-lease-${p.id}`;
+    await p.client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: leaseNs } });
+    await p.programs.start(
+      'imagepull',
+      `imagepull-${p.id}`,
+      {
+        ...p.env,
+        POD_NAME: `imagepull-${p.id}`,
+        REGATTA_NAMESPACE_SELECTOR: `${scopeLabel}=${p.id}`,
+        REGATTA_LEASE_NAMESPACE: leaseNs,
+        REGATTA_NODEIMAGE_CREATION_DELAY_SECONDS: '1',
+      },
+      { webhook: true },
+    );
+  },
+});
+
+afterAll(async () => {
+  for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'])
+    await t.client
+      .delete({ apiVersion: 'admissionregistration.k8s.io/v1', kind, name: `regatta-imagepull-${t.id}` })
+      .catch(() => undefined);
+});
+
+const JOB = { apiVersion: IMAGE_PULL_JOB_API_VERSION, kind: 'ImagePullJob' };
+
+async function createJob(ns: string, name: string, image: string, spec: Record<string, unknown> = {}): Promise<void> {
+  await t.client.create({
+    ...JOB,
+    metadata: { namespace: ns, name },
+    spec: { image, selector: { names: t.nodes() }, parallelism: 2, completionPolicy: { type: 'Always' }, ...spec },
+  });
+}
+
+const jobStatus = async (ns: string, name: string) => (await t.client.get<Job>({ ...JOB, namespace: ns, name })).status;
+
+describe('ImagePullJob over agents pulling through CRI', () => {
+  it('a job over three nodes completes: succeeded 3, NodeImages and nodes hold the image', async () => {
+    const ns = await createNamespace(t.client, 'ipj', { [scopeLabel]: t.id });
+    await createJob(ns, 'warm', 'nginx:1.25');
+    await expect.poll(() => jobStatus(ns, 'warm'), { timeout: 120_000, interval: 1000 }).toMatchObject({
+      desired: 3,
+      succeeded: 3,
+      failed: 0,
+      completionTime: expect.any(String),
+      message: ImagePullJobMessages.Completed,
+    });
+    for (const node of t.nodes()) {
+      const ni = await t.client.get<KubeObject & { status?: { imageStatuses?: Record<string, { tags: { tag: string; phase: string }[] }> } }>({
+        apiVersion: 'apps.kruise.io/v1beta1',
+        kind: 'NodeImage',
+        name: node,
+      });
+      expect(ni.status?.imageStatuses?.['nginx']?.tags).toContainEqual(expect.objectContaining({ tag: '1.25', phase: 'Succeeded' }));
+      const n = await t.client.get<KubeObject & { status?: { images?: { names: string[] }[] } }>({ apiVersion: 'v1', kind: 'Node', name: node });
+      expect(n.status?.images?.flatMap((i) => i.names)).toContain('docker.io/library/nginx:1.25');
+    }
+  });
+
+  it('a job whose image cannot be pulled ends with every node failed and PullImageFailed events on the job', async () => {
+    t.sim.setFaults({ failPullImages: ['nginx:broken*'] });
+    const ns = await createNamespace(t.client, 'ipj', { [scopeLabel]: t.id });
+    await createJob(ns, 'broken', 'nginx:broken-2', { pullPolicy: { backoffLimit: 1, timeoutSeconds: 30 }, parallelism: 3 });
+    await expect.poll(() => jobStatus(ns, 'broken'), { timeout: 120_000, interval: 1000 }).toMatchObject({
+      desired: 3,
+      succeeded: 0,
+      failed: 3,
+      failedNodes: [...t.nodes()].sort(),
+      completionTime: expect.any(String),
+    });
+    await expect
+      .poll(
+        async () =>
+          (await t.client.list<CoreEvent>({ apiVersion: 'v1', kind: 'Event', namespace: ns })).items.filter(
+            (e) => e.involvedObject.name === 'broken' && e.reason === 'PullImageFailed' && e.source?.component === 'kruise-daemon-imagepuller',
+          ).length,
+        { timeout: 20_000 },
+      )
+      .toBe(3);
+  });
+});

@@ -1,0 +1,169 @@
+// The image pre-warming scenario harness: each scenario file gets its own watcher and imagepull program (own bus
+// prefix, own lease namespace, ImagePullJob webhooks scoped to its namespaces) on the shared local cluster, and
+// helpers that read what a user reads (NodeImages, the job's status, events). Until the per-node agent runs, a test
+// answers for a node the way the agent would: it writes the tag's pull status into the NodeImage.
+import { afterAll, beforeAll } from 'vitest';
+import { generateCrds, type ImagePullJob, type ImageTagStatus, type NodeImage } from '@regatta/api';
+import { retryOnConflict, type CoreEvent, type KubeClient } from '@regatta/kube';
+import { installCrds } from '@regatta/local-cluster';
+import { createNamespace, eventsAbout, programLog, randomId, scenarioCluster, useScenarioPrograms, type ServingProgram } from '@regatta/testing';
+
+export const JOB = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'ImagePullJob' } as const;
+export const JOB_V1ALPHA1 = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ImagePullJob' } as const;
+export const NODE_IMAGE = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'NodeImage' } as const;
+export const NODE = { apiVersion: 'v1', kind: 'Node' } as const;
+
+export interface ImagePullScenarios {
+  readonly client: KubeClient;
+  /** The simulated nodes of the run. */
+  readonly nodes: string[];
+  namespace(): Promise<string>;
+  /**
+   * `count` fake NodeImages (label `apps.kruise.io/fake-nodeimage`, no Node behind them, never served by an agent)
+   * labelled `group=<group>`; removed after the file. Jobs aimed at them see only this test answering.
+   */
+  fakeNodes(group: string, count: number): Promise<string[]>;
+  /** The labels of this file's scope: NodeImages carrying them pass through this file's NodeImage webhooks. */
+  readonly scopeLabels: Record<string, string>;
+  /** Starts another imagepull program for its own namespaces, with `env` (e.g. a feature gate). */
+  startScoped(env: Record<string, string>): Promise<{ namespace(): Promise<string> }>;
+  job(ns: string, name: string): Promise<ImagePullJob | undefined>;
+  createJob(ns: string, name: string, spec: Record<string, unknown>): Promise<ImagePullJob>;
+  nodeImage(name: string): Promise<NodeImage | undefined>;
+  /** The NodeImages whose image `name` has tag `tag` in spec. */
+  holding(name: string, tag: string): Promise<string[]>;
+  /** Acts as the node's agent: writes `phase` for the tag's current version (Succeeded/Failed with a completionTime). */
+  answer(node: string, image: string, tag: string, phase: ImageTagStatus['phase']): Promise<void>;
+  events(ns: string, kind: string, reason?: string): Promise<CoreEvent[]>;
+  controllerLog(): string;
+}
+
+export function useImagePullScenarios(env: Record<string, string> = {}): ImagePullScenarios {
+  const id = randomId();
+  const scopeLabel = 'regatta-test-imagepull';
+  const programs = useScenarioPrograms();
+  let client: KubeClient | undefined;
+  let nodes: string[] = [];
+  let first: ServingProgram | undefined;
+  let common: Record<string, string> = {};
+  const scopes: string[] = [];
+  const fakes: string[] = [];
+
+  const start = async (instance: string, scope: string, extra: Record<string, string>) => {
+    scopes.push(scope);
+    return programs.start(
+      'imagepull',
+      `imagepull-${id}-${instance}`,
+      { ...common, REGATTA_NAMESPACE_SELECTOR: `${scopeLabel}=${scope}`, POD_NAME: `imagepull-${id}-${instance}`, ...extra },
+      { webhook: true },
+    );
+  };
+
+  beforeAll(async () => {
+    const cluster = scenarioCluster();
+    client = cluster.client;
+    nodes = cluster.nodes;
+    await installCrds(cluster.kubeconfig, generateCrds());
+    const leaseNs = `imagepull-lease-${id}`;
+    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: leaseNs } });
+    common = {
+      KUBECONFIG: cluster.kubeconfig,
+      NATS_URL: cluster.nats!,
+      REGATTA_BUS_PREFIX: `ip${id}_`,
+      REGATTA_LEASE_NAMESPACE: leaseNs,
+      LOG_LEVEL: 'info',
+      REGATTA_NODEIMAGE_CREATION_DELAY_SECONDS: '0',
+      REGATTA_NODEIMAGE_RESPONSE_TIMEOUT_SECONDS: '30',
+      ...(cluster.jaeger ? { OTEL_EXPORTER_OTLP_ENDPOINT: cluster.jaeger.otlpHttp } : {}),
+    };
+    await programs.start('watcher', `watcher-${id}`, { ...common, POD_NAME: `watcher-${id}` });
+    first = await start('a', id, env);
+  });
+
+  afterAll(async () => {
+    for (const name of fakes) await client?.delete({ ...NODE_IMAGE, name }).catch(() => undefined);
+    for (const scope of scopes) {
+      for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
+        await client
+          ?.delete({ apiVersion: 'admissionregistration.k8s.io/v1', kind, name: `regatta-imagepull-${scope}` })
+          .catch(() => undefined);
+      }
+    }
+  });
+
+  const kube = (): KubeClient => {
+    if (!client) throw new Error('the scenario harness is used before beforeAll ran');
+    return client;
+  };
+  const nodeImage = (name: string) => kube().getOrUndefined<NodeImage>({ ...NODE_IMAGE, name });
+
+  return {
+    get client() {
+      return kube();
+    },
+    get nodes() {
+      return nodes;
+    },
+    get scopeLabels() {
+      return { [scopeLabel]: id };
+    },
+    namespace: () => createNamespace(kube(), `imagepull-${id}`, { [scopeLabel]: id }),
+    async fakeNodes(group, count) {
+      const names: string[] = [];
+      for (let i = 0; i < count; i++) {
+        const name = `fake-${id}-${group}-${i}`;
+        fakes.push(name);
+        names.push(name);
+        await kube().create({
+          ...NODE_IMAGE,
+          metadata: { name, labels: { 'apps.kruise.io/fake-nodeimage': 'true', group: `${id}-${group}`, [scopeLabel]: id } },
+          spec: {},
+        } as NodeImage);
+      }
+      return names;
+    },
+    async startScoped(extra) {
+      const scope = `${id}x${scopes.length}`;
+      // its own lease: a second replica of the same program would only stand by
+      const leaseNs = `imagepull-lease-${scope}`;
+      await kube().create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: leaseNs } });
+      await start(`s${scopes.length}`, scope, { REGATTA_LEASE_NAMESPACE: leaseNs, ...extra });
+      return { namespace: () => createNamespace(kube(), `imagepull-${scope}`, { [scopeLabel]: scope }) };
+    },
+    job: (ns, name) => kube().getOrUndefined<ImagePullJob>({ ...JOB, namespace: ns, name }),
+    createJob: (ns, name, spec) =>
+      kube().create<ImagePullJob>({ ...JOB, metadata: { name, namespace: ns }, spec } as ImagePullJob),
+    nodeImage,
+    async holding(name, tag) {
+      const all = (await kube().list<NodeImage>(NODE_IMAGE)).items;
+      return all
+        .filter((ni) => ni.spec?.images?.[name]?.tags.some((t) => t.tag === tag))
+        .map((ni) => ni.metadata?.name ?? '')
+        .sort();
+    },
+    async answer(node, image, tag, phase) {
+      await retryOnConflict(async () => {
+        const ni = await kube().get<NodeImage>({ ...NODE_IMAGE, name: node });
+        const spec = ni.spec?.images?.[image]?.tags.find((t) => t.tag === tag);
+        if (!spec) throw new Error(`${node} has no ${image}:${tag} to answer`);
+        const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+        const finished = phase === 'Succeeded' || phase === 'Failed';
+        const entry: ImageTagStatus = {
+          tag,
+          phase,
+          version: spec.version ?? 0,
+          startTime: now,
+          ...(finished ? { completionTime: now, progress: 100 } : {}),
+          ...(phase === 'Failed' ? { message: 'simulated pull failure' } : {}),
+        };
+        const status = ni.status ?? { desired: 0 };
+        const images = (status.imageStatuses ??= {});
+        const tags = (images[image] ??= { tags: [] }).tags.filter((t) => t.tag !== tag);
+        images[image] = { tags: [...tags, entry].sort((a, b) => (a.tag < b.tag ? -1 : 1)) };
+        await kube().updateStatus({ ...ni, status });
+      });
+    },
+    events: (ns, kind, reason) => eventsAbout(kube(), ns, kind, reason),
+    controllerLog: () => programLog(first),
+  };
+}

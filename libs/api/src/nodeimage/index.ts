@@ -1,0 +1,2 @@
+export * from './types.js';
+export { NODE_IMAGE_CRD } from './crd.js';

@@ -1,0 +1,128 @@
+// One object of a mirror bucket, watched on its own: a KV watch filtered on its key, so a program with bus
+// credentials for that one key (a node agent reading its own NodeImage) needs no right to the rest of the bucket.
+// After any interruption it watches again and reports the current value (or its absence).
+import type { KV } from '@nats-io/kv';
+import type { KubeObject } from '@regatta/kube';
+import type { Bus } from './connection.js';
+import { decodeEnvelope } from './envelope.js';
+import { bucketName, objectKey, type KindRef } from './kinds.js';
+
+export interface ObjectWatchOptions {
+  onError?: (err: unknown) => void;
+  /** Delay before watching again after the watch ended or failed. Default 500 ms. */
+  rewatchDelayMs?: number;
+}
+
+export class ObjectWatch<T extends KubeObject = KubeObject> {
+  private current: T | undefined;
+  private stopped = false;
+  private synced = false;
+  private readonly syncWaiters: (() => void)[] = [];
+  private watch?: { stop(): void };
+  private loop?: Promise<void>;
+
+  constructor(
+    private readonly bus: Bus,
+    readonly kind: KindRef,
+    readonly namespace: string | undefined,
+    readonly name: string,
+    private readonly onChange: (obj: T | undefined, old: T | undefined) => void,
+    private readonly options: ObjectWatchOptions = {},
+  ) {}
+
+  get key(): string {
+    return objectKey(this.namespace, this.name);
+  }
+
+  get bucket(): string {
+    return this.bus.prefix + bucketName(this.kind);
+  }
+
+  /** The object as last seen, undefined while absent. */
+  get object(): T | undefined {
+    return this.current;
+  }
+
+  get hasSynced(): boolean {
+    return this.synced;
+  }
+
+  /** Starts watching; resolves once the current value (or its absence) is known. */
+  async start(): Promise<void> {
+    this.loop = this.run();
+    if (!this.synced) await new Promise<void>((r) => this.syncWaiters.push(r));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.watch?.stop();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    let kv: KV | undefined;
+    while (!this.stopped) {
+      try {
+        // mirror buckets allow direct gets; saying so makes `get` use the per-key subject a node agent is allowed
+        kv ??= await this.bus.kvm.open(this.bucket, { allow_direct: true });
+        await this.watchOnce(kv);
+      } catch (err) {
+        // until the watcher has created the bucket (once a registration asks for the kind), opening it fails:
+        // that is waiting, not trouble
+        if (!this.stopped && !(kv === undefined && isStreamNotFound(err))) this.options.onError?.(err);
+      }
+      if (!this.stopped) await new Promise((r) => setTimeout(r, this.options.rewatchDelayMs ?? 500));
+    }
+  }
+
+  private async watchOnce(kv: KV): Promise<void> {
+    const it = await kv.watch({ key: this.key });
+    this.watch = it;
+    if (this.stopped) it.stop();
+    let initial = true;
+    const markSynced = () => {
+      if (!initial) return;
+      initial = false;
+      if (!this.synced) {
+        this.synced = true;
+        for (const w of this.syncWaiters.splice(0)) w();
+      }
+    };
+    // an absent key yields nothing on the watch: a direct get (permitted per key too) says so
+    void kv.get(this.key).then(
+      (e) => {
+        if (!initial) return;
+        if (e && e.operation === 'PUT') this.set(decodeEnvelope<T>(this.bucket, e.key, e.value).object);
+        else this.set(undefined);
+        markSynced();
+      },
+      (err: unknown) => this.options.onError?.(err),
+    );
+    try {
+      for await (const e of it) {
+        if (e.operation !== 'PUT') this.set(undefined);
+        else this.set(decodeEnvelope<T>(this.bucket, e.key, e.value).object);
+        markSynced();
+      }
+    } finally {
+      initial = false;
+    }
+  }
+
+  private set(obj: T | undefined): void {
+    const old = this.current;
+    if (obj === undefined && old === undefined) return;
+    if (obj && old && obj.metadata?.resourceVersion === old.metadata?.resourceVersion) return;
+    this.current = obj;
+    try {
+      this.onChange(obj, old);
+    } catch (err) {
+      this.options.onError?.(err);
+    }
+  }
+}
+
+function isStreamNotFound(err: unknown): boolean {
+  const e = err as { name?: string; message?: string } | null;
+  return e?.name === 'StreamNotFoundError' || /stream not found/i.test(e?.message ?? '');
+}

@@ -1,0 +1,233 @@
+// The node agent (kruise-daemon's `pkg/daemon/imagepuller/imagepuller_controller.go`, with the bus in place of an
+// API watch): its own NodeImage from the bus, one sync at a time, re-run on spec changes, on worker progress, after
+// 3–5 s while anything pulls and after 20–30 min otherwise; failures retried with per-key backoff; status written
+// rate-limited. Secrets are read from the API server only.
+import { ObjectWatch, registerKinds, type Bus } from '@regatta/bus';
+import { EventRecorder, isConflict, isNotFound, type KubeClient, type KubeObject } from '@regatta/kube';
+import { credentialsFor, type SecretData } from './credentials.js';
+import { agentInstance, EVENT_COMPONENT, NODEIMAGE_KIND, REGISTRATION_CONTROLLER } from './kinds.js';
+import { ImagePuller } from './puller.js';
+import { PullPool } from './pull-pool.js';
+import {
+  decideStatusWrite,
+  requeueAfterMs,
+  sameJson,
+  STATUS_WRITE_BURST,
+  STATUS_WRITE_QPS,
+  syncBackoffMs,
+  TokenBucket,
+} from './rate-limit.js';
+import type { ImageRuntime } from './runtime.js';
+import { isPulling } from './status.js';
+import type { NodeImage, NodeImageStatus, ObjectReference, ReferenceObject } from './types.js';
+
+export interface AgentLogger {
+  info(fields: object, msg: string): void;
+  warn(fields: object, msg: string): void;
+  error(fields: object, msg: string): void;
+  debug(fields: object, msg: string): void;
+}
+
+export interface AgentOptions {
+  nodeName: string;
+  bus: Bus;
+  client: KubeClient;
+  runtime: ImageRuntime;
+  /** `--max-workers-for-pull-image`: ≤ 0 is unlimited. */
+  maxWorkers: number;
+  log: AgentLogger;
+  /** Whether to announce NodeImages to the watcher (default true). */
+  register?: boolean;
+}
+
+export class NodeImageAgent {
+  private readonly watch: ObjectWatch<NodeImage & KubeObject>;
+  private readonly puller: ImagePuller;
+  private readonly pool: PullPool | undefined;
+  private readonly recorder: EventRecorder;
+  private readonly bucket = new TokenBucket(STATUS_WRITE_QPS, STATUS_WRITE_BURST, Date.now());
+  private lastWritten: NodeImageStatus | undefined;
+  private lastWriteAt = 0;
+  private failures = 0;
+  private readonly backoffCapJitter = Math.random();
+  private timer: NodeJS.Timeout | undefined;
+  private dueAt = Infinity;
+  private running = false;
+  private rerun = false;
+  private stopped = false;
+  private registration: { stop(): Promise<void> } | undefined;
+  /** Status writes done (for tests and metrics). */
+  writes = 0;
+
+  constructor(private readonly o: AgentOptions) {
+    this.pool = o.maxWorkers > 0 ? new PullPool(o.maxWorkers) : undefined;
+    this.recorder = new EventRecorder(o.client, {
+      component: EVENT_COMPONENT,
+      host: o.nodeName,
+      instance: o.nodeName,
+      onError: (err, e) => o.log.warn({ err, reason: e.reason }, 'event not recorded'),
+    });
+    this.puller = new ImagePuller({
+      runtime: o.runtime,
+      ...(this.pool ? { pool: this.pool } : {}),
+      events: (ref, type, reason, message) => void this.event(ref, type, reason, message),
+      credentials: (image, secrets) => this.credentials(image, secrets),
+      onStatus: () => this.schedule(0),
+      log: (msg, fields) => o.log.debug(fields, msg),
+    });
+    this.watch = new ObjectWatch(o.bus, NODEIMAGE_KIND, undefined, o.nodeName, (obj, old) => {
+      // like the informer's handler: new objects and spec changes (status echoes of our own writes are not); a
+      // NodeImage gone or being deleted stops the pulls at once
+      if (obj && !obj.metadata.deletionTimestamp && old && sameJson(old.spec, obj.spec)) return;
+      this.schedule(0);
+    }, { onError: (err) => o.log.warn({ err }, 'NodeImage watch interrupted') });
+  }
+
+  get hasSynced(): boolean {
+    return this.watch.hasSynced;
+  }
+
+  async start(): Promise<void> {
+    if (this.o.register ?? true) {
+      this.registration = registerKinds(
+        this.o.bus,
+        REGISTRATION_CONTROLLER,
+        agentInstance(this.o.nodeName),
+        [NODEIMAGE_KIND],
+        { onError: (err) => this.o.log.debug({ err }, 'registration not written yet') },
+      );
+    }
+    await this.watch.start();
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.pool?.stop();
+    this.puller.stop();
+    await this.watch.stop();
+    await this.registration?.stop().catch(() => undefined);
+  }
+
+  /** Runs a sync in `delayMs` unless one is due sooner. */
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    if (this.running) {
+      if (delayMs === 0) this.rerun = true;
+      else this.arm(delayMs);
+      return;
+    }
+    this.arm(delayMs);
+  }
+
+  private arm(delayMs: number): void {
+    const due = Date.now() + delayMs;
+    if (due >= this.dueAt) return;
+    clearTimeout(this.timer);
+    this.dueAt = due;
+    this.timer = setTimeout(() => void this.runSync(), delayMs);
+  }
+
+  private async runSync(): Promise<void> {
+    this.dueAt = Infinity;
+    if (this.running || this.stopped) return;
+    this.running = true;
+    this.rerun = false;
+    let next: number;
+    try {
+      next = await this.sync();
+      this.failures = 0;
+    } catch (err) {
+      next = syncBackoffMs(this.failures++, this.backoffCapJitter);
+      // a conflict is the bus copy trailing the API server by a write: the retry uses the newer copy
+      if (isConflict(err)) this.o.log.debug({ err, retryInMs: next }, 'NodeImage status write conflicted');
+      else this.o.log.warn({ err, retryInMs: next }, 'NodeImage sync failed');
+    } finally {
+      this.running = false;
+    }
+    if (this.rerun) this.schedule(0);
+    this.schedule(next);
+  }
+
+  /** One sync; returns when to look again. */
+  private async sync(): Promise<number> {
+    const ni = this.watch.object;
+    if (!ni || ni.metadata.deletionTimestamp) {
+      this.puller.stop();
+      return requeueAfterMs(false, Math.random());
+    }
+    await this.puller.sync(ni);
+    const status = this.puller.status(ni);
+    const now = Date.now();
+    const decision = decideStatusWrite({
+      status,
+      lastWritten: this.lastWritten,
+      lastWriteAt: this.lastWriteAt,
+      now,
+      bucket: this.bucket,
+      jitter: Math.random(),
+    });
+    if (decision === 'write') {
+      try {
+        await this.o.client.updateStatus({
+          ...ni,
+          apiVersion: `${NODEIMAGE_KIND.group}/${NODEIMAGE_KIND.version}`,
+          kind: NODEIMAGE_KIND.kind,
+          status,
+        } as KubeObject);
+        this.lastWritten = status;
+        this.writes += 1;
+      } finally {
+        this.lastWriteAt = now;
+      }
+    }
+    return requeueAfterMs(decision === 'limited' || isPulling(ni.spec?.images, status), Math.random());
+  }
+
+  private async credentials(image: string, refs: ReferenceObject[]) {
+    const secrets: SecretData[] = [];
+    for (const r of refs) {
+      if (!r.namespace || !r.name) continue;
+      try {
+        secrets.push(
+          await this.o.client.get<KubeObject & SecretData>({
+            apiVersion: 'v1',
+            kind: 'Secret',
+            namespace: r.namespace,
+            name: r.name,
+          }),
+        );
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+        this.o.log.warn({ secret: `${r.namespace}/${r.name}` }, 'pull secret not found; skipped');
+      }
+    }
+    return credentialsFor(image, secrets);
+  }
+
+  private async event(
+    ref: ObjectReference | undefined,
+    type: 'Normal' | 'Warning',
+    reason: string,
+    message: string,
+  ): Promise<void> {
+    const ni = this.watch.object;
+    const obj: KubeObject = ref
+      ? {
+          apiVersion: ref.apiVersion ?? '',
+          kind: ref.kind ?? '',
+          metadata: {
+            name: ref.name ?? '',
+            ...(ref.namespace ? { namespace: ref.namespace } : {}),
+            ...(ref.uid ? { uid: ref.uid } : {}),
+          },
+        }
+      : {
+          apiVersion: `${NODEIMAGE_KIND.group}/${NODEIMAGE_KIND.version}`,
+          kind: NODEIMAGE_KIND.kind,
+          metadata: { name: this.o.nodeName, ...(ni?.metadata.uid ? { uid: ni.metadata.uid } : {}) },
+        };
+    await this.recorder.event(obj, type, reason, message);
+  }
+}

@@ -1,0 +1,62 @@
+// The node agent as a program: logger, bus (its own credentials), API client, the node's CRI socket, probes;
+// runs until SIGTERM/SIGINT. The app (apps/imagepull-agent) only parses its command line.
+import { connectBus } from '@regatta/bus';
+import { CriImageClient } from '@regatta/cri';
+import { KubeClient } from '@regatta/kube';
+import { ProbeServer, readProcessConfig } from '@regatta/runtime';
+import { createLogger } from '@regatta/telemetry';
+import { NodeImageAgent } from './agent.js';
+import { CriImageRuntime } from './runtime.js';
+
+export interface NodeAgentArgs {
+  nodeName: string;
+  /** The node's CRI socket (containerd's `/run/containerd/containerd.sock`, a simulated node's socket). */
+  criSocket: string;
+  /** `--max-workers-for-pull-image`; ≤ 0 unlimited. */
+  maxWorkers: number;
+}
+
+export async function runNodeAgent(a: NodeAgentArgs, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const program = 'regatta-imagepull-agent';
+  const log = createLogger({ name: program }).child({ node: a.nodeName });
+  const config = readProcessConfig(env);
+  const client = KubeClient.fromDefault({ fieldManager: program, userAgent: `${program}/${a.nodeName}` });
+  const bus = await connectBus({ name: `${program}/${a.nodeName}` });
+  const cri = new CriImageClient(a.criSocket);
+  const agent = new NodeImageAgent({
+    nodeName: a.nodeName,
+    bus,
+    client,
+    runtime: new CriImageRuntime(cri),
+    maxWorkers: a.maxWorkers,
+    log,
+  });
+  const probes = new ProbeServer({ ...config.health, logger: log });
+  probes.addReadyzCheck('bus', () => {
+    if (bus.nc.isClosed()) throw new Error('NATS connection closed');
+  });
+  probes.addReadyzCheck('nodeimage-synced', () => {
+    if (!agent.hasSynced) throw new Error('the NodeImage has not been read from the bus yet');
+  });
+  const ac = new AbortController();
+  const serving = probes.start(ac.signal);
+  await probes.listening();
+  const stopped = new Promise<void>((resolve) => {
+    process.once('SIGTERM', () => resolve());
+    process.once('SIGINT', () => resolve());
+  });
+  try {
+    await agent.start();
+    log.info({ criSocket: a.criSocket, maxWorkers: a.maxWorkers }, 'image puller started');
+    await stopped;
+  } catch (err) {
+    log.error({ err }, `${program} stopped with an error`);
+    process.exitCode = 1;
+  } finally {
+    await agent.stop().catch((err: unknown) => log.warn({ err }, 'agent stop failed'));
+    ac.abort();
+    await serving.catch(() => undefined);
+    cri.close();
+    await bus.close();
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * ImagePullJob and NodeImage admission (OpenKruise `pkg/webhook/imagepulljob`, `pkg/webhook/nodeimage`) as handlers
+ * for the runtime's WebhookServer, and one pair of configurations registering both kinds and both versions. With
+ * `KruiseDaemon` or `ImagePullJobGate` off every ImagePullJob create/update is answered 403 "feature-gate … is not
+ * enabled", as upstream.
+ */
+import type { ImagePullJob, NodeImage } from '@regatta/api';
+import type { KubeObject } from '@regatta/kube';
+import {
+  fieldErrorCauses,
+  invalid,
+  type AdmissionInput,
+  type MutatingHandler,
+  type ValidatingHandler,
+  type ValidationResult,
+  type WebhookConfigurationPair,
+} from '@regatta/runtime';
+import {
+  defaultImagePullJob,
+  defaultNodeImage,
+  validateImagePullJob,
+  validateImagePullJobUpdate,
+  validateNodeImage,
+} from './admission.js';
+import type { ImagePullFeatureGates } from './gates.js';
+
+export const MUTATE_IMAGEPULLJOB_PATH = '/mutate-apps-kruise-io-v1beta1-imagepulljob';
+export const VALIDATE_IMAGEPULLJOB_PATH = '/validate-apps-kruise-io-v1beta1-imagepulljob';
+export const MUTATE_NODEIMAGE_PATH = '/mutate-apps-kruise-io-v1beta1-nodeimage';
+export const VALIDATE_NODEIMAGE_PATH = '/validate-apps-kruise-io-v1beta1-nodeimage';
+
+/**
+ * As the workload kinds' conditions (docs/adr/0013-webhook-ownership.md): objects being deleted and updates that
+ * leave spec, labels and annotations alone skip the webhooks; `spec` is optional on these kinds, hence `has()`.
+ */
+export const IMAGEPULL_WEBHOOK_MATCH_CONDITIONS = [
+  { name: 'not-being-deleted', expression: '!has(object.metadata.deletionTimestamp)' },
+  {
+    name: 'changes-spec-or-metadata',
+    expression:
+      "request.operation != 'UPDATE' || " +
+      '(has(object.spec) ? object.spec : {}) != (has(oldObject.spec) ? oldObject.spec : {}) || ' +
+      '(has(object.metadata.labels) ? object.metadata.labels : {}) != ' +
+      '(has(oldObject.metadata.labels) ? oldObject.metadata.labels : {}) || ' +
+      '(has(object.metadata.annotations) ? object.metadata.annotations : {}) != ' +
+      '(has(oldObject.metadata.annotations) ? oldObject.metadata.annotations : {})',
+  },
+] as const;
+
+const writes = (input: AdmissionInput<unknown>) => input.operation === 'CREATE' || input.operation === 'UPDATE';
+
+/** 403 `feature-gate <gate> is not enabled`. */
+export function gateForbidden(gate: string): ValidationResult {
+  return {
+    allowed: false,
+    status: { code: 403, reason: 'Forbidden', message: `feature-gate ${gate} is not enabled` },
+  };
+}
+
+export function imagePullJobDefaulter(): MutatingHandler<ImagePullJob> {
+  return (input) => {
+    if (!input.object || !writes(input)) return undefined;
+    return defaultImagePullJob(input.object, { create: input.operation === 'CREATE' });
+  };
+}
+
+export function imagePullJobValidator(gates: ImagePullFeatureGates): ValidatingHandler<ImagePullJob> {
+  return (input) => {
+    if (!writes(input)) return { allowed: true };
+    if (!gates.KruiseDaemon) return gateForbidden('KruiseDaemon');
+    if (!gates.ImagePullJobGate) return gateForbidden('ImagePullJobGate');
+    const job = input.object;
+    if (!job) return { allowed: true };
+    const errors =
+      input.operation === 'UPDATE' && input.oldObject
+        ? validateImagePullJobUpdate(job, input.oldObject)
+        : validateImagePullJob(job);
+    if (errors.length === 0) return { allowed: true };
+    return invalid(
+      { group: 'apps.kruise.io', kind: 'ImagePullJob', name: input.name ?? job.metadata?.name ?? '' },
+      fieldErrorCauses(errors),
+    );
+  };
+}
+
+export function nodeImageDefaulter(now: () => Date = () => new Date()): MutatingHandler<NodeImage> {
+  return (input) => {
+    if (!input.object || !writes(input)) return undefined;
+    return defaultNodeImage(input.object, now());
+  };
+}
+
+export function nodeImageValidator(gates: ImagePullFeatureGates): ValidatingHandler<NodeImage> {
+  return (input) => {
+    if (!writes(input) || !input.object) return { allowed: true };
+    if (!gates.KruiseDaemon) return gateForbidden('KruiseDaemon');
+    const errors = validateNodeImage(input.object);
+    if (errors.length === 0) return { allowed: true };
+    return invalid(
+      { group: 'apps.kruise.io', kind: 'NodeImage', name: input.name ?? input.object.metadata?.name ?? '' },
+      fieldErrorCauses(errors),
+    );
+  };
+}
+
+/**
+ * One Mutating- and one ValidatingWebhookConfiguration `regatta-imagepull` with a webhook per kind: ImagePullJob
+ * (namespaced; limited to the namespace scope when there is one) and NodeImage (cluster-scoped), both versions,
+ * CREATE and UPDATE of the main resource (status writes of the pullers are not intercepted). Under a namespace scope
+ * the NodeImage webhooks only see NodeImages labelled with the scope's labels.
+ */
+export function imagePullWebhookConfigurations(
+  baseUrl: string,
+  caBundlePem: string,
+  namespaceScope?: { matchLabels: Record<string, string> },
+): WebhookConfigurationPair {
+  const caBundle = Buffer.from(caBundlePem).toString('base64');
+  const suffix = Object.values(namespaceScope?.matchLabels ?? {})
+    .filter((v) => v !== '')
+    .join('-');
+  const name = namespaceScope ? `regatta-imagepull-${suffix || 'scoped'}` : 'regatta-imagepull';
+  const common = (resource: string, scope: 'Namespaced' | 'Cluster') => ({
+    // a scoped program (REGATTA_NAMESPACE_SELECTOR) answers for its namespaces' jobs, and for the NodeImages that
+    // carry its scope labels only: a cluster-scoped kind has no namespace to scope by, and a scoped program that
+    // stops must not leave every NodeImage write failing on its webhook
+    ...(namespaceScope
+      ? scope === 'Namespaced'
+        ? { namespaceSelector: { matchLabels: namespaceScope.matchLabels } }
+        : { objectSelector: { matchLabels: namespaceScope.matchLabels } }
+      : {}),
+    rules: [
+      { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1', 'v1beta1'], operations: ['CREATE', 'UPDATE'], resources: [resource], scope },
+    ],
+    matchPolicy: 'Exact',
+    matchConditions: IMAGEPULL_WEBHOOK_MATCH_CONDITIONS.map((c) => ({ ...c })),
+    failurePolicy: 'Fail',
+    sideEffects: 'None',
+    admissionReviewVersions: ['v1'],
+    timeoutSeconds: 10,
+  });
+  const hook = (hookName: string, path: string, resource: string, scope: 'Namespaced' | 'Cluster') => ({
+    name: hookName,
+    clientConfig: { url: `${baseUrl}${path}`, caBundle },
+    ...common(resource, scope),
+  });
+  const mutating: KubeObject & { webhooks: unknown[] } = {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'MutatingWebhookConfiguration',
+    metadata: { name },
+    webhooks: [
+      { ...hook('mimagepulljob.kb.io', MUTATE_IMAGEPULLJOB_PATH, 'imagepulljobs', 'Namespaced'), reinvocationPolicy: 'Never' },
+      { ...hook('mnodeimage.kb.io', MUTATE_NODEIMAGE_PATH, 'nodeimages', 'Cluster'), reinvocationPolicy: 'Never' },
+    ],
+  };
+  const validating: KubeObject & { webhooks: unknown[] } = {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingWebhookConfiguration',
+    metadata: { name },
+    webhooks: [
+      hook('vimagepulljob.kb.io', VALIDATE_IMAGEPULLJOB_PATH, 'imagepulljobs', 'Namespaced'),
+      hook('vnodeimage.kb.io', VALIDATE_NODEIMAGE_PATH, 'nodeimages', 'Cluster'),
+    ],
+  };
+  return { mutating, validating };
+}
