@@ -3,7 +3,6 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import {
-  CRD_DEFINITIONS,
   CRD_FILE_HEADER,
   crdDefinition,
   generateCrds,
@@ -120,20 +119,6 @@ describe('generated CRDs', () => {
     ['NodeImage', undefined, ['DESIRED', 'PULLING', 'SUCCEED', 'FAILED', 'AGE']],
   ] as const)('%s %s printer column names', (kind, version, names) => {
     expect(columns(kind, version).map((c) => c.split(' ')[0])).toEqual(names);
-  });
-
-  // kinds whose controller brought the full schema
-  const fullSchemaKinds = new Set(['CloneSet', 'StatefulSet', 'DaemonSet', 'SidecarSet', 'UnitedDeployment', 'ResourceDistribution']);
-  fullSchemaKinds.add('ImagePullJob').add('NodeImage');
-  it('marks every other kind as a placeholder whose spec and status are kept whole', () => {
-    for (const def of CRD_DEFINITIONS) {
-      expect(def.placeholder).toBe(!fullSchemaKinds.has(def.kind));
-      if (!def.placeholder) continue;
-      const crd = crds.find((c) => c.spec.names.kind === def.kind) as CustomResourceDefinition;
-      const props = crd.spec.versions[0]?.schema.openAPIV3Schema['properties'] as Record<string, Record<string, unknown>>;
-      expect(props['spec']?.['x-kubernetes-preserve-unknown-fields']).toBe(true);
-      expect(props['status']?.['x-kubernetes-preserve-unknown-fields']).toBe(true);
-    }
   });
 
   it('finds definitions by kind, plural or short name', () => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse } from 'yaml';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { applyObjects, installCrds } from '@regatta/local-cluster';
-import { CLONESET_CRD, CRD_DEFINITIONS, generateCrds, type CustomResourceDefinition } from './index.js';
+import { CLONESET_CRD, generateCrds, type CustomResourceDefinition } from './index.js';
 import { loadSeedCloneSets } from './fixtures/seed-clonesets.js';
 
 type Objects = Parameters<typeof applyObjects>[1];
@@ -196,29 +196,6 @@ describe('generated CRDs on a real API server', () => {
     expect(bad.status).toBe(422);
     expect(JSON.stringify(bad.body)).toContain('spec.updateStrategy.partition');
   });
-
-  it.each(CRD_DEFINITIONS.filter((d) => d.placeholder).flatMap((d) => d.versions.map((v) => [d.kind, v.name, d] as const)))(
-    'serves the placeholder %s %s: spec kept whole, printer columns as OpenKruise',
-    async (_kind, version, def) => {
-      const name = `ph-${version}-${randomBytes(3).toString('hex')}`;
-      const namespaced = def.scope === 'Namespaced';
-      const collection = `/apis/${def.group}/${version}${namespaced ? `/namespaces/${ns}` : ''}/${def.plural}`;
-      const spec = { replicas: 2, anything: { nested: ['kept', 1] } };
-      const created = await api('POST', collection, {
-        body: { apiVersion: `${def.group}/${version}`, kind: def.kind, metadata: { name }, spec },
-      });
-      expect(created.status).toBe(201);
-      try {
-        expect(created.body['spec']).toEqual(spec);
-        const table = await api('GET', `${collection}/${name}`, { accept: TABLE });
-        const names = (table.body['columnDefinitions'] as { name: string }[]).map((c) => c.name);
-        const v = def.versions.find((x) => x.name === version);
-        expect(names).toEqual(['Name', ...(v?.printerColumns ?? []).map((c) => c.name)]);
-      } finally {
-        await api('DELETE', `${collection}/${name}`);
-      }
-    },
-  );
 
   it('installs again without changes (server-side apply is idempotent)', async () => {
     await installCrds(kubeconfig, crds as unknown as KubernetesObject[]);

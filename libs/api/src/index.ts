@@ -28,7 +28,6 @@ export {
   type UpdateScatterTerm,
 } from './schemas/scatter-strategy.js';
 export { InPlaceUpdateStrategySchema, type InPlaceUpdateStrategy } from './schemas/in-place-update-strategy.js';
-export { placeholderKindSchema } from './schemas/placeholder.js';
 export { registerSchemaFormats } from './schemas/formats.js';
 
 // core/v1 shapes read by Regatta (`Pod` is the repository's one pod type)

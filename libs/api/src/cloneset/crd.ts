@@ -12,7 +12,6 @@ export const CLONESET_CRD: CrdDefinition = {
   singular: 'cloneset',
   shortNames: ['clone'],
   scope: 'Namespaced',
-  placeholder: false,
   versions: [
     {
       name: 'v1alpha1',

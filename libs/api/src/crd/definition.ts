@@ -41,11 +41,6 @@ export interface CrdDefinition {
   categories?: readonly string[];
   scope: 'Namespaced' | 'Cluster';
   versions: readonly CrdVersionDefinition[];
-  /**
-   * True while the kind is only a shell (spec/status kept whole): it is served so that manifests apply, but its real
-   * schema, defaults and validation come with its controller.
-   */
-  placeholder: boolean;
 }
 
 /** A JSON-schema node as apiextensions.k8s.io/v1 `JSONSchemaProps` (plain JSON). */

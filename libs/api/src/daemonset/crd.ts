@@ -27,7 +27,6 @@ export const DAEMONSET_CRD: CrdDefinition = {
   singular: 'daemonset',
   shortNames: ['daemon', 'ads'],
   scope: 'Namespaced',
-  placeholder: false,
   versions: [
     {
       name: 'v1alpha1',

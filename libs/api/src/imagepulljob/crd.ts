@@ -23,7 +23,6 @@ export const IMAGE_PULL_JOB_CRD: CrdDefinition = {
   plural: 'imagepulljobs',
   singular: 'imagepulljob',
   scope: 'Namespaced',
-  placeholder: false,
   versions: [
     {
       name: 'v1alpha1',

@@ -23,7 +23,6 @@ export const NODE_IMAGE_CRD: CrdDefinition = {
   plural: 'nodeimages',
   singular: 'nodeimage',
   scope: 'Cluster',
-  placeholder: false,
   versions: [
     {
       name: 'v1alpha1',

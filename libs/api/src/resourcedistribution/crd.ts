@@ -23,7 +23,6 @@ export const RESOURCE_DISTRIBUTION_CRD: CrdDefinition = {
   singular: 'resourcedistribution',
   shortNames: ['distributor'],
   scope: 'Cluster',
-  placeholder: false,
   versions: ['v1alpha1', 'v1beta1'].map((name) => ({
     name,
     served: true,

@@ -23,7 +23,6 @@ export const SIDECARSET_CRD: CrdDefinition = {
   plural: 'sidecarsets',
   singular: 'sidecarset',
   scope: 'Cluster',
-  placeholder: false,
   versions: [
     {
       name: 'v1alpha1',

@@ -46,6 +46,5 @@ export const STATEFULSET_CRD: CrdDefinition = {
   singular: 'statefulset',
   shortNames: ['sts', 'asts'],
   scope: 'Namespaced',
-  placeholder: false,
   versions: [version('v1alpha1', false), version('v1beta1', true)],
 };

@@ -25,7 +25,6 @@ export const UNITED_DEPLOYMENT_CRD: CrdDefinition = {
   singular: 'uniteddeployment',
   shortNames: ['ud'],
   scope: 'Namespaced',
-  placeholder: false,
   versions: [
     {
       name: 'v1alpha1',
