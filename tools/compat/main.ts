@@ -1,4 +1,4 @@
-// `npm run compat [-- --only=<line|file:line|text>,…] [-- --timeout=<s>] [-- --keep] [-- --report]`: OpenKruise's own e2e specs
+// `npm run compat [-- --only=<line|file|file:line|text>,…] [-- --timeout=<s>] [-- --keep] [-- --report]`: OpenKruise's own e2e specs
 // against Regatta. Builds OpenKruise (tools/compat/build.sh) when the cache lacks it, brings up a sandbox
 // (`regatta sandbox up --detach`, the controllers the spec files need), runs each spec of SPEC_FILES in its own
 // process with a per-spec timeout, and writes docs/compatibility.md. Results are kept next to the build
@@ -19,7 +19,7 @@ import { OPENKRUISE_VERSION } from './versions.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const usage =
-  'usage: npm run compat [-- --only=<line|file:line|text>,…] [-- --timeout=<s>] [-- --keep] [-- --report]';
+  'usage: npm run compat [-- --only=<line|file|file:line|text>,…] [-- --timeout=<s>] [-- --keep] [-- --report]';
 const args = process.argv.slice(2);
 const opt = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 for (const a of args) {

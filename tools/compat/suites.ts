@@ -7,6 +7,7 @@
 import { DAEMONSET_FEATURE_GATES } from '@regatta/ads';
 import { ASTS_FEATURE_GATES } from '@regatta/asts';
 import { CLONESET_FEATURE_GATES } from '@regatta/cloneset';
+import { SIDECARSET_FEATURE_GATES } from '@regatta/sidecarset';
 
 export interface SpecFile {
   /** The kind the file tests (a section of docs/compatibility.md). */
@@ -50,6 +51,26 @@ export const SPEC_FILES: readonly SpecFile[] = [
     file: 'apps/v1beta1/daemonset.go',
     controllers: ['ads'],
     featureGates: allOn(DAEMONSET_FEATURE_GATES),
+  },
+  ...[
+    'apps/v1alpha1/sidecarset.go',
+    'apps/v1alpha1/sidecarset_hotupgrade.go',
+    'apps/v1alpha1/sidecarset_resources_policy.go',
+    'apps/v1beta1/sidecarset.go',
+    'apps/v1beta1/sidecarset_hotupgrade.go',
+    'apps/v1beta1/sidecarset_resources_policy.go',
+  ].map((file) => ({
+    kind: 'SidecarSet',
+    file,
+    controllers: ['sidecarset'],
+    featureGates: allOn(SIDECARSET_FEATURE_GATES),
+  })),
+  {
+    // the launch-priority barrier is written by the SidecarSet program's pod webhook and controller
+    kind: 'Container launch priority',
+    file: 'apps/v1alpha1/containerlaunchpriority.go',
+    controllers: ['sidecarset'],
+    featureGates: allOn(SIDECARSET_FEATURE_GATES),
   },
 ];
 
