@@ -169,7 +169,19 @@ export interface PersistentVolumeClaim extends KubeObject {
     volumeMode?: string;
     resources?: { requests?: Record<string, string> };
   };
-  status?: { phase?: string };
+  status?: {
+    phase?: string;
+    capacity?: Record<string, string>;
+    conditions?: { type: string; status: string }[];
+  };
+}
+
+export interface StorageClass {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  provisioner?: string;
+  allowVolumeExpansion?: boolean;
 }
 
 export interface PersistentVolume extends KubeObject {
