@@ -79,12 +79,18 @@ describe('StatefulSet webhooks', () => {
       },
     ];
     const withClaims = (sc: string, storage: string) => {
-      const o = sts({ podUpdatePolicy: 'ReCreate' }) as ReturnType<typeof sts> & { spec: Record<string, unknown> };
+      const o = sts({ podUpdatePolicy: 'ReCreate' }) as ReturnType<typeof sts> & {
+        spec: Record<string, unknown>;
+      };
       o.spec['volumeClaimUpdateStrategy'] = { type: 'OnPodRollingUpdate' };
       o.spec['volumeClaimTemplates'] = [
         {
           metadata: { name: 'data' },
-          spec: { accessModes: ['ReadWriteOnce'], storageClassName: sc, resources: { requests: { storage } } },
+          spec: {
+            accessModes: ['ReadWriteOnce'],
+            storageClassName: sc,
+            resources: { requests: { storage } },
+          },
         },
       ];
       return o;
@@ -109,7 +115,9 @@ describe('StatefulSet webhooks', () => {
       const denied = await update('deny', true);
       expect(denied.allowed).toBe(false);
       expect(JSON.stringify(denied)).toContain('storage class deny does not support volume expansion');
-      expect(JSON.stringify(denied)).toContain('spec.volumeClaimTemplates[0].spec.resources.requests.storage');
+      expect(JSON.stringify(denied)).toContain(
+        'spec.volumeClaimTemplates[0].spec.resources.requests.storage',
+      );
     });
 
     it('with the gate off, claim templates are not checked', async () => {

@@ -42,7 +42,9 @@ export function statefulSetDefaulter(gates: StatefulSetWebhookGates = {}): Mutat
         oldObject: input.oldObject ?? null,
       },
       {
-        ...(gates.StatefulSetAutoDeletePVC === undefined ? {} : { autoDeletePVC: gates.StatefulSetAutoDeletePVC }),
+        ...(gates.StatefulSetAutoDeletePVC === undefined
+          ? {}
+          : { autoDeletePVC: gates.StatefulSetAutoDeletePVC }),
         ...(gates.StatefulSetAutoResizePVCGate === undefined
           ? {}
           : { autoResizePVC: gates.StatefulSetAutoResizePVCGate }),
@@ -57,7 +59,8 @@ interface StorageClassObject extends KubeObject {
 /** The cluster's StorageClasses, read live (the webhook asks only on an UPDATE that may resize claims). */
 export function storageClassesFrom(client: Pick<KubeClient, 'listAll'>): () => Promise<StorageClassObject[]> {
   return async () =>
-    (await client.listAll<StorageClassObject>({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass' })).items;
+    (await client.listAll<StorageClassObject>({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass' }))
+      .items;
 }
 
 /**
@@ -87,7 +90,8 @@ export function storageClassLookup(
 
 /** Whether an UPDATE's claim templates are checked (the gate and `OnPodRollingUpdate`): only then are classes read. */
 function checksClaimTemplates(input: AdmissionInput<StatefulSet>, gates: StatefulSetWebhookGates): boolean {
-  const spec = (input.object as { spec?: { volumeClaimUpdateStrategy?: { type?: unknown } } } | undefined)?.spec;
+  const spec = (input.object as { spec?: { volumeClaimUpdateStrategy?: { type?: unknown } } } | undefined)
+    ?.spec;
   return (
     input.operation === 'UPDATE' &&
     gates.StatefulSetAutoResizePVCGate === true &&

@@ -20,11 +20,29 @@ const sc = (allowVolumeExpansion: boolean, provisioner = P): StorageClass => ({
 
 describe('resizeStep', () => {
   it.each<[string, PersistentVolumeClaim, PersistentVolume | undefined, StorageClass | undefined, unknown]>([
-    ['grows the PV then the claim', claim('2Gi', '1Gi'), volume('1Gi'), sc(true), { volumeCapacity: '2Gi', claimCapacity: '2Gi' }],
-    ['only the claim when the PV already grew', claim('2Gi', '1Gi'), volume('2Gi'), sc(true), { claimCapacity: '2Gi' }],
+    [
+      'grows the PV then the claim',
+      claim('2Gi', '1Gi'),
+      volume('1Gi'),
+      sc(true),
+      { volumeCapacity: '2Gi', claimCapacity: '2Gi' },
+    ],
+    [
+      'only the claim when the PV already grew',
+      claim('2Gi', '1Gi'),
+      volume('2Gi'),
+      sc(true),
+      { claimCapacity: '2Gi' },
+    ],
     ['compares quantities, not strings', claim('2048Mi', '2Gi'), volume('2Gi'), sc(true), undefined],
     ['nothing when capacity reached the request', claim('2Gi', '2Gi'), volume('2Gi'), sc(true), undefined],
-    ['nothing when the class does not allow expansion', claim('2Gi', '1Gi'), volume('1Gi'), sc(false), undefined],
+    [
+      'nothing when the class does not allow expansion',
+      claim('2Gi', '1Gi'),
+      volume('1Gi'),
+      sc(false),
+      undefined,
+    ],
     ['nothing for another provisioner', claim('2Gi', '1Gi'), volume('1Gi'), sc(true, 'other'), undefined],
     ['nothing while not bound', claim('2Gi', undefined, 'Pending'), volume('1Gi'), sc(true), undefined],
     ['nothing without the volume', claim('2Gi', '1Gi'), undefined, sc(true), undefined],

@@ -41,7 +41,8 @@ export function resizeStep(
   sc: StorageClass | undefined,
   provisioner: string,
 ): ResizeStep | undefined {
-  if (pvc.metadata.deletionTimestamp || pvc.status?.phase !== 'Bound' || !pvc.spec?.volumeName) return undefined;
+  if (pvc.metadata.deletionTimestamp || pvc.status?.phase !== 'Bound' || !pvc.spec?.volumeName)
+    return undefined;
   if (!sc || sc.provisioner !== provisioner || sc.allowVolumeExpansion !== true) return undefined;
   if (!pv || pv.metadata.name !== pvc.spec.volumeName) return undefined;
   const requested = pvc.spec.resources?.requests?.['storage'];

@@ -95,18 +95,28 @@ export class VolumeProvisioner {
       { upsert: (pv) => this.onVolume(pv), remove: () => undefined },
       log,
     );
-    this.classes = new Informer<StorageClass>(client, SC_PATH, { upsert: () => undefined, remove: () => undefined }, log);
+    this.classes = new Informer<StorageClass>(
+      client,
+      SC_PATH,
+      { upsert: () => undefined, remove: () => undefined },
+      log,
+    );
   }
 
   async start(): Promise<void> {
     await this.ensureStorageClass(this.storageClass, this.isDefault, true);
-    for (const c of EXPANSION_STORAGE_CLASSES) await this.ensureStorageClass(c.name, false, c.allowVolumeExpansion);
+    for (const c of EXPANSION_STORAGE_CLASSES)
+      await this.ensureStorageClass(c.name, false, c.allowVolumeExpansion);
     await this.classes.start();
     await this.volumes.start();
     await this.claims.start();
   }
 
-  private async ensureStorageClass(name: string, isDefault: boolean, allowVolumeExpansion: boolean): Promise<void> {
+  private async ensureStorageClass(
+    name: string,
+    isDefault: boolean,
+    allowVolumeExpansion: boolean,
+  ): Promise<void> {
     try {
       await this.client.get(`${SC_PATH}/${name}`);
     } catch (err) {

@@ -43,7 +43,14 @@ describe('claimCompatibleAndReady / claimResizeCompleted', () => {
   it.each([
     ['resized', pvc('2Gi', { capacity: '2Gi' }), pvc('2Gi'), true, true, true],
     ['request raised, capacity not yet', pvc('2Gi', { capacity: '1Gi' }), pvc('2Gi'), true, false, false],
-    ['file system resize pending counts as completed', pvc('2Gi', { capacity: '1Gi', pending: true }), pvc('2Gi'), true, false, true],
+    [
+      'file system resize pending counts as completed',
+      pvc('2Gi', { capacity: '1Gi', pending: true }),
+      pvc('2Gi'),
+      true,
+      false,
+      true,
+    ],
     ['not raised yet', pvc('1Gi', { capacity: '1Gi' }), pvc('2Gi'), false, true, false],
     ['no capacity (unbound)', pvc('1Gi'), pvc('1Gi'), true, false, false],
   ] as const)('%s', (_n, claim, template, compatible, ready, completed) => {

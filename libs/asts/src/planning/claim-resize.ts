@@ -32,7 +32,10 @@ function cmp(a: string | undefined, b: string | undefined): number | undefined {
  * `IsClaimCompatibleWithoutSize`: same storage class when both name one (a template without a class matches the
  * class the default gave the claim) and the same access modes in the same order.
  */
-export function claimMatchesWithoutSize(claim: PersistentVolumeClaim, template: PersistentVolumeClaim): boolean {
+export function claimMatchesWithoutSize(
+  claim: PersistentVolumeClaim,
+  template: PersistentVolumeClaim,
+): boolean {
   const c = specOf(claim);
   const t = specOf(template);
   if (t.storageClassName != null && c.storageClassName != null && c.storageClassName !== t.storageClassName)
@@ -44,7 +47,10 @@ export function claimMatchesWithoutSize(claim: PersistentVolumeClaim, template: 
 
 /** `IsPVCNeedExpand`: the claim requests less storage than the template. */
 export function claimNeedsExpand(claim: PersistentVolumeClaim, template: PersistentVolumeClaim): boolean {
-  const r = cmp(specOf(claim).resources?.requests?.['storage'], specOf(template).resources?.requests?.['storage']);
+  const r = cmp(
+    specOf(claim).resources?.requests?.['storage'],
+    specOf(template).resources?.requests?.['storage'],
+  );
   return r !== undefined && r < 0;
 }
 
@@ -52,7 +58,10 @@ export function claimNeedsExpand(claim: PersistentVolumeClaim, template: Persist
 export type ClaimResizeState = 'matched' | 'expand' | 'mismatch';
 
 /** `CompareWithCheckFn(claim, template, IsPVCNeedExpand)`. */
-export function claimResizeState(claim: PersistentVolumeClaim, template: PersistentVolumeClaim): ClaimResizeState {
+export function claimResizeState(
+  claim: PersistentVolumeClaim,
+  template: PersistentVolumeClaim,
+): ClaimResizeState {
   if (!claimMatchesWithoutSize(claim, template)) return 'mismatch';
   return claimNeedsExpand(claim, template) ? 'expand' : 'matched';
 }

@@ -40,10 +40,7 @@ function slot(s: string, i: number): Pod {
   };
 }
 
-function round(
-  spec: string,
-  o: { partition: number; mu: number; minReady?: number; claims?: ClaimsView },
-) {
+function round(spec: string, o: { partition: number; mu: number; minReady?: number; claims?: ClaimsView }) {
   const slots = spec.split(' ').map(slot);
   const { names } = unavailablePods(slots, o.minReady ?? 0, NOW, o.claims);
   const order = sortPodsToUpdate(
@@ -174,7 +171,12 @@ describe('rolling update with claims resized on rolling update (statefulset_resi
   // claims by pod index: m matched+ready, e needs expand, p resize pending (matched, capacity short), x mismatch
   const view = (claims: string): ClaimsView => {
     const at = (pod: Pod) => claims[Number(pod.metadata?.name?.split('-')[1])] ?? 'm';
-    const state: Record<string, ClaimResizeState> = { m: 'matched', e: 'expand', p: 'matched', x: 'mismatch' };
+    const state: Record<string, ClaimResizeState> = {
+      m: 'matched',
+      e: 'expand',
+      p: 'matched',
+      x: 'mismatch',
+    };
     return {
       state: (pod) => state[at(pod)] ?? 'matched',
       ready: (pod) => at(pod) !== 'p', // a claim not raised yet is at its own size: ready

@@ -40,7 +40,8 @@ export function podClaims(s: AstsSync, pod: Pod): PodClaims {
   const ordinal = ordinalOf(pod);
   return livePodClaims(
     (s.spec.volumeClaimTemplates ?? []) as PersistentVolumeClaim[],
-    (template) => s.d.pvcs.get(ns, claimName(template, nameOf(s.set), ordinal)) as PersistentVolumeClaim | undefined,
+    (template) =>
+      s.d.pvcs.get(ns, claimName(template, nameOf(s.set), ordinal)) as PersistentVolumeClaim | undefined,
   );
 }
 
@@ -92,7 +93,10 @@ export async function resizePodClaims(s: AstsSync, pod: Pod): Promise<void> {
 async function requireExpansion(s: AstsSync, scName: string, podName: string): Promise<void> {
   let sc: KubeObject & { allowVolumeExpansion?: boolean };
   try {
-    sc = await s.d.client.get<KubeObject & { allowVolumeExpansion?: boolean }>({ ...STORAGE_CLASS, name: scName });
+    sc = await s.d.client.get<KubeObject & { allowVolumeExpansion?: boolean }>({
+      ...STORAGE_CLASS,
+      name: scName,
+    });
   } catch (err) {
     throw new ClaimResizeError(
       isNotFound(err)
