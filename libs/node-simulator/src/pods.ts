@@ -104,7 +104,12 @@ export class PodManager {
         if (configMapNamesOf(containers).has(name)) this.queue.add(keyOf(p));
       }
     };
-    this.configMaps = new Informer<ConfigMap>(client, '/api/v1/configmaps', { upsert: wake, remove: wake }, o.log);
+    this.configMaps = new Informer<ConfigMap>(
+      client,
+      '/api/v1/configmaps',
+      { upsert: wake, remove: wake },
+      o.log,
+    );
     nodes.onReadinessChange((node) => {
       for (const p of this.informer.list()) if (p.spec?.nodeName === node) this.queue.add(keyOf(p));
     });
@@ -286,13 +291,21 @@ export class PodManager {
     if (pod.status?.containerStatuses?.length) return false;
     const admitted = this.informer
       .list()
-      .filter((p) => p.spec?.nodeName === node && this.runtimes.get(p.metadata.uid ?? '')?.terminal === false);
+      .filter(
+        (p) => p.spec?.nodeName === node && this.runtimes.get(p.metadata.uid ?? '')?.terminal === false,
+      );
     if (!hostPortConflict(pod, admitted)) return false;
     const status = rejectedStatus();
     const uid = pod.metadata.uid ?? '';
     this.o.events.emit(
       node,
-      { kind: 'Pod', apiVersion: 'v1', namespace: pod.metadata.namespace, name: pod.metadata.name ?? '', uid },
+      {
+        kind: 'Pod',
+        apiVersion: 'v1',
+        namespace: pod.metadata.namespace,
+        name: pod.metadata.name ?? '',
+        uid,
+      },
       'Warning',
       status.reason ?? '',
       status.message ?? '',

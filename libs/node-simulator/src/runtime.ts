@@ -171,7 +171,8 @@ export function advance(
         if (missing !== undefined) {
           if (configWait) {
             // still missing: check again later (no change to report)
-            if (s.until <= now || s.message !== missing) c.state = { ...s, message: missing, until: now + CONFIG_RETRY_MS };
+            if (s.until <= now || s.message !== missing)
+              c.state = { ...s, message: missing, until: now + CONFIG_RETRY_MS };
             return false;
           }
           // the image is there; the container is created once its ConfigMap key exists
