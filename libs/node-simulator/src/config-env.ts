@@ -2,7 +2,16 @@
 // a missing ConfigMap or key that is not `optional` keeps the container from being created (waiting,
 // CreateContainerConfigError, event Failed "Error: …") until it exists; the kubelet retries on its next pod sync.
 // Container launch priority relies on it (OpenKruise's barrier env reads `<pod>-barrier`, docs/sidecarset.md).
-import type { Container } from './types.js';
+import type { Container, EnvVar } from './types.js';
+
+interface ConfigMapKeySelector {
+  name?: string;
+  key: string;
+  optional?: boolean | null;
+}
+
+const keyRefOf = (e: EnvVar): ConfigMapKeySelector | undefined =>
+  (e.valueFrom?.['configMapKeyRef'] ?? undefined) as ConfigMapKeySelector | undefined;
 
 /** How often a container waiting for a ConfigMap key is checked again (the simulator also wakes on ConfigMap changes). */
 export const CONFIG_RETRY_MS = 2000;
@@ -14,7 +23,7 @@ export function missingConfigMapRef(
   data: (namespace: string, name: string) => Readonly<Record<string, string>> | undefined,
 ): string | undefined {
   for (const e of c?.env ?? []) {
-    const ref = e.valueFrom?.configMapKeyRef;
+    const ref = keyRefOf(e);
     if (!ref || ref.optional === true) continue;
     const name = ref.name ?? '';
     const cm = data(namespace, name);
@@ -29,7 +38,7 @@ export function configMapNamesOf(containers: readonly Container[]): Set<string> 
   const out = new Set<string>();
   for (const c of containers)
     for (const e of c.env ?? []) {
-      const name = e.valueFrom?.configMapKeyRef?.name;
+      const name = keyRefOf(e)?.name;
       if (name) out.add(name);
     }
   return out;

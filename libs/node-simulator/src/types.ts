@@ -7,10 +7,9 @@ import type { KubeObject, ObjectMeta } from '@regatta/kube';
 // object metadata is @regatta/kube's, as for every other part of Regatta
 export type { KubeList, ObjectMeta, OwnerReference } from '@regatta/kube';
 
-/** core/v1 EnvVarSource; `fieldRef` (downward API) and `configMapKeyRef` are read. */
+/** core/v1 EnvVarSource; `fieldRef` (downward API) is read here, `configMapKeyRef` in config-env.ts. */
 export interface EnvVarSource {
   fieldRef?: { apiVersion?: string; fieldPath: string } | null;
-  configMapKeyRef?: { name?: string; key: string; optional?: boolean | null } | null;
   [key: string]: unknown;
 }
 
