@@ -10,6 +10,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { KubeClient, isAlreadyExists } from '@regatta/kube';
 import { cacheDir } from '@regatta/local-cluster';
 import { renderConsole, renderMarkdown } from './render.js';
 import { outcomeOf, withKnownCause, withoutKnownCause, type SpecResult } from './results.js';
@@ -86,7 +87,11 @@ try {
       {
         stdio: ['ignore', 'pipe', 'inherit'],
         encoding: 'utf8',
-        env: { ...process.env, REGATTA_FEATURE_GATES: gates },
+        env: {
+          ...process.env,
+          ...Object.assign({}, ...files.map((f) => f.env ?? {})),
+          REGATTA_FEATURE_GATES: gates,
+        },
       },
     );
     if (s.status !== 0) throw new Error(`sandbox up exited with ${s.status}`);
@@ -95,6 +100,19 @@ try {
   const kubeconfig = existsSync(endpoints)
     ? (JSON.parse(await readFile(endpoints, 'utf8')) as { kubeconfig: string }).kubeconfig
     : '';
+  const namespaces = [
+    ...new Set(
+      SPEC_FILES.filter((f) => toRun.some((s) => s.file === f.file)).flatMap((f) => f.namespaces ?? []),
+    ),
+  ];
+  if (kubeconfig && namespaces.length > 0) {
+    const kube = KubeClient.fromKubeconfigFile(kubeconfig);
+    for (const name of namespaces)
+      await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }).catch((err: unknown) => {
+        if (!isAlreadyExists(err)) throw err;
+      });
+    await kube.close();
+  }
   await mkdir(join(dir, 'specs'), { recursive: true });
   for (const [i, spec] of (reportOnly ? [] : chosen).entries()) {
     const na = NOT_APPLICABLE[specKey(spec)];

@@ -17,7 +17,22 @@ export interface SpecFile {
   controllers: string[];
   /** The feature gates the controllers know, all on: what OpenKruise's e2e deployment runs with. */
   featureGates: Readonly<Record<string, boolean>>;
+  /** More environment for the controllers, to match what the specs expect of a kruise-manager install. */
+  env?: Readonly<Record<string, string>>;
+  /** Namespaces a kruise-manager install has that the specs use (made after the sandbox is up). */
+  namespaces?: readonly string[];
 }
+
+/**
+ * OpenKruise runs in `kruise-system`: its SidecarSet revisions live there (the e2e tester lists them in
+ * `webhookutil.GetNamespace()`, `kruise-system` when POD_NAMESPACE is unset) and the specs write the
+ * `kruise-configuration` ConfigMap there.
+ */
+const KRUISE_SYSTEM = 'kruise-system';
+const SIDECARSET_INSTALL = {
+  env: { REGATTA_SIDECARSET_REVISION_NAMESPACE: KRUISE_SYSTEM },
+  namespaces: [KRUISE_SYSTEM],
+} as const;
 
 /**
  * Every gate on: OpenKruise's e2e installs kruise-manager with `--feature-gates=AllAlpha=true,AllBeta=true`
@@ -64,6 +79,7 @@ export const SPEC_FILES: readonly SpecFile[] = [
     file,
     controllers: ['sidecarset'],
     featureGates: allOn(SIDECARSET_FEATURE_GATES),
+    ...SIDECARSET_INSTALL,
   })),
   {
     // the launch-priority barrier is written by the SidecarSet program's pod webhook and controller
@@ -71,6 +87,7 @@ export const SPEC_FILES: readonly SpecFile[] = [
     file: 'apps/v1alpha1/containerlaunchpriority.go',
     controllers: ['sidecarset'],
     featureGates: allOn(SIDECARSET_FEATURE_GATES),
+    ...SIDECARSET_INSTALL,
   },
 ];
 
