@@ -82,11 +82,12 @@ export const SPEC_FILES: readonly SpecFile[] = [
     ...SIDECARSET_INSTALL,
   })),
   {
-    // the launch-priority barrier is written by the SidecarSet program's pod webhook and controller
+    // the launch-priority barrier is written by the SidecarSet program's pod webhook and controller; the specs'
+    // pods come from CloneSets and Deployments
     kind: 'Container launch priority',
     file: 'apps/v1alpha1/containerlaunchpriority.go',
-    controllers: ['sidecarset'],
-    featureGates: allOn(SIDECARSET_FEATURE_GATES),
+    controllers: ['sidecarset', 'cloneset'],
+    featureGates: { ...allOn(SIDECARSET_FEATURE_GATES), ...allOn(CLONESET_FEATURE_GATES) },
     ...SIDECARSET_INSTALL,
   },
 ];
