@@ -87,7 +87,10 @@ export const SPEC_FILES: readonly SpecFile[] = [
     kind: 'Container launch priority',
     file: 'apps/v1alpha1/containerlaunchpriority.go',
     controllers: ['sidecarset', 'cloneset'],
-    featureGates: { ...allOn(SIDECARSET_FEATURE_GATES), ...allOn(CLONESET_FEATURE_GATES) },
+    // no gate: the sandbox gives every program the same REGATTA_FEATURE_GATES and a program refuses gates it does
+    // not know, so a run of several controllers can only set gates they all know (none here; launch priority
+    // reads none). Run this file on its own.
+    featureGates: {},
     ...SIDECARSET_INSTALL,
   },
 ];
