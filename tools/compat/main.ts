@@ -1,4 +1,4 @@
-// `npm run compat [-- --only=<line|file:line|text>,…] [-- --timeout=<s>] [-- --keep] [-- --report]`: OpenKruise's own e2e specs
+// `npm run compat [-- --only=<line|file|file:line|text>,…] [-- --timeout=<s>] [-- --keep] [-- --report]`: OpenKruise's own e2e specs
 // against Regatta. Builds OpenKruise (tools/compat/build.sh) when the cache lacks it, brings up a sandbox
 // (`regatta sandbox up --detach`, the controllers the spec files need), runs each spec of SPEC_FILES in its own
 // process with a per-spec timeout, and writes docs/compatibility.md. Results are kept next to the build
@@ -10,6 +10,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { KubeClient, isAlreadyExists } from '@regatta/kube';
 import { cacheDir } from '@regatta/local-cluster';
 import { renderConsole, renderMarkdown } from './render.js';
 import { outcomeOf, withKnownCause, withoutKnownCause, type SpecResult } from './results.js';
@@ -19,7 +20,7 @@ import { OPENKRUISE_VERSION } from './versions.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const usage =
-  'usage: npm run compat [-- --only=<line|file:line|text>,…] [-- --timeout=<s>] [-- --keep] [-- --report]';
+  'usage: npm run compat [-- --only=<line|file|file:line|text>,…] [-- --timeout=<s>] [-- --keep] [-- --report]';
 const args = process.argv.slice(2);
 const opt = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 for (const a of args) {
@@ -86,7 +87,11 @@ try {
       {
         stdio: ['ignore', 'pipe', 'inherit'],
         encoding: 'utf8',
-        env: { ...process.env, REGATTA_FEATURE_GATES: gates },
+        env: {
+          ...process.env,
+          ...Object.assign({}, ...files.map((f) => f.env ?? {})),
+          REGATTA_FEATURE_GATES: gates,
+        },
       },
     );
     if (s.status !== 0) throw new Error(`sandbox up exited with ${s.status}`);
@@ -95,6 +100,19 @@ try {
   const kubeconfig = existsSync(endpoints)
     ? (JSON.parse(await readFile(endpoints, 'utf8')) as { kubeconfig: string }).kubeconfig
     : '';
+  const namespaces = [
+    ...new Set(
+      SPEC_FILES.filter((f) => toRun.some((s) => s.file === f.file)).flatMap((f) => f.namespaces ?? []),
+    ),
+  ];
+  if (kubeconfig && namespaces.length > 0) {
+    const kube = KubeClient.fromKubeconfigFile(kubeconfig);
+    for (const name of namespaces)
+      await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }).catch((err: unknown) => {
+        if (!isAlreadyExists(err)) throw err;
+      });
+    await kube.close();
+  }
   await mkdir(join(dir, 'specs'), { recursive: true });
   for (const [i, spec] of (reportOnly ? [] : chosen).entries()) {
     const na = NOT_APPLICABLE[specKey(spec)];

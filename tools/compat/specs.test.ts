@@ -75,6 +75,8 @@ describe('selects', () => {
     ['1367', false],
     ['apps/v1alpha1/cloneset.go:1366', true],
     ['cloneset.go:1366', true],
+    ['apps/v1alpha1/cloneset.go', true],
+    ['apps/v1beta1/cloneset.go', false],
     ['DisablePVCReuse', true],
     ['daemonset.go:1366', false],
   ])('%s → %s', (filter, expected) => expect(selects(filter, spec)).toBe(expected));

@@ -58,9 +58,10 @@ export function parseSpecs(source: string, file: string): Spec[] {
 /** The key of a spec in NOT_APPLICABLE and in `--only`. */
 export const specKey = (s: Pick<Spec, 'file' | 'text'>): string => `${s.file}:${s.text}`;
 
-/** Whether `--only` selects this spec: a line number, `file:line`, or a piece of the spec text. */
+/** Whether `--only` selects this spec: a line number, a whole file, `file:line`, or a piece of the spec text. */
 export function selects(filter: string, s: Spec): boolean {
   if (/^\d+$/.test(filter)) return s.line === Number(filter);
+  if (filter === s.file) return true;
   if (filter === `${s.file}:${s.line}` || filter === `${s.file.split('/').pop()}:${s.line}`) return true;
   return s.text.includes(filter);
 }

@@ -7,6 +7,7 @@
 import { DAEMONSET_FEATURE_GATES } from '@regatta/ads';
 import { ASTS_FEATURE_GATES } from '@regatta/asts';
 import { CLONESET_FEATURE_GATES } from '@regatta/cloneset';
+import { SIDECARSET_FEATURE_GATES } from '@regatta/sidecarset';
 
 export interface SpecFile {
   /** The kind the file tests (a section of docs/compatibility.md). */
@@ -16,7 +17,22 @@ export interface SpecFile {
   controllers: string[];
   /** The feature gates the controllers know, all on: what OpenKruise's e2e deployment runs with. */
   featureGates: Readonly<Record<string, boolean>>;
+  /** More environment for the controllers, to match what the specs expect of a kruise-manager install. */
+  env?: Readonly<Record<string, string>>;
+  /** Namespaces a kruise-manager install has that the specs use (made after the sandbox is up). */
+  namespaces?: readonly string[];
 }
+
+/**
+ * OpenKruise runs in `kruise-system`: its SidecarSet revisions live there (the e2e tester lists them in
+ * `webhookutil.GetNamespace()`, `kruise-system` when POD_NAMESPACE is unset) and the specs write the
+ * `kruise-configuration` ConfigMap there.
+ */
+const KRUISE_SYSTEM = 'kruise-system';
+const SIDECARSET_INSTALL = {
+  env: { REGATTA_SIDECARSET_REVISION_NAMESPACE: KRUISE_SYSTEM },
+  namespaces: [KRUISE_SYSTEM],
+} as const;
 
 /**
  * Every gate on: OpenKruise's e2e installs kruise-manager with `--feature-gates=AllAlpha=true,AllBeta=true`
@@ -50,6 +66,32 @@ export const SPEC_FILES: readonly SpecFile[] = [
     file: 'apps/v1beta1/daemonset.go',
     controllers: ['ads'],
     featureGates: allOn(DAEMONSET_FEATURE_GATES),
+  },
+  ...[
+    'apps/v1alpha1/sidecarset.go',
+    'apps/v1alpha1/sidecarset_hotupgrade.go',
+    'apps/v1alpha1/sidecarset_resources_policy.go',
+    'apps/v1beta1/sidecarset.go',
+    'apps/v1beta1/sidecarset_hotupgrade.go',
+    'apps/v1beta1/sidecarset_resources_policy.go',
+  ].map((file) => ({
+    kind: 'SidecarSet',
+    file,
+    controllers: ['sidecarset'],
+    featureGates: allOn(SIDECARSET_FEATURE_GATES),
+    ...SIDECARSET_INSTALL,
+  })),
+  {
+    // the launch-priority barrier is written by the SidecarSet program's pod webhook and controller; the specs'
+    // pods come from CloneSets and Deployments
+    kind: 'Container launch priority',
+    file: 'apps/v1alpha1/containerlaunchpriority.go',
+    controllers: ['sidecarset', 'cloneset'],
+    // no gate: the sandbox gives every program the same REGATTA_FEATURE_GATES and a program refuses gates it does
+    // not know, so a run of several controllers can only set gates they all know (none here; launch priority
+    // reads none). Run this file on its own.
+    featureGates: {},
+    ...SIDECARSET_INSTALL,
   },
 ];
 
@@ -91,40 +133,99 @@ export const NOT_APPLICABLE: Readonly<Record<string, string>> = {
  * Why a spec is known to fail today (an issue or the analysis of its failure), keyed like NOT_APPLICABLE; shown
  * next to the failure in docs/compatibility.md. Remove the line when the spec passes.
  */
-const VOLUME_EXPANSION =
-  'Regatta does not implement volume claim resize yet (`volumeClaimUpdateStrategy`, gate StatefulSetAutoResizePVCGate; docs/asts.md "Differences from OpenKruise"), and the sandbox has neither the `allow-volume-expansion` / `disallow-volume-expansion` StorageClasses nor a resizer (upstream installs csi-driver-host-path for these specs, tools/hack/csi-driver-host-path)';
-/** Every spec of upstream's "VolumeExpansion v1beta1" Describe (statefulset.go lines 58–925). */
-const VOLUME_EXPANSION_SPECS = [
-  ...['recreate', 'inplace'].flatMap((p) =>
+const SIDECARSET_FILES = ['apps/v1alpha1/sidecarset.go', 'apps/v1beta1/sidecarset.go'] as const;
+/** Why the SidecarSet injection specs see pods without sidecars. */
+const INJECTION_LAG =
+  "the spec creates its pods 1 s after its SidecarSet; Regatta's pod webhook is registered for selected pods only (docs/adr/0026-sidecarset-blast-radius.md) and its configuration follows a new SidecarSet at the keeper's next pass (libs/kit webhook-configurations.ts, every 2 s), so pods created before that get no sidecar. Fix to make: wake the keeper on a SidecarSet change";
+const KRUISE_SYSTEM_RUN =
+  'the run predates tools/compat running the SidecarSet program as a kruise-system install (the specs read revisions and write the kruise-configuration ConfigMap in kruise-system, which the sandbox did not have); rerun pending';
+const REVISION_DATA =
+  "the SidecarSet revisions' data leaves out empty spec fields, where OpenKruise's revision patch always carries `volumes`, `containers`, `initContainers` and `imagePullSecrets` (the spec checks all four keys; seen on a rerun of the v1alpha1 file after the kruise-system fix)";
+const RESOURCES_AFTER_FIX =
+  'the webhook now accepts the percentages (`cpu*50%`); the pods then lack the sidecar: the injection lag above (pods created 1 s after the SidecarSet)';
+const UPGRADE_TIMEOUT =
+  "not analysed yet: the sidecar upgrade never reaches the state the spec waits for within the 300 s timeout (the injection lag above may be part of it: the spec's first pods can lack the sidecar)";
+const RESOURCES_EXPR =
+  "the run predates the fix of resourcesExpr percentages (`cpu*50%`, refused by the webhook as 'unexpected character'); rerun pending";
+const perFile = (files: readonly string[], texts: readonly string[], why: string): [string, string][] =>
+  files.flatMap((f) => texts.map((t): [string, string] => [`${f}:${t}`, why]));
+const SIDECARSET_KNOWN: [string, string][] = [
+  ...perFile(
+    SIDECARSET_FILES,
     [
-      'expand_vct_with_sc_can_expand',
-      'expand_vct_with_sc_cannot_expand',
-      'expand_vct_with_2sc_can_expand',
-      'expand_vct_with_2sc_cannot_expand',
-      'expand_only_can_expand_vct_with_mixed_sc',
-      'expand_only_cannot_expand_vct_with_mixed_sc',
-      'expand_both_cannot_expand_vct_with_mixed_sc',
-      'with_sc_can_expand',
-      'with_sc_cannot_expand',
-      'with_2sc_can_expand',
-      'with_2sc_cannot_expand',
-    ].map((s) => `${p}_${s}`),
+      'sidecarSet inject pod sidecar container',
+      'sidecarSet inject pod sidecar container volumeMounts',
+      'sidecarSet inject pod sidecar container transfer Envs',
+      'sidecarSet inject pod sidecar container transfer Envs with downward API by metadata.labels',
+      'sidecarSet inject pod sidecar container transfer Envs with downward API by metadata.annotations',
+      'sidecarSet inject pod sidecar during canary upgrades',
+    ],
+    INJECTION_LAG,
   ),
-  'recreate_expand_only_can_with_mixed_sc',
-  'recreate_expand_only_cannot_with_mixed_sc',
-  'recreate_expand_both_cannot_with_mixed_sc',
-  'inplace_expand_only_can_with_mixed_sc',
-  'inplace_expand_only_cannot_with_mixed_sc',
-  'inplace_expand_both_cannot_with_mixed_sc',
-  'should perform rolling updates with specified-deleted with pvc',
-  'partition 2, rollback only image',
-  'partition 2, rollback only image and update to another image',
-  'partition 2, rollback image and pvc size',
-  'partition 2, rollback image and change to OnPVCDelete update strategy',
+  ...perFile(
+    ['apps/v1alpha1/sidecarset_hotupgrade.go', 'apps/v1beta1/sidecarset_hotupgrade.go'],
+    ['sidecarSet inject pod hot upgrade sidecar container'],
+    INJECTION_LAG,
+  ),
+  ...perFile(
+    SIDECARSET_FILES,
+    ['sidecarSet history revision checker', 'sidecarSet history revision data checker'],
+    REVISION_DATA,
+  ),
+  ...perFile(
+    ['apps/v1beta1/sidecarset.go'],
+    ['sidecarSet patch pod metadata', 'sidecarSet InjectionStrategy.Revision checker'],
+    KRUISE_SYSTEM_RUN,
+  ),
+  ...perFile(
+    SIDECARSET_FILES,
+    [
+      'sidecarSet upgrade cold sidecar container failed image, and only update one pod',
+      'sidecarSet upgrade cold sidecar container image, and paused',
+      'sidecarSet upgrade cold sidecar container image, and selector',
+      'sidecarSet upgrade cold sidecar container image, and partition',
+      'sidecarSet upgrade cold sidecar container image, and maxUnavailable',
+      "sidecarSet update init sidecar container, and don't upgrade",
+    ],
+    UPGRADE_TIMEOUT,
+  ),
+  ...perFile(
+    ['apps/v1alpha1/sidecarset_hotupgrade.go', 'apps/v1beta1/sidecarset_hotupgrade.go'],
+    ['sidecarSet upgrade hot sidecar container failed image'],
+    UPGRADE_TIMEOUT,
+  ),
+  ...perFile(
+    ['apps/v1beta1/sidecarset_resources_policy.go'],
+    [
+      'Story 1 - ResourcesPolicy with specific container name regex',
+      'Story 2 - ResourcesPolicy with sum mode',
+      'Story 3 - ResourcesPolicy with max mode',
+      'Story 4 - ResourcesPolicy with unlimited resources',
+      'Story 5 - ResourcesPolicy with complex linear expression',
+      'Story 6 - Init-container (Native Sidecar) with ResourcesPolicy',
+      'Filtering non-native sidecar init-containers',
+      'Filtering Kruise sidecar containers and init-containers',
+    ],
+    RESOURCES_EXPR,
+  ),
+  ...perFile(
+    ['apps/v1alpha1/sidecarset_resources_policy.go'],
+    [
+      'Story 1 - ResourcesPolicy with specific container name regex',
+      'Story 2 - ResourcesPolicy with sum mode',
+      'Story 3 - ResourcesPolicy with max mode',
+      'Story 4 - ResourcesPolicy with unlimited resources',
+      'Story 5 - ResourcesPolicy with complex linear expression',
+      'Story 6 - Init-container (Native Sidecar) with ResourcesPolicy',
+      'Filtering non-native sidecar init-containers',
+      'Filtering Kruise sidecar containers and init-containers',
+    ],
+    RESOURCES_AFTER_FIX,
+  ),
 ];
 
 export const KNOWN_FAILURES: Readonly<Record<string, string>> = {
-  ...Object.fromEntries(VOLUME_EXPANSION_SPECS.map((t) => [`${STS}:${t}`, VOLUME_EXPANSION])),
+  ...Object.fromEntries(SIDECARSET_KNOWN),
   'apps/v1alpha1/cloneset.go:in-place update two container images with priorities successfully':
     'intermittent (passed 1 of 3 runs), a node simulator timing gap: its in-place restart stops the old container at once, where a kubelet takes the process exit time; the spec wants nginx to finish more than 10 s after the new redis started (second-precision timestamps), and the simulated postStart (10 s) plus the restart readiness delay (0.5 s) leave less than a second of margin',
   'apps/v1alpha1/cloneset.go:in-place update two container image and env from metadata with priorities':

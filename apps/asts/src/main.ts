@@ -10,7 +10,9 @@ import {
   VALIDATE_STATEFULSET_PATH,
   isStatefulSetPodOrOrphan,
   statefulSetDefaulter,
+  storageClassesFrom,
   statefulSetValidator,
+  statefulSetForResizedClaim,
   statefulSetWebhookConfigurations,
   statefulSetsForOrphanChange,
 } from '@regatta/asts';
@@ -30,10 +32,11 @@ const asts = ControllerBuilder.controller({
   .owns('pvcs', KINDS.persistentvolumeclaims)
   .owns('revisions', KINDS.controllerrevisions)
   .watches('pods', KINDS.pods, statefulSetsForOrphanChange) // orphans named `<set>-<ordinal>`: that set may adopt them
-  .webhooks(() => ({
+  .watches('pvcs', KINDS.persistentvolumeclaims, statefulSetForResizedClaim) // a resize it waits for moved on
+  .webhooks(({ client, gates }) => ({
     routes: [
-      mutating(MUTATE_STATEFULSET_PATH, statefulSetDefaulter()),
-      validating(VALIDATE_STATEFULSET_PATH, statefulSetValidator()),
+      mutating(MUTATE_STATEFULSET_PATH, statefulSetDefaulter(gates)),
+      validating(VALIDATE_STATEFULSET_PATH, statefulSetValidator(gates, storageClassesFrom(client))),
     ],
     configurations: (url, ca, scope) => Object.values(statefulSetWebhookConfigurations(url, ca, scope)),
   }))

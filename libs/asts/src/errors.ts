@@ -24,3 +24,10 @@ export class ClaimRefsError extends AstsError {
     super('REGATTA_ASTS_CLAIM_REFS', message, { cause });
   }
 }
+
+/** A claim could not be resized on rolling update (storage class without expansion, a change beyond its size, a failed write). */
+export class ClaimResizeError extends AstsError {
+  constructor(message: string, cause?: unknown) {
+    super('REGATTA_ASTS_CLAIM_RESIZE', message, cause === undefined ? undefined : { cause });
+  }
+}

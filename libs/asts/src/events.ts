@@ -16,6 +16,12 @@ export const messages = {
     `create Claim ${claim} Pod ${pod} in StatefulSet ${set} success`,
   claimFailed: (claim: string, pod: string, set: string, err: unknown) =>
     `create Claim ${claim} for Pod ${pod} in StatefulSet ${set} failed error: ${errText(err)}`,
+  claimResized: (claim: string, pod: string, set: string) =>
+    `resize Claim ${claim} Pod ${pod} in StatefulSet ${set} success`,
+  claimResizeFailed: (claim: string, pod: string, set: string, err: unknown) =>
+    `resize Claim ${claim} for Pod ${pod} in StatefulSet ${set} failed error: ${errText(err)}`,
+  claimMismatch: (claim: string) =>
+    `failed to update pvc ${claim}: contains diff other than spec resource, wait pvc to be deleted`,
   failedDelete: (pod: string, err: unknown) => `failed to delete pod ${pod}: ${errText(err)}`,
   updatedInPlace: (pod: string, revision: string) =>
     `successfully update pod ${pod} in-place(revision ${revision})`,

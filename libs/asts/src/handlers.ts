@@ -7,7 +7,7 @@
 import type { Change, KubeObject } from '@regatta/kube';
 import { controllerRef } from '@regatta/kube';
 import { type OwnerKind, type Request, controllerRequest } from '@regatta/runtime';
-import { parentAndOrdinal } from './planning/index.js';
+import { OWNED_BY_ASTS_ANNOTATION, parentAndOrdinal } from './planning/index.js';
 
 /** Advanced StatefulSet as owner references name it (group apps.kruise.io, not apps). */
 export const STATEFULSET_OWNER: OwnerKind = { group: 'apps.kruise.io', kind: 'StatefulSet' };
@@ -33,4 +33,17 @@ export function statefulSetsForOrphanChange(
   const ns = pod.metadata?.namespace;
   const set = readers.statefulsets.get(ns, parent);
   return set ? [{ ...(ns ? { namespace: ns } : {}), name: parent }] : [];
+}
+
+/**
+ * A claim changed that a set's claim resize marked (`apps.kruise.io/owned-by-asts`): that set, which waits for the
+ * resize to complete (OpenKruise `pkg/controller/statefulset/pvc_event_handler.go`, updates only).
+ */
+export function statefulSetForResizedClaim(change: Change): Request[] {
+  if (change.type !== 'update') return [];
+  const claim = change.object;
+  const name = claim.metadata?.annotations?.[OWNED_BY_ASTS_ANNOTATION];
+  if (!name) return [];
+  const ns = claim.metadata?.namespace;
+  return [{ ...(ns ? { namespace: ns } : {}), name }];
 }

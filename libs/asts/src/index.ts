@@ -14,6 +14,7 @@ export {
   STATEFULSET_OWNER,
   isStatefulSetPodOrOrphan,
   owningStatefulSet,
+  statefulSetForResizedClaim,
   statefulSetsForOrphanChange,
 } from './handlers.js';
 export {
@@ -23,7 +24,10 @@ export {
   statefulSetDefaulter,
   statefulSetValidator,
   statefulSetWebhookConfigurations,
+  storageClassLookup,
+  storageClassesFrom,
+  type StatefulSetWebhookGates,
 } from './webhooks.js';
 export { SpecGuard, specProblem } from './spec-guard.js';
-export { AstsError, ClaimRefsError, ClaimsError, InPlaceOnlyError } from './errors.js';
+export { AstsError, ClaimRefsError, ClaimResizeError, ClaimsError, InPlaceOnlyError } from './errors.js';
 export * as planning from './planning/index.js';

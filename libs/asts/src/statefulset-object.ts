@@ -30,6 +30,7 @@ export interface StatefulSetSpec {
   selector?: LabelSelector | null;
   template?: PodTemplate;
   volumeClaimTemplates?: VolumeClaimTemplate[] | null;
+  volumeClaimUpdateStrategy?: { type?: 'OnPodRollingUpdate' | 'OnDelete' | null } | null;
   serviceName?: string | null;
   podManagementPolicy?: PodManagementPolicy | null;
   updateStrategy?: {
@@ -82,6 +83,8 @@ export const ASTS_FEATURE_GATES = {
   PreparingUpdateAsUpdate: false,
   /** In-place update of env read from labels/annotations (Beta). */
   InPlaceUpdateEnvFromMetadata: true,
+  /** Claims follow their templates' size on rolling update with `volumeClaimUpdateStrategy: OnPodRollingUpdate` (Alpha). */
+  StatefulSetAutoResizePVCGate: false,
 } as const;
 export type AstsFeatureGates = Record<keyof typeof ASTS_FEATURE_GATES, boolean>;
 

@@ -5,6 +5,7 @@ import {
   statefulSetDefaulter,
   statefulSetValidator,
   statefulSetWebhookConfigurations,
+  storageClassLookup,
 } from './webhooks.js';
 
 const sts = (rollingUpdate: Record<string, unknown>) => ({
@@ -62,6 +63,73 @@ describe('StatefulSet webhooks', () => {
     expect(out.spec).toMatchObject({
       podManagementPolicy: 'OrderedReady',
       updateStrategy: { rollingUpdate: { partition: 0, maxUnavailable: 1, podUpdatePolicy: 'ReCreate' } },
+    });
+  });
+
+  describe('claim templates with StatefulSetAutoResizePVCGate', () => {
+    const classes = [
+      { metadata: { name: 'allow', creationTimestamp: '2026-01-01T00:00:00Z' }, allowVolumeExpansion: true },
+      { metadata: { name: 'deny' }, allowVolumeExpansion: false },
+      {
+        metadata: {
+          name: 'std',
+          creationTimestamp: '2026-01-02T00:00:00Z',
+          annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' },
+        },
+      },
+    ];
+    const withClaims = (sc: string, storage: string) => {
+      const o = sts({ podUpdatePolicy: 'ReCreate' }) as ReturnType<typeof sts> & {
+        spec: Record<string, unknown>;
+      };
+      o.spec['volumeClaimUpdateStrategy'] = { type: 'OnPodRollingUpdate' };
+      o.spec['volumeClaimTemplates'] = [
+        {
+          metadata: { name: 'data' },
+          spec: {
+            accessModes: ['ReadWriteOnce'],
+            storageClassName: sc,
+            resources: { requests: { storage } },
+          },
+        },
+      ];
+      return o;
+    };
+    const update = (sc: string, gate: boolean) =>
+      statefulSetValidator({ StatefulSetAutoResizePVCGate: gate }, () => Promise.resolve(classes))({
+        operation: 'UPDATE',
+        object: withClaims(sc, '2Gi'),
+        oldObject: withClaims(sc, '1Gi'),
+      } as never);
+
+    it('lookup: by name, or the default class for none', () => {
+      const get = storageClassLookup(classes);
+      expect(get('allow')).toEqual({ name: 'allow', allowVolumeExpansion: true });
+      expect(get('nope')).toBeNull();
+      expect(get(undefined)).toEqual({ name: 'std' });
+      expect(storageClassLookup([])(undefined)).toBeNull();
+    });
+
+    it('an expansion on a class that allows it passes; on one that does not, 422 naming the storage', async () => {
+      expect((await update('allow', true)).allowed).toBe(true);
+      const denied = await update('deny', true);
+      expect(denied.allowed).toBe(false);
+      expect(JSON.stringify(denied)).toContain('storage class deny does not support volume expansion');
+      expect(JSON.stringify(denied)).toContain(
+        'spec.volumeClaimTemplates[0].spec.resources.requests.storage',
+      );
+    });
+
+    it('with the gate off, claim templates are not checked', async () => {
+      expect((await update('deny', false)).allowed).toBe(true);
+    });
+
+    it('defaulter: volumeClaimUpdateStrategy OnDelete with the gate on', () => {
+      const out = statefulSetDefaulter({ StatefulSetAutoResizePVCGate: true })({
+        operation: 'CREATE',
+        object: sts({}),
+      } as never) as { spec: Record<string, unknown> };
+      expect(out.spec['volumeClaimUpdateStrategy']).toEqual({ type: 'OnDelete' });
     });
   });
 });

@@ -30,7 +30,7 @@ function terminatedJson(t: Terminated): NonNullable<ContainerState['terminated']
 function stateJson(s: RunState): ContainerState {
   switch (s.kind) {
     case 'waiting':
-      return { waiting: { reason: s.reason } };
+      return { waiting: { reason: s.reason, ...(s.message ? { message: s.message } : {}) } };
     case 'pullFailed':
       return { waiting: { reason: s.reason, message: s.message } };
     case 'backoff':

@@ -9,6 +9,7 @@
 import { RUNTIME_CONTAINERS_META_KEY } from '@regatta/inplace-update';
 import { PodIpAllocator } from './addressing.js';
 import { hostPortConflict, isRejected, rejectedStatus } from './admission.js';
+import { configMapNamesOf } from './config-env.js';
 import { runContainerMetaDaemon } from './container-meta.js';
 import type { EventRecorder } from './events.js';
 import type { Faults } from './faults.js';
@@ -21,7 +22,13 @@ import { desiredPodStatus, rfc3339, statusFingerprint } from './pod-status.js';
 import { KeyedQueue } from './queue.js';
 import { advance, nextDeadline } from './runtime.js';
 import { newPodRuntime, type PodRuntime, type RuntimeEnv } from './runtime-state.js';
-import type { Pod } from './types.js';
+import type { ObjectMeta, Pod } from './types.js';
+
+interface ConfigMap {
+  metadata: ObjectMeta;
+  data?: Record<string, string>;
+  binaryData?: Record<string, string>;
+}
 
 /** Pods synced (status written) concurrently by one simulator. */
 const QUEUE_CONCURRENCY = 8;
@@ -41,6 +48,8 @@ function newer(a: Pod | undefined, b: Pod | undefined): Pod | undefined {
 
 export class PodManager {
   private readonly informer: Informer<Pod>;
+  /** ConfigMaps for env `valueFrom.configMapKeyRef` (config-env.ts); a change wakes the pods that read it. */
+  private readonly configMaps: Informer<ConfigMap>;
   private readonly queue: KeyedQueue;
   private readonly runtimes = new Map<string, PodRuntime>();
   private readonly keyUid = new Map<string, { uid: string; node: string }>();
@@ -86,12 +95,28 @@ export class PodManager {
       o.log,
       { fieldSelector: 'spec.nodeName!=' },
     );
+    const wake = (cm: ConfigMap) => {
+      const ns = cm.metadata.namespace;
+      const name = cm.metadata.name ?? '';
+      for (const p of this.informer.list(ns)) {
+        if (!this.nodes.owns(p.spec?.nodeName)) continue;
+        const containers = [...(p.spec?.initContainers ?? []), ...(p.spec?.containers ?? [])];
+        if (configMapNamesOf(containers).has(name)) this.queue.add(keyOf(p));
+      }
+    };
+    this.configMaps = new Informer<ConfigMap>(
+      client,
+      '/api/v1/configmaps',
+      { upsert: wake, remove: wake },
+      o.log,
+    );
     nodes.onReadinessChange((node) => {
       for (const p of this.informer.list()) if (p.spec?.nodeName === node) this.queue.add(keyOf(p));
     });
   }
 
   async start(): Promise<void> {
+    await this.configMaps.start();
     await this.informer.start();
   }
 
@@ -156,6 +181,10 @@ export class PodManager {
       timings: this.o.timings,
       faults: this.o.faults.check,
       hasImage: (image) => this.o.images.hasImage(node, image),
+      configMapData: (namespace, name) => {
+        const cm = this.configMaps.get(name, namespace);
+        return cm ? { ...(cm.binaryData ?? {}), ...(cm.data ?? {}) } : undefined;
+      },
     };
   }
 
@@ -262,13 +291,21 @@ export class PodManager {
     if (pod.status?.containerStatuses?.length) return false;
     const admitted = this.informer
       .list()
-      .filter((p) => p.spec?.nodeName === node && this.runtimes.get(p.metadata.uid ?? '')?.terminal === false);
+      .filter(
+        (p) => p.spec?.nodeName === node && this.runtimes.get(p.metadata.uid ?? '')?.terminal === false,
+      );
     if (!hostPortConflict(pod, admitted)) return false;
     const status = rejectedStatus();
     const uid = pod.metadata.uid ?? '';
     this.o.events.emit(
       node,
-      { kind: 'Pod', apiVersion: 'v1', namespace: pod.metadata.namespace, name: pod.metadata.name ?? '', uid },
+      {
+        kind: 'Pod',
+        apiVersion: 'v1',
+        namespace: pod.metadata.namespace,
+        name: pod.metadata.name ?? '',
+        uid,
+      },
       'Warning',
       status.reason ?? '',
       status.message ?? '',
@@ -375,6 +412,7 @@ export class PodManager {
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
     await this.informer.stop();
+    await this.configMaps.stop();
     await this.queue.stop();
   }
 }

@@ -24,9 +24,11 @@ export type RunState =
   /** `until` null: blocked (init containers not done yet). */
   | {
       kind: 'waiting';
-      reason: 'PodInitializing' | 'ContainerCreating';
+      reason: 'PodInitializing' | 'ContainerCreating' | 'CreateContainerConfigError';
       until: number | null;
       pulling: boolean;
+      /** Why the container cannot be created yet (CreateContainerConfigError). */
+      message?: string;
     }
   | {
       kind: 'pullFailed';
@@ -97,6 +99,11 @@ export interface RuntimeEnv {
   hasImage(image: string): boolean;
   /** Regular containers the node daemon kills now (kruise-daemon's container meta restarter); running ones only. */
   restart?: ReadonlySet<string>;
+  /**
+   * The ConfigMaps the node can read (env `valueFrom.configMapKeyRef`): the data of `namespace/name`, undefined when
+   * it does not exist. Without it, such env vars are not checked.
+   */
+  configMapData?(namespace: string, name: string): Readonly<Record<string, string>> | undefined;
 }
 
 export const containerIdOf = (podUid: string, name: string, restartCount: number) =>

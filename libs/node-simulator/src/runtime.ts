@@ -2,6 +2,7 @@
 // their timelines (create → run → crash/exit → back-off → restart, image pulls, in-place image changes,
 // graceful stop) up to `now` and returns what a kubelet would have done on the way (events, pulled images).
 import { hookMs, mainProcessOf } from './container-command.js';
+import { CONFIG_RETRY_MS, missingConfigMapRef } from './config-env.js';
 import { resolveMetadataEnv } from './downward-env.js';
 import { imageIdOf } from './image-ref.js';
 import {
@@ -146,7 +147,9 @@ export function advance(
     const s = c.state;
     switch (s.kind) {
       case 'waiting': {
-        if (s.until === null || s.until > now) return false;
+        // a container waiting for its ConfigMap key is checked on every sync (a ConfigMap change wakes the pod)
+        const configWait = s.reason === 'CreateContainerConfigError';
+        if (s.until === null || (!configWait && s.until > now)) return false;
         if (s.pulling && faults.pullFails(c.target)) {
           pullFailure(c, s.until, 0);
           return true;
@@ -162,7 +165,33 @@ export function advance(
           event(c, 'Warning', 'ErrImageNeverPull', c.state.message);
           return true;
         }
-        start(c, s.until, s.pulling ? (c.containerID === '' ? t.podStartMs : t.imagePullMs) : null);
+        const missing = env.configMapData
+          ? missingConfigMapRef(specOf(c), pod.metadata.namespace ?? '', env.configMapData)
+          : undefined;
+        if (missing !== undefined) {
+          if (configWait) {
+            // still missing: check again later (no change to report)
+            if (s.until <= now || s.message !== missing)
+              c.state = { ...s, message: missing, until: now + CONFIG_RETRY_MS };
+            return false;
+          }
+          // the image is there; the container is created once its ConfigMap key exists
+          if (s.pulling) effects.push({ kind: 'imagePresent', image: c.target });
+          event(c, 'Warning', 'Failed', `Error: ${missing}`);
+          c.state = {
+            kind: 'waiting',
+            reason: 'CreateContainerConfigError',
+            message: missing,
+            until: Math.max(s.until, now) + CONFIG_RETRY_MS,
+            pulling: false,
+          };
+          return true;
+        }
+        start(
+          c,
+          configWait ? now : s.until,
+          s.pulling ? (c.containerID === '' ? t.podStartMs : t.imagePullMs) : null,
+        );
         return true;
       }
       case 'pullFailed': {

@@ -39,6 +39,8 @@ export class PodSim {
   faults: SimulatorFaults;
   /** When set, kruise-daemon's container meta controller runs after the kubelet, as in the pod loop. */
   daemon: KruiseDaemonGates | undefined;
+  /** When set, the ConfigMaps the node reads (`namespace/name` → data) for env `configMapKeyRef`. */
+  configMaps: Map<string, Record<string, string>> | undefined;
 
   constructor(
     public pod: Pod,
@@ -55,6 +57,9 @@ export class PodSim {
       timings: this.timings,
       faults: faultView(this.faults),
       hasImage: (i: string) => this.images.has(normalizeImage(i)),
+      ...(this.configMaps
+        ? { configMapData: (ns: string, name: string) => this.configMaps?.get(`${ns}/${name}`) }
+        : {}),
     };
     this.rt ??= newPodRuntime(this.pod, { podIP: '10.244.1.2', hostIP: '172.18.0.1' }, env);
     const kubelet = advance(this.pod, this.rt, env);

@@ -7,7 +7,7 @@ import type { KubeObject, ObjectMeta } from '@regatta/kube';
 // object metadata is @regatta/kube's, as for every other part of Regatta
 export type { KubeList, ObjectMeta, OwnerReference } from '@regatta/kube';
 
-/** core/v1 EnvVarSource; only `fieldRef` (downward API) is read. */
+/** core/v1 EnvVarSource; `fieldRef` (downward API) is read here, `configMapKeyRef` in config-env.ts. */
 export interface EnvVarSource {
   fieldRef?: { apiVersion?: string; fieldPath: string } | null;
   [key: string]: unknown;
@@ -169,7 +169,19 @@ export interface PersistentVolumeClaim extends KubeObject {
     volumeMode?: string;
     resources?: { requests?: Record<string, string> };
   };
-  status?: { phase?: string };
+  status?: {
+    phase?: string;
+    capacity?: Record<string, string>;
+    conditions?: { type: string; status: string }[];
+  };
+}
+
+export interface StorageClass {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  provisioner?: string;
+  allowVolumeExpansion?: boolean;
 }
 
 export interface PersistentVolume extends KubeObject {

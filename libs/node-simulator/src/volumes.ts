@@ -3,7 +3,8 @@
 // whose claim is gone are deleted (reclaimPolicy Delete), as an external provisioner does.
 import { Informer } from './informer.js';
 import { isAlreadyExists, isNotFound, type KubeClient } from './kube-client.js';
-import type { PersistentVolume, PersistentVolumeClaim } from './types.js';
+import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from './types.js';
+import { EXPANSION_STORAGE_CLASSES, resizeStep, resizedClaimStatus } from './volume-resize.js';
 
 export const PROVISIONER = 'regatta.dev/simulated';
 const PROVISIONED_BY = 'pv.kubernetes.io/provisioned-by';
@@ -13,7 +14,7 @@ const STORAGE_PROVISIONER_ANNOTATIONS = [
 ];
 const SC_PATH = '/apis/storage.k8s.io/v1/storageclasses';
 
-export function storageClassObject(name: string, isDefault = true) {
+export function storageClassObject(name: string, isDefault = true, allowVolumeExpansion = true) {
   return {
     apiVersion: 'storage.k8s.io/v1',
     kind: 'StorageClass',
@@ -21,7 +22,7 @@ export function storageClassObject(name: string, isDefault = true) {
     provisioner: PROVISIONER,
     reclaimPolicy: 'Delete',
     volumeBindingMode: 'Immediate',
-    allowVolumeExpansion: true,
+    allowVolumeExpansion,
   };
 }
 
@@ -72,6 +73,7 @@ export function shouldDeleteVolume(pv: PersistentVolume): boolean {
 export class VolumeProvisioner {
   private readonly claims: Informer<PersistentVolumeClaim>;
   private readonly volumes: Informer<PersistentVolume>;
+  private readonly classes: Informer<StorageClass>;
   private readonly inflight = new Set<string>();
   private stopped = false;
 
@@ -93,22 +95,35 @@ export class VolumeProvisioner {
       { upsert: (pv) => this.onVolume(pv), remove: () => undefined },
       log,
     );
+    this.classes = new Informer<StorageClass>(
+      client,
+      SC_PATH,
+      { upsert: () => undefined, remove: () => undefined },
+      log,
+    );
   }
 
   async start(): Promise<void> {
-    await this.ensureStorageClass();
+    await this.ensureStorageClass(this.storageClass, this.isDefault, true);
+    for (const c of EXPANSION_STORAGE_CLASSES)
+      await this.ensureStorageClass(c.name, false, c.allowVolumeExpansion);
+    await this.classes.start();
     await this.volumes.start();
     await this.claims.start();
   }
 
-  private async ensureStorageClass(): Promise<void> {
+  private async ensureStorageClass(
+    name: string,
+    isDefault: boolean,
+    allowVolumeExpansion: boolean,
+  ): Promise<void> {
     try {
-      await this.client.get(`${SC_PATH}/${this.storageClass}`);
+      await this.client.get(`${SC_PATH}/${name}`);
     } catch (err) {
       if (!isNotFound(err)) throw err;
       try {
-        await this.client.create(SC_PATH, storageClassObject(this.storageClass, this.isDefault));
-        this.log(`created default StorageClass ${this.storageClass} (provisioner ${PROVISIONER})`);
+        await this.client.create(SC_PATH, storageClassObject(name, isDefault, allowVolumeExpansion));
+        this.log(`created ${isDefault ? 'default ' : ''}StorageClass ${name} (provisioner ${PROVISIONER})`);
       } catch (e) {
         if (!isAlreadyExists(e)) throw e;
       }
@@ -126,6 +141,7 @@ export class VolumeProvisioner {
   }
 
   private onClaim(pvc: PersistentVolumeClaim): void {
+    this.resize(pvc);
     if (!wantsVolume(pvc, this.storageClass)) return;
     const pv = volumeFor(pvc, this.storageClass);
     if (this.volumes.get(pv.metadata.name ?? '')) return;
@@ -141,6 +157,32 @@ export class VolumeProvisioner {
         }
       },
     );
+  }
+
+  /** The external resizer and the kubelet's file system resize in one (volume-resize.ts). */
+  private resize(pvc: PersistentVolumeClaim): void {
+    const volumeName = pvc.spec?.volumeName ?? '';
+    const step = resizeStep(
+      pvc,
+      volumeName ? this.volumes.get(volumeName) : undefined,
+      this.classes.get(pvc.spec?.storageClassName ?? ''),
+      PROVISIONER,
+    );
+    if (!step) return;
+    const ns = pvc.metadata.namespace ?? '';
+    const name = pvc.metadata.name ?? '';
+    this.run(`resize/${ns}/${name}`, `resizing ${ns}/${name}`, async () => {
+      if (step.volumeCapacity !== undefined) {
+        await this.client.patch(`/api/v1/persistentvolumes/${volumeName}`, {
+          spec: { capacity: { storage: step.volumeCapacity } },
+        });
+      }
+      await this.client.patch(
+        `/api/v1/namespaces/${ns}/persistentvolumeclaims/${name}/status`,
+        resizedClaimStatus(pvc, step.claimCapacity),
+      );
+      this.log(`resized ${ns}/${name} to ${step.claimCapacity}`);
+    });
   }
 
   private onVolume(pv: PersistentVolume): void {
@@ -160,5 +202,6 @@ export class VolumeProvisioner {
     this.stopped = true;
     await this.claims.stop();
     await this.volumes.stop();
+    await this.classes.stop();
   }
 }

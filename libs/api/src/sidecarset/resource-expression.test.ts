@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseResourceExpression } from './resource-expression.js';
 
 describe('parseResourceExpression (resourcesPolicy.resourcesExpr)', () => {
-  it.each(['cpu', 'cpu*0.5', 'max(cpu*50%, 50m)'.replace('50%', '0.5'), 'min(cpu, 2) + 100m', '(cpu + 1) / 2', '-cpu + 3', 'max(cpu, 1, 2)'])('cpu: %s is valid', (e) => {
+  it.each(['cpu', 'cpu*0.5', 'max(cpu*50%, 50m)', 'cpu * 12.5%', 'min(cpu, 2) + 100m', '(cpu + 1) / 2', '-cpu + 3', 'max(cpu, 1, 2)'])('cpu: %s is valid', (e) => {
     expect(parseResourceExpression(e, 'cpu').ok).toBe(true);
   });
   it.each(['memory - 200Mi', 'max(memory, 1Gi)', 'memory * 2'])('memory: %s is valid', (e) => {
@@ -16,6 +16,7 @@ describe('parseResourceExpression (resourcesPolicy.resourcesExpr)', () => {
     ['avg(cpu)', 'unknown variable'],
     ['cpu $ 2', 'unexpected character'],
     ['cpu 2', 'unexpected "2"'],
+    ['cpu * 50%%', 'unexpected character'],
   ])('cpu: %j is rejected (%s)', (e, why) => {
     const r = parseResourceExpression(e, 'cpu');
     expect(r.ok).toBe(false);

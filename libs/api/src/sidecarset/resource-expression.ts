@@ -1,8 +1,8 @@
 /**
  * The grammar of `resourcesPolicy.resourcesExpr` expressions (OpenKruise `pkg/util/calculator`, as the SidecarSet
- * webhook checks them in `validateResourceExpression`): numbers and Kubernetes quantities (`0.5`, `100m`, `1Gi`), the
- * one variable of the resource (`cpu` or `memory`), `+ - * /`, unary minus, parentheses and `max(a, b, …)` /
- * `min(a, b, …)`. {@link parseResourceExpression} returns the syntax tree, so the injection code can evaluate it.
+ * webhook checks them in `validateResourceExpression`): numbers, percentages (`50%` = 0.5) and Kubernetes quantities
+ * (`0.5`, `100m`, `1Gi`), the one variable of the resource (`cpu` or `memory`), `+ - * /`, unary minus,
+ * parentheses and `max(a, b, …)` / `min(a, b, …)`. {@link parseResourceExpression} returns the syntax tree, so the injection code can evaluate it.
  */
 
 export type ResourceExprNode =
@@ -14,7 +14,7 @@ export type ResourceExprNode =
 
 export type ParsedResourceExpr = { ok: true; node: ResourceExprNode } | { ok: false; error: string };
 
-const TOKEN = /\s*(?:(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?(?:Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE])?)|([A-Za-z_][A-Za-z0-9_]*)|([-+*/(),]))/y;
+const TOKEN = /\s*(?:(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?(?:%|Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE])?)|([A-Za-z_][A-Za-z0-9_]*)|([-+*/(),]))/y;
 
 class ParseError extends Error {}
 

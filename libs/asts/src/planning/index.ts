@@ -1,3 +1,4 @@
+export * from './claim-resize.js';
 export * from './identity.js';
 export * from './ordinals.js';
 export * from './pod-state.js';

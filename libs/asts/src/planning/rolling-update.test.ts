@@ -1,6 +1,13 @@
 import type { Pod } from '@regatta/lifecycle';
 import { describe, expect, it } from 'vitest';
-import { maxUnavailableOf, planRollingUpdate, scaleBudgetOf, unavailablePods } from './rolling-update.js';
+import type { ClaimResizeState } from './claim-resize.js';
+import {
+  type ClaimsView,
+  maxUnavailableOf,
+  planRollingUpdate,
+  scaleBudgetOf,
+  unavailablePods,
+} from './rolling-update.js';
 import { sortPodsToUpdate } from './update-order.js';
 
 const NOW = new Date('2026-12-02T12:00:00Z');
@@ -15,6 +22,7 @@ function slot(s: string, i: number): Pod {
         'controller-revision-hash': rev,
         ...(s.includes('*') ? { 'apps.kruise.io/specified-delete': 'true' } : {}),
       },
+      uid: `uid-${i}`,
       ...(s.includes('x') ? { deletionTimestamp: '2026-12-02T11:00:00Z' } : {}),
     },
     status: {
@@ -32,9 +40,9 @@ function slot(s: string, i: number): Pod {
   };
 }
 
-function round(spec: string, o: { partition: number; mu: number; minReady?: number }) {
+function round(spec: string, o: { partition: number; mu: number; minReady?: number; claims?: ClaimsView }) {
   const slots = spec.split(' ').map(slot);
-  const { names } = unavailablePods(slots, o.minReady ?? 0, NOW);
+  const { names } = unavailablePods(slots, o.minReady ?? 0, NOW, o.claims);
   const order = sortPodsToUpdate(
     {
       partition: o.partition,
@@ -45,7 +53,7 @@ function round(spec: string, o: { partition: number; mu: number; minReady?: numb
     },
     slots,
   );
-  return planRollingUpdate(slots, order, 'r1', o.mu, names);
+  return planRollingUpdate(slots, order, 'r1', o.mu, names, o.claims);
 }
 
 describe('rolling update rounds (stateful_set_control_test.go scenarios)', () => {
@@ -129,6 +137,7 @@ describe('rolling update rounds (stateful_set_control_test.go scenarios)', () =>
   it('RollingUpdateWithSpecifiedDelete: pod 0 deleted, 5 and 4 updated (mu 3), 3 waits', () => {
     expect(round('r0* r0 r0 r0 r0 r0', { partition: 3, mu: 3 })).toEqual({
       specifiedDeletes: [0],
+      resizes: [],
       updates: [5, 4],
     });
   });
@@ -136,6 +145,7 @@ describe('rolling update rounds (stateful_set_control_test.go scenarios)', () =>
   it('specified delete: available pods over budget are skipped, unavailable ones go', () => {
     expect(round('r0* r0~* r1* r1 r1 r1', { partition: 0, mu: 2 })).toEqual({
       specifiedDeletes: [2, 1],
+      resizes: [],
       updates: [],
     });
   });
@@ -154,5 +164,76 @@ describe('rolling update rounds (stateful_set_control_test.go scenarios)', () =>
     expect(scaleBudgetOf(undefined, 5)).toBeUndefined();
     expect(scaleBudgetOf('10%', 5)).toBe(1);
     expect(scaleBudgetOf(2, 10)).toBe(2);
+  });
+});
+
+describe('rolling update with claims resized on rolling update (statefulset_resize_pvc_test.go)', () => {
+  // claims by pod index: m matched+ready, e needs expand, p resize pending (matched, capacity short), x mismatch
+  const view = (claims: string): ClaimsView => {
+    const at = (pod: Pod) => claims[Number(pod.metadata?.name?.split('-')[1])] ?? 'm';
+    const state: Record<string, ClaimResizeState> = {
+      m: 'matched',
+      e: 'expand',
+      p: 'matched',
+      x: 'mismatch',
+    };
+    return {
+      state: (pod) => state[at(pod)] ?? 'matched',
+      ready: (pod) => at(pod) !== 'p', // a claim not raised yet is at its own size: ready
+      resizeCompleted: (pod) => at(pod) === 'm',
+    };
+  };
+  it.each([
+    {
+      name: 'an image change and a resize: the claims of the highest pod first, the pod waits',
+      slots: 'r0 r0 r0',
+      claims: 'eee',
+      mu: 1,
+      want: { specifiedDeletes: [], resizes: [2], updates: [] },
+    },
+    {
+      name: 'resize only (pods at the update revision): claims resized one pod at a time',
+      slots: 'r1 r1 r1',
+      claims: 'eee',
+      mu: 1,
+      want: { specifiedDeletes: [], resizes: [2], updates: [] },
+    },
+    {
+      name: 'a pending resize counts unavailable and holds the next pod',
+      slots: 'r1 r1 r1',
+      claims: 'eep',
+      mu: 1,
+      want: { specifiedDeletes: [], resizes: [], updates: [] },
+    },
+    {
+      name: 'resize done: the pod is updated',
+      slots: 'r0 r0 r0',
+      claims: 'eem',
+      mu: 1,
+      want: { specifiedDeletes: [], resizes: [], updates: [2] },
+    },
+    {
+      name: 'resize done on a pod at the update revision: nothing to update, the next claims are resized',
+      slots: 'r1 r1 r1',
+      claims: 'eem',
+      mu: 1,
+      want: { specifiedDeletes: [], resizes: [1], updates: [] },
+    },
+    {
+      name: 'mu 3: the claims of every pod resized at once',
+      slots: 'r0 r0 r0',
+      claims: 'eee',
+      mu: 3,
+      want: { specifiedDeletes: [], resizes: [2, 1, 0], updates: [] },
+    },
+    {
+      name: 'a claim that differs beyond its size stops the walk there',
+      slots: 'r0 r0 r0',
+      claims: 'mxm',
+      mu: 3,
+      want: { specifiedDeletes: [], resizes: [], updates: [2], mismatch: 1 },
+    },
+  ])('$name', ({ slots, claims, mu, want }) => {
+    expect(round(slots, { partition: 0, mu, claims: view(claims) })).toEqual(want);
   });
 });

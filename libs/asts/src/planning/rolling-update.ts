@@ -8,6 +8,7 @@ import { checkPodUpdateCompleted } from '@regatta/inplace-update';
 import type { Pod } from '@regatta/lifecycle';
 import { podRevision } from '@regatta/revision';
 import { hasSpecifiedDeleteLabel } from '@regatta/rollout';
+import type { ClaimResizeState } from './claim-resize.js';
 import { isHealthy, isTerminating, runningAndAvailable } from './pod-state.js';
 
 /** `maxUnavailable` floor-scaled against replicas (default 1), at least 1; an invalid value throws. */
@@ -22,13 +23,28 @@ export function scaleBudgetOf(v: IntOrString | null | undefined, replicas: numbe
 }
 
 /**
- * The names of the pods counted unavailable: unhealthy or terminating, in-place update not completed, or not yet
- * available for minReadySeconds. `waitMs`: the earliest a pod becomes available (0 for none).
+ * How the rolling update sees a pod's claims when they are resized on rolling update (gate
+ * `StatefulSetAutoResizePVCGate` with `volumeClaimUpdateStrategy.type: OnPodRollingUpdate`; planning/claim-resize.ts).
+ */
+export interface ClaimsView {
+  /** `IsClaimsCompatible` (matched) or what the claims need. */
+  state(pod: Pod): ClaimResizeState;
+  /** `IsOwnedPVCsReady`. */
+  ready(pod: Pod): boolean;
+  /** `IsOwnedPVCsCompleted`. */
+  resizeCompleted(pod: Pod): boolean;
+}
+
+/**
+ * The names of the pods counted unavailable: unhealthy or terminating, in-place update not completed, not yet
+ * available for minReadySeconds, or (with claims resized on rolling update) a claim not yet at its requested size.
+ * `waitMs`: the earliest a pod becomes available (0 for none).
  */
 export function unavailablePods(
   slots: readonly (Pod | undefined)[],
   minReadySeconds: number,
   now: Date,
+  claims?: ClaimsView,
 ): { names: Set<string>; waitMs: number } {
   const names = new Set<string>();
   let waitMs = 0;
@@ -43,6 +59,8 @@ export function unavailablePods(
     if (!a.available) {
       names.add(name);
       if (a.waitMs > 0 && (waitMs === 0 || a.waitMs < waitMs)) waitMs = a.waitMs;
+    } else if (claims && !claims.ready(p)) {
+      names.add(name);
     }
   }
   return { names, waitMs };
@@ -51,14 +69,23 @@ export function unavailablePods(
 export interface RollingUpdatePlan {
   /** Slots of specified-deleted pods to delete now (highest first). */
   specifiedDeletes: number[];
+  /** Slots whose claims are resized now, before any pod update (claims resized on rolling update only). */
+  resizes: number[];
   /** Slots to update now, in order (in place or by deletion). */
   updates: number[];
+  /**
+   * The slot where the walk stopped on a claim that differs from its template in more than its size (upstream's
+   * `TryPatchPVC` error, event FailedUpdatePVC): nothing after it in the order is updated.
+   */
+  mismatch?: number;
 }
 
 /**
  * What this round does: specified-deleted pods (not limited by partition) while the budget allows or the pod is
- * unavailable anyway, then the pods of `updateIndexes` not at the update revision, stopping at the first available
- * pod over budget. `unavailable` is updated with the pods chosen.
+ * unavailable anyway, then the pods of `updateIndexes` not at the update revision (or, with `claims`, whose claims
+ * are smaller than their templates), stopping at the first available pod over budget. With `claims`, a pod's claims
+ * are resized first and the pod itself is updated only once their resize completed (it counts unavailable
+ * meanwhile). `unavailable` is updated with the pods chosen.
  */
 export function planRollingUpdate(
   slots: readonly (Pod | undefined)[],
@@ -66,6 +93,7 @@ export function planRollingUpdate(
   updateRevision: string,
   maxUnavailable: number,
   unavailable: Set<string>,
+  claims?: ClaimsView,
 ): RollingUpdatePlan {
   const specifiedDeletes: number[] = [];
   const deleted = new Set<string>();
@@ -79,16 +107,28 @@ export function planRollingUpdate(
     unavailable.add(name);
   }
   const updates: number[] = [];
+  const resizes: number[] = [];
   for (const i of updateIndexes) {
     const p = slots[i];
     if (!p) continue;
-    if (podRevision(p) === updateRevision) continue;
+    // a pod not created yet (this round's in-memory pod) has no claims to compare
+    const claimState = claims && p.metadata?.uid ? claims.state(p) : 'matched';
+    if (podRevision(p) === updateRevision && claimState === 'matched') continue;
     const name = p.metadata?.name ?? '';
     if (unavailable.size >= maxUnavailable && !unavailable.has(name)) break;
+    if (claims && p.metadata?.uid) {
+      if (claimState === 'mismatch') return { specifiedDeletes, resizes, updates, mismatch: i };
+      if (claimState === 'expand' || !claims.resizeCompleted(p)) {
+        // a claim patched now is not resized yet: the pod waits for it, unavailable
+        if (claimState === 'expand') resizes.push(i);
+        unavailable.add(name);
+        continue;
+      }
+    }
     if (!deleted.has(name) && !isTerminating(p)) {
       updates.push(i);
       unavailable.add(name);
     }
   }
-  return { specifiedDeletes, updates };
+  return { specifiedDeletes, resizes, updates };
 }

@@ -4,10 +4,11 @@
  * `inconsistentStatus`): counts over the slots and condemned pods, the claims per template, and whether the stored
  * status must be written.
  */
-import { type KubeObject, type LabelSelector, compareQuantities, labelSelectorToString } from '@regatta/kube';
+import { type KubeObject, type LabelSelector, labelSelectorToString } from '@regatta/kube';
 import type { Pod } from '@regatta/lifecycle';
 import { podRevision } from '@regatta/revision';
 import type { StatefulSetStatus } from '../statefulset-object.js';
+import { claimCompatibleAndReady } from './claim-resize.js';
 import type { PersistentVolumeClaim } from './identity.js';
 import { isCreated, isRunningAndReady, isTerminating, runningAndAvailable } from './pod-state.js';
 
@@ -67,27 +68,13 @@ export interface VolumeClaimStatus {
   compatibleReadyReplicas: number;
 }
 
-function storage(q: Record<string, string> | undefined): string {
-  return q?.['storage'] ?? '0';
-}
-
-/** `IsPVCCompatibleAndReady`: the claim requests at least the template; ready when its capacity reaches its request. */
+/** `IsPVCCompatibleAndReady` as the status counts it: ready only when compatible too. */
 export function claimCompatibility(
   claim: PersistentVolumeClaim,
   template: PersistentVolumeClaim,
 ): { compatible: boolean; ready: boolean } {
-  try {
-    const compatible =
-      compareQuantities(
-        storage(claim.spec?.resources?.requests),
-        storage(template.spec?.resources?.requests),
-      ) >= 0;
-    const ready =
-      compareQuantities(storage(claim.status?.capacity), storage(claim.spec?.resources?.requests)) >= 0;
-    return { compatible, ready: compatible && ready };
-  } catch {
-    return { compatible: false, ready: false };
-  }
+  const { compatible, ready } = claimCompatibleAndReady(claim, template);
+  return { compatible, ready: compatible && ready };
 }
 
 /**

@@ -21,6 +21,7 @@ import { InPlaceOnlyError } from '../errors.js';
 import { messages } from '../events.js';
 import { maxUnavailableOf, planRollingUpdate, sortPodsToUpdate, unavailablePods } from '../planning/index.js';
 import { type PodManagementPolicy, minReadySecondsOf, nameOf } from '../statefulset-object.js';
+import { claimMismatch, claimsView, resizePodClaims, resizesClaimsOnRollingUpdate } from './claim-resize.js';
 import type { AstsSync } from './context.js';
 import { deletePod } from './pod-control.js';
 import { refreshPod } from './refresh.js';
@@ -45,7 +46,8 @@ export async function rollingUpdateStep(s: AstsSync, input: RollingUpdateInput):
   const ru = s.spec.updateStrategy?.rollingUpdate;
   if (ru?.paused) return;
   const maxUnavailable = ru ? maxUnavailableOf(ru.maxUnavailable, s.spec.replicas) : 1;
-  const { names, waitMs } = unavailablePods(input.slots, minReadySecondsOf(s.spec), s.now());
+  const claims = resizesClaimsOnRollingUpdate(s) ? claimsView(s) : undefined;
+  const { names, waitMs } = unavailablePods(input.slots, minReadySecondsOf(s.spec), s.now(), claims);
   if (waitMs > 0) s.delays.push(waitMs);
   const order = sortPodsToUpdate(
     {
@@ -58,16 +60,20 @@ export async function rollingUpdateStep(s: AstsSync, input: RollingUpdateInput):
     },
     input.slots,
   );
-  const plan = planRollingUpdate(input.slots, order, updateName, maxUnavailable, names);
+  const plan = planRollingUpdate(input.slots, order, updateName, maxUnavailable, names, claims);
   const podsAt = (indexes: readonly number[]): Pod[] =>
     indexes.map((i) => input.slots[i]).filter((p): p is Pod => p !== undefined);
   await forEachLimited(podsAt(plan.specifiedDeletes), limit, async (pod) => {
     await deletePod(s, pod);
   });
+  // claims first, one pod after the other: a class that cannot expand stops the round before any pod update
+  for (const pod of podsAt(plan.resizes)) await resizePodClaims(s, pod);
   await forEachLimited(podsAt(plan.updates), limit, async (pod) => {
     const inPlace = await inPlaceUpdatePod(s, pod, input.updateRevision, input.revisions);
     if (!inPlace) await deletePod(s, pod);
   });
+  const mismatched = plan.mismatch === undefined ? undefined : input.slots[plan.mismatch];
+  if (mismatched) throw claimMismatch(s, mismatched);
 }
 
 /** Pod writes in flight at once: OrderedReady one pod at a time, Parallel up to POD_WRITE_CONCURRENCY. */

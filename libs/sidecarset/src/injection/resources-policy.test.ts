@@ -1,7 +1,7 @@
 // OpenKruise pkg/webhook/pod/mutating/sidecarset_resources_test.go, as tables.
 import { describe, expect, it } from 'vitest';
 import { InjectionError } from './errors.js';
-import { withResourcesPolicy } from './resources-policy.js';
+import { parseQuantity, withResourcesPolicy } from './resources-policy.js';
 import type { Pod, SidecarContainer } from './types.js';
 
 const pod: Pod = {
@@ -79,5 +79,16 @@ describe('withResourcesPolicy', () => {
       resourcesExpr: { limits: { cpu: 'cpu' } },
     };
     expect(() => withResourcesPolicy(sidecar(policy), pod, sidecarNames)).toThrow(InjectionError);
+  });
+});
+
+describe('parseQuantity', () => {
+  it.each([
+    ['50%', 0.5],
+    ['12.5%', 0.125],
+    ['100m', 0.1],
+    ['1Gi', 2 ** 30],
+  ])('%s → %d', (q, want) => {
+    expect(parseQuantity(q)).toBeCloseTo(want, 9);
   });
 });

@@ -28,9 +28,11 @@ const SUFFIX: Record<string, number> = {
   Ei: 2 ** 60,
 };
 
-/** A Kubernetes quantity in base units (cores, bytes). */
+/** A Kubernetes quantity in base units (cores, bytes); a percentage (`50%`, calculator's `parseNumber`) is a fraction. */
 export function parseQuantity(q: string | number): number {
   if (typeof q === 'number') return q;
+  const pct = /^([+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)%$/.exec(q.trim());
+  if (pct) return Number(pct[1]) / 100;
   const m = /^([+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE])?$/.exec(q.trim());
   if (!m) throw new InjectionError(`invalid quantity ${q}`);
   return Number(m[1]) * (SUFFIX[m[2] ?? ''] ?? 1);
