@@ -2,7 +2,8 @@
 // prefix, own lease namespace, ImagePullJob webhooks scoped to its namespaces) on the shared local cluster, and
 // helpers that read what a user reads (NodeImages, the job's status, events). Until the per-node agent runs, a test
 // answers for a node the way the agent would: it writes the tag's pull status into the NodeImage.
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { bucketName, connectBus, KINDS, objectKey, type Bus } from '@regatta/bus';
 import { generateCrds, type ImagePullJob, type ImageTagStatus, type NodeImage } from '@regatta/api';
 import { retryOnConflict, type CoreEvent, type KubeClient } from '@regatta/kube';
 import { installCrds } from '@regatta/local-cluster';
@@ -77,10 +78,31 @@ export function useImagePullScenarios(env: Record<string, string> = {}): ImagePu
       ...(cluster.jaeger ? { OTEL_EXPORTER_OTLP_ENDPOINT: cluster.jaeger.otlpHttp } : {}),
     };
     await programs.start('watcher', `watcher-${id}`, { ...common, POD_NAME: `watcher-${id}` });
+    bus = await connectBus({ servers: cluster.nats!, name: `imagepull-test-${id}`, prefix: `ip${id}_` });
     first = await start('a', id, env);
   });
 
+  let bus: Bus | undefined;
+  /**
+   * Waits until the watcher has mirrored the NodeImage: a job created before its controller's cache holds the
+   * NodeImages it selects would rightly find no node and complete at once.
+   */
+  const mirrored = async (name: string) => {
+    if (!bus) throw new Error('the scenario harness is used before beforeAll ran');
+    const b = bus;
+    await expect
+      .poll(
+        async () => {
+          const kv = await b.kvm.open(b.prefix + bucketName(KINDS.nodeimages)).catch(() => undefined);
+          return (await kv?.get(objectKey(undefined, name)).catch(() => null))?.operation === 'PUT';
+        },
+        { timeout: 60_000, interval: 250 },
+      )
+      .toBe(true);
+  };
+
   afterAll(async () => {
+    await bus?.close();
     for (const name of fakes) await client?.delete({ ...NODE_IMAGE, name }).catch(() => undefined);
     for (const scope of scopes) {
       for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
@@ -120,6 +142,7 @@ export function useImagePullScenarios(env: Record<string, string> = {}): ImagePu
           spec: {},
         } as NodeImage);
       }
+      for (const name of names) await mirrored(name);
       return names;
     },
     async startScoped(extra) {

@@ -79,6 +79,24 @@ export interface UnitedDeploymentScenarios {
   settled(ns: string, name: string, replicas: number, timeoutMs?: number): Promise<UnitedDeployment>;
 }
 
+/**
+ * The zone nodes are tainted so that the pods of other files' workloads (a DaemonSet runs on every node it
+ * tolerates) stay off them; the UnitedDeployments of these files tolerate the taint in every subset kind's template.
+ */
+const UD_NODE_TAINT = { key: 'regatta-test-ud', value: 'zones', effect: 'NoSchedule' } as const;
+const TEMPLATE_KINDS = ['statefulSetTemplate', 'advancedStatefulSetTemplate', 'cloneSetTemplate', 'deploymentTemplate'];
+
+function tolerateZoneNodes(ud: UnitedDeployment): UnitedDeployment {
+  const out = structuredClone(ud);
+  const templates = (out.spec as { template?: Record<string, unknown> } | undefined)?.template ?? {};
+  for (const kind of TEMPLATE_KINDS) {
+    const podSpec = (templates[kind] as { spec?: { template?: { spec?: { tolerations?: unknown[] } } } } | undefined)
+      ?.spec?.template?.spec;
+    if (podSpec) podSpec.tolerations = [...(podSpec.tolerations ?? []), { key: UD_NODE_TAINT.key, operator: 'Exists' }];
+  }
+  return out;
+}
+
 export function useUnitedDeploymentScenarios(
   options: { env?: Record<string, string>; webhooks?: boolean } = {},
 ): UnitedDeploymentScenarios {
@@ -102,6 +120,7 @@ export function useUnitedDeploymentScenarios(
       simulatedNodeManifest(name, {
         prefix: 'node',
         zone,
+        taints: [UD_NODE_TAINT],
         ...(o.labels ? { labels: o.labels } : {}),
         ...(o.capacity ? { capacity: o.capacity } : {}),
       }) as never,
@@ -208,7 +227,7 @@ export function useUnitedDeploymentScenarios(
       return out;
     },
     unitedDeployment,
-    create: (ud) => kube().create<UnitedDeployment>(ud),
+    create: (ud) => kube().create<UnitedDeployment>(tolerateZoneNodes(ud)),
     async patch(ns, name, patch) {
       await kube().patch({ ...UD, namespace: ns, name }, patch, { type: 'merge' });
     },
