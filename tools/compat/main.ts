@@ -113,6 +113,16 @@ try {
       });
     await kube.close();
   }
+  const nodes = [
+    ...new Set(SPEC_FILES.filter((f) => toRun.some((s) => s.file === f.file)).flatMap((f) => f.nodes ?? [])),
+  ];
+  for (const name of nodes) {
+    log(`adding the simulated node ${name}`);
+    const n = spawnSync(process.execPath, [regatta, 'sandbox', 'node', 'add', name, '--dir', dir], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    if (n.status !== 0) throw new Error(`sandbox node add ${name} exited with ${n.status}`);
+  }
   await mkdir(join(dir, 'specs'), { recursive: true });
   for (const [i, spec] of (reportOnly ? [] : chosen).entries()) {
     const na = NOT_APPLICABLE[specKey(spec)];

@@ -23,6 +23,11 @@ export interface SpecFile {
   env?: Readonly<Record<string, string>>;
   /** Namespaces a kruise-manager install has that the specs use (made after the sandbox is up). */
   namespaces?: readonly string[];
+  /**
+   * Nodes by name that OpenKruise's e2e kind cluster has and the specs use (added as simulated nodes after the
+   * sandbox is up).
+   */
+  nodes?: readonly string[];
 }
 
 /**
@@ -112,6 +117,9 @@ export const SPEC_FILES: readonly SpecFile[] = [
     // no gate: the three programs know no gate in common (see the launch-priority line), and the specs need none of
     // UnitedDeployment's (ResourcesDeletionProtection, TemplateNoDefaults)
     featureGates: {},
+    // the adaptive-scheduling specs label the kind cluster's worker by name (`SetNodeLabel` in
+    // `framework/v1alpha1/uniteddeployment.go`) to make a subset unschedulable and schedulable again
+    nodes: ['ci-testing-worker'],
   },
   ...['apps/v1alpha1/pullimages.go', 'apps/v1beta1/pullimages.go'].map((file) => ({
     // the sandbox starts one image pull agent per node with the imagepull controller
