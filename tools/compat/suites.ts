@@ -28,6 +28,12 @@ export interface SpecFile {
    * sandbox is up).
    */
   nodes?: readonly string[];
+  /**
+   * Wait, after the sandbox is up, until every Node has its NodeImage: the specs run on an installed kruise whose
+   * NodeImage controller has long made them, and their BeforeEach counts them once (`ExpectNodes` in
+   * `framework/v1alpha1/nodeimage_util.go`).
+   */
+  waitForNodeImages?: boolean;
 }
 
 /**
@@ -127,6 +133,7 @@ export const SPEC_FILES: readonly SpecFile[] = [
     file,
     controllers: ['imagepull'],
     featureGates: allOn(IMAGEPULL_FEATURE_GATES),
+    waitForNodeImages: true,
   })),
 ];
 
