@@ -12,7 +12,10 @@ export async function waitForNodeImages(kube: KubeClient, timeoutMs: number): Pr
   const deadline = Date.now() + timeoutMs;
   try {
     for (;;) {
-      const missing = nodesWithoutNodeImage(await names('v1', 'Node'), await names('apps.kruise.io/v1alpha1', 'NodeImage'));
+      const missing = nodesWithoutNodeImage(
+        await names('v1', 'Node'),
+        await names('apps.kruise.io/v1alpha1', 'NodeImage'),
+      );
       if (missing.length === 0) return;
       if (Date.now() > deadline)
         throw new Error(`no NodeImage after ${timeoutMs / 1000} s for the nodes ${missing.join(', ')}`);
