@@ -268,7 +268,7 @@ const SIDECARSET_KNOWN: [string, string][] = [
 
 /** Why an Always ImagePullJob spec can miss its synced pull secret. */
 const SECRET_SYNC_RACE =
-  "intermittent, order-dependent (failed in a run of both pullimages files, where the v1alpha1 specs had pulled the image before; passed rerun alone on a fresh sandbox): the job completes within a second and its synced secret in kruise-daemon-config is released on completion (as upstream `classifyPullSecretsForJob` does) before the spec's first check of it. OpenKruise's kruise-daemon writes NodeImage status through a rate limiter (0.5 QPS, burst 5; `statusUpdater` in `pkg/daemon/imagepuller/utils.go`) that delays completion by 3–5 s once a node's burst is spent; Regatta's node agent (libs/image-puller) has none. Fix to make: the same status rate limit in the agent";
+  "order-dependent (failed in both runs of the two pullimages files together, after the v1alpha1 specs had pulled the image on every node; passed when rerun alone on a fresh sandbox): the job completes within a second and its synced secret in kruise-daemon-config is released on completion (as upstream `classifyPullSecretsForJob` does) before the spec's first check of it. OpenKruise's kruise-daemon writes NodeImage status through a rate limiter (0.5 QPS, burst 5; `statusUpdater` in `pkg/daemon/imagepuller/utils.go`) that delays completion by 3–5 s once a node's burst is spent; Regatta's node agent (libs/image-puller) has none. Fix to make: the same status rate limit in the agent";
 
 export const KNOWN_FAILURES: Readonly<Record<string, string>> = {
   ...Object.fromEntries(SIDECARSET_KNOWN),
