@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KubeClient, isAlreadyExists } from '@regatta/kube';
 import { cacheDir } from '@regatta/local-cluster';
+import { waitForNodeImages } from './install.js';
 import { renderConsole, renderMarkdown } from './render.js';
 import { outcomeOf, withKnownCause, withoutKnownCause, type SpecResult } from './results.js';
 import { parseSpecs, selects, specKey, type Spec } from './specs.js';
@@ -112,6 +113,20 @@ try {
         if (!isAlreadyExists(err)) throw err;
       });
     await kube.close();
+  }
+  const nodes = [
+    ...new Set(SPEC_FILES.filter((f) => toRun.some((s) => s.file === f.file)).flatMap((f) => f.nodes ?? [])),
+  ];
+  for (const name of nodes) {
+    log(`adding the simulated node ${name}`);
+    const n = spawnSync(process.execPath, [regatta, 'sandbox', 'node', 'add', name, '--dir', dir], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    if (n.status !== 0) throw new Error(`sandbox node add ${name} exited with ${n.status}`);
+  }
+  if (kubeconfig && SPEC_FILES.some((f) => f.waitForNodeImages && toRun.some((s) => s.file === f.file))) {
+    log('waiting for every node to have its NodeImage');
+    await waitForNodeImages(KubeClient.fromKubeconfigFile(kubeconfig), 120_000);
   }
   await mkdir(join(dir, 'specs'), { recursive: true });
   for (const [i, spec] of (reportOnly ? [] : chosen).entries()) {

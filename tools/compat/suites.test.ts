@@ -1,4 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { ASTS_FEATURE_GATES } from '@regatta/asts';
+import { CLONESET_FEATURE_GATES } from '@regatta/cloneset';
+import { IMAGEPULL_FEATURE_GATES } from '@regatta/imagepull';
+import { RESOURCE_DISTRIBUTION_FEATURE_GATES } from '@regatta/resourcedistribution';
+import { UNITED_DEPLOYMENT_FEATURE_GATES } from '@regatta/uniteddeployment';
 import { allOn, featureGatesValue, KNOWN_FAILURES, NOT_APPLICABLE, SPEC_FILES } from './suites.js';
 
 describe('feature gates for the sandbox', () => {
@@ -24,5 +29,20 @@ describe('feature gates for the sandbox', () => {
       ).toBe(true);
       expect(NOT_APPLICABLE[key] !== undefined && KNOWN_FAILURES[key] !== undefined, key).toBe(false);
     }
+  });
+  it('sets on a multi-controller run only gates every program of it knows (a program refuses unknown gates)', () => {
+    const known: Record<string, readonly string[]> = {
+      cloneset: Object.keys(CLONESET_FEATURE_GATES),
+      asts: Object.keys(ASTS_FEATURE_GATES),
+      uniteddeployment: Object.keys(UNITED_DEPLOYMENT_FEATURE_GATES),
+      imagepull: Object.keys(IMAGEPULL_FEATURE_GATES),
+      resourcedistribution: Object.keys(RESOURCE_DISTRIBUTION_FEATURE_GATES),
+    };
+    for (const f of SPEC_FILES)
+      for (const c of f.controllers) {
+        const gates = known[c];
+        if (gates === undefined) continue;
+        for (const g of Object.keys(f.featureGates)) expect(gates, `${f.file}: ${c} and ${g}`).toContain(g);
+      }
   });
 });
