@@ -33,7 +33,8 @@ describe('Advanced DaemonSet rollout', () => {
     await settled(ns, 'std', h.nodes.length);
     expect(maxNodesWithoutReadyPod(rec, listed, h.nodes)).toBeLessThanOrEqual(2);
     expect(maxPodsOnANode(rec, listed)).toBe(1);
-    expect((await h.events(ns, 'SuccessfulDelete')).length).toBe(h.nodes.length);
+    // events are written after the pods they tell of
+    await expect.poll(async () => (await h.events(ns, 'SuccessfulDelete')).length, { timeout: 30_000 }).toBe(h.nodes.length);
     // the rollout's trace: one recreate span per node
     await expect
       .poll(

@@ -104,7 +104,7 @@ describe('ImagePullJob', () => {
     // the tag's TTL (8 s here, a day by default) passes: the NodeImage drops it, the job writes it again at the
     // next version (the node's status of the old round is still there), which makes the node pull again
     await expect.poll(async () => (await tagOf())?.version, { timeout: 90_000, interval: 500 }).toBe(1);
-    expect((await h.job(ns, 'daily'))?.status).toMatchObject({ desired: 1, active: 1, succeeded: 0 });
+    await expect.poll(async () => (await h.job(ns, 'daily'))?.status, poll).toMatchObject({ desired: 1, active: 1, succeeded: 0 });
     expect((await h.job(ns, 'daily'))?.status?.completionTime).toBeUndefined();
     await h.client.delete({ ...JOB, namespace: ns, name: 'daily' });
     await expect.poll(async () => (await tagOf())?.tag, poll).toBeUndefined();

@@ -36,7 +36,14 @@ describe('NodeImage per node', () => {
   it('a node added gets one, with zero counts; relabelled, its NodeImage follows; removed, its NodeImage goes', async () => {
     const name = `node-imagepull-${id}`;
     added.push(name);
-    await h.client.create(simulatedNodeManifest(name, { prefix: 'node', zone: 'zone-a' }) as never);
+    // tainted: other files' DaemonSets would otherwise put a pod on it for the few seconds it exists
+    await h.client.create(
+      simulatedNodeManifest(name, {
+        prefix: 'node',
+        zone: 'zone-a',
+        taints: [{ key: 'regatta-test-imagepull', value: 'yes', effect: 'NoSchedule' }],
+      }) as never,
+    );
     await expect.poll(async () => (await h.nodeImage(name))?.metadata?.labels?.['topology.kubernetes.io/zone'], poll).toBe('zone-a');
     await expect.poll(async () => (await h.nodeImage(name))?.status, poll).toMatchObject({
       desired: 0,
