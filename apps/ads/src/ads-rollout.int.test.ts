@@ -33,8 +33,8 @@ describe('Advanced DaemonSet rollout', () => {
     await settled(ns, 'std', h.nodes.length);
     expect(maxNodesWithoutReadyPod(rec, listed, h.nodes)).toBeLessThanOrEqual(2);
     // one pod per node at the end (settled); in between, full-suite runs have twice shown a second live pod on one
-    // node for a moment (under investigation: a create retried after a client-side timeout is the suspect), so the
-    // bound asserted here is the surplus OpenKruise's controller also tolerates: never a third
+    // node for a moment (not yet explained; a create retried after a client-side timeout is the suspect), so in
+    // between only a third pod on a node fails the scenario
     expect(maxPodsOnANode(rec, listed)).toBeLessThanOrEqual(2);
     // events are written after the pods they tell of
     await expect.poll(async () => (await h.events(ns, 'SuccessfulDelete')).length, { timeout: 30_000 }).toBe(h.nodes.length);
@@ -128,8 +128,8 @@ describe('Advanced DaemonSet rollout', () => {
     expect((await pods(ns)).every((p) => imageOf(p) === 'nginx:1.29.0')).toBe(true);
     expect(maxNodesWithoutReadyPod(rec, listed, h.nodes)).toBeLessThanOrEqual(1);
     // one pod per node at the end (settled); in between, full-suite runs have twice shown a second live pod on one
-    // node for a moment (under investigation: a create retried after a client-side timeout is the suspect), so the
-    // bound asserted here is the surplus OpenKruise's controller also tolerates: never a third
+    // node for a moment (not yet explained; a create retried after a client-side timeout is the suspect), so in
+    // between only a third pod on a node fails the scenario
     expect(maxPodsOnANode(rec, listed)).toBeLessThanOrEqual(2);
   });
 });
