@@ -61,7 +61,7 @@ describe('Advanced DaemonSet lifecycle', () => {
         { timeout: 30_000 },
       )
       .toBe(1);
-    expect((await h.events(ns, 'SuccessfulDelete')).length).toBe(1);
+    await expect.poll(async () => (await h.events(ns, 'SuccessfulDelete')).length).toBe(1);
   });
 
   it('InPlaceIfPossible: a change other than the image (env) recreates the pods', async () => {

@@ -22,7 +22,7 @@ describe('Advanced DaemonSet', () => {
     const list = await pods(ns);
     expect(list.map(nodeOf).sort()).toEqual([...h.nodes].sort());
     expect(list.every((p) => p.metadata?.name?.startsWith('nginx-'))).toBe(true);
-    expect((await h.events(ns, 'SuccessfulCreate')).length).toBe(h.nodes.length);
+    await expect.poll(async () => (await h.events(ns, 'SuccessfulCreate')).length).toBe(h.nodes.length);
     const victim = list[0]!;
     await h.client.delete({ apiVersion: 'v1', kind: 'Pod', namespace: ns, name: victim.metadata!.name! });
     await expect
@@ -90,7 +90,9 @@ describe('Advanced DaemonSet', () => {
         ),
       ),
     ).toBe(true);
-    expect((await h.events(ns, 'SuccessfulUpdatePodInPlace')).length).toBe(h.nodes.length);
+    await expect
+      .poll(async () => (await h.events(ns, 'SuccessfulUpdatePodInPlace')).length)
+      .toBe(h.nodes.length);
     expect(await h.events(ns, 'SuccessfulDelete')).toEqual([]);
     // one trace for the rollout (service regatta-ads): its root and one in-place span per node
     await expect

@@ -72,12 +72,13 @@ describe('Advanced StatefulSet volume claim resize (StatefulSetAutoResizePVCGate
     }
     const claims = (await h.claims(ns)) as Claim[];
     for (const c of claims) expect(c.metadata?.annotations?.['apps.kruise.io/owned-by-asts']).toBe('web');
-    const resized = await h.events(ns, 'SuccessfulResize');
-    expect(resized.map((e) => e.message).sort()).toEqual([
-      'resize Claim data0-web-0 Pod web-0 in StatefulSet web success',
-      'resize Claim data0-web-1 Pod web-1 in StatefulSet web success',
-      'resize Claim data0-web-2 Pod web-2 in StatefulSet web success',
-    ]);
+    await expect
+      .poll(async () => (await h.events(ns, 'SuccessfulResize')).map((e) => e.message).sort())
+      .toEqual([
+        'resize Claim data0-web-0 Pod web-0 in StatefulSet web success',
+        'resize Claim data0-web-1 Pod web-1 in StatefulSet web success',
+        'resize Claim data0-web-2 Pod web-2 in StatefulSet web success',
+      ]);
   });
 
   it('claim size only (InPlaceIfPossible): the claims grow and the pods are kept', async () => {

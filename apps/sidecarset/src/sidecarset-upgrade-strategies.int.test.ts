@@ -108,9 +108,10 @@ describe('SidecarSet upgrade strategies', () => {
         { timeout: 30_000 },
       )
       .toEqual(Array(2).fill(['False', 'UpdateImmutableField', JSON.stringify({ [name]: false })]));
-    expect((await h.sidecarSetEvents(name, 'NotUpgradablePods'))[0]?.message).toBe(
-      'SidecarSet in-place update detected 2 not upgradable pod(s) in this round, will skip them.',
-    );
+    // the event is written after the pod conditions and not awaited by the reconciler: poll for it
+    await expect
+      .poll(async () => (await h.sidecarSetEvents(name, 'NotUpgradablePods'))[0]?.message)
+      .toBe('SidecarSet in-place update detected 2 not upgradable pod(s) in this round, will skip them.');
     expect((await h.pods(ns)).map((p) => containerImage(p, 'sidecar'))).toEqual([
       'busybox:1.36',
       'busybox:1.36',

@@ -41,7 +41,9 @@ describe('UnitedDeployment', () => {
       'az-west',
     ]);
     for (const s of sets) expect(s.metadata?.generateName).toMatch(/^global-service-az-(east|west|central)-$/);
-    expect((await h.events(ns, 'SuccessfulUpdateSubset')).length).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(async () => (await h.events(ns, 'SuccessfulUpdateSubset')).length)
+      .toBeGreaterThanOrEqual(1);
   }, 300_000);
 
   it('scaling re-splits the replicas: the unspecified rest goes evenly, largest subsets first', async () => {
