@@ -324,7 +324,7 @@ export function statusFingerprint(st: PodStatus | undefined): string {
     if (x?.waiting) return ['waiting', x.waiting.reason ?? '', x.waiting.message ?? ''];
     return [];
   };
-  const cs = (list: ContainerStatus[] | undefined) =>
+  const cs = (list: ContainerStatus[] | null | undefined) =>
     (list ?? []).map((c) => [
       c.name,
       state(c.state),

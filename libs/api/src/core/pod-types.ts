@@ -60,8 +60,11 @@ export interface Probe {
   [key: string]: unknown;
 }
 
+/** core/v1 LifecycleHandler: one of exec, httpGet, tcpSocket or sleep. */
 export interface LifecycleHandler {
+  exec?: { command?: string[] | null } | null;
   httpGet?: HttpGetAction;
+  sleep?: { seconds: number } | null;
   [key: string]: unknown;
 }
 
@@ -76,6 +79,8 @@ export type PullPolicy = 'Always' | 'IfNotPresent' | 'Never';
 export interface Container {
   name: string;
   image?: string;
+  command?: string[] | null;
+  args?: string[] | null;
   imagePullPolicy?: PullPolicy | (string & {});
   ports?: ContainerPort[];
   env?: EnvVar[] | null;
@@ -159,9 +164,17 @@ export interface PersistentVolumeClaimTemplate {
 
 /** core/v1 ContainerState: exactly one of the three is set. */
 export interface ContainerState {
-  waiting?: { reason?: string; message?: string; [key: string]: unknown };
-  running?: { startedAt?: string; [key: string]: unknown };
-  terminated?: { exitCode?: number; reason?: string; [key: string]: unknown };
+  waiting?: { reason?: string; message?: string; [key: string]: unknown } | null;
+  running?: { startedAt?: string; [key: string]: unknown } | null;
+  terminated?: {
+    exitCode?: number;
+    reason?: string;
+    message?: string;
+    startedAt?: string | null;
+    finishedAt?: string | null;
+    containerID?: string;
+    [key: string]: unknown;
+  } | null;
 }
 
 /** core/v1 ContainerStatus. */
@@ -197,7 +210,16 @@ export interface PodStatus {
   phase?: 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Unknown' | (string & {});
   qosClass?: string;
   conditions?: PodCondition[] | null;
+  message?: string;
+  reason?: string;
+  hostIP?: string;
+  hostIPs?: { ip: string }[] | null;
+  podIP?: string;
+  podIPs?: { ip: string }[] | null;
+  startTime?: string | null;
+  initContainerStatuses?: ContainerStatus[] | null;
   containerStatuses?: ContainerStatus[] | null;
+  observedGeneration?: number;
   [key: string]: unknown;
 }
 
