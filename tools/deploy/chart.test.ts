@@ -182,7 +182,10 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
     expect(env.find((e) => e.name === 'NATS_USER')?.valueFrom).toEqual({
       secretKeyRef: { name: 'regatta-bus', key: 'cloneset-user' },
     });
-    expect(value('REGATTA_WEBHOOK_URL')).toBe('https://regatta-cloneset.regatta-system.svc:443');
+    // the API server reaches the webhooks through the Service; the program's ClusterRole owns their configurations
+    expect(value('REGATTA_WEBHOOK_SERVICE')).toBe('regatta-system/regatta-cloneset:443');
+    expect(value('REGATTA_WEBHOOK_OWNER')).toBe('regatta-cloneset');
+    expect(value('REGATTA_WEBHOOK_URL')).toBeUndefined();
   });
 
   it('with the NATS chart enabled, the programs find its Service; ServiceMonitors on request', () => {

@@ -181,7 +181,10 @@ describe('deploy on the local cluster', () => {
       return p;
     };
     await start('watcher', {});
-    const controller = await start('cloneset', { REGATTA_NAMESPACE_SELECTOR: `regatta-test-deploy=${id}` });
+    const controller = await start('cloneset', {
+      REGATTA_NAMESPACE_SELECTOR: `regatta-test-deploy=${id}`,
+      REGATTA_WEBHOOK_OWNER: 'regatta-cloneset',
+    });
     rmSync(bundles, { recursive: true, force: true });
 
     const ns = await createNamespace(client, `deploy-${id}`, { 'regatta-test-deploy': id });
@@ -213,5 +216,37 @@ describe('deploy on the local cluster', () => {
       await new Promise((r) => setTimeout(r, 500));
     }
     expect(programLog(controller)).not.toMatch(/forbidden/i);
+
+    // the chart's ClusterRole owns the webhook configurations (REGATTA_WEBHOOK_OWNER): deleting it, as `helm
+    // uninstall` does, garbage-collects them, so no webhook of a removed controller is left to refuse requests
+    const role = await client.get({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      name: 'regatta-cloneset',
+    });
+    const configurations = () =>
+      Promise.all(
+        ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'].map((kind) =>
+          client.getOrUndefined({
+            apiVersion: 'admissionregistration.k8s.io/v1',
+            kind,
+            name: `regatta-cloneset-${id}`,
+          }),
+        ),
+      );
+    await expect
+      .poll(async () => (await configurations()).map((c) => c?.metadata?.ownerReferences?.[0]?.uid), {
+        timeout: 30_000,
+      })
+      .toEqual([role.metadata?.uid, role.metadata?.uid]);
+    await controller.process.stop();
+    await client.delete({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      name: 'regatta-cloneset',
+    });
+    await expect
+      .poll(async () => (await configurations()).filter(Boolean).length, { timeout: 60_000 })
+      .toBe(0);
   }, 600_000);
 });

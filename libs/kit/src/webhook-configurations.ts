@@ -1,7 +1,7 @@
 /**
  * Keeps a controller's webhook configurations in step with what it serves: every few seconds each replica reads
  * them (a GET per object, no watch: controllers never watch the API server); the leader re-applies any that is
- * missing or whose webhooks drifted (URL, caBundle, rules, matchConditions). Non-leaders only observe: the
+ * missing or whose webhooks drifted (URL or Service, caBundle, rules, matchConditions) or that lost its owner. Non-leaders only observe: the
  * configurations point at the leader's URL, and every replica serves with the shared certificate, so a follower is
  * ready once the configurations exist and trust that CA. See docs/adr/0013-webhook-ownership.md.
  */
@@ -50,6 +50,8 @@ export function inStep(
   { leader }: { leader: boolean },
 ): boolean {
   if (!observed) return false;
+  const owners = desired.metadata?.ownerReferences;
+  if (owners && !holds(observed.metadata?.ownerReferences, owners)) return false;
   const want = leader ? desired : withoutUrls(desired);
   return holds((observed as { webhooks?: unknown }).webhooks, (want as { webhooks?: unknown }).webhooks);
 }

@@ -3,7 +3,7 @@
  * shared by the replicas through a Secret, every replica serving with it, and the configurations kept in step by the
  * leader (recreated when deleted, caBundle and URL corrected).
  */
-import type { KubeClient } from '@regatta/kube';
+import type { KubeClient, KubeObject, OwnerReference } from '@regatta/kube';
 import {
   WebhookServer,
   parseHostPort,
@@ -14,6 +14,7 @@ import {
 import type { WebhookDeclaration } from './declaration.js';
 import { sharedWebhookCertificates, webhookSecretName } from './webhook-certificates.js';
 import { WebhookConfigurationKeeper } from './webhook-configurations.js';
+import { ownedBy, parseWebhookService, pointAtService, serviceHosts } from './webhook-endpoint.js';
 
 /** The host the API server dials when the server binds `host`: a wildcard bind is reached on loopback. */
 export function dialHost(host: string): string {
@@ -54,8 +55,11 @@ export async function serveWebhooks(o: ServeWebhooksOptions): Promise<void> {
   }
   const { host, port } = parseHostPort('REGATTA_WEBHOOK_ADDR', addr);
   const configuredUrl = o.env['REGATTA_WEBHOOK_URL'] || undefined;
+  const service = parseWebhookService(o.env['REGATTA_WEBHOOK_SERVICE']);
   const urlHost = configuredUrl ? new URL(configuredUrl).hostname.replace(/^\[|\]$/g, '') : dialHost(host);
-  const hosts = [...new Set([urlHost, dialHost(host), 'localhost'])];
+  const hosts = [
+    ...new Set([...(service ? serviceHosts(service) : []), urlHost, dialHost(host), 'localhost']),
+  ];
   const { program } = o;
   const certs = await withRetries(o.log, 'could not read or create the webhook certificates', () =>
     sharedWebhookCertificates(o.client, {
@@ -88,16 +92,21 @@ export async function serveWebhooks(o: ServeWebhooksOptions): Promise<void> {
       if (!bound) return;
       await o.cachesSynced?.();
       if (signal.aborted) return;
-      const url = configuredUrl ?? webhookUrl(dialHost(host), bound.port);
+      const url = (configuredUrl ?? webhookUrl(dialHost(host), bound.port)).replace(/\/$/, '');
+      const owner = await webhookOwner(o);
+      const place = (c: KubeObject) => {
+        const reached = service ? pointAtService(c, url, service) : c;
+        return owner ? ownedBy(reached, owner) : reached;
+      };
       keeper = new WebhookConfigurationKeeper({
         client: o.client,
         fieldManager: program,
         // recomputed on every pass: a declaration may derive its configurations from the caches
-        desired: () => o.declaration.configurations(url.replace(/\/$/, ''), certs.caPem, o.scope),
+        desired: () => o.declaration.configurations(url, certs.caPem, o.scope).map(place),
         isLeader: () => o.manager.isLeader(),
         log: o.log,
       });
-      o.log.info({ url }, 'serving admission webhooks');
+      o.log.info({ url, service, owner: owner?.name }, 'serving admission webhooks');
       await keeper.start(signal);
     },
   });
@@ -110,6 +119,30 @@ export async function serveWebhooks(o: ServeWebhooksOptions): Promise<void> {
       await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
     },
   });
+}
+
+/**
+ * The ClusterRole `REGATTA_WEBHOOK_OWNER` names, as the owner of the configurations (undefined when unset). A missing
+ * ClusterRole is reported and the configurations are kept without an owner.
+ */
+async function webhookOwner(o: ServeWebhooksOptions): Promise<OwnerReference | undefined> {
+  const name = o.env['REGATTA_WEBHOOK_OWNER'];
+  if (!name) return undefined;
+  const ref = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', name };
+  const role = await withRetries(
+    o.log,
+    `could not read the ClusterRole ${name} (REGATTA_WEBHOOK_OWNER)`,
+    () => o.client.getOrUndefined(ref),
+  );
+  const uid = role?.metadata?.uid;
+  if (!uid) {
+    o.log.warn(
+      { owner: name },
+      'REGATTA_WEBHOOK_OWNER names no ClusterRole: the webhook configurations get no owner and outlive an uninstall',
+    );
+    return undefined;
+  }
+  return { ...ref, uid };
 }
 
 /** Retries `fn` with back-off (0.5 s doubling to 8 s) for about a minute, then throws its last error. */
