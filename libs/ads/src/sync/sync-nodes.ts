@@ -48,11 +48,12 @@ export async function syncNodes(
   const creates = nodesToCreate.slice(0, burst);
   const deletes = deletions.slice(0, burst);
   if (creates.length > 0) {
-    s.log.info({ count: creates.length }, 'creating daemon pods');
+    s.log.info({ count: creates.length, nodes: creates }, 'creating daemon pods');
     const c = await createPods(s, creates, updateRevision);
     if (c.created > 0) result.wrote = true;
     result.errors.push(...c.errors);
   }
+  if (deletes.length > 0) s.log.info({ pods: deletes.map((p) => nameOf(p)) }, 'deleting daemon pods');
   await forEachLimited(deletes, POD_WRITE_CONCURRENCY, async (pod) => {
     try {
       if (await deletePod(s, pod)) result.wrote = true;
