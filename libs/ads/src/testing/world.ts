@@ -44,7 +44,13 @@ export const daemonSet = (over: Record<string, unknown> = {}, image = 'nginx:1')
 
 export function world(
   nodes: Obj[],
-  options: { tracer?: RolloutTracer; gates?: Partial<DaemonSetFeatureGates>; cacheLag?: boolean } = {},
+  options: {
+    tracer?: RolloutTracer;
+    gates?: Partial<DaemonSetFeatureGates>;
+    cacheLag?: boolean;
+    /** The error a pod create answers with (undefined: its answer); `landed`: the pod was created all the same. */
+    createAnswer?: (name: string) => { err: Error; landed: boolean } | undefined;
+  } = {},
 ) {
   const c = new MemoryCluster();
   c.add(...nodes);
@@ -71,11 +77,14 @@ export function world(
   const writer = {
     ...c.writer,
     create: async <T extends KubeObject>(o: T): Promise<T> => {
+      const answer = o.kind === 'Pod' ? options.createAnswer?.(o.metadata?.name ?? '') : undefined;
+      if (answer && !answer.landed) throw answer.err;
       const out = await c.writer.create(o);
       if (o.kind === 'Pod') {
         undelivered.add(o.metadata?.name ?? '');
         if (!options.cacheLag) deliver();
       }
+      if (answer) throw answer.err;
       return out;
     },
     delete: async (ref: { kind: string; namespace?: string; name: string }, opts?: unknown) => {
