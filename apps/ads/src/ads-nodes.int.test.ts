@@ -1,10 +1,12 @@
 // Advanced DaemonSet and nodes that change while it runs (docs/ads.md "Which nodes run the daemon"; issue 11): a
-// node added during a rollout gets a pod at the new revision; an untolerated NoExecute taint removes the pod; a
+// node added during a rollout gets a pod at the new revision; node events all through a Standard rollout (each one
+// a reconcile, at any moment) never put a second pod on a node; an untolerated NoExecute taint removes the pod; a
 // NotReady node keeps it. The added node carries a NoSchedule taint only these DaemonSets tolerate, so other
 // scenario files on the shared cluster never place pods on it.
 import { afterAll, describe, expect, it } from 'vitest';
 import { NOT_READY_ANNOTATION, simulatedNodeManifest } from '@regatta/node-simulator';
-import { imageOf, randomId } from '@regatta/testing';
+import { imageOf, randomId, recordPods } from '@regatta/testing';
+import { maxPodsOnANode } from './testing/invariants.js';
 import { isReady, nginxDaemonSet, nodeOf, useDaemonSetScenarios } from './testing/scenario-harness.js';
 
 const h = useDaemonSetScenarios();
@@ -57,6 +59,41 @@ describe('Advanced DaemonSet and changing nodes', () => {
     const list = await pods(ns);
     expect(list.map(nodeOf).sort()).toEqual([...h.nodes, extra].sort());
     expect(list.every((p) => imageOf(p) === 'nginx:1.29.0' && isReady(p))).toBe(true);
+  });
+
+  it('node events all through a Standard rollout (a node relabelled every 100 ms): never two pods on a node', async () => {
+    // each relabel reconciles every DaemonSet, so rounds start while the previous round's creates are on their way
+    // to the cache (a round that read the pods before its expectations gate created a second pod on such a node)
+    const ns = await namespace();
+    const churn = await addNode('churn');
+    await h.create(tolerating(ns, 'churned', { maxUnavailable: 2 }));
+    await settled(ns, 'churned', h.nodes.length + added.length, 100_000);
+    const rec = await recordPods(h.client, ns);
+    const listed = rec.snapshots.length;
+    let stop = false;
+    const relabel = (async () => {
+      for (let i = 0; !stop; i++) {
+        await h.client.patch(
+          { ...NODE, name: churn },
+          { metadata: { labels: { [`regatta-test-churn-${id}`]: String(i) } } },
+          { type: 'merge' },
+        );
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    try {
+      await h.setImage(ns, 'churned', 'nginx:1.29.0');
+      await expect
+        .poll(async () => (await pods(ns)).filter((p) => imageOf(p) === 'nginx:1.29.0').length, {
+          timeout: 90_000,
+        })
+        .toBe(h.nodes.length + added.length);
+    } finally {
+      stop = true;
+      await relabel;
+    }
+    await settled(ns, 'churned', h.nodes.length + added.length, 100_000);
+    expect(maxPodsOnANode(rec, listed)).toBe(1);
   });
 
   it(

@@ -101,6 +101,11 @@ export class DaemonSetReconciler implements Reconciler {
       const rv = obj.metadata?.resourceVersion;
       if (rv) d.expectations.expectUpdated(key, nameOf(obj), rv);
     };
+    // The expectations gate, then the pods, read in the same tick (no await between): the pods read are at least what
+    // the gate counted as seen. Read before it (and awaited in between) they could lack a pod created last round whose
+    // create reached the cache meanwhile: the gate would open on a node that looks empty and manage would create a
+    // second pod there. Kubernetes' DaemonSet controller likewise lists pods only after SatisfiedExpectations.
+    const waiting = this.#waiting(key, req);
     const pods = await claimStep(d, ds, ctx.log, expectUpdated);
     const revisions = await revisionsStep(d, ds);
     const rollout = daemonSetRollout(ds);
@@ -134,7 +139,6 @@ export class DaemonSetReconciler implements Reconciler {
       expectUpdated,
     };
 
-    const waiting = this.#waiting(key, req);
     if (waiting) {
       // writes of an earlier round the cache does not show yet: the status only, without observedGeneration
       await statusStep(s, pods, revisions.collisionCount, false);

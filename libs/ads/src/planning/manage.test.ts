@@ -139,6 +139,27 @@ describe('planManage', () => {
     );
     expect(names(extra.podsToDelete)).toEqual(['o2']);
   });
+  it.each<[string, Pod[], boolean, string[]]>([
+    // [the node's pods, them, surge, nodes that get a pod]
+    ['none', [], false, ['a']],
+    ['a terminating one', [pod('t', 'a', 'v1', { terminating: true })], false, []],
+    ['a failed one', [pod('f', 'a', 'v1', { phase: 'Failed' })], false, []],
+    ['a PreparingDelete one', [pod('pd', 'a', 'v1', { state: 'PreparingDelete' })], false, []],
+    ['none, surging', [], true, ['a']],
+    ['a terminating one, surging', [pod('t', 'a', 'v1', { terminating: true })], true, ['a']],
+    ['a failed one, surging', [pod('f', 'a', 'v1', { phase: 'Failed' })], true, ['a']],
+    ['a PreparingDelete one, surging', [pod('pd', 'a', 'v1', { state: 'PreparingDelete' })], true, ['a']],
+    [
+      'a terminating and a running one, surging',
+      [pod('t', 'a', 'v1', { terminating: true }), pod('r', 'a', 'v1')],
+      true,
+      [],
+    ],
+  ])('pods on the node: %s', (_case, pods, surge, needing) => {
+    expect(plan([['a', run]], pods, surge).nodesNeedingPods).toEqual(needing);
+    // a node that should not get new pods gets none, whatever it holds
+    expect(plan([['a', keep]], pods, surge).nodesNeedingPods).toEqual([]);
+  });
   it('an unbound pod meant for a node that is gone is deleted', () => {
     const p = plan([['a', run]], [pod('a1', 'a', 'v2'), pod('ghost', 'gone', 'v2', { bound: false })]);
     expect(names(p.podsToDelete)).toEqual(['ghost']);

@@ -73,6 +73,10 @@ export function planNode(
   if (!input.surge) {
     // keep the oldest; the rest are surplus
     out.toDelete.push(...running.slice(1));
+  } else if (running.length === 0) {
+    // surging, a node needs at least one pod not being deleted: a new one beside the terminating, failed or
+    // PreparingDelete ones (upstream `podsShouldBeOnNode`; without surge, none until they are gone)
+    out.needsPod = shouldRun;
   } else {
     let oldestNew: Pod | undefined;
     let oldestOld: Pod | undefined;

@@ -17,6 +17,8 @@ export async function claimStep(
 ): Promise<Pod[]> {
   const uid = ds.metadata?.uid ?? '';
   const ns = ds.metadata?.namespace;
+  // the cache is read synchronously, when the step is called (the reconciler checks its expectations gate just
+  // before: the pods claimed are at least what the gate counted as seen)
   return claim(
     { client: d.client, log, onWritten },
     {

@@ -4,7 +4,7 @@
  * creations go out in slow-start batches (1, 2, 4, …) stopping after a batch with a failure; each write is expected
  * (scale expectations) and announced with Kubernetes' pod-control events.
  */
-import { isNotFound } from '@regatta/kube';
+import { NetworkError, ServerError, TimeoutError, controllerRef, isNotFound } from '@regatta/kube';
 import { LifecycleState, type Pod, deleteStep } from '@regatta/lifecycle';
 import { type ControllerRevision, templateFromRevision } from '@regatta/revision';
 import { slowStartBatches } from '@regatta/rollout';
@@ -48,11 +48,12 @@ export async function syncNodes(
   const creates = nodesToCreate.slice(0, burst);
   const deletes = deletions.slice(0, burst);
   if (creates.length > 0) {
-    s.log.info({ count: creates.length }, 'creating daemon pods');
+    s.log.info({ count: creates.length, nodes: creates }, 'creating daemon pods');
     const c = await createPods(s, creates, updateRevision);
     if (c.created > 0) result.wrote = true;
     result.errors.push(...c.errors);
   }
+  if (deletes.length > 0) s.log.info({ pods: deletes.map((p) => nameOf(p)) }, 'deleting daemon pods');
   await forEachLimited(deletes, POD_WRITE_CONCURRENCY, async (pod) => {
     try {
       if (await deletePod(s, pod)) result.wrote = true;
@@ -87,6 +88,11 @@ async function createPods(
     try {
       await client.create(pod);
     } catch (err) {
+      if (await createdAnyway(s, pod, err)) {
+        // the expectation stays: the cache will show the pod
+        void recorder.normal(s.ds, REASONS.SuccessfulCreate, messages.createdPod(nameOf(pod)));
+        return true;
+      }
       expectations.observeScale(s.key, 'create', nameOf(pod));
       void recorder.warning(s.ds, REASONS.FailedCreate, messages.failedCreatePod(err));
       errors.push(err);
@@ -106,6 +112,25 @@ async function createPods(
     if (results.some((ok) => !ok)) break;
   }
   return { created, errors };
+}
+
+/**
+ * Whether a create that failed without a clear answer (timed out, no response, a 5xx) went through all the same: the
+ * pod, read back by the name this controller chose (docs/ads.md "Pod names"), is there and ours. Otherwise the next
+ * round would see no pod on that node once the expectation is dropped and create a second one under another name.
+ */
+async function createdAnyway(s: DaemonSetSync, pod: Pod, err: unknown): Promise<boolean> {
+  if (!(err instanceof TimeoutError || err instanceof NetworkError || err instanceof ServerError)) return false;
+  const name = nameOf(pod);
+  try {
+    const found = await s.d.client.get<Pod>({ ...POD, namespace: pod.metadata?.namespace, name });
+    const ours = controllerRef(found)?.uid === s.ds.metadata?.uid;
+    if (ours) s.log.info({ pod: name, err }, 'a create without an answer went through');
+    return ours;
+  } catch (readErr) {
+    if (!isNotFound(readErr)) s.log.warn({ pod: name, err: readErr }, 'reading back a create without an answer failed');
+    return false;
+  }
 }
 
 /** Deletes a pod on its UID; false when it was already gone. */

@@ -1,7 +1,8 @@
 // A DaemonSet reconciler without a cluster (as libs/cloneset/src/reconciler.test.ts): in-memory readers and a
 // recording writer (MemoryCluster), expectations observed as soon as a write lands (the cache shows every write at
 // once, as Kubernetes' fake pod control in `daemon_controller_test.go`), and a kubelet() that binds pods to the node
-// of their affinity and makes them run and be ready.
+// of their affinity and makes them run and be ready. With `cacheLag`, a created pod reaches the pod cache (and its
+// create expectation is observed) only when deliver() is called, as the bus delivers it some time after the create.
 import type { EventRecorder, KubeObject } from '@regatta/kube';
 import { Expectations, type ReconcileContext, silentLogger } from '@regatta/runtime';
 import { MemoryCluster, type RolloutTracer } from '@regatta/workload';
@@ -43,7 +44,13 @@ export const daemonSet = (over: Record<string, unknown> = {}, image = 'nginx:1')
 
 export function world(
   nodes: Obj[],
-  options: { tracer?: RolloutTracer; gates?: Partial<DaemonSetFeatureGates> } = {},
+  options: {
+    tracer?: RolloutTracer;
+    gates?: Partial<DaemonSetFeatureGates>;
+    cacheLag?: boolean;
+    /** The error a pod create answers with (undefined: its answer); `landed`: the pod was created all the same. */
+    createAnswer?: (name: string) => { err: Error; landed: boolean } | undefined;
+  } = {},
 ) {
   const c = new MemoryCluster();
   c.add(...nodes);
@@ -54,11 +61,30 @@ export function world(
   } as unknown as EventRecorder;
   const expectations = new Expectations();
   const key = `${NS}/ds`;
+  // pods created but not yet in the cache (cacheLag)
+  const undelivered = new Set<string>();
+  const podStore = c.reader('Pod');
+  const shown = (o: KubeObject) => !undelivered.has(o.metadata?.name ?? '');
+  const podCache: typeof podStore = {
+    get: (ns, name) => (undelivered.has(name) ? undefined : podStore.get(ns, name)),
+    byIndex: (index, value) => podStore.byIndex(index, value).filter(shown),
+    list: (opts) => podStore.list(opts).filter(shown),
+  };
+  const deliver = () => {
+    for (const name of undelivered) expectations.observeScale(key, 'create', name);
+    undelivered.clear();
+  };
   const writer = {
     ...c.writer,
     create: async <T extends KubeObject>(o: T): Promise<T> => {
+      const answer = o.kind === 'Pod' ? options.createAnswer?.(o.metadata?.name ?? '') : undefined;
+      if (answer && !answer.landed) throw answer.err;
       const out = await c.writer.create(o);
-      if (o.kind === 'Pod') expectations.observeScale(key, 'create', o.metadata?.name ?? '');
+      if (o.kind === 'Pod') {
+        undelivered.add(o.metadata?.name ?? '');
+        if (!options.cacheLag) deliver();
+      }
+      if (answer) throw answer.err;
       return out;
     },
     delete: async (ref: { kind: string; namespace?: string; name: string }, opts?: unknown) => {
@@ -73,7 +99,7 @@ export function world(
   const reconciler = new DaemonSetReconciler({
     client: writer,
     daemonsets: c.reader('DaemonSet'),
-    pods: c.reader('Pod'),
+    pods: podCache,
     nodes: c.reader('Node'),
     revisions: c.reader('ControllerRevision'),
     expectations,
@@ -119,6 +145,8 @@ export function world(
     expectations,
     key,
     ds: () => c.get('DaemonSet', NS, 'ds') as Obj,
+    /** The pods created so far reach the cache (cacheLag). */
+    deliver,
     tick: (ms: number) => (now = new Date(now.getTime() + ms)),
     at: (ms: number) => (now = new Date(T0.getTime() + ms)),
     /** One reconcile: the pod creates and deletes it made. */
