@@ -278,6 +278,4 @@ export const KNOWN_FAILURES: Readonly<Record<string, string>> = {
     'intermittent (passed 1 of 3 runs), a node simulator timing gap: its in-place restart stops the old container at once, where a kubelet takes the process exit time; the spec wants nginx to finish more than 10 s after the new redis started (second-precision timestamps), and the simulated postStart (10 s) plus the restart readiness delay (0.5 s) leave less than a second of margin',
   'apps/v1alpha1/cloneset.go:in-place update two container image and env from metadata with priorities':
     'intermittent, the same node simulator timing gap as "in-place update two container images with priorities successfully" (nginx finished exactly 10 s after redis started, at second precision)',
-  'apps/v1alpha1/cloneset.go:pre-download for new image':
-    'Regatta creates no ImagePullJob yet: the pre-download seam (libs/cloneset/src/image-predownload.ts) waits for the image pre-warming issue',
 };

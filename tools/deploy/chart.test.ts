@@ -57,10 +57,11 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
     expect(got).toBe(readFileSync(file, 'utf8'));
   });
 
-  it('with only cloneset: the watcher and the CloneSet program, its CRD, Service and RBAC, nothing of the others', () => {
+  it('with only cloneset: the watcher and the CloneSet program, its CRDs (ImagePullJob for pre-download), Service and RBAC, nothing of the others', () => {
     const ms = rendered['only-cloneset']!;
     expect(ms.filter((m) => m.kind === 'CustomResourceDefinition').map((m) => m.metadata.name)).toEqual([
       'clonesets.apps.kruise.io',
+      'imagepulljobs.apps.kruise.io',
     ]);
     expect(
       ms

@@ -15,6 +15,7 @@ import {
   daemonSetsForOrphanChange,
   isDaemonSetPodOrOrphan,
 } from '@regatta/ads';
+import { ImagePreDownloadControl, isPreDownloadJobOf } from '@regatta/image-predownload';
 import { RolloutTracer } from '@regatta/workload';
 import { ControllerBuilder, mutating, runController, validating } from '@regatta/kit';
 
@@ -30,6 +31,8 @@ const ads = ControllerBuilder.controller({
   .owns('revisions', KINDS.controllerrevisions)
   .watches('pods', KINDS.pods, daemonSetsForOrphanChange) // orphans: the DaemonSets that may adopt them
   .watches('nodes', KINDS.nodes, daemonSetsForNodeChange) // a node's labels, taints or conditions moved
+  // image pre-download: the jobs DaemonSets control, read to delete them once a rollout is over (no reconcile)
+  .watches('imagepulljobs', KINDS.imagepulljobs, () => [], { keep: isPreDownloadJobOf('DaemonSet') })
   .webhooks(() => ({
     routes: [
       mutating(MUTATE_DAEMONSET_PATH, daemonSetDefaulter()),
@@ -39,7 +42,8 @@ const ads = ControllerBuilder.controller({
   }))
   .reconciler(({ readers, client, expectations, recorder, gates, tracer }) => {
     const rollouts = new RolloutTracer(tracer, { prefix: 'daemonset' });
-    return new DaemonSetReconciler({ ...readers, client, expectations, recorder, gates, rollouts });
+    const imagePreDownload = new ImagePreDownloadControl({ client, jobs: readers.imagepulljobs, recorder });
+    return new DaemonSetReconciler({ ...readers, client, expectations, recorder, gates, rollouts, imagePreDownload });
   });
 
 await runController(ads);

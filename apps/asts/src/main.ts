@@ -17,6 +17,7 @@ import {
   statefulSetsForOrphanChange,
 } from '@regatta/asts';
 import { ControllerBuilder, mutating, runController, validating } from '@regatta/kit';
+import { ImagePreDownloadControl, isPreDownloadJobOf } from '@regatta/image-predownload';
 import { RolloutTracer } from '@regatta/workload';
 
 const asts = ControllerBuilder.controller({
@@ -33,6 +34,8 @@ const asts = ControllerBuilder.controller({
   .owns('revisions', KINDS.controllerrevisions)
   .watches('pods', KINDS.pods, statefulSetsForOrphanChange) // orphans named `<set>-<ordinal>`: that set may adopt them
   .watches('pvcs', KINDS.persistentvolumeclaims, statefulSetForResizedClaim) // a resize it waits for moved on
+  // image pre-download: the jobs StatefulSets control, read to delete them once a rollout is over (no reconcile)
+  .watches('imagepulljobs', KINDS.imagepulljobs, () => [], { keep: isPreDownloadJobOf('StatefulSet') })
   .webhooks(({ client, gates }) => ({
     routes: [
       mutating(MUTATE_STATEFULSET_PATH, statefulSetDefaulter(gates)),
@@ -42,7 +45,16 @@ const asts = ControllerBuilder.controller({
   }))
   .reconciler(({ readers, client, expectations, recorder, gates, tracer }) => {
     const rollouts = new RolloutTracer(tracer, { prefix: 'statefulset' });
-    return new StatefulSetReconciler({ ...readers, client, expectations, recorder, gates, rollouts });
+    const imagePreDownload = new ImagePreDownloadControl({ client, jobs: readers.imagepulljobs, recorder });
+    return new StatefulSetReconciler({
+      ...readers,
+      client,
+      expectations,
+      recorder,
+      gates,
+      rollouts,
+      imagePreDownload,
+    });
   });
 
 await runController(asts);

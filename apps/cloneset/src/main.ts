@@ -13,6 +13,7 @@ import {
   cloneSetWebhookConfigurations,
   isCloneSetPodOrOrphan,
 } from '@regatta/cloneset';
+import { ImagePreDownloadControl, isPreDownloadJobOf } from '@regatta/image-predownload';
 import { RolloutTracer } from '@regatta/workload';
 import { ControllerBuilder, mutating, runController, validating } from '@regatta/kit';
 
@@ -28,6 +29,8 @@ const cloneset = ControllerBuilder.controller({
   .owns('pvcs', KINDS.persistentvolumeclaims, { expectations: 'scale' })
   .owns('revisions', KINDS.controllerrevisions)
   .watches('pods', KINDS.pods, cloneSetsForOrphanChange) // orphans: the CloneSets that may adopt them
+  // image pre-download: the jobs CloneSets control, read to delete them once a rollout is over (no reconcile)
+  .watches('imagepulljobs', KINDS.imagepulljobs, () => [], { keep: isPreDownloadJobOf('CloneSet') })
   .webhooks(({ readers }) => ({
     routes: [
       mutating(MUTATE_CLONESET_PATH, cloneSetDefaulter()),
@@ -40,7 +43,8 @@ const cloneset = ControllerBuilder.controller({
   }))
   .reconciler(({ readers, client, expectations, recorder, gates, tracer }) => {
     const rollouts = new RolloutTracer(tracer);
-    return new CloneSetReconciler({ ...readers, client, expectations, recorder, gates, rollouts });
+    const imagePreDownload = new ImagePreDownloadControl({ client, jobs: readers.imagepulljobs, recorder });
+    return new CloneSetReconciler({ ...readers, client, expectations, recorder, gates, rollouts, imagePreDownload });
   });
 
 await runController(cloneset);

@@ -1,38 +1,45 @@
 /**
- * The image pre-download seam (OpenKruise `pkg/controller/daemonset/daemonset_predownload_image.go`): with the gates
- * `KruiseDaemon` and `PreDownloadImageForDaemonSetUpdate`, a rollout first pulls the new images onto the nodes with
- * ImagePullJobs. ImagePullJob arrives with its own controller; until then the reconciler decides *when* (this pure
- * step) and calls an {@link ImagePreDownloader} if one is wired in. As upstream, `min-updated-ready-pods` is not
- * enforced for DaemonSets.
+ * Image pre-download for an Advanced DaemonSet rollout (OpenKruise `pkg/controller/daemonset/daemonset_controller.go`
+ * `syncDaemonSet` and `daemonset_predownload_image.go`, docs/ads.md "Image pre-download"): with the gates
+ * `KruiseDaemon` and `PreDownloadImageForDaemonSetUpdate`, a rollout first pulls the new images onto the nodes of
+ * the pods still to update with ImagePullJobs, through `@regatta/image-predownload`. As upstream,
+ * `min-updated-ready-pods` is not enforced for DaemonSets, replicas and in-place-ability are not checked, and the
+ * images are compared with every old revision.
  */
-import type { ControllerRevision } from '@regatta/revision';
+import { type IgnoreReason, ignoreReason } from '@regatta/image-predownload';
+import { scaleK8s } from '@regatta/kube';
 import { type DaemonSetObject, type DaemonSetRollout, statusHash } from './daemonset-object.js';
-import { partitionNodes, unavailableNumbers } from './planning/index.js';
 
-export type PreDownloadStep = { action: 'prepare' } | { action: 'cleanup' } | { action: 'skip' };
+export type PreDownloadStep = { action: 'prepare' } | { action: 'cleanup' };
 
-/**
- * A rollout is on when not every node runs the new hash, or the hash is new to the status; it is skipped when
- * everything may go at once (partition 0 and maxUnavailable covering every desired node).
- */
-export function preDownloadStep(
-  ds: DaemonSetObject,
-  rollout: DaemonSetRollout,
-  hash: string,
-): PreDownloadStep {
+/** A rollout is on when not every node runs the new hash, or the hash is new to the status. */
+export function preDownloadStep(ds: DaemonSetObject, hash: string): PreDownloadStep {
   const desired = ds.status?.desiredNumberScheduled ?? 0;
   const updated = ds.status?.updatedNumberScheduled ?? 0;
   if (updated === desired && statusHash(ds) === hash) return { action: 'cleanup' };
-  const { maxUnavailable } = unavailableNumbers(rollout.maxUnavailable, rollout.maxSurge, desired);
-  if (partitionNodes(rollout.partition, desired) === 0 && maxUnavailable >= desired)
-    return { action: 'skip' };
   return { action: 'prepare' };
 }
 
-/** Pulls a rollout's new images onto the nodes ahead of the update (implemented with ImagePullJob). */
-export interface ImagePreDownloader {
-  /** Create what pulls `updateRevision`'s images (idempotent: called on every round of the rollout). */
-  prepare(input: { daemonSet: DaemonSetObject; updateRevision: ControllerRevision }): Promise<void>;
-  /** Remove what `prepare` created for this DaemonSet. */
-  cleanup(daemonSet: DaemonSetObject): Promise<void>;
+function scaledOrZero(v: DaemonSetRollout['partition'], total: number, roundUp: boolean): number {
+  try {
+    return scaleK8s(v, total, roundUp);
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The one reason not to pre-download a DaemonSet's revision: every node in one batch — partition (rounded down)
+ * 0 and maxUnavailable (rounded up) covering `status.desiredNumberScheduled`.
+ */
+export function daemonSetPreDownloadIgnore(
+  ds: DaemonSetObject,
+  rollout: DaemonSetRollout,
+): IgnoreReason | undefined {
+  const desired = ds.status?.desiredNumberScheduled ?? 0;
+  return ignoreReason({
+    partition: scaledOrZero(rollout.partition, desired, false),
+    maxUnavailable: scaledOrZero(rollout.maxUnavailable, desired, true),
+    pods: desired,
+  });
 }

@@ -19,4 +19,4 @@ export {
   daemonSetValidator,
   daemonSetWebhookConfigurations,
 } from './webhooks.js';
-export { preDownloadStep, type ImagePreDownloader, type PreDownloadStep } from './image-predownload.js';
+export { daemonSetPreDownloadIgnore, preDownloadStep, type PreDownloadStep } from './image-predownload.js';

@@ -5,11 +5,16 @@
  * manage (pods where they should be), in-place refresh, rolling update (only when manage wrote nothing and the
  * cache shows every earlier write), status, history.
  */
+import {
+  type ImagePreDownloadControl,
+  preDownloadSettings,
+} from '@regatta/image-predownload';
 import { type KubeObject, controllerRef, isSelectorEmpty } from '@regatta/kube';
 import { InPlaceUpdateControl } from '@regatta/inplace-update';
 import { LifecycleControl, type Pod } from '@regatta/lifecycle';
 import type { Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
 import { forEachLimited, pendingWrites } from '@regatta/runtime';
+import { type ControllerRevision, type PodTemplate, templateFromRevision } from '@regatta/revision';
 import { type ObjectReader, type RolloutTracer, RolloutTraceControl } from '@regatta/workload';
 import {
   DAEMONSET_FEATURE_GATES,
@@ -22,7 +27,7 @@ import {
   nameOf,
 } from './daemonset-object.js';
 import { REASONS, messages } from './events.js';
-import { type ImagePreDownloader, preDownloadStep } from './image-predownload.js';
+import { daemonSetPreDownloadIgnore, preDownloadStep } from './image-predownload.js';
 import {
   FailedPodBackoff,
   type Node,
@@ -47,8 +52,11 @@ export interface DaemonSetReconcilerDeps extends SyncDeps {
   /** Rollout traces (one trace per rollout, context stored on the DaemonSet). */
   rollouts?: RolloutTracer;
   gates?: Partial<DaemonSetFeatureGates>;
-  /** Pulls a rollout's images ahead of the update (none until ImagePullJob is wired in). */
-  imagePreDownload?: ImagePreDownloader;
+  /**
+   * Creates and deletes the rollouts' ImagePullJobs (image pre-download, gates `KruiseDaemon` and
+   * `PreDownloadImageForDaemonSetUpdate`); none: no pre-download.
+   */
+  imagePreDownload?: ImagePreDownloadControl;
 }
 
 export class DaemonSetReconciler implements Reconciler {
@@ -146,7 +154,7 @@ export class DaemonSetReconciler implements Reconciler {
     }
     const errors: unknown[] = [];
     try {
-      await this.#preDownload(ds, rollout, revisions.hash, revisions.updateRevision);
+      await this.#preDownload(ds, rollout, revisions, ctx.log);
       const managed = await manageStep(s, pods, revisions.updateRevision);
       errors.push(...managed.errors);
       // the rollout decides on what the cache shows: after manage's writes only once it shows them (at once in
@@ -188,18 +196,43 @@ export class DaemonSetReconciler implements Reconciler {
     return delay.length > 0 ? { requeueAfterMs: Math.min(...delay) } : {};
   }
 
-  /** The image pre-download step, when gated on and a downloader is wired in. */
+  /**
+   * The image pre-download step (docs/ads.md "Image pre-download"), when gated on: the update revision's jobs during
+   * a rollout, none after it. A failure is logged and the rollout goes on, as upstream.
+   */
   async #preDownload(
     ds: DaemonSetObject,
     rollout: ReturnType<typeof daemonSetRollout>,
-    hash: string,
-    updateRevision: Parameters<ImagePreDownloader['prepare']>[0]['updateRevision'],
+    revisions: { hash: string; sorted: readonly ControllerRevision[]; updateRevision: ControllerRevision },
+    log: ReconcileContext['log'],
   ): Promise<void> {
-    const pre = this.#d.imagePreDownload;
-    if (!pre || !this.#gates.KruiseDaemon || !this.#gates.PreDownloadImageForDaemonSetUpdate) return;
-    const step = preDownloadStep(ds, rollout, hash);
-    if (step.action === 'prepare') await pre.prepare({ daemonSet: ds, updateRevision });
-    else if (step.action === 'cleanup') await pre.cleanup(ds);
+    const control = this.#d.imagePreDownload;
+    if (!control || !this.#gates.KruiseDaemon || !this.#gates.PreDownloadImageForDaemonSetUpdate) return;
+    const step = preDownloadStep(ds, revisions.hash);
+    try {
+      if (step.action === 'cleanup') {
+        await control.cleanup(ds);
+        return;
+      }
+      const { updateRevision } = revisions;
+      if (control.handled(updateRevision)) return;
+      const out = await control.prepare({
+        owner: ds,
+        ownerKind: DAEMONSET_GVK,
+        selector: ds.spec?.selector ?? {},
+        template: (ds.spec?.template ?? {}) as PodTemplate,
+        oldTemplates: revisions.sorted
+          .filter((r) => nameOf(r) !== nameOf(updateRevision))
+          .map((r) => templateFromRevision(r)),
+        updateRevision,
+        settings: preDownloadSettings(ds.metadata?.annotations),
+        ignore: daemonSetPreDownloadIgnore(ds, rollout),
+        log,
+      });
+      if (out.outcome === 'created') log.info({ jobs: out.jobs }, 'created ImagePullJobs for the rollout');
+    } catch (err) {
+      log.warn({ err, step: step.action }, 'image pre-download failed');
+    }
   }
 
   /** In-place progress of every pod (grace period end, next batch, InPlaceUpdateReady back to True). */

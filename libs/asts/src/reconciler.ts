@@ -7,6 +7,7 @@
  * `@regatta/inplace-update` and `@regatta/revision`.
  */
 import type { StatefulSet } from '@regatta/api';
+import type { ImagePreDownloadControl } from '@regatta/image-predownload';
 import type { EventRecorder, KubeObject } from '@regatta/kube';
 import { InPlaceUpdateControl } from '@regatta/inplace-update';
 import { LifecycleControl, type Pod } from '@regatta/lifecycle';
@@ -49,6 +50,7 @@ import { claimStep } from './sync/claim.js';
 import { condemnedStep, fixCondemnedClaims } from './sync/condemned.js';
 import type { AstsSync, SyncDeps } from './sync/context.js';
 import { historyStep } from './sync/history.js';
+import { preDownloadStep } from './sync/pre-download.js';
 import { replicasStep } from './sync/replicas.js';
 import { revisionsStep } from './sync/revisions.js';
 import { rollingUpdateStep } from './sync/rolling-update.js';
@@ -68,6 +70,11 @@ export interface StatefulSetReconcilerDeps {
   /** Rollout traces (one trace per rollout, context stored on the set; span prefix `statefulset`). */
   rollouts?: RolloutTracer;
   gates?: Partial<AstsFeatureGates>;
+  /**
+   * Creates and deletes the rollouts' ImagePullJobs (image pre-download, gates `KruiseDaemon` and
+   * `PreDownloadImageForInPlaceUpdate`); none: no pre-download.
+   */
+  imagePreDownload?: ImagePreDownloadControl;
 }
 
 export class StatefulSetReconciler implements Reconciler {
@@ -109,6 +116,14 @@ export class StatefulSetReconciler implements Reconciler {
     const revisions = await revisionsStep(d, set);
     const updateName = nameOf(revisions.updateRevision);
     const currentName = nameOf(revisions.currentRevision);
+    await preDownloadStep(
+      this.#d.imagePreDownload,
+      this.#gates,
+      set,
+      revisions.currentRevision,
+      revisions.updateRevision,
+      ctx.log,
+    );
     const spec = effectiveSpec(set);
     const ru = spec.updateStrategy?.rollingUpdate;
     const record = await this.#traces.sync(

@@ -85,6 +85,10 @@ export const ASTS_FEATURE_GATES = {
   InPlaceUpdateEnvFromMetadata: true,
   /** Claims follow their templates' size on rolling update with `volumeClaimUpdateStrategy: OnPodRollingUpdate` (Alpha). */
   StatefulSetAutoResizePVCGate: false,
+  /** kruise-daemon features (Beta); off turns PreDownloadImageForInPlaceUpdate off. */
+  KruiseDaemon: true,
+  /** Pull an in-place rollout's new images onto the nodes with ImagePullJobs first (Alpha). */
+  PreDownloadImageForInPlaceUpdate: false,
 } as const;
 export type AstsFeatureGates = Record<keyof typeof ASTS_FEATURE_GATES, boolean>;
 

@@ -26,6 +26,10 @@ export const CLONESET_FEATURE_GATES = {
   RecreatePodWhenChangeVCTInCloneSetGate: false,
   /** In-place update of env read from labels/annotations, restarting only those containers (Beta). */
   InPlaceUpdateEnvFromMetadata: true,
+  /** kruise-daemon features (Beta); off turns PreDownloadImageForInPlaceUpdate off. */
+  KruiseDaemon: true,
+  /** Pull an in-place rollout's new images onto the nodes with ImagePullJobs first (Alpha). */
+  PreDownloadImageForInPlaceUpdate: false,
 } as const;
 export type CloneSetFeatureGates = Record<keyof typeof CLONESET_FEATURE_GATES, boolean>;
 

@@ -1,42 +1,42 @@
+// Why a CloneSet rollout is not pre-downloaded (pkg/controller/cloneset/cloneset_predownload_image.go); when it is,
+// and what the jobs are, is tested in libs/image-predownload.
 import { describe, expect, it } from 'vitest';
-import { type PreDownloadFacts, preDownloadStep } from './image-predownload.js';
+import { newCloneSetRevision } from '@regatta/revision';
+import type { CloneSetObject } from './cloneset-object.js';
+import { cloneSetPreDownloadIgnore } from './image-predownload.js';
 
-const facts = (over: Partial<PreDownloadFacts>): PreDownloadFacts => ({
-  annotations: {},
-  replicas: 10,
-  currentRevision: 'r1',
-  updateRevision: 'r2',
-  status: { updateRevision: 'r2', updatedReadyReplicas: 0 },
-  ...over,
+const cloneSet = (over: Record<string, unknown>, image = 'nginx:2', env?: string): CloneSetObject => ({
+  apiVersion: 'apps.kruise.io/v1alpha1',
+  kind: 'CloneSet',
+  metadata: { namespace: 'ns', name: 'demo', uid: 'u' },
+  spec: {
+    replicas: 10,
+    selector: { matchLabels: { app: 'demo' } },
+    template: {
+      metadata: { labels: { app: 'demo' } },
+      spec: { containers: [{ name: 'main', image, ...(env ? { env: [{ name: 'X', value: env }] } : {}) }] },
+    },
+    updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 2 },
+    ...over,
+  },
 });
-const min = (v: string) => ({ 'apps.kruise.io/image-predownload-min-updated-ready-pods': v });
+const gates = { RecreatePodWhenChangeVCTInCloneSetGate: false };
+const current = newCloneSetRevision(cloneSet({}, 'nginx:1') as never, 1, 0);
 
-describe('preDownloadStep (pkg/controller/cloneset/cloneset_predownload_image.go)', () => {
-  it.each<[string, Partial<PreDownloadFacts>, ReturnType<typeof preDownloadStep>]>([
-    ['no rollout: clean up', { currentRevision: 'r2' }, { action: 'cleanup' }],
-    ['rollout, no minimum: prepare at once', {}, { action: 'prepare' }],
-    [
-      'minimum 2, one updated ready: wait',
-      { annotations: min('2'), status: { updateRevision: 'r2', updatedReadyReplicas: 1 } },
-      { action: 'wait', minUpdatedReadyPods: 2, updatedReadyReplicas: 1 },
-    ],
-    [
-      'minimum 2, two updated ready: prepare',
-      { annotations: min('2'), status: { updateRevision: 'r2', updatedReadyReplicas: 2 } },
-      { action: 'prepare' },
-    ],
-    [
-      'a percentage rounds up against replicas (15% of 10 → 2)',
-      { annotations: min('15%'), status: { updateRevision: 'r2', updatedReadyReplicas: 1 } },
-      { action: 'wait', minUpdatedReadyPods: 2, updatedReadyReplicas: 1 },
-    ],
-    [
-      'a status of another revision counts as 0 updated ready',
-      { annotations: min('1'), status: { updateRevision: 'r0', updatedReadyReplicas: 9 } },
-      { action: 'wait', minUpdatedReadyPods: 1, updatedReadyReplicas: 0 },
-    ],
-    ['an unparsable minimum counts as 0', { annotations: min('many') }, { action: 'prepare' }],
-  ])('%s', (_name, over, want) => {
-    expect(preDownloadStep(facts(over))).toEqual(want);
+describe('cloneSetPreDownloadIgnore', () => {
+  it.each<[string, Record<string, unknown>, string | undefined, ReturnType<typeof cloneSetPreDownloadIgnore>]>([
+    ['InPlaceIfPossible, 10 replicas, maxUnavailable 2: create', {}, undefined, undefined],
+    ['InPlaceOnly: create', { updateStrategy: { type: 'InPlaceOnly', maxUnavailable: 2 } }, undefined, undefined],
+    ['ReCreate', { updateStrategy: { type: 'ReCreate', maxUnavailable: 2 } }, undefined, 'NotInPlaceStrategy'],
+    ['no strategy = ReCreate', { updateStrategy: undefined }, undefined, 'NotInPlaceStrategy'],
+    ['3 replicas', { replicas: 3 }, undefined, 'FewReplicas'],
+    ['maxUnavailable 100%: one batch', { updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: '100%' } }, undefined, 'OneBatch'],
+    ['maxUnavailable 100% with partition 20%: create', { updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: '100%', partition: '20%' } }, undefined, undefined],
+    ['default maxUnavailable 20% of 4 = 0 (rounded down): create', { replicas: 4, updateStrategy: { type: 'InPlaceIfPossible' } }, undefined, undefined],
+    ['an env change cannot be made in place', {}, 'changed', 'NotInPlace'],
+  ])('%s', (_n, over, env, want) => {
+    const cs = cloneSet(over, 'nginx:2', env);
+    const update = newCloneSetRevision(cs as never, 2, 0);
+    expect(cloneSetPreDownloadIgnore(cs, current, update, gates)).toBe(want);
   });
 });

@@ -1,63 +1,53 @@
 /**
- * The image pre-download seam (`pkg/controller/cloneset/cloneset_predownload_image.go`). Before pods are updated in place, OpenKruise can pull the new
- * images onto the nodes of the pods still to be updated with ImagePullJobs. ImagePullJob arrives with its own
- * controller; until then the CloneSet reconciler decides *when* (this pure step) and calls an
- * {@link ImagePreDownloader} if one is wired in, which decides *what* (the jobs) and writes them.
+ * Image pre-download for a CloneSet rollout (OpenKruise `pkg/controller/cloneset/cloneset_predownload_image.go`,
+ * docs/cloneset.md "Image pre-download"): with the gates `KruiseDaemon` and `PreDownloadImageForInPlaceUpdate`, the
+ * images an in-place rollout brings are pulled first onto the nodes of the pods still to update, with ImagePullJobs.
+ * When and how is `@regatta/image-predownload`'s (shared with Advanced StatefulSet and Advanced DaemonSet); this
+ * file holds only what is CloneSet's: why a revision is not pre-downloaded.
  */
-import { Annotations } from '@regatta/api';
-import { type IntOrString, parseIntOrString, scaleKruise } from '@regatta/kube';
+import { canUpdateInPlace } from '@regatta/inplace-update';
+import { type IgnoreReason, ignoreReason } from '@regatta/image-predownload';
+import { partitionOf, scaleK8s } from '@regatta/kube';
 import type { ControllerRevision } from '@regatta/revision';
-import type { CloneSetObject } from './cloneset-object.js';
+import { DEFAULT_MAX_UNAVAILABLE } from '@regatta/rollout';
+import { type CloneSetFeatureGates, type CloneSetObject, rolloutSpec } from './cloneset-object.js';
 
-export const IMAGE_PREDOWNLOAD_MIN_UPDATED_READY_PODS_KEY = Annotations.ImagePredownloadMinUpdatedReadyPods;
-
-export type PreDownloadStep =
-  /** The rollout is on and enough updated pods are ready: create the pull jobs for the update revision. */
-  | { action: 'prepare' }
-  /** No rollout: remove the pull jobs this CloneSet created. */
-  | { action: 'cleanup' }
-  /** A rollout waiting for more updated-ready pods first. */
-  | { action: 'wait'; minUpdatedReadyPods: number; updatedReadyReplicas: number };
-
-export interface PreDownloadFacts {
-  /** The CloneSet's annotations (v1alpha1 carries the setting there). */
-  annotations: Readonly<Record<string, string>> | undefined;
-  replicas: number;
-  currentRevision: string;
-  updateRevision: string;
-  /** The stored status (before this round): its counters only describe `updateRevision` if its names match. */
-  status: { updateRevision?: string; updatedReadyReplicas?: number } | undefined;
+function orZero(f: () => number): number {
+  try {
+    return f();
+  } catch {
+    return 0;
+  }
 }
 
 /**
- * When to pre-download: only during a rollout, and only once `min-updated-ready-pods` (an int or a percentage of
- * replicas, rounded up; default 0) updated pods are ready. An unparsable setting counts as 0.
+ * Why not to pre-download this update revision (undefined: create the jobs): ReCreate; 3 replicas or fewer; every
+ * pod in one batch (partition 0, maxUnavailable — default 20 %, rounded down — covering every replica); or a
+ * change that cannot be made in place.
  */
-export function preDownloadStep(f: PreDownloadFacts): PreDownloadStep {
-  if (f.currentRevision === f.updateRevision) return { action: 'cleanup' };
-  const raw = f.annotations?.[IMAGE_PREDOWNLOAD_MIN_UPDATED_READY_PODS_KEY];
-  let min = 0;
-  if (raw !== undefined) {
-    try {
-      min = scaleKruise(parseIntOrString(raw) as IntOrString, f.replicas, true);
-    } catch {
-      min = 0;
-    }
-  }
-  const updatedReady =
-    f.status?.updateRevision === f.updateRevision ? (f.status.updatedReadyReplicas ?? 0) : 0;
-  if (min <= updatedReady) return { action: 'prepare' };
-  return { action: 'wait', minUpdatedReadyPods: min, updatedReadyReplicas: updatedReady };
-}
-
-/** Pulls a rollout's new images ahead of the in-place updates (implemented with ImagePullJob). */
-export interface ImagePreDownloader {
-  /** Create what pulls `updateRevision`'s new images (idempotent: called on every round of the rollout). */
-  prepare(input: {
-    cloneSet: CloneSetObject;
-    currentRevision: ControllerRevision;
-    updateRevision: ControllerRevision;
-  }): Promise<void>;
-  /** Remove what `prepare` created for this CloneSet (called on every round without a rollout). */
-  cleanup(cloneSet: CloneSetObject): Promise<void>;
+export function cloneSetPreDownloadIgnore(
+  cs: CloneSetObject,
+  currentRevision: ControllerRevision,
+  updateRevision: ControllerRevision,
+  gates: Pick<CloneSetFeatureGates, 'RecreatePodWhenChangeVCTInCloneSetGate'>,
+): IgnoreReason | undefined {
+  const spec = rolloutSpec(cs);
+  const replicas = spec.replicas ?? 1;
+  const type = spec.updateStrategy?.type ?? 'ReCreate';
+  const inPlaceStrategy = type === 'InPlaceIfPossible' || type === 'InPlaceOnly';
+  return ignoreReason({
+    inPlaceStrategy,
+    replicas,
+    partition: orZero(() => partitionOf(spec.updateStrategy?.partition, replicas)),
+    maxUnavailable: orZero(() =>
+      scaleK8s(spec.updateStrategy?.maxUnavailable ?? DEFAULT_MAX_UNAVAILABLE, replicas, false),
+    ),
+    pods: replicas,
+    inPlace:
+      inPlaceStrategy &&
+      canUpdateInPlace(currentRevision, updateRevision, {
+        recreatePodWhenChangeVCT: gates.RecreatePodWhenChangeVCTInCloneSetGate,
+        ...(type === 'InPlaceOnly' ? { ignoreVolumeClaimTemplatesHashDiff: true } : {}),
+      }),
+  });
 }

@@ -30,11 +30,5 @@ export {
   type PodLookup,
 } from './webhooks.js';
 export { syncProgressing, type ProgressingInput, type WorkloadCondition } from './progressing.js';
-export {
-  IMAGE_PREDOWNLOAD_MIN_UPDATED_READY_PODS_KEY,
-  preDownloadStep,
-  type ImagePreDownloader,
-  type PreDownloadFacts,
-  type PreDownloadStep,
-} from './image-predownload.js';
+export { cloneSetPreDownloadIgnore } from './image-predownload.js';
 export { activeHolds, syncHolds, type HoldFacts, type HoldStarts, type RolloutHold } from '@regatta/workload';

@@ -6,6 +6,7 @@
  * `@regatta/lifecycle`, `@regatta/inplace-update` and `@regatta/revision`.
  */
 import type { CloneSet } from '@regatta/api';
+import type { ImagePreDownloadControl } from '@regatta/image-predownload';
 import type { EventRecorder, KubeObject } from '@regatta/kube';
 import { InPlaceUpdateControl } from '@regatta/inplace-update';
 import { LifecycleControl } from '@regatta/lifecycle';
@@ -33,7 +34,6 @@ import {
   rolloutSpec,
 } from './cloneset-object.js';
 import { CONTROLLER_NAME, INVALID_SPEC_REASON } from './events.js';
-import type { ImagePreDownloader } from './image-predownload.js';
 import type { RandomSource } from './planning/index.js';
 import { SpecGuard } from './spec-guard.js';
 import { claimStep } from './sync/claim.js';
@@ -70,8 +70,11 @@ export interface CloneSetReconcilerDeps {
   random?: RandomSource;
   /** Rollout traces (one trace per rollout, context stored on the CloneSet). */
   rollouts?: RolloutTracer;
-  /** Pulls a rollout's images ahead of in-place updates (none until ImagePullJob is wired in). */
-  imagePreDownload?: ImagePreDownloader;
+  /**
+   * Creates and deletes the rollouts' ImagePullJobs (image pre-download, gates `KruiseDaemon` and
+   * `PreDownloadImageForInPlaceUpdate`); none: no pre-download.
+   */
+  imagePreDownload?: ImagePreDownloadControl;
   /** Feature gates (OpenKruise's names and defaults, {@link CLONESET_FEATURE_GATES}). */
   gates?: Partial<CloneSetFeatureGates>;
 }
@@ -121,6 +124,7 @@ export class CloneSetReconciler implements Reconciler {
     const currentName = nameOf(revisions.currentRevision);
     await preDownload(
       this.#d.imagePreDownload,
+      this.#gates,
       cs,
       revisions.currentRevision,
       revisions.updateRevision,

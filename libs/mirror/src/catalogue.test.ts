@@ -13,6 +13,7 @@ describe('allow-list', () => {
     expect([...DEFAULT_ALLOW_LIST.get('cloneset')!].sort()).toEqual([
       'clonesets.v1alpha1.apps.kruise.io',
       'controllerrevisions.v1.apps',
+      'imagepulljobs.v1beta1.apps.kruise.io',
       'namespaces.v1',
       'persistentvolumeclaims.v1',
       'pods.v1',

@@ -33,6 +33,8 @@ const NS = 'namespaces.v1';
 const PVC = 'persistentvolumeclaims.v1';
 const REV = 'controllerrevisions.v1.apps';
 const NODE = 'nodes.v1';
+/** The ImagePullJobs a workload creates for image pre-download (it deletes them once its rollout is over). */
+const PULL_JOB = 'imagepulljobs.v1beta1.apps.kruise.io';
 
 /**
  * The kinds each Regatta controller reads, as OpenKruise's controllers watch them: one entry per name of runtime's
@@ -40,9 +42,9 @@ const NODE = 'nodes.v1';
  * keyed hash, never in clear; its ResourceDistributions' embedded Secrets likewise, libs/bus `trimForMirror`).
  */
 const CONTROLLER_READS: Readonly<Record<ControllerName, readonly string[]>> = {
-  cloneset: ['clonesets.v1alpha1.apps.kruise.io', POD, PVC, REV, NS],
-  asts: ['statefulsets.v1beta1.apps.kruise.io', POD, PVC, REV, NS],
-  ads: ['daemonsets.v1beta1.apps.kruise.io', POD, NODE, REV, NS],
+  cloneset: ['clonesets.v1alpha1.apps.kruise.io', POD, PVC, REV, NS, PULL_JOB],
+  asts: ['statefulsets.v1beta1.apps.kruise.io', POD, PVC, REV, NS, PULL_JOB],
+  ads: ['daemonsets.v1beta1.apps.kruise.io', POD, NODE, REV, NS, PULL_JOB],
   sidecarset: ['sidecarsets.v1alpha1.apps.kruise.io', POD, REV, NS],
   uniteddeployment: [
     'uniteddeployments.v1beta1.apps.kruise.io',
@@ -55,7 +57,7 @@ const CONTROLLER_READS: Readonly<Record<ControllerName, readonly string[]>> = {
     NS,
   ],
   resourcedistribution: ['resourcedistributions.v1beta1.apps.kruise.io', 'secrets.v1', 'configmaps.v1', NS],
-  imagepull: ['imagepulljobs.v1beta1.apps.kruise.io', 'nodeimages.v1beta1.apps.kruise.io', NODE, POD, NS],
+  imagepull: [PULL_JOB, 'nodeimages.v1beta1.apps.kruise.io', NODE, POD, NS],
 };
 
 export const DEFAULT_ALLOW_LIST: AllowList = new Map(

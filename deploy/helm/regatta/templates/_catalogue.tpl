@@ -8,13 +8,15 @@ _rbac.tpl.
 */}}
 {{- define "regatta.catalogue" -}}
 cloneset:
-  crds: [clonesets]
+  # image pre-download creates ImagePullJobs (and the watcher mirrors them): their CRD must exist
+  crds: [clonesets, imagepulljobs]
   reads:
     - { group: apps.kruise.io, resource: clonesets }
     - { group: "", resource: pods }
     - { group: "", resource: persistentvolumeclaims }
     - { group: apps, resource: controllerrevisions }
     - { group: "", resource: namespaces }
+    - { group: apps.kruise.io, resource: imagepulljobs }
   writes:
     - { apiGroups: [""], resources: [pods], verbs: [get, create, update, patch, delete] }
     - { apiGroups: [""], resources: [pods/status], verbs: [update, patch] }
@@ -22,14 +24,18 @@ cloneset:
     - { apiGroups: [apps], resources: [controllerrevisions], verbs: [get, create, update, patch, delete] }
     - { apiGroups: [apps.kruise.io], resources: [clonesets], verbs: [get, update, patch] }
     - { apiGroups: [apps.kruise.io], resources: [clonesets/status], verbs: [update, patch] }
+    # image pre-download (gate PreDownloadImageFor…): the rollout's ImagePullJobs, deleted once it is over
+    - { apiGroups: [apps.kruise.io], resources: [imagepulljobs], verbs: [create, delete] }
 asts:
-  crds: [statefulsets]
+  # image pre-download creates ImagePullJobs (and the watcher mirrors them): their CRD must exist
+  crds: [statefulsets, imagepulljobs]
   reads:
     - { group: apps.kruise.io, resource: statefulsets }
     - { group: "", resource: pods }
     - { group: "", resource: persistentvolumeclaims }
     - { group: apps, resource: controllerrevisions }
     - { group: "", resource: namespaces }
+    - { group: apps.kruise.io, resource: imagepulljobs }
   writes:
     - { apiGroups: [""], resources: [pods], verbs: [get, create, update, patch, delete] }
     - { apiGroups: [""], resources: [pods/status], verbs: [update, patch] }
@@ -37,20 +43,26 @@ asts:
     - { apiGroups: [apps], resources: [controllerrevisions], verbs: [get, create, update, patch, delete] }
     - { apiGroups: [apps.kruise.io], resources: [statefulsets], verbs: [get, update, patch] }
     - { apiGroups: [apps.kruise.io], resources: [statefulsets/status], verbs: [update, patch] }
+    # image pre-download (gate PreDownloadImageFor…): the rollout's ImagePullJobs, deleted once it is over
+    - { apiGroups: [apps.kruise.io], resources: [imagepulljobs], verbs: [create, delete] }
 ads:
-  crds: [daemonsets]
+  # image pre-download creates ImagePullJobs (and the watcher mirrors them): their CRD must exist
+  crds: [daemonsets, imagepulljobs]
   reads:
     - { group: apps.kruise.io, resource: daemonsets }
     - { group: "", resource: pods }
     - { group: "", resource: nodes }
     - { group: apps, resource: controllerrevisions }
     - { group: "", resource: namespaces }
+    - { group: apps.kruise.io, resource: imagepulljobs }
   writes:
     - { apiGroups: [""], resources: [pods], verbs: [get, create, update, patch, delete] }
     - { apiGroups: [""], resources: [pods/status], verbs: [update, patch] }
     - { apiGroups: [apps], resources: [controllerrevisions], verbs: [get, create, update, patch, delete] }
     - { apiGroups: [apps.kruise.io], resources: [daemonsets], verbs: [get, update, patch] }
     - { apiGroups: [apps.kruise.io], resources: [daemonsets/status], verbs: [update, patch] }
+    # image pre-download (gate PreDownloadImageFor…): the rollout's ImagePullJobs, deleted once it is over
+    - { apiGroups: [apps.kruise.io], resources: [imagepulljobs], verbs: [create, delete] }
 sidecarset:
   crds: [sidecarsets]
   reads:

@@ -1,32 +1,57 @@
 /**
- * Image pre-download (OpenKruise `pkg/controller/cloneset/cloneset_controller.go`, `createImagePullJobsForInPlaceUpdate`):
- * when {@link preDownloadStep} says so, the wired {@link ImagePreDownloader} creates or removes the pull jobs.
- * Pulling ahead only saves time: a failure is logged and the rollout goes on.
+ * Image pre-download (OpenKruise `pkg/controller/cloneset/cloneset_controller.go` `doReconcile`, before scale and
+ * update): with the gates on, during a rollout and once `image-predownload-min-updated-ready-pods` updated pods are
+ * ready, the update revision's new images get ImagePullJobs (once per revision); without a rollout the CloneSet's
+ * jobs are deleted. Pulling ahead only saves time: a failure is logged and the rollout goes on, as upstream.
  */
-import type { ControllerRevision } from '@regatta/revision';
+import {
+  type ImagePreDownloadControl,
+  preDownloadSettings,
+  rolloutPreDownloadStep,
+} from '@regatta/image-predownload';
+import { type ControllerRevision, type PodTemplate, templateFromRevision } from '@regatta/revision';
 import type { ReconcileContext } from '@regatta/runtime';
-import { type CloneSetObject, nameOf, rolloutSpec } from '../cloneset-object.js';
-import { type ImagePreDownloader, preDownloadStep } from '../image-predownload.js';
+import {
+  CLONESET_GVK,
+  type CloneSetFeatureGates,
+  type CloneSetObject,
+  nameOf,
+  rolloutSpec,
+} from '../cloneset-object.js';
+import { cloneSetPreDownloadIgnore } from '../image-predownload.js';
 
 export async function preDownload(
-  downloader: ImagePreDownloader | undefined,
+  control: ImagePreDownloadControl | undefined,
+  gates: CloneSetFeatureGates,
   cs: CloneSetObject,
   currentRevision: ControllerRevision,
   updateRevision: ControllerRevision,
   log: ReconcileContext['log'],
 ): Promise<void> {
-  if (!downloader) return;
-  const step = preDownloadStep({
-    annotations: cs.metadata?.annotations,
+  if (!control || !gates.KruiseDaemon || !gates.PreDownloadImageForInPlaceUpdate) return;
+  const annotations = cs.metadata?.annotations;
+  const step = rolloutPreDownloadStep({
+    annotations,
     replicas: rolloutSpec(cs).replicas ?? 1,
     currentRevision: nameOf(currentRevision),
     updateRevision: nameOf(updateRevision),
     status: cs.status as { updateRevision?: string; updatedReadyReplicas?: number } | undefined,
   });
   try {
-    if (step.action === 'prepare')
-      await downloader.prepare({ cloneSet: cs, currentRevision, updateRevision });
-    else if (step.action === 'cleanup') await downloader.cleanup(cs);
+    if (step.action === 'cleanup') await control.cleanup(cs);
+    if (step.action !== 'prepare' || control.handled(updateRevision)) return;
+    const out = await control.prepare({
+      owner: cs,
+      ownerKind: CLONESET_GVK,
+      selector: cs.spec?.selector ?? {},
+      template: (cs.spec?.['template'] ?? {}) as PodTemplate,
+      oldTemplates: [templateFromRevision(currentRevision)],
+      updateRevision,
+      settings: preDownloadSettings(annotations),
+      ignore: cloneSetPreDownloadIgnore(cs, currentRevision, updateRevision, gates),
+      log,
+    });
+    if (out.outcome === 'created') log.info({ jobs: out.jobs }, 'created ImagePullJobs for the rollout');
   } catch (err) {
     log.warn({ err, step: step.action }, 'image pre-download failed');
   }
