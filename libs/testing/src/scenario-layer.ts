@@ -15,20 +15,22 @@ const ADMISSION = 'admissionregistration.k8s.io/v1';
 const NODE = { apiVersion: 'v1', kind: 'Node' } as const;
 
 export interface ScenarioLayerOptions {
-  /** The lease namespace is `<lease>-lease-<id>` (e.g. `cloneset`). */
-  lease: string;
+  /** The lease namespace is `<lease>-lease-<id>` (e.g. `cloneset`); none: the file's programs elect no leader. */
+  lease?: string;
   /** The bus prefix is `<short><id>_`; the file's namespaces `<short>-<id>-…`; the watcher `watcher-<short>-<id>`. */
   short: string;
   /** The label (value: the file's id) of the file's namespaces, served by its programs; none: programs unscoped. */
   scopeLabel?: string;
   /** Added to every program's environment (the watcher's too); a function gets the file's lease namespace. */
-  env?: Record<string, string> | ((leaseNamespace: string) => Record<string, string>);
+  env?: Record<string, string> | ((leaseNamespace: string | undefined) => Record<string, string>);
   /** Added to the watcher's environment. */
   watcherEnv?: Record<string, string>;
   /** The file's controller: instance `a` is started once the watcher (and `start`) ran. */
   controller?: { app: string; env?: Record<string, string>; webhooks?: boolean };
   /** Runs after the watcher started, before the controller (other programs, nodes, a bus connection…). */
   start?: (layer: ScenarioLayer) => Promise<void>;
+  /** The start-up's timeout (the run's hook timeout unless told). */
+  timeoutMs?: number;
 }
 
 export interface ProgramOptions {
@@ -147,13 +149,13 @@ export function useScenarioLayer(o: ScenarioLayerOptions): ScenarioLayer {
     cluster = scenarioCluster();
     client = cluster.client;
     await installCrds(cluster.kubeconfig, generateCrds());
-    const leaseNs = `${o.lease}-lease-${id}`;
-    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: leaseNs } });
+    const leaseNs = o.lease ? `${o.lease}-lease-${id}` : undefined;
+    if (leaseNs) await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: leaseNs } });
     env = {
       KUBECONFIG: cluster.kubeconfig,
       NATS_URL: cluster.nats!,
       REGATTA_BUS_PREFIX: `${o.short}${id}_`,
-      REGATTA_LEASE_NAMESPACE: leaseNs,
+      ...(leaseNs ? { REGATTA_LEASE_NAMESPACE: leaseNs } : {}),
       LOG_LEVEL: 'info',
       ...(cluster.jaeger ? { OTEL_EXPORTER_OTLP_ENDPOINT: cluster.jaeger.otlpHttp } : {}),
       ...(typeof o.env === 'function' ? o.env(leaseNs) : o.env),
@@ -162,7 +164,7 @@ export function useScenarioLayer(o: ScenarioLayerOptions): ScenarioLayer {
     await programs.start('watcher', watcher, { ...env, POD_NAME: watcher, ...o.watcherEnv });
     await o.start?.(layer);
     if (o.controller) await layer.startController('a');
-  });
+  }, o.timeoutMs);
 
   afterAll(async () => {
     for (const name of added) await client?.delete({ ...NODE, name }).catch(() => undefined);

@@ -46,7 +46,7 @@ export function useResourceDistributionScenarios(): ResourceDistributionScenario
   const layer = useScenarioLayer({
     lease: 'rd',
     short: 'rd',
-    env: (leaseNs) => ({ REGATTA_RESOURCEDISTRIBUTION_NAMESPACE: leaseNs }),
+    env: (leaseNs) => ({ REGATTA_RESOURCEDISTRIBUTION_NAMESPACE: leaseNs! }),
     watcherEnv: { REGATTA_SECRET_HASH_KEY: randomBytes(32).toString('base64url') },
     controller: { app: 'resourcedistribution', webhooks: true },
   });
