@@ -3,7 +3,6 @@
 // added, relabelled or removed while the controller runs is followed; a fake NodeImage without a node is kept;
 // the NodeImage webhook refuses a tag without its required fields.
 import { afterAll, describe, expect, it } from 'vitest';
-import { simulatedNodeManifest } from '@regatta/node-simulator';
 import { randomId } from '@regatta/testing';
 import { NODE, NODE_IMAGE, useImagePullScenarios } from './testing/scenario-harness.js';
 
@@ -34,16 +33,9 @@ describe('NodeImage per node', () => {
   });
 
   it('a node added gets one, with zero counts; relabelled, its NodeImage follows; removed, its NodeImage goes', async () => {
-    const name = `node-imagepull-${id}`;
+    // a test node (tainted: other files' DaemonSets would otherwise put a pod on it for the few seconds it exists)
+    const name = await h.addTestNode('imagepull', { zone: 'zone-a' });
     added.push(name);
-    // tainted: other files' DaemonSets would otherwise put a pod on it for the few seconds it exists
-    await h.client.create(
-      simulatedNodeManifest(name, {
-        prefix: 'node',
-        zone: 'zone-a',
-        taints: [{ key: 'regatta-test-imagepull', value: 'yes', effect: 'NoSchedule' }],
-      }) as never,
-    );
     await expect.poll(async () => (await h.nodeImage(name))?.metadata?.labels?.['topology.kubernetes.io/zone'], poll).toBe('zone-a');
     await expect.poll(async () => (await h.nodeImage(name))?.status, poll).toMatchObject({
       desired: 0,

@@ -5,7 +5,6 @@
  * enabled", as upstream.
  */
 import type { ImagePullJob, NodeImage } from '@regatta/api';
-import type { KubeObject } from '@regatta/kube';
 import {
   fieldErrorCauses,
   invalid,
@@ -13,7 +12,9 @@ import {
   type MutatingHandler,
   type ValidatingHandler,
   type ValidationResult,
+  type KindWebhooks,
   type WebhookConfigurationPair,
+  kindWebhookConfigurations,
 } from '@regatta/runtime';
 import {
   defaultImagePullJob,
@@ -114,52 +115,25 @@ export function imagePullWebhookConfigurations(
   caBundlePem: string,
   namespaceScope?: { matchLabels: Record<string, string> },
 ): WebhookConfigurationPair {
-  const caBundle = Buffer.from(caBundlePem).toString('base64');
-  const suffix = Object.values(namespaceScope?.matchLabels ?? {})
-    .filter((v) => v !== '')
-    .join('-');
-  const name = namespaceScope ? `regatta-imagepull-${suffix || 'scoped'}` : 'regatta-imagepull';
-  const common = (resource: string, scope: 'Namespaced' | 'Cluster') => ({
-    // a scoped program (REGATTA_NAMESPACE_SELECTOR) answers for its namespaces' jobs, and for the NodeImages that
-    // carry its scope labels only: a cluster-scoped kind has no namespace to scope by, and a scoped program that
-    // stops must not leave every NodeImage write failing on its webhook
-    ...(namespaceScope
-      ? scope === 'Namespaced'
-        ? { namespaceSelector: { matchLabels: namespaceScope.matchLabels } }
-        : { objectSelector: { matchLabels: namespaceScope.matchLabels } }
-      : {}),
-    rules: [
-      { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1', 'v1beta1'], operations: ['CREATE', 'UPDATE'], resources: [resource], scope },
-    ],
-    matchPolicy: 'Exact',
-    matchConditions: IMAGEPULL_WEBHOOK_MATCH_CONDITIONS.map((c) => ({ ...c })),
-    failurePolicy: 'Fail',
-    sideEffects: 'None',
-    admissionReviewVersions: ['v1'],
-    timeoutSeconds: 10,
+  const kind = (resource: string, scope: KindWebhooks['scope'], mutating: string, validating: string) => ({
+    resource,
+    scope,
+    versions: ['v1alpha1', 'v1beta1'],
+    mutating: { name: `m${resource.slice(0, -1)}.kb.io`, path: mutating },
+    validating: { name: `v${resource.slice(0, -1)}.kb.io`, path: validating },
+    matchConditions: IMAGEPULL_WEBHOOK_MATCH_CONDITIONS,
+    matchPolicy: 'Exact' as const,
   });
-  const hook = (hookName: string, path: string, resource: string, scope: 'Namespaced' | 'Cluster') => ({
-    name: hookName,
-    clientConfig: { url: `${baseUrl}${path}`, caBundle },
-    ...common(resource, scope),
-  });
-  const mutating: KubeObject & { webhooks: unknown[] } = {
-    apiVersion: 'admissionregistration.k8s.io/v1',
-    kind: 'MutatingWebhookConfiguration',
-    metadata: { name },
-    webhooks: [
-      { ...hook('mimagepulljob.kb.io', MUTATE_IMAGEPULLJOB_PATH, 'imagepulljobs', 'Namespaced'), reinvocationPolicy: 'Never' },
-      { ...hook('mnodeimage.kb.io', MUTATE_NODEIMAGE_PATH, 'nodeimages', 'Cluster'), reinvocationPolicy: 'Never' },
+  // a scoped program (REGATTA_NAMESPACE_SELECTOR) answers for its namespaces' jobs, and for the NodeImages that carry
+  // its scope labels only: a scoped program that stops must not leave every NodeImage write failing on its webhook
+  return kindWebhookConfigurations(
+    'imagepull',
+    [
+      kind('imagepulljobs', 'Namespaced', MUTATE_IMAGEPULLJOB_PATH, VALIDATE_IMAGEPULLJOB_PATH),
+      kind('nodeimages', 'Cluster', MUTATE_NODEIMAGE_PATH, VALIDATE_NODEIMAGE_PATH),
     ],
-  };
-  const validating: KubeObject & { webhooks: unknown[] } = {
-    apiVersion: 'admissionregistration.k8s.io/v1',
-    kind: 'ValidatingWebhookConfiguration',
-    metadata: { name },
-    webhooks: [
-      hook('vimagepulljob.kb.io', VALIDATE_IMAGEPULLJOB_PATH, 'imagepulljobs', 'Namespaced'),
-      hook('vnodeimage.kb.io', VALIDATE_NODEIMAGE_PATH, 'nodeimages', 'Cluster'),
-    ],
-  };
-  return { mutating, validating };
+    baseUrl,
+    caBundlePem,
+    namespaceScope,
+  );
 }

@@ -28,8 +28,10 @@ import {
   type MutatingHandler,
   type ValidatingHandler,
   type ValidationResult,
+  NOT_BEING_DELETED,
   fieldErrorCauses,
   invalid,
+  kindWebhookConfigurations,
 } from '@regatta/runtime';
 
 export const MUTATE_RESOURCEDISTRIBUTION_PATH = '/mutate-apps-kruise-io-resourcedistribution';
@@ -121,53 +123,21 @@ export function resourceDistributionWebhookConfigurations(
   caBundlePem: string,
   namespaceScope?: { matchLabels: Record<string, string> },
 ): KubeObject[] {
-  const caBundle = Buffer.from(caBundlePem).toString('base64');
-  const suffix = Object.values(namespaceScope?.matchLabels ?? {})
-    .filter(Boolean)
-    .join('-');
-  const name = namespaceScope ? `regatta-resourcedistribution-${suffix || 'scoped'}` : 'regatta-resourcedistribution';
-  const common = {
-    ...(namespaceScope ? { objectSelector: { matchLabels: namespaceScope.matchLabels } } : {}),
-    rules: [
+  const { mutating, validating } = kindWebhookConfigurations(
+    'resourcedistribution',
+    [
       {
-        apiGroups: ['apps.kruise.io'],
-        apiVersions: ['v1alpha1', 'v1beta1'],
-        operations: ['CREATE', 'UPDATE'],
-        resources: ['resourcedistributions'],
+        resource: 'resourcedistributions',
         scope: 'Cluster',
+        versions: ['v1alpha1', 'v1beta1'],
+        mutating: { name: 'mresourcedistribution.kb.io', path: MUTATE_RESOURCEDISTRIBUTION_PATH },
+        validating: { name: 'vresourcedistribution.kb.io', path: VALIDATE_RESOURCEDISTRIBUTION_PATH },
+        matchConditions: [NOT_BEING_DELETED],
       },
     ],
-    matchConditions: [{ name: 'not-being-deleted', expression: '!has(object.metadata.deletionTimestamp)' }],
-    failurePolicy: 'Fail',
-    sideEffects: 'None',
-    admissionReviewVersions: ['v1'],
-    timeoutSeconds: 10,
-  };
-  return [
-    {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'MutatingWebhookConfiguration',
-      metadata: { name },
-      webhooks: [
-        {
-          name: 'mresourcedistribution.kb.io',
-          clientConfig: { url: `${baseUrl}${MUTATE_RESOURCEDISTRIBUTION_PATH}`, caBundle },
-          reinvocationPolicy: 'Never',
-          ...common,
-        },
-      ],
-    } as KubeObject,
-    {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'ValidatingWebhookConfiguration',
-      metadata: { name },
-      webhooks: [
-        {
-          name: 'vresourcedistribution.kb.io',
-          clientConfig: { url: `${baseUrl}${VALIDATE_RESOURCEDISTRIBUTION_PATH}`, caBundle },
-          ...common,
-        },
-      ],
-    } as KubeObject,
-  ];
+    baseUrl,
+    caBundlePem,
+    namespaceScope,
+  );
+  return [mutating, validating];
 }

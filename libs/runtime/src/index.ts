@@ -96,9 +96,16 @@ export {
 export { ProbeServer, type ProbeServerOptions } from './http/probe-server.js';
 export { WebhookServer, type WebhookServerOptions } from './http/webhook-server.js';
 export {
+  NOT_BEING_DELETED,
+  kindWebhookConfigurations,
+  webhookConfigurationName,
+  type KindWebhooks,
+  type WebhookConfigurationPair,
+  type WebhookMatchCondition,
+} from './http/kind-webhook-configurations.js';
+export {
   WORKLOAD_WEBHOOK_MATCH_CONDITIONS,
   workloadWebhookConfigurations,
-  type WebhookConfigurationPair,
   type WorkloadWebhooks,
 } from './http/workload-webhook-configurations.js';
 export {

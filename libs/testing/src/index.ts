@@ -1,6 +1,6 @@
 export { scenarioCluster } from './context.js';
 export { eventsAbout } from './events.js';
-export { traceIdOf, traceSpans, type JaegerSpan } from './jaeger.js';
+export { rolloutTraceSpans, traceIdOf, traceSpans, type JaegerSpan } from './jaeger.js';
 export { createNamespace, randomId } from './namespaces.js';
 export { recordPods, type PodRecorder } from './pod-recorder.js';
 export {
@@ -11,6 +11,7 @@ export {
   isReady,
   livePods,
   nameOf,
+  setTemplateImage,
   specOf,
   imageOf,
   stateOf,
@@ -27,3 +28,16 @@ export {
   type ServingProgram,
 } from './programs.js';
 export { holds, sleep, waitObserved, type Generational } from './waits.js';
+export {
+  useScenarioLayer,
+  type ProgramOptions,
+  type ScenarioLayer,
+  type ScenarioLayerOptions,
+} from './scenario-layer.js';
+export {
+  createTestNode,
+  testNodeTaint,
+  testNodeToleration,
+  type TestNodeOptions,
+  type TestNodeTaint,
+} from './test-nodes.js';

@@ -21,3 +21,13 @@ export async function traceSpans(query: string | undefined, traceId: string): Pr
     tags: Object.fromEntries(sp.tags.map((t) => [t.key, t.value])),
   }));
 }
+
+/** The spans Jaeger holds for an object's last rollout trace (annotation `regatta.dev/rollout-trace`; [] until exported). */
+export async function rolloutTraceSpans(
+  query: string | undefined,
+  obj: { metadata?: { annotations?: Record<string, string> } },
+): Promise<JaegerSpan[]> {
+  const raw = obj.metadata?.annotations?.['regatta.dev/rollout-trace'];
+  const traceparent = raw ? (JSON.parse(raw) as { traceparent?: string }).traceparent : undefined;
+  return traceSpans(query, traceIdOf(traceparent));
+}

@@ -32,3 +32,14 @@ export async function livePods(client: KubeClient, ns: string): Promise<Pod[]> {
     (p) => !p.metadata?.deletionTimestamp,
   );
 }
+
+/** What `kubectl set image` does to a workload: replace the first container's image of its pod template. */
+export async function setTemplateImage(
+  client: KubeClient,
+  ref: { apiVersion: string; kind: string; namespace: string; name: string },
+  image: string,
+): Promise<void> {
+  await client.patch(ref, [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }], {
+    type: 'json',
+  });
+}

@@ -2,23 +2,17 @@
 // own lease namespace, webhooks scoped to its namespaces) on the shared local cluster and its simulated nodes, and
 // helpers that read what a user would read (pods per node, the DaemonSet's status, events). The generic parts are
 // @regatta/testing's; this file adds only what is the DaemonSet's.
-import { afterAll, beforeAll, expect } from 'vitest';
-import { generateCrds } from '@regatta/api';
+import { afterAll, expect } from 'vitest';
 import type { CoreEvent, KubeClient, KubeObject } from '@regatta/kube';
-import { installCrds, type ManagedProcess } from '@regatta/local-cluster';
+import type { ManagedProcess } from '@regatta/local-cluster';
 import {
-  createNamespace,
   eventsAbout,
   livePods,
-  programLog,
-  randomId,
-  scenarioCluster,
-  traceIdOf,
-  traceSpans,
-  useScenarioPrograms,
+  rolloutTraceSpans,
+  setTemplateImage,
+  useScenarioLayer,
   type JaegerSpan,
   type Pod,
-  type ServingProgram,
 } from '@regatta/testing';
 
 export { isReady, POD, type JaegerSpan, type Pod } from '@regatta/testing';
@@ -119,73 +113,23 @@ export interface DaemonSetScenarios {
 export function useDaemonSetScenarios(
   options: { env?: Record<string, string>; webhooks?: boolean } = {},
 ): DaemonSetScenarios {
-  const id = randomId();
-  const scopeLabel = 'regatta-test-ads';
-  const programs = useScenarioPrograms();
-  let client: KubeClient | undefined;
-  let nodes: string[] = [];
-  let controller: ManagedProcess | undefined;
-  let first: ServingProgram | undefined;
-  let jaegerQuery: string | undefined;
-  let common: Record<string, string> = {};
   const labelled = new Set<string>();
-
-  const startController = async (instance: string): Promise<ManagedProcess> => {
-    const p = await programs.start(
-      'ads',
-      `ads-${id}-${instance}`,
-      {
-        ...common,
-        REGATTA_NAMESPACE_SELECTOR: `${scopeLabel}=${id}`,
-        POD_NAME: `ads-${id}-${instance}`,
-        ...options.env,
-      },
-      { webhook: options.webhooks !== false },
-    );
-    controller = p.process;
-    if (instance === 'a') first = p;
-    return p.process;
-  };
-
-  beforeAll(async () => {
-    const cluster = scenarioCluster();
-    const { kubeconfig, nats, jaeger } = cluster;
-    jaegerQuery = jaeger?.query;
-    client = cluster.client;
-    nodes = cluster.nodes;
-    await installCrds(kubeconfig, generateCrds());
-    const leaseNs = `ads-lease-${id}`;
-    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: leaseNs } });
-    common = {
-      KUBECONFIG: kubeconfig,
-      NATS_URL: nats!,
-      REGATTA_BUS_PREFIX: `ads${id}_`,
-      REGATTA_LEASE_NAMESPACE: leaseNs,
-      LOG_LEVEL: 'info',
-      ...(jaeger ? { OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpHttp } : {}),
-    };
-    await programs.start('watcher', `watcher-${id}`, { ...common, POD_NAME: `watcher-${id}` });
-    await startController('a');
+  const layer = useScenarioLayer({
+    lease: 'ads',
+    short: 'ads',
+    scopeLabel: 'regatta-test-ads',
+    controller: { app: 'ads', ...options },
   });
 
   afterAll(async () => {
     for (const l of labelled) {
       const [node, key] = l.split('\u0000') as [string, string];
-      await client
-        ?.patch({ ...NODE, name: node }, { metadata: { labels: { [key]: null } } }, { type: 'merge' })
-        .catch(() => undefined);
-    }
-    for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
-      await client
-        ?.delete({ apiVersion: 'admissionregistration.k8s.io/v1', kind, name: `regatta-ads-${id}` })
+      await layer.client
+        .patch({ ...NODE, name: node }, { metadata: { labels: { [key]: null } } }, { type: 'merge' })
         .catch(() => undefined);
     }
   });
-
-  const kube = (): KubeClient => {
-    if (!client) throw new Error('the scenario harness is used before beforeAll ran');
-    return client;
-  };
+  const kube = (): KubeClient => layer.client;
   const pods = (ns: string) => livePods(kube(), ns);
   const daemonSet = (ns: string, name: string) => kube().get<DaemonSet>({ ...DS, namespace: ns, name });
 
@@ -194,25 +138,18 @@ export function useDaemonSetScenarios(
       return kube();
     },
     get nodes() {
-      return nodes;
+      return layer.nodes;
     },
     get controller() {
-      if (!controller) throw new Error('the ads program is not started');
-      return controller;
+      return layer.controller;
     },
-    startController,
-    namespace: () => createNamespace(kube(), `ads-${id}`, { [scopeLabel]: id }),
+    startController: (instance) => layer.startController(instance),
+    namespace: () => layer.namespace(),
     pods,
     daemonSet,
     create: (ds) => kube().create<DaemonSet>(ds),
     events: (ns, reason) => eventsAbout(kube(), ns, 'DaemonSet', reason),
-    async setImage(ns, name, image) {
-      await kube().patch(
-        { ...DS, namespace: ns, name },
-        [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }],
-        { type: 'json' },
-      );
-    },
+    setImage: (ns, name, image) => setTemplateImage(kube(), { ...DS, namespace: ns, name }, image),
     async patch(ns, name, patch) {
       await kube().patch({ ...DS, namespace: ns, name }, patch, { type: 'merge' });
     },
@@ -224,12 +161,8 @@ export function useDaemonSetScenarios(
         { type: 'merge' },
       );
     },
-    controllerLog: () => programLog(first),
-    async rolloutSpans(ns, name) {
-      const raw = (await daemonSet(ns, name)).metadata?.annotations?.['regatta.dev/rollout-trace'];
-      const traceparent = raw ? (JSON.parse(raw) as { traceparent?: string }).traceparent : undefined;
-      return traceSpans(jaegerQuery, traceIdOf(traceparent));
-    },
+    controllerLog: () => layer.controllerLog(),
+    rolloutSpans: async (ns, name) => rolloutTraceSpans(layer.jaegerQuery, await daemonSet(ns, name)),
     async settled(ns, name, desired, timeoutMs = 90_000) {
       await expect
         .poll(

@@ -1,25 +1,19 @@
 // The Advanced StatefulSet scenario harness: each scenario file gets its own watcher and asts program (own bus
 // prefix, own lease namespace, webhooks scoped to its namespaces) on the shared local cluster, and helpers that read
 // what a user would read (pods, claims, the set's status, events). The generic parts are @regatta/testing's.
-import { afterAll, beforeAll, expect } from 'vitest';
-import { generateCrds } from '@regatta/api';
+import { expect } from 'vitest';
 import type { CoreEvent, KubeClient, KubeObject } from '@regatta/kube';
-import { installCrds, type ManagedProcess } from '@regatta/local-cluster';
+import type { ManagedProcess } from '@regatta/local-cluster';
 import {
-  createNamespace,
   eventsAbout,
   livePods,
   POD,
-  programLog,
-  randomId,
-  scenarioCluster,
-  traceIdOf,
-  traceSpans,
-  useScenarioPrograms,
+  rolloutTraceSpans,
+  setTemplateImage,
+  useScenarioLayer,
   waitObserved,
   type JaegerSpan,
   type Pod,
-  type ServingProgram,
 } from '@regatta/testing';
 
 export { isReady, POD, type Pod } from '@regatta/testing';
@@ -90,64 +84,13 @@ export interface AstsScenarios {
 export function useAstsScenarios(
   options: { env?: Record<string, string>; webhooks?: boolean } = {},
 ): AstsScenarios {
-  const id = randomId();
-  const scopeLabel = 'regatta-test-asts';
-  const programs = useScenarioPrograms();
-  let client: KubeClient | undefined;
-  let controller: ManagedProcess | undefined;
-  let first: ServingProgram | undefined;
-  let common: Record<string, string> = {};
-  let jaegerQuery: string | undefined;
-
-  const startController = async (instance: string): Promise<ManagedProcess> => {
-    const p = await programs.start(
-      'asts',
-      `asts-${id}-${instance}`,
-      {
-        ...common,
-        REGATTA_NAMESPACE_SELECTOR: `${scopeLabel}=${id}`,
-        POD_NAME: `asts-${id}-${instance}`,
-        ...options.env,
-      },
-      { webhook: options.webhooks !== false },
-    );
-    controller = p.process;
-    if (instance === 'a') first = p;
-    return p.process;
-  };
-
-  beforeAll(async () => {
-    const cluster = scenarioCluster();
-    const { kubeconfig, nats, jaeger } = cluster;
-    client = cluster.client;
-    jaegerQuery = jaeger?.query;
-    await installCrds(kubeconfig, generateCrds());
-    const leaseNs = `asts-lease-${id}`;
-    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: leaseNs } });
-    common = {
-      KUBECONFIG: kubeconfig,
-      NATS_URL: nats!,
-      REGATTA_BUS_PREFIX: `asts${id}_`,
-      REGATTA_LEASE_NAMESPACE: leaseNs,
-      LOG_LEVEL: 'info',
-      ...(jaeger ? { OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpHttp } : {}),
-    };
-    await programs.start('watcher', `watcher-${id}`, { ...common, POD_NAME: `watcher-${id}` });
-    await startController('a');
+  const layer = useScenarioLayer({
+    lease: 'asts',
+    short: 'asts',
+    scopeLabel: 'regatta-test-asts',
+    controller: { app: 'asts', ...options },
   });
-
-  afterAll(async () => {
-    for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
-      await client
-        ?.delete({ apiVersion: 'admissionregistration.k8s.io/v1', kind, name: `regatta-asts-${id}` })
-        .catch(() => undefined);
-    }
-  });
-
-  const kube = (): KubeClient => {
-    if (!client) throw new Error('the scenario harness is used before beforeAll ran');
-    return client;
-  };
+  const kube = (): KubeClient => layer.client;
   const pods = (ns: string) => livePods(kube(), ns);
   const get = (ns: string, name: string) => kube().get<StatefulSet>({ ...ASTS, namespace: ns, name });
 
@@ -156,35 +99,24 @@ export function useAstsScenarios(
       return kube();
     },
     get controller() {
-      if (!controller) throw new Error('the asts program is not started');
-      return controller;
+      return layer.controller;
     },
-    startController,
-    namespace: () => createNamespace(kube(), `asts-${id}`, { [scopeLabel]: id }),
+    startController: (instance) => layer.startController(instance),
+    namespace: () => layer.namespace(),
     pods,
     claims: async (ns) => (await kube().list<KubeObject>({ ...PVC, namespace: ns })).items,
     get,
     create: (sts) => kube().create<StatefulSet>(sts),
     events: (ns, reason) => eventsAbout(kube(), ns, 'StatefulSet', reason),
-    async setImage(ns, name, image) {
-      await kube().patch(
-        { ...ASTS, namespace: ns, name },
-        [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }],
-        { type: 'json' },
-      );
-    },
+    setImage: (ns, name, image) => setTemplateImage(kube(), { ...ASTS, namespace: ns, name }, image),
     async patch(ns, name, patch) {
       await kube().patch({ ...ASTS, namespace: ns, name }, patch, { type: 'merge' });
     },
-    controllerLog: () => programLog(first),
+    controllerLog: () => layer.controllerLog(),
     get jaegerQuery() {
-      return jaegerQuery;
+      return layer.jaegerQuery;
     },
-    async rolloutSpans(ns, name) {
-      const raw = (await get(ns, name)).metadata?.annotations?.['regatta.dev/rollout-trace'];
-      const traceparent = raw ? (JSON.parse(raw) as { traceparent?: string }).traceparent : undefined;
-      return traceSpans(jaegerQuery, traceIdOf(traceparent));
-    },
+    rolloutSpans: async (ns, name) => rolloutTraceSpans(layer.jaegerQuery, await get(ns, name)),
     observed: (ns, name) => waitObserved(() => get(ns, name)),
     async settled(ns, name, replicas, timeoutMs = 90_000) {
       await expect

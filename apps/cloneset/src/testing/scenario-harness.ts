@@ -5,26 +5,20 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { parse } from 'yaml';
-import { generateCrds } from '@regatta/api';
 import type { CoreEvent, KubeClient, KubeObject } from '@regatta/kube';
-import { installCrds, type ManagedProcess } from '@regatta/local-cluster';
+import type { ManagedProcess } from '@regatta/local-cluster';
 import {
-  createNamespace,
   eventsAbout,
   livePods,
   POD,
-  programLog,
-  randomId,
-  scenarioCluster,
-  traceIdOf,
-  traceSpans,
-  useScenarioPrograms,
+  rolloutTraceSpans,
+  setTemplateImage,
+  useScenarioLayer,
   waitObserved,
   type JaegerSpan,
   type Pod,
-  type ServingProgram,
 } from '@regatta/testing';
 
 export { isReady, POD, specOf, type Container, type ContainerStatus, type JaegerSpan, type Pod } from '@regatta/testing';
@@ -104,65 +98,13 @@ export interface CloneSetScenarios {
 export function useCloneSetScenarios(
   options: { env?: Record<string, string>; webhooks?: boolean } = {},
 ): CloneSetScenarios {
-  const id = randomId();
-  const scopeLabel = 'regatta-test-cloneset';
-  const programs = useScenarioPrograms();
-  let client: KubeClient | undefined;
-  let controller: ManagedProcess | undefined;
-  let first: ServingProgram | undefined;
-  let jaegerQuery: string | undefined;
-  let common: Record<string, string> = {};
-
-  const startController = async (instance: string): Promise<ManagedProcess> => {
-    // without REGATTA_WEBHOOK_URL the program registers its webhooks at the address it got (port 0)
-    const p = await programs.start(
-      'cloneset',
-      `cloneset-${id}-${instance}`,
-      {
-        ...common,
-        REGATTA_NAMESPACE_SELECTOR: `${scopeLabel}=${id}`,
-        POD_NAME: `cloneset-${id}-${instance}`,
-        ...options.env,
-      },
-      { webhook: options.webhooks !== false },
-    );
-    controller = p.process;
-    if (instance === 'a') first = p;
-    return p.process;
-  };
-
-  beforeAll(async () => {
-    const cluster = scenarioCluster();
-    const { kubeconfig, nats, jaeger } = cluster;
-    jaegerQuery = jaeger?.query;
-    client = cluster.client;
-    await installCrds(kubeconfig, generateCrds());
-    const leaseNs = `cloneset-lease-${id}`;
-    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: leaseNs } });
-    common = {
-      KUBECONFIG: kubeconfig,
-      NATS_URL: nats!,
-      REGATTA_BUS_PREFIX: `cs${id}_`,
-      REGATTA_LEASE_NAMESPACE: leaseNs,
-      LOG_LEVEL: 'info',
-      ...(jaeger ? { OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpHttp } : {}),
-    };
-    await programs.start('watcher', `watcher-${id}`, { ...common, POD_NAME: `watcher-${id}` });
-    await startController('a');
+  const layer = useScenarioLayer({
+    lease: 'cloneset',
+    short: 'cs',
+    scopeLabel: 'regatta-test-cloneset',
+    controller: { app: 'cloneset', ...options },
   });
-
-  afterAll(async () => {
-    for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
-      await client
-        ?.delete({ apiVersion: 'admissionregistration.k8s.io/v1', kind, name: `regatta-cloneset-${id}` })
-        .catch(() => undefined);
-    }
-  });
-
-  const kube = (): KubeClient => {
-    if (!client) throw new Error('the scenario harness is used before beforeAll ran');
-    return client;
-  };
+  const kube = (): KubeClient => layer.client;
   const pods = (ns: string) => livePods(kube(), ns);
   const cloneSet = (ns: string, name: string) => kube().get<CloneSet>({ ...CS, namespace: ns, name });
 
@@ -171,24 +113,17 @@ export function useCloneSetScenarios(
       return kube();
     },
     get jaegerQuery() {
-      return jaegerQuery;
+      return layer.jaegerQuery;
     },
     get controller() {
-      if (!controller) throw new Error('the cloneset program is not started');
-      return controller;
+      return layer.controller;
     },
-    startController,
-    namespace: () => createNamespace(kube(), `cs-${id}`, { [scopeLabel]: id }),
+    startController: (instance) => layer.startController(instance),
+    namespace: () => layer.namespace(),
     pods,
     cloneSet,
     events: (ns, reason) => eventsAbout(kube(), ns, 'CloneSet', reason),
-    async setImage(ns, name, image) {
-      await kube().patch(
-        { ...CS, namespace: ns, name },
-        [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }],
-        { type: 'json' },
-      );
-    },
+    setImage: (ns, name, image) => setTemplateImage(kube(), { ...CS, namespace: ns, name }, image),
     async patch(ns, name, patch) {
       await kube().patch({ ...CS, namespace: ns, name }, patch, { type: 'merge' });
     },
@@ -201,12 +136,8 @@ export function useCloneSetScenarios(
     async patchPod(ns, name, body, type = 'strategic') {
       await kube().patch({ ...POD, namespace: ns, name }, body, { type });
     },
-    controllerLog: () => programLog(first),
-    async rolloutSpans(ns, name) {
-      const raw = (await cloneSet(ns, name)).metadata?.annotations?.['regatta.dev/rollout-trace'];
-      const traceparent = raw ? (JSON.parse(raw) as { traceparent?: string }).traceparent : undefined;
-      return traceSpans(jaegerQuery, traceIdOf(traceparent));
-    },
+    controllerLog: () => layer.controllerLog(),
+    rolloutSpans: async (ns, name) => rolloutTraceSpans(layer.jaegerQuery, await cloneSet(ns, name)),
     observed: (ns, name) => waitObserved(() => cloneSet(ns, name)),
     async settled(ns, name, replicas, timeoutMs = 60_000) {
       await expect

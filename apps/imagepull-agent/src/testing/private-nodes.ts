@@ -1,15 +1,14 @@
-// Scenario set-up shared by the agent's files: simulated nodes of the file's own (tainted so that other files' pods
-// stay off) serving their CRI ImageService on unix sockets, a watcher on the file's own bus prefix, and one
-// imagepull-agent per node, started as the sandbox starts them.
+// Scenario set-up shared by the agent's files: simulated nodes of the file's own (test nodes, tainted
+// `regatta-test-<short>-<id>` so that other files' pods stay off) serving their CRI ImageService on unix sockets, a
+// watcher on the file's own bus prefix, and one imagepull-agent per node, started as the sandbox starts them.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
-import { generateCrds } from '@regatta/api';
+import { afterAll } from 'vitest';
 import type { KubeClient } from '@regatta/kube';
-import { installCrds, type ManagedProcess } from '@regatta/local-cluster';
+import type { ManagedProcess } from '@regatta/local-cluster';
 import { NodeSimulator } from '@regatta/node-simulator';
-import { randomId, scenarioCluster, useScenarioPrograms, type ScenarioPrograms } from '@regatta/testing';
+import { testNodeTaint, useScenarioLayer, type ScenarioPrograms } from '@regatta/testing';
 
 export interface PrivateNodes {
   readonly id: string;
@@ -31,30 +30,45 @@ export function usePrivateNodes(o: {
   imagePullMs: number;
   before?: (p: PrivateNodes) => Promise<void>;
 }): PrivateNodes {
-  const id = randomId();
-  const prefix = `${o.short}-${id}-`;
-  const programs = useScenarioPrograms();
   const agents = new Map<string, ManagedProcess>();
   let sim: NodeSimulator | undefined;
-  let client: KubeClient | undefined;
   let socketDir = '';
-  let env: Record<string, string> = {};
+  const layer = useScenarioLayer({
+    short: o.short,
+    timeoutMs: 240_000,
+    async start(l) {
+      socketDir = await mkdtemp(join(tmpdir(), 'regatta-cri-'));
+      sim = await NodeSimulator.start({
+        kubeconfig: l.kubeconfig,
+        nodes: o.nodes,
+        namePrefix: `${o.short}-${l.id}-`,
+        taints: [testNodeTaint(`${o.short}-${l.id}`)],
+        removeNodesOnStop: true,
+        storageClass: '',
+        criSocketDir: socketDir,
+        timings: { imagePullMs: o.imagePullMs },
+      });
+      await o.before?.(p);
+      for (const node of p.nodes()) await p.startAgent(node, 'a');
+    },
+  });
   const p: PrivateNodes = {
-    id,
+    id: layer.id,
     get sim() {
       return sim!;
     },
     get client() {
-      return client!;
+      return layer.client;
     },
-    programs,
+    programs: layer.programs,
     get env() {
-      return env;
+      return layer.env;
     },
     nodes: () => sim!.nodeNames,
     async startAgent(node, instance) {
-      const started = await programs.start('imagepull-agent', `imagepull-agent-${id}-${node}-${instance}`, {
-        ...env,
+      const name = `imagepull-agent-${layer.id}-${node}-${instance}`;
+      const started = await layer.programs.start('imagepull-agent', name, {
+        ...layer.env,
         NODE_NAME: node,
         CRI_SOCKET: sim!.criSocket(node)!,
       });
@@ -63,30 +77,9 @@ export function usePrivateNodes(o: {
     agent: (node) => agents.get(node)!,
   };
 
-  beforeAll(async () => {
-    const cluster = scenarioCluster();
-    client = cluster.client;
-    await installCrds(cluster.kubeconfig, generateCrds());
-    socketDir = await mkdtemp(join(tmpdir(), 'regatta-cri-'));
-    sim = await NodeSimulator.start({
-      kubeconfig: cluster.kubeconfig,
-      nodes: o.nodes,
-      namePrefix: prefix,
-      taints: [{ key: 'sim.regatta.dev/private', value: `${o.short}-${id}`, effect: 'NoSchedule' }],
-      removeNodesOnStop: true,
-      storageClass: '',
-      criSocketDir: socketDir,
-      timings: { imagePullMs: o.imagePullMs },
-    });
-    env = { KUBECONFIG: cluster.kubeconfig, NATS_URL: cluster.nats!, REGATTA_BUS_PREFIX: `${o.short}${id}_`, LOG_LEVEL: 'info' };
-    await programs.start('watcher', `watcher-${o.short}-${id}`, { ...env, POD_NAME: `watcher-${o.short}-${id}` });
-    await o.before?.(p);
-    for (const node of p.nodes()) await p.startAgent(node, 'a');
-  }, 240_000);
-
   afterAll(async () => {
     for (const node of sim?.nodeNames ?? [])
-      await client?.delete({ apiVersion: 'apps.kruise.io/v1beta1', kind: 'NodeImage', name: node }).catch(() => undefined);
+      await layer.client.delete({ apiVersion: 'apps.kruise.io/v1beta1', kind: 'NodeImage', name: node }).catch(() => undefined);
     await sim?.stop();
     if (socketDir) await rm(socketDir, { recursive: true, force: true });
   });

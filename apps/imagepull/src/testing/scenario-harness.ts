@@ -2,12 +2,11 @@
 // prefix, own lease namespace, ImagePullJob webhooks scoped to its namespaces) on the shared local cluster, and
 // helpers that read what a user reads (NodeImages, the job's status, events). Until the per-node agent runs, a test
 // answers for a node the way the agent would: it writes the tag's pull status into the NodeImage.
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { bucketName, connectBus, KINDS, objectKey, type Bus } from '@regatta/bus';
-import { generateCrds, type ImagePullJob, type ImageTagStatus, type NodeImage } from '@regatta/api';
+import { type ImagePullJob, type ImageTagStatus, type NodeImage } from '@regatta/api';
 import { retryOnConflict, type CoreEvent, type KubeClient } from '@regatta/kube';
-import { installCrds } from '@regatta/local-cluster';
-import { createNamespace, eventsAbout, programLog, randomId, scenarioCluster, useScenarioPrograms, type ServingProgram } from '@regatta/testing';
+import { eventsAbout, useScenarioLayer, type TestNodeOptions } from '@regatta/testing';
 
 export const JOB = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'ImagePullJob' } as const;
 export const JOB_V1ALPHA1 = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ImagePullJob' } as const;
@@ -24,6 +23,8 @@ export interface ImagePullScenarios {
    * labelled `group=<group>`; removed after the file. Jobs aimed at them see only this test answering.
    */
   fakeNodes(group: string, count: number): Promise<string[]>;
+  /** Adds a node tainted `regatta-test-<x>` (removed after the file). */
+  addTestNode(x: string, options?: TestNodeOptions): Promise<string>;
   /** The labels of this file's scope: NodeImages carrying them pass through this file's NodeImage webhooks. */
   readonly scopeLabels: Record<string, string>;
   /** Starts another imagepull program for its own namespaces, with `env` (e.g. a feature gate). */
@@ -40,49 +41,20 @@ export interface ImagePullScenarios {
 }
 
 export function useImagePullScenarios(env: Record<string, string> = {}): ImagePullScenarios {
-  const id = randomId();
-  const scopeLabel = 'regatta-test-imagepull';
-  const programs = useScenarioPrograms();
-  let client: KubeClient | undefined;
-  let nodes: string[] = [];
-  let first: ServingProgram | undefined;
-  let common: Record<string, string> = {};
-  const scopes: string[] = [];
+  let bus: Bus | undefined;
   const fakes: string[] = [];
-
-  const start = async (instance: string, scope: string, extra: Record<string, string>) => {
-    scopes.push(scope);
-    return programs.start(
-      'imagepull',
-      `imagepull-${id}-${instance}`,
-      { ...common, REGATTA_NAMESPACE_SELECTOR: `${scopeLabel}=${scope}`, POD_NAME: `imagepull-${id}-${instance}`, ...extra },
-      { webhook: true },
-    );
-  };
-
-  beforeAll(async () => {
-    const cluster = scenarioCluster();
-    client = cluster.client;
-    nodes = cluster.nodes;
-    await installCrds(cluster.kubeconfig, generateCrds());
-    const leaseNs = `imagepull-lease-${id}`;
-    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: leaseNs } });
-    common = {
-      KUBECONFIG: cluster.kubeconfig,
-      NATS_URL: cluster.nats!,
-      REGATTA_BUS_PREFIX: `ip${id}_`,
-      REGATTA_LEASE_NAMESPACE: leaseNs,
-      LOG_LEVEL: 'info',
-      REGATTA_NODEIMAGE_CREATION_DELAY_SECONDS: '0',
-      REGATTA_NODEIMAGE_RESPONSE_TIMEOUT_SECONDS: '30',
-      ...(cluster.jaeger ? { OTEL_EXPORTER_OTLP_ENDPOINT: cluster.jaeger.otlpHttp } : {}),
-    };
-    await programs.start('watcher', `watcher-${id}`, { ...common, POD_NAME: `watcher-${id}` });
-    bus = await connectBus({ servers: cluster.nats!, name: `imagepull-test-${id}`, prefix: `ip${id}_` });
-    first = await start('a', id, env);
+  let scoped = 0;
+  const layer = useScenarioLayer({
+    lease: 'imagepull',
+    short: 'ip',
+    scopeLabel: 'regatta-test-imagepull',
+    env: { REGATTA_NODEIMAGE_CREATION_DELAY_SECONDS: '0', REGATTA_NODEIMAGE_RESPONSE_TIMEOUT_SECONDS: '30' },
+    controller: { app: 'imagepull', env, webhooks: true },
+    async start(l) {
+      bus = await connectBus({ servers: l.nats, name: `imagepull-test-${l.id}`, prefix: l.env['REGATTA_BUS_PREFIX']! });
+    },
   });
 
-  let bus: Bus | undefined;
   /**
    * Waits until the watcher has mirrored the NodeImage: a job created before its controller's cache holds the
    * NodeImages it selects would rightly find no node and complete at once.
@@ -103,20 +75,10 @@ export function useImagePullScenarios(env: Record<string, string> = {}): ImagePu
 
   afterAll(async () => {
     await bus?.close();
-    for (const name of fakes) await client?.delete({ ...NODE_IMAGE, name }).catch(() => undefined);
-    for (const scope of scopes) {
-      for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
-        await client
-          ?.delete({ apiVersion: 'admissionregistration.k8s.io/v1', kind, name: `regatta-imagepull-${scope}` })
-          .catch(() => undefined);
-      }
-    }
+    for (const name of fakes) await layer.client.delete({ ...NODE_IMAGE, name }).catch(() => undefined);
   });
 
-  const kube = (): KubeClient => {
-    if (!client) throw new Error('the scenario harness is used before beforeAll ran');
-    return client;
-  };
+  const kube = (): KubeClient => layer.client;
   const nodeImage = (name: string) => kube().getOrUndefined<NodeImage>({ ...NODE_IMAGE, name });
 
   return {
@@ -124,13 +86,15 @@ export function useImagePullScenarios(env: Record<string, string> = {}): ImagePu
       return kube();
     },
     get nodes() {
-      return nodes;
+      return layer.nodes;
     },
     get scopeLabels() {
-      return { [scopeLabel]: id };
+      return layer.scopeLabels;
     },
-    namespace: () => createNamespace(kube(), `imagepull-${id}`, { [scopeLabel]: id }),
+    namespace: () => layer.namespace(),
+    addTestNode: (x, options) => layer.addTestNode(x, options),
     async fakeNodes(group, count) {
+      const id = layer.id;
       const names: string[] = [];
       for (let i = 0; i < count; i++) {
         const name = `fake-${id}-${group}-${i}`;
@@ -138,7 +102,7 @@ export function useImagePullScenarios(env: Record<string, string> = {}): ImagePu
         names.push(name);
         await kube().create({
           ...NODE_IMAGE,
-          metadata: { name, labels: { 'apps.kruise.io/fake-nodeimage': 'true', group: `${id}-${group}`, [scopeLabel]: id } },
+          metadata: { name, labels: { 'apps.kruise.io/fake-nodeimage': 'true', group: `${id}-${group}`, ...layer.scopeLabels } },
           spec: {},
         } as NodeImage);
       }
@@ -146,12 +110,13 @@ export function useImagePullScenarios(env: Record<string, string> = {}): ImagePu
       return names;
     },
     async startScoped(extra) {
-      const scope = `${id}x${scopes.length}`;
+      scoped += 1;
+      const scope = `${layer.id}x${scoped}`;
       // its own lease: a second replica of the same program would only stand by
       const leaseNs = `imagepull-lease-${scope}`;
       await kube().create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: leaseNs } });
-      await start(`s${scopes.length}`, scope, { REGATTA_LEASE_NAMESPACE: leaseNs, ...extra });
-      return { namespace: () => createNamespace(kube(), `imagepull-${scope}`, { [scopeLabel]: scope }) };
+      await layer.startProgram('imagepull', `s${scoped}`, { REGATTA_LEASE_NAMESPACE: leaseNs, ...extra }, { webhook: true, scope });
+      return { namespace: () => layer.namespace(scope) };
     },
     job: (ns, name) => kube().getOrUndefined<ImagePullJob>({ ...JOB, namespace: ns, name }),
     createJob: (ns, name, spec) =>
@@ -187,6 +152,6 @@ export function useImagePullScenarios(env: Record<string, string> = {}): ImagePu
       });
     },
     events: (ns, kind, reason) => eventsAbout(kube(), ns, kind, reason),
-    controllerLog: () => programLog(first),
+    controllerLog: () => layer.controllerLog(),
   };
 }

@@ -9,15 +9,14 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
 import { connectBus, type Bus } from '@regatta/bus';
-import { generateCrds, type ResourceDistribution } from '@regatta/api';
+import type { ResourceDistribution } from '@regatta/api';
 import type { KubeClient, KubeObject } from '@regatta/kube';
-import { installCrds, locateBinaries, type ManagedProcess } from '@regatta/local-cluster';
-import { randomId, scenarioCluster, useScenarioPrograms } from '@regatta/testing';
+import { locateBinaries, type ManagedProcess } from '@regatta/local-cluster';
+import { useScenarioLayer } from '@regatta/testing';
 
 const FIXTURES = fileURLToPath(new URL('../../../../libs/api/src/resourcedistribution/fixtures/', import.meta.url));
 export const RD = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'ResourceDistribution' } as const;
 export const RD_V1ALPHA1 = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ResourceDistribution' } as const;
-const ADMISSION = 'admissionregistration.k8s.io/v1';
 
 export const seedText = (file: string): string => readFileSync(`${FIXTURES}${file}`, 'utf8');
 
@@ -43,78 +42,42 @@ export interface ResourceDistributionScenarios {
 }
 
 export function useResourceDistributionScenarios(): ResourceDistributionScenarios {
-  const id = randomId();
-  const programs = useScenarioPrograms();
-  let client: KubeClient | undefined;
-  let kubeconfig = '';
-  let jaegerQuery: string | undefined;
-  let controller: ManagedProcess | undefined;
   let bus: Bus | undefined;
-  let common: Record<string, string> = {};
-  const prefix = `rd${id}_`;
-
-  const startController = async (instance: string, env: NodeJS.ProcessEnv = {}): Promise<ManagedProcess> => {
-    const p = await programs.start(
-      'resourcedistribution',
-      `resourcedistribution-${id}-${instance}`,
-      { ...common, POD_NAME: `resourcedistribution-${id}-${instance}`, ...env },
-      { webhook: true },
-    );
-    if (!env['REGATTA_NAMESPACE_SELECTOR']) controller = p.process;
-    return p.process;
-  };
+  const layer = useScenarioLayer({
+    lease: 'rd',
+    short: 'rd',
+    env: (leaseNs) => ({ REGATTA_RESOURCEDISTRIBUTION_NAMESPACE: leaseNs! }),
+    watcherEnv: { REGATTA_SECRET_HASH_KEY: randomBytes(32).toString('base64url') },
+    controller: { app: 'resourcedistribution', webhooks: true },
+  });
+  const prefix = `rd${layer.id}_`;
 
   beforeAll(async () => {
-    const cluster = scenarioCluster();
-    kubeconfig = cluster.kubeconfig;
-    client = cluster.client;
-    jaegerQuery = cluster.jaeger?.query;
-    await installCrds(kubeconfig, generateCrds());
-    const leaseNs = `rd-lease-${id}`;
-    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: leaseNs } });
-    common = {
-      KUBECONFIG: kubeconfig,
-      NATS_URL: cluster.nats!,
-      REGATTA_BUS_PREFIX: prefix,
-      REGATTA_LEASE_NAMESPACE: leaseNs,
-      REGATTA_RESOURCEDISTRIBUTION_NAMESPACE: leaseNs,
-      LOG_LEVEL: 'info',
-      ...(cluster.jaeger ? { OTEL_EXPORTER_OTLP_ENDPOINT: cluster.jaeger.otlpHttp } : {}),
-    };
-    await programs.start('watcher', `watcher-rd-${id}`, {
-      ...common,
-      POD_NAME: `watcher-rd-${id}`,
-      REGATTA_SECRET_HASH_KEY: randomBytes(32).toString('base64url'),
-    });
-    await startController('a');
-    bus = await connectBus({ servers: cluster.nats!, name: `rd-test-${id}`, prefix });
+    bus = await connectBus({ servers: layer.nats, name: `rd-test-${layer.id}`, prefix });
   });
-
   afterAll(async () => {
     await bus?.close();
-    for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
-      await client?.delete({ apiVersion: ADMISSION, kind, name: 'regatta-resourcedistribution' }).catch(() => undefined);
-    }
   });
 
-  const kube = (): KubeClient => {
-    if (!client) throw new Error('the scenario harness is used before beforeAll ran');
-    return client;
-  };
+  const kube = (): KubeClient => layer.client;
 
   return {
     get client() {
       return kube();
     },
-    id,
+    id: layer.id,
     get controller() {
-      if (!controller) throw new Error('the resourcedistribution program is not started');
-      return controller;
+      return layer.controller;
     },
-    startController,
+    async startController(instance, env = {}) {
+      // a scoped instance (another program beside this file's controller) leaves `controller` as it is
+      if (!env['REGATTA_NAMESPACE_SELECTOR']) return layer.startController(instance, env);
+      const p = await layer.startProgram('resourcedistribution', instance, env, { webhook: true });
+      return p.process;
+    },
     kubectl: (args, input) =>
       new Promise((resolve, reject) => {
-        const child = spawn(locateBinaries().kubectl, ['--kubeconfig', kubeconfig, ...args], { stdio: 'pipe' });
+        const child = spawn(locateBinaries().kubectl, ['--kubeconfig', layer.kubeconfig, ...args], { stdio: 'pipe' });
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -138,6 +101,7 @@ export function useResourceDistributionScenarios(): ResourceDistributionScenario
       return out;
     },
     async traces(operation) {
+      const jaegerQuery = layer.jaegerQuery;
       if (!jaegerQuery) return [];
       const res = await fetch(
         `${jaegerQuery}/api/traces?service=regatta-resourcedistribution&operation=${encodeURIComponent(operation)}&limit=50&lookback=1h`,

@@ -3,21 +3,16 @@
 // namespaces) on the shared local cluster, and six simulated nodes over the zones east, west and central (two each,
 // as the seed's example), shared by the run's UnitedDeployment files and left for the run. apps/v1 StatefulSets and Deployments are run by the cluster's
 // kube-controller-manager. Helpers read what a user reads: pods per zone, the UnitedDeployment's status, events.
-import { afterAll, beforeAll, expect } from 'vitest';
-import { generateCrds } from '@regatta/api';
-import { isAlreadyExists, type CoreEvent, type KubeClient, type KubeObject } from '@regatta/kube';
-import { installCrds, type ManagedProcess } from '@regatta/local-cluster';
-import { simulatedNodeManifest } from '@regatta/node-simulator';
+import { expect } from 'vitest';
+import type { CoreEvent, KubeClient, KubeObject } from '@regatta/kube';
+import type { ManagedProcess } from '@regatta/local-cluster';
 import {
-  createNamespace,
+  createTestNode,
   eventsAbout,
   livePods,
-  programLog,
-  randomId,
-  scenarioCluster,
-  useScenarioPrograms,
+  testNodeToleration,
+  useScenarioLayer,
   type Pod,
-  type ServingProgram,
 } from '@regatta/testing';
 
 export { isReady, imageOf, type Pod } from '@regatta/testing';
@@ -80,10 +75,10 @@ export interface UnitedDeploymentScenarios {
 }
 
 /**
- * The zone nodes are tainted so that the pods of other files' workloads (a DaemonSet runs on every node it
- * tolerates) stay off them; the UnitedDeployments of these files tolerate the taint in every subset kind's template.
+ * The zone nodes are test nodes (tainted `regatta-test-ud`) so that the pods of other files' workloads (a DaemonSet
+ * runs on every node it tolerates) stay off them; the UnitedDeployments of these files tolerate the taint in every
+ * subset kind's template.
  */
-const UD_NODE_TAINT = { key: 'regatta-test-ud', value: 'zones', effect: 'NoSchedule' } as const;
 const TEMPLATE_KINDS = ['statefulSetTemplate', 'advancedStatefulSetTemplate', 'cloneSetTemplate', 'deploymentTemplate'];
 
 function tolerateZoneNodes(ud: UnitedDeployment): UnitedDeployment {
@@ -92,7 +87,7 @@ function tolerateZoneNodes(ud: UnitedDeployment): UnitedDeployment {
   for (const kind of TEMPLATE_KINDS) {
     const podSpec = (templates[kind] as { spec?: { template?: { spec?: { tolerations?: unknown[] } } } } | undefined)
       ?.spec?.template?.spec;
-    if (podSpec) podSpec.tolerations = [...(podSpec.tolerations ?? []), { key: UD_NODE_TAINT.key, operator: 'Exists' }];
+    if (podSpec) podSpec.tolerations = [...(podSpec.tolerations ?? []), testNodeToleration('ud')];
   }
   return out;
 }
@@ -100,97 +95,25 @@ function tolerateZoneNodes(ud: UnitedDeployment): UnitedDeployment {
 export function useUnitedDeploymentScenarios(
   options: { env?: Record<string, string>; webhooks?: boolean } = {},
 ): UnitedDeploymentScenarios {
-  const id = randomId();
-  const scopeLabel = 'regatta-test-ud';
-  const programs = useScenarioPrograms();
-  let client: KubeClient | undefined;
-  let controller: ManagedProcess | undefined;
-  let first: ServingProgram | undefined;
-  let common: Record<string, string> = {};
   const nodesByZone: Record<string, string[]> = {};
-  const added: string[] = [];
-
-  const kube = (): KubeClient => {
-    if (!client) throw new Error('the scenario harness is used before beforeAll ran');
-    return client;
-  };
-
-  const createNode = async (name: string, zone: string, o: { capacity?: string; labels?: Record<string, string> }) => {
-    await kube().create(
-      simulatedNodeManifest(name, {
-        prefix: 'node',
-        zone,
-        taints: [UD_NODE_TAINT],
-        ...(o.labels ? { labels: o.labels } : {}),
-        ...(o.capacity ? { capacity: o.capacity } : {}),
-      }) as never,
-    );
-  };
-  const addNode = async (zone: string, o: { capacity?: string; labels?: Record<string, string> } = {}) => {
-    const name = `node-ud-${id}-${added.length + 1}`;
-    added.push(name);
-    await createNode(name, zone, o);
-    (nodesByZone[zone] ??= []).push(name);
-    return name;
-  };
-  /** The zone nodes, shared by every UnitedDeployment file of the run (pods of any file may land on any of them). */
-  const zoneNodes = async () => {
-    for (const zone of ZONES) {
-      for (let i = 1; i <= 2; i++) {
-        const name = `node-ud-${zone}-${i}`;
-        await createNode(name, zone, {}).catch((err: unknown) => {
-          if (!isAlreadyExists(err)) throw err;
-        });
-        (nodesByZone[zone] ??= []).push(name);
+  const layer = useScenarioLayer({
+    lease: 'ud',
+    short: 'ud',
+    scopeLabel: 'regatta-test-ud',
+    controller: { app: 'uniteddeployment', ...options },
+    async start(l) {
+      // the zone nodes, shared by every UnitedDeployment file of the run (pods of any file may land on any of them)
+      for (const zone of ZONES) {
+        for (let i = 1; i <= 2; i++) {
+          const name = await createTestNode(l.client, `node-ud-${zone}-${i}`, 'ud', { zone, shared: true });
+          (nodesByZone[zone] ??= []).push(name);
+        }
       }
-    }
-  };
-
-  const startController = async (instance: string): Promise<ManagedProcess> => {
-    const p = await programs.start(
-      'uniteddeployment',
-      `ud-${id}-${instance}`,
-      { ...common, REGATTA_NAMESPACE_SELECTOR: `${scopeLabel}=${id}`, POD_NAME: `ud-${id}-${instance}`, ...options.env },
-      { webhook: options.webhooks !== false },
-    );
-    controller = p.process;
-    if (instance === 'a') first = p;
-    return p.process;
-  };
-
-  beforeAll(async () => {
-    const cluster = scenarioCluster();
-    const { kubeconfig, nats, jaeger } = cluster;
-    client = cluster.client;
-    await installCrds(kubeconfig, generateCrds());
-    const leaseNs = `ud-lease-${id}`;
-    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: leaseNs } });
-    common = {
-      KUBECONFIG: kubeconfig,
-      NATS_URL: nats!,
-      REGATTA_BUS_PREFIX: `ud${id}_`,
-      REGATTA_LEASE_NAMESPACE: leaseNs,
-      LOG_LEVEL: 'info',
-      ...(jaeger ? { OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpHttp } : {}),
-    };
-    await zoneNodes();
-    await programs.start('watcher', `watcher-ud-${id}`, { ...common, POD_NAME: `watcher-ud-${id}` });
-    const scope = { REGATTA_NAMESPACE_SELECTOR: `${scopeLabel}=${id}` };
-    await programs.start('cloneset', `cloneset-ud-${id}`, { ...common, ...scope, POD_NAME: `cloneset-ud-${id}` }, { webhook: true });
-    await programs.start('asts', `asts-ud-${id}`, { ...common, ...scope, POD_NAME: `asts-ud-${id}` }, { webhook: true });
-    await startController('a');
+      await l.startProgram('cloneset', 'a', {}, { webhook: true });
+      await l.startProgram('asts', 'a', {}, { webhook: true });
+    },
   });
-
-  afterAll(async () => {
-    for (const name of added) await client?.delete({ ...NODE, name }).catch(() => undefined);
-    for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
-      for (const program of ['uniteddeployment', 'cloneset', 'asts']) {
-        await client
-          ?.delete({ apiVersion: 'admissionregistration.k8s.io/v1', kind, name: `regatta-${program}-${id}` })
-          .catch(() => undefined);
-      }
-    }
-  });
+  const kube = (): KubeClient => layer.client;
 
   const pods = (ns: string) => livePods(kube(), ns);
   const unitedDeployment = (ns: string, name: string) => kube().get<UnitedDeployment>({ ...UD_V1BETA1, namespace: ns, name });
@@ -212,11 +135,10 @@ export function useUnitedDeploymentScenarios(
       return nodesByZone;
     },
     get controller() {
-      if (!controller) throw new Error('the uniteddeployment program is not started');
-      return controller;
+      return layer.controller;
     },
-    startController,
-    namespace: () => createNamespace(kube(), `ud-${id}`, { [scopeLabel]: id }),
+    startController: (instance) => layer.startController(instance),
+    namespace: () => layer.namespace(),
     pods,
     async podsPerZone(ns) {
       const out: Record<string, number> = {};
@@ -235,8 +157,12 @@ export function useUnitedDeploymentScenarios(
       return (await kube().list({ ...gvk, namespace: ns })).items;
     },
     events: (ns, reason) => eventsAbout(kube(), ns, 'UnitedDeployment', reason),
-    addNode,
-    controllerLog: () => programLog(first),
+    async addNode(zone, o = {}) {
+      const name = await layer.addTestNode('ud', { zone, ...o });
+      (nodesByZone[zone] ??= []).push(name);
+      return name;
+    },
+    controllerLog: () => layer.controllerLog(),
     async settled(ns, name, replicas, timeoutMs = 120_000) {
       // polls a summary, so that a timeout shows what differed
       await expect

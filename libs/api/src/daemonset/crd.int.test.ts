@@ -69,17 +69,6 @@ describe('DaemonSet CRD on a real API server', () => {
     await api('DELETE', `/api/v1/namespaces/${ns}`);
   });
 
-  it('serves daemonsets (short names daemon, ads; status subresource, no scale) in v1alpha1 and v1beta1', async () => {
-    for (const version of ['v1alpha1', 'v1beta1']) {
-      const res = await api('GET', `/apis/apps.kruise.io/${version}`);
-      const resources = res.body['resources'] as { name: string; shortNames?: string[]; namespaced: boolean }[];
-      const byName = new Map(resources.map((r) => [r.name, r]));
-      expect(byName.get('daemonsets')).toMatchObject({ shortNames: ['daemon', 'ads'], namespaced: true });
-      expect(byName.get('daemonsets/status')).toBeDefined();
-      expect(byName.get('daemonsets/scale')).toBeUndefined();
-    }
-  });
-
   const seeds = loadSeedDaemonSets();
   it.each(seeds.map((s, i) => [s.file, s, i] as const))('applies %s through v1alpha1; v1beta1 reads the same spec', async (_file, seed, i) => {
     const name = `seed-${i}`;

@@ -78,21 +78,6 @@ describe('UnitedDeployment CRD on a real API server', () => {
     await api('DELETE', `/api/v1/namespaces/${ns}`);
   });
 
-  it('serves uniteddeployments (short name ud; status and scale subresources) in v1alpha1 and v1beta1', async () => {
-    for (const version of ['v1alpha1', 'v1beta1']) {
-      const res = await api('GET', `/apis/apps.kruise.io/${version}`);
-      const resources = res.body['resources'] as {
-        name: string;
-        shortNames?: string[];
-        namespaced: boolean;
-      }[];
-      const byName = new Map(resources.map((r) => [r.name, r]));
-      expect(byName.get('uniteddeployments')).toMatchObject({ shortNames: ['ud'], namespaced: true });
-      expect(byName.get('uniteddeployments/status')).toBeDefined();
-      expect(byName.get('uniteddeployments/scale')).toBeDefined();
-    }
-  });
-
   it('keeps the seed article object whole through v1alpha1 (nodeSelector included) and reads it through v1beta1', async () => {
     // without the admission webhook the missing selector is refused by the schema
     const bare = await api('POST', alpha, {

@@ -16,8 +16,10 @@ import {
   type ValidatingHandler,
   type ValidationResult,
   Mutation,
+  NOT_BEING_DELETED,
   fieldErrorCauses,
   invalid,
+  kindWebhookConfigurations,
 } from '@regatta/runtime';
 
 export const MUTATE_SIDECARSET_PATH = '/mutate-apps-kruise-io-sidecarset';
@@ -75,53 +77,21 @@ export function sidecarSetWebhookConfigurations(
   caBundlePem: string,
   namespaceScope?: { matchLabels: Record<string, string> },
 ): KubeObject[] {
-  const caBundle = Buffer.from(caBundlePem).toString('base64');
-  const suffix = Object.values(namespaceScope?.matchLabels ?? {})
-    .filter(Boolean)
-    .join('-');
-  const name = namespaceScope ? `regatta-sidecarset-${suffix || 'scoped'}` : 'regatta-sidecarset';
-  const common = {
-    ...(namespaceScope ? { objectSelector: { matchLabels: namespaceScope.matchLabels } } : {}),
-    rules: [
+  const { mutating, validating } = kindWebhookConfigurations(
+    'sidecarset',
+    [
       {
-        apiGroups: ['apps.kruise.io'],
-        apiVersions: ['v1alpha1', 'v1beta1'],
-        operations: ['CREATE', 'UPDATE'],
-        resources: ['sidecarsets'],
+        resource: 'sidecarsets',
         scope: 'Cluster',
+        versions: ['v1alpha1', 'v1beta1'],
+        mutating: { name: 'msidecarset.kb.io', path: MUTATE_SIDECARSET_PATH },
+        validating: { name: 'vsidecarset.kb.io', path: VALIDATE_SIDECARSET_PATH },
+        matchConditions: [NOT_BEING_DELETED],
       },
     ],
-    matchConditions: [{ name: 'not-being-deleted', expression: '!has(object.metadata.deletionTimestamp)' }],
-    failurePolicy: 'Fail',
-    sideEffects: 'None',
-    admissionReviewVersions: ['v1'],
-    timeoutSeconds: 10,
-  };
-  return [
-    {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'MutatingWebhookConfiguration',
-      metadata: { name },
-      webhooks: [
-        {
-          name: 'msidecarset.kb.io',
-          clientConfig: { url: `${baseUrl}${MUTATE_SIDECARSET_PATH}`, caBundle },
-          reinvocationPolicy: 'Never',
-          ...common,
-        },
-      ],
-    } as KubeObject,
-    {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'ValidatingWebhookConfiguration',
-      metadata: { name },
-      webhooks: [
-        {
-          name: 'vsidecarset.kb.io',
-          clientConfig: { url: `${baseUrl}${VALIDATE_SIDECARSET_PATH}`, caBundle },
-          ...common,
-        },
-      ],
-    } as KubeObject,
-  ];
+    baseUrl,
+    caBundlePem,
+    namespaceScope,
+  );
+  return [mutating, validating];
 }
