@@ -173,6 +173,23 @@ describe('UnitedDeploymentReconciler (in memory)', () => {
       expect(t.cluster.get('ControllerRevision', 'ns', 'other-1')?.metadata?.ownerReferences).toEqual([]);
     });
 
+    it('waits, creating nothing, while subsets are still controlled by a former UnitedDeployment of the same name', async () => {
+      const t = setup(ud());
+      await t.run();
+      t.edit((u) => {
+        u.metadata = { ...u.metadata, uid: 'ud-2' };
+        delete u.status;
+      });
+      const result = await t.run();
+      expect(result.requeueAfterMs).toBeGreaterThan(0);
+      expect(t.cluster.written('create', 'CloneSet')).toHaveLength(2);
+      // the garbage collector orphans them: adopted
+      for (const o of t.cluster.all('CloneSet')) t.cluster.add({ ...o, metadata: { ...o.metadata, ownerReferences: [] } });
+      await t.run();
+      expect(ownerUids(t, 'CloneSet')).toEqual([['ud-2'], ['ud-2']]);
+      expect(t.cluster.written('create', 'CloneSet')).toHaveLength(2);
+    });
+
     it('adopts only workloads of the template kind that carry a subset name and match the selector', async () => {
       const t = setup(ud());
       await t.run();

@@ -49,8 +49,23 @@ export function claimCandidates<T extends KubeObject>(
 
 export interface ClaimedWorkloads {
   workloads: SubsetWorkload[];
-  /** Subset names of matching orphans left unadopted this round (changed meanwhile): not to be created anew. */
+  /**
+   * Subset names not to be created anew this round: matching orphans left unadopted (changed meanwhile), and
+   * workloads still controlled by a former UnitedDeployment of the same name (deleted; the garbage collector has not
+   * orphaned or deleted them yet, or the cache does not show it yet).
+   */
   unadopted: string[];
+}
+
+/** Controlled by another UnitedDeployment of the same name (a deleted one this one replaces). */
+function ofFormerUnitedDeployment(ud: UnitedDeployment, o: KubeObject): boolean {
+  const ref = controllerRef(o);
+  return (
+    ref !== undefined &&
+    ref.kind === UNITED_DEPLOYMENT_GVK.kind &&
+    ref.name === ud.metadata?.name &&
+    ref.uid !== ud.metadata?.uid
+  );
 }
 
 /** The workloads of the template's kind this UnitedDeployment controls, after adopting and releasing. */
@@ -59,6 +74,11 @@ export async function claimSubsetWorkloads(s: StepContext, ud: UnitedDeployment,
   const { owned, orphans } = claimCandidates(ud, all, (w) => Boolean(w.metadata?.labels?.[SUBSET_NAME_LABEL]));
   const selector = claimingSelector(ud);
   if (!selector || ud.metadata?.deletionTimestamp) return { workloads: owned, unadopted: [] };
+  const matches = compileLabelSelector(selector);
+  const former = all
+    .filter((w) => ofFormerUnitedDeployment(ud, w) && matches.matches(w.metadata?.labels))
+    .map((w) => w.metadata?.labels?.[SUBSET_NAME_LABEL] ?? '')
+    .filter((n) => n !== '');
   const workloads = await claim(
     { client: s.d.client, log: s.log, onWritten: expectWritten(s) },
     {
@@ -73,11 +93,10 @@ export async function claimSubsetWorkloads(s: StepContext, ud: UnitedDeployment,
     },
   );
   const claimed = new Set(workloads.map((w) => w.metadata?.uid));
-  const matches = compileLabelSelector(selector);
   const unadopted = orphans
     .filter((o) => !claimed.has(o.metadata?.uid) && matches.matches(o.metadata?.labels))
     .map((o) => o.metadata?.labels?.[SUBSET_NAME_LABEL] ?? '');
-  return { workloads, unadopted };
+  return { workloads, unadopted: [...new Set([...unadopted, ...former])] };
 }
 
 /**
