@@ -40,8 +40,9 @@ describe('UnitedDeployment adoption', () => {
     await expect
       .poll(
         async () => {
+          // while it is there, its finalizers show what the deletion waits for
           const gone = await h.unitedDeployment(ns, 'adopt').then(
-            () => false,
+            (u) => u.metadata?.finalizers ?? [],
             (err: unknown) => isNotFound(err),
           );
           return { gone, controllers: Object.values(await controllers(ns, CS)) };

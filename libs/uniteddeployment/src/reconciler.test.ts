@@ -82,7 +82,7 @@ describe('UnitedDeploymentReconciler (in memory)', () => {
     ]);
     expect(status?.subsetReplicas).toEqual({ a: 2, b: 2 });
     expect(status?.updatedRevision).toBe(t.cluster.all('ControllerRevision')[0]?.metadata?.name);
-    expect(t.events).toContain(`SuccessfulUpdateSubset: Create 2 Subset (${t.cluster.all('CloneSet').map((c) => c.metadata?.name).join(', ')})`);
+    expect(t.events).toContain('SuccessfulUpdateSubset: Create 2 Subset (CloneSet)');
   });
 
   it('scales the subsets, removes a subset that left the spec, and deletes a duplicate', async () => {
@@ -122,6 +122,20 @@ describe('UnitedDeploymentReconciler (in memory)', () => {
     expect(t.cluster.get<UnitedDeployment>('UnitedDeployment', 'ns', 'demo')?.status?.conditions).toContainEqual(
       expect.objectContaining({ type: 'UnitedDeploymentUpdated', status: 'False', reason: 'UnitedDeploymentRevisionUpdating' }),
     );
+  });
+
+  it('creates subsets in slow-start batches: a failed first create stops the others', async () => {
+    const u = ud();
+    u.spec.topology = { subsets: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] };
+    const t = setup(u);
+    t.cluster.failOn((w) => (w.verb === 'create' && w.kind === 'CloneSet' ? new Error('quota exceeded') : undefined));
+    await expect(t.run()).rejects.toThrow('fail to create Subset (CloneSet) a: quota exceeded');
+    expect(t.cluster.written('create', 'CloneSet')).toHaveLength(1);
+    expect(t.events).toContain('FailedUpdateSubset: fail to create Subset (CloneSet) a: quota exceeded');
+    t.cluster.failOn(undefined);
+    await t.run();
+    expect(Object.values(t.sets()).sort()).toEqual([1, 1, 2]);
+    expect(t.events).toContain('SuccessfulUpdateSubset: Create 3 Subset (CloneSet)');
   });
 
   describe('orphaned subset workloads (docs/adr/0029)', () => {
