@@ -1,6 +1,7 @@
-// Orphaned subset workloads are adopted (docs/uniteddeployment.md "Subset workloads", docs/adr/0029): a
-// UnitedDeployment deleted with `propagationPolicy: Orphan` and created again takes its subsets back, and a subset
-// whose owner reference was removed is adopted again; no workload is created, no pod replaced.
+// Orphaned subset workloads are adopted (docs/uniteddeployment.md "Adoption", docs/adr/0029): a UnitedDeployment
+// deleted with `propagationPolicy: Orphan` and created again takes its subsets back, and a subset whose owner
+// reference was removed is adopted again; no workload is created, no pod replaced. And what a change looks like in
+// Jaeger (docs/uniteddeployment.md "Following a change"): a template change is one trace with a span per subset.
 import { describe, expect, it } from 'vitest';
 import { isNotFound, type KubeObject } from '@regatta/kube';
 import { unitedDeployment } from './testing/fixtures.js';
@@ -97,5 +98,48 @@ describe('UnitedDeployment adoption', () => {
     expect(await controllers(ns, DEPLOY)).toEqual(before);
     expect(await podUids(ns)).toEqual(pods);
     expect((await h.client.get({ ...UD_V1BETA1, namespace: ns, name: 'patched' })).metadata?.uid).toBe(created.metadata?.uid);
+  }, 300_000);
+});
+
+describe('UnitedDeployment traces', () => {
+  it('a template change is one trace in Jaeger: a sync span with a subset-update span per subset', async () => {
+    const ns = await h.namespace();
+    await h.create(
+      unitedDeployment(ns, 'traced', {
+        replicas: 3,
+        subsets: [
+          { name: 'a', zone: 'east' },
+          { name: 'b', zone: 'west' },
+          { name: 'c', zone: 'central' },
+        ],
+      }),
+    );
+    const first = await h.settled(ns, 'traced', 3);
+    await h.patch(ns, 'traced', {
+      spec: { template: { cloneSetTemplate: { spec: { template: { spec: { containers: [{ name: 'main', image: 'nginx:1.29.0' }] } } } } } },
+    });
+    const done = await h.settled(ns, 'traced', 3);
+    const revision = done.status?.updatedRevision;
+    expect(revision).not.toBe(first.status?.updatedRevision);
+    /** Per trace of a revision: its sync span's revision and its subset spans as `<action> <subset> <reason>`. */
+    const tracesOf = async (rev: string | undefined, action: string) =>
+      (await h.traces(ns))
+        .map((t) => ({
+          sync: t.spans.filter((sp) => sp.operationName === 'uniteddeployment.sync').map((sp) => sp.tags['uniteddeployment.revision']),
+          subsets: t.spans
+            .filter((sp) => sp.operationName === `uniteddeployment.subset-${action}`)
+            .map((sp) => `${String(sp.tags['uniteddeployment.subset'])} ${String(sp.tags['uniteddeployment.workload.kind'])} ${String(sp.tags['uniteddeployment.reason'] ?? '')}`.trim())
+            .sort(),
+        }))
+        .filter((t) => t.sync[0] === rev && t.subsets.length > 0);
+    // created: one trace with a create span per subset
+    await expect
+      .poll(() => tracesOf(first.status?.updatedRevision, 'create'), { timeout: 60_000, interval: 2000 })
+      .toEqual([{ sync: [first.status?.updatedRevision], subsets: ['a CloneSet', 'b CloneSet', 'c CloneSet'] }]);
+    // the template change: one trace writes the new revision to every subset
+    const rollout = async () => (await tracesOf(revision, 'update')).filter((t) => t.subsets.some((x) => x.endsWith(' revision')));
+    await expect
+      .poll(rollout, { timeout: 60_000, interval: 2000 })
+      .toEqual([{ sync: [revision], subsets: ['a CloneSet revision', 'b CloneSet revision', 'c CloneSet revision'] }]);
   }, 300_000);
 });
