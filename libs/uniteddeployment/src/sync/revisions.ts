@@ -10,6 +10,7 @@ import {
   type ControllerRevision,
   type PodTemplate,
   controllerRevisionName,
+  goJson,
   hashControllerRevision,
   syncRevisions,
   templateRevisionData,
@@ -25,6 +26,15 @@ export interface UdRevisions {
   current: string;
   update: string;
   collisionCount: number;
+}
+
+/**
+ * The data with its keys in the order Go writes a map (sorted): the API server keeps `data` as the bytes it received,
+ * and a strategic-merge patch of the revision (the garbage collector's, orphaning it) re-encodes them sorted; bytes
+ * that differ are refused as a change of the immutable `data`.
+ */
+function canonicalData(data: Record<string, unknown>): Record<string, unknown> {
+  return JSON.parse(goJson(data)) as Record<string, unknown>;
 }
 
 /** The revision of the UnitedDeployment's template now, numbered `revision`. */
@@ -44,7 +54,7 @@ export function newUdRevision(
       labels,
       ownerReferences: [newControllerRef(ud as KubeObject, UNITED_DEPLOYMENT_GVK)],
     },
-    data: templateRevisionData((ud.spec.template ?? {}) as PodTemplate),
+    data: canonicalData(templateRevisionData((ud.spec.template ?? {}) as PodTemplate)),
     revision,
   };
   const hash = hashControllerRevision(cr, collisionCount);
