@@ -37,6 +37,9 @@ export interface UnitedDeploymentReconcilerDeps extends SyncDeps {
   tracer?: Tracer;
 }
 
+/** When an orphan could not be adopted (it changed meanwhile), the next attempt. */
+const UNADOPTED_RECHECK_MS = 1000;
+
 export function unitedDeploymentKey(namespace: string | undefined, name: string): string {
   return `${namespace ?? ''}/${name}`;
 }
@@ -145,7 +148,10 @@ export class UnitedDeploymentReconciler implements Reconciler {
         ...(maxUnavailable !== undefined ? { maxUnavailable } : {}),
       };
     };
-    const plan = planSubsets(ud, found.existing, target);
+    const planned = planSubsets(ud, found.existing, target);
+    // a subset whose orphaned workload could not be adopted yet is not created twice
+    const plan = { ...planned, create: planned.create.filter((n) => !found.unadopted.includes(n)) };
+    if (plan.create.length < planned.create.length) requeue.push(UNADOPTED_RECHECK_MS);
     try {
       const managed = await manageSubsets(s, { ud, kind, found, plan, target, conditions });
       conditions = managed.conditions;

@@ -93,6 +93,52 @@ describe('claim', () => {
   });
 });
 
+describe('claim with merge patches (custom resources)', () => {
+  const CS = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' } as const;
+  const set = (name: string, labels: Record<string, string>, ownerUid?: string): KubeObject => ({
+    ...pod(name, labels, ownerUid),
+    ...CS,
+  });
+  const setup = () => {
+    const c = new MemoryCluster();
+    c.add(owner(), set('orphan', { app: 'web' }), set('stray', { app: 'x' }, 'owner-uid'));
+    const sets = c.reader('CloneSet');
+    const input = {
+      owner: owner(),
+      ownerKind: KIND,
+      kind: CS,
+      selector: { matchLabels: { app: 'web' } },
+      owned: sets.byIndex('ownerUid', 'owner-uid'),
+      orphans: sets.list({ filter: (p) => !p.metadata?.ownerReferences }),
+      patchType: 'merge' as const,
+    };
+    return { c, input, deps: { client: c.writer, log } };
+  };
+
+  it('adopts and releases with the whole list, guarded by the resourceVersion', async () => {
+    const { c, input, deps } = setup();
+    const claimed = await claim(deps, input);
+    expect(claimed.map((o) => o.metadata?.name)).toEqual(['orphan']);
+    const adopt = c.written('patch', 'CloneSet').find((w) => w.name === 'orphan')?.body as {
+      metadata: { resourceVersion?: string; ownerReferences: unknown[] };
+    };
+    expect(adopt.metadata.resourceVersion).toBeDefined();
+    expect(adopt.metadata.ownerReferences).toEqual([expect.objectContaining({ uid: 'owner-uid', controller: true })]);
+    expect(c.get('CloneSet', 'ns', 'stray')?.metadata?.ownerReferences).toBeUndefined();
+  });
+
+  it('retries a stale object on a fresh read, and counts one adopted meanwhile as claimed', async () => {
+    const { c, input, deps } = setup();
+    // the cache is stale: the orphan changed on the server (a status write)
+    await c.writer.patch({ ...CS, namespace: 'ns', name: 'orphan' }, { status: { replicas: 1 } }, { type: 'merge' });
+    expect((await claim(deps, input)).map((o) => o.metadata?.name)).toEqual(['orphan']);
+    expect(c.written('patch', 'CloneSet').filter((w) => w.name === 'orphan')).toHaveLength(3);
+    // claimed again from the same stale view: the fresh read shows it adopted already
+    const again = await claim(deps, { ...input, owned: [] });
+    expect(again.map((o) => o.metadata?.name)).toEqual(['orphan']);
+  });
+});
+
 describe('writeStatus', () => {
   const changed = (stored: unknown, next: { replicas: number }) =>
     (stored as { replicas?: number } | undefined)?.replicas !== next.replicas;

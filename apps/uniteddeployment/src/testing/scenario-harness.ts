@@ -12,10 +12,11 @@ import {
   livePods,
   testNodeToleration,
   useScenarioLayer,
+  type JaegerSpan,
   type Pod,
 } from '@regatta/testing';
 
-export { isReady, imageOf, type Pod } from '@regatta/testing';
+export { isReady, imageOf, type JaegerSpan, type Pod } from '@regatta/testing';
 export type { CoreEvent } from '@regatta/kube';
 
 /** Objects are written as the seed writes them (v1alpha1); status is read through v1beta1, the stored version. */
@@ -72,6 +73,18 @@ export interface UnitedDeploymentScenarios {
   controllerLog(): string;
   /** Waits until the status shows `replicas` ready pods at the update revision for this generation. */
   settled(ns: string, name: string, replicas: number, timeoutMs?: number): Promise<UnitedDeployment>;
+  /** Deletes the UnitedDeployment with that propagation policy (`Orphan` leaves its subset workloads). */
+  remove(ns: string, name: string, propagationPolicy: 'Orphan' | 'Background' | 'Foreground'): Promise<void>;
+  /**
+   * The traces of service `regatta-uniteddeployment` about UnitedDeployments of `ns` (docs/uniteddeployment.md
+   * "Following a change"), as Jaeger holds them; [] without Jaeger.
+   */
+  traces(ns: string): Promise<UnitedDeploymentTrace[]>;
+}
+
+export interface UnitedDeploymentTrace {
+  traceID: string;
+  spans: JaegerSpan[];
 }
 
 /**
@@ -182,6 +195,31 @@ export function useUnitedDeploymentScenarios(
         )
         .toEqual({ observed: true, replicas, readyReplicas: replicas, updatedReadyReplicas: replicas, pods: replicas });
       return unitedDeployment(ns, name);
+    },
+    async remove(ns, name, propagationPolicy) {
+      await kube().delete({ ...UD_V1BETA1, namespace: ns, name }, { propagationPolicy });
+    },
+    async traces(ns) {
+      const jaegerQuery = layer.jaegerQuery;
+      if (!jaegerQuery) return [];
+      const q = new URLSearchParams({
+        service: 'regatta-uniteddeployment',
+        tags: JSON.stringify({ 'k8s.namespace.name': ns }),
+        lookback: '2h',
+        limit: '200',
+      });
+      const res = await fetch(`${jaegerQuery}/api/traces?${q.toString()}`);
+      if (!res.ok) return [];
+      const body = (await res.json()) as {
+        data?: { traceID: string; spans: { operationName: string; tags: { key: string; value: unknown }[] }[] }[];
+      };
+      return (body.data ?? []).map((t) => ({
+        traceID: t.traceID,
+        spans: t.spans.map((sp) => ({
+          operationName: sp.operationName,
+          tags: Object.fromEntries(sp.tags.map((tag) => [tag.key, tag.value])),
+        })),
+      }));
     },
   };
 }

@@ -13,6 +13,8 @@ export interface SubsetKind {
   apiVersion: string;
   kind: string;
   reader: SubsetReaderName;
+  /** Upstream's `subSetType`, as its events name it. */
+  subsetType: 'StatefulSet' | 'AdvancedStatefulSet' | 'CloneSet' | 'Deployment';
   /**
    * Where the subset's partition is written: apps/v1 StatefulSet (`rollingUpdate.partition`, type forced to
    * RollingUpdate), Advanced StatefulSet (the same, type left as written), CloneSet v1alpha1
@@ -23,16 +25,17 @@ export interface SubsetKind {
 
 /** In the order OpenKruise looks for the template (the first one set wins). */
 export const SUBSET_KINDS: readonly SubsetKind[] = [
-  { template: 'statefulSetTemplate', apiVersion: 'apps/v1', kind: 'StatefulSet', reader: 'statefulsets', partition: 'statefulset' },
+  { template: 'statefulSetTemplate', apiVersion: 'apps/v1', kind: 'StatefulSet', reader: 'statefulsets', subsetType: 'StatefulSet', partition: 'statefulset' },
   {
     template: 'advancedStatefulSetTemplate',
     apiVersion: 'apps.kruise.io/v1beta1',
     kind: 'StatefulSet',
     reader: 'advancedstatefulsets',
+    subsetType: 'AdvancedStatefulSet',
     partition: 'advancedstatefulset',
   },
-  { template: 'cloneSetTemplate', apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', reader: 'clonesets', partition: 'cloneset' },
-  { template: 'deploymentTemplate', apiVersion: 'apps/v1', kind: 'Deployment', reader: 'deployments', partition: 'none' },
+  { template: 'cloneSetTemplate', apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', reader: 'clonesets', subsetType: 'CloneSet', partition: 'cloneset' },
+  { template: 'deploymentTemplate', apiVersion: 'apps/v1', kind: 'Deployment', reader: 'deployments', subsetType: 'Deployment', partition: 'none' },
 ];
 
 /** The kind of the UnitedDeployment's template, or undefined when it has none. */

@@ -2,10 +2,11 @@
  * `manageSubsets` (OpenKruise `pkg/controller/uniteddeployment/uniteddeployment_update.go`; docs/uniteddeployment.md
  * "Reconcile"): create the missing subsets at the expected revision, delete those that left the spec and those of
  * another kind, then rewrite every subset whose revision, replicas, partition or patch moved (a fresh read and up to
- * five attempts each). Conditions `SubsetProvisioned` and `SubsetUpdated` as upstream.
+ * five attempts each). Creates and updates go in slow-start batches (slow-start.ts). Conditions `SubsetProvisioned`
+ * and `SubsetUpdated` and the events' wording as upstream (the subset type in parentheses).
  */
 import type { Pod } from '@regatta/api';
-import { cloneJson, isConflict, isNotFound, setCondition } from '@regatta/kube';
+import { TimeoutError, cloneJson, isConflict, isNotFound, setCondition } from '@regatta/kube';
 import { REASONS, SUBSET_NAME_LABEL, UD_REVISION_LABEL, UnitedDeploymentConditions } from '../keys.js';
 import type { SubsetTarget, SubsetsPlan } from '../planning/plan.js';
 import { buildSubsetWorkload } from '../subset/build.js';
@@ -16,6 +17,7 @@ import type { Subset, UDCondition, UnitedDeployment } from '../types.js';
 import type { StepContext } from './context.js';
 import type { FoundSubsets } from './subsets.js';
 import type { SubsetWrite } from './trace.js';
+import { inSlowStartBatches } from './slow-start.js';
 import { podsOfWorkload } from './subsets.js';
 
 const UPDATE_ATTEMPTS = 5;
@@ -35,6 +37,8 @@ export interface ManageResult {
   writes: SubsetWrite[];
 }
 
+const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
 function subsetOf(ud: UnitedDeployment, name: string): Subset {
   return (ud.spec.topology?.subsets ?? []).find((x) => x.name === name) ?? { name };
 }
@@ -45,19 +49,28 @@ export async function manageSubsets(s: StepContext, m: ManageInput): Promise<Man
   let conditions = m.conditions;
   const writes: SubsetWrite[] = [];
 
+  // creates in slow-start batches; a timeout is taken as done (the object may well exist: the next round sees it)
   const created: string[] = [];
-  for (const name of plan.create) {
+  const creates = await inSlowStartBatches(plan.create, async (name) => {
     const t = m.target(name);
     const obj = buildSubsetWorkload({ ud, kind, subset: subsetOf(ud, name), revision: t.revision, replicas: t.replicas, partition: t.partition });
-    const out = await s.d.client.create<SubsetWorkload>(obj);
+    let out: SubsetWorkload;
+    try {
+      out = await s.d.client.create<SubsetWorkload>(obj);
+    } catch (err) {
+      if (!(err instanceof TimeoutError)) throw err;
+      s.log.warn({ subset: name, err }, 'creating a subset timed out');
+      return;
+    }
     const createdName = out.metadata?.name ?? '';
     if (!s.d[kind.reader].get(ns, createdName)) s.d.expectations.expectScale(s.key, 'create', createdName);
     created.push(createdName);
     writes.push({ action: 'create', subset: name, workload: out });
     s.log.info({ subset: name, workload: createdName, replicas: t.replicas }, 'created a subset');
-  }
-  if (created.length > 0) {
-    void s.d.recorder.normal(ud, REASONS.SuccessfulUpdateSubset, `Create ${created.length} Subset (${created.join(', ')})`);
+  });
+  const createErrors = creates.failed.map((f) => `fail to create Subset (${kind.subsetType}) ${f.item}: ${messageOf(f.error)}`);
+  if (createErrors.length === 0 && creates.done.length > 0) {
+    void s.d.recorder.normal(ud, REASONS.SuccessfulUpdateSubset, `Create ${creates.done.length} Subset (${kind.subsetType})`);
   }
 
   const removed = [...m.found.existing.values()].filter((v) => plan.remove.includes(v.workload.metadata?.name ?? ''));
@@ -86,33 +99,32 @@ export async function manageSubsets(s: StepContext, m: ManageInput): Promise<Man
       if (!isNotFound(err)) throw err;
     }
   }
-  if (deleted.length > 0) {
-    void s.d.recorder.normal(ud, REASONS.SuccessfulUpdateSubset, `Delete ${deleted.length} Subset (${deleted.join(', ')})`);
+  if (removed.length > 0) {
+    void s.d.recorder.normal(ud, REASONS.SuccessfulUpdateSubset, `Delete ${removed.length} Subset (${kind.subsetType})`);
   }
+  if (createErrors.length > 0) throw new Error(createErrors.join('; '));
   if (created.length > 0 || deleted.length > 0) {
     conditions = setCondition(conditions, { type: UnitedDeploymentConditions.SubsetProvisioned, status: 'True' }, s.now);
   }
 
   if (plan.update.length > 0) {
-    const failures: string[] = [];
-    for (const { name, reason } of plan.update) {
+    const updates = await inSlowStartBatches(plan.update, async ({ name, reason }) => {
       const view = m.found.existing.get(name);
-      if (!view) continue;
-      try {
-        const updated = await updateSubset(s, ud, kind, subsetOf(ud, name), view.workload, m.target(name));
-        writes.push({ action: 'update', subset: name, workload: updated, reason });
-        s.log.info({ subset: name, workload: updated.metadata?.name, reason }, 'updated a subset');
-        if (kind.partition === 'statefulset') await deleteStuckPods(s, updated, m.target(name));
-      } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        failures.push(message);
-        void s.d.recorder.warning(
-          ud,
-          REASONS.FailedUpdateSubset,
-          `Error updating PodSet (${name}) ${view.workload.metadata?.name ?? ''} when updating: ${message}`,
-        );
-      }
-    }
+      if (!view) return;
+      const updated = await updateSubset(s, ud, kind, subsetOf(ud, name), view.workload, m.target(name));
+      writes.push({ action: 'update', subset: name, workload: updated, reason });
+      s.log.info({ subset: name, workload: updated.metadata?.name, reason }, 'updated a subset');
+      if (kind.partition === 'statefulset') await deleteStuckPods(s, updated, m.target(name));
+    });
+    const failures = updates.failed.map(({ item, error }) => {
+      const message = messageOf(error);
+      void s.d.recorder.warning(
+        ud,
+        REASONS.FailedUpdateSubset,
+        `Error updating PodSet (${kind.subsetType}) ${m.found.existing.get(item.name)?.workload.metadata?.name ?? ''} when updating: ${message}`,
+      );
+      return message;
+    });
     conditions = setCondition(
       conditions,
       failures.length === 0

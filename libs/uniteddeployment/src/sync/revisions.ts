@@ -2,13 +2,15 @@
  * UnitedDeployment revisions (OpenKruise `pkg/controller/uniteddeployment/revision.go`, docs/uniteddeployment.md
  * "Revisions"): only `spec.template` is versioned, as `{"spec":{"template":{…,"$patch":"replace"}}}`; the revision is
  * named `<ud>-<hash>` and labelled with the StatefulSet/ASTS/Deployment template's labels. Revisions are found by
- * owner reference (those of a CloneSet template carry no labels the selector could match).
+ * owner reference (those of a CloneSet template carry no labels the selector could match); orphans named `<ud>-…`
+ * that match the selector are adopted (sync/claim.ts).
  */
-import { type KubeObject, controllerRef, newControllerRef } from '@regatta/kube';
+import { type KubeObject, newControllerRef } from '@regatta/kube';
 import {
   type ControllerRevision,
   type PodTemplate,
   controllerRevisionName,
+  goJson,
   hashControllerRevision,
   syncRevisions,
   templateRevisionData,
@@ -17,12 +19,22 @@ import {
 import { DEFAULT_UD_REVISION_HISTORY_LIMIT, REASONS, REVISION_HASH_LABEL, UNITED_DEPLOYMENT_GVK } from '../keys.js';
 import type { SubsetKind } from '../subset/kinds.js';
 import type { UnitedDeployment } from '../types.js';
+import { claimRevisions } from './claim.js';
 import type { StepContext } from './context.js';
 
 export interface UdRevisions {
   current: string;
   update: string;
   collisionCount: number;
+}
+
+/**
+ * The data with its keys in the order Go writes a map (sorted): the API server keeps `data` as the bytes it received,
+ * and a strategic-merge patch of the revision (the garbage collector's, orphaning it) re-encodes them sorted; bytes
+ * that differ are refused as a change of the immutable `data`.
+ */
+function canonicalData(data: Record<string, unknown>): Record<string, unknown> {
+  return JSON.parse(goJson(data)) as Record<string, unknown>;
 }
 
 /** The revision of the UnitedDeployment's template now, numbered `revision`. */
@@ -42,7 +54,7 @@ export function newUdRevision(
       labels,
       ownerReferences: [newControllerRef(ud as KubeObject, UNITED_DEPLOYMENT_GVK)],
     },
-    data: templateRevisionData((ud.spec.template ?? {}) as PodTemplate),
+    data: canonicalData(templateRevisionData((ud.spec.template ?? {}) as PodTemplate)),
     revision,
   };
   const hash = hashControllerRevision(cr, collisionCount);
@@ -51,12 +63,8 @@ export function newUdRevision(
 }
 
 export async function revisionsStep(s: StepContext, ud: UnitedDeployment, kind: SubsetKind | undefined): Promise<UdRevisions> {
-  const uid = ud.metadata?.uid;
-  const owned = s.d.revisions.list({
-    namespace: ud.metadata?.namespace,
-    filter: (r) => controllerRef(r)?.uid === uid,
-  }) as ControllerRevision[];
   try {
+    const owned = await claimRevisions<ControllerRevision>(s, ud);
     const sync = await syncRevisions(s.d.client, {
       owner: ud,
       selector: {},

@@ -1,7 +1,8 @@
 /**
  * Finding a UnitedDeployment's subset workloads (OpenKruise `subset_control.go` `GetAllSubsets`,
  * `uniteddeployment_controller.go` `getExistingSubsets`, `classifySubsetBySubsetName`, `deleteDupSubset`): the
- * workloads of every kind it controls; those of the template's kind grouped by subset name, duplicates deleted, and
+ * workloads of every kind it controls, orphans of the template's kind adopted (sync/claim.ts); those of the
+ * template's kind grouped by subset name, duplicates deleted, and
  * those of other kinds (a template-kind switch) returned for deletion.
  */
 import type { Pod } from '@regatta/api';
@@ -11,12 +12,15 @@ import { SUBSET_KINDS, type SubsetKind } from '../subset/kinds.js';
 import { type SubsetView, readSubset } from '../subset/read.js';
 import type { SubsetWorkload } from '../subset/workload.js';
 import type { UnitedDeployment } from '../types.js';
+import { claimSubsetWorkloads } from './claim.js';
 import type { StepContext } from './context.js';
 
 export interface FoundSubsets {
   existing: Map<string, SubsetView>;
   /** Workloads of the other kinds this UnitedDeployment controls. */
   otherKinds: { kind: SubsetKind; workload: SubsetWorkload }[];
+  /** Subsets with a matching orphan not adopted this round: none is created for them (the next round adopts). */
+  unadopted: string[];
 }
 
 function byAge(a: SubsetWorkload, b: SubsetWorkload): number {
@@ -48,8 +52,10 @@ export async function findSubsets(
       filter: (w) => controllerRef(w)?.uid === uid,
     }) as SubsetWorkload[]).filter((w) => !w.metadata?.deletionTimestamp);
   const otherKinds = SUBSET_KINDS.filter((k) => k !== kind).flatMap((k) => controlled(k).map((workload) => ({ kind: k, workload })));
+  const { workloads, unadopted } = await claimSubsetWorkloads(s, ud, kind);
+  const claimed = workloads.filter((w) => !w.metadata?.deletionTimestamp);
   const groups = new Map<string, SubsetWorkload[]>();
-  for (const w of controlled(kind)) {
+  for (const w of claimed) {
     const name = w.metadata?.labels?.[SUBSET_NAME_LABEL];
     if (!name) continue;
     groups.set(name, [...(groups.get(name) ?? []), w]);
@@ -72,5 +78,5 @@ export async function findSubsets(
     const workload = first as SubsetWorkload;
     existing.set(name, readSubset(kind, workload, podsOfWorkload(s, workload), expectedRevision));
   }
-  return { existing, otherKinds };
+  return { existing, otherKinds, unadopted };
 }

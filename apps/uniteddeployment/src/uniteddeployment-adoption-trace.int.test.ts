@@ -1,0 +1,145 @@
+// Orphaned subset workloads are adopted (docs/uniteddeployment.md "Adoption", docs/adr/0029): a UnitedDeployment
+// deleted with `propagationPolicy: Orphan` and created again takes its subsets back, and a subset whose owner
+// reference was removed is adopted again; no workload is created, no pod replaced. And what a change looks like in
+// Jaeger (docs/uniteddeployment.md "Following a change"): a template change is one trace with a span per subset.
+import { describe, expect, it } from 'vitest';
+import { isNotFound, type KubeObject } from '@regatta/kube';
+import { unitedDeployment } from './testing/fixtures.js';
+import { UD_V1BETA1, useUnitedDeploymentScenarios } from './testing/scenario-harness.js';
+
+const h = useUnitedDeploymentScenarios();
+const CS = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' } as const;
+const DEPLOY = { apiVersion: 'apps/v1', kind: 'Deployment' } as const;
+
+/** Each workload's name → the uid of its controller ('' for none). */
+const controllers = async (ns: string, gvk: { apiVersion: string; kind: string }) =>
+  Object.fromEntries(
+    (await h.workloads(ns, gvk)).map((w: KubeObject) => [
+      w.metadata?.name,
+      w.metadata?.ownerReferences?.find((r) => r.controller)?.uid ?? '',
+    ]),
+  );
+const podUids = async (ns: string) => (await h.pods(ns)).map((p) => p.metadata?.uid).sort();
+
+describe('UnitedDeployment adoption', () => {
+  it('deleted with propagationPolicy Orphan and created again: the subsets are adopted, pods kept', async () => {
+    const ns = await h.namespace();
+    const manifest = unitedDeployment(ns, 'adopt', {
+      replicas: 4,
+      subsets: [
+        { name: 'a', zone: 'east' },
+        { name: 'b', zone: 'west' },
+      ],
+    });
+    const first = await h.create(manifest);
+    await h.settled(ns, 'adopt', 4);
+    const before = await controllers(ns, CS);
+    expect(Object.values(before)).toEqual([first.metadata?.uid, first.metadata?.uid]);
+    const pods = await podUids(ns);
+
+    await h.remove(ns, 'adopt', 'Orphan');
+    await expect
+      .poll(
+        async () => {
+          // while it is there, its finalizers show what the deletion waits for
+          const gone = await h.unitedDeployment(ns, 'adopt').then(
+            (u) => u.metadata?.finalizers ?? [],
+            (err: unknown) => isNotFound(err),
+          );
+          return { gone, controllers: Object.values(await controllers(ns, CS)) };
+        },
+        { timeout: 60_000, interval: 1000 },
+      )
+      .toEqual({ gone: true, controllers: ['', ''] });
+
+    const second = await h.create(manifest);
+    expect(second.metadata?.uid).not.toBe(first.metadata?.uid);
+    await expect
+      .poll(async () => Object.values(await controllers(ns, CS)), { timeout: 60_000, interval: 1000 })
+      .toEqual([second.metadata?.uid, second.metadata?.uid]);
+    const ud = await h.settled(ns, 'adopt', 4);
+    expect(Object.keys(await controllers(ns, CS)).sort()).toEqual(Object.keys(before).sort());
+    expect(await podUids(ns)).toEqual(pods);
+    expect(Object.fromEntries((ud.status?.subsetStatuses ?? []).map((s) => [s.name, s.replicas]))).toEqual({ a: 2, b: 2 });
+    expect(ud.status?.currentRevision).toBe(ud.status?.updatedRevision);
+    // the new UnitedDeployment created no subset (events are about the name, so count the creates of its uid)
+    const creates = (await h.events(ns, 'SuccessfulUpdateSubset')).filter(
+      (e) => e.involvedObject.uid === second.metadata?.uid && e.message?.startsWith('Create'),
+    );
+    expect(creates).toEqual([]);
+  }, 300_000);
+
+  it('a subset workload whose owner reference was removed (JSON patch) is adopted again', async () => {
+    const ns = await h.namespace();
+    const created = await h.create(
+      unitedDeployment(ns, 'patched', {
+        replicas: 2,
+        template: 'deploymentTemplate',
+        subsets: [
+          { name: 'a', zone: 'east' },
+          { name: 'b', zone: 'central' },
+        ],
+      }),
+    );
+    await h.settled(ns, 'patched', 2, 180_000);
+    const before = await controllers(ns, DEPLOY);
+    const pods = await podUids(ns);
+    const [orphaned] = Object.keys(before) as [string];
+    await h.client.patch(
+      { ...DEPLOY, namespace: ns, name: orphaned },
+      [{ op: 'remove', path: '/metadata/ownerReferences' }],
+      { type: 'json' },
+    );
+    // adopted back (poll: the controller acts on the watch event)
+    await expect
+      .poll(async () => controllers(ns, DEPLOY), { timeout: 60_000, interval: 500 })
+      .toEqual(before);
+    await h.settled(ns, 'patched', 2, 180_000);
+    expect(await controllers(ns, DEPLOY)).toEqual(before);
+    expect(await podUids(ns)).toEqual(pods);
+    expect((await h.client.get({ ...UD_V1BETA1, namespace: ns, name: 'patched' })).metadata?.uid).toBe(created.metadata?.uid);
+  }, 300_000);
+});
+
+describe('UnitedDeployment traces', () => {
+  it('a template change is one trace in Jaeger: a sync span with a subset-update span per subset', async () => {
+    const ns = await h.namespace();
+    await h.create(
+      unitedDeployment(ns, 'traced', {
+        replicas: 3,
+        subsets: [
+          { name: 'a', zone: 'east' },
+          { name: 'b', zone: 'west' },
+          { name: 'c', zone: 'central' },
+        ],
+      }),
+    );
+    const first = await h.settled(ns, 'traced', 3);
+    await h.patch(ns, 'traced', {
+      spec: { template: { cloneSetTemplate: { spec: { template: { spec: { containers: [{ name: 'main', image: 'nginx:1.29.0' }] } } } } } },
+    });
+    const done = await h.settled(ns, 'traced', 3);
+    const revision = done.status?.updatedRevision;
+    expect(revision).not.toBe(first.status?.updatedRevision);
+    /** Per trace of a revision: its sync span's revision and its subset spans as `<action> <subset> <reason>`. */
+    const tracesOf = async (rev: string | undefined, action: string) =>
+      (await h.traces(ns))
+        .map((t) => ({
+          sync: t.spans.filter((sp) => sp.operationName === 'uniteddeployment.sync').map((sp) => sp.tags['uniteddeployment.revision']),
+          subsets: t.spans
+            .filter((sp) => sp.operationName === `uniteddeployment.subset-${action}`)
+            .map((sp) => `${String(sp.tags['uniteddeployment.subset'])} ${String(sp.tags['uniteddeployment.workload.kind'])} ${String(sp.tags['uniteddeployment.reason'] ?? '')}`.trim())
+            .sort(),
+        }))
+        .filter((t) => t.sync[0] === rev && t.subsets.length > 0);
+    // created: one trace with a create span per subset
+    await expect
+      .poll(() => tracesOf(first.status?.updatedRevision, 'create'), { timeout: 60_000, interval: 2000 })
+      .toEqual([{ sync: [first.status?.updatedRevision], subsets: ['a CloneSet', 'b CloneSet', 'c CloneSet'] }]);
+    // the template change: one trace writes the new revision to every subset
+    const rollout = async () => (await tracesOf(revision, 'update')).filter((t) => t.subsets.some((x) => x.endsWith(' revision')));
+    await expect
+      .poll(rollout, { timeout: 60_000, interval: 2000 })
+      .toEqual([{ sync: [revision], subsets: ['a CloneSet revision', 'b CloneSet revision', 'c CloneSet revision'] }]);
+  }, 300_000);
+});
