@@ -34,14 +34,14 @@ export const ROLLOUT_KINDS: readonly KindInfo[] = [
     kind: 'StatefulSet',
     apiVersion: `${GROUP}/v1beta1`,
     title: 'Advanced StatefulSet',
-    names: ['asts', 'statefulset.apps.kruise.io', 'statefulsets.apps.kruise.io', 'advancedstatefulset'],
+    names: ['asts', 'sts.apps.kruise.io', 'statefulset.apps.kruise.io', 'statefulsets.apps.kruise.io', 'advancedstatefulset'],
     pausedPath: ['updateStrategy', 'rollingUpdate', 'paused'],
   },
   {
     kind: 'DaemonSet',
     apiVersion: `${GROUP}/v1beta1`,
     title: 'Advanced DaemonSet',
-    names: ['ads', 'daemon', 'daemonset.apps.kruise.io', 'daemonsets.apps.kruise.io', 'advanceddaemonset'],
+    names: ['ads', 'daemon', 'ds.apps.kruise.io', 'daemonset.apps.kruise.io', 'daemonsets.apps.kruise.io', 'advanceddaemonset'],
     pausedPath: ['updateStrategy', 'rollingUpdate', 'paused'],
   },
   {
