@@ -3,13 +3,15 @@
 // libraries to their sources through the `@regatta/source` export condition.
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const child = spawn(
   process.execPath,
   ['--conditions=@regatta/source', '--import', import.meta.resolve('tsx'), main, ...process.argv.slice(2)],
-  { stdio: 'inherit' },
+  // `kubectl-regatta` (the kubectl plugin) names itself `kubectl regatta` in help and messages
+  { stdio: 'inherit', env: { ...process.env, REGATTA_INVOKED_AS: basename(process.argv[1] ?? '', '.mjs') } },
 );
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => child.kill(signal));

@@ -9,6 +9,9 @@ import { SandboxNodeError, sandboxNodeAdd, sandboxNodeRemove } from './node-comm
 import { sandboxRestart } from './restart.js';
 import { sandboxUp } from './sandbox.js';
 import { renderStatus } from './status-view.js';
+import { addRolloutCommands } from './rollout-command.js';
+import { KubeConfigError } from '@regatta/kube';
+import { RolloutCliError } from '@regatta/rollout-cli';
 
 function positiveInt(v: string): number {
   const n = Number(v);
@@ -28,7 +31,7 @@ function zoneList(v: string): string[] {
 
 const log = (line: string) => process.stderr.write(`[regatta] ${line}\n`);
 
-const program = new Command('regatta')
+const program = new Command(process.env['REGATTA_INVOKED_AS'] === 'kubectl-regatta' ? 'kubectl regatta' : 'regatta')
   .description('Regatta: OpenKruise-compatible workload controllers on a NATS bus')
   .exitOverride()
   .showHelpAfterError();
@@ -195,11 +198,19 @@ program
     process.on('SIGTERM', () => void stop());
   });
 
+addRolloutCommands(program);
+
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
   if (err instanceof CommanderError) {
     process.exitCode = err.exitCode === 0 ? 0 : 2;
+  } else if (err instanceof RolloutCliError) {
+    process.stderr.write(`regatta: ${err.message}\n`);
+    process.exitCode = err.exitCode;
+  } else if (err instanceof KubeConfigError) {
+    process.stderr.write(`regatta: ${err.message}\n`);
+    process.exitCode = 1;
   } else if (err instanceof UsageError || err instanceof UnknownProcessError) {
     process.stderr.write(`regatta: ${err.message}\n`);
     process.exitCode = 2;

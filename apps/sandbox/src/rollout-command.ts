@@ -1,0 +1,99 @@
+/** `regatta rollout …` (also `kubectl regatta rollout …`): wiring only, the logic is @regatta/rollout-cli. */
+import { Command } from 'commander';
+import { KubeClient } from '@regatta/kube';
+import {
+  ROLLOUT_KINDS,
+  parseDuration,
+  parseTarget,
+  rolloutHistory,
+  rolloutSetPaused,
+  rolloutStatus,
+  type RolloutContext,
+} from '@regatta/rollout-cli';
+
+interface TargetOptions {
+  namespace?: string;
+  kubeconfig?: string;
+  context?: string;
+}
+
+const KINDS_HELP = `KIND is one of: ${ROLLOUT_KINDS.map((k) => `${k.names.join('|')} (${k.title})`).join('; ')}`;
+
+function contextFor(opts: TargetOptions): RolloutContext & { close: () => Promise<void> } {
+  const client = opts.kubeconfig
+    ? KubeClient.fromKubeconfigFile(opts.kubeconfig, { userAgent: 'regatta-cli', ...(opts.context ? { context: opts.context } : {}) })
+    : KubeClient.fromDefault({ userAgent: 'regatta-cli' });
+  const kc = client.kubeConfig;
+  const namespace = opts.namespace ?? kc.getContextObject(kc.getCurrentContext())?.namespace ?? 'default';
+  return { client, namespace, out: (t) => process.stdout.write(t), close: () => client.close() };
+}
+
+function withTargetOptions(cmd: Command): Command {
+  return cmd
+    .argument('<KIND/NAME>', 'the workload, e.g. clone/web')
+    .option('-n, --namespace <ns>', "the workload's namespace (default: the kubeconfig context's, else default)")
+    .option('--kubeconfig <path>', 'kubeconfig file (default: $KUBECONFIG)')
+    .option('--context <name>', 'kubeconfig context (with --kubeconfig)')
+    .addHelpText('after', `\n${KINDS_HELP}`);
+}
+
+async function run<T>(opts: TargetOptions, body: (ctx: RolloutContext) => Promise<T>): Promise<T> {
+  const ctx = contextFor(opts);
+  try {
+    return await body(ctx);
+  } finally {
+    await ctx.close();
+  }
+}
+
+export function addRolloutCommands(program: Command): void {
+  const rollout = program
+    .command('rollout')
+    .description('follow and steer the rollout of a CloneSet, Advanced StatefulSet, Advanced DaemonSet or UnitedDeployment');
+
+  withTargetOptions(
+    rollout
+      .command('status')
+      .description(
+        'print the rollout summary; exit 0 when it is complete, 1 when not (with --watch: wait for it, exit 1 on timeout)',
+      ),
+  )
+    .option('-w, --watch', 'print again every 2 s until the rollout is complete', false)
+    .option('--timeout <duration>', 'with --watch, give up after this long (e.g. 90s, 5m; 0: never)', '0')
+    .option('--jaeger <url>', "Jaeger query address for the trace link (default: $JAEGER_URL)")
+    .action(async (arg: string, opts: TargetOptions & { watch: boolean; timeout: string; jaeger?: string }) => {
+      const target = parseTarget(arg);
+      const timeoutMs = parseDuration(opts.timeout);
+      const complete = await run(opts, (ctx) =>
+        rolloutStatus(ctx, target, { watch: opts.watch, timeoutMs, jaeger: opts.jaeger ?? process.env['JAEGER_URL'] }),
+      );
+      if (!complete) process.exitCode = 1;
+    });
+
+  for (const [name, paused] of [
+    ['pause', true],
+    ['resume', false],
+  ] as const) {
+    withTargetOptions(
+      rollout
+        .command(name)
+        .description(
+          paused
+            ? 'stop updating pods (scaling still happens): sets the kind\'s updateStrategy paused to true'
+            : 'continue a paused rollout: sets the kind\'s updateStrategy paused to false',
+        ),
+    ).action(async (arg: string, opts: TargetOptions) => {
+      const target = parseTarget(arg);
+      await run(opts, (ctx) => rolloutSetPaused(ctx, target, paused));
+    });
+  }
+
+  withTargetOptions(
+    rollout
+      .command('history')
+      .description('list the ControllerRevisions the workload owns (revision, hash, age), marking current and update'),
+  ).action(async (arg: string, opts: TargetOptions) => {
+    const target = parseTarget(arg);
+    await run(opts, (ctx) => rolloutHistory(ctx, target));
+  });
+}

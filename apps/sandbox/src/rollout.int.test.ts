@@ -1,0 +1,144 @@
+// `regatta rollout` (and `kubectl regatta rollout`, the same script as a kubectl plugin) against a CloneSet served by
+// the watcher and the cloneset program on the shared local cluster: status --watch until complete, pause, a held
+// rollout, a watch that times out, resume, history, and the errors a user gets.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { generateCrds } from '@regatta/api';
+import type { KubeClient, KubeObject } from '@regatta/kube';
+import { installCrds, locateBinaries } from '@regatta/local-cluster';
+import { createNamespace, randomId, scenarioCluster, useScenarioPrograms } from '@regatta/testing';
+
+const REGATTA = fileURLToPath(new URL('../bin/regatta.mjs', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../../../libs/api/src/fixtures/', import.meta.url));
+const CS = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' } as const;
+const SCOPE = 'regatta-test-rollout-cli';
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(file: string, args: string[], env: Record<string, string>, timeoutMs = 240_000): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(file, args, { env: { ...process.env, ...env }, timeout: timeoutMs }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+interface CloneSet extends KubeObject {
+  spec: Record<string, unknown> & { updateStrategy?: { paused?: boolean } };
+}
+
+const id = randomId();
+const programs = useScenarioPrograms();
+let client: KubeClient;
+let env: Record<string, string>;
+let ns: string;
+/** A folder on PATH holding `kubectl-regatta`, as `npm install` links it. */
+let pluginDir: string;
+
+const regatta = (...args: string[]) => run(process.execPath, [REGATTA, ...args], env);
+const kubectlRegatta = (...args: string[]) =>
+  run(locateBinaries().kubectl, ['regatta', ...args], {
+    ...env,
+    PATH: [pluginDir, dirname(process.execPath), process.env['PATH'] ?? ''].join(delimiter),
+  });
+
+beforeAll(async () => {
+  const cluster = scenarioCluster();
+  const { kubeconfig, nats, jaeger } = cluster;
+  client = cluster.client;
+  await installCrds(kubeconfig, generateCrds());
+  const leaseNs = `rollout-cli-lease-${id}`;
+  await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: leaseNs } });
+  const common = {
+    KUBECONFIG: kubeconfig,
+    NATS_URL: nats!,
+    REGATTA_BUS_PREFIX: `rc${id}_`,
+    REGATTA_LEASE_NAMESPACE: leaseNs,
+    ...(jaeger ? { OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpHttp } : {}),
+  };
+  await programs.start('watcher', `watcher-rc-${id}`, { ...common, POD_NAME: `watcher-rc-${id}` });
+  await programs.start(
+    'cloneset',
+    `cloneset-rc-${id}`,
+    { ...common, REGATTA_NAMESPACE_SELECTOR: `${SCOPE}=${id}`, POD_NAME: `cloneset-rc-${id}` },
+    { webhook: false },
+  );
+  ns = await createNamespace(client, `rollout-cli-${id}`, { [SCOPE]: id });
+  env = { KUBECONFIG: kubeconfig, JAEGER_URL: 'http://jaeger.example:16686' };
+  pluginDir = await mkdtemp(join(tmpdir(), 'regatta-plugin-'));
+  await symlink(REGATTA, join(pluginDir, 'kubectl-regatta'));
+});
+
+describe('regatta rollout', () => {
+  it('status --watch waits for a CloneSet to roll out; pause holds a rollout, resume lets it finish; history lists revisions', async () => {
+    const cs = parse(await readFile(join(FIXTURES, 's1-2-cs-demo.yaml'), 'utf8')) as CloneSet;
+    cs.metadata = { name: 'web', namespace: ns };
+    await client.create(cs);
+
+    const first = await regatta('rollout', 'status', '--watch', 'clone/web', '-n', ns, '--timeout', '3m');
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain('CloneSet "web" successfully rolled out');
+    expect(first.stdout).toMatch(/replicas: +3 desired, 3 updated \(3 expected\), 3 ready, 3 available/);
+
+    // kubectl finds the plugin on PATH
+    const paused = await kubectlRegatta('rollout', 'pause', 'clone/web', '-n', ns);
+    expect(paused).toMatchObject({ code: 0, stdout: 'CloneSet "web" paused (spec.updateStrategy.paused=true)\n' });
+    const stored = await client.get<CloneSet>({ ...CS, namespace: ns, name: 'web' });
+    expect(stored.spec.updateStrategy?.paused).toBe(true);
+
+    await client.patch(
+      { ...CS, namespace: ns, name: 'web' },
+      [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:mainline' }],
+      { type: 'json' },
+    );
+    // held: a watch with a short timeout gives up and says what is pending
+    const held = await regatta('rollout', 'status', '-w', 'clone/web', '-n', ns, '--timeout', '5s');
+    expect(held.code, held.stderr).toBe(1);
+    expect(held.stdout).toContain('Waiting for CloneSet "web" rollout to finish');
+    expect(held.stderr).toMatch(/timed out waiting for CloneSet "web": still waiting for /);
+    const once = await regatta('rollout', 'status', 'clone/web', '-n', ns);
+    expect(once.code).toBe(1);
+    expect(once.stdout).toMatch(/paused: +true/);
+
+    const resumed = await regatta('rollout', 'resume', 'clone/web', '-n', ns);
+    expect(resumed).toMatchObject({ code: 0, stdout: 'CloneSet "web" resumed (spec.updateStrategy.paused=false)\n' });
+    const done = await regatta('rollout', 'status', '--watch', 'clone/web', '-n', ns, '--timeout', '3m');
+    expect(done.code).toBe(0);
+    expect(done.stdout).toContain('CloneSet "web" successfully rolled out');
+    // the rollout's trace id from regatta.dev/rollout-trace, with the Jaeger link from JAEGER_URL
+    expect(done.stdout).toMatch(/rollout trace: +[0-9a-f]{32}/);
+    expect(done.stdout).toMatch(/jaeger: +http:\/\/jaeger\.example:16686\/trace\/[0-9a-f]{32}/);
+
+    const history = await regatta('rollout', 'history', 'clone/web', '-n', ns);
+    expect(history.code).toBe(0);
+    const rows = history.stdout.trim().split('\n').slice(2).map((l) => l.split(/\s+/));
+    expect(rows.map((r) => [r[0], r[4]])).toEqual([
+      ['1', undefined],
+      ['2', 'current,update'],
+    ]);
+    expect(rows.every((r) => r[1]!.startsWith('web-') && /^\d+[smhd]$/.test(r[3]!))).toBe(true);
+  }, 600_000);
+
+  it('refuses an unknown kind with exit 2 and names a missing workload with exit 1', async () => {
+    const unknown = await regatta('rollout', 'status', 'deployment/web', '-n', ns);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown kind "deployment"; valid kinds: cloneset, .*asts, .*ads, .*ud/);
+    const missing = await regatta('rollout', 'pause', 'asts/nothing', '-n', ns);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`Advanced StatefulSet "nothing" not found in namespace "${ns}"`);
+    const help = await regatta('rollout', 'status', '--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('--watch');
+    expect(help.stdout).toContain('KIND is one of: cloneset|clonesets|clone (CloneSet)');
+  }, 240_000);
+});

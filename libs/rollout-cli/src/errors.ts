@@ -1,0 +1,41 @@
+import { RegattaError } from '@regatta/errors';
+
+/** The base of `regatta rollout` errors; `exitCode` is what the CLI exits with (2: usage, 1: the cluster said no). */
+export class RolloutCliError extends RegattaError {
+  constructor(
+    code: string,
+    message: string,
+    readonly exitCode: 1 | 2,
+    options?: { cause?: unknown },
+  ) {
+    super(code, message, options);
+  }
+}
+
+/** KIND/NAME names a kind this command does not know. */
+export class UnknownKindError extends RolloutCliError {
+  constructor(kind: string, valid: readonly string[]) {
+    super('REGATTA_ROLLOUT_UNKNOWN_KIND', `unknown kind ${JSON.stringify(kind)}; valid kinds: ${valid.join(', ')}`, 2);
+  }
+}
+
+/** A malformed argument (KIND/NAME, a duration, an action the kind does not have). */
+export class RolloutUsageError extends RolloutCliError {
+  constructor(message: string) {
+    super('REGATTA_ROLLOUT_USAGE', message, 2);
+  }
+}
+
+/** The workload does not exist. */
+export class WorkloadNotFoundError extends RolloutCliError {
+  constructor(kind: string, name: string, namespace: string, options?: { cause?: unknown }) {
+    super('REGATTA_ROLLOUT_NOT_FOUND', `${kind} ${JSON.stringify(name)} not found in namespace ${JSON.stringify(namespace)}`, 1, options);
+  }
+}
+
+/** `status --watch` ran out of time. */
+export class RolloutTimeoutError extends RolloutCliError {
+  constructor(message: string) {
+    super('REGATTA_ROLLOUT_TIMEOUT', message, 1);
+  }
+}

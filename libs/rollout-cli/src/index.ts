@@ -1,0 +1,20 @@
+export {
+  RolloutCliError,
+  RolloutTimeoutError,
+  RolloutUsageError,
+  UnknownKindError,
+  WorkloadNotFoundError,
+} from './errors.js';
+export { ROLLOUT_KINDS, parseTarget, type KindInfo, type RolloutKind, type RolloutTarget } from './kinds.js';
+export { rolloutProgress, type RolloutProgress, type Workload } from './progress.js';
+export { formatSummary, rolloutTraceOf, type RolloutTraceRef } from './summary.js';
+export { pausePatch } from './pause.js';
+export { formatAge, formatHistory, revisionHistory, type ControllerRevision, type HistoryRow } from './history.js';
+export { parseDuration } from './duration.js';
+export {
+  rolloutHistory,
+  rolloutSetPaused,
+  rolloutStatus,
+  type RolloutContext,
+  type StatusOptions,
+} from './commands.js';
