@@ -154,9 +154,10 @@ describe('regatta sandbox', () => {
     );
 
     const finalPids = (await records()).map((r) => r.pid);
-    await run(process.execPath, [regatta, 'sandbox', 'down', '--dir', dir], { timeout: 60_000 });
+    // generous limits: each stop waits for its program's graceful exit, slow when the machine is loaded
+    await run(process.execPath, [regatta, 'sandbox', 'down', '--dir', dir], { timeout: 180_000 });
     expect([...pids, ...finalPids].filter(alive)).toEqual([]);
-  }, 480_000); // a sandbox start, a CloneSet rollout and two restarts; slow on a loaded 2-core machine
+  }, 720_000); // a sandbox start, a CloneSet rollout and two restarts; slow on a loaded 2-core machine
 
   it('up in the foreground shows a live status view; Ctrl-C stops everything it started', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'regatta-sandbox-fg-'));
@@ -186,7 +187,7 @@ describe('regatta sandbox', () => {
       process.execPath,
       [regatta, 'sandbox', 'restart', '--dir', dir, 'node-simulator'],
       {
-        timeout: 60_000,
+        timeout: 180_000,
       },
     );
     const newPid = Number(restarted.stdout.trim());
