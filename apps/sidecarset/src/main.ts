@@ -73,6 +73,8 @@ const sidecarset = ControllerBuilder.controller({
       podWebhookConfiguration(readers.sidecarsets.list(), url, ca, scope),
       ...sidecarSetWebhookConfigurations(url, ca, scope),
     ],
+    // a new or changed SidecarSet gets its entry at once, not at the keeper's next poll (2 s)
+    followedReaders: ['sidecarsets'],
   }))
   .reconciler(({ readers, client, expectations, recorder, tracer }) => {
     const barriers = new BarrierReconciler({ pods: readers.pods, client });
