@@ -14,6 +14,7 @@ import {
   VALIDATE_SIDECARSET_PATH,
   podDefaulter,
   podWebhookConfiguration,
+  podWebhookInStepCheck,
   sidecarSetDefaulter,
   sidecarSetValidator,
   sidecarSetWebhookConfigurations,
@@ -73,6 +74,8 @@ const sidecarset = ControllerBuilder.controller({
       podWebhookConfiguration(readers.sidecarsets.list(), url, ca, scope),
       ...sidecarSetWebhookConfigurations(url, ca, scope),
     ],
+    // a new or changed SidecarSet gets its entry at once, not at the keeper's next poll (2 s)
+    followedReaders: ['sidecarsets'],
   }))
   .reconciler(({ readers, client, expectations, recorder, tracer }) => {
     const barriers = new BarrierReconciler({ pods: readers.pods, client });
@@ -83,6 +86,8 @@ const sidecarset = ControllerBuilder.controller({
       recorder,
       tracer, // rollout traces, service regatta-sidecarset
       controllerNamespace: sidecarSetRevisionNamespace(process.env),
+      // a new generation is reported observed once new pods get its sidecars (docs/adr/0037-…)
+      podWebhookInStep: podWebhookInStepCheck(client, process.env),
     });
     // one queue: a namespaced request is a pod waiting on its launch barrier, the others are SidecarSets
     return { reconcile: (req, ctx) => (isPodRequest(req) ? barriers : upgrade).reconcile(req, ctx) };

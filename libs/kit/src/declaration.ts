@@ -98,6 +98,11 @@ export interface WebhookDeclaration {
     caBundlePem: string,
     namespaceScope: { matchLabels: Record<string, string> } | undefined,
   ): readonly KubeObject[];
+  /**
+   * Reader names whose changes alter the configurations (the SidecarSet pod webhook's entries follow the
+   * SidecarSets): a change re-applies them at once instead of at the keeper's next poll.
+   */
+  followedReaders?: readonly string[];
 }
 
 export interface ControllerOptions<G extends string> {

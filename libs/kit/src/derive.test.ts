@@ -204,4 +204,13 @@ describe('several declarations in one program', () => {
     expect(merged.routes.map((r) => r.path)).toEqual(['/a', '/b']);
     expect(merged.configurations('u', 'ca', undefined).map((o) => o.metadata?.name)).toEqual(['a', 'b']);
   });
+
+  it('follows the readers any declaration follows, each once', () => {
+    const merged = mergeWebhooks([
+      { routes: [], configurations: () => [], followedReaders: ['sidecarsets'] },
+      { routes: [], configurations: () => [] },
+      { routes: [], configurations: () => [], followedReaders: ['sidecarsets', 'namespaces'] },
+    ]);
+    expect(merged.followedReaders).toEqual(['sidecarsets', 'namespaces']);
+  });
 });

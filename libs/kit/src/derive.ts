@@ -79,6 +79,7 @@ export function mergeWebhooks(decls: readonly WebhookDeclaration[]): WebhookDecl
   return {
     routes: decls.flatMap((d) => d.routes),
     configurations: (url, ca, scope) => decls.flatMap((d) => d.configurations(url, ca, scope)),
+    followedReaders: [...new Set(decls.flatMap((d) => d.followedReaders ?? []))],
   };
 }
 

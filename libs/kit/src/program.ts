@@ -149,6 +149,9 @@ async function setUpControllers(
       cachesSynced: async () => {
         await Promise.all([...caches.values()].map((c) => c.waitForSync()));
       },
+      onReaderChange: (names, wake) => {
+        for (const n of names) caches.get(n)?.onChange(wake);
+      },
     });
   }
   for (const [cacheName, cache] of caches) manager.add(startStopRunnable(cacheName, cache));

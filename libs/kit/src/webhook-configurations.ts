@@ -93,11 +93,25 @@ export class WebhookConfigurationKeeper implements Runnable {
     this.#wake?.();
   }
 
+  /**
+   * Runs the next pass now if the desired configurations differ from those of the last pass (a change in the caches
+   * they follow: a new SidecarSet gets its pod webhook entry at once, not at the next poll).
+   */
+  wakeIfChanged(): void {
+    if (this.#lastDesired === undefined || JSON.stringify(this.#desired()) !== this.#lastDesired) this.wake();
+  }
+
+  #lastDesired: string | undefined;
+
+  #desired(): readonly KubeObject[] {
+    return typeof this.options.desired === 'function' ? this.options.desired() : this.options.desired;
+  }
+
   /** One pass: read every configuration, re-apply (leader only) those missing or drifted. True when all in step. */
   async syncOnce(): Promise<boolean> {
     const { client, log, fieldManager } = this.options;
-    const desired =
-      typeof this.options.desired === 'function' ? this.options.desired() : this.options.desired;
+    const desired = this.#desired();
+    this.#lastDesired = JSON.stringify(desired);
     let all = true;
     for (const want of desired) {
       const ref = { apiVersion: ADMISSION, kind: want.kind ?? '', name: want.metadata?.name ?? '' };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCertificateAuthority, certificateAuthorityFromPem } from '@regatta/runtime';
 import { certificateCovers } from './webhook-certificates.js';
-import { holds, inStep } from './webhook-configurations.js';
+import { WebhookConfigurationKeeper, holds, inStep } from './webhook-configurations.js';
 import { dialHost, webhookUrl } from './webhooks.js';
 
 const config = (url: string, caBundle: string, extra: Record<string, unknown> = {}) => ({
@@ -32,6 +32,34 @@ describe('webhook configurations in step', () => {
   ])('%s', (_what, observed, leader, follower) => {
     expect(inStep(observed, want, { leader: true })).toBe(leader);
     expect(inStep(observed, want, { leader: false })).toBe(follower);
+  });
+
+  it('a follower change wakes the keeper only when the desired configurations changed', async () => {
+    let desired: ReturnType<typeof config>[] = [];
+    let wakes = 0;
+    const keeper = new (class extends WebhookConfigurationKeeper {
+      override wake(): void {
+        wakes++;
+      }
+    })({
+      // no configuration desired yet: the first pass reads nothing
+      client: {
+        getOrUndefined: () => Promise.reject(new Error('not read')),
+        patch: () => Promise.reject(new Error('not written')),
+      },
+      fieldManager: 'test',
+      desired: () => desired,
+      isLeader: () => true,
+      log: { info: () => undefined, warn: () => undefined } as never,
+    });
+    keeper.wakeIfChanged(); // no pass yet
+    expect(wakes).toBe(1);
+    await keeper.syncOnce();
+    keeper.wakeIfChanged();
+    expect(wakes).toBe(1);
+    desired = [want];
+    keeper.wakeIfChanged();
+    expect(wakes).toBe(2);
   });
 
   it('holds compares arrays by length and element', () => {

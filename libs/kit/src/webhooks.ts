@@ -41,6 +41,8 @@ export interface ServeWebhooksOptions {
   log: Logger;
   /** Resolves once the caches are loaded: configurations computed from them are applied only after. */
   cachesSynced?: () => Promise<void>;
+  /** Calls `wake` on every change of the named readers (the declaration's `followedReaders`). */
+  onReaderChange?: (names: readonly string[], wake: () => void) => void;
 }
 
 /**
@@ -110,6 +112,9 @@ export async function serveWebhooks(o: ServeWebhooksOptions): Promise<void> {
       await keeper.start(signal);
     },
   });
+  // configurations that follow the caches are re-applied on their change, not at the next poll
+  const followed = o.declaration.followedReaders ?? [];
+  if (followed.length > 0) o.onReaderChange?.(followed, () => keeper?.wakeIfChanged());
   // elected: re-point the configurations now, not at the next poll (the former leader may be dead)
   o.manager.add({
     name: 'webhook-configurations-owner',

@@ -41,7 +41,9 @@ export {
   injects,
   podWebhookConfiguration,
   podWebhookConfigurationName,
+  podWebhookEntryInStep,
 } from './webhooks/pod-webhook-configuration.js';
+export { podWebhookInStepCheck } from './webhooks/pod-webhook-in-step.js';
 export {
   MUTATE_SIDECARSET_PATH,
   VALIDATE_SIDECARSET_PATH,

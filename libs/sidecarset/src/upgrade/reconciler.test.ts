@@ -15,7 +15,7 @@ import type { SidecarSetView } from './types.js';
 const ctx: ReconcileContext = { reconcileID: 'r', log: silentLogger, signal: new AbortController().signal };
 const CONTROLLER_NS = 'kruise-system';
 
-function world(options: { tracer?: RolloutTracer } = {}) {
+function world(options: { tracer?: RolloutTracer; webhookInStep?: () => boolean } = {}) {
   const c = new MemoryCluster();
   const events: { reason: string; on: string }[] = [];
   const recorder = {
@@ -34,6 +34,7 @@ function world(options: { tracer?: RolloutTracer } = {}) {
       recorder,
       now: () => now,
       ...(options.tracer ? { rollouts: options.tracer } : {}),
+      ...(options.webhookInStep ? { podWebhookInStep: () => Promise.resolve(options.webhookInStep!()) } : {}),
     });
   const keep = new Expectations();
   const r = reconciler(keep);
@@ -137,6 +138,19 @@ describe('SidecarSetUpgradeReconciler', () => {
       updatedReadyPods: 3,
     });
     expect((await w.round()).writes).toEqual([]);
+  });
+
+  it('a new generation is reported observed only once the pod webhook entry is applied; the rest goes on', async () => {
+    let inStep = false;
+    const w = world({ webhookInStep: () => inStep });
+    w.c.add(sidecarSet(), pod({ name: 'pod-0' }));
+    const first = await w.round();
+    expect(first.result).toEqual({ requeueAfterMs: 200 });
+    expect(w.set().status).toMatchObject({ observedGeneration: 0, matchedPods: 1 });
+    expect(images(w.pods())).toEqual(['cold-image:v2,nginx:1']);
+    inStep = true;
+    expect((await w.round()).result).toEqual({});
+    expect(w.set().status?.observedGeneration).toBe(2);
   });
 
   it('partition 2 of 3: one pod updated, then held', async () => {

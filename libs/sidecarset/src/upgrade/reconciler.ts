@@ -29,6 +29,8 @@ export interface SidecarSetUpgradeReconcilerDeps extends SidecarSetUpgradeDeps {
 
 /** Requeue while the cache does not show our pod writes yet (upstream: 1 s). */
 const EXPECTATION_REQUEUE_MS = 1000;
+/** Requeue while the pod webhook configuration does not hold the SidecarSet's entry yet. */
+const WEBHOOK_ENTRY_REQUEUE_MS = 200;
 
 export class SidecarSetUpgradeReconciler implements Reconciler {
   readonly #d: SidecarSetUpgradeReconcilerDeps;
@@ -46,6 +48,17 @@ export class SidecarSetUpgradeReconciler implements Reconciler {
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result> {
+    const held = { generation: false };
+    const result = await this.#sync(req, ctx, held);
+    // the new generation is not reported observed yet: come back soon (the keeper applies the entry at once)
+    if (held.generation)
+      return {
+        requeueAfterMs: Math.min(result.requeueAfterMs ?? WEBHOOK_ENTRY_REQUEUE_MS, WEBHOOK_ENTRY_REQUEUE_MS),
+      };
+    return result;
+  }
+
+  async #sync(req: Request, ctx: ReconcileContext, held: { generation: boolean }): Promise<Result> {
     const key = req.name;
     const cached = this.#d.sidecarsets.get(undefined, req.name) as SidecarSetView | undefined;
     if (!cached || cached.metadata?.deletionTimestamp) {
@@ -73,7 +86,8 @@ export class SidecarSetUpgradeReconciler implements Reconciler {
     const latestName = latest.metadata?.name ?? '';
     const record = await this.#traces.begin(s, latestName, pods.length);
     // 2. status
-    const status = await statusStep(s, pods, latestName, collisionCount);
+    const { status, held: generationHeld } = await statusStep(s, pods, latestName, collisionCount);
+    held.generation = generationHeld;
     s.set = { ...set, status };
     const expectedUpdated = Math.max(
       0,

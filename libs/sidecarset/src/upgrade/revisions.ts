@@ -23,7 +23,11 @@ import type { SidecarSetView } from './types.js';
 export const SIDECARSET_GVK = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'SidecarSet' } as const;
 export const DEFAULT_SIDECARSET_HISTORY_LIMIT = 10;
 
-/** `getPatch`: what a revision stores (and what injection restores a historical SidecarSet from). */
+/**
+ * `getPatch`: what a revision stores (and what injection restores a historical SidecarSet from). Every recorded key
+ * is present, `null` when the spec leaves it out, as upstream's `copySidecarSetSpecRevision` writes them (OpenKruise's
+ * e2e `sidecarSet history revision checker` reads all of them).
+ */
 export function sidecarSetRevisionData(set: SidecarSetView): Record<string, unknown> {
   const spec = set.spec ?? {};
   const out: Record<string, unknown> = { $patch: 'replace' };
@@ -34,7 +38,7 @@ export function sidecarSetRevisionData(set: SidecarSetView): Record<string, unkn
     'imagePullSecrets',
     'patchPodMetadata',
   ] as const)
-    if (spec[k] !== undefined) out[k] = cloneJson(spec[k] as object);
+    out[k] = spec[k] === undefined || spec[k] === null ? null : cloneJson(spec[k] as object);
   return { spec: out };
 }
 

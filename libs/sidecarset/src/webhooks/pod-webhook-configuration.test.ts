@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AnySidecarSet } from '../injection/types.js';
-import { podWebhookConfiguration } from './pod-webhook-configuration.js';
+import { podWebhookConfiguration, podWebhookEntryInStep } from './pod-webhook-configuration.js';
 
 const s = (name: string, spec: Partial<AnySidecarSet['spec']>): AnySidecarSet => ({
   metadata: { name },
@@ -53,5 +53,54 @@ describe('podWebhookConfiguration (docs/adr/0026-sidecarset-blast-radius.md)', (
       matchExpressions: [{ key: 'regatta.test/run', operator: 'In', values: ['r1'] }],
     });
     expect(scoped.webhooks[2]!['namespaceSelector']).toEqual({ matchLabels: { 'regatta.test/run': 'r1' } });
+  });
+
+  describe("podWebhookEntryInStep: the configuration sends the SidecarSet's pods to the webhook", () => {
+    const set = s('log', {
+      selector: { matchLabels: { app: 'nginx' } },
+      namespaceSelector: { matchLabels: { team: 'a' } },
+    });
+    // as the API server returns it: the entry with server defaults added
+    const stored = (sets: AnySidecarSet[], scope?: { matchLabels: Record<string, string> }) => {
+      const cfg = podWebhookConfiguration(sets, 'u', 'c', scope);
+      return {
+        ...cfg,
+        webhooks: cfg.webhooks.map((w) => ({ namespaceSelector: {}, matchPolicy: 'Equivalent', ...w })),
+      };
+    };
+    const scope = { matchLabels: { 'regatta.test/run': 'r1' } };
+    it.each([
+      ['applied', stored([set]), set, undefined, true],
+      ['no configuration yet', undefined, set, undefined, false],
+      ['not applied yet', stored([]), set, undefined, false],
+      [
+        'the selector changed since',
+        stored([set]),
+        s('log', {
+          selector: { matchLabels: { app: 'other' } },
+          namespaceSelector: { matchLabels: { team: 'a' } },
+        }),
+        undefined,
+        false,
+      ],
+      [
+        'the namespace selector was dropped since',
+        stored([set]),
+        s('log', { selector: { matchLabels: { app: 'nginx' } } }),
+        undefined,
+        false,
+      ],
+      [
+        'without a namespace selector (stored as {})',
+        stored([sets[3]!, s('x', { selector: { matchLabels: { a: 'b' } } })]),
+        s('x', { selector: { matchLabels: { a: 'b' } } }),
+        undefined,
+        true,
+      ],
+      ['scoped, applied', stored([set], scope), set, scope, true],
+      ['injection paused: nothing to wait for', undefined, sets[2]!, undefined, true],
+    ])('%s', (_what, observed, sidecarSet, sc, want) => {
+      expect(podWebhookEntryInStep(observed, sidecarSet, sc)).toBe(want);
+    });
   });
 });

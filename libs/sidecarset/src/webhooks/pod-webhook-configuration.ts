@@ -7,6 +7,7 @@
  */
 import { Annotations, ContainerEnvs } from '@regatta/api';
 import { compileLabelSelector, type KubeObject, type LabelSelector } from '@regatta/kube';
+import { deepEqual } from '@regatta/runtime';
 import { namespaceSelectorOf } from '../injection/match.js';
 import type { AnySidecarSet } from '../injection/types.js';
 import { MUTATE_POD_PATH } from './pod-webhook.js';
@@ -102,4 +103,27 @@ export function podWebhookConfiguration(
       },
     ],
   };
+}
+
+/**
+ * Whether the pod webhook configuration as the API server holds it (undefined: absent) already sends this
+ * SidecarSet's pods to the webhook: its entry exists with the SidecarSet's selectors as they are now. A SidecarSet
+ * that injects nothing has nothing to wait for. The upgrade reconciler writes `status.observedGeneration` only then,
+ * so a SidecarSet is never reported as observed before new pods get its sidecars (docs/sidecarset.md).
+ */
+export function podWebhookEntryInStep(
+  observed: KubeObject | undefined,
+  set: AnySidecarSet,
+  scope?: { matchLabels: Record<string, string> },
+): boolean {
+  if (!injects(set)) return true;
+  const want = podWebhookConfiguration([set], '', '', scope).webhooks[0]!;
+  const entries = (observed as { webhooks?: Record<string, unknown>[] } | undefined)?.webhooks ?? [];
+  const seen = entries.find((w) => w['name'] === want['name']);
+  return (
+    seen !== undefined &&
+    deepEqual(seen['objectSelector'], want['objectSelector']) &&
+    // absent, the API server stores `{}` (every namespace)
+    deepEqual(seen['namespaceSelector'] ?? {}, want['namespaceSelector'] ?? {})
+  );
 }

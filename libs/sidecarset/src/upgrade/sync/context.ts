@@ -18,6 +18,11 @@ export interface SidecarSetUpgradeDeps {
   expectations: Expectations;
   recorder: EventRecorder;
   now?: () => Date;
+  /**
+   * Whether the pod webhook configuration already sends the SidecarSet's pods to the webhook, as the set is now
+   * (absent: not checked, no webhook served). Until it does, `status.observedGeneration` keeps its former value.
+   */
+  podWebhookInStep?: (set: SidecarSetView) => Promise<boolean>;
 }
 
 export interface UpgradeSync {
