@@ -1,5 +1,5 @@
 // The live fault switches of a simulator: which images fail to pull, crash or start slowly, which nodes are down.
-import { imageMatches } from './image-ref.js';
+import { imageMatches, parseImageRef } from './image-ref.js';
 import type { SimulatorFaults } from './options.js';
 
 export const NO_FAULTS: SimulatorFaults = {
@@ -30,10 +30,20 @@ export interface FaultView {
   nodeDown(node: string): boolean;
 }
 
+/**
+ * Registries no real node can reach, so their images never pull, whatever the switches say: Kubernetes' e2e
+ * `invalid.registry.k8s.io` (OpenKruise's e2e specs use `invalid.registry.k8s.io/invalid/alpine:3.1` as an image that
+ * must fail) and any host in the reserved `.invalid` top-level domain (RFC 2606).
+ */
+export function unreachableRegistry(image: string): boolean {
+  const host = parseImageRef(image).domain.toLowerCase().replace(/:\d+$/, '');
+  return host === 'invalid.registry.k8s.io' || host === 'invalid' || host.endsWith('.invalid');
+}
+
 export function faultView(f: SimulatorFaults): FaultView {
   const any = (patterns: string[], image: string) => patterns.some((p) => imageMatches(p, image));
   return {
-    pullFails: (image) => any(f.failPullImages, image),
+    pullFails: (image) => unreachableRegistry(image) || any(f.failPullImages, image),
     crashes: (image) => any(f.crashLoopImages, image),
     startFactor: (image) => (any(f.slowStartImages, image) ? Math.max(1, f.slowStartFactor) : 1),
     nodeDown: (node) => f.notReadyNodes.includes(node),
