@@ -7,6 +7,7 @@ import type { KubeObject } from '@regatta/kube';
 import {
   type CloneSet,
   type Pod,
+  CS,
   POD,
   isReady,
   specOf,
@@ -27,6 +28,32 @@ const withImage = (cs: CloneSet, image: string) => {
 };
 
 describe('CloneSet scale', () => {
+  it('deleted with propagationPolicy Orphan: the CloneSet goes; its pods and revisions stay, owned by nothing', async () => {
+    const ns = await namespace();
+    await h.createDemo(ns, 'orphan');
+    await settled(ns, 'orphan', 3);
+    const before = (await pods(ns)).map(uidOf).sort();
+    await h.client.delete({ ...CS, namespace: ns, name: 'orphan' }, { propagationPolicy: 'Orphan' });
+    // the garbage collector patches the owner reference out of every pod and revision, then drops the finalizer;
+    // a revision whose data the API server re-encodes differently would refuse that patch and keep the CloneSet
+    await expect
+      .poll(
+        async () => (await h.client.getOrUndefined({ ...CS, namespace: ns, name: 'orphan' })) === undefined,
+        {
+          timeout: 90_000,
+        },
+      )
+      .toBe(true);
+    const revisions = (
+      await h.client.list({ apiVersion: 'apps/v1', kind: 'ControllerRevision', namespace: ns })
+    ).items;
+    expect(revisions.length).toBeGreaterThan(0);
+    expect(revisions.filter((r) => (r.metadata?.ownerReferences ?? []).length > 0)).toEqual([]);
+    const after = await pods(ns);
+    expect(after.map(uidOf).sort()).toEqual(before);
+    expect(after.filter((p) => (p.metadata?.ownerReferences ?? []).length > 0)).toEqual([]);
+  });
+
   it('podsToDelete (S1 §2.1.2) with replicas kept: the named pod is deleted and replaced, then pruned from the list', async () => {
     const ns = await namespace();
     await h.createDemo(ns, 'ptd');

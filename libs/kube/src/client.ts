@@ -25,6 +25,7 @@ import { PATCH_CONTENT_TYPES, type PatchType } from './patch.js';
 import { type ResourceInfo, apiVersionPath, fieldSelectorToString, knownResource, resourcePath } from './resources.js';
 import { type LabelSelector, labelSelectorToString } from './selector.js';
 import { splitApiVersion } from './meta.js';
+import { goEscapedJson } from './json-body.js';
 
 /** One object. `namespace` is required for namespaced kinds and ignored for cluster-scoped ones. */
 export interface ResourceRef {
@@ -469,7 +470,7 @@ export class KubeClient {
       ctx.setHeaderParam('User-Agent', this.userAgent);
       if (req.body !== undefined) {
         ctx.setHeaderParam('Content-Type', req.contentType ?? 'application/json');
-        ctx.setBody(typeof req.body === 'string' ? req.body : JSON.stringify(req.body));
+        ctx.setBody(typeof req.body === 'string' ? req.body : goEscapedJson(req.body));
       }
       ctx.setSignal(AbortSignal.timeout(req.timeoutMs ?? this.timeoutMs));
       await this.kubeConfig.applySecurityAuthentication(ctx);

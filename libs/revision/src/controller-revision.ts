@@ -34,6 +34,18 @@ export function revisionDataBytes(revision: Pick<ControllerRevision, 'data'>): s
 }
 
 /**
+ * The revision with its data's keys in the order Go writes them (sorted), to be sent on create. The API server keeps
+ * `data` as the bytes it received and re-encodes it in Go's order when any patch touches the revision (the garbage
+ * collector's, orphaning it; a label patch); bytes that differ are refused as a change of the immutable `data`, and
+ * the orphaning owner could then never be deleted. (Go's string escaping is the client's: libs/kube json-body.ts.)
+ */
+export function withGoOrderedData<R extends Pick<ControllerRevision, 'data'>>(revision: R): R {
+  return revision.data === undefined
+    ? revision
+    : { ...revision, data: JSON.parse(goJson(revision.data)) as unknown };
+}
+
+/**
  * `history.HashControllerRevision`: FNV-1 32-bit over the data bytes, then the decimal collision count when one is
  * given, printed in decimal and safe-encoded (e.g. `5d4b9c8f7`).
  */

@@ -1,6 +1,7 @@
 import { AlreadyExistsError, type KubeObject, NotFoundError } from '@regatta/kube';
 import { describe, expect, it } from 'vitest';
 import { newCloneSetRevision } from './controller-revision.js';
+import { goJson } from './go-json.js';
 import { syncRevisions, truncateHistory } from './revision-control.js';
 import type { ControllerRevision, RevisionedWorkload } from './types.js';
 
@@ -62,6 +63,16 @@ describe('syncRevisions', () => {
     expect(out.currentRevision).toBe(out.updateRevision);
     expect(out.sorted).toHaveLength(1);
     expect(out.collisionCount).toBe(0);
+  });
+
+  it('sends the data with its keys as Go writes them, so a later patch (orphaning, labels) leaves it unchanged', async () => {
+    const api = revisionApi();
+    const out = await syncRevisions(api.client, input(cs('a'), []));
+    const sent = api.store.get(out.updateRevision.metadata?.name ?? '')!;
+    // newCloneSetRevision puts `$patch` last; the API server would re-encode it first
+    expect(JSON.stringify(newCloneSetRevision(cs('a'), 1, 0).data)).not.toBe(goJson(sent.data));
+    expect(JSON.stringify(sent.data)).toBe(goJson(sent.data));
+    expect(JSON.stringify(sent.data)).toMatch(/^\{"spec":\{"template":\{"\$patch":"replace","metadata"/);
   });
 
   it('reuses the latest revision when the template is unchanged (no write)', async () => {

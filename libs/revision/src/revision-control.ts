@@ -11,7 +11,7 @@ import {
   isAlreadyExists,
   isNotFound,
 } from '@regatta/kube';
-import { resolveNameCollision, revisionForCollisionCount } from './controller-revision.js';
+import { resolveNameCollision, revisionForCollisionCount, withGoOrderedData } from './controller-revision.js';
 import {
   type TruncateHistoryInput,
   currentRevisionOf,
@@ -68,7 +68,7 @@ export async function syncRevisions(client: RevisionWriter, input: RevisionSyncI
     let attempt = decision.revision;
     for (;;) {
       try {
-        updateRevision = await client.create(attempt);
+        updateRevision = await client.create(withGoOrderedData(attempt));
         break;
       } catch (err) {
         if (!isAlreadyExists(err)) throw err;

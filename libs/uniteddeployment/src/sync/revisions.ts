@@ -10,13 +10,17 @@ import {
   type ControllerRevision,
   type PodTemplate,
   controllerRevisionName,
-  goJson,
   hashControllerRevision,
   syncRevisions,
   templateRevisionData,
   truncateHistory,
 } from '@regatta/revision';
-import { DEFAULT_UD_REVISION_HISTORY_LIMIT, REASONS, REVISION_HASH_LABEL, UNITED_DEPLOYMENT_GVK } from '../keys.js';
+import {
+  DEFAULT_UD_REVISION_HISTORY_LIMIT,
+  REASONS,
+  REVISION_HASH_LABEL,
+  UNITED_DEPLOYMENT_GVK,
+} from '../keys.js';
 import type { SubsetKind } from '../subset/kinds.js';
 import type { UnitedDeployment } from '../types.js';
 import { claimRevisions } from './claim.js';
@@ -28,15 +32,6 @@ export interface UdRevisions {
   collisionCount: number;
 }
 
-/**
- * The data with its keys in the order Go writes a map (sorted): the API server keeps `data` as the bytes it received,
- * and a strategic-merge patch of the revision (the garbage collector's, orphaning it) re-encodes them sorted; bytes
- * that differ are refused as a change of the immutable `data`.
- */
-function canonicalData(data: Record<string, unknown>): Record<string, unknown> {
-  return JSON.parse(goJson(data)) as Record<string, unknown>;
-}
-
 /** The revision of the UnitedDeployment's template now, numbered `revision`. */
 export function newUdRevision(
   ud: UnitedDeployment,
@@ -45,7 +40,9 @@ export function newUdRevision(
   collisionCount: number,
 ): ControllerRevision {
   const labels =
-    kind && kind.template !== 'cloneSetTemplate' ? { ...ud.spec.template?.[kind.template]?.metadata?.labels } : {};
+    kind && kind.template !== 'cloneSetTemplate'
+      ? { ...ud.spec.template?.[kind.template]?.metadata?.labels }
+      : {};
   const cr: ControllerRevision = {
     apiVersion: 'apps/v1',
     kind: 'ControllerRevision',
@@ -54,15 +51,23 @@ export function newUdRevision(
       labels,
       ownerReferences: [newControllerRef(ud as KubeObject, UNITED_DEPLOYMENT_GVK)],
     },
-    data: canonicalData(templateRevisionData((ud.spec.template ?? {}) as PodTemplate)),
+    data: templateRevisionData((ud.spec.template ?? {}) as PodTemplate),
     revision,
   };
   const hash = hashControllerRevision(cr, collisionCount);
-  cr.metadata = { ...cr.metadata, name: controllerRevisionName(ud.metadata?.name ?? '', hash), labels: { ...labels, [REVISION_HASH_LABEL]: hash } };
+  cr.metadata = {
+    ...cr.metadata,
+    name: controllerRevisionName(ud.metadata?.name ?? '', hash),
+    labels: { ...labels, [REVISION_HASH_LABEL]: hash },
+  };
   return cr;
 }
 
-export async function revisionsStep(s: StepContext, ud: UnitedDeployment, kind: SubsetKind | undefined): Promise<UdRevisions> {
+export async function revisionsStep(
+  s: StepContext,
+  ud: UnitedDeployment,
+  kind: SubsetKind | undefined,
+): Promise<UdRevisions> {
   try {
     const owned = await claimRevisions<ControllerRevision>(s, ud);
     const sync = await syncRevisions(s.d.client, {
@@ -88,7 +93,11 @@ export async function revisionsStep(s: StepContext, ud: UnitedDeployment, kind: 
     );
     return { current, update, collisionCount: sync.collisionCount };
   } catch (err) {
-    void s.d.recorder.warning(ud, REASONS.FailedRevisionProvision, err instanceof Error ? err.message : String(err));
+    void s.d.recorder.warning(
+      ud,
+      REASONS.FailedRevisionProvision,
+      err instanceof Error ? err.message : String(err),
+    );
     throw err;
   }
 }
