@@ -1,6 +1,6 @@
 /**
  * Where the API server reaches a program's webhooks, and who owns their configurations, when the program runs in a
- * cluster (docs/operations.md, docs/adr/0040-webhook-service-and-owner.md):
+ * cluster (docs/operations.md, docs/adr/0039-webhook-service-and-owner.md):
  * - `REGATTA_WEBHOOK_SERVICE=<namespace>/<name>[:<port>]`: the configurations name the Service (`clientConfig.service`)
  *   instead of a URL. kube-apiserver resolves a Service reference itself; it usually cannot resolve `*.svc` host
  *   names, so a URL to the Service would fail on most clusters.
