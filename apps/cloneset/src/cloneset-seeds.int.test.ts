@@ -95,6 +95,13 @@ describe("the seed articles' CloneSets (S1), applied as written", () => {
       metadata: { name: 'sample-9m4hp', namespace: ns, labels: { app: 'sample' } },
       spec: { containers: [{ name: 'nginx', image: 'nginx:alpine' }] },
     });
+    // running before the CloneSet exists, as in the article: by then the controller's cache has seen it (created
+    // together, the CloneSet may create its five pods first and then scale the adopted one in)
+    await expect
+      .poll(async () => (await pods(ns)).filter((p) => nameOf(p) === 'sample-9m4hp' && isReady(p)).length, {
+        timeout: 60_000,
+      })
+      .toBe(1);
     const sample = seed('s1-2-cs-demo.yaml');
     sample.metadata = { name: 'sample', namespace: ns };
     sample.spec.replicas = 5;
