@@ -208,31 +208,23 @@ export class DaemonSetReconciler implements Reconciler {
   ): Promise<void> {
     const control = this.#d.imagePreDownload;
     if (!control || !this.#gates.KruiseDaemon || !this.#gates.PreDownloadImageForDaemonSetUpdate) return;
-    const step = preDownloadStep(ds, revisions.hash);
-    try {
-      if (step.action === 'cleanup') {
-        await control.cleanup(ds);
-        return;
-      }
-      const { updateRevision } = revisions;
-      if (control.handled(updateRevision)) return;
-      const out = await control.prepare({
-        owner: ds,
+    const { updateRevision } = revisions;
+    await control.sync(
+      preDownloadStep(ds, revisions.hash),
+      ds,
+      updateRevision,
+      () => ({
         ownerKind: DAEMONSET_GVK,
         selector: ds.spec?.selector ?? {},
         template: (ds.spec?.template ?? {}) as PodTemplate,
         oldTemplates: revisions.sorted
           .filter((r) => nameOf(r) !== nameOf(updateRevision))
           .map((r) => templateFromRevision(r)),
-        updateRevision,
         settings: preDownloadSettings(ds.metadata?.annotations),
         ignore: daemonSetPreDownloadIgnore(ds, rollout),
-        log,
-      });
-      if (out.outcome === 'created') log.info({ jobs: out.jobs }, 'created ImagePullJobs for the rollout');
-    } catch (err) {
-      log.warn({ err, step: step.action }, 'image pre-download failed');
-    }
+      }),
+      log,
+    );
   }
 
   /** In-place progress of every pod (grace period end, next batch, InPlaceUpdateReady back to True). */

@@ -11,12 +11,22 @@ const owner = {
 };
 const template = (image: string, side = 'busybox:1'): PodTemplate => ({
   metadata: { labels: { app: 'demo' } },
-  spec: { containers: [{ name: 'main', image }, { name: 'side', image: side }] },
+  spec: {
+    containers: [
+      { name: 'main', image },
+      { name: 'side', image: side },
+    ],
+  },
 });
 const revision = (name: string, labels: Record<string, string> = {}): ControllerRevision => ({
   apiVersion: 'apps/v1',
   kind: 'ControllerRevision',
-  metadata: { namespace: 'ns', name, uid: `${name}-uid`, labels: { 'controller.kubernetes.io/hash': name, ...labels } },
+  metadata: {
+    namespace: 'ns',
+    name,
+    uid: `${name}-uid`,
+    labels: { 'controller.kubernetes.io/hash': name, ...labels },
+  },
   revision: 2,
 });
 const log = { debug: () => undefined, info: () => undefined, warn: () => undefined };
@@ -50,13 +60,45 @@ function setup() {
 }
 
 describe('ImagePreDownloadControl', () => {
+  it('sync: prepare creates the jobs once; wait does nothing; cleanup deletes them; a failure is logged, not thrown', async () => {
+    const { cluster, control, input } = setup();
+    const rev = revision('demo-2');
+    cluster.add(rev);
+    let computed = 0;
+    const rest = () => {
+      computed++;
+      const { owner: _o, updateRevision: _u, log: _l, ...others } = input(rev);
+      return others;
+    };
+    await control.sync({ action: 'wait' }, owner, rev, rest, log);
+    expect([computed, cluster.all('ImagePullJob')]).toEqual([0, []]);
+    await control.sync({ action: 'prepare' }, owner, rev, rest, log);
+    await control.sync({ action: 'prepare' }, owner, rev, rest, log);
+    // the second round finds the revision handled and computes nothing
+    expect(computed).toBe(1);
+    expect(cluster.all('ImagePullJob').map((j) => j.metadata?.name)).toEqual(['demo-2-main']);
+    await control.sync({ action: 'cleanup' }, owner, rev, rest, log);
+    expect(cluster.all('ImagePullJob')).toEqual([]);
+    const warned: unknown[] = [];
+    const failing = () => {
+      throw new Error('boom');
+    };
+    await control.sync({ action: 'prepare' }, owner, revision('demo-3'), failing, {
+      ...log,
+      warn: (o) => warned.push(o),
+    });
+    expect(warned).toHaveLength(1);
+  });
+
   it('creates one job per changed container, says so in an event and labels the revision created', async () => {
     const { cluster, events, control, input } = setup();
     const rev = revision('demo-2');
     cluster.add(rev);
     expect(await control.prepare(input(rev))).toEqual({ outcome: 'created', jobs: ['demo-2-main'] });
     expect(cluster.all('ImagePullJob').map((j) => j.metadata?.name)).toEqual(['demo-2-main']);
-    expect(events).toEqual([{ reason: 'CreatedImagePullJob', message: 'created ImagePullJob demo-2-main for image: nginx:2' }]);
+    expect(events).toEqual([
+      { reason: 'CreatedImagePullJob', message: 'created ImagePullJob demo-2-main for image: nginx:2' },
+    ]);
     expect(cluster.get('ControllerRevision', 'ns', 'demo-2')?.metadata?.labels).toMatchObject({
       'apps.kruise.io/pre-predownload-created': 'true',
     });
@@ -81,7 +123,10 @@ describe('ImagePreDownloadControl', () => {
     const { cluster, events, control, input } = setup();
     const rev = revision('demo-2');
     cluster.add(rev);
-    expect(await control.prepare(input(rev, { ignore: 'FewReplicas' }))).toEqual({ outcome: 'ignored', reason: 'FewReplicas' });
+    expect(await control.prepare(input(rev, { ignore: 'FewReplicas' }))).toEqual({
+      outcome: 'ignored',
+      reason: 'FewReplicas',
+    });
     expect(cluster.all('ImagePullJob')).toEqual([]);
     expect(events).toEqual([]);
     expect(cluster.get('ControllerRevision', 'ns', 'demo-2')?.metadata?.labels).toMatchObject({
@@ -98,7 +143,11 @@ describe('ImagePreDownloadControl', () => {
         ? undefined
         : w.name === 'demo-2-main'
           ? new AlreadyExistsError({ status: 409, reason: 'AlreadyExists', serverMessage: 'exists' })
-          : new ForbiddenError({ status: 403, reason: 'Forbidden', serverMessage: 'feature-gate ImagePullJobGate is not enabled' }),
+          : new ForbiddenError({
+              status: 403,
+              reason: 'Forbidden',
+              serverMessage: 'feature-gate ImagePullJobGate is not enabled',
+            }),
     );
     const out = await control.prepare(input(rev, { template: template('nginx:2', 'busybox:2') }));
     expect(out).toEqual({ outcome: 'created', jobs: [] });
@@ -118,12 +167,24 @@ describe('ImagePreDownloadControl', () => {
       metadata: {
         namespace: 'ns',
         name,
-        ...(uid ? { ownerReferences: [{ apiVersion: 'x', kind: 'CloneSet', name: 'n', uid, controller: true }] } : {}),
+        ...(uid
+          ? { ownerReferences: [{ apiVersion: 'x', kind: 'CloneSet', name: 'n', uid, controller: true }] }
+          : {}),
       },
     });
-    cluster.add(job('mine-1', 'cs-uid'), job('mine-2', 'cs-uid'), job('other', 'other-uid'), job('user', undefined));
+    cluster.add(
+      job('mine-1', 'cs-uid'),
+      job('mine-2', 'cs-uid'),
+      job('other', 'other-uid'),
+      job('user', undefined),
+    );
     expect(await control.cleanup(owner)).toBe(2);
-    expect(cluster.all('ImagePullJob').map((j) => j.metadata?.name).sort()).toEqual(['other', 'user']);
+    expect(
+      cluster
+        .all('ImagePullJob')
+        .map((j) => j.metadata?.name)
+        .sort(),
+    ).toEqual(['other', 'user']);
     expect(await control.cleanup(owner)).toBe(0);
   });
 });

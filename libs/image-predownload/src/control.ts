@@ -109,6 +109,28 @@ export class ImagePreDownloadControl {
     return { outcome: 'created', jobs: created };
   }
 
+  /**
+   * A rollout's pre-download step, as every workload runs it: after the rollout (`cleanup`) its jobs are deleted;
+   * during it (`prepare`) the update revision's jobs are created once, the rest of the input computed only then;
+   * any other step (waiting for updated pods) does nothing. A failure is logged and the rollout goes on, as upstream.
+   */
+  async sync(
+    step: { action: string },
+    owner: KubeObject,
+    updateRevision: ControllerRevision,
+    input: () => Omit<PrepareInput, 'owner' | 'updateRevision' | 'log'>,
+    log: ControlLogger,
+  ): Promise<void> {
+    try {
+      if (step.action === 'cleanup') await this.cleanup(owner);
+      if (step.action !== 'prepare' || this.handled(updateRevision)) return;
+      const out = await this.prepare({ ...input(), owner, updateRevision, log });
+      if (out.outcome === 'created') log.info({ jobs: out.jobs }, 'created ImagePullJobs for the rollout');
+    } catch (err) {
+      log.warn({ err, step: step.action }, 'image pre-download failed');
+    }
+  }
+
   /** Deletes every ImagePullJob the workload controls (the rollout is over); returns how many. */
   async cleanup(owner: KubeObject): Promise<number> {
     const uid = owner.metadata?.uid;

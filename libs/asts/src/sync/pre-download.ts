@@ -38,22 +38,18 @@ export async function preDownloadStep(
     updateRevision: nameOf(updateRevision),
     status: set.status,
   });
-  try {
-    if (step.action === 'cleanup') await control.cleanup(set);
-    if (step.action !== 'prepare' || control.handled(updateRevision)) return;
-    const out = await control.prepare({
-      owner: set,
+  await control.sync(
+    step,
+    set,
+    updateRevision,
+    () => ({
       ownerKind: STATEFULSET_GVK,
       selector: set.spec?.selector ?? {},
       template: (set.spec?.template ?? {}) as PodTemplate,
       oldTemplates: [templateFromRevision(currentRevision)],
-      updateRevision,
       settings: preDownloadSettings(annotations),
       ignore: statefulSetPreDownloadIgnore(set, currentRevision, updateRevision),
-      log,
-    });
-    if (out.outcome === 'created') log.info({ jobs: out.jobs }, 'created ImagePullJobs for the rollout');
-  } catch (err) {
-    log.warn({ err, step: step.action }, 'image pre-download failed');
-  }
+    }),
+    log,
+  );
 }

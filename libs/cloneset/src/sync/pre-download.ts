@@ -37,22 +37,18 @@ export async function preDownload(
     updateRevision: nameOf(updateRevision),
     status: cs.status as { updateRevision?: string; updatedReadyReplicas?: number } | undefined,
   });
-  try {
-    if (step.action === 'cleanup') await control.cleanup(cs);
-    if (step.action !== 'prepare' || control.handled(updateRevision)) return;
-    const out = await control.prepare({
-      owner: cs,
+  await control.sync(
+    step,
+    cs,
+    updateRevision,
+    () => ({
       ownerKind: CLONESET_GVK,
       selector: cs.spec?.selector ?? {},
       template: (cs.spec?.['template'] ?? {}) as PodTemplate,
       oldTemplates: [templateFromRevision(currentRevision)],
-      updateRevision,
       settings: preDownloadSettings(annotations),
       ignore: cloneSetPreDownloadIgnore(cs, currentRevision, updateRevision, gates),
-      log,
-    });
-    if (out.outcome === 'created') log.info({ jobs: out.jobs }, 'created ImagePullJobs for the rollout');
-  } catch (err) {
-    log.warn({ err, step: step.action }, 'image pre-download failed');
-  }
+    }),
+    log,
+  );
 }
