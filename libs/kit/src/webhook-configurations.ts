@@ -7,6 +7,7 @@
  */
 import { type KubeClient, type KubeObject } from '@regatta/kube';
 import { deepEqual, type Checker, type Logger, type Runnable } from '@regatta/runtime';
+import { mapWebhooks } from './webhook-endpoint.js';
 
 const ADMISSION = 'admissionregistration.k8s.io/v1';
 
@@ -32,15 +33,10 @@ export function holds(observed: unknown, desired: unknown): boolean {
 
 /** The configuration without its webhooks' `clientConfig.url`: what a follower checks (the URL is the leader's). */
 export function withoutUrls(obj: KubeObject): KubeObject {
-  const webhooks = (obj as { webhooks?: { clientConfig?: Record<string, unknown> }[] }).webhooks;
-  if (!webhooks) return obj;
-  return {
-    ...obj,
-    webhooks: webhooks.map((w) => {
-      const { url: _url, ...clientConfig } = w.clientConfig ?? {};
-      return { ...w, clientConfig };
-    }),
-  } as KubeObject;
+  return mapWebhooks(obj, (w) => {
+    const { url: _url, ...clientConfig } = w.clientConfig ?? {};
+    return { ...w, clientConfig };
+  });
 }
 
 /** Whether the observed configuration (undefined when absent) is in step with the desired one. */

@@ -46,7 +46,8 @@ interface Webhook {
   [key: string]: unknown;
 }
 
-function mapWebhooks(obj: KubeObject, fn: (w: Webhook) => Webhook): KubeObject {
+/** The configuration with each of its webhooks mapped by `fn`. */
+export function mapWebhooks(obj: KubeObject, fn: (w: Webhook) => Webhook): KubeObject {
   const webhooks = (obj as { webhooks?: Webhook[] }).webhooks;
   return webhooks ? ({ ...obj, webhooks: webhooks.map(fn) } as KubeObject) : obj;
 }
