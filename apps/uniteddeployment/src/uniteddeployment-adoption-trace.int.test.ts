@@ -1,7 +1,8 @@
 // Orphaned subset workloads are adopted (docs/uniteddeployment.md "Adoption", docs/adr/0029): a UnitedDeployment
 // deleted with `propagationPolicy: Orphan` and created again takes its subsets back, and a subset whose owner
 // reference was removed is adopted again; no workload is created, no pod replaced. And what a change looks like in
-// Jaeger (docs/uniteddeployment.md "Following a change"): a template change is one trace with a span per subset.
+// Jaeger (docs/uniteddeployment.md "Following a change"): one trace per change, across rounds, with a span per subset
+// written and links to the rollouts it caused in the subset CloneSets.
 import { describe, expect, it } from 'vitest';
 import { isNotFound, type KubeObject } from '@regatta/kube';
 import { unitedDeployment } from './testing/fixtures.js';
@@ -102,7 +103,7 @@ describe('UnitedDeployment adoption', () => {
 });
 
 describe('UnitedDeployment traces', () => {
-  it('a template change is one trace in Jaeger: a sync span with a subset-update span per subset', async () => {
+  it('a change is one trace across its rounds: a span per subset written, links to the subset rollouts, ended once ready', async () => {
     const ns = await h.namespace();
     await h.create(
       unitedDeployment(ns, 'traced', {
@@ -114,32 +115,74 @@ describe('UnitedDeployment traces', () => {
         ],
       }),
     );
-    const first = await h.settled(ns, 'traced', 3);
+    const recordOf = async () => {
+      const raw = (await h.client.get({ ...UD_V1BETA1, namespace: ns, name: 'traced' })).metadata?.annotations?.['regatta.dev/rollout-trace'];
+      return raw ? (JSON.parse(raw) as { traceparent: string; generation?: number; done?: boolean }) : undefined;
+    };
+    const traceOf = (traceparent: string | undefined) => traceparent?.split('-')[1] ?? '';
+    /** A trace's spans as `<operation> <subset> <reason>`, and the other traces each links to. */
+    const spansOf = async (traceparent: string | undefined) => {
+      const t = (await h.traces(ns)).find((x) => x.traceID === traceOf(traceparent));
+      return (t?.spans ?? [])
+        .map((sp) =>
+          `${sp.operationName} ${String(sp.tags['uniteddeployment.subset'] ?? '')} ${String(sp.tags['uniteddeployment.reason'] ?? '')}`.trim(),
+        )
+        .sort();
+    };
+
+    // the creation: one trace, ended once every replica is updated and ready
+    await h.settled(ns, 'traced', 3);
+    await expect.poll(async () => (await recordOf())?.done, { timeout: 90_000, interval: 1000 }).toBe(true);
+    const created = await recordOf();
+    expect(created?.generation).toBe(1);
+    await expect
+      .poll(() => spansOf(created?.traceparent), { timeout: 60_000, interval: 2000 })
+      .toEqual([
+        'uniteddeployment.rollout',
+        'uniteddeployment.subset-create a',
+        'uniteddeployment.subset-create b',
+        'uniteddeployment.subset-create c',
+      ]);
+
+    // a template change: a new trace writes the new revision to every subset and links to each CloneSet's rollout
     await h.patch(ns, 'traced', {
       spec: { template: { cloneSetTemplate: { spec: { template: { spec: { containers: [{ name: 'main', image: 'nginx:1.29.0' }] } } } } } },
     });
-    const done = await h.settled(ns, 'traced', 3);
-    const revision = done.status?.updatedRevision;
-    expect(revision).not.toBe(first.status?.updatedRevision);
-    /** Per trace of a revision: its sync span's revision and its subset spans as `<action> <subset> <reason>`. */
-    const tracesOf = async (rev: string | undefined, action: string) =>
-      (await h.traces(ns))
-        .map((t) => ({
-          sync: t.spans.filter((sp) => sp.operationName === 'uniteddeployment.sync').map((sp) => sp.tags['uniteddeployment.revision']),
-          subsets: t.spans
-            .filter((sp) => sp.operationName === `uniteddeployment.subset-${action}`)
-            .map((sp) => `${String(sp.tags['uniteddeployment.subset'])} ${String(sp.tags['uniteddeployment.workload.kind'])} ${String(sp.tags['uniteddeployment.reason'] ?? '')}`.trim())
-            .sort(),
-        }))
-        .filter((t) => t.sync[0] === rev && t.subsets.length > 0);
-    // created: one trace with a create span per subset
+    await h.settled(ns, 'traced', 3);
     await expect
-      .poll(() => tracesOf(first.status?.updatedRevision, 'create'), { timeout: 60_000, interval: 2000 })
-      .toEqual([{ sync: [first.status?.updatedRevision], subsets: ['a CloneSet', 'b CloneSet', 'c CloneSet'] }]);
-    // the template change: one trace writes the new revision to every subset
-    const rollout = async () => (await tracesOf(revision, 'update')).filter((t) => t.subsets.some((x) => x.endsWith(' revision')));
+      .poll(async () => {
+        const r = await recordOf();
+        return r?.generation === 2 && r.done === true;
+      }, { timeout: 90_000, interval: 1000 })
+      .toBe(true);
+    const changed = await recordOf();
+    expect(traceOf(changed?.traceparent)).not.toBe(traceOf(created?.traceparent));
+    const subsetRollouts = async () =>
+      Object.fromEntries(
+        (await h.workloads(ns, CS)).map((w: KubeObject) => [
+          w.metadata?.labels?.['apps.kruise.io/subset-name'],
+          traceOf((JSON.parse(w.metadata?.annotations?.['regatta.dev/rollout-trace'] ?? '{}') as { traceparent?: string }).traceparent),
+        ]),
+      );
+    const linked = async () => {
+      const t = (await h.traces(ns)).find((x) => x.traceID === traceOf(changed?.traceparent));
+      return Object.fromEntries(
+        (t?.spans ?? [])
+          .filter((sp) => sp.operationName === 'uniteddeployment.subset-rollout')
+          .map((sp) => [String(sp.tags['uniteddeployment.subset']), sp.links[0] ?? '']),
+      );
+    };
     await expect
-      .poll(rollout, { timeout: 60_000, interval: 2000 })
-      .toEqual([{ sync: [revision], subsets: ['a CloneSet revision', 'b CloneSet revision', 'c CloneSet revision'] }]);
-  }, 300_000);
+      .poll(() => spansOf(changed?.traceparent), { timeout: 60_000, interval: 2000 })
+      .toEqual([
+        'uniteddeployment.rollout',
+        'uniteddeployment.subset-rollout a',
+        'uniteddeployment.subset-rollout b',
+        'uniteddeployment.subset-rollout c',
+        'uniteddeployment.subset-update a revision',
+        'uniteddeployment.subset-update b revision',
+        'uniteddeployment.subset-update c revision',
+      ]);
+    expect(await linked()).toEqual(await subsetRollouts());
+  }, 400_000);
 });

@@ -1,3 +1,4 @@
+import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '@regatta/kube';
 import { Expectations } from '@regatta/runtime';
@@ -9,7 +10,7 @@ const log = { debug: () => undefined, info: () => undefined, warn: () => undefin
 const ctx = { reconcileID: 'r', log, signal: new AbortController().signal };
 const empty: ObjectReader<KubeObject> = { get: () => undefined, byIndex: () => [], list: () => [] };
 
-function setup(ud: UnitedDeployment) {
+function setup(ud: UnitedDeployment, provider?: TracerProvider, now = () => new Date('2026-01-01T00:00:00Z')) {
   const cluster = new MemoryCluster();
   cluster.add(ud);
   const events: string[] = [];
@@ -27,7 +28,8 @@ function setup(ud: UnitedDeployment) {
       normal: async (_o, reason, message) => void events.push(`${reason}: ${message}`),
       warning: async (_o, reason, message) => void events.push(`${reason}: ${message}`),
     },
-    now: () => new Date('2026-01-01T00:00:00Z'),
+    now,
+    ...(provider ? { tracer: provider.getTracer('test') } : {}),
   });
   const run = () => reconciler.reconcile({ namespace: 'ns', name: 'demo' }, ctx);
   const sets = () =>
@@ -36,9 +38,10 @@ function setup(ud: UnitedDeployment) {
         .all<KubeObject & { spec: { replicas: number } }>('CloneSet')
         .map((c) => [c.metadata?.labels?.['apps.kruise.io/subset-name'], c.spec.replicas]),
     );
-  const edit = (f: (u: UnitedDeployment) => void) => {
+  const edit = (f: (u: UnitedDeployment) => void, generation?: number) => {
     const cur = cluster.get<UnitedDeployment>('UnitedDeployment', 'ns', 'demo') as UnitedDeployment;
     f(cur);
+    if (generation !== undefined) cur.metadata = { ...cur.metadata, generation };
     cluster.add(cur);
   };
   return { cluster, events, run, sets, edit };
@@ -122,6 +125,72 @@ describe('UnitedDeploymentReconciler (in memory)', () => {
     expect(t.cluster.get<UnitedDeployment>('UnitedDeployment', 'ns', 'demo')?.status?.conditions).toContainEqual(
       expect.objectContaining({ type: 'UnitedDeploymentUpdated', status: 'False', reason: 'UnitedDeploymentRevisionUpdating' }),
     );
+  });
+
+  it('traces each change once across its rounds: subset spans under it, a new trace per generation, the end once converged', async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+    let clock = Date.parse('2026-01-01T00:00:00Z');
+    const t = setup(ud(), provider, () => new Date(clock));
+    const record = () =>
+      JSON.parse(t.cluster.get<UnitedDeployment>('UnitedDeployment', 'ns', 'demo')?.metadata?.annotations?.['regatta.dev/rollout-trace'] ?? '{}') as {
+        traceparent: string;
+        generation: number;
+        done?: boolean;
+      };
+    await t.run();
+    await t.run();
+    const created = record();
+    expect(created).toMatchObject({ generation: 1 });
+    expect(created.done).toBeUndefined();
+    t.edit((u) => {
+      (u.spec.template!.cloneSetTemplate!.spec as { template: { spec: { containers: { image: string }[] } } }).template.spec.containers[0]!.image = 'nginx:2';
+    }, 2);
+    await t.run();
+    const changed = record();
+    expect(changed.generation).toBe(2);
+    // subset a's CloneSet begins its own rollout: linked once, however many rounds see it
+    const subsetTrace = `00-${'a'.repeat(32)}-${'b'.repeat(16)}-01`;
+    const cs = t.cluster.all<KubeObject>('CloneSet').find((c) => c.metadata?.labels?.['apps.kruise.io/subset-name'] === 'a')!;
+    cs.metadata!.annotations = {
+      ...cs.metadata!.annotations,
+      'regatta.dev/rollout-trace': JSON.stringify({ traceparent: subsetTrace, from: 'x', to: 'y', start: '2026-01-01T00:00:00Z' }),
+    };
+    t.cluster.add(cs);
+    await t.run();
+    await t.run();
+    // scaled to zero a minute later: nothing left to update, so the change ends in its own round
+    clock += 60_000;
+    t.edit((u) => void (u.spec.replicas = 0), 3);
+    await t.run();
+    expect(record()).toMatchObject({ generation: 3, done: true });
+    await provider.forceFlush();
+    const traceOf = (traceparent: string) => traceparent.split('-')[1];
+    const byTrace = (traceparent: string) =>
+      exporter
+        .getFinishedSpans()
+        .filter((sp) => sp.spanContext().traceId === traceOf(traceparent))
+        .map((sp) => `${sp.name} ${String(sp.attributes['uniteddeployment.subset'] ?? '')}`.trim())
+        .sort();
+    // the creation's two rounds are one trace (ended when the template change superseded it)
+    expect(byTrace(created.traceparent)).toEqual([
+      'uniteddeployment.rollout',
+      'uniteddeployment.subset-create a',
+      'uniteddeployment.subset-create b',
+    ]);
+    expect(byTrace(changed.traceparent)).toEqual([
+      'uniteddeployment.rollout',
+      'uniteddeployment.subset-rollout a',
+      'uniteddeployment.subset-update a',
+      'uniteddeployment.subset-update b',
+    ]);
+    const link = exporter.getFinishedSpans().find((sp) => sp.name === 'uniteddeployment.subset-rollout')?.links[0];
+    expect(link?.context.traceId).toBe('a'.repeat(32));
+    expect(byTrace(record().traceparent)).toEqual([
+      'uniteddeployment.rollout',
+      'uniteddeployment.subset-update a',
+      'uniteddeployment.subset-update b',
+    ]);
   });
 
   it('creates subsets in slow-start batches: a failed first create stops the others', async () => {

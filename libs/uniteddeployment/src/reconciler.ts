@@ -8,6 +8,7 @@ import type { Tracer } from '@opentelemetry/api';
 import { type KubeObject, cloneJson, isNotFound, labelSelectorToString, retryOnConflict } from '@regatta/kube';
 import type { Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
 import { pendingWrites } from '@regatta/runtime';
+import { RolloutTraceControl, RolloutTracer } from '@regatta/workload';
 import {
   type ExistingSubset,
   type ReservedSubsetState,
@@ -26,14 +27,14 @@ import { computeStatus, initSubsetStatuses, statusChanged, statusMergePatch, wit
 import { subsetKindOf } from './subset/kinds.js';
 import type { StepContext, SyncDeps } from './sync/context.js';
 import { manageSubsets } from './sync/manage.js';
-import { traceSubsetWrites } from './sync/trace.js';
+import { changeProgress, linkSubsetRollouts, traceSubsetWrites } from './sync/trace.js';
 import { revisionsStep } from './sync/revisions.js';
 import { findSubsets } from './sync/subsets.js';
 import type { SubsetStatus, UnitedDeployment } from './types.js';
 
 export interface UnitedDeploymentReconcilerDeps extends SyncDeps {
   now?: () => Date;
-  /** Traces of UnitedDeployment changes (none in unit tests). */
+  /** Traces of UnitedDeployment changes, one per `metadata.generation` (none in unit tests; sync/trace.ts). */
   tracer?: Tracer;
 }
 
@@ -47,10 +48,19 @@ export function unitedDeploymentKey(namespace: string | undefined, name: string)
 export class UnitedDeploymentReconciler implements Reconciler {
   readonly #d: UnitedDeploymentReconcilerDeps;
   readonly #now: () => Date;
+  readonly #traces: RolloutTraceControl;
+  /** Per UnitedDeployment: its change's trace, and the subset rollouts already linked to it. */
+  readonly #linked = new Map<string, { change: string; subsets: Set<string> }>();
 
   constructor(deps: UnitedDeploymentReconcilerDeps) {
     this.#d = deps;
     this.#now = deps.now ?? (() => new Date());
+    this.#traces = new RolloutTraceControl({
+      client: deps.client,
+      kind: UNITED_DEPLOYMENT_GVK,
+      tracer: deps.tracer ? new RolloutTracer(deps.tracer, { prefix: 'uniteddeployment' }) : undefined,
+      now: this.#now,
+    });
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result> {
@@ -58,6 +68,8 @@ export class UnitedDeploymentReconciler implements Reconciler {
     const key = unitedDeploymentKey(req.namespace, req.name);
     const cached = d.uniteddeployments.get(req.namespace, req.name) as UnitedDeployment | undefined;
     if (!cached || cached.metadata?.deletionTimestamp) {
+      this.#traces.forget(key);
+      this.#linked.delete(key);
       d.expectations.deleteScale(key);
       d.expectations.deleteUpdated(key);
       return {};
@@ -79,6 +91,18 @@ export class UnitedDeploymentReconciler implements Reconciler {
     let subsetStatuses = initSubsetStatuses(ud);
     const revisions = await revisionsStep(s, ud, kind);
     let conditions = withUpdatedCondition(ud.status?.conditions ?? [], revisions.current, revisions.update, s.now);
+    const record = await this.#traces.syncChange(
+      ud,
+      key,
+      {
+        from: ud.status?.currentRevision || revisions.current,
+        to: revisions.update,
+        strategy: ud.spec.updateStrategy?.type ?? 'Manual',
+        replicas: ud.spec.replicas ?? 0,
+        partition: JSON.stringify(ud.spec.updateStrategy?.manualUpdate?.partitions ?? {}),
+      },
+      ctx.log,
+    );
 
     let found;
     try {
@@ -155,7 +179,7 @@ export class UnitedDeploymentReconciler implements Reconciler {
     try {
       const managed = await manageSubsets(s, { ud, kind, found, plan, target, conditions });
       conditions = managed.conditions;
-      traceSubsetWrites(d.tracer, ud, revisions.update, managed.writes, s.now, this.#now());
+      traceSubsetWrites(this.#traces, record, ud, managed.writes, s.now, this.#now());
       if (adaptive && (plan.create.length > 0 || plan.update.some((u) => u.reason === 'replicas'))) {
         requeue.push(timing.rescheduleCriticalMs);
       }
@@ -180,6 +204,8 @@ export class UnitedDeploymentReconciler implements Reconciler {
       reservedPods: Object.fromEntries(Object.entries(reserved).map(([n, st]) => [n, st.reservedPods])),
     });
     await this.#writeStatus(s, ud, status);
+    if (record) linkSubsetRollouts(this.#traces, record, ud, found.existing, this.#linkedFor(key, record.traceparent), this.#now());
+    await this.#traces.follow(ud, key, record, changeProgress(ud, status), ctx.log);
     const after = requeue.filter((ms) => ms > 0);
     return after.length > 0 ? { requeueAfterMs: Math.min(...after) } : {};
   }
@@ -196,6 +222,15 @@ export class UnitedDeploymentReconciler implements Reconciler {
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
+  }
+
+  #linkedFor(key: string, change: string): Set<string> {
+    let entry = this.#linked.get(key);
+    if (entry?.change !== change) {
+      entry = { change, subsets: new Set() };
+      this.#linked.set(key, entry);
+    }
+    return entry.subsets;
   }
 
   /** The resourceVersion the caches hold for the UnitedDeployment or one of its subset workloads, by name. */

@@ -239,6 +239,38 @@ describe('RolloutTraceControl', () => {
     expect(names).toEqual(['statefulset.partition-hold', 'statefulset.rollout']);
   });
 
+  it('a change trace begins per generation, even when the revision stays, and carries its child spans', async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+    const c = new MemoryCluster();
+    const at = (generation: number): KubeObject => ({ ...owner(), metadata: { ...owner().metadata, generation } });
+    c.add(at(1));
+    const traces = new RolloutTraceControl({
+      client: c.writer,
+      kind: KIND,
+      tracer: new RolloutTracer(provider.getTracer('t'), { prefix: 'uniteddeployment' }),
+      now: () => new Date('2026-12-02T12:00:00Z'),
+    });
+    const attrs = { from: 'r1', to: 'r1', strategy: 'Manual', replicas: 3, partition: '{}' };
+    const first = await traces.syncChange(at(1), 'ns/web', attrs, log);
+    expect(first).toMatchObject({ generation: 1, to: 'r1' });
+    // the same generation again (another round): the same trace
+    expect(await traces.syncChange(at(1), 'ns/web', attrs, log)).toEqual(first);
+    traces.span(first, 'subset-update', new Date(), new Date(), { 'uniteddeployment.subset': 'a' });
+    // a scale change: same revision, next generation, a new trace that supersedes the open one
+    const second = await traces.syncChange(at(2), 'ns/web', { ...attrs, replicas: 6 }, log);
+    expect(second?.generation).toBe(2);
+    expect(second?.traceparent.split('-')[1]).not.toBe(first?.traceparent.split('-')[1]);
+    const stored = c.get('StatefulSet', 'ns', 'web')?.metadata?.annotations?.[ROLLOUT_TRACE_ANNOTATION];
+    expect(JSON.parse(stored ?? '{}')).toMatchObject({ generation: 2 });
+    await provider.forceFlush();
+    const spans = exporter.getFinishedSpans().map((s) => [s.name, s.spanContext().traceId === first?.traceparent.split('-')[1]]);
+    expect(spans).toEqual([
+      ['uniteddeployment.subset-update', true],
+      ['uniteddeployment.rollout', true],
+    ]);
+  });
+
   it('without a tracer only reads the stored record', async () => {
     const c = new MemoryCluster();
     c.add(owner());

@@ -4,6 +4,7 @@
  * appears, the holds followed from the status, the end once every pod is updated and ready, and the per-pod spans
  * (pod update, lifecycle-hook wait). Without a tracer it only reads the stored record.
  */
+import type { Attributes, Link } from '@opentelemetry/api';
 import type { KubeObject } from '@regatta/kube';
 import { INPLACE_UPDATE_STATE_KEY } from '@regatta/inplace-update';
 import { LIFECYCLE_TIMESTAMP_KEY, LifecycleState, type Pod, getPodLifecycleState } from '@regatta/lifecycle';
@@ -71,6 +72,35 @@ export class RolloutTraceControl {
       !tracer
     )
       return previous;
+    return this.#begin(workload, key, attrs, previous, tracer, log);
+  }
+
+  /**
+   * The record for a kind that traces every change of its spec (a UnitedDeployment): a new trace begins when the
+   * workload's `metadata.generation` is not the record's, whether or not the revision moved.
+   */
+  async syncChange(
+    workload: KubeObject,
+    key: string,
+    attrs: Omit<RolloutAttributes, 'namespace' | 'name' | 'generation'>,
+    log: ControlLogger,
+  ): Promise<RolloutRecord | undefined> {
+    const previous = this.current(workload, key);
+    const tracer = this.#d.tracer;
+    const generation = workload.metadata?.generation;
+    if (generation === undefined || previous?.generation === generation || workload.metadata?.deletionTimestamp || !tracer)
+      return previous;
+    return this.#begin(workload, key, { ...attrs, generation }, previous, tracer, log);
+  }
+
+  async #begin(
+    workload: KubeObject,
+    key: string,
+    attrs: Omit<RolloutAttributes, 'namespace' | 'name'>,
+    previous: RolloutRecord | undefined,
+    tracer: RolloutTracer,
+    log: ControlLogger,
+  ): Promise<RolloutRecord> {
     const now = this.#d.now();
     if (previous && !previous.done) {
       for (const h of syncHolds(previous.holds, new Set(), now).ended)
@@ -161,6 +191,19 @@ export class RolloutTraceControl {
     const since = Date.parse(pod.metadata?.annotations?.[LIFECYCLE_TIMESTAMP_KEY] ?? '');
     if (!record || record.done || !this.#d.tracer || Number.isNaN(since)) return;
     this.#d.tracer.hookWait(record, pod.metadata?.name ?? '', hook, new Date(since), this.#d.now());
+  }
+
+  /** A span of the rollout (see {@link RolloutTracer.child}). */
+  span(
+    record: RolloutRecord | undefined,
+    name: string,
+    start: Date,
+    end: Date,
+    attributes: Attributes,
+    links: Link[] = [],
+  ): void {
+    if (!record || !this.#d.tracer) return;
+    this.#d.tracer.child(record, name, start, end, attributes, links);
   }
 
   /** Forgets a deleted workload. */

@@ -10,7 +10,16 @@
  * The root span object only lives in the process that started it; a process that finds a rollout begun by another
  * one ends it with a `<prefix>.rollout.resumed` child span (start = the rollout's start) instead.
  */
-import { ROOT_CONTEXT, type Context, type Span, type Tracer, trace, TraceFlags } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  type Attributes,
+  type Context,
+  type Link,
+  type Span,
+  type Tracer,
+  trace,
+  TraceFlags,
+} from '@opentelemetry/api';
 import type { HoldStarts, RolloutHold } from './rollout-holds.js';
 
 export const ROLLOUT_TRACE_ANNOTATION = 'regatta.dev/rollout-trace';
@@ -29,6 +38,11 @@ export interface RolloutRecord {
   holds?: HoldStarts;
   /** Incremented on every write: the freshest of the stored record and this process' own wins. */
   seq?: number;
+  /**
+   * For kinds that trace every change of their spec, not only a new revision (a UnitedDeployment): the
+   * `metadata.generation` the trace is for.
+   */
+  generation?: number;
 }
 
 const HOLD_SPANS: Record<RolloutHold, string> = {
@@ -56,6 +70,7 @@ export function parseRolloutRecord(value: string | undefined): RolloutRecord | u
       ...(typeof v.end === 'string' ? { end: v.end } : {}),
       ...(Object.keys(holds).length > 0 ? { holds } : {}),
       ...(typeof v.seq === 'number' ? { seq: v.seq } : {}),
+      ...(typeof v.generation === 'number' ? { generation: v.generation } : {}),
     };
   } catch {
     return undefined;
@@ -89,6 +104,8 @@ export interface RolloutAttributes {
   strategy: string;
   replicas: number;
   partition: string;
+  /** Set when the trace is for a change of the spec (see {@link RolloutRecord.generation}). */
+  generation?: number;
 }
 
 export interface RolloutTracerOptions {
@@ -126,6 +143,7 @@ export class RolloutTracer {
           [`${p}.strategy`]: attrs.strategy,
           [`${p}.replicas`]: attrs.replicas,
           [`${p}.partition`]: attrs.partition,
+          ...(attrs.generation !== undefined ? { [`${p}.generation`]: attrs.generation } : {}),
         },
       },
       ROOT_CONTEXT,
@@ -136,6 +154,7 @@ export class RolloutTracer {
       to: attrs.to,
       start: now.toISOString(),
       seq: (previous?.seq ?? 0) + 1,
+      ...(attrs.generation !== undefined ? { generation: attrs.generation } : {}),
     };
     this.#open.set(key, { to: attrs.to, span, record });
     return record;
@@ -190,12 +209,12 @@ export class RolloutTracer {
 
   /** One pod update of the rollout, from the controller's write (`start`) until it was seen done (`end`). */
   podUpdate(record: RolloutRecord, pod: string, how: 'in-place' | 'recreate', start: Date, end: Date): void {
-    this.#child(record, 'pod-update', start, end, { 'pod.name': pod, [`${this.#p}.update.type`]: how });
+    this.child(record, 'pod-update', start, end, { 'pod.name': pod, [`${this.#p}.update.type`]: how });
   }
 
   /** A hold of the rollout (pause, partition) that ended: one span from its start. */
   hold(record: RolloutRecord, hold: RolloutHold, start: Date, end: Date): void {
-    this.#child(record, HOLD_SPANS[hold], start, end, { [`${this.#p}.hold`]: hold });
+    this.child(record, HOLD_SPANS[hold], start, end, { [`${this.#p}.hold`]: hold });
   }
 
   /** A pod that waited for a lifecycle hook (`preDelete`, `inPlaceUpdate`) during the rollout. */
@@ -206,25 +225,23 @@ export class RolloutTracer {
     start: Date,
     end: Date,
   ): void {
-    this.#child(record, 'hook-wait', start, end, {
+    this.child(record, 'hook-wait', start, end, {
       'pod.name': pod,
       [`${this.#p}.lifecycle.hook`]: hook,
     });
   }
 
-  #child(
-    record: RolloutRecord,
-    name: string,
-    start: Date,
-    end: Date,
-    attributes: Record<string, string>,
-  ): void {
+  /**
+   * A span of the rollout named `<prefix>.<name>`, from `start` to `end`, with links to other traces (a subset
+   * workload's own rollout, for a UnitedDeployment).
+   */
+  child(record: RolloutRecord, name: string, start: Date, end: Date, attributes: Attributes, links: Link[] = []): void {
     const parent = contextFromTraceparent(record.traceparent);
     if (!parent) return;
     this.#tracer
       .startSpan(
         `${this.#p}.${name}`,
-        { startTime: start, attributes: { ...attributes, [`${this.#p}.revision.to`]: record.to } },
+        { startTime: start, links, attributes: { ...attributes, [`${this.#p}.revision.to`]: record.to } },
         parent,
       )
       .end(end);

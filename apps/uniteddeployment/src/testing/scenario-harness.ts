@@ -84,7 +84,8 @@ export interface UnitedDeploymentScenarios {
 
 export interface UnitedDeploymentTrace {
   traceID: string;
-  spans: JaegerSpan[];
+  /** Each span with the other traces it links to (Jaeger's references into another trace). */
+  spans: (JaegerSpan & { links: string[] })[];
 }
 
 /**
@@ -211,13 +212,21 @@ export function useUnitedDeploymentScenarios(
       const res = await fetch(`${jaegerQuery}/api/traces?${q.toString()}`);
       if (!res.ok) return [];
       const body = (await res.json()) as {
-        data?: { traceID: string; spans: { operationName: string; tags: { key: string; value: unknown }[] }[] }[];
+        data?: {
+          traceID: string;
+          spans: {
+            operationName: string;
+            tags: { key: string; value: unknown }[];
+            references?: { traceID: string }[];
+          }[];
+        }[];
       };
       return (body.data ?? []).map((t) => ({
         traceID: t.traceID,
         spans: t.spans.map((sp) => ({
           operationName: sp.operationName,
           tags: Object.fromEntries(sp.tags.map((tag) => [tag.key, tag.value])),
+          links: (sp.references ?? []).map((r) => r.traceID).filter((id) => id !== t.traceID),
         })),
       }));
     },
