@@ -120,10 +120,14 @@ describe('UnitedDeployment traces', () => {
       return raw ? (JSON.parse(raw) as { traceparent: string; generation?: number; done?: boolean }) : undefined;
     };
     const traceOf = (traceparent: string | undefined) => traceparent?.split('-')[1] ?? '';
-    /** A trace's spans as `<operation> <subset> <reason>`, and the other traces each links to. */
+    /**
+     * A trace's spans as `<operation> <subset> <reason>`, without the rewrites of a subset whose pods are still rolling
+     * (reason `rolling`, as upstream rewrites them every round: how many depends on timing).
+     */
     const spansOf = async (traceparent: string | undefined) => {
       const t = (await h.traces(ns)).find((x) => x.traceID === traceOf(traceparent));
       return (t?.spans ?? [])
+        .filter((sp) => sp.tags['uniteddeployment.reason'] !== 'rolling')
         .map((sp) =>
           `${sp.operationName} ${String(sp.tags['uniteddeployment.subset'] ?? '')} ${String(sp.tags['uniteddeployment.reason'] ?? '')}`.trim(),
         )
