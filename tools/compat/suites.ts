@@ -10,6 +10,7 @@ import { CLONESET_FEATURE_GATES } from '@regatta/cloneset';
 import { IMAGEPULL_FEATURE_GATES } from '@regatta/imagepull';
 import { RESOURCE_DISTRIBUTION_FEATURE_GATES } from '@regatta/resourcedistribution';
 import { SIDECARSET_FEATURE_GATES } from '@regatta/sidecarset';
+import { UNITED_DEPLOYMENT_FEATURE_GATES } from '@regatta/uniteddeployment';
 
 export interface SpecFile {
   /** The kind the file tests (a section of docs/compatibility.md). */
@@ -100,10 +101,9 @@ export const SPEC_FILES: readonly SpecFile[] = [
     kind: 'Container launch priority',
     file: 'apps/v1alpha1/containerlaunchpriority.go',
     controllers: ['sidecarset', 'cloneset'],
-    // no gate: the sandbox gives every program the same REGATTA_FEATURE_GATES and a program refuses gates it does
-    // not know, so a run of several controllers can only set gates they all know (none here; launch priority
-    // reads none). Run this file on its own.
-    featureGates: {},
+    // one REGATTA_FEATURE_GATES for every program of the run: each accepts the others' gates (libs/runtime
+    // `OPENKRUISE_FEATURE_GATES`), as kruise-manager's one --feature-gates serves all its controllers
+    featureGates: allOn({ ...SIDECARSET_FEATURE_GATES, ...CLONESET_FEATURE_GATES }),
     ...SIDECARSET_INSTALL,
   },
   {
@@ -120,9 +120,7 @@ export const SPEC_FILES: readonly SpecFile[] = [
     kind: 'UnitedDeployment',
     file: 'apps/v1alpha1/uniteddeployment.go',
     controllers: ['uniteddeployment', 'cloneset', 'asts'],
-    // no gate: the three programs know no gate in common (see the launch-priority line), and the specs need none of
-    // UnitedDeployment's (ResourcesDeletionProtection, TemplateNoDefaults)
-    featureGates: {},
+    featureGates: allOn({ ...UNITED_DEPLOYMENT_FEATURE_GATES, ...CLONESET_FEATURE_GATES, ...ASTS_FEATURE_GATES }),
     // the adaptive-scheduling specs label the kind cluster's worker by name (`SetNodeLabel` in
     // `framework/v1alpha1/uniteddeployment.go`) to make a subset unschedulable and schedulable again
     nodes: ['ci-testing-worker'],

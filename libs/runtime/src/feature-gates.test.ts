@@ -12,6 +12,8 @@ describe('parseFeatureGates', () => {
       ' PreparingUpdateAsUpdate = TRUE , InPlaceUpdateEnvFromMetadata=false ,',
       { PreparingUpdateAsUpdate: true, InPlaceUpdateEnvFromMetadata: false },
     ],
+    // another controller's gate (one value for a whole install, as kruise-manager's --feature-gates): no effect here
+    ['ResourceDistributionGate=true,PreparingUpdateAsUpdate=true', { PreparingUpdateAsUpdate: true, InPlaceUpdateEnvFromMetadata: true }],
   ])('%j', (value, want) => {
     expect(parseFeatureGates('REGATTA_FEATURE_GATES', value, defaults)).toEqual(want);
   });
@@ -23,6 +25,7 @@ describe('parseFeatureGates', () => {
     ],
     ['PreparingUpdateAsUpdate', /feature gate 'PreparingUpdateAsUpdate' needs =true or =false/],
     ['PreparingUpdateAsUpdate=yes', /needs =true or =false, got 'PreparingUpdateAsUpdate=yes'/],
+    ['ImagePullJobGate=maybe', /feature gate 'ImagePullJobGate' needs =true or =false/],
   ])('rejects %j', (value, message) => {
     expect(() => parseFeatureGates('REGATTA_FEATURE_GATES', value, defaults)).toThrow(message);
   });

@@ -4,9 +4,55 @@ import { InvalidOptionsError } from './errors.js';
 export type FeatureGateDefaults<G extends string> = Readonly<Record<G, boolean>>;
 
 /**
+ * Every gate OpenKruise's kruise-manager knows (upstream `pkg/features/kruise_features.go`; docs/operations.md
+ * "Feature gates"). One kruise-manager takes one `--feature-gates` for all its controllers; a Regatta install runs a
+ * program per controller, so a program accepts the gates of the others too (they change nothing in it) and one value
+ * serves the whole install.
+ */
+export const OPENKRUISE_FEATURE_GATES: ReadonlySet<string> = new Set([
+  'KruiseDaemon',
+  'PodWebhook',
+  'DaemonWatchingPod',
+  'CloneSetShortHash',
+  'KruisePodReadinessGate',
+  'PreDownloadImageForInPlaceUpdate',
+  'PreDownloadImageForDaemonSetUpdate',
+  'CloneSetPartitionRollback',
+  'ResourcesDeletionProtection',
+  'DeletionProtectionForCRDCascadingGate',
+  'PodUnavailableBudgetDeleteGate',
+  'PodUnavailableBudgetUpdateGate',
+  'WorkloadSpread',
+  'TemplateNoDefaults',
+  'InPlaceUpdateEnvFromMetadata',
+  'StatefulSetAutoDeletePVC',
+  'StatefulSetAutoResizePVCGate',
+  'StatefulSetStartOrdinal',
+  'PodIndexLabel',
+  'SidecarSetPatchPodMetadataDefaultsAllowed',
+  'SidecarTerminator',
+  'EnableSortSidecarContainerByName',
+  'CloneSetEventHandlerOptimization',
+  'PreparingUpdateAsUpdate',
+  'ImagePullJobGate',
+  'ResourceDistributionGate',
+  'RecreatePodWhenChangeVCTInCloneSetGate',
+  'ForceDeleteTimeoutExpectationGate',
+  'InPlaceWorkloadVerticalScaling',
+  'InPlacePodVerticalScaling',
+  'EnhancedLivenessProbeGate',
+  'EnablePodProbeMarkerOnServerless',
+  'PodProbeMarkerGate',
+  'EnableExternalCerts',
+  'DefaultHostNetworkHostPortsInPodTemplates',
+  'DaemonSetPruneIneligibleNodes',
+]);
+
+/**
  * Parses OpenKruise's `--feature-gates` syntax (`A=true,B=false`; spaces ignored) against the gates a program knows.
- * An unknown gate or a value other than true/false is an error naming the variable, so a typo never silently keeps
- * a default.
+ * A gate of OpenKruise that this program does not read is accepted and has no effect (see
+ * {@link OPENKRUISE_FEATURE_GATES}). A gate nobody knows, or a value other than true/false, is an error naming the
+ * variable, so a typo never silently keeps a default.
  */
 export function parseFeatureGates<G extends string>(
   what: string,
@@ -26,7 +72,8 @@ export function parseFeatureGates<G extends string>(
             .slice(eq + 1)
             .trim()
             .toLowerCase();
-    if (!Object.hasOwn(defaults, name)) {
+    const known = Object.hasOwn(defaults, name);
+    if (!known && !OPENKRUISE_FEATURE_GATES.has(name)) {
       throw new InvalidOptionsError(
         what,
         `unknown feature gate '${name}' (known: ${Object.keys(defaults).sort().join(', ')})`,
@@ -35,7 +82,7 @@ export function parseFeatureGates<G extends string>(
     if (raw !== 'true' && raw !== 'false') {
       throw new InvalidOptionsError(what, `feature gate '${name}' needs =true or =false, got '${item}'`);
     }
-    gates[name as G] = raw === 'true';
+    if (known) gates[name as G] = raw === 'true';
   }
   return gates;
 }

@@ -141,7 +141,7 @@ export {
   type HostPort,
   type ProcessConfig,
 } from './process-config.js';
-export { parseFeatureGates, type FeatureGateDefaults } from './feature-gates.js';
+export { OPENKRUISE_FEATURE_GATES, parseFeatureGates, type FeatureGateDefaults } from './feature-gates.js';
 export { POD_WRITE_CONCURRENCY, forEachLimited } from './limited.js';
 export {
   certificateAuthorityFromPem,
