@@ -4,8 +4,8 @@ import { InvalidOptionsError } from './errors.js';
 export type FeatureGateDefaults<G extends string> = Readonly<Record<G, boolean>>;
 
 /**
- * Every gate OpenKruise's kruise-manager knows (upstream `pkg/features/kruise_features.go`; docs/operations.md
- * "Feature gates"). One kruise-manager takes one `--feature-gates` for all its controllers; a Regatta install runs a
+ * Every gate OpenKruise's kruise-manager knows (upstream `pkg/features/kruise_features.go`; docs/adr/0044,
+ * docs/operations.md "Feature gates"). One kruise-manager takes one `--feature-gates` for all its controllers; a Regatta install runs a
  * program per controller, so a program accepts the gates of the others too (they change nothing in it) and one value
  * serves the whole install.
  */
