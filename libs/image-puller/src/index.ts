@@ -25,6 +25,7 @@ export {
 } from './rate-limit.js';
 export { CriImageRuntime, PULLING_IMAGE_BY_ANNOTATION, type ImageRuntime, type PullRequest } from './runtime.js';
 export { isPulling, nodeImageStatus } from './status.js';
+export { StatusUpdater, systemClock, type StatusUpdaterOptions, type UpdaterClock } from './status-updater.js';
 export { planTags, type TagPlan } from './tag-plan.js';
 export type * from './types.js';
 export { imageRef } from './types.js';
