@@ -112,3 +112,32 @@ describe('ImagePullJob over agents pulling through CRI', () => {
       .toBe(3);
   });
 });
+
+describe('a node that joins after the start', () => {
+  it('gets its NodeImage and an agent (tainted, as the DaemonSet gives it one); a job selecting it completes on it', async () => {
+    const node = await t.addNode('late');
+    // the NodeImage controller creates the joining node's NodeImage (creation delay 1 s in this file)
+    await expect
+      .poll(
+        () => t.client.get({ apiVersion: 'apps.kruise.io/v1beta1', kind: 'NodeImage', name: node }).then(() => true, () => false),
+        { timeout: 60_000, interval: 500 },
+      )
+      .toBe(true);
+    const ns = await createNamespace(t.client, 'ipj', { [scopeLabel]: t.id });
+    await createJob(ns, 'late', 'nginx:1.26-late', { selector: { names: [node] } });
+    await expect.poll(() => jobStatus(ns, 'late'), { timeout: 120_000, interval: 1000 }).toMatchObject({
+      desired: 1,
+      succeeded: 1,
+      failed: 0,
+      completionTime: expect.any(String),
+    });
+    await expect
+      .poll(
+        async () =>
+          (await t.client.get<KubeObject & { status?: { images?: { names: string[] }[] } }>({ apiVersion: 'v1', kind: 'Node', name: node }))
+            .status?.images?.flatMap((i) => i.names) ?? [],
+        { timeout: 20_000 },
+      )
+      .toContain('docker.io/library/nginx:1.26-late');
+  });
+});

@@ -18,6 +18,11 @@ export interface PrivateNodes {
   /** The environment every program of the file gets (cluster, bus and its prefix). */
   readonly env: Record<string, string>;
   nodes(): string[];
+  /**
+   * A node joining after the start (`<short>-<id>-<suffix>`, tainted as the others) and its agent, as the chart's
+   * DaemonSet and `regatta sandbox node add` give a joining node one. Returns the node name.
+   */
+  addNode(suffix: string): Promise<string>;
   /** Starts (again) the agent of `node` as instance `instance`. */
   startAgent(node: string, instance: string): Promise<void>;
   agent(node: string): ManagedProcess;
@@ -29,13 +34,17 @@ export function usePrivateNodes(o: {
   nodes: number;
   imagePullMs: number;
   before?: (p: PrivateNodes) => Promise<void>;
+  /** Added to every program's environment, evaluated at the start (e.g. a bus of the file's own: NATS_URL). */
+  env?: () => Record<string, string>;
 }): PrivateNodes {
   const agents = new Map<string, ManagedProcess>();
+  const added: string[] = [];
   let sim: NodeSimulator | undefined;
   let socketDir = '';
   const layer = useScenarioLayer({
     short: o.short,
     timeoutMs: 240_000,
+    ...(o.env ? { env: o.env } : {}),
     async start(l) {
       socketDir = await mkdtemp(join(tmpdir(), 'regatta-cri-'));
       sim = await NodeSimulator.start({
@@ -65,6 +74,13 @@ export function usePrivateNodes(o: {
       return layer.env;
     },
     nodes: () => sim!.nodeNames,
+    async addNode(suffix) {
+      const name = `${o.short}-${layer.id}-${suffix}`;
+      await sim!.addNode(name, { taints: [testNodeTaint(`${o.short}-${layer.id}`)] });
+      added.push(name);
+      await p.startAgent(name, 'a');
+      return name;
+    },
     async startAgent(node, instance) {
       const name = `imagepull-agent-${layer.id}-${node}-${instance}`;
       const started = await layer.programs.start('imagepull-agent', name, {
@@ -78,7 +94,7 @@ export function usePrivateNodes(o: {
   };
 
   afterAll(async () => {
-    for (const node of sim?.nodeNames ?? [])
+    for (const node of [...(sim?.nodeNames ?? []), ...added])
       await layer.client.delete({ apiVersion: 'apps.kruise.io/v1beta1', kind: 'NodeImage', name: node }).catch(() => undefined);
     await sim?.stop();
     if (socketDir) await rm(socketDir, { recursive: true, force: true });
