@@ -50,6 +50,10 @@ export class NodeImageAgent {
   private timer: NodeJS.Timeout | undefined;
   private dueAt = Infinity;
   private running = false;
+  /** The sync under way (stop waits for it before flushing). */
+  private syncing: Promise<void> | undefined;
+  /** A copy read from the API server for the flush on stop (the bus copy may trail our last write). */
+  private fresh: (NodeImage & KubeObject) | undefined;
   private rerun = false;
   private stopped = false;
   private registration: { stop(): Promise<void> } | undefined;
@@ -105,6 +109,7 @@ export class NodeImageAgent {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    await this.syncing?.catch(() => undefined);
     await this.flush();
     this.pool?.stop();
     this.puller.stop();
@@ -128,7 +133,9 @@ export class NodeImageAgent {
     if (due >= this.dueAt) return;
     clearTimeout(this.timer);
     this.dueAt = due;
-    this.timer = setTimeout(() => void this.runSync(), delayMs);
+    this.timer = setTimeout(() => {
+      this.syncing = this.runSync();
+    }, delayMs);
   }
 
   private async runSync(): Promise<void> {
@@ -168,18 +175,29 @@ export class NodeImageAgent {
 
   /** On stop: the workers' latest status, past the rate limit, unless already written (nothing reported is lost). */
   private async flush(): Promise<void> {
-    const ni = this.watch.object;
+    const ni = this.watch.object ?? this.target;
     if (!ni || ni.metadata.deletionTimestamp) return;
-    this.target = ni;
+    const status = this.puller.status(ni);
     try {
-      if (await this.status.flush(this.puller.status(ni))) this.o.log.debug({}, 'NodeImage status flushed on stop');
+      try {
+        await this.status.flush(status);
+      } catch (err) {
+        // our last write may not have reached the bus copy yet: once more on the API server's copy
+        if (!isConflict(err)) throw err;
+        this.fresh = await this.o.client.get<NodeImage & KubeObject>({
+          apiVersion: `${NODEIMAGE_KIND.group}/${NODEIMAGE_KIND.version}`,
+          kind: NODEIMAGE_KIND.kind,
+          name: this.o.nodeName,
+        });
+        await this.status.flush(status);
+      }
     } catch (err) {
       this.o.log.warn({ err }, 'NodeImage status not flushed on stop');
     }
   }
 
   private async writeStatus(status: NodeImageStatus): Promise<void> {
-    const ni = this.watch.object ?? this.target;
+    const ni = this.fresh ?? this.watch.object ?? this.target;
     if (!ni) return;
     await this.o.client.updateStatus({
       ...ni,
