@@ -31,8 +31,6 @@ const t = usePrivateNodes({
   nodes: 3,
   imagePullMs: 1000,
   before: async (p) => {
-    const leaseNs = `ipj-lease-${p.id}`;
-    await p.client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: leaseNs } });
     await p.programs.start(
       'imagepull',
       `imagepull-${p.id}`,
@@ -40,7 +38,6 @@ const t = usePrivateNodes({
         ...p.env,
         POD_NAME: `imagepull-${p.id}`,
         REGATTA_NAMESPACE_SELECTOR: `${scopeLabel}=${p.id}`,
-        REGATTA_LEASE_NAMESPACE: leaseNs,
         REGATTA_NODEIMAGE_CREATION_DELAY_SECONDS: '1',
       },
       { webhook: true },

@@ -55,8 +55,6 @@ const t = usePrivateNodes({
   imagePullMs: 15_000,
   env: () => ({ NATS_URL: `nats://127.0.0.1:${ports[0]}` }),
   before: async (p) => {
-    const leaseNs = `ipn-lease-${p.id}`;
-    await p.client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: leaseNs } });
     await p.programs.start(
       'imagepull',
       `imagepull-${p.id}`,
@@ -64,7 +62,6 @@ const t = usePrivateNodes({
         ...p.env,
         POD_NAME: `imagepull-${p.id}`,
         REGATTA_NAMESPACE_SELECTOR: `${scopeLabel}=${p.id}`,
-        REGATTA_LEASE_NAMESPACE: leaseNs,
         REGATTA_NODEIMAGE_CREATION_DELAY_SECONDS: '1',
       },
       { webhook: true },

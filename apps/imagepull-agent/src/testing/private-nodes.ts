@@ -43,6 +43,9 @@ export function usePrivateNodes(o: {
   let socketDir = '';
   const layer = useScenarioLayer({
     short: o.short,
+    // a lease namespace of the file's own (REGATTA_LEASE_NAMESPACE): the watcher's lease is not the cluster-wide
+    // kube-system one, which another file's watcher may hold (on a bus of its own)
+    lease: o.short,
     timeoutMs: 240_000,
     ...(o.env ? { env: o.env } : {}),
     async start(l) {
