@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { IMAGE_PULL_JOB_API_VERSION, ImagePullJobMessages } from '@regatta/api';
 import type { KubeObject } from '@regatta/kube';
-import { createNamespace } from '@regatta/testing';
+import { createNamespace, traceSpans } from '@regatta/testing';
 import { usePrivateNodes } from './testing/private-nodes.js';
 
 interface Job extends KubeObject {
@@ -75,6 +75,18 @@ describe('ImagePullJob over agents pulling through CRI', () => {
       completionTime: expect.any(String),
       message: ImagePullJobMessages.Completed,
     });
+    // a span per node's pull, in the job's trace (its uid is the trace id; docs/adr/0041)
+    const uid = (await t.client.get({ ...JOB, namespace: ns, name: 'warm' })).metadata?.uid ?? '';
+    await expect
+      .poll(
+        async () =>
+          (await traceSpans(t.jaegerQuery, uid.replace(/-/g, '')))
+            .filter((sp) => sp.operationName === 'pull image' && sp.tags['regatta.phase'] === 'Succeeded')
+            .map((sp) => sp.tags['k8s.node.name'])
+            .sort(),
+        { timeout: 60_000, interval: 1000 },
+      )
+      .toEqual([...t.nodes()].sort());
     for (const node of t.nodes()) {
       const ni = await t.client.get<KubeObject & { status?: { imageStatuses?: Record<string, { tags: { tag: string; phase: string }[] }> } }>({
         apiVersion: 'apps.kruise.io/v1beta1',

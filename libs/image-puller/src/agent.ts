@@ -4,6 +4,7 @@
 // does not write at once: it is written by the next sync (3–5 s, coalesced with the reports before it) through the
 // per-node rate limit (status-updater.ts, ADR 0041), and the latest status is flushed on stop. Secrets are read from
 // the API server only.
+import type { Tracer } from '@opentelemetry/api';
 import { ObjectWatch, registerKinds, type Bus } from '@regatta/bus';
 import { EventRecorder, isConflict, isNotFound, type KubeClient, type KubeObject } from '@regatta/kube';
 import { credentialsFor, type SecretData } from './credentials.js';
@@ -35,6 +36,8 @@ export interface AgentOptions {
   register?: boolean;
   /** The status rate limit's clock (tests). */
   clock?: UpdaterClock;
+  /** The tracer of the pull spans (one per pull, in its job's trace). */
+  tracer?: Tracer;
 }
 
 export class NodeImageAgent {
@@ -78,6 +81,8 @@ export class NodeImageAgent {
       // coalesced: the next sync, 3–5 s on, writes this report with any that follow it
       onStatus: () => this.schedule(requeueAfterMs(true, Math.random())),
       log: (msg, fields) => o.log.debug(fields, msg),
+      node: o.nodeName,
+      ...(o.tracer ? { tracer: o.tracer } : {}),
     });
     this.status = new StatusUpdater({ write: (st) => this.writeStatus(st), ...(o.clock ? { clock: o.clock } : {}) });
     this.watch = new ObjectWatch(o.bus, NODEIMAGE_KIND, undefined, o.nodeName, (obj, old) => {

@@ -13,6 +13,7 @@ export { credentialsFor, normalizeRegistry, registryOf, type SecretData } from '
 export { agentInstance, EVENT_COMPONENT, NODEIMAGE_KIND, REGISTRATION_CONTROLLER } from './kinds.js';
 export { ImagePuller, type PullerOptions } from './puller.js';
 export { PullPool, type PoolTask } from './pull-pool.js';
+export { jobTraceContext, pullSpanParent } from './pull-trace.js';
 export {
   decideStatusWrite,
   requeueAfterMs,

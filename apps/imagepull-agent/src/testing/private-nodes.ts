@@ -15,6 +15,8 @@ export interface PrivateNodes {
   readonly sim: NodeSimulator;
   readonly client: KubeClient;
   readonly programs: ScenarioPrograms;
+  /** The run's Jaeger query API. */
+  readonly jaegerQuery: string | undefined;
   /** The environment every program of the file gets (cluster, bus and its prefix). */
   readonly env: Record<string, string>;
   nodes(): string[];
@@ -73,6 +75,9 @@ export function usePrivateNodes(o: {
       return layer.client;
     },
     programs: layer.programs,
+    get jaegerQuery() {
+      return layer.jaegerQuery;
+    },
     get env() {
       return layer.env;
     },
