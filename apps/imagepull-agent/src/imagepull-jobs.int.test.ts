@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { IMAGE_PULL_JOB_API_VERSION, ImagePullJobMessages } from '@regatta/api';
 import type { KubeObject } from '@regatta/kube';
-import { createNamespace } from '@regatta/testing';
+import { createNamespace, traceSpans } from '@regatta/testing';
 import { usePrivateNodes } from './testing/private-nodes.js';
 
 interface Job extends KubeObject {
@@ -31,8 +31,6 @@ const t = usePrivateNodes({
   nodes: 3,
   imagePullMs: 1000,
   before: async (p) => {
-    const leaseNs = `ipj-lease-${p.id}`;
-    await p.client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: leaseNs } });
     await p.programs.start(
       'imagepull',
       `imagepull-${p.id}`,
@@ -40,7 +38,6 @@ const t = usePrivateNodes({
         ...p.env,
         POD_NAME: `imagepull-${p.id}`,
         REGATTA_NAMESPACE_SELECTOR: `${scopeLabel}=${p.id}`,
-        REGATTA_LEASE_NAMESPACE: leaseNs,
         REGATTA_NODEIMAGE_CREATION_DELAY_SECONDS: '1',
       },
       { webhook: true },
@@ -78,6 +75,18 @@ describe('ImagePullJob over agents pulling through CRI', () => {
       completionTime: expect.any(String),
       message: ImagePullJobMessages.Completed,
     });
+    // a span per node's pull, in the job's trace (its uid is the trace id; docs/adr/0041)
+    const uid = (await t.client.get({ ...JOB, namespace: ns, name: 'warm' })).metadata?.uid ?? '';
+    await expect
+      .poll(
+        async () =>
+          (await traceSpans(t.jaegerQuery, uid.replace(/-/g, '')))
+            .filter((sp) => sp.operationName === 'pull image' && sp.tags['regatta.phase'] === 'Succeeded')
+            .map((sp) => sp.tags['k8s.node.name'])
+            .sort(),
+        { timeout: 60_000, interval: 1000 },
+      )
+      .toEqual([...t.nodes()].sort());
     for (const node of t.nodes()) {
       const ni = await t.client.get<KubeObject & { status?: { imageStatuses?: Record<string, { tags: { tag: string; phase: string }[] }> } }>({
         apiVersion: 'apps.kruise.io/v1beta1',
@@ -110,5 +119,34 @@ describe('ImagePullJob over agents pulling through CRI', () => {
         { timeout: 20_000 },
       )
       .toBe(3);
+  });
+});
+
+describe('a node that joins after the start', () => {
+  it('gets its NodeImage and an agent (tainted, as the DaemonSet gives it one); a job selecting it completes on it', async () => {
+    const node = await t.addNode('late');
+    // the NodeImage controller creates the joining node's NodeImage (creation delay 1 s in this file)
+    await expect
+      .poll(
+        () => t.client.get({ apiVersion: 'apps.kruise.io/v1beta1', kind: 'NodeImage', name: node }).then(() => true, () => false),
+        { timeout: 60_000, interval: 500 },
+      )
+      .toBe(true);
+    const ns = await createNamespace(t.client, 'ipj', { [scopeLabel]: t.id });
+    await createJob(ns, 'late', 'nginx:1.26-late', { selector: { names: [node] } });
+    await expect.poll(() => jobStatus(ns, 'late'), { timeout: 120_000, interval: 1000 }).toMatchObject({
+      desired: 1,
+      succeeded: 1,
+      failed: 0,
+      completionTime: expect.any(String),
+    });
+    await expect
+      .poll(
+        async () =>
+          (await t.client.get<KubeObject & { status?: { images?: { names: string[] }[] } }>({ apiVersion: 'v1', kind: 'Node', name: node }))
+            .status?.images?.flatMap((i) => i.names) ?? [],
+        { timeout: 20_000 },
+      )
+      .toContain('docker.io/library/nginx:1.26-late');
   });
 });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { CoreV1Api, KubeConfig, type V1Node } from '@kubernetes/client-node';
 import { ENDPOINTS_FILE, waitFor } from '@regatta/local-cluster';
 import { UsageError } from './controllers.js';
+import { startNodeAgent } from './node-agent.js';
 
 /** The sandbox's simulator registers `node1…N` with the default name prefix. */
 const SANDBOX_NODE_PREFIX = 'node';
@@ -74,6 +75,9 @@ export async function sandboxNodeAdd(name: string, o: NodeAddOptions, log: (line
     );
   });
   log(`node ${name} Ready`);
+  // with the imagepull controller every node runs an image pull agent, a joining one too (the chart's DaemonSet)
+  const agent = await startNodeAgent(o.dir, name);
+  if (agent) log(`${agent} ready`);
 }
 
 export async function sandboxNodeRemove(name: string, dir: string, log: (line: string) => void): Promise<void> {

@@ -1,24 +1,20 @@
 // The node agent (kruise-daemon's `pkg/daemon/imagepuller/imagepuller_controller.go`, with the bus in place of an
 // API watch): its own NodeImage from the bus, one sync at a time, re-run on spec changes, on worker progress, after
-// 3–5 s while anything pulls and after 20–30 min otherwise; failures retried with per-key backoff; status written
-// rate-limited. Secrets are read from the API server only.
+// 3–5 s while anything pulls and after 20–30 min otherwise; failures retried with per-key backoff. A worker's report
+// does not write at once: it is written by the next sync (3–5 s, coalesced with the reports before it) through the
+// per-node rate limit (status-updater.ts, ADR 0041), and the latest status is flushed on stop. Secrets are read from
+// the API server only.
+import type { Tracer } from '@opentelemetry/api';
 import { ObjectWatch, registerKinds, type Bus } from '@regatta/bus';
 import { EventRecorder, isConflict, isNotFound, type KubeClient, type KubeObject } from '@regatta/kube';
 import { credentialsFor, type SecretData } from './credentials.js';
 import { agentInstance, EVENT_COMPONENT, NODEIMAGE_KIND, REGISTRATION_CONTROLLER } from './kinds.js';
 import { ImagePuller } from './puller.js';
 import { PullPool } from './pull-pool.js';
-import {
-  decideStatusWrite,
-  requeueAfterMs,
-  sameJson,
-  STATUS_WRITE_BURST,
-  STATUS_WRITE_QPS,
-  syncBackoffMs,
-  TokenBucket,
-} from './rate-limit.js';
+import { requeueAfterMs, sameJson, syncBackoffMs } from './rate-limit.js';
 import type { ImageRuntime } from './runtime.js';
 import { isPulling } from './status.js';
+import { StatusUpdater, type UpdaterClock } from './status-updater.js';
 import type { NodeImage, NodeImageStatus, ObjectReference, ReferenceObject } from './types.js';
 
 export interface AgentLogger {
@@ -38,6 +34,10 @@ export interface AgentOptions {
   log: AgentLogger;
   /** Whether to announce NodeImages to the watcher (default true). */
   register?: boolean;
+  /** The status rate limit's clock (tests). */
+  clock?: UpdaterClock;
+  /** The tracer of the pull spans (one per pull, in its job's trace). */
+  tracer?: Tracer;
 }
 
 export class NodeImageAgent {
@@ -45,19 +45,25 @@ export class NodeImageAgent {
   private readonly puller: ImagePuller;
   private readonly pool: PullPool | undefined;
   private readonly recorder: EventRecorder;
-  private readonly bucket = new TokenBucket(STATUS_WRITE_QPS, STATUS_WRITE_BURST, Date.now());
-  private lastWritten: NodeImageStatus | undefined;
-  private lastWriteAt = 0;
+  private readonly status: StatusUpdater;
+  /** The NodeImage of the running sync (written to when the bus copy is gone meanwhile). */
+  private target: NodeImage & KubeObject | undefined;
   private failures = 0;
   private readonly backoffCapJitter = Math.random();
   private timer: NodeJS.Timeout | undefined;
   private dueAt = Infinity;
   private running = false;
+  /** The sync under way (stop waits for it before flushing). */
+  private syncing: Promise<void> | undefined;
+  /** A copy read from the API server for the flush on stop (the bus copy may trail our last write). */
+  private fresh: (NodeImage & KubeObject) | undefined;
   private rerun = false;
   private stopped = false;
   private registration: { stop(): Promise<void> } | undefined;
   /** Status writes done (for tests and metrics). */
-  writes = 0;
+  get writes(): number {
+    return this.status.writes;
+  }
 
   constructor(private readonly o: AgentOptions) {
     this.pool = o.maxWorkers > 0 ? new PullPool(o.maxWorkers) : undefined;
@@ -72,9 +78,13 @@ export class NodeImageAgent {
       ...(this.pool ? { pool: this.pool } : {}),
       events: (ref, type, reason, message) => void this.event(ref, type, reason, message),
       credentials: (image, secrets) => this.credentials(image, secrets),
-      onStatus: () => this.schedule(0),
+      // coalesced: the next sync, 3–5 s on, writes this report with any that follow it
+      onStatus: () => this.schedule(requeueAfterMs(true, Math.random())),
       log: (msg, fields) => o.log.debug(fields, msg),
+      node: o.nodeName,
+      ...(o.tracer ? { tracer: o.tracer } : {}),
     });
+    this.status = new StatusUpdater({ write: (st) => this.writeStatus(st), ...(o.clock ? { clock: o.clock } : {}) });
     this.watch = new ObjectWatch(o.bus, NODEIMAGE_KIND, undefined, o.nodeName, (obj, old) => {
       // like the informer's handler: new objects and spec changes (status echoes of our own writes are not); a
       // NodeImage gone or being deleted stops the pulls at once
@@ -104,6 +114,8 @@ export class NodeImageAgent {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    await this.syncing?.catch(() => undefined);
+    await this.flush();
     this.pool?.stop();
     this.puller.stop();
     await this.watch.stop();
@@ -126,7 +138,9 @@ export class NodeImageAgent {
     if (due >= this.dueAt) return;
     clearTimeout(this.timer);
     this.dueAt = due;
-    this.timer = setTimeout(() => void this.runSync(), delayMs);
+    this.timer = setTimeout(() => {
+      this.syncing = this.runSync();
+    }, delayMs);
   }
 
   private async runSync(): Promise<void> {
@@ -157,32 +171,45 @@ export class NodeImageAgent {
       this.puller.stop();
       return requeueAfterMs(false, Math.random());
     }
+    this.target = ni;
     await this.puller.sync(ni);
     const status = this.puller.status(ni);
-    const now = Date.now();
-    const decision = decideStatusWrite({
-      status,
-      lastWritten: this.lastWritten,
-      lastWriteAt: this.lastWriteAt,
-      now,
-      bucket: this.bucket,
-      jitter: Math.random(),
-    });
-    if (decision === 'write') {
+    const decision = await this.status.offer(status);
+    return requeueAfterMs(decision === 'limited' || isPulling(ni.spec?.images, status), Math.random());
+  }
+
+  /** On stop: the workers' latest status, past the rate limit, unless already written (nothing reported is lost). */
+  private async flush(): Promise<void> {
+    const ni = this.watch.object ?? this.target;
+    if (!ni || ni.metadata.deletionTimestamp) return;
+    const status = this.puller.status(ni);
+    try {
       try {
-        await this.o.client.updateStatus({
-          ...ni,
+        await this.status.flush(status);
+      } catch (err) {
+        // our last write may not have reached the bus copy yet: once more on the API server's copy
+        if (!isConflict(err)) throw err;
+        this.fresh = await this.o.client.get<NodeImage & KubeObject>({
           apiVersion: `${NODEIMAGE_KIND.group}/${NODEIMAGE_KIND.version}`,
           kind: NODEIMAGE_KIND.kind,
-          status,
-        } as KubeObject);
-        this.lastWritten = status;
-        this.writes += 1;
-      } finally {
-        this.lastWriteAt = now;
+          name: this.o.nodeName,
+        });
+        await this.status.flush(status);
       }
+    } catch (err) {
+      this.o.log.warn({ err }, 'NodeImage status not flushed on stop');
     }
-    return requeueAfterMs(decision === 'limited' || isPulling(ni.spec?.images, status), Math.random());
+  }
+
+  private async writeStatus(status: NodeImageStatus): Promise<void> {
+    const ni = this.fresh ?? this.watch.object ?? this.target;
+    if (!ni) return;
+    await this.o.client.updateStatus({
+      ...ni,
+      apiVersion: `${NODEIMAGE_KIND.group}/${NODEIMAGE_KIND.version}`,
+      kind: NODEIMAGE_KIND.kind,
+      status,
+    } as KubeObject);
   }
 
   private async credentials(image: string, refs: ReferenceObject[]) {

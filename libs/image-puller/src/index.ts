@@ -13,6 +13,7 @@ export { credentialsFor, normalizeRegistry, registryOf, type SecretData } from '
 export { agentInstance, EVENT_COMPONENT, NODEIMAGE_KIND, REGISTRATION_CONTROLLER } from './kinds.js';
 export { ImagePuller, type PullerOptions } from './puller.js';
 export { PullPool, type PoolTask } from './pull-pool.js';
+export { jobTraceContext, pullSpanParent } from './pull-trace.js';
 export {
   decideStatusWrite,
   requeueAfterMs,
@@ -25,6 +26,7 @@ export {
 } from './rate-limit.js';
 export { CriImageRuntime, PULLING_IMAGE_BY_ANNOTATION, type ImageRuntime, type PullRequest } from './runtime.js';
 export { isPulling, nodeImageStatus } from './status.js';
+export { StatusUpdater, systemClock, type StatusUpdaterOptions, type UpdaterClock } from './status-updater.js';
 export { planTags, type TagPlan } from './tag-plan.js';
 export type * from './types.js';
 export { imageRef } from './types.js';

@@ -4,7 +4,7 @@ import { connectBus } from '@regatta/bus';
 import { CriImageClient } from '@regatta/cri';
 import { KubeClient } from '@regatta/kube';
 import { ProbeServer, readProcessConfig } from '@regatta/runtime';
-import { createLogger } from '@regatta/telemetry';
+import { createLogger, startTracing } from '@regatta/telemetry';
 import { NodeImageAgent } from './agent.js';
 import { CriImageRuntime } from './runtime.js';
 
@@ -21,6 +21,7 @@ export async function runNodeAgent(a: NodeAgentArgs, env: NodeJS.ProcessEnv = pr
   const log = createLogger({ name: program }).child({ node: a.nodeName });
   const config = readProcessConfig(env);
   const client = KubeClient.fromDefault({ fieldManager: program, userAgent: `${program}/${a.nodeName}` });
+  const tracing = startTracing({ serviceName: program, logger: log });
   const bus = await connectBus({ name: `${program}/${a.nodeName}` });
   const cri = new CriImageClient(a.criSocket);
   const agent = new NodeImageAgent({
@@ -30,6 +31,7 @@ export async function runNodeAgent(a: NodeAgentArgs, env: NodeJS.ProcessEnv = pr
     runtime: new CriImageRuntime(cri),
     maxWorkers: a.maxWorkers,
     log,
+    tracer: tracing.tracer,
   });
   const probes = new ProbeServer({ ...config.health, logger: log });
   probes.addReadyzCheck('bus', () => {
@@ -58,5 +60,6 @@ export async function runNodeAgent(a: NodeAgentArgs, env: NodeJS.ProcessEnv = pr
     await serving.catch(() => undefined);
     cri.close();
     await bus.close();
+    await tracing.shutdown();
   }
 }

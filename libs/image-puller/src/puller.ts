@@ -1,5 +1,6 @@
 // All pulls of one node (`imagepuller_worker.go`, realPuller and realWorkerPool): per image of the NodeImage spec
 // the tag workers tag-plan.ts asks for, and the statuses they report; the status the node writes is built from these.
+import type { Tracer } from '@opentelemetry/api';
 import type { AuthConfig } from '@regatta/cri';
 import type { PullPool } from './pull-pool.js';
 import type { ImageRuntime } from './runtime.js';
@@ -18,6 +19,9 @@ export interface PullerOptions {
   /** Called whenever a worker reports a new status (the agent then writes, rate-limited). */
   onStatus?: () => void;
   log?: (msg: string, fields: Record<string, unknown>) => void;
+  /** The node and the tracer of the pull spans (worker.ts). */
+  node?: string;
+  tracer?: Tracer;
 }
 
 class ImagePool {
@@ -99,6 +103,8 @@ export class ImagePuller {
           this.o.onStatus?.();
         },
         ...(this.o.log ? { log: this.o.log } : {}),
+        ...(this.o.node ? { node: this.o.node } : {}),
+        ...(this.o.tracer ? { tracer: this.o.tracer } : {}),
       });
       pool.workers.set(tag.tag, worker);
     }

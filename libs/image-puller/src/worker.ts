@@ -1,6 +1,7 @@
 // One tag's pull (`imagepuller_worker.go`, pullWorker): reports Waiting, waits for a slot of the node's pull pool,
 // reports Pulling with its start time, then makes the attempts of attempts.ts and ends Succeeded or Failed with
 // events. Stopping it (tag gone, version changed) aborts the pull in flight and reports nothing more.
+import { SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 import type { AuthConfig } from '@regatta/cri';
 import {
   attemptTimeout,
@@ -10,6 +11,7 @@ import {
   pullSettings,
 } from './attempts.js';
 import type { PullPool } from './pull-pool.js';
+import { ownerJobs, pullSpanParent } from './pull-trace.js';
 import type { ImageRuntime } from './runtime.js';
 import { imageRef, type ImageTagSpec, type ImageTagStatus, type ObjectReference, type SandboxConfig } from './types.js';
 
@@ -33,6 +35,10 @@ export interface WorkerContext {
   now?: () => number;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   log?: (msg: string, fields: Record<string, unknown>) => void;
+  /** The node, for the pull span's attributes. */
+  node?: string;
+  /** Where the pull spans go (default: the global provider's `@regatta/image-puller` tracer). */
+  tracer?: Tracer;
 }
 
 const abortableSleep = (ms: number, signal: AbortSignal) =>
@@ -48,6 +54,7 @@ const abortableSleep = (ms: number, signal: AbortSignal) =>
 
 export class PullWorker {
   private readonly ac = new AbortController();
+  private last: ImageTagStatus | undefined;
   /** Settles when the worker has finished (or was stopped). */
   readonly done: Promise<void>;
 
@@ -82,11 +89,40 @@ export class PullWorker {
   }
 
   private report(status: ImageTagStatus): void {
-    if (this.active) this.ctx.update(status);
+    if (!this.active) return;
+    this.last = status;
+    this.ctx.update(status);
   }
 
+  /** The pull in a span of its own, in its job's trace (pull-trace.ts). */
   private async run(): Promise<void> {
     if (!this.active) return;
+    const tracer = this.ctx.tracer ?? trace.getTracer('@regatta/image-puller');
+    const { parent, links } = pullSpanParent(this.tag.ownerReferences);
+    const span = tracer.startSpan(
+      'pull image',
+      {
+        attributes: {
+          'regatta.image': imageRef(this.image, this.tag.tag),
+          'regatta.tag.version': this.version,
+          'regatta.imagepulljobs': ownerJobs(this.tag.ownerReferences),
+          ...(this.ctx.node ? { 'k8s.node.name': this.ctx.node } : {}),
+        },
+        links,
+      },
+      parent,
+    );
+    try {
+      await this.pull();
+    } finally {
+      const st = this.last;
+      span.setAttribute('regatta.phase', this.active ? (st?.phase ?? '') : 'Stopped');
+      if (this.active && st?.phase === 'Failed') span.setStatus({ code: SpanStatusCode.ERROR, message: st.message ?? '' });
+      span.end();
+    }
+  }
+
+  private async pull(): Promise<void> {
     const now = this.ctx.now ?? Date.now;
     const sleep = this.ctx.sleep ?? abortableSleep;
     const ref = imageRef(this.image, this.tag.tag);

@@ -15,9 +15,16 @@ export interface PrivateNodes {
   readonly sim: NodeSimulator;
   readonly client: KubeClient;
   readonly programs: ScenarioPrograms;
+  /** The run's Jaeger query API. */
+  readonly jaegerQuery: string | undefined;
   /** The environment every program of the file gets (cluster, bus and its prefix). */
   readonly env: Record<string, string>;
   nodes(): string[];
+  /**
+   * A node joining after the start (`<short>-<id>-<suffix>`, tainted as the others) and its agent, as the chart's
+   * DaemonSet and `regatta sandbox node add` give a joining node one. Returns the node name.
+   */
+  addNode(suffix: string): Promise<string>;
   /** Starts (again) the agent of `node` as instance `instance`. */
   startAgent(node: string, instance: string): Promise<void>;
   agent(node: string): ManagedProcess;
@@ -29,13 +36,20 @@ export function usePrivateNodes(o: {
   nodes: number;
   imagePullMs: number;
   before?: (p: PrivateNodes) => Promise<void>;
+  /** Added to every program's environment, evaluated at the start (e.g. a bus of the file's own: NATS_URL). */
+  env?: () => Record<string, string>;
 }): PrivateNodes {
   const agents = new Map<string, ManagedProcess>();
+  const added: string[] = [];
   let sim: NodeSimulator | undefined;
   let socketDir = '';
   const layer = useScenarioLayer({
     short: o.short,
+    // a lease namespace of the file's own (REGATTA_LEASE_NAMESPACE): the watcher's lease is not the cluster-wide
+    // kube-system one, which another file's watcher may hold (on a bus of its own)
+    lease: o.short,
     timeoutMs: 240_000,
+    ...(o.env ? { env: o.env } : {}),
     async start(l) {
       socketDir = await mkdtemp(join(tmpdir(), 'regatta-cri-'));
       sim = await NodeSimulator.start({
@@ -61,10 +75,20 @@ export function usePrivateNodes(o: {
       return layer.client;
     },
     programs: layer.programs,
+    get jaegerQuery() {
+      return layer.jaegerQuery;
+    },
     get env() {
       return layer.env;
     },
     nodes: () => sim!.nodeNames,
+    async addNode(suffix) {
+      const name = `${o.short}-${layer.id}-${suffix}`;
+      await sim!.addNode(name, { taints: [testNodeTaint(`${o.short}-${layer.id}`)] });
+      added.push(name);
+      await p.startAgent(name, 'a');
+      return name;
+    },
     async startAgent(node, instance) {
       const name = `imagepull-agent-${layer.id}-${node}-${instance}`;
       const started = await layer.programs.start('imagepull-agent', name, {
@@ -78,7 +102,7 @@ export function usePrivateNodes(o: {
   };
 
   afterAll(async () => {
-    for (const node of sim?.nodeNames ?? [])
+    for (const node of [...(sim?.nodeNames ?? []), ...added])
       await layer.client.delete({ apiVersion: 'apps.kruise.io/v1beta1', kind: 'NodeImage', name: node }).catch(() => undefined);
     await sim?.stop();
     if (socketDir) await rm(socketDir, { recursive: true, force: true });
