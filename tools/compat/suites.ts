@@ -226,14 +226,8 @@ const SIDECARSET_KNOWN: [string, string][] = [
   ],
 ];
 
-/** Why an Always ImagePullJob spec can miss its synced pull secret. */
-const SECRET_SYNC_RACE =
-  "order-dependent (failed in both runs of the two pullimages files together, after the v1alpha1 specs had pulled the image on every node; passed when rerun alone on a fresh sandbox): the job completes within a second and its synced secret in kruise-daemon-config is released on completion (as upstream `classifyPullSecretsForJob` does) before the spec's first check of it. OpenKruise's kruise-daemon writes NodeImage status through a rate limiter (0.5 QPS, burst 5; `statusUpdater` in `pkg/daemon/imagepuller/utils.go`) that delays completion by 3–5 s once a node's burst is spent; Regatta's node agent (libs/image-puller) has none. Fix to make: the same status rate limit in the agent";
-
 export const KNOWN_FAILURES: Readonly<Record<string, string>> = {
   ...Object.fromEntries(SIDECARSET_KNOWN),
-  'apps/v1beta1/pullimages.go:pull image with secret and ttl cleaned': SECRET_SYNC_RACE,
-  'apps/v1beta1/pullimages.go:pull image with secret and completed': SECRET_SYNC_RACE,
   'apps/v1alpha1/cloneset.go:in-place update two container images with priorities successfully':
     'intermittent (passed 1 of 3 runs), a node simulator timing gap: its in-place restart stops the old container at once, where a kubelet takes the process exit time; the spec wants nginx to finish more than 10 s after the new redis started (second-precision timestamps), and the simulated postStart (10 s) plus the restart readiness delay (0.5 s) leave less than a second of margin',
   'apps/v1alpha1/cloneset.go:in-place update two container image and env from metadata with priorities':
