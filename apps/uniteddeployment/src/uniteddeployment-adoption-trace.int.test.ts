@@ -2,7 +2,7 @@
 // deleted with `propagationPolicy: Orphan` and created again takes its subsets back, and a subset whose owner
 // reference was removed is adopted again; no workload is created, no pod replaced. And what a change looks like in
 // Jaeger (docs/uniteddeployment.md "Following a change"): one trace per change, across rounds, with a span per subset
-// written and links to the rollouts it caused in the subset CloneSets.
+// written and links to the rollouts it caused in the subset CloneSets. And what the program reports on /metrics.
 import { describe, expect, it } from 'vitest';
 import { isNotFound, type KubeObject } from '@regatta/kube';
 import { unitedDeployment } from './testing/fixtures.js';
@@ -189,4 +189,20 @@ describe('UnitedDeployment traces', () => {
       ]);
     expect(await linked()).toEqual(await subsetRollouts());
   }, 400_000);
+});
+
+describe('UnitedDeployment program metrics', () => {
+  it('/metrics shows the program leading its Lease and the bus lag of each cache it fills', async () => {
+    const ns = await h.namespace();
+    await h.create(unitedDeployment(ns, 'metered', { replicas: 1, subsets: [{ name: 'a', zone: 'east' }] }));
+    await h.settled(ns, 'metered', 1);
+    await expect
+      .poll(() => h.metrics(), { timeout: 30_000, interval: 1000 })
+      .toMatch(/leader_election_master_status\{name="regatta-uniteddeployment"\} 1/);
+    const metrics = await h.metrics();
+    for (const cache of ['uniteddeployments', 'clonesets', 'pods']) {
+      const count = new RegExp(`regatta_bus_event_lag_seconds_count\\{cache="${cache}"\\} (\\d+)`).exec(metrics);
+      expect(Number(count?.[1] ?? 0), cache).toBeGreaterThan(0);
+    }
+  }, 300_000);
 });

@@ -26,6 +26,7 @@ import {
   requestInScope,
   requestsInNamespace,
 } from './derive.js';
+import { registerProgramMetrics } from './program-metrics.js';
 import { serveWebhooks } from './webhooks.js';
 
 /** Runs the controller until SIGTERM/SIGINT (or a failure: the exit code is then 1). */
@@ -77,6 +78,7 @@ async function setUpControllers(
   for (const c of cachesOfAll(decls, !!scope)) {
     caches.set(c.name, new Cache(bus, c.kind, { onError, ...(c.keep ? { keep: c.keep } : {}) }));
   }
+  registerProgramMetrics(registry, { program, isLeader: () => manager.isLeader(), caches });
   // the one place where mirrored JSON is taken as the declared types (as a typed informer does)
   const readers = Object.fromEntries(caches) as Readers<Record<string, KubeObject>>;
   const namespaces = scope ? caches.get(NAMESPACES) : undefined;

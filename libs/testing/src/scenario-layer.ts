@@ -66,6 +66,8 @@ export interface ScenarioLayer {
   startController(instance: string, env?: NodeJS.ProcessEnv): Promise<ManagedProcess>;
   /** The log of the controller's instance `a`. */
   controllerLog(): string;
+  /** `http://127.0.0.1:PORT` of the running controller's probes and `/metrics`. */
+  readonly controllerHealth: string;
   /** Adds a node `node-<x>-<id>-<n>` tainted `regatta-test-<x>` (createTestNode), removed after the file. */
   addTestNode(x: string, options?: TestNodeOptions): Promise<string>;
 }
@@ -78,6 +80,7 @@ export function useScenarioLayer(o: ScenarioLayerOptions): ScenarioLayer {
   let cluster: ReturnType<typeof scenarioCluster> | undefined;
   let env: Record<string, string> = {};
   let controller: ManagedProcess | undefined;
+  let controllerHealth: string | undefined;
   let first: ServingProgram | undefined;
   const webhookConfigurations = new Set<string>();
   const added: string[] = [];
@@ -134,10 +137,15 @@ export function useScenarioLayer(o: ScenarioLayerOptions): ScenarioLayer {
         { webhook: o.controller.webhooks !== false },
       );
       controller = p.process;
+      controllerHealth = p.health;
       if (instance === 'a') first = p;
       return p.process;
     },
     controllerLog: () => programLog(first),
+    get controllerHealth() {
+      if (!controllerHealth) throw new Error('the controller is not started');
+      return controllerHealth;
+    },
     async addTestNode(x, options) {
       const name = `node-${x}-${id}-${added.length + 1}`;
       if (!options?.shared) added.push(name);

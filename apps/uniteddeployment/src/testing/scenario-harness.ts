@@ -71,6 +71,8 @@ export interface UnitedDeploymentScenarios {
   /** Adds a node of this file in `zone` (removed after the file; give it a zone of its own). */
   addNode(zone: string, options?: { capacity?: string; labels?: Record<string, string> }): Promise<string>;
   controllerLog(): string;
+  /** What the running program's `/metrics` answers. */
+  metrics(): Promise<string>;
   /** Waits until the status shows `replicas` ready pods at the update revision for this generation. */
   settled(ns: string, name: string, replicas: number, timeoutMs?: number): Promise<UnitedDeployment>;
   /** Deletes the UnitedDeployment with that propagation policy (`Orphan` leaves its subset workloads). */
@@ -177,6 +179,9 @@ export function useUnitedDeploymentScenarios(
       return name;
     },
     controllerLog: () => layer.controllerLog(),
+    async metrics() {
+      return (await fetch(`${layer.controllerHealth}/metrics`)).text();
+    },
     async settled(ns, name, replicas, timeoutMs = 120_000) {
       // polls a summary, so that a timeout shows what differed
       await expect

@@ -1,0 +1,31 @@
+import type { Change } from '@regatta/kube';
+import { Registry } from 'prom-client';
+import { describe, expect, it } from 'vitest';
+import { registerProgramMetrics } from './program-metrics.js';
+
+/** A change stream as a cache offers it, driven by the test. */
+function stream() {
+  const fns: ((c: Change) => void)[] = [];
+  return { onChange: (fn: (c: Change) => void) => fns.push(fn), emit: (c: Change) => fns.forEach((fn) => fn(c)) };
+}
+
+describe('program metrics', () => {
+  it('reports leadership and the bus lag per cache (changes without a lag, such as deletes, are not counted)', async () => {
+    const registry = new Registry();
+    let leader = false;
+    const pods = stream();
+    registerProgramMetrics(registry, { program: 'regatta-cloneset', isLeader: () => leader, caches: new Map([['pods', pods]]) });
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' } };
+    pods.emit({ type: 'add', object: pod, lagMs: 3 });
+    pods.emit({ type: 'update', object: pod, old: pod, lagMs: 30 });
+    pods.emit({ type: 'delete', object: pod, old: pod });
+    let text = await registry.metrics();
+    expect(text).toContain('leader_election_master_status{name="regatta-cloneset"} 0');
+    expect(text).toContain('regatta_bus_event_lag_seconds_count{cache="pods"} 2');
+    expect(text).toContain('regatta_bus_event_lag_seconds_bucket{le="0.005",cache="pods"} 1');
+    expect(text).toContain('regatta_bus_event_lag_seconds_bucket{le="0.05",cache="pods"} 2');
+    leader = true;
+    text = await registry.metrics();
+    expect(text).toContain('leader_election_master_status{name="regatta-cloneset"} 1');
+  });
+});
