@@ -13,7 +13,7 @@ import {
   type RolloutContext,
 } from '@regatta/rollout-cli';
 
-interface TargetOptions {
+export interface TargetOptions {
   namespace?: string;
   kubeconfig?: string;
   context?: string;
@@ -21,7 +21,7 @@ interface TargetOptions {
 
 const KINDS_HELP = `KIND is one of: ${ROLLOUT_KINDS.map((k) => `${k.names.join('|')} (${k.title})`).join('; ')}`;
 
-function contextFor(opts: TargetOptions): RolloutContext & { close: () => Promise<void> } {
+export function contextFor(opts: TargetOptions): RolloutContext & { close: () => Promise<void> } {
   const client = opts.kubeconfig
     ? KubeClient.fromKubeconfigFile(opts.kubeconfig, { userAgent: 'regatta-cli', ...(opts.context ? { context: opts.context } : {}) })
     : KubeClient.fromDefault({ userAgent: 'regatta-cli' });

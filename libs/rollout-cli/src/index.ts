@@ -21,3 +21,6 @@ export {
   type RolloutContext,
   type StatusOptions,
 } from './commands.js';
+export { fieldPath, planDiff, recreateFields, type DiffInput, type DiffKind, type DiffPlan, type ImageChange, type PodAction, type PodDiff } from './diff.js';
+export { formatDiff } from './diff-format.js';
+export { diffTargets, diffWorkloads, type DiffTarget } from './diff-command.js';
