@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import { parseAllDocuments } from 'yaml';
-import { RolloutUsageError, diffWorkloads } from '@regatta/rollout-cli';
+import { RolloutUsageError, diffTargets, diffWorkloads } from '@regatta/rollout-cli';
 import { contextFor, type TargetOptions } from './rollout-command.js';
 
 async function readManifests(file: string): Promise<unknown[]> {
@@ -29,6 +29,7 @@ async function readStdin(): Promise<string> {
 export function addDiffCommand(program: Command): void {
   program
     .command('diff')
+    .summary('preview which pods a change would update in place, recreate or keep, and why')
     .description(
       'before applying a change to a CloneSet, Advanced StatefulSet or Advanced DaemonSet: which of its pods would be ' +
         'updated in place, which recreated, which kept by the partition, and which changed fields force a recreate ' +
@@ -41,10 +42,10 @@ export function addDiffCommand(program: Command): void {
     .option('--kubeconfig <path>', 'kubeconfig file (default: $KUBECONFIG)')
     .option('--context <name>', 'kubeconfig context (with --kubeconfig)')
     .action(async (opts: TargetOptions & { filename: string }) => {
-      const docs = await readManifests(opts.filename);
+      const targets = diffTargets(await readManifests(opts.filename), opts.filename);
       const ctx = contextFor(opts);
       try {
-        await diffWorkloads(ctx, docs, opts.filename);
+        await diffWorkloads(ctx, targets);
       } finally {
         await ctx.close();
       }

@@ -54,6 +54,7 @@ async function run<T>(opts: TargetOptions, body: (ctx: RolloutContext) => Promis
 export function addRolloutCommands(program: Command): void {
   const rollout = program
     .command('rollout')
+    .summary('status | pause | resume | history | undo of a workload rollout')
     .description(
       'follow and steer the rollout of a CloneSet, Advanced StatefulSet, Advanced DaemonSet, UnitedDeployment or SidecarSet',
     );

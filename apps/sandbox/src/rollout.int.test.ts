@@ -201,7 +201,10 @@ describe('regatta rollout', () => {
 
     await writeFile(file, manifest('nginx:mainline', 80));
     const byStrategy = await regatta('diff', '-f', file);
-    expect(byStrategy.stdout.match(/ recreate +updateStrategy\.type is ReCreate$/gm)).toHaveLength(3);
+    expect(byStrategy.code, byStrategy.stderr).toBe(0);
+    expect(
+      byStrategy.stdout.match(/ recreate +nginx: nginx:alpine → nginx:mainline; updateStrategy\.type is ReCreate$/gm),
+    ).toHaveLength(3);
 
     // nothing was written
     const after = await client.get<CloneSet>({ ...CS, namespace: ns, name: 'web' });

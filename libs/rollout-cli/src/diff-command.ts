@@ -76,9 +76,9 @@ function refused(title: string, name: string, e: unknown): RolloutCliError {
   );
 }
 
-/** Prints the preview of each workload in `docs` (parsed from `file`). */
-export async function diffWorkloads(ctx: RolloutContext, docs: readonly unknown[], file: string): Promise<void> {
-  for (const t of diffTargets(docs, file)) {
+/** Prints the preview of each workload (from {@link diffTargets}). */
+export async function diffWorkloads(ctx: RolloutContext, targets: readonly DiffTarget[]): Promise<void> {
+  for (const t of targets) {
     const namespace = t.manifest.metadata?.namespace ?? ctx.namespace;
     const ref = { apiVersion: t.manifest.apiVersion, kind: t.kind, namespace, name: t.name };
     let live: Workload;

@@ -129,4 +129,11 @@ describe('formatDiff', () => {
     const plan = planDiff({ kind: 'CloneSet', desired: desired(V2, { updateStrategy: { type: 'InPlaceIfPossible' } }), live: live(), pods: [pod('web-0', 'web-aaa')], revisions });
     expect(formatDiff('CloneSet', 'web', plan).split('\n')[2]).toBe('web-0  node-0  web-aaa   in place  main: nginx:1 → nginx:2');
   });
+
+  it('says why an image-only change recreates under ReCreate', () => {
+    const plan = planDiff({ kind: 'CloneSet', desired: desired(V2), live: live(), pods: [pod('web-0', 'web-aaa')], revisions });
+    expect(formatDiff('CloneSet', 'web', plan).split('\n')[2]).toBe(
+      'web-0  node-0  web-aaa   recreate  main: nginx:1 → nginx:2; updateStrategy.type is ReCreate',
+    );
+  });
 });
