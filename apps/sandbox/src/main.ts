@@ -10,7 +10,8 @@ import { sandboxRestart } from './restart.js';
 import { sandboxUp } from './sandbox.js';
 import { renderStatus } from './status-view.js';
 import { addRolloutCommands } from './rollout-command.js';
-import { KubeConfigError } from '@regatta/kube';
+import { addDiffCommand } from './diff-command.js';
+import { KubeApiError, KubeConfigError } from '@regatta/kube';
 import { RolloutCliError } from '@regatta/rollout-cli';
 
 function positiveInt(v: string): number {
@@ -199,6 +200,7 @@ program
   });
 
 addRolloutCommands(program);
+addDiffCommand(program);
 
 try {
   await program.parseAsync(process.argv);
@@ -208,7 +210,7 @@ try {
   } else if (err instanceof RolloutCliError) {
     process.stderr.write(`regatta: ${err.message}\n`);
     process.exitCode = err.exitCode;
-  } else if (err instanceof KubeConfigError) {
+  } else if (err instanceof KubeConfigError || err instanceof KubeApiError) {
     process.stderr.write(`regatta: ${err.message}\n`);
     process.exitCode = 1;
   } else if (err instanceof UsageError || err instanceof UnknownProcessError) {

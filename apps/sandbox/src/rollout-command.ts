@@ -8,10 +8,12 @@ import {
   rolloutHistory,
   rolloutSetPaused,
   rolloutStatus,
+  rolloutUndo,
+  RolloutUsageError,
   type RolloutContext,
 } from '@regatta/rollout-cli';
 
-interface TargetOptions {
+export interface TargetOptions {
   namespace?: string;
   kubeconfig?: string;
   context?: string;
@@ -19,7 +21,7 @@ interface TargetOptions {
 
 const KINDS_HELP = `KIND is one of: ${ROLLOUT_KINDS.map((k) => `${k.names.join('|')} (${k.title})`).join('; ')}`;
 
-function contextFor(opts: TargetOptions): RolloutContext & { close: () => Promise<void> } {
+export function contextFor(opts: TargetOptions): RolloutContext & { close: () => Promise<void> } {
   const client = opts.kubeconfig
     ? KubeClient.fromKubeconfigFile(opts.kubeconfig, { userAgent: 'regatta-cli', ...(opts.context ? { context: opts.context } : {}) })
     : KubeClient.fromDefault({ userAgent: 'regatta-cli' });
@@ -31,7 +33,10 @@ function contextFor(opts: TargetOptions): RolloutContext & { close: () => Promis
 function withTargetOptions(cmd: Command): Command {
   return cmd
     .argument('<KIND/NAME>', 'the workload, e.g. clone/web')
-    .option('-n, --namespace <ns>', "the workload's namespace (default: the kubeconfig context's, else default)")
+    .option(
+      '-n, --namespace <ns>',
+      "the workload's namespace (default: the kubeconfig context's, else default; a SidecarSet has none)",
+    )
     .option('--kubeconfig <path>', 'kubeconfig file (default: $KUBECONFIG)')
     .option('--context <name>', 'kubeconfig context (with --kubeconfig)')
     .addHelpText('after', `\n${KINDS_HELP}`);
@@ -49,7 +54,10 @@ async function run<T>(opts: TargetOptions, body: (ctx: RolloutContext) => Promis
 export function addRolloutCommands(program: Command): void {
   const rollout = program
     .command('rollout')
-    .description('follow and steer the rollout of a CloneSet, Advanced StatefulSet, Advanced DaemonSet or UnitedDeployment');
+    .summary('status | pause | resume | history | undo of a workload rollout')
+    .description(
+      'follow and steer the rollout of a CloneSet, Advanced StatefulSet, Advanced DaemonSet, UnitedDeployment or SidecarSet',
+    );
 
   withTargetOptions(
     rollout
@@ -91,9 +99,32 @@ export function addRolloutCommands(program: Command): void {
   withTargetOptions(
     rollout
       .command('history')
-      .description('list the ControllerRevisions the workload owns (revision, hash, age), marking current and update'),
+      .description(
+        'list the ControllerRevisions the workload owns (revision, hash, age), marking current and update ' +
+          "(a SidecarSet's live in the SidecarSet controller's namespace)",
+      ),
   ).action(async (arg: string, opts: TargetOptions) => {
     const target = parseTarget(arg);
     await run(opts, (ctx) => rolloutHistory(ctx, target));
   });
+
+  withTargetOptions(
+    rollout
+      .command('undo')
+      .description(
+        'roll back: put the pod template of an earlier revision (see `rollout history`) back into spec.template; ' +
+          'the controller then rolls the pods out as for any template change. Exit 1 when the revision does not ' +
+          'exist or the template already matches it. Not for SidecarSet (its revisions hold no template)',
+      ),
+  )
+    .option('--to-revision <n>', 'the revision number to go back to (default 0: the one before the newest)')
+    .action(async (arg: string, opts: TargetOptions & { toRevision?: string }) => {
+      const target = parseTarget(arg);
+      const text = opts.toRevision ?? '0';
+      const to = Number(text);
+      if (!/^\d+$/.test(text) || !Number.isSafeInteger(to)) {
+        throw new RolloutUsageError(`--to-revision must be a whole number ≥ 0, got ${JSON.stringify(opts.toRevision)}`);
+      }
+      await run(opts, (ctx) => rolloutUndo(ctx, target, to));
+    });
 }

@@ -1,13 +1,14 @@
 // `regatta rollout` (and `kubectl regatta rollout`, the same script as a kubectl plugin) against a CloneSet served by
 // the watcher and the cloneset program on the shared local cluster: status --watch until complete, pause, a held
-// rollout, a watch that times out, resume, history, and the errors a user gets.
+// rollout, a watch that times out, resume, history, undo back to the first template, `regatta diff` of an image-only
+// change (in place) and of a port change (recreate, naming the field), and the errors a user gets.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, symlink } from 'node:fs/promises';
+import { mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { generateCrds } from '@regatta/api';
 import type { KubeClient, KubeObject } from '@regatta/kube';
 import { installCrds, locateBinaries } from '@regatta/local-cluster';
@@ -128,6 +129,96 @@ describe('regatta rollout', () => {
     ]);
     expect(rows.every((r) => r[1]!.startsWith('web-') && /^\d+[smhd]$/.test(r[3]!))).toBe(true);
   }, 600_000);
+
+  it('undo puts the first template back: the pods return to its image; undo refuses a missing or current revision', async () => {
+    const missing = await regatta('rollout', 'undo', 'clone/web', '-n', ns, '--to-revision=9');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('CloneSet "web" has no revision 9 (revisions: 1, 2)');
+    const current = await regatta('rollout', 'undo', 'clone/web', '-n', ns, '--to-revision=2');
+    expect(current.code).toBe(1);
+    expect(current.stderr).toMatch(/CloneSet "web" not rolled back: its template already matches revision 2 \(web-\w+\)/);
+    const usage = await regatta('rollout', 'undo', 'clone/web', '-n', ns, '--to-revision=one');
+    expect(usage.code).toBe(2);
+
+    const undo = await kubectlRegatta('rollout', 'undo', 'clone/web', '-n', ns);
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(undo.stdout).toMatch(/^CloneSet "web" rolled back to revision 1 \(web-\w+\)\n$/);
+    const stored = await client.get<CloneSet>({ ...CS, namespace: ns, name: 'web' });
+    expect((stored.spec['template'] as { spec: { containers: { image: string }[] } }).spec.containers[0]!.image).toBe(
+      'nginx:alpine',
+    );
+    const done = await regatta('rollout', 'status', '--watch', 'clone/web', '-n', ns, '--timeout', '3m');
+    expect(done.code, done.stderr).toBe(0);
+    await expect
+      .poll(
+        async () => {
+          const pods = await client.list<KubeObject & { spec: { containers: { image: string }[] } }>(
+            { apiVersion: 'v1', kind: 'Pod', namespace: ns },
+            { labelSelector: 'app=cs' },
+          );
+          return pods.items.filter((p) => !p.metadata?.deletionTimestamp).map((p) => p.spec.containers[0]!.image);
+        },
+        { timeout: 120_000, interval: 1000 },
+      )
+      .toEqual(['nginx:alpine', 'nginx:alpine', 'nginx:alpine']);
+    // as kubectl's history: the revision rolled back to is renumbered as the newest
+    const history = await regatta('rollout', 'history', 'clone/web', '-n', ns);
+    const rows = history.stdout.trim().split('\n').slice(2).map((l) => l.split(/\s+/));
+    expect(rows.map((r) => [r[0], r[4]])).toEqual([
+      ['2', undefined],
+      ['3', 'current,update'],
+    ]);
+  }, 600_000);
+
+  it('diff previews a change: an image-only change in place, a port change recreates and names the field', async () => {
+    const cs = parse(await readFile(join(FIXTURES, 's1-2-cs-demo.yaml'), 'utf8')) as CloneSet;
+    const before = await client.get<CloneSet>({ ...CS, namespace: ns, name: 'web' });
+    const container = (cs.spec['template'] as { spec: { containers: Record<string, unknown>[] } }).spec.containers[0]!;
+    const manifest = (image: string, port: number, type?: string) => {
+      container['image'] = image;
+      container['ports'] = [{ containerPort: port }];
+      return stringify({
+        ...cs,
+        metadata: { name: 'web', namespace: ns },
+        spec: { ...cs.spec, ...(type ? { updateStrategy: { type } } : {}) },
+      });
+    };
+    const file = join(pluginDir, 'web.yaml');
+
+    await writeFile(file, manifest('nginx:mainline', 80, 'InPlaceIfPossible'));
+    const inPlace = await kubectlRegatta('diff', '-f', file);
+    expect(inPlace.code, inPlace.stderr).toBe(0);
+    expect(inPlace.stdout).toContain('CloneSet "web": template changes (back to revision web-');
+    expect(inPlace.stdout).toMatch(/strategy InPlaceIfPossible, partition 0 pods/);
+    expect(inPlace.stdout.match(/ in place +nginx: nginx:alpine → nginx:mainline$/gm)).toHaveLength(3);
+    expect(inPlace.stdout).toContain('3 in place, 0 recreated, 0 kept by the partition, 0 unchanged');
+
+    await writeFile(file, manifest('nginx:mainline', 8080, 'InPlaceIfPossible'));
+    const recreate = await regatta('diff', '-f', file);
+    expect(recreate.code, recreate.stderr).toBe(0);
+    expect(recreate.stdout.match(/ recreate +changes spec\.template\.spec\.containers\[0\]\.ports\[0\]\.containerPort$/gm)).toHaveLength(3);
+    expect(recreate.stdout).toContain('fields that force a recreate: spec.template.spec.containers[0].ports[0].containerPort');
+
+    await writeFile(file, manifest('nginx:mainline', 80));
+    const byStrategy = await regatta('diff', '-f', file);
+    expect(byStrategy.code, byStrategy.stderr).toBe(0);
+    expect(
+      byStrategy.stdout.match(/ recreate +nginx: nginx:alpine → nginx:mainline; updateStrategy\.type is ReCreate$/gm),
+    ).toHaveLength(3);
+
+    // nothing was written
+    const after = await client.get<CloneSet>({ ...CS, namespace: ns, name: 'web' });
+    expect(after.metadata?.generation).toBe(before.metadata?.generation);
+
+    await writeFile(file, stringify({ ...cs, metadata: { name: 'absent', namespace: ns } }));
+    const absent = await regatta('diff', '-f', file);
+    expect(absent.code).toBe(1);
+    expect(absent.stderr).toContain(`CloneSet "absent" not found in namespace "${ns}"`);
+    await writeFile(file, stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'x' } }));
+    const service = await regatta('diff', '-f', file);
+    expect(service.code).toBe(2);
+    expect(service.stderr).toContain('Service v1 is not a workload diff can preview');
+  }, 240_000);
 
   it('refuses an unknown kind with exit 2 and names a missing workload with exit 1', async () => {
     const unknown = await regatta('rollout', 'status', 'deployment/web', '-n', ns);

@@ -2,13 +2,15 @@
  * The cluster side of `regatta rollout`: read the workload (and its ControllerRevisions), print, patch. Decisions
  * are the pure functions of this library; this file only does the calls and the waiting.
  */
-import { NotFoundError, UnknownResourceError, type KubeClient } from '@regatta/kube';
+import { SidecarSetLabels } from '@regatta/api';
+import { ConflictError, InvalidError, NotFoundError, UnknownResourceError, type KubeClient } from '@regatta/kube';
 import { RolloutCliError, RolloutTimeoutError, WorkloadNotFoundError } from './errors.js';
-import { formatHistory, revisionHistory, type ControllerRevision } from './history.js';
+import { formatHistory, ownedBy, revisionHistory, type ControllerRevision } from './history.js';
 import type { RolloutTarget } from './kinds.js';
 import { pausePatch } from './pause.js';
 import { rolloutProgress, type Workload } from './progress.js';
 import { formatSummary, rolloutTraceOf } from './summary.js';
+import { planUndo } from './undo.js';
 
 export interface RolloutContext {
   client: KubeClient;
@@ -17,14 +19,22 @@ export interface RolloutContext {
   out: (text: string) => void;
 }
 
-async function readWorkload(ctx: RolloutContext, t: RolloutTarget): Promise<Workload> {
+function refOf(ctx: RolloutContext, t: RolloutTarget) {
+  return {
+    apiVersion: t.info.apiVersion,
+    kind: t.info.kind,
+    ...(t.info.clusterScoped ? {} : { namespace: ctx.namespace }),
+    name: t.name,
+  };
+}
+
+function labelOf(ctx: RolloutContext, t: RolloutTarget): string {
+  return `${t.info.title} ${JSON.stringify(t.name)}${t.info.clusterScoped ? '' : ` in namespace ${JSON.stringify(ctx.namespace)}`}`;
+}
+
+export async function readWorkload(ctx: RolloutContext, t: RolloutTarget): Promise<Workload> {
   try {
-    return await ctx.client.get<Workload>({
-      apiVersion: t.info.apiVersion,
-      kind: t.info.kind,
-      namespace: ctx.namespace,
-      name: t.name,
-    });
+    return await ctx.client.get<Workload>(refOf(ctx, t));
   } catch (e) {
     if (e instanceof UnknownResourceError) {
       throw new RolloutCliError(
@@ -34,9 +44,24 @@ async function readWorkload(ctx: RolloutContext, t: RolloutTarget): Promise<Work
         { cause: e },
       );
     }
-    if (e instanceof NotFoundError) throw new WorkloadNotFoundError(t.info.title, t.name, ctx.namespace, { cause: e });
+    if (e instanceof NotFoundError) {
+      throw new WorkloadNotFoundError(t.info.title, t.name, t.info.clusterScoped ? undefined : ctx.namespace, { cause: e });
+    }
     throw e;
   }
+}
+
+/**
+ * The ControllerRevisions `w` controls. A workload's live in its namespace; a SidecarSet's in the SidecarSet
+ * controller's namespace (libs/sidecarset `sidecarSetRevisionNamespace`), labelled `kruise.io/sidecarset-name`: they
+ * are listed in every namespace by that label.
+ */
+async function ownedRevisions(ctx: RolloutContext, t: RolloutTarget, w: Workload): Promise<ControllerRevision[]> {
+  const ref = { apiVersion: 'apps/v1', kind: 'ControllerRevision' };
+  const list = t.info.clusterScoped
+    ? await ctx.client.list<ControllerRevision>(ref, { labelSelector: { matchLabels: { [SidecarSetLabels.SidecarSetName]: t.name } } })
+    : await ctx.client.list<ControllerRevision>({ ...ref, namespace: ctx.namespace });
+  return ownedBy(w.metadata?.uid ?? '', list.items);
 }
 
 export interface StatusOptions {
@@ -76,11 +101,7 @@ export async function rolloutSetPaused(ctx: RolloutContext, t: RolloutTarget, pa
     ctx.out(`${label} is already ${paused ? 'paused' : 'resumed'}\n`);
     return;
   }
-  await ctx.client.patch(
-    { apiVersion: t.info.apiVersion, kind: t.info.kind, namespace: ctx.namespace, name: t.name },
-    patch,
-    { type: 'merge' },
-  );
+  await ctx.client.patch(refOf(ctx, t), patch, { type: 'merge' });
   ctx.out(`${label} ${paused ? 'paused' : 'resumed'} (spec.${t.info.pausedPath!.join('.')}=${paused})\n`);
 }
 
@@ -88,11 +109,27 @@ export async function rolloutSetPaused(ctx: RolloutContext, t: RolloutTarget, pa
 export async function rolloutHistory(ctx: RolloutContext, t: RolloutTarget, now = new Date()): Promise<void> {
   const w = await readWorkload(ctx, t);
   const progress = rolloutProgress(t.info.kind, w);
-  const list = await ctx.client.list<ControllerRevision>({
-    apiVersion: 'apps/v1',
-    kind: 'ControllerRevision',
-    namespace: ctx.namespace,
-  });
-  const rows = revisionHistory(w.metadata?.uid ?? '', list.items, progress, now);
+  const rows = revisionHistory(w.metadata?.uid ?? '', await ownedRevisions(ctx, t, w), progress, now);
   ctx.out(`${t.info.title} ${JSON.stringify(t.name)}\n${formatHistory(rows)}\n`);
+}
+
+/** Restores the template of revision `toRevision` (0: the one before the newest); prints which. */
+export async function rolloutUndo(ctx: RolloutContext, t: RolloutTarget, toRevision: number): Promise<void> {
+  const w = await readWorkload(ctx, t);
+  const plan = planUndo(t.info, t.name, w, await ownedRevisions(ctx, t, w), toRevision);
+  try {
+    await ctx.client.patch(refOf(ctx, t), plan.patch, { type: 'json' });
+  } catch (e) {
+    // 422: the `test` of the resourceVersion failed (it changed meanwhile) or validation refused the template
+    if (e instanceof InvalidError || e instanceof ConflictError) {
+      throw new RolloutCliError(
+        'REGATTA_ROLLOUT_UNDO_REFUSED',
+        `the API server refused to roll back ${labelOf(ctx, t)} (if it changed meanwhile, run undo again): ${(e as Error).message}`,
+        1,
+        { cause: e },
+      );
+    }
+    throw e;
+  }
+  ctx.out(`${t.info.title} ${JSON.stringify(t.name)} rolled back to revision ${plan.revision} (${plan.revisionName})\n`);
 }

@@ -28,8 +28,13 @@ export class RolloutUsageError extends RolloutCliError {
 
 /** The workload does not exist. */
 export class WorkloadNotFoundError extends RolloutCliError {
-  constructor(kind: string, name: string, namespace: string, options?: { cause?: unknown }) {
-    super('REGATTA_ROLLOUT_NOT_FOUND', `${kind} ${JSON.stringify(name)} not found in namespace ${JSON.stringify(namespace)}`, 1, options);
+  constructor(kind: string, name: string, namespace: string | undefined, options?: { cause?: unknown }) {
+    super(
+      'REGATTA_ROLLOUT_NOT_FOUND',
+      `${kind} ${JSON.stringify(name)} not found${namespace === undefined ? '' : ` in namespace ${JSON.stringify(namespace)}`}`,
+      1,
+      options,
+    );
   }
 }
 

@@ -15,6 +15,11 @@ export interface HistoryRow {
   update: boolean;
 }
 
+/** The revisions whose controller reference is the object with `ownerUid`. */
+export function ownedBy<R extends ControllerRevision>(ownerUid: string, revisions: readonly R[]): R[] {
+  return revisions.filter((r) => r.metadata?.ownerReferences?.some((o) => o.uid === ownerUid && o.controller === true));
+}
+
 /** Rows for the revisions owned (controller reference) by the object with `ownerUid`, by revision number. */
 export function revisionHistory(
   ownerUid: string,
@@ -22,8 +27,7 @@ export function revisionHistory(
   marks: { currentRevision?: string | undefined; updateRevision?: string | undefined },
   now: Date,
 ): HistoryRow[] {
-  return revisions
-    .filter((r) => r.metadata?.ownerReferences?.some((o) => o.uid === ownerUid && o.controller === true))
+  return ownedBy(ownerUid, revisions)
     .map((r) => {
       const name = r.metadata?.name ?? '';
       const created = Date.parse(r.metadata?.creationTimestamp ?? '');

@@ -17,14 +17,16 @@ describe('parseTarget', () => {
     ['daemonset.apps.kruise.io/agent', 'DaemonSet', 'agent'],
     ['ud/spread', 'UnitedDeployment', 'spread'],
     ['uniteddeployment/spread', 'UnitedDeployment', 'spread'],
+    ['sidecarset/logging', 'SidecarSet', 'logging'],
+    ['sidecarset.apps.kruise.io/logging', 'SidecarSet', 'logging'],
   ])('%s → %s %s', (arg, kind, name) => {
     const t = parseTarget(arg);
     expect([t.info.kind, t.name]).toEqual([kind, name]);
   });
 
-  it.each(['sts/db', 'deployment/web', 'daemonset/agent', 'sidecarset/x'])('%s is an unknown kind listing the valid ones', (arg) => {
+  it.each(['sts/db', 'deployment/web', 'daemonset/agent', 'sidecar/x'])('%s is an unknown kind listing the valid ones', (arg) => {
     expect(() => parseTarget(arg)).toThrow(UnknownKindError);
-    expect(() => parseTarget(arg)).toThrow(/valid kinds: cloneset, clonesets, clone, asts, .*ud/);
+    expect(() => parseTarget(arg)).toThrow(/valid kinds: cloneset, clonesets, clone, asts, .*ud, .*sidecarset/);
   });
 
   it.each(['web', '/web', 'clone/', 'clone/a/b', ''])('%j is not KIND/NAME', (arg) => {

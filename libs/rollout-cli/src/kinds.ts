@@ -2,11 +2,12 @@
  * The workload kinds `regatta rollout` knows, with the names kubectl accepts for them (the CRDs' plural, singular
  * and short names, `kind.group` forms) and where each keeps its pause switch (libs/api: CloneSet
  * `spec.updateStrategy.paused`; Advanced StatefulSet and Advanced DaemonSet `spec.updateStrategy.rollingUpdate.paused`;
- * UnitedDeployment has none, its rollout is driven by `manualUpdate.partitions`).
+ * UnitedDeployment has none, its rollout is driven by `manualUpdate.partitions`; SidecarSet, cluster-scoped,
+ * `spec.updateStrategy.paused`).
  */
 import { UnknownKindError, RolloutUsageError } from './errors.js';
 
-export type RolloutKind = 'CloneSet' | 'StatefulSet' | 'DaemonSet' | 'UnitedDeployment';
+export type RolloutKind = 'CloneSet' | 'StatefulSet' | 'DaemonSet' | 'UnitedDeployment' | 'SidecarSet';
 
 export interface KindInfo {
   kind: RolloutKind;
@@ -18,6 +19,8 @@ export interface KindInfo {
   names: readonly string[];
   /** Path of `paused` under `spec`, undefined when the kind cannot be paused. */
   pausedPath?: readonly string[];
+  /** Cluster-scoped (SidecarSet): `--namespace` does not apply to it. */
+  clusterScoped?: boolean;
 }
 
 const GROUP = 'apps.kruise.io';
@@ -49,6 +52,14 @@ export const ROLLOUT_KINDS: readonly KindInfo[] = [
     apiVersion: `${GROUP}/v1beta1`,
     title: 'UnitedDeployment',
     names: ['ud', 'uniteddeployment', 'uniteddeployments'],
+  },
+  {
+    kind: 'SidecarSet',
+    apiVersion: `${GROUP}/v1beta1`,
+    title: 'SidecarSet',
+    names: ['sidecarset', 'sidecarsets'],
+    pausedPath: ['updateStrategy', 'paused'],
+    clusterScoped: true,
   },
 ];
 

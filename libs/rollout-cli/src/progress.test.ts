@@ -141,3 +141,41 @@ describe('rolloutProgress', () => {
     expect([cs.partition, cs.paused, cs.updateRevision]).toEqual([0, true, 'cs-2']);
   });
 });
+
+describe('rolloutProgress of a SidecarSet', () => {
+  const sidecar = (spec: Record<string, unknown>, status: Record<string, unknown>) =>
+    rolloutProgress('SidecarSet', w(2, spec, { observedGeneration: 2, ...status }));
+
+  it.each<[string, Record<string, unknown>, Record<string, unknown>, boolean, string[]]>([
+    ['all matched pods updated and ready', {}, { matchedPods: 3, updatedPods: 3, readyPods: 3, updatedReadyPods: 3 }, true, []],
+    [
+      'updated but not ready yet',
+      {},
+      { matchedPods: 3, updatedPods: 3, readyPods: 2, updatedReadyPods: 2 },
+      false,
+      ['1 of 3 pods to be ready', '1 of 3 updated pods to be ready'],
+    ],
+    [
+      'paused with 2 of 4 updated',
+      { updateStrategy: { paused: true } },
+      { matchedPods: 4, updatedPods: 2, readyPods: 4, updatedReadyPods: 2 },
+      false,
+      ['2 of 4 pods to be updated (paused)', '2 of 4 updated pods to be ready'],
+    ],
+    ['partition 50% reached', { updateStrategy: { partition: '50%' } }, { matchedPods: 4, updatedPods: 2, readyPods: 4, updatedReadyPods: 2 }, true, []],
+    ['NotUpdate expects no update', { updateStrategy: { type: 'NotUpdate' } }, { matchedPods: 2, updatedPods: 0, readyPods: 2, updatedReadyPods: 0 }, true, []],
+    ['no pod matched', {}, {}, true, []],
+  ])('%s', (_case, spec, status, complete, pending) => {
+    const p = sidecar(spec, status);
+    expect(p.pending).toEqual(pending);
+    expect(p.complete).toBe(complete);
+  });
+
+  it('reads paused, latestRevision and the counts', () => {
+    const p = sidecar(
+      { updateStrategy: { paused: true, partition: 1 } },
+      { matchedPods: 3, updatedPods: 1, readyPods: 3, updatedReadyPods: 1, latestRevision: 'logging-5d4b' },
+    );
+    expect(p).toMatchObject({ desired: 3, expectedUpdated: 2, updated: 1, updatedReady: 1, paused: true, updateRevision: 'logging-5d4b' });
+  });
+});

@@ -26,6 +26,8 @@ export interface RolloutProgress {
   updated: number;
   ready: number;
   available: number | undefined;
+  /** SidecarSet: matched pods both updated and ready (`status.updatedReadyPods`). */
+  updatedReady?: number;
   /** Pods (or nodes) kept at the old revision by the partition. */
   partition: number;
   paused: boolean;
@@ -62,6 +64,7 @@ export function rolloutProgress(kind: RolloutKind, w: Workload): RolloutProgress
   let available: number | undefined;
   let partition: number;
   let paused = false;
+  let updatedReady: number | undefined;
   let updateRevision = str(status['updateRevision']);
   const currentRevision = str(status['currentRevision']);
   const pending: string[] = [];
@@ -102,6 +105,18 @@ export function rolloutProgress(kind: RolloutKind, w: Workload): RolloutProgress
       updateRevision = str(status['updatedRevision']) ?? str(obj(status['updateStatus'])['updatedRevision']);
       break;
     }
+    case 'SidecarSet': {
+      // the pods the SidecarSet is injected into; `NotUpdate` leaves them all as they are
+      desired = num(status['matchedPods']) ?? 0;
+      partition = strategy['type'] === 'NotUpdate' ? desired : safePartition(strategy['partition'], desired);
+      paused = strategy['paused'] === true;
+      updated = num(status['updatedPods']) ?? 0;
+      ready = num(status['readyPods']) ?? 0;
+      updatedReady = num(status['updatedReadyPods']) ?? 0;
+      available = undefined;
+      updateRevision = str(status['latestRevision']);
+      break;
+    }
   }
 
   const expectedUpdated = Math.max(0, desired - partition);
@@ -112,6 +127,9 @@ export function rolloutProgress(kind: RolloutKind, w: Workload): RolloutProgress
       pending.push(`${expectedUpdated - updated} of ${expectedUpdated} pods to be updated${paused ? ' (paused)' : ''}`);
     }
     if (ready < desired) pending.push(`${desired - ready} of ${desired} pods to be ready`);
+    if (updatedReady !== undefined && updatedReady < expectedUpdated) {
+      pending.push(`${expectedUpdated - updatedReady} of ${expectedUpdated} updated pods to be ready`);
+    }
     if (available !== undefined && available < desired) {
       pending.push(`${desired - available} of ${desired} pods to be available`);
     }
@@ -125,6 +143,7 @@ export function rolloutProgress(kind: RolloutKind, w: Workload): RolloutProgress
     updated,
     ready,
     available,
+    ...(updatedReady === undefined ? {} : { updatedReady }),
     partition,
     paused,
     updateRevision,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTarget } from './kinds.js';
+import { ROLLOUT_KINDS, parseTarget } from './kinds.js';
 import { rolloutProgress, type Workload } from './progress.js';
 import { formatSummary, rolloutTraceOf } from './summary.js';
 
@@ -64,7 +64,22 @@ describe('formatSummary', () => {
     };
     expect(formatSummary(t.info, 'agent', rolloutProgress('DaemonSet', w)).split('\n').slice(0, 2)).toEqual([
       'Advanced DaemonSet "agent" successfully rolled out',
-      '  nodes:          2 desired, 2 updated (2 expected), 2 ready, 2 available',
+      '  nodes:             2 desired, 2 updated (2 expected), 2 ready, 2 available',
+    ]);
+  });
+});
+
+describe('formatSummary of a SidecarSet', () => {
+  it('counts matched pods and updated-and-ready ones', () => {
+    const info = ROLLOUT_KINDS.find((k) => k.kind === 'SidecarSet')!;
+    const p = rolloutProgress('SidecarSet', {
+      metadata: { name: 'logging', generation: 1 },
+      spec: {},
+      status: { observedGeneration: 1, matchedPods: 2, updatedPods: 2, readyPods: 2, updatedReadyPods: 2, latestRevision: 'logging-7c' },
+    });
+    expect(formatSummary(info, 'logging', p).split('\n').slice(0, 2)).toEqual([
+      'SidecarSet "logging" successfully rolled out',
+      '  pods:              2 matched, 2 updated (2 expected), 2 ready, 2 updated and ready',
     ]);
   });
 });

@@ -24,14 +24,19 @@ export function rolloutTraceOf(w: Workload, jaeger?: string): RolloutTraceRef | 
 
 /** The summary lines, kubectl-like: a headline, then the counts, partition, pause, revisions and trace. */
 export function formatSummary(info: KindInfo, name: string, p: RolloutProgress, trace?: RolloutTraceRef): string {
-  const unit = p.kind === 'DaemonSet' ? 'nodes' : 'replicas';
+  const unit = p.kind === 'DaemonSet' ? 'nodes' : p.kind === 'SidecarSet' ? 'pods' : 'replicas';
+  const counts =
+    p.kind === 'SidecarSet'
+      ? `${p.desired} matched, ${p.updated} updated (${p.expectedUpdated} expected), ${p.ready} ready, ` +
+        `${p.updatedReady ?? 0} updated and ready`
+      : `${p.desired} desired, ${p.updated} updated (${p.expectedUpdated} expected), ${p.ready} ready` +
+        (p.available === undefined ? '' : `, ${p.available} available`);
   const headline = p.complete
     ? `${info.title} ${JSON.stringify(name)} successfully rolled out`
     : `Waiting for ${info.title} ${JSON.stringify(name)} rollout to finish: ${p.pending.join('; ')}`;
   const lines = [
     headline,
-    `  ${unit}:          ${p.desired} desired, ${p.updated} updated (${p.expectedUpdated} expected), ${p.ready} ready` +
-      (p.available === undefined ? '' : `, ${p.available} available`),
+    `  ${`${unit}:`.padEnd(18)} ${counts}`,
     `  partition:         ${p.partition}`,
     `  paused:            ${p.paused}`,
     `  updateRevision:    ${p.updateRevision ?? '<none>'}`,
