@@ -1,0 +1,269 @@
+// Benchmark 8a (issue 12): what the SidecarSet pod webhook costs a pod creation. On a cluster of its own (API
+// server, etcd, nats-server; no scheduler, no nodes: pods stay Pending, only the create call is measured), N pods
+// created one at a time (one request in flight, so the figure is the request's own latency, not queueing) in
+// three phases of the same run:
+//   a. baseline: no sidecarset program, no webhook configuration;
+//   b. unselected: the watcher and the sidecarset program running (webhooks served and registered), one
+//      SidecarSet selecting `bench-sidecar=yes`; pods without that label;
+//   c. selected: pods with the label (injected with one sidecar).
+// b and c alternate pod by pod, so both see the same machine; the baseline is measured before the program starts
+// and again after it stopped and its configurations were removed, and both runs are pooled (the load of a shared
+// machine drifts). Latency is client-side, from sending the POST to its response. Nothing is a timed assertion.
+import { join } from 'node:path';
+import { generateCrds, type Pod } from '@regatta/api';
+import { KubeClient, type KubeObject } from '@regatta/kube';
+import { installCrds, waitFor, type LocalCluster } from '@regatta/local-cluster';
+import { cpuWindow, fmt, nowMs, summarize, table, type Summary } from './common.js';
+import { ProgramSupervisor } from './rollout-programs.js';
+import { compareLatency, type LatencyComparison, SELECTED_ADDED_P99_GOAL_MS } from './sidecarset-figures.js';
+
+export interface ScsLatencyCtx {
+  cluster: LocalCluster;
+  logsDir: string;
+  /** Pods measured per phase (each baseline run, unselected, selected). */
+  pods: number;
+  /** Pods created before each phase's measured ones, not counted. */
+  warmup: number;
+  log: (line: string) => void;
+}
+
+export interface ScsLatencyPhase {
+  name: string;
+  latencies: number[];
+  summary: Summary;
+  /** Pods whose create response carried the sidecar. */
+  injected: number;
+  /** Percent of one core used by work outside the benchmark's processes during the phase. */
+  otherCpu: number;
+}
+
+export interface ScsLatencyResult {
+  pods: number;
+  warmup: number;
+  phases: ScsLatencyPhase[];
+  comparison: LatencyComparison;
+  restarts: number;
+}
+
+const NS = 'bench-scs-latency';
+const LABEL = 'bench-sidecar';
+const SCS = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'SidecarSet' } as const;
+const POD_WEBHOOK_CONFIGURATION = 'regatta-sidecarset-pods';
+
+const pod = (name: string, selected: boolean): Pod => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, namespace: NS, labels: { app: 'bench-scs-latency', [LABEL]: selected ? 'yes' : 'no' } },
+  spec: { containers: [{ name: 'main', image: 'nginx:1.27.3' }] },
+});
+
+export async function benchSidecarSetLatency(ctx: ScsLatencyCtx): Promise<ScsLatencyResult> {
+  const { cluster, log, pods: n, warmup } = ctx;
+  const { kubeconfig, nats } = cluster.endpoints;
+  const client = KubeClient.fromKubeconfigFile(kubeconfig, { userAgent: 'regatta-bench' });
+  const record = (name: string) => cluster.processRecords.find((p) => p.name === name)?.pid ?? -1;
+  await installCrds(kubeconfig, generateCrds());
+  for (const name of ['regatta-system', NS])
+    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+
+  let seq = 0;
+  /** One create, timed from the request to the response; whether the response has the sidecar. */
+  const createOne = async (prefix: string, selected: boolean): Promise<{ ms: number; injected: boolean }> => {
+    const body = pod(`${prefix}-${seq++}`, selected);
+    const t0 = nowMs();
+    const created = await client.create(body);
+    const ms = nowMs() - t0;
+    return { ms, injected: (created.spec?.containers ?? []).some((c) => c.name === 'sidecar') };
+  };
+  const phases: ScsLatencyPhase[] = [];
+  const supervisor = new ProgramSupervisor({
+    cluster,
+    logsDir: ctx.logsDir,
+    log,
+    env: {
+      KUBECONFIG: kubeconfig,
+      NATS_URL: nats ?? '',
+      REGATTA_BUS_PREFIX: 'benchscs_',
+      REGATTA_LEASE_NAMESPACE: 'regatta-system',
+      REGATTA_SIDECARSET_REVISION_NAMESPACE: 'regatta-system',
+      LOG_LEVEL: 'info',
+      OTEL_EXPORTER_OTLP_ENDPOINT: '',
+    },
+  });
+  const pids = (): Record<string, number> => ({
+    'kube-apiserver': record('kube-apiserver'),
+    etcd: record('etcd'),
+    'nats-server': record('nats-server'),
+    'bench orchestrator': process.pid,
+  });
+
+  /** `n` measured creates of each kind after `warmup` unmeasured ones; the kinds alternate (reversed every other round). */
+  const run = async (
+    kinds: { name: string; selected: boolean }[],
+    extraPids: Record<string, number>,
+  ): Promise<ScsLatencyPhase[]> => {
+    for (let i = 0; i < warmup; i++) for (const k of kinds) await createOne('warm', k.selected);
+    const samples = kinds.map((k) => ({ ...k, latencies: [] as number[], injected: 0 }));
+    const cpu = cpuWindow({ ...pids(), ...extraPids });
+    for (let i = 0; i < n; i++) {
+      for (const s of i % 2 === 0 ? samples : [...samples].reverse()) {
+        const r = await createOne(s.name.replace(/\W+/g, '-'), s.selected);
+        s.latencies.push(r.ms);
+        if (r.injected) s.injected++;
+      }
+    }
+    const otherCpu = cpu.end().percent['everything else'] ?? NaN;
+    return samples.map((s) => ({
+      name: s.name,
+      latencies: s.latencies,
+      summary: summarize(s.latencies),
+      injected: s.injected,
+      otherCpu,
+    }));
+  };
+
+  try {
+    log(`a. baseline: ${n} pods (after ${warmup} warm-up), no webhook`);
+    phases.push(...(await run([{ name: 'baseline (before)', selected: true }], {})));
+
+    const watcher = await supervisor.start('watcher', 'watcher', '/healthz');
+    const program = await supervisor.start('sidecarset', 'sidecarset', '/readyz', { webhook: true });
+    log('watcher and regatta-sidecarset up (webhooks served and registered)');
+    const set = await client.create<KubeObject & { spec: unknown }>({
+      ...SCS,
+      metadata: { name: 'bench-latency' },
+      spec: {
+        selector: { matchLabels: { [LABEL]: 'yes' } },
+        containers: [{ name: 'sidecar', image: 'busybox:1.36', command: ['sleep', '999d'] }],
+      },
+    });
+    const gen = set.metadata?.generation ?? 1;
+    // observed = its pod webhook entry is in the API server's configuration (docs/adr/0037-…)
+    await waitFor(
+      'the SidecarSet to be observed (its pod webhook entry applied)',
+      async () => {
+        const s = await client.get<KubeObject & { status?: { observedGeneration?: number } }>({
+          ...SCS,
+          name: 'bench-latency',
+        });
+        return (s.status?.observedGeneration ?? 0) >= gen;
+      },
+      { timeoutMs: 120_000, intervalMs: 250 },
+    );
+    // and the API server's own configuration informer has it: a selected pod comes back injected
+    await waitFor('a selected pod to be injected', async () => (await createOne('probe', true)).injected, {
+      timeoutMs: 60_000,
+      intervalMs: 250,
+    });
+    log(`b/c. unselected and selected: ${n} pods each, alternating (after ${warmup} warm-up each)`);
+    phases.push(
+      ...(await run(
+        [
+          { name: 'unselected', selected: false },
+          { name: 'selected', selected: true },
+        ],
+        {
+          watcher: watcher.p.pid,
+          'regatta-sidecarset': program.p.pid,
+        },
+      )),
+    );
+
+    const restarts = supervisor.restarts.length;
+    await supervisor.stopAll();
+    for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
+      const ref = { apiVersion: 'admissionregistration.k8s.io/v1', kind };
+      for (const c of (await client.list(ref)).items) {
+        const name = c.metadata?.name ?? '';
+        if (name.startsWith('regatta-sidecarset')) await client.delete({ ...ref, name });
+      }
+    }
+    // the API server's configuration informer drops the entries shortly after the delete; until then a selected pod
+    // is refused (nobody answers the webhook), then it is created plain
+    await waitFor(
+      `the ${POD_WEBHOOK_CONFIGURATION} configuration to be gone from the API server's view`,
+      async () => !((await createOne('probe', true).catch(() => undefined))?.injected ?? true),
+      { timeoutMs: 60_000, intervalMs: 250 },
+    );
+    log(`a'. baseline again: program stopped, webhook configurations deleted`);
+    phases.push(...(await run([{ name: 'baseline (after)', selected: true }], {})));
+
+    const baseline = phases.filter((p) => p.name.startsWith('baseline')).flatMap((p) => p.latencies);
+    const of = (name: string) => phases.find((p) => p.name === name)?.latencies ?? [];
+    return {
+      pods: n,
+      warmup,
+      phases,
+      comparison: compareLatency(baseline, of('unselected'), of('selected')),
+      restarts,
+    };
+  } finally {
+    await supervisor.stopAll();
+    await client.close();
+  }
+}
+
+export function reportSidecarSetLatency(r: ScsLatencyResult): string {
+  const c = r.comparison;
+  const x = (v: number) => `${fmt(v, 2)}×`;
+  const goal = (ok: boolean) => (ok ? 'met' : 'MISSED');
+  const injected = (p: ScsLatencyPhase) => `${p.injected}/${p.latencies.length}`;
+  return [
+    `SidecarSet pod webhook: pod create-call latency (ms, client-side, request → response), ${r.pods} pods per ` +
+      `phase created one at a time (${r.warmup} warm-up pods each, not counted); no scheduler, pods stay Pending`,
+    '',
+    table([
+      ['phase', 'p50', 'p90', 'p99', 'max', 'mean', 'injected', 'other work (% core)'],
+      ...r.phases.map((p) => [
+        p.name,
+        fmt(p.summary.p50),
+        fmt(p.summary.p90),
+        fmt(p.summary.p99),
+        fmt(p.summary.max),
+        fmt(p.summary.mean),
+        injected(p),
+        fmt(p.otherCpu, 0),
+      ]),
+      [
+        'baseline (pooled)',
+        fmt(c.baseline.p50),
+        fmt(c.baseline.p90),
+        fmt(c.baseline.p99),
+        fmt(c.baseline.max),
+        fmt(c.baseline.mean),
+        '',
+        '',
+      ],
+    ]),
+    '',
+    table([
+      ['against the pooled baseline', 'p50', 'p99', 'goal'],
+      [
+        'unselected / baseline (b/a)',
+        x(c.unselectedRatio.p50),
+        x(c.unselectedRatio.p99),
+        `1.0× (p50 within 10 %): ${goal(c.unselectedGoalMet)}`,
+      ],
+      ['selected / baseline (c/a)', x(c.selectedRatio.p50), x(c.selectedRatio.p99), ''],
+      [
+        'selected − baseline (ms)',
+        fmt(c.selectedAdded.p50),
+        fmt(c.selectedAdded.p99),
+        `p99 ≤ +${SELECTED_ADDED_P99_GOAL_MS} ms: ${goal(c.selectedGoalMet)}`,
+      ],
+    ]),
+    ...(r.restarts > 0
+      ? ['', `the sidecarset program or the watcher EXITED ${r.restarts} time(s) (see the logs)`]
+      : []),
+    ...r.phases
+      .filter((p) => p.otherCpu > 25)
+      .map(
+        (p) =>
+          `note: during "${p.name}" work outside the benchmark used ${fmt(p.otherCpu, 0)} % of a core: the machine ` +
+          'was shared, and its latencies are disturbed',
+      ),
+  ].join('\n');
+}
+
+/** Where benchmark 8a keeps its cluster (`<tmp>/sidecarset-latency`). */
+export const sidecarSetLatencyDir = (dir: string) => join(dir, 'sidecarset-latency');
