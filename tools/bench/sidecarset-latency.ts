@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { generateCrds, type Pod } from '@regatta/api';
 import { KubeClient, type KubeObject } from '@regatta/kube';
 import { installCrds, waitFor, type LocalCluster } from '@regatta/local-cluster';
-import { cpuWindow, fmt, nowMs, summarize, table, type Summary } from './common.js';
+import { apiserverMetric, cpuWindow, fmt, nowMs, summarize, table, type Summary } from './common.js';
 import { ProgramSupervisor } from './rollout-programs.js';
 import { compareLatency, type LatencyComparison, SELECTED_ADDED_P99_GOAL_MS } from './sidecarset-figures.js';
 
@@ -29,12 +29,20 @@ export interface ScsLatencyCtx {
 
 export interface ScsLatencyPhase {
   name: string;
+  /** Phases measured together (alternating pod by pod) share a group, and the admission figures below. */
+  group: number;
   latencies: number[];
   summary: Summary;
   /** Pods whose create response carried the sidecar. */
   injected: number;
   /** Percent of one core used by work outside the benchmark's processes during the phase. */
   otherCpu: number;
+  /** The API server's own account over the phase (all its kinds together): mutating webhook calls and their mean
+   * duration, ms; match-condition (CEL) evaluations and their mean duration, ms. */
+  webhookCalls: number;
+  webhookMeanMs: number;
+  matchConditions: number;
+  matchConditionMeanMs: number;
 }
 
 export interface ScsLatencyResult {
@@ -97,6 +105,20 @@ export async function benchSidecarSetLatency(ctx: ScsLatencyCtx): Promise<ScsLat
     'bench orchestrator': process.pid,
   });
 
+  let groups = 0;
+  /** Sum and count of a histogram on the API server's /metrics (every series matching `match`). */
+  const histogram = async (name: string, match: Record<string, string>) => ({
+    sum: (await apiserverMetric(client, `${name}_sum`, match)).sum,
+    count: (await apiserverMetric(client, `${name}_count`, match)).sum,
+  });
+  const admission = async () => ({
+    webhook: await histogram('apiserver_admission_webhook_admission_duration_seconds', {
+      type: 'admit',
+      operation: 'CREATE',
+    }),
+    match: await histogram('apiserver_admission_match_condition_evaluation_seconds', {}),
+  });
+
   /** `n` measured creates of each kind after `warmup` unmeasured ones; the kinds alternate (reversed every other round). */
   const run = async (
     kinds: { name: string; selected: boolean }[],
@@ -104,6 +126,7 @@ export async function benchSidecarSetLatency(ctx: ScsLatencyCtx): Promise<ScsLat
   ): Promise<ScsLatencyPhase[]> => {
     for (let i = 0; i < warmup; i++) for (const k of kinds) await createOne('warm', k.selected);
     const samples = kinds.map((k) => ({ ...k, latencies: [] as number[], injected: 0 }));
+    const adm0 = await admission();
     const cpu = cpuWindow({ ...pids(), ...extraPids });
     for (let i = 0; i < n; i++) {
       for (const s of i % 2 === 0 ? samples : [...samples].reverse()) {
@@ -113,7 +136,18 @@ export async function benchSidecarSetLatency(ctx: ScsLatencyCtx): Promise<ScsLat
       }
     }
     const otherCpu = cpu.end().percent['everything else'] ?? NaN;
+    const adm1 = await admission();
+    const calls = adm1.webhook.count - adm0.webhook.count;
+    const evals = adm1.match.count - adm0.match.count;
+    const server = {
+      group: groups++,
+      webhookCalls: calls,
+      webhookMeanMs: calls > 0 ? (1000 * (adm1.webhook.sum - adm0.webhook.sum)) / calls : NaN,
+      matchConditions: evals,
+      matchConditionMeanMs: evals > 0 ? (1000 * (adm1.match.sum - adm0.match.sum)) / evals : NaN,
+    };
     return samples.map((s) => ({
+      ...server,
       name: s.name,
       latencies: s.latencies,
       summary: summarize(s.latencies),
@@ -251,6 +285,24 @@ export function reportSidecarSetLatency(r: ScsLatencyResult): string {
         fmt(c.selectedAdded.p99),
         `p99 ≤ +${SELECTED_ADDED_P99_GOAL_MS} ms: ${goal(c.selectedGoalMet)}`,
       ],
+    ]),
+    '',
+    "The API server's own account of the admission work (apiserver_admission_webhook_admission_duration_seconds,",
+    'type admit, CREATE; apiserver_admission_match_condition_evaluation_seconds), over each measured phase:',
+    '',
+    table([
+      ['phases', 'webhook calls', 'mean call (ms)', 'match-condition evaluations', 'mean evaluation (ms)'],
+      ...[...new Set(r.phases.map((p) => p.group))].map((g) => {
+        const ps = r.phases.filter((p) => p.group === g);
+        const p = ps[0];
+        return [
+          ps.map((q) => q.name).join(' + '),
+          p?.webhookCalls ?? 0,
+          fmt(p?.webhookMeanMs ?? NaN, 2),
+          p?.matchConditions ?? 0,
+          fmt(p?.matchConditionMeanMs ?? NaN, 3),
+        ];
+      }),
     ]),
     ...(r.restarts > 0
       ? ['', `the sidecarset program or the watcher EXITED ${r.restarts} time(s) (see the logs)`]
