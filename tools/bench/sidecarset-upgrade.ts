@@ -145,7 +145,8 @@ export async function benchSidecarSetUpgrade(ctx: Ctx): Promise<ScsUpgradeResult
     });
     podWatch.start();
 
-    const pids = {
+    // read again before the rollout: a program restarted during the setup has a new pid
+    const pids = (): Record<string, number> => ({
       [PROGRAM]: program.p.pid,
       watcher: watcher.p.pid,
       'kube-apiserver': record('kube-apiserver'),
@@ -155,8 +156,8 @@ export async function benchSidecarSetUpgrade(ctx: Ctx): Promise<ScsUpgradeResult
       'kube-controller-manager': record('kube-controller-manager'),
       'node simulator': sim.pid,
       'bench orchestrator': process.pid,
-    };
-    const idle = rssNow(pids);
+    });
+    const idle = rssNow(pids());
     supervisor.phase = 'setup';
     const s0 = nowMs();
     await client.create({
@@ -191,7 +192,7 @@ export async function benchSidecarSetUpgrade(ctx: Ctx): Promise<ScsUpgradeResult
         boundS,
         ns: NS,
         follower,
-        pids,
+        pids: pids(),
         setupS: injectedReadyS,
         idleRss: idle,
         patch: async () =>
