@@ -173,7 +173,23 @@ export async function benchSidecarSetUpgrade(ctx: Ctx): Promise<ScsUpgradeResult
         },
       },
     });
-    const ok = await follower.until((o) => sidecarSetDone(n)(o, gen0), 600_000);
+    let ok: number | undefined;
+    for (let waited = 0; ok === undefined && waited < 600; waited += 20) {
+      ok = await follower.until((o) => sidecarSetDone(n)(o, gen0), 20_000);
+      if (ok !== undefined || tracker.count >= n) continue;
+      // creates refused while the webhook was away (a program restart) leave the ReplicaSet backing off for up to
+      // 1000 s (client-go's workqueue); an event on one of its pods requeues it at once
+      const pods = await client.list<Pod>({ apiVersion: 'v1', kind: 'Pod', namespace: NS }, { limit: 1 });
+      const first = pods.items[0];
+      if (!first?.metadata?.name) continue;
+      const ref = { apiVersion: 'v1', kind: 'Pod', namespace: NS, name: first.metadata.name };
+      await client.patch(
+        ref,
+        { metadata: { annotations: { 'regatta-bench/nudge': String(waited) } } },
+        { type: 'merge' },
+      );
+      log(`${tracker.count}/${n} pods so far: nudged the ReplicaSet (an annotation on one of its pods)`);
+    }
     if (ok === undefined)
       throw new Error(
         `the SidecarSet did not match ${n} injected, ready pods in 10 min: ${describeSidecarSet(follower.latest)}`,
