@@ -266,7 +266,11 @@ export function reportSidecarSetUpgrade(r: ScsUpgradeResult): string {
         `≤ 1.10 (as the other rollouts): ${goal(overBound !== undefined && overBound <= 1.1)}`,
       ],
       ['patch → last pod new and Ready (s)', p.podsDoneS === undefined ? 'n/a' : fmt(p.podsDoneS, 1), ''],
-      ['program pod writes / pod', `${perPod(w?.podWrites ?? 0, n)} (${PROGRAM})`, 'OpenKruise: 1 UPDATE'],
+      [
+        'program pod writes / pod',
+        `${perPod(w?.podWrites ?? 0, n)} (${PROGRAM})`,
+        'OpenKruise: 2 (UPDATE, then the condition)',
+      ],
       ['program writes of any kind / pod', perPod(w?.all ?? 0, n), ''],
       ['program CPU during the rollout (s)', fmt(p.cpuS[PROGRAM] ?? NaN, 2), ''],
       ['  + the watcher', fmt((p.cpuS[PROGRAM] ?? NaN) + (p.cpuS['watcher'] ?? NaN), 2), ''],
@@ -277,11 +281,13 @@ export function reportSidecarSetUpgrade(r: ScsUpgradeResult): string {
         `≤ ${p.batch}: ${goal(p.maxUnavailable <= p.batch)}`,
       ],
       ['N pods created → injected and ready (s)', fmt(r.injectedReadyS, 1), ''],
-      [
-        'program exits: during setup / rollout',
-        `${r.restarts.filter((x) => x.phase === 'setup').length} / ${r.restarts.filter((x) => x.phase === 'rollout').length}`,
+      ...['sidecarset', 'watcher'].map((name) => [
+        `${name} exits: during setup / rollout`,
+        ['setup', 'rollout']
+          .map((ph) => r.restarts.filter((x) => x.name === name && x.phase === ph).length)
+          .join(' / '),
         '',
-      ],
+      ]),
     ]),
   ];
 
