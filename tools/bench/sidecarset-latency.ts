@@ -37,6 +37,8 @@ export interface ScsLatencyPhase {
   injected: number;
   /** Percent of one core used by work outside the benchmark's processes during the phase. */
   otherCpu: number;
+  /** Percent of one core used by the watcher and the sidecarset program together during the phase (0 when off). */
+  regattaCpu: number;
   /** The API server's own account over the phase (all its kinds together): mutating webhook calls and their mean
    * duration, ms; match-condition (CEL) evaluations and their mean duration, ms. */
   webhookCalls: number;
@@ -135,7 +137,9 @@ export async function benchSidecarSetLatency(ctx: ScsLatencyCtx): Promise<ScsLat
         if (r.injected) s.injected++;
       }
     }
-    const otherCpu = cpu.end().percent['everything else'] ?? NaN;
+    const used = cpu.end().percent;
+    const otherCpu = used['everything else'] ?? NaN;
+    const regattaCpu = Object.keys(extraPids).reduce((sum, k) => sum + (used[k] ?? 0), 0);
     const adm1 = await admission();
     const calls = adm1.webhook.count - adm0.webhook.count;
     const evals = adm1.match.count - adm0.match.count;
@@ -153,6 +157,7 @@ export async function benchSidecarSetLatency(ctx: ScsLatencyCtx): Promise<ScsLat
       summary: summarize(s.latencies),
       injected: s.injected,
       otherCpu,
+      regattaCpu,
     }));
   };
 
@@ -247,7 +252,17 @@ export function reportSidecarSetLatency(r: ScsLatencyResult): string {
       `phase created one at a time (${r.warmup} warm-up pods each, not counted); no scheduler, pods stay Pending`,
     '',
     table([
-      ['phase', 'p50', 'p90', 'p99', 'max', 'mean', 'injected', 'other work (% core)'],
+      [
+        'phase',
+        'p50',
+        'p90',
+        'p99',
+        'max',
+        'mean',
+        'injected',
+        'watcher + program (% core)',
+        'other work (% core)',
+      ],
       ...r.phases.map((p) => [
         p.name,
         fmt(p.summary.p50),
@@ -256,6 +271,7 @@ export function reportSidecarSetLatency(r: ScsLatencyResult): string {
         fmt(p.summary.max),
         fmt(p.summary.mean),
         injected(p),
+        fmt(p.regattaCpu, 0),
         fmt(p.otherCpu, 0),
       ]),
       [
@@ -265,6 +281,7 @@ export function reportSidecarSetLatency(r: ScsLatencyResult): string {
         fmt(c.baseline.p99),
         fmt(c.baseline.max),
         fmt(c.baseline.mean),
+        '',
         '',
         '',
       ],
