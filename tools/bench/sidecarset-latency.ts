@@ -51,7 +51,10 @@ export interface ScsLatencyResult {
   pods: number;
   warmup: number;
   phases: ScsLatencyPhase[];
+  /** Against the baseline with no Regatta process running. */
   comparison: LatencyComparison;
+  /** Against the same processes running without webhooks: what the webhook alone adds. */
+  sameProcesses: LatencyComparison;
   restarts: number;
 }
 
@@ -86,20 +89,22 @@ export async function benchSidecarSetLatency(ctx: ScsLatencyCtx): Promise<ScsLat
     return { ms, injected: (created.spec?.containers ?? []).some((c) => c.name === 'sidecar') };
   };
   const phases: ScsLatencyPhase[] = [];
-  const supervisor = new ProgramSupervisor({
-    cluster,
-    logsDir: ctx.logsDir,
-    log,
-    env: {
-      KUBECONFIG: kubeconfig,
-      NATS_URL: nats ?? '',
-      REGATTA_BUS_PREFIX: 'benchscs_',
-      REGATTA_LEASE_NAMESPACE: 'regatta-system',
-      REGATTA_SIDECARSET_REVISION_NAMESPACE: 'regatta-system',
-      LOG_LEVEL: 'info',
-      OTEL_EXPORTER_OTLP_ENDPOINT: '',
-    },
-  });
+  const newSupervisor = () =>
+    new ProgramSupervisor({
+      cluster,
+      logsDir: ctx.logsDir,
+      log,
+      env: {
+        KUBECONFIG: kubeconfig,
+        NATS_URL: nats ?? '',
+        REGATTA_BUS_PREFIX: 'benchscs_',
+        REGATTA_LEASE_NAMESPACE: 'regatta-system',
+        REGATTA_SIDECARSET_REVISION_NAMESPACE: 'regatta-system',
+        LOG_LEVEL: 'info',
+        OTEL_EXPORTER_OTLP_ENDPOINT: '',
+      },
+    });
+  let supervisor = newSupervisor();
   const pids = (): Record<string, number> => ({
     'kube-apiserver': record('kube-apiserver'),
     etcd: record('etcd'),
@@ -208,23 +213,46 @@ export async function benchSidecarSetLatency(ctx: ScsLatencyCtx): Promise<ScsLat
       )),
     );
 
-    const restarts = supervisor.restarts.length;
+    let restarts = supervisor.restarts.length;
     await supervisor.stopAll();
-    for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
-      const ref = { apiVersion: 'admissionregistration.k8s.io/v1', kind };
-      for (const c of (await client.list(ref)).items) {
-        const name = c.metadata?.name ?? '';
-        if (name.startsWith('regatta-sidecarset')) await client.delete({ ...ref, name });
+    const deleteConfigurations = async () => {
+      for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
+        const ref = { apiVersion: 'admissionregistration.k8s.io/v1', kind };
+        for (const c of (await client.list(ref)).items) {
+          const name = c.metadata?.name ?? '';
+          if (name.startsWith('regatta-sidecarset')) await client.delete({ ...ref, name });
+        }
       }
-    }
-    // the API server's configuration informer drops the entries shortly after the delete; until then a selected pod
-    // is refused (nobody answers the webhook), then it is created plain
-    await waitFor(
-      `the ${POD_WEBHOOK_CONFIGURATION} configuration to be gone from the API server's view`,
-      async () => !((await createOne('probe', true).catch(() => undefined))?.injected ?? true),
-      { timeoutMs: 60_000, intervalMs: 250 },
+      // the API server's configuration informer drops the entries shortly after the delete; until then a selected
+      // pod is refused (nobody answers the webhook), then it is created plain
+      await waitFor(
+        `the ${POD_WEBHOOK_CONFIGURATION} configuration to be gone from the API server's view`,
+        async () => !((await createOne('probe', true).catch(() => undefined))?.injected ?? true),
+        { timeoutMs: 60_000, intervalMs: 250 },
+      );
+    };
+    await deleteConfigurations();
+
+    // the same processes doing the same work (caches, the SidecarSet's reconciles), only the webhooks off
+    // (REGATTA_WEBHOOK_ADDR unset: no server, no configuration): what the webhook alone costs
+    supervisor = newSupervisor();
+    const watcher2 = await supervisor.start('watcher-2', 'watcher', '/healthz');
+    const program2 = await supervisor.start('sidecarset-2', 'sidecarset', '/readyz');
+    log(`a2. watcher and regatta-sidecarset again, without webhooks: ${n} pods of each label, alternating`);
+    phases.push(
+      ...(await run(
+        [
+          { name: 'no webhook, program running: label no', selected: false },
+          { name: 'no webhook, program running: label yes', selected: true },
+        ],
+        { watcher: watcher2.p.pid, 'regatta-sidecarset': program2.p.pid },
+      )),
     );
-    log(`a'. baseline again: program stopped, webhook configurations deleted`);
+    restarts += supervisor.restarts.length;
+    await supervisor.stopAll();
+    await deleteConfigurations(); // none expected; a leftover would skew the last baseline
+
+    log(`a'. baseline again: programs stopped, webhook configurations deleted`);
     phases.push(...(await run([{ name: 'baseline (after)', selected: true }], {})));
 
     const baseline = phases.filter((p) => p.name.startsWith('baseline')).flatMap((p) => p.latencies);
@@ -234,6 +262,11 @@ export async function benchSidecarSetLatency(ctx: ScsLatencyCtx): Promise<ScsLat
       warmup,
       phases,
       comparison: compareLatency(baseline, of('unselected'), of('selected')),
+      sameProcesses: compareLatency(
+        phases.filter((p) => p.name.startsWith('no webhook')).flatMap((p) => p.latencies),
+        of('unselected'),
+        of('selected'),
+      ),
       restarts,
     };
   } finally {
@@ -242,10 +275,30 @@ export async function benchSidecarSetLatency(ctx: ScsLatencyCtx): Promise<ScsLat
   }
 }
 
-export function reportSidecarSetLatency(r: ScsLatencyResult): string {
-  const c = r.comparison;
+/** The ratios and differences of b and c against one baseline, with the goals. */
+function compared(title: string, base: string, c: LatencyComparison): string {
   const x = (v: number) => `${fmt(v, 2)}×`;
   const goal = (ok: boolean) => (ok ? 'met' : 'MISSED');
+  return table([
+    [title, 'p50', 'p99', 'goal'],
+    [
+      `unselected / baseline (b/${base})`,
+      x(c.unselectedRatio.p50),
+      x(c.unselectedRatio.p99),
+      `1.0× (p50 within 10 %): ${goal(c.unselectedGoalMet)}`,
+    ],
+    [`selected / baseline (c/${base})`, x(c.selectedRatio.p50), x(c.selectedRatio.p99), ''],
+    [
+      'selected − baseline (ms)',
+      fmt(c.selectedAdded.p50),
+      fmt(c.selectedAdded.p99),
+      `p99 ≤ +${SELECTED_ADDED_P99_GOAL_MS} ms: ${goal(c.selectedGoalMet)}`,
+    ],
+  ]);
+}
+
+export function reportSidecarSetLatency(r: ScsLatencyResult): string {
+  const c = r.comparison;
   const injected = (p: ScsLatencyPhase) => `${p.injected}/${p.latencies.length}`;
   return [
     `SidecarSet pod webhook: pod create-call latency (ms, client-side, request → response), ${r.pods} pods per ` +
@@ -287,22 +340,13 @@ export function reportSidecarSetLatency(r: ScsLatencyResult): string {
       ],
     ]),
     '',
-    table([
-      ['against the pooled baseline', 'p50', 'p99', 'goal'],
-      [
-        'unselected / baseline (b/a)',
-        x(c.unselectedRatio.p50),
-        x(c.unselectedRatio.p99),
-        `1.0× (p50 within 10 %): ${goal(c.unselectedGoalMet)}`,
-      ],
-      ['selected / baseline (c/a)', x(c.selectedRatio.p50), x(c.selectedRatio.p99), ''],
-      [
-        'selected − baseline (ms)',
-        fmt(c.selectedAdded.p50),
-        fmt(c.selectedAdded.p99),
-        `p99 ≤ +${SELECTED_ADDED_P99_GOAL_MS} ms: ${goal(c.selectedGoalMet)}`,
-      ],
-    ]),
+    compared('against no Regatta process (a, pooled)', 'a', r.comparison),
+    '',
+    compared(
+      'against the same processes without webhooks (a2: what the webhook alone adds)',
+      'a2',
+      r.sameProcesses,
+    ),
     '',
     "The API server's own account of the admission work (apiserver_admission_webhook_admission_duration_seconds,",
     'type admit, CREATE; apiserver_admission_match_condition_evaluation_seconds), over each measured phase:',
