@@ -356,6 +356,7 @@ export function reportSidecarSetLatency(r: ScsLatencyResult): string {
       'against the same processes without webhooks (a2: what the webhook alone adds)',
       'a2',
       r.sameProcesses,
+      "unselected alone (b'",
     ),
     '',
     "The API server's own account of the admission work (apiserver_admission_webhook_admission_duration_seconds,",
