@@ -1,4 +1,5 @@
-// `npm run bench [-- --quick] [-- --only=watches,latency,memory,rollout,asts-rollout,ads-rollout] [-- --keep]`:
+// `npm run bench [-- --quick] [-- --only=watches,latency,memory,rollout,asts-rollout,ads-rollout,distribution,
+// sidecarset-latency,sidecarset-upgrade] [-- --sidecarset-pods=N] [-- --keep]`:
 // Regatta's published figures (docs/benchmarks.md). Starts its own control plane and nats-server in a temp
 // folder, the watcher app as a process, runs the benchmarks one after the other, prints every figure next to
 // a baseline measured in the same run, and stops everything, also on error or Ctrl-C. Each rollout
@@ -28,17 +29,40 @@ import { benchDistribution, distributionDir, reportDistribution } from './distri
 import type { Ctx, RolloutConfig, RolloutResult } from './rollout-config.js';
 import { benchRollout, reportRollout } from './rollout.js';
 import { benchWatches, reportWatches } from './watches.js';
+import {
+  benchSidecarSetLatency,
+  reportSidecarSetLatency,
+  sidecarSetLatencyDir,
+} from './sidecarset-latency.js';
+import { benchSidecarSetUpgrade, reportSidecarSetUpgrade } from './sidecarset-upgrade.js';
 
-const BENCHMARKS = ['watches', 'latency', 'memory', 'rollout', 'asts-rollout', 'ads-rollout', 'distribution'];
-const usage = `usage: npm run bench [-- --quick] [-- --only=${BENCHMARKS.join(',')}] [-- --keep]`;
+const BENCHMARKS = [
+  'watches',
+  'latency',
+  'memory',
+  'rollout',
+  'asts-rollout',
+  'ads-rollout',
+  'distribution',
+  'sidecarset-latency',
+  'sidecarset-upgrade',
+];
+const usage = `usage: npm run bench [-- --quick] [-- --only=${BENCHMARKS.join(',')}] [-- --sidecarset-pods=N] [-- --keep]`;
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 /** Keep the temp folder (logs, the rollout's audit log) after a successful run too. */
 const keep = args.includes('--keep');
 const onlyArg = args.find((a) => a.startsWith('--only='));
+/** Benchmark 8b's N when given (the default is 500, 50 with --quick). */
+const scsPodsArg = args.find((a) => a.startsWith('--sidecarset-pods='));
+const scsPods = scsPodsArg ? Number(scsPodsArg.slice('--sidecarset-pods='.length)) : undefined;
+if (scsPods !== undefined && !(Number.isInteger(scsPods) && scsPods > 0)) {
+  console.error(`--sidecarset-pods wants a positive integer, got ${scsPodsArg}`);
+  process.exit(2);
+}
 const only = new Set(onlyArg ? onlyArg.slice('--only='.length).split(',') : BENCHMARKS);
 for (const a of args) {
-  if (a !== '--quick' && a !== '--keep' && !a.startsWith('--only=')) {
+  if (a !== '--quick' && a !== '--keep' && !a.startsWith('--only=') && !a.startsWith('--sidecarset-pods=')) {
     console.error(`unknown argument ${a}; ${usage}`);
     process.exit(2);
   }
@@ -61,6 +85,10 @@ const astsConfig = quick ? { replicas: 30, restartMs: 1000 } : { replicas: 300, 
 const adsConfig = quick ? { replicas: 10, restartMs: 2000 } : { replicas: 50, restartMs: 5000 };
 /** Benchmark 7: N namespaces a ConfigMap is distributed to. */
 const distributionNamespaces = quick ? 100 : 1000;
+/** Benchmark 8a: pods created per phase, one at a time, after unmeasured warm-up ones. */
+const scsLatencyConfig = quick ? { pods: 50, warmup: 10 } : { pods: 300, warmup: 20 };
+/** Benchmark 8b: N pods whose sidecar is upgraded in place, t as benchmark 4's. */
+const scsUpgradeConfig = { replicas: scsPods ?? (quick ? 50 : 500), restartMs: quick ? 2000 : 5000 };
 
 const t0 = Date.now();
 const log = (line: string) =>
@@ -135,6 +163,8 @@ try {
       benchAdsRollout,
     );
   if (only.has('distribution')) await distributionBenchmark();
+  if (only.has('sidecarset-latency')) await sidecarSetLatencyBenchmark();
+  if (only.has('sidecarset-upgrade')) await sidecarSetUpgradeBenchmark();
 
   section(`results (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
   console.log(reports.join('\n\n'));
@@ -172,10 +202,62 @@ async function distributionBenchmark(): Promise<void> {
   section(`7. ResourceDistribution to ${distributionNamespaces} namespaces (own control plane, audit log)`);
   const d = distributionDir(dir);
   const auditLog = join(d, 'audit.log');
-  const cluster = await LocalCluster.start({ dir: d, jaeger: false, controllerManager: false, scheduler: false, auditLogPath: auditLog, log });
+  const cluster = await LocalCluster.start({
+    dir: d,
+    jaeger: false,
+    controllerManager: false,
+    scheduler: false,
+    auditLogPath: auditLog,
+    log,
+  });
   clusters.push(cluster);
-  const r = await benchDistribution({ cluster, auditLog, logsDir: join(d, 'logs'), namespaces: distributionNamespaces, log });
+  const r = await benchDistribution({
+    cluster,
+    auditLog,
+    logsDir: join(d, 'logs'),
+    namespaces: distributionNamespaces,
+    log,
+  });
   reports.push(reportDistribution(r));
+  await cluster.stop();
+}
+
+/** Benchmark 8a on a cluster of its own (API server, etcd, nats-server; no scheduler, no nodes). */
+async function sidecarSetLatencyBenchmark(): Promise<void> {
+  section(
+    `8a. pod creation with the SidecarSet webhook: ${scsLatencyConfig.pods} pods per phase (own control plane)`,
+  );
+  const d = sidecarSetLatencyDir(dir);
+  const cluster = await LocalCluster.start({
+    dir: d,
+    jaeger: false,
+    controllerManager: false,
+    scheduler: false,
+    log,
+  });
+  clusters.push(cluster);
+  const r = await benchSidecarSetLatency({ cluster, logsDir: join(d, 'logs'), ...scsLatencyConfig, log });
+  reports.push(reportSidecarSetLatency(r));
+  await cluster.stop();
+}
+
+/** Benchmark 8b on a cluster of its own (+ kube-controller-manager, kube-scheduler, an audit log). */
+async function sidecarSetUpgradeBenchmark(): Promise<void> {
+  section(
+    `8b. sidecar upgrade of ${scsUpgradeConfig.replicas} pods (own control plane: + kube-controller-manager, kube-scheduler, audit log)`,
+  );
+  const d = join(dir, 'sidecarset-upgrade');
+  const auditLog = join(d, 'audit.log');
+  const cluster = await LocalCluster.start({ dir: d, jaeger: false, auditLogPath: auditLog, log });
+  clusters.push(cluster);
+  const r = await benchSidecarSetUpgrade({
+    ...scsUpgradeConfig,
+    cluster,
+    auditLog,
+    logsDir: join(d, 'logs'),
+    log,
+  });
+  reports.push(reportSidecarSetUpgrade(r));
   await cluster.stop();
 }
 

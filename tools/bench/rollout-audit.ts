@@ -48,7 +48,7 @@ export interface AuditRecord {
 /** Who made a write, from its User-Agent (client-go's is `<binary>/<version> (<os/arch>) kubernetes/<commit>/<controller>`). */
 export function clientOf(userAgent: string): string {
   // a controller program on the kit: `regatta-<name>` (its Lease renewals: `regatta-<name>/leader-election`)
-  const program = /^regatta-(cloneset|asts|ads|resourcedistribution)\b/.exec(userAgent);
+  const program = /^regatta-(cloneset|asts|ads|resourcedistribution|sidecarset)\b/.exec(userAgent);
   if (program) return program[0];
   if (userAgent.startsWith('kube-controller-manager/')) return 'kube-controller-manager';
   if (userAgent.startsWith('kube-scheduler/')) return 'kube-scheduler';

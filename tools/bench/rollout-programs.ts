@@ -53,13 +53,22 @@ export class ProgramSupervisor {
     },
   ) {}
 
-  /** Starts `apps/<app>` as `name` and waits until it answers `probe`; supervised from then on. */
-  async start(name: string, app: string, probe: '/healthz' | '/readyz'): Promise<Supervised> {
+  /**
+   * Starts `apps/<app>` as `name` and waits until it answers `probe`; supervised from then on. With `webhook` it
+   * serves its admission webhooks on port 0 too (a restarted instance as well), and registers them itself.
+   */
+  async start(
+    name: string,
+    app: string,
+    probe: '/healthz' | '/readyz',
+    o: { webhook?: boolean } = {},
+  ): Promise<Supervised> {
     const { cluster, log } = this.o;
     const logFile = join(this.o.logsDir, `${name}.log`);
     const env = { ...this.o.env, POD_NAME: `bench-${name}` };
     const entry = appEntryPath(app);
-    const first = await startServingProgram({ name, entry, logFile, env, probe, timeoutMs: 90_000 });
+    const webhook = o.webhook ?? false;
+    const first = await startServingProgram({ name, entry, logFile, env, probe, webhook, timeoutMs: 90_000 });
     await cluster.adopt(first.process);
     const s: Supervised = { name, p: first.process };
     this.programs.push(s);
@@ -75,7 +84,16 @@ export class ProgramSupervisor {
         await sleep(1000);
         if (this.stopping) return;
         // nobody probes a restarted program, so it need not report its address
-        s.p = startProgram({ name, entry, logFile, env: { ...env, REGATTA_HEALTH_ADDR: '127.0.0.1:0' } });
+        s.p = startProgram({
+          name,
+          entry,
+          logFile,
+          env: {
+            ...env,
+            REGATTA_HEALTH_ADDR: '127.0.0.1:0',
+            ...(webhook ? { REGATTA_WEBHOOK_ADDR: '127.0.0.1:0' } : {}),
+          },
+        });
         await cluster.adopt(s.p);
         log(`${name} restarted`);
       }

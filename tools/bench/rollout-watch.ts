@@ -97,7 +97,8 @@ export class Follower<T extends KubeObject> {
   private readonly lw: ListWatcher<T>;
 
   constructor(client: KubeClient, resource: WatchedResource, ns: string, name: string) {
-    const mine = (o: T) => o.metadata?.namespace === ns && o.metadata?.name === name;
+    // ns '' for a cluster-scoped object (which has no namespace at all)
+    const mine = (o: T) => (o.metadata?.namespace ?? '') === ns && o.metadata?.name === name;
     this.lw = new ListWatcher<T>(client, resource, {
       onList: async (objs) => {
         const o = objs.find(mine);
