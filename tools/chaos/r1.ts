@@ -57,6 +57,7 @@ export async function checkChaosRollouts(
   const violations: Violation[] = [];
   const recoveries: number[] = [];
   const durations: number[] = [];
+  const margins: number[] = [];
   let completed = 0;
   try {
     for (const plan of plans) {
@@ -68,6 +69,7 @@ export async function checkChaosRollouts(
           detail: `rollout ${plan.index} (${plan.change}, ${plan.replicas} pods): ${v.detail}`,
         })),
       );
+      margins.push(r.margin);
       if (r.doneAt !== undefined) {
         completed++;
         durations.push(r.doneAt - r.changeAt);
@@ -91,11 +93,13 @@ export async function checkChaosRollouts(
       ['faults by kind', countBy(injected.map((f) => f.kind))],
       ['rollout duration, median / max', medianMax(durations)],
       ['time to recover, median / max', medianMax(recoveries)],
+      ['available above the minimum, fewest', margins.length ? `${Math.min(...margins)} pods` : 'n/a'],
     ],
     violations,
     crashes: program.crashes.length + w.watcher.crashes.length - crashesBefore,
     notes: [
       'time to recover: from a kill during a rollout to the first pod the CloneSet program acted on after the killed process was back (or the rollout end)',
+      'available above the minimum: the fewest available pods seen minus replicas − maxUnavailable, over all rollouts (0: a rollout used its whole budget)',
     ],
   };
 }
@@ -105,7 +109,14 @@ async function oneRollout(
   obs: Observer,
   plan: RolloutPlan,
   setChecking: (i: number) => void,
-): Promise<{ violations: Violation[]; actions: number[]; changeAt: number; doneAt: number | undefined }> {
+): Promise<{
+  violations: Violation[];
+  actions: number[];
+  changeAt: number;
+  doneAt: number | undefined;
+  /** Fewest available minus the fewest allowed: 0 when the rollout used its whole budget. */
+  margin: number;
+}> {
   const ns = `chaos-r1-${plan.index}`;
   const name = 'cs';
   const { replicas: n, scaleTo: n2, maxSurge } = plan;
@@ -181,6 +192,9 @@ async function oneRollout(
     const revision = obs.cloneSet(ns, name)?.status?.updateRevision ?? '';
     const active = checker.active();
     const stale = active.filter((p) => p.revision !== revision || !p.available);
+    const traces = obs.tracesOf(ns, name, revision);
+    if (traces.length !== 1)
+      checker.report('trace', w.now(), `${traces.length} rollout-trace ids for revision ${revision}`);
     if (active.length !== n2 || stale.length > 0)
       checker.report(
         'status',
@@ -189,5 +203,6 @@ async function oneRollout(
       );
   }
   await w.client.delete({ apiVersion: 'v1', kind: 'Namespace', name: ns });
-  return { violations: checker.violations, actions: checker.actions, changeAt, doneAt };
+  const margin = checker.minAvailableSeen - bounds.minAvailable;
+  return { violations: checker.violations, actions: checker.actions, changeAt, doneAt, margin };
 }
