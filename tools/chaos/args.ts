@@ -1,7 +1,7 @@
 // `npm run chaos` arguments. Pure.
 import { RegattaError } from '@regatta/errors';
 
-export const CHECKS = ['R4', 'R6', 'R1'] as const;
+export const CHECKS = ['R4', 'R6', 'R1', 'R3'] as const;
 export type Check = (typeof CHECKS)[number];
 
 export interface ChaosArgs {
@@ -14,12 +14,14 @@ export interface ChaosArgs {
   /** R6's pods; R4's scale-up target. */
   r6Pods: number;
   r4Pods: number;
+  /** R3's pods per measurement. */
+  r3Pods: number;
   keep: boolean;
 }
 
 export const USAGE =
-  'usage: npm run chaos [-- --only=R4,R6,R1] [-- --rollouts=10] [-- --pods=30-100] [-- --seed=1] ' +
-  '[-- --fault-gap=15-40] [-- --r6-pods=60] [-- --r4-pods=64] [-- --keep]';
+  'usage: npm run chaos [-- --only=R4,R6,R1,R3] [-- --rollouts=10] [-- --pods=30-100] [-- --seed=1] ' +
+  '[-- --fault-gap=15-40] [-- --r6-pods=60] [-- --r4-pods=64] [-- --r3-pods=30] [-- --keep]';
 
 /** An argument `npm run chaos` does not take; the message says which and why. */
 export class ChaosArgsError extends RegattaError {
@@ -51,6 +53,7 @@ export function parseArgs(argv: string[]): ChaosArgs {
     gapS: [15, 40],
     r6Pods: 60,
     r4Pods: 64,
+    r3Pods: 30,
     keep: false,
   };
   for (const arg of argv) {
@@ -89,6 +92,9 @@ export function parseArgs(argv: string[]): ChaosArgs {
         break;
       case '--r4-pods':
         a.r4Pods = positive(v, k);
+        break;
+      case '--r3-pods':
+        a.r3Pods = positive(v, k);
         break;
       default:
         throw new ChaosArgsError(`unknown argument ${arg}`);

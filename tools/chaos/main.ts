@@ -13,6 +13,7 @@ import { nowMs, stopAllChildren } from '../bench/common.js';
 import { ChaosArgsError, parseArgs, type ChaosArgs } from './args.js';
 import { Observer } from './cloneset.js';
 import { checkChaosRollouts } from './r1.js';
+import { checkBlastRadius } from './r3.js';
 import { checkLeakedExpectation } from './r4.js';
 import { checkRestartMidRollout } from './r6.js';
 import { passed, renderResults, type CheckResult } from './report.js';
@@ -77,15 +78,21 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const)
 
 const results: CheckResult[] = [];
 try {
-  log('building the bundles of the watcher and the CloneSet program');
-  const bundles = buildBundles(dir, ['watcher', 'cloneset']);
+  const withCloneSet = args.only.some((c) => c !== 'R3');
+  const apps = [
+    'watcher',
+    ...(withCloneSet ? ['cloneset'] : []),
+    ...(args.only.includes('R3') ? ['sidecarset'] : []),
+  ];
+  log(`building the bundles of ${apps.join(', ')}`);
+  const bundles = buildBundles(dir, apps);
   cluster = await LocalCluster.start({ dir, jaeger: false, log });
   const maxPods = Math.max(args.pods[1], args.r6Pods, args.r4Pods);
   world = await startWorld({
     cluster,
     dir,
     bundles,
-    controllers: ['cloneset'],
+    controllers: withCloneSet ? ['cloneset'] : [],
     nodes: Math.max(3, Math.ceil((2 * maxPods) / 110) + 1),
     restartMs: 1000,
     now,
@@ -100,12 +107,14 @@ try {
         ? await checkLeakedExpectation(world, observer, { pods: args.r4Pods })
         : id === 'R6'
           ? await checkRestartMidRollout(world, observer, { pods: args.r6Pods })
-          : await checkChaosRollouts(world, observer, {
-              rollouts: args.rollouts,
-              pods: args.pods,
-              seed: args.seed,
-              gapMs: [args.gapS[0] * 1000, args.gapS[1] * 1000],
-            });
+          : id === 'R3'
+            ? await checkBlastRadius(world, { pods: args.r3Pods })
+            : await checkChaosRollouts(world, observer, {
+                rollouts: args.rollouts,
+                pods: args.pods,
+                seed: args.seed,
+                gapMs: [args.gapS[0] * 1000, args.gapS[1] * 1000],
+              });
     results.push(r);
     log(`${id}: ${passed(r) ? 'pass' : 'FAIL'}`);
   }

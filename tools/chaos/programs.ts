@@ -38,6 +38,8 @@ export class SupervisedProgram {
       env: NodeJS.ProcessEnv;
       logsDir: string;
       probe: '/healthz' | '/readyz';
+      /** Serve admission webhooks on port 0 (the kit registers their configurations). */
+      webhook?: boolean;
       now: () => number;
       log: (line: string) => void;
     },
@@ -56,6 +58,7 @@ export class SupervisedProgram {
       env: { ...env, POD_NAME: `chaos-${this.name}` },
       logFile: join(logsDir, `${this.name}.log`),
       probe,
+      webhook: this.o.webhook ?? false,
       timeoutMs: 120_000,
     });
     const p = s.process;

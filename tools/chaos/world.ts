@@ -44,6 +44,8 @@ export interface World {
   client: KubeClient;
   watcher: SupervisedProgram;
   controllers: Map<string, SupervisedProgram>;
+  /** A program not started yet (`start()` it), with the world's environment; `webhook`: admission webhooks on port 0. */
+  program(name: string, o?: { webhook?: boolean }): SupervisedProgram;
   now: () => number;
   log: (line: string) => void;
   stop(): Promise<void>;
@@ -85,12 +87,13 @@ export async function startWorld(o: {
     LOG_LEVEL: 'info',
     OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
   };
-  const program = (name: string, probe: '/healthz' | '/readyz') =>
+  const program = (name: string, probe: '/healthz' | '/readyz', webhook = false) =>
     new SupervisedProgram(name, {
       entry: appEntryPath(name, { REGATTA_APP_BUNDLES: o.bundles }),
       env,
       logsDir,
       probe,
+      webhook,
       now,
       log,
     });
@@ -109,6 +112,7 @@ export async function startWorld(o: {
     client,
     watcher,
     controllers,
+    program: (name, p) => program(name, '/readyz', p?.webhook ?? false),
     now,
     log,
     async stop() {
