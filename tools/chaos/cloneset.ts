@@ -191,3 +191,9 @@ export async function createReady(
       `${s.ns}/${s.name}: ${s.replicas} pods not ready in time: ${describeStatus(obs.cloneSet(s.ns, s.name))}`,
     );
 }
+
+/** Deletes the CloneSet, then its namespace (so the controller never tries to replace pods of a terminating namespace). */
+export async function removeCloneSet(client: KubeClient, ns: string, name: string): Promise<void> {
+  await client.delete(refOf(ns, name), { propagationPolicy: 'Background' });
+  await client.delete({ apiVersion: 'v1', kind: 'Namespace', name: ns });
+}

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fmt } from '../bench/common.js';
 import { IMAGE_NEW } from '../bench/rollout-config.js';
 import { recoveryTimes, type Bounds, type Violation } from './checker.js';
-import { createReady, describeStatus, refOf, rolledOut, type Observer } from './cloneset.js';
+import { createReady, removeCloneSet, describeStatus, refOf, rolledOut, type Observer } from './cloneset.js';
 import { killNats, type Outage } from './programs.js';
 import { countBy, medianMax, type CheckResult } from './report.js';
 import { absolute, faultSchedule, rolloutPlans, type FaultKind, type RolloutPlan } from './schedule.js';
@@ -202,7 +202,7 @@ async function oneRollout(
         `status says done, the pods say ${active.length} pods (want ${n2}), ${stale.length} not ready at ${revision}`,
       );
   }
-  await w.client.delete({ apiVersion: 'v1', kind: 'Namespace', name: ns });
+  await removeCloneSet(w.client, ns, name);
   const margin = checker.minAvailableSeen - bounds.minAvailable;
   return { violations: checker.violations, actions: checker.actions, changeAt, doneAt, margin };
 }

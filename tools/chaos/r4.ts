@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_EXPECTATION_TIMEOUT_MS } from '@regatta/runtime';
 import { fmt } from '../bench/common.js';
-import { createReady, refOf, type Observer } from './cloneset.js';
+import { createReady, removeCloneSet, refOf, type Observer } from './cloneset.js';
 import type { CheckResult } from './report.js';
 import type { World } from './world.js';
 
@@ -98,7 +98,7 @@ export async function checkLeakedExpectation(
     notes.push(
       `the controller resumed ${fmt(age / 1000)} s after the first create, before the timeout: the leak was healed by an event`,
     );
-  await w.client.delete({ apiVersion: 'v1', kind: 'Namespace', name: ns });
+  await removeCloneSet(w.client, ns, name);
   return {
     id: 'R4',
     title: 'leaked expectation',

@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { IMAGE_NEW } from '../bench/rollout-config.js';
 import { fmt } from '../bench/common.js';
-import { createReady, describeStatus, refOf, rolledOut, type Observer } from './cloneset.js';
+import { createReady, removeCloneSet, describeStatus, refOf, rolledOut, type Observer } from './cloneset.js';
 import type { CheckResult } from './report.js';
 import { absolute } from './schedule.js';
 import type { World } from './world.js';
@@ -82,7 +82,7 @@ export async function checkRestartMidRollout(
       `status says done but ${stale.length} pods are not at ${revision}`,
     );
   const recoverAfter = checker.actions.find((a) => a >= outage.backAt);
-  await w.client.delete({ apiVersion: 'v1', kind: 'Namespace', name: ns });
+  await removeCloneSet(w.client, ns, name);
   return {
     id: 'R6',
     title: 'restart mid-rollout',
