@@ -30,7 +30,10 @@ describe('parseArgs', () => {
     });
   });
 
-  it.each([['--only=R9'], ['--rollouts=0'], ['--pods=40-20'], ['--bogus']])('refuses %s', (arg) => {
-    expect(() => parseArgs([arg])).toThrow(ChaosArgsError);
-  });
+  it.each([['--only=R9'], ['--rollouts=0'], ['--api-faults=2'], ['--pods=40-20'], ['--bogus']])(
+    'refuses %s',
+    (arg) => {
+      expect(() => parseArgs([arg])).toThrow(ChaosArgsError);
+    },
+  );
 });

@@ -16,12 +16,14 @@ export interface ChaosArgs {
   r4Pods: number;
   /** R3's pods per measurement. */
   r3Pods: number;
+  /** R1: the probability that the API proxy breaks a request of the CloneSet program (0: no proxy). */
+  apiFaults: number;
   keep: boolean;
 }
 
 export const USAGE =
   'usage: npm run chaos [-- --only=R4,R6,R1,R3] [-- --rollouts=10] [-- --pods=30-100] [-- --seed=1] ' +
-  '[-- --fault-gap=15-40] [-- --r6-pods=60] [-- --r4-pods=64] [-- --r3-pods=30] [-- --keep]';
+  '[-- --fault-gap=15-40] [-- --r6-pods=60] [-- --r4-pods=64] [-- --r3-pods=30] [-- --api-faults=0.02] [-- --keep]';
 
 /** An argument `npm run chaos` does not take; the message says which and why. */
 export class ChaosArgsError extends RegattaError {
@@ -54,6 +56,7 @@ export function parseArgs(argv: string[]): ChaosArgs {
     r6Pods: 60,
     r4Pods: 64,
     r3Pods: 30,
+    apiFaults: 0,
     keep: false,
   };
   for (const arg of argv) {
@@ -93,6 +96,12 @@ export function parseArgs(argv: string[]): ChaosArgs {
       case '--r4-pods':
         a.r4Pods = positive(v, k);
         break;
+      case '--api-faults': {
+        const x = Number(v);
+        if (!(x >= 0 && x <= 1)) throw new ChaosArgsError(`${k} takes a probability (0…1), not ${v}`);
+        a.apiFaults = x;
+        break;
+      }
       case '--r3-pods':
         a.r3Pods = positive(v, k);
         break;

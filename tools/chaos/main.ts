@@ -93,6 +93,7 @@ try {
     dir,
     bundles,
     controllers: withCloneSet ? ['cloneset'] : [],
+    ...(args.apiFaults > 0 && args.only.includes('R1') ? { apiProxy: { seed: args.seed } } : {}),
     nodes: Math.max(3, Math.ceil((2 * maxPods) / 110) + 1),
     restartMs: 1000,
     now,
@@ -114,6 +115,7 @@ try {
                 pods: args.pods,
                 seed: args.seed,
                 gapMs: [args.gapS[0] * 1000, args.gapS[1] * 1000],
+                apiFaults: args.apiFaults,
               });
     results.push(r);
     log(`${id}: ${passed(r) ? 'pass' : 'FAIL'}`);

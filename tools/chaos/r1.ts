@@ -22,7 +22,7 @@ interface Injected extends Outage {
 export async function checkChaosRollouts(
   w: World,
   obs: Observer,
-  o: { rollouts: number; pods: [number, number]; seed: number; gapMs: [number, number] },
+  o: { rollouts: number; pods: [number, number]; seed: number; gapMs: [number, number]; apiFaults: number },
 ): Promise<CheckResult> {
   const plans = rolloutPlans(o.seed, o.rollouts, o.pods);
   const faults = faultSchedule(o.seed, { horizonMs: 6 * 3600_000, gapMs: o.gapMs, downMs: [500, 3000] });
@@ -32,6 +32,9 @@ export async function checkChaosRollouts(
   let checking: number | undefined;
   let finished = false;
   const t0 = w.now();
+  const proxy = w.apiProxy;
+  if (proxy) proxy.rate = o.apiFaults;
+  const apiFaultsBefore = proxy?.injected.length ?? 0;
   w.log(
     `R1: ${plans.length} rollouts of ${o.pods[0]}–${o.pods[1]} pods, seed ${o.seed}, a fault every ${o.gapMs[0] / 1000}–${o.gapMs[1] / 1000} s`,
   );
@@ -79,8 +82,10 @@ export async function checkChaosRollouts(
     }
   } finally {
     finished = true;
+    if (proxy) proxy.rate = 0;
     await injector;
   }
+  const apiFaults = proxy?.injected.slice(apiFaultsBefore) ?? [];
   const during = injected.filter((f) => f.rollout !== undefined);
   return {
     id: 'R1',
@@ -91,6 +96,12 @@ export async function checkChaosRollouts(
       ['pods per rollout', `${o.pods[0]}–${o.pods[1]} (seed ${o.seed})`],
       ['faults injected', `${injected.length} (${during.length} mid-rollout)`],
       ['faults by kind', countBy(injected.map((f) => f.kind))],
+      [
+        'API faults (controller only)',
+        proxy
+          ? `${apiFaults.length} at ${o.apiFaults} per request: ${countBy(apiFaults)}`
+          : 'off (--api-faults)',
+      ],
       ['rollout duration, median / max', medianMax(durations)],
       ['time to recover, median / max', medianMax(recoveries)],
       ['available above the minimum, fewest', margins.length ? `${Math.min(...margins)} pods` : 'n/a'],

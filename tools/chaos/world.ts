@@ -11,6 +11,7 @@ import { generateCrds } from '@regatta/api';
 import { KubeClient } from '@regatta/kube';
 import { appEntryPath, installCrds, type LocalCluster } from '@regatta/local-cluster';
 import { Child } from '../bench/common.js';
+import { startApiProxy, type ApiProxy } from './api-proxy.js';
 import { SupervisedProgram } from './programs.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -44,6 +45,8 @@ export interface World {
   client: KubeClient;
   watcher: SupervisedProgram;
   controllers: Map<string, SupervisedProgram>;
+  /** The fault-injecting proxy the controllers reach the API server through, when asked for (`apiFaults`). */
+  apiProxy: ApiProxy | undefined;
   /** A program not started yet (`start()` it), with the world's environment; `webhook`: admission webhooks on port 0. */
   program(name: string, o?: { webhook?: boolean }): SupervisedProgram;
   now: () => number;
@@ -58,6 +61,8 @@ export async function startWorld(o: {
   controllers: string[];
   nodes: number;
   restartMs: number;
+  /** Route the controllers through the fault-injecting API proxy (rate 0 until a check raises it). */
+  apiProxy?: { seed: number };
   now: () => number;
   log: (line: string) => void;
 }): Promise<World> {
@@ -87,10 +92,17 @@ export async function startWorld(o: {
     LOG_LEVEL: 'info',
     OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
   };
+  const apiProxy = o.apiProxy
+    ? await startApiProxy(cluster, {
+        rate: 0,
+        seed: o.apiProxy.seed,
+        kubeconfig: join(o.dir, 'kubeconfig-proxy'),
+      })
+    : undefined;
   const program = (name: string, probe: '/healthz' | '/readyz', webhook = false) =>
     new SupervisedProgram(name, {
       entry: appEntryPath(name, { REGATTA_APP_BUNDLES: o.bundles }),
-      env,
+      env: name !== 'watcher' && apiProxy ? { ...env, KUBECONFIG: apiProxy.kubeconfig } : env,
       logsDir,
       probe,
       webhook,
@@ -112,6 +124,7 @@ export async function startWorld(o: {
     client,
     watcher,
     controllers,
+    apiProxy,
     program: (name, p) => program(name, '/readyz', p?.webhook ?? false),
     now,
     log,
@@ -121,6 +134,7 @@ export async function startWorld(o: {
       await sim.call('stop').catch(() => undefined);
       await sim.stop();
       await client.close();
+      await apiProxy?.close();
       sink.server.close();
     },
   };
