@@ -49,6 +49,8 @@ export async function checkBlastRadius(w: World, o: { pods: number }): Promise<C
   const notes: string[] = [];
   await w.client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
 
+  // a few creates first, unmeasured: the first writes into a new namespace are slower, whatever runs
+  await createTimes(w.client, ns, 'warm-up', 5);
   w.log(`R3: ${k} unselected pods with the SidecarSet program absent`);
   const absent = await createTimes(w.client, ns, 'absent', k);
 
