@@ -4,7 +4,7 @@ import { ChaosArgsError, parseArgs } from './args.js';
 describe('parseArgs', () => {
   it('defaults to every check, a small R1', () => {
     const a = parseArgs([]);
-    expect(a.only).toEqual(['R4', 'R6', 'R1', 'R3']);
+    expect(a.only).toEqual(['R0', 'R4', 'R6', 'R1', 'R3']);
     expect(a.rollouts).toBe(10);
     expect(a.pods).toEqual([30, 100]);
   });

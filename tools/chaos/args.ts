@@ -1,7 +1,7 @@
 // `npm run chaos` arguments. Pure.
 import { RegattaError } from '@regatta/errors';
 
-export const CHECKS = ['R4', 'R6', 'R1', 'R3'] as const;
+export const CHECKS = ['R0', 'R4', 'R6', 'R1', 'R3'] as const;
 export type Check = (typeof CHECKS)[number];
 
 export interface ChaosArgs {
@@ -22,7 +22,7 @@ export interface ChaosArgs {
 }
 
 export const USAGE =
-  'usage: npm run chaos [-- --only=R4,R6,R1,R3] [-- --rollouts=10] [-- --pods=30-100] [-- --seed=1] ' +
+  'usage: npm run chaos [-- --only=R0,R4,R6,R1,R3] [-- --rollouts=10] [-- --pods=30-100] [-- --seed=1] ' +
   '[-- --fault-gap=15-40] [-- --r6-pods=60] [-- --r4-pods=64] [-- --r3-pods=30] [-- --api-faults=0.02] [-- --keep]';
 
 /** An argument `npm run chaos` does not take; the message says which and why. */

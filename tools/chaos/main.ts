@@ -12,6 +12,7 @@ import { KUBERNETES_VERSION, LocalCluster, NATS_VERSION } from '@regatta/local-c
 import { nowMs, stopAllChildren } from '../bench/common.js';
 import { ChaosArgsError, parseArgs, type ChaosArgs } from './args.js';
 import { Observer } from './cloneset.js';
+import { checkTheChecker } from './r0.js';
 import { checkChaosRollouts } from './r1.js';
 import { checkBlastRadius } from './r3.js';
 import { checkLeakedExpectation } from './r4.js';
@@ -104,19 +105,21 @@ try {
   for (const id of args.only) {
     console.log(`\n== ${id} (load average ${load()})`);
     const r =
-      id === 'R4'
-        ? await checkLeakedExpectation(world, observer, { pods: args.r4Pods })
-        : id === 'R6'
-          ? await checkRestartMidRollout(world, observer, { pods: args.r6Pods })
-          : id === 'R3'
-            ? await checkBlastRadius(world, { pods: args.r3Pods })
-            : await checkChaosRollouts(world, observer, {
-                rollouts: args.rollouts,
-                pods: args.pods,
-                seed: args.seed,
-                gapMs: [args.gapS[0] * 1000, args.gapS[1] * 1000],
-                apiFaults: args.apiFaults,
-              });
+      id === 'R0'
+        ? await checkTheChecker(world, observer)
+        : id === 'R4'
+          ? await checkLeakedExpectation(world, observer, { pods: args.r4Pods })
+          : id === 'R6'
+            ? await checkRestartMidRollout(world, observer, { pods: args.r6Pods })
+            : id === 'R3'
+              ? await checkBlastRadius(world, { pods: args.r3Pods })
+              : await checkChaosRollouts(world, observer, {
+                  rollouts: args.rollouts,
+                  pods: args.pods,
+                  seed: args.seed,
+                  gapMs: [args.gapS[0] * 1000, args.gapS[1] * 1000],
+                  apiFaults: args.apiFaults,
+                });
     results.push(r);
     log(`${id}: ${passed(r) ? 'pass' : 'FAIL'}`);
   }
