@@ -10,6 +10,7 @@ const steps = [
   ['lint and typecheck', 'npx', ['nx', 'run-many', '-t', 'lint', 'typecheck', '--outputStyle=static']],
   ['typecheck of tools/bench', 'npx', ['tsc', '-p', 'tools/bench/tsconfig.json', '--noEmit']],
   ['typecheck of tools/compat', 'npx', ['tsc', '-p', 'tools/compat/tsconfig.json', '--noEmit']],
+  ['typecheck of tools/chaos', 'npx', ['tsc', '-p', 'tools/chaos/tsconfig.json', '--noEmit']],
   ['typecheck of tools/deploy', 'npx', ['tsc', '-p', 'tools/deploy/tsconfig.json', '--noEmit']],
   ['tests', 'npx', ['vitest', 'run', ...process.argv.slice(2)]],
 ];

@@ -1,0 +1,123 @@
+// The fault-injecting API proxy R1 puts between the CloneSet program and the API server (only the program uses it:
+// the watcher and the suite's checker talk to the API server directly). HTTPS with a serving certificate of the
+// cluster's CA, so the program's kubeconfig differs from the admin one by its server URL only; every request is
+// forwarded with a client certificate of its own, or broken as api-faults.ts decides.
+import { request as httpsRequest, createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import type { LocalCluster } from '@regatta/local-cluster';
+import { writePrivateFile } from '@regatta/local-cluster';
+import { decideApiFault, statusBody, type ApiFaultKind } from './api-faults.js';
+import { seededRandom } from './schedule.js';
+
+/** How long a `timeout` fault holds the request before closing the connection (the client's own timeout is 30 s). */
+const HANG_MS = 10_000;
+
+export interface ApiProxy {
+  /** A kubeconfig like the admin one, pointing at the proxy. */
+  kubeconfig: string;
+  /** Faults injected so far, by kind (`500 after`: the request was served, its answer lost). */
+  injected: string[];
+  /** The probability of a fault per request (0 switches the proxy to plain forwarding). */
+  rate: number;
+  close(): Promise<void>;
+}
+
+export async function startApiProxy(
+  cluster: LocalCluster,
+  o: { rate: number; seed: number; kubeconfig: string },
+): Promise<ApiProxy> {
+  const upstream = new URL(cluster.endpoints.apiserver);
+  const serving = await cluster.ca.issueServing(['127.0.0.1', 'localhost'], 'regatta-chaos-proxy');
+  const client = await cluster.ca.issueClient('regatta-chaos-proxy', ['system:masters']);
+  const rand = seededRandom(o.seed ^ 0xa91);
+  const open = new Set<ServerResponse>();
+  const proxy: ApiProxy = {
+    kubeconfig: o.kubeconfig,
+    injected: [],
+    rate: o.rate,
+    close: async () => undefined,
+  };
+
+  const forward = (
+    req: IncomingMessage,
+    body: Buffer,
+    onResponse: (up: IncomingMessage) => void,
+    onError: (e: Error) => void,
+  ) => {
+    const headers = { ...req.headers, host: upstream.host };
+    const up = httpsRequest(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        path: req.url,
+        method: req.method,
+        headers,
+        ca: cluster.ca.certPem,
+        cert: client.certPem,
+        key: client.keyPem,
+      },
+      onResponse,
+    );
+    up.on('error', onError);
+    up.end(body);
+    return up;
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
+    open.add(res);
+    res.on('close', () => open.delete(res));
+    const fault = decideApiFault(rand, { method: req.method ?? 'GET', path: req.url ?? '/' }, proxy.rate);
+    if (fault)
+      proxy.injected.push(
+        `${fault.kind}${fault.kind === '500' || fault.kind === 'timeout' ? ` ${fault.when}` : ''}`,
+      );
+    const fail = (kind: ApiFaultKind) => {
+      if (kind === 'timeout') return void setTimeout(() => res.destroy(), HANG_MS);
+      const s = statusBody(kind as '409' | '429' | '500');
+      res.writeHead(s.code, {
+        'content-type': 'application/json',
+        ...(kind === '429' ? { 'retry-after': '1' } : {}),
+      });
+      res.end(s.body);
+    };
+    if (fault && fault.when === 'before') return fail(fault.kind);
+    const up = forward(
+      req,
+      body,
+      (upRes) => {
+        if (fault?.kind === '500' || fault?.kind === 'timeout') {
+          upRes.resume(); // served; the answer is lost
+          return fail(fault.kind);
+        }
+        res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+        upRes.pipe(res);
+        if (fault?.kind === 'drop-watch') setTimeout(() => res.destroy(), 1000 + rand() * 10_000);
+      },
+      (err) => {
+        if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+        res.end(`chaos proxy: ${err.message}`);
+      },
+    );
+    res.on('close', () => up.destroy());
+  };
+
+  const server: Server = createServer({ cert: serving.certPem, key: serving.keyPem }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => handle(req, res, Buffer.concat(chunks)));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  const admin = await readFile(cluster.endpoints.kubeconfig, 'utf8');
+  await writePrivateFile(
+    o.kubeconfig,
+    admin.replace(/server: https:\/\/[^\s]+/, `server: https://127.0.0.1:${port}`),
+  );
+  proxy.close = async () => {
+    for (const r of open) r.destroy();
+    await new Promise<void>((r) => server.close(() => r()));
+  };
+  return proxy;
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { ChaosArgsError, parseArgs } from './args.js';
+
+describe('parseArgs', () => {
+  it('defaults to every check, a small R1', () => {
+    const a = parseArgs([]);
+    expect(a.only).toEqual(['R0', 'R4', 'R6', 'R1', 'R3']);
+    expect(a.rollouts).toBe(10);
+    expect(a.pods).toEqual([30, 100]);
+  });
+
+  it('reads the options', () => {
+    const a = parseArgs([
+      '--only=r1,R6',
+      '--rollouts=100',
+      '--pods=20-40',
+      '--seed=7',
+      '--fault-gap=5',
+      '--r6-pods=30',
+      '--keep',
+    ]);
+    expect(a).toMatchObject({
+      only: ['R6', 'R1'],
+      rollouts: 100,
+      pods: [20, 40],
+      seed: 7,
+      gapS: [5, 5],
+      r6Pods: 30,
+      keep: true,
+    });
+  });
+
+  it.each([['--only=R9'], ['--rollouts=0'], ['--api-faults=2'], ['--pods=40-20'], ['--bogus']])(
+    'refuses %s',
+    (arg) => {
+      expect(() => parseArgs([arg])).toThrow(ChaosArgsError);
+    },
+  );
+});

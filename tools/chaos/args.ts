@@ -1,0 +1,113 @@
+// `npm run chaos` arguments. Pure.
+import { RegattaError } from '@regatta/errors';
+
+export const CHECKS = ['R0', 'R4', 'R6', 'R1', 'R3'] as const;
+export type Check = (typeof CHECKS)[number];
+
+export interface ChaosArgs {
+  only: Check[];
+  /** R1: rollouts, pods per rollout, the seed of its plans and faults, the gap between two faults (s). */
+  rollouts: number;
+  pods: [number, number];
+  seed: number;
+  gapS: [number, number];
+  /** R6's pods; R4's scale-up target. */
+  r6Pods: number;
+  r4Pods: number;
+  /** R3's pods per measurement. */
+  r3Pods: number;
+  /** R1: the probability that the API proxy breaks a request of the CloneSet program (0: no proxy). */
+  apiFaults: number;
+  keep: boolean;
+}
+
+export const USAGE =
+  'usage: npm run chaos [-- --only=R0,R4,R6,R1,R3] [-- --rollouts=10] [-- --pods=30-100] [-- --seed=1] ' +
+  '[-- --fault-gap=15-40] [-- --r6-pods=60] [-- --r4-pods=64] [-- --r3-pods=30] [-- --api-faults=0.02] [-- --keep]';
+
+/** An argument `npm run chaos` does not take; the message says which and why. */
+export class ChaosArgsError extends RegattaError {
+  constructor(message: string) {
+    super('REGATTA_CHAOS_ARGS', `${message}; ${USAGE}`);
+  }
+}
+
+function range(v: string, what: string): [number, number] {
+  const m = /^(\d+)-(\d+)$/.exec(v) ?? /^(\d+)$/.exec(v);
+  const a = Number(m?.[1]);
+  const b = Number(m?.[2] ?? m?.[1]);
+  if (!m || !(a > 0) || b < a) throw new ChaosArgsError(`${what} takes N or MIN-MAX (positive), not ${v}`);
+  return [a, b];
+}
+
+function positive(v: string, what: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0) throw new ChaosArgsError(`${what} takes a positive integer, not ${v}`);
+  return n;
+}
+
+export function parseArgs(argv: string[]): ChaosArgs {
+  const a: ChaosArgs = {
+    only: [...CHECKS],
+    rollouts: 10,
+    pods: [30, 100],
+    seed: 1,
+    gapS: [15, 40],
+    r6Pods: 60,
+    r4Pods: 64,
+    r3Pods: 30,
+    apiFaults: 0,
+    keep: false,
+  };
+  for (const arg of argv) {
+    const [k, v = ''] = arg.split(/=(.*)/s, 2) as [string, string?];
+    switch (k) {
+      case '--keep':
+        a.keep = true;
+        break;
+      case '--only': {
+        const ids = v
+          .split(',')
+          .filter(Boolean)
+          .map((x) => x.toUpperCase());
+        const bad = ids.filter((x) => !(CHECKS as readonly string[]).includes(x));
+        if (ids.length === 0 || bad.length > 0)
+          throw new ChaosArgsError(
+            `unknown check ${bad.join(',') || '(none)'}; checks: ${CHECKS.join(', ')}`,
+          );
+        a.only = CHECKS.filter((c) => ids.includes(c));
+        break;
+      }
+      case '--rollouts':
+        a.rollouts = positive(v, k);
+        break;
+      case '--pods':
+        a.pods = range(v, k);
+        break;
+      case '--seed':
+        a.seed = positive(v, k);
+        break;
+      case '--fault-gap':
+        a.gapS = range(v, k);
+        break;
+      case '--r6-pods':
+        a.r6Pods = positive(v, k);
+        break;
+      case '--r4-pods':
+        a.r4Pods = positive(v, k);
+        break;
+      case '--api-faults': {
+        const x = Number(v);
+        if (!(x >= 0 && x <= 1)) throw new ChaosArgsError(`${k} takes a probability (0…1), not ${v}`);
+        a.apiFaults = x;
+        break;
+      }
+      case '--r3-pods':
+        a.r3Pods = positive(v, k);
+        break;
+      default:
+        throw new ChaosArgsError(`unknown argument ${arg}`);
+    }
+  }
+  return a;
+}

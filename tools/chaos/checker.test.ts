@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { InvariantChecker, recoveryTimes, viewOf, type PodView } from './checker.js';
+
+const pod = (uid: string, o: Partial<PodView> = {}): PodView => ({
+  uid,
+  name: `cs-${uid}`,
+  available: true,
+  terminating: false,
+  revision: 'r1',
+  instanceId: uid,
+  image: 'old',
+  ...o,
+});
+const pods = (n: number) => Array.from({ length: n }, (_, i) => pod(`p${i}`));
+
+describe('viewOf', () => {
+  it('reads readiness, deletion, revision, instance id and image from a pod', () => {
+    const v = viewOf({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        uid: 'u',
+        name: 'cs-a',
+        labels: { 'controller-revision-hash': 'cs-1', 'apps.kruise.io/cloneset-instance-id': 'a' },
+      },
+      spec: { containers: [{ name: 'app', image: 'nginx' }] },
+      status: { conditions: [{ type: 'Ready', status: 'True' }] },
+    } as never);
+    expect(v).toEqual({
+      uid: 'u',
+      name: 'cs-a',
+      available: true,
+      terminating: false,
+      revision: 'cs-1',
+      instanceId: 'a',
+      image: 'nginx',
+    });
+  });
+});
+
+describe('InvariantChecker', () => {
+  it('finds nothing in an in-place rollout that keeps its budget', () => {
+    const c = new InvariantChecker();
+    c.list(pods(4), 0);
+    c.begin({ minAvailable: 3, maxPods: 4, inPlace: { creates: 0, deletes: 0 } }, 0);
+    for (let i = 0; i < 4; i++) {
+      c.upsert(pod(`p${i}`, { available: false, image: 'new', revision: 'r2' }), 10 * i + 1);
+      c.upsert(pod(`p${i}`, { image: 'new', revision: 'r2' }), 10 * i + 5);
+    }
+    expect(c.violations).toEqual([]);
+    expect(c.minAvailableSeen).toBe(3);
+    expect(c.actions).toEqual([0, 0, 0, 0, 1, 11, 21, 31]);
+  });
+
+  it('reports more unavailable than maxUnavailable, once with a count', () => {
+    const c = new InvariantChecker();
+    c.list(pods(4), 0);
+    c.begin({ minAvailable: 3, maxPods: 4 }, 0);
+    c.upsert(pod('p0', { available: false }), 1);
+    c.upsert(pod('p1', { available: false }), 2);
+    c.upsert(pod('p2', { available: false }), 3);
+    expect(c.violations).toEqual([
+      { kind: 'unavailable', at: 2, count: 2, detail: '2 pods available, at least 3 required' },
+    ]);
+  });
+
+  it('reports a recreate where in-place was expected, and a pod over replicas + maxSurge', () => {
+    const c = new InvariantChecker();
+    c.list(pods(2), 0);
+    c.begin({ minAvailable: 1, maxPods: 2, inPlace: { creates: 0, deletes: 0 } }, 0);
+    c.upsert(pod('p0', { terminating: true, available: false }), 1);
+    c.upsert(pod('x', { available: false }), 2);
+    c.upsert(pod('y', { available: false }), 3);
+    c.remove('p0', 4);
+    const kinds = c.violations.map((v) => v.kind);
+    expect(kinds).toEqual(['recreate', 'surge']);
+    expect(c.creates).toBe(2);
+    expect(c.deletes).toBe(1);
+  });
+
+  it('allows the creates and deletes a scale change needs', () => {
+    const c = new InvariantChecker();
+    c.list(pods(3), 0);
+    c.begin({ minAvailable: 2, maxPods: 4, inPlace: { creates: 1, deletes: 0 } }, 0);
+    c.upsert(pod('x', { available: false }), 1);
+    c.upsert(pod('x'), 2);
+    expect(c.violations).toEqual([]);
+  });
+
+  it('reports two live pods with one instance id, not a terminating one and its replacement', () => {
+    const c = new InvariantChecker();
+    c.list([pod('a', { instanceId: 'i1' }), pod('b', { instanceId: 'i2' })], 0);
+    c.begin({ minAvailable: 0, maxPods: 3 }, 0);
+    c.upsert(pod('a', { instanceId: 'i1', terminating: true, available: false }), 1);
+    c.upsert(pod('c', { instanceId: 'i1' }), 2);
+    expect(c.violations).toEqual([]);
+    c.upsert(pod('d', { instanceId: 'i2' }), 3);
+    expect(c.violations.map((v) => v.kind)).toEqual(['duplicate-instance-id']);
+  });
+
+  it('judges a relist as one state, and nothing outside begin … end', () => {
+    const c = new InvariantChecker();
+    c.list(pods(3), 0);
+    c.begin({ minAvailable: 3, maxPods: 3 }, 0);
+    c.list([pod('p0'), pod('p1'), pod('p2')], 5);
+    expect(c.violations).toEqual([]);
+    c.end();
+    c.remove('p0', 6);
+    expect(c.violations).toEqual([]);
+  });
+});
+
+describe('recoveryTimes', () => {
+  it('measures from the fault to the first action after the process is back, or to the end', () => {
+    expect(
+      recoveryTimes(
+        [
+          { at: 100, backAt: 150 },
+          { at: 500, backAt: 600 },
+          { at: 900, backAt: 950 },
+        ],
+        [120, 170, 650],
+        990,
+      ),
+    ).toEqual([70, 150, 90]);
+    expect(recoveryTimes([{ at: 100, backAt: 200 }], [], undefined)).toEqual([undefined]);
+  });
+});

@@ -1,0 +1,141 @@
+// `npm run chaos [-- --only=R4,R6,R1] [-- --rollouts=N] [-- --pods=MIN-MAX] [-- --seed=N] [-- --keep]`: Regatta's
+// reliability suite (docs/reliability.md, docs/adr/0043). Starts its own control plane and nats-server in a temp
+// folder, the node simulator, and the watcher and the CloneSet program from their bundles; runs the checks one after
+// the other against them, each in namespaces of its own, judged by an independent checker watching the API server;
+// prints a table and stops everything, also on error or Ctrl-C. Exit code 1 when a check found a violation or a
+// crash (or broke), 0 otherwise. Not part of `npm test`: its pure parts are (tools/chaos/*.test.ts).
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { KUBERNETES_VERSION, LocalCluster, NATS_VERSION } from '@regatta/local-cluster';
+import { nowMs, stopAllChildren } from '../bench/common.js';
+import { ChaosArgsError, parseArgs, type ChaosArgs } from './args.js';
+import { Observer } from './cloneset.js';
+import { checkTheChecker } from './r0.js';
+import { checkChaosRollouts } from './r1.js';
+import { checkBlastRadius } from './r3.js';
+import { checkLeakedExpectation } from './r4.js';
+import { checkRestartMidRollout } from './r6.js';
+import { passed, renderResults, type CheckResult } from './report.js';
+import { buildBundles, startWorld, type World } from './world.js';
+
+let args: ChaosArgs;
+try {
+  args = parseArgs(process.argv.slice(2));
+} catch (err) {
+  if (!(err instanceof ChaosArgsError)) throw err;
+  console.error(err.message);
+  process.exit(2);
+}
+
+const t0 = nowMs();
+const now = () => nowMs() - t0;
+const log = (line: string) => console.log(`  [${(now() / 1000).toFixed(0).padStart(4)} s] ${line}`);
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+
+console.log(
+  `Regatta chaos suite (${args.only.join(', ')}): ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ` +
+    `${(totalmem() / 2 ** 30).toFixed(0)} GiB, load ${load()}, Node ${process.version}, kube-apiserver ` +
+    `${KUBERNETES_VERSION}, nats-server ${NATS_VERSION}; code ${codeVersion()}`,
+);
+
+function codeVersion(): string {
+  try {
+    const git = (...a: string[]) =>
+      execFileSync('git', a, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const dirty = git('status', '--porcelain', '--untracked-files=no').trim() !== '';
+    return `${git('rev-parse', '--short', 'HEAD').trim()}${dirty ? ' + local changes' : ''}`;
+  } catch {
+    return 'unknown (no git)';
+  }
+}
+
+const dir = await mkdtemp(join(tmpdir(), 'regatta-chaos-'));
+let cluster: LocalCluster | undefined;
+let world: World | undefined;
+let observer: Observer | undefined;
+let failed = false;
+let cleaning: Promise<void> | undefined;
+const cleanup = () =>
+  (cleaning ??= (async () => {
+    await observer?.stop().catch(() => undefined);
+    await world?.stop().catch(() => undefined);
+    await stopAllChildren().catch(() => undefined);
+    await cluster?.stop().catch(() => undefined);
+    if (failed || args.keep) console.log(`logs kept in ${dir} (logs/)`);
+    else await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+  })());
+for (const sig of ['SIGINT', 'SIGTERM'] as const)
+  process.on(sig, () => {
+    if (cleaning) return;
+    console.error(`\n${sig}: stopping the cluster`);
+    failed = true;
+    void cleanup().finally(() => process.exit(130));
+  });
+
+const results: CheckResult[] = [];
+try {
+  const withCloneSet = args.only.some((c) => c !== 'R3');
+  const apps = [
+    'watcher',
+    ...(withCloneSet ? ['cloneset'] : []),
+    ...(args.only.includes('R3') ? ['sidecarset'] : []),
+  ];
+  log(`building the bundles of ${apps.join(', ')}`);
+  const bundles = buildBundles(dir, apps);
+  cluster = await LocalCluster.start({ dir, jaeger: false, log });
+  const maxPods = Math.max(args.pods[1], args.r6Pods, args.r4Pods);
+  world = await startWorld({
+    cluster,
+    dir,
+    bundles,
+    controllers: withCloneSet ? ['cloneset'] : [],
+    ...(args.apiFaults > 0 && args.only.includes('R1') ? { apiProxy: { seed: args.seed } } : {}),
+    nodes: Math.max(3, Math.ceil((2 * maxPods) / 110) + 1),
+    restartMs: 1000,
+    now,
+    log,
+  });
+  observer = new Observer(world.client, now);
+  await observer.start();
+  for (const id of args.only) {
+    console.log(`\n== ${id} (load average ${load()})`);
+    const r =
+      id === 'R0'
+        ? await checkTheChecker(world, observer)
+        : id === 'R4'
+          ? await checkLeakedExpectation(world, observer, { pods: args.r4Pods })
+          : id === 'R6'
+            ? await checkRestartMidRollout(world, observer, { pods: args.r6Pods })
+            : id === 'R3'
+              ? await checkBlastRadius(world, { pods: args.r3Pods })
+              : await checkChaosRollouts(world, observer, {
+                  rollouts: args.rollouts,
+                  pods: args.pods,
+                  seed: args.seed,
+                  gapMs: [args.gapS[0] * 1000, args.gapS[1] * 1000],
+                  apiFaults: args.apiFaults,
+                });
+    results.push(r);
+    log(`${id}: ${passed(r) ? 'pass' : 'FAIL'}`);
+  }
+  console.log(`\n== results (${(now() / 1000).toFixed(0)} s, load average ${load()})\n`);
+  console.log(renderResults(results));
+  if (!results.every(passed)) {
+    failed = true;
+    process.exitCode = 1;
+  }
+} catch (err) {
+  if (!cleaning) {
+    failed = true;
+    if (results.length > 0) console.log(`\n${renderResults(results)}\n`);
+    console.error('\nchaos suite broke:', err);
+    process.exitCode = 1;
+  }
+} finally {
+  await cleanup();
+}

@@ -1,0 +1,130 @@
+// The programs the chaos suite runs and kills: Regatta's programs from their bundles (`npm run build`'s
+// main.mjs, what ships), each kept running as a Deployment's kubelet would (an exit the suite did not cause is a
+// crash: counted, and the program is started again after 1 s), and nats-server, killed and started again from the
+// cluster's launch record (libs/local-cluster restartProcessInDir). Every kill is SIGKILL to the process group.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { join } from 'node:path';
+import {
+  alive,
+  readPidRecords,
+  restartProcessInDir,
+  startServingProgram,
+  type ManagedProcess,
+} from '@regatta/local-cluster';
+
+export interface Crash {
+  name: string;
+  at: number;
+  code: number | null;
+}
+
+/** When a killed process went down and when it was ready again (ms, the suite's clock). */
+export interface Outage {
+  at: number;
+  backAt: number;
+}
+
+export class SupervisedProgram {
+  p: ManagedProcess | undefined;
+  readonly crashes: Crash[] = [];
+  private expectExit = false;
+  private stopping = false;
+  private paused = false;
+
+  constructor(
+    readonly name: string,
+    private readonly o: {
+      entry: string;
+      env: NodeJS.ProcessEnv;
+      logsDir: string;
+      probe: '/healthz' | '/readyz';
+      /** Serve admission webhooks on port 0 (the kit registers their configurations). */
+      webhook?: boolean;
+      now: () => number;
+      log: (line: string) => void;
+    },
+  ) {}
+
+  get pid(): number {
+    return this.p?.pid ?? -1;
+  }
+
+  /** Starts the program and waits until it answers its probe; supervised from then on. */
+  async start(): Promise<void> {
+    const { entry, env, logsDir, probe } = this.o;
+    const s = await startServingProgram({
+      name: this.name,
+      entry,
+      env: { ...env, POD_NAME: `chaos-${this.name}` },
+      logFile: join(logsDir, `${this.name}.log`),
+      probe,
+      webhook: this.o.webhook ?? false,
+      timeoutMs: 120_000,
+    });
+    const p = s.process;
+    this.p = p;
+    this.expectExit = false;
+    void p.exited.then(async (code) => {
+      if (this.expectExit || this.stopping || this.p !== p) return;
+      this.crashes.push({ name: this.name, at: this.o.now(), code });
+      this.o.log(`${this.name} EXITED on its own (code ${code}); starting it again in 1 s`);
+      await sleep(1000);
+      if (!this.stopping && this.p === p)
+        await this.start().catch((err: unknown) => this.o.log(`${this.name}: ${String(err)}`));
+    });
+  }
+
+  /** kill -9, not started again (until `start`); the time of the kill. */
+  async kill(): Promise<number> {
+    const p = this.p;
+    const at = this.o.now();
+    if (p) {
+      this.expectExit = true;
+      p.killNow();
+      await p.exited;
+    }
+    return at;
+  }
+
+  /** kill -9; started again `downMs` later (the suite's supervisor), resolved once it answers its probe. */
+  async kill9(downMs: number): Promise<Outage> {
+    const at = await this.kill();
+    await sleep(downMs);
+    await this.start();
+    return { at, backAt: this.o.now() };
+  }
+
+  /** SIGSTOP (a hung program): alive, holding its connections, doing nothing. */
+  pause(): void {
+    if (this.p && !this.paused) process.kill(this.p.pid, 'SIGSTOP');
+    this.paused = true;
+  }
+
+  resume(): void {
+    if (this.p && this.paused) process.kill(this.p.pid, 'SIGCONT');
+    this.paused = false;
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.resume();
+    await this.p?.stop();
+  }
+}
+
+/** kill -9 nats-server; started again `downMs` later from its launch record, resolved once it is healthy. */
+export async function killNats(dir: string, downMs: number, now: () => number): Promise<Outage> {
+  const at = now();
+  const rec = (await readPidRecords(dir)).find((r) => r.name === 'nats-server');
+  if (rec && alive(rec.pid)) {
+    try {
+      process.kill(-rec.pid, 'SIGKILL');
+    } catch {
+      process.kill(rec.pid, 'SIGKILL');
+    }
+    while (alive(rec.pid)) await sleep(20);
+  }
+  await sleep(downMs);
+  await restartProcessInDir(dir, 'nats-server', { graceMs: 0, readyTimeoutMs: 60_000 });
+  return { at, backAt: now() };
+}

@@ -1,0 +1,219 @@
+// R1, chaos rollouts (reduced): rollouts of CloneSets — in place, recreate, partition steps, scale changes, in turn
+// (schedule.ts rolloutPlans) — one after the other, while a seeded fault schedule kills -9 the watcher, the
+// CloneSet program and nats-server, each started again after its down time as a supervisor would. Each rollout is
+// held by the independent checker (checker.ts) from its change to its end: maxUnavailable, replicas + maxSurge,
+// no recreate where in-place is expected, no duplicate instance id, completion, status converged to the pods.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fmt } from '../bench/common.js';
+import { IMAGE_NEW } from '../bench/rollout-config.js';
+import { recoveryTimes, type Bounds, type Violation } from './checker.js';
+import { createReady, removeCloneSet, describeStatus, refOf, rolledOut, type Observer } from './cloneset.js';
+import { killNats, type Outage } from './programs.js';
+import { countBy, medianMax, type CheckResult } from './report.js';
+import { absolute, faultSchedule, rolloutPlans, type FaultKind, type RolloutPlan } from './schedule.js';
+import type { World } from './world.js';
+
+interface Injected extends Outage {
+  kind: FaultKind;
+  /** The rollout in its checked phase when the fault came, if any. */
+  rollout: number | undefined;
+}
+
+export async function checkChaosRollouts(
+  w: World,
+  obs: Observer,
+  o: { rollouts: number; pods: [number, number]; seed: number; gapMs: [number, number]; apiFaults: number },
+): Promise<CheckResult> {
+  const plans = rolloutPlans(o.seed, o.rollouts, o.pods);
+  const faults = faultSchedule(o.seed, { horizonMs: 6 * 3600_000, gapMs: o.gapMs, downMs: [500, 3000] });
+  const program = w.controllers.get('cloneset')!;
+  const crashesBefore = program.crashes.length + w.watcher.crashes.length;
+  const injected: Injected[] = [];
+  let checking: number | undefined;
+  let finished = false;
+  const t0 = w.now();
+  const proxy = w.apiProxy;
+  if (proxy) proxy.rate = o.apiFaults;
+  const apiFaultsBefore = proxy?.injected.length ?? 0;
+  w.log(
+    `R1: ${plans.length} rollouts of ${o.pods[0]}–${o.pods[1]} pods, seed ${o.seed}, a fault every ${o.gapMs[0] / 1000}–${o.gapMs[1] / 1000} s`,
+  );
+
+  const injector = (async () => {
+    for (const f of faults) {
+      while (!finished && w.now() - t0 < f.atMs) await sleep(200);
+      if (finished) return;
+      const rollout = checking;
+      const outage =
+        f.kind === 'kill-watcher'
+          ? await w.watcher.kill9(f.downMs)
+          : f.kind === 'kill-controller'
+            ? await program.kill9(f.downMs)
+            : await killNats(w.cluster.dir, f.downMs, w.now);
+      injected.push({ ...outage, kind: f.kind, rollout });
+      w.log(
+        `R1: ${f.kind} (down ${f.downMs} ms, back after ${fmt((outage.backAt - outage.at) / 1000)} s)${rollout === undefined ? '' : ` during rollout ${rollout}`}`,
+      );
+    }
+  })();
+
+  const violations: Violation[] = [];
+  const recoveries: number[] = [];
+  const durations: number[] = [];
+  const margins: number[] = [];
+  let completed = 0;
+  try {
+    for (const plan of plans) {
+      const r = await oneRollout(w, obs, plan, (i) => (checking = i));
+      checking = undefined;
+      violations.push(
+        ...r.violations.map((v) => ({
+          ...v,
+          detail: `rollout ${plan.index} (${plan.change}, ${plan.replicas} pods): ${v.detail}`,
+        })),
+      );
+      margins.push(r.margin);
+      if (r.doneAt !== undefined) {
+        completed++;
+        durations.push(r.doneAt - r.changeAt);
+      }
+      const mine = injected.filter((f) => f.rollout === plan.index);
+      for (const t of recoveryTimes(mine, r.actions, r.doneAt)) if (t !== undefined) recoveries.push(t);
+    }
+  } finally {
+    finished = true;
+    if (proxy) proxy.rate = 0;
+    await injector;
+  }
+  const apiFaults = proxy?.injected.slice(apiFaultsBefore) ?? [];
+  const during = injected.filter((f) => f.rollout !== undefined);
+  return {
+    id: 'R1',
+    title: 'chaos rollouts',
+    figures: [
+      ['rollouts completed', `${completed}/${plans.length}`],
+      ['kinds', countBy(plans.map((p) => p.change))],
+      ['pods per rollout', `${o.pods[0]}–${o.pods[1]} (seed ${o.seed})`],
+      ['faults injected', `${injected.length} (${during.length} mid-rollout)`],
+      ['faults by kind', countBy(injected.map((f) => f.kind))],
+      [
+        'API faults (controller only)',
+        proxy
+          ? `${apiFaults.length} at ${o.apiFaults} per request: ${countBy(apiFaults)}`
+          : 'off (--api-faults)',
+      ],
+      ['rollout duration, median / max', medianMax(durations)],
+      ['time to recover, median / max', medianMax(recoveries)],
+      ['available above the minimum, fewest', margins.length ? `${Math.min(...margins)} pods` : 'n/a'],
+    ],
+    violations,
+    crashes: program.crashes.length + w.watcher.crashes.length - crashesBefore,
+    notes: [
+      'time to recover: from a kill during a rollout to the first pod the CloneSet program acted on after the killed process was back (or the rollout end)',
+      'available above the minimum: the fewest available pods seen minus replicas − maxUnavailable, over all rollouts (0: a rollout used its whole budget)',
+    ],
+  };
+}
+
+async function oneRollout(
+  w: World,
+  obs: Observer,
+  plan: RolloutPlan,
+  setChecking: (i: number) => void,
+): Promise<{
+  violations: Violation[];
+  actions: number[];
+  changeAt: number;
+  doneAt: number | undefined;
+  /** Fewest available minus the fewest allowed: 0 when the rollout used its whole budget. */
+  margin: number;
+}> {
+  const ns = `chaos-r1-${plan.index}`;
+  const name = 'cs';
+  const { replicas: n, scaleTo: n2, maxSurge } = plan;
+  const inPlace = plan.change !== 'recreate';
+  const roundUp = absolute(maxSurge, n, true) === 0;
+  const unavail = (r: number) => absolute(plan.maxUnavailable, r, roundUp);
+  const surge = (r: number) => absolute(maxSurge, r, true);
+  await createReady(w.client, obs, {
+    ns,
+    name,
+    replicas: n,
+    type: inPlace ? 'InPlaceIfPossible' : 'ReCreate',
+    maxUnavailable: plan.maxUnavailable,
+    maxSurge,
+    ...(plan.change === 'partition' ? { partition: n } : {}),
+  });
+  await sleep(1000);
+  const checker = obs.checker(ns);
+  const bounds: Bounds = {
+    minAvailable: Math.min(n, n2) - Math.max(unavail(n), unavail(n2)),
+    maxPods: Math.max(n, n2) + Math.max(surge(n), surge(n2)),
+    ...(inPlace ? { inPlace: { creates: Math.max(0, n2 - n), deletes: Math.max(0, n - n2) } } : {}),
+  };
+  setChecking(plan.index);
+  const changeAt = w.now();
+  checker.begin(bounds, changeAt);
+  const change =
+    plan.change === 'recreate'
+      ? {
+          op: 'add',
+          path: '/spec/template/spec/containers/0/env',
+          value: [{ name: 'CHAOS_ROLLOUT', value: String(plan.index) }],
+        }
+      : { op: 'replace', path: '/spec/template/spec/containers/0/image', value: IMAGE_NEW };
+  const ops: unknown[] = [
+    change,
+    ...(plan.change === 'scale' ? [{ op: 'replace', path: '/spec/replicas', value: n2 }] : []),
+  ];
+  let gen = (await w.client.patch(refOf(ns, name), ops, { type: 'json' })).metadata?.generation ?? Infinity;
+  const timeoutMs = 900_000;
+  for (const p of plan.partitions) {
+    // each step: the status shows replicas − partition updated and ready, then the next partition
+    const want = n - p;
+    if (p !== n) {
+      gen =
+        (
+          await w.client.patch(
+            refOf(ns, name),
+            { spec: { updateStrategy: { partition: p } } },
+            { type: 'merge' },
+          )
+        ).metadata?.generation ?? Infinity;
+    }
+    const g = gen;
+    const step = await obs.until(
+      ns,
+      name,
+      (c) => (c.status?.observedGeneration ?? 0) >= g && (c.status?.updatedReadyReplicas ?? 0) >= want,
+      timeoutMs,
+    );
+    if (step === undefined) break;
+  }
+  const doneAt = await obs.until(ns, name, (c) => rolledOut(c, gen, n2), timeoutMs);
+  await sleep(2000); // late pod events still count
+  checker.end();
+  if (doneAt === undefined)
+    checker.report(
+      'incomplete',
+      w.now(),
+      `not rolled out in ${timeoutMs / 60_000} min: ${describeStatus(obs.cloneSet(ns, name))}`,
+    );
+  else {
+    const revision = obs.cloneSet(ns, name)?.status?.updateRevision ?? '';
+    const active = checker.active();
+    const stale = active.filter((p) => p.revision !== revision || !p.available);
+    const traces = obs.tracesOf(ns, name, revision);
+    if (traces.length !== 1)
+      checker.report('trace', w.now(), `${traces.length} rollout-trace ids for revision ${revision}`);
+    if (active.length !== n2 || stale.length > 0)
+      checker.report(
+        'status',
+        w.now(),
+        `status says done, the pods say ${active.length} pods (want ${n2}), ${stale.length} not ready at ${revision}`,
+      );
+  }
+  await removeCloneSet(w.client, ns, name);
+  const margin = checker.minAvailableSeen - bounds.minAvailable;
+  return { violations: checker.violations, actions: checker.actions, changeAt, doneAt, margin };
+}

@@ -1,0 +1,106 @@
+// R6, restart mid-rollout: an in-place image rollout over N pods; when a third of them are updated the CloneSet
+// program is killed -9 and started again 2 s later. The independent checker (API watches, not the bus) holds the
+// rollout to: no pod created or deleted (uids stable), never fewer available than replicas − maxUnavailable, the
+// rollout completes, and one trace id for the rollout (the regatta.dev/rollout-trace record, docs/adr/0007).
+import { setTimeout as sleep } from 'node:timers/promises';
+import { IMAGE_NEW } from '../bench/rollout-config.js';
+import { fmt } from '../bench/common.js';
+import { createReady, removeCloneSet, describeStatus, refOf, rolledOut, type Observer } from './cloneset.js';
+import type { CheckResult } from './report.js';
+import { absolute } from './schedule.js';
+import type { World } from './world.js';
+
+export async function checkRestartMidRollout(
+  w: World,
+  obs: Observer,
+  o: { pods: number },
+): Promise<CheckResult> {
+  const ns = 'chaos-r6';
+  const name = 'cs';
+  const n = o.pods;
+  const maxUnavailable = '20%';
+  const budget = absolute(maxUnavailable, n, true); // maxSurge 0: percentages round up
+  const program = w.controllers.get('cloneset')!;
+  const crashesBefore = program.crashes.length + w.watcher.crashes.length;
+  w.log(`R6: CloneSet of ${n} pods (InPlaceIfPossible, maxUnavailable ${maxUnavailable} = ${budget})`);
+  await createReady(w.client, obs, {
+    ns,
+    name,
+    replicas: n,
+    type: 'InPlaceIfPossible',
+    maxUnavailable,
+    maxSurge: 0,
+  });
+  await sleep(2000);
+
+  const checker = obs.checker(ns);
+  checker.begin({ minAvailable: n - budget, maxPods: n, inPlace: { creates: 0, deletes: 0 } }, w.now());
+  const t0 = w.now();
+  const patched = await w.client.patch(
+    refOf(ns, name),
+    [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: IMAGE_NEW }],
+    { type: 'json' },
+  );
+  const gen = patched.metadata?.generation ?? Infinity;
+  const third = Math.ceil(n / 3);
+  const mid = await obs.until(
+    ns,
+    name,
+    (c) => (c.status?.observedGeneration ?? 0) >= gen && (c.status?.updatedReplicas ?? 0) >= third,
+    600_000,
+  );
+  if (mid === undefined)
+    throw new Error(`R6: ${third} pods not updated in 10 min: ${describeStatus(obs.cloneSet(ns, name))}`);
+  const updatedAtKill = obs.cloneSet(ns, name)?.status?.updatedReplicas ?? 0;
+  const outage = await program.kill9(2000);
+  w.log(
+    `R6: cloneset killed -9 with ${updatedAtKill}/${n} updated; back after ${fmt((outage.backAt - outage.at) / 1000)} s`,
+  );
+
+  const done = await obs.until(ns, name, (c) => rolledOut(c, gen, n), 900_000);
+  await sleep(2000); // late pod events still count
+  checker.end();
+  if (done === undefined)
+    checker.report(
+      'incomplete',
+      w.now() - t0,
+      `not rolled out in 15 min: ${describeStatus(obs.cloneSet(ns, name))}`,
+    );
+  const revision = obs.cloneSet(ns, name)?.status?.updateRevision ?? '';
+  const traces = obs.tracesOf(ns, name, revision);
+  if (traces.length !== 1)
+    checker.report(
+      'trace',
+      w.now() - t0,
+      `${traces.length} trace records for revision ${revision}: ${traces.join(', ') || 'none'}`,
+    );
+  const stale = checker.active().filter((p) => p.image !== IMAGE_NEW || p.revision !== revision);
+  if (done !== undefined && stale.length > 0)
+    checker.report(
+      'status',
+      w.now() - t0,
+      `status says done but ${stale.length} pods are not at ${revision}`,
+    );
+  const recoverAfter = checker.actions.find((a) => a >= outage.backAt);
+  await removeCloneSet(w.client, ns, name);
+  return {
+    id: 'R6',
+    title: 'restart mid-rollout',
+    figures: [
+      ['pods (in place)', String(n)],
+      ['updated at the kill', `${updatedAtKill}/${n}`],
+      ['controller down → ready', `${fmt((outage.backAt - outage.at) / 1000)} s`],
+      [
+        'kill → next pod update',
+        recoverAfter === undefined ? 'n/a' : `${fmt((recoverAfter - outage.at) / 1000)} s`,
+      ],
+      ['rollout (patch → done)', done === undefined ? 'did not finish' : `${fmt((done - t0) / 1000)} s`],
+      ['pods created / deleted', `${checker.creates} / ${checker.deletes}`],
+      ['fewest available (required)', `${checker.minAvailableSeen} (${n - budget})`],
+      ['trace ids for the rollout', String(traces.length)],
+    ],
+    violations: checker.violations,
+    crashes: program.crashes.length + w.watcher.crashes.length - crashesBefore,
+    notes: [],
+  };
+}

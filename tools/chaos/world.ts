@@ -1,0 +1,141 @@
+// What every chaos check runs against: a local control plane (etcd, kube-apiserver, kube-controller-manager for
+// garbage collection, kube-scheduler) with nats-server, the node simulator in a process of its own (the rollout
+// benchmarks' one, tools/bench/rollout-simulator.ts), the watcher and the controller programs from their bundles,
+// and a sink for their spans (so rollout traces have real ids without running Jaeger). The CRDs are installed;
+// no webhook runs (objects are sent as the mutating webhook would leave them).
+import { spawnSync } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateCrds } from '@regatta/api';
+import { KubeClient } from '@regatta/kube';
+import { appEntryPath, installCrds, type LocalCluster } from '@regatta/local-cluster';
+import { Child } from '../bench/common.js';
+import { startApiProxy, type ApiProxy } from './api-proxy.js';
+import { SupervisedProgram } from './programs.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Builds the bundles of `apps` into `<dir>/bundles` (tools/build/build.mjs) and returns that folder. */
+export function buildBundles(dir: string, apps: string[]): string {
+  const out = join(dir, 'bundles');
+  const r = spawnSync(process.execPath, [join(root, 'tools/build/build.mjs'), ...apps, `--out-dir=${out}`], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (r.status !== 0) throw new Error(`building the bundles of ${apps.join(', ')} failed (exit ${r.status})`);
+  return out;
+}
+
+/** An OTLP/HTTP endpoint that accepts and drops every export. */
+async function spanSink(): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/x-protobuf' });
+      res.end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const addr = server.address();
+  return { url: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`, server };
+}
+
+export interface World {
+  cluster: LocalCluster;
+  client: KubeClient;
+  watcher: SupervisedProgram;
+  controllers: Map<string, SupervisedProgram>;
+  /** The fault-injecting proxy the controllers reach the API server through, when asked for (`apiFaults`). */
+  apiProxy: ApiProxy | undefined;
+  /** A program not started yet (`start()` it), with the world's environment; `webhook`: admission webhooks on port 0. */
+  program(name: string, o?: { webhook?: boolean }): SupervisedProgram;
+  now: () => number;
+  log: (line: string) => void;
+  stop(): Promise<void>;
+}
+
+export async function startWorld(o: {
+  cluster: LocalCluster;
+  dir: string;
+  bundles: string;
+  controllers: string[];
+  nodes: number;
+  restartMs: number;
+  /** Route the controllers through the fault-injecting API proxy (rate 0 until a check raises it). */
+  apiProxy?: { seed: number };
+  now: () => number;
+  log: (line: string) => void;
+}): Promise<World> {
+  const { cluster, log, now } = o;
+  const { kubeconfig, nats } = cluster.endpoints;
+  const client = KubeClient.fromKubeconfigFile(kubeconfig, { userAgent: 'regatta-chaos' });
+  await installCrds(kubeconfig, generateCrds());
+  await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'regatta-system' } });
+  const sink = await spanSink();
+  const logsDir = join(o.dir, 'logs');
+
+  const sim = Child.start('node simulator', './rollout-simulator.ts');
+  await sim.call('start', {
+    kubeconfig,
+    nodes: o.nodes,
+    maxPods: 110,
+    timings: { podStartMs: o.restartMs, containerRestartMs: o.restartMs, imagePullMs: 0 },
+    logFile: join(logsDir, 'node-simulator.log'),
+  });
+  log(`node simulator: ${o.nodes} nodes; ${o.restartMs} ms for a container to start or restart`);
+
+  const env: NodeJS.ProcessEnv = {
+    KUBECONFIG: kubeconfig,
+    NATS_URL: nats ?? '',
+    REGATTA_BUS_PREFIX: 'chaos_',
+    REGATTA_LEASE_NAMESPACE: 'regatta-system',
+    LOG_LEVEL: 'info',
+    OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+  };
+  const apiProxy = o.apiProxy
+    ? await startApiProxy(cluster, {
+        rate: 0,
+        seed: o.apiProxy.seed,
+        kubeconfig: join(o.dir, 'kubeconfig-proxy'),
+      })
+    : undefined;
+  const program = (name: string, probe: '/healthz' | '/readyz', webhook = false) =>
+    new SupervisedProgram(name, {
+      entry: appEntryPath(name, { REGATTA_APP_BUNDLES: o.bundles }),
+      env: name !== 'watcher' && apiProxy ? { ...env, KUBECONFIG: apiProxy.kubeconfig } : env,
+      logsDir,
+      probe,
+      webhook,
+      now,
+      log,
+    });
+  const watcher = program('watcher', '/healthz');
+  await watcher.start();
+  const controllers = new Map<string, SupervisedProgram>();
+  for (const name of o.controllers) {
+    const c = program(name, '/readyz');
+    await c.start();
+    controllers.set(name, c);
+  }
+  log(`watcher and ${o.controllers.join(', ')} up (bundles in ${o.bundles})`);
+
+  return {
+    cluster,
+    client,
+    watcher,
+    controllers,
+    apiProxy,
+    program: (name, p) => program(name, '/readyz', p?.webhook ?? false),
+    now,
+    log,
+    async stop() {
+      for (const c of [...controllers.values()].reverse()) await c.stop();
+      await watcher.stop();
+      await sim.call('stop').catch(() => undefined);
+      await sim.stop();
+      await client.close();
+      await apiProxy?.close();
+      sink.server.close();
+    },
+  };
+}
