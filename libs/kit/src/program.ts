@@ -26,6 +26,7 @@ import {
   requestInScope,
   requestsInNamespace,
 } from './derive.js';
+import { LateWebhookConfigurations } from './webhook-configurations.js';
 import { serveWebhooks } from './webhooks.js';
 
 /** Runs the controller until SIGTERM/SIGINT (or a failure: the exit code is then 1). */
@@ -82,6 +83,7 @@ async function setUpControllers(
   const namespaces = scope ? caches.get(NAMESPACES) : undefined;
 
   const webhooks: WebhookDeclaration[] = [];
+  const webhookConfigurations = new LateWebhookConfigurations();
   for (const decl of decls) {
     const expectations = new Expectations({
       onTimeout: (e) => log.warn({ key: e.key, kind: e.kind }, 'expectation timed out; dropped'),
@@ -100,6 +102,7 @@ async function setUpControllers(
       gates,
       log,
       identity: config.identity,
+      webhookConfigurations,
     };
     const controller = new Controller({
       name: decl.options.name,
@@ -123,7 +126,8 @@ async function setUpControllers(
       if (inScope(req)) controller.enqueue(req);
     };
     const handlers = eventHandlers(decl, { expectations, readers });
-    for (const [cacheName, handle] of handlers) caches.get(cacheName)?.onChange((c) => handle(c).forEach(enqueue));
+    for (const [cacheName, handle] of handlers)
+      caches.get(cacheName)?.onChange((c) => handle(c).forEach(enqueue));
     // a namespace entering the scope (or seen after its objects): reconcile what it holds
     namespaces?.onChange((c) => {
       const ns = c.object.metadata?.name;
@@ -149,6 +153,7 @@ async function setUpControllers(
       cachesSynced: async () => {
         await Promise.all([...caches.values()].map((c) => c.waitForSync()));
       },
+      now: webhookConfigurations,
       onReaderChange: (names, wake) => {
         for (const n of names) caches.get(n)?.onChange(wake);
       },

@@ -38,28 +38,48 @@ export function sidecarSetDefaulter(): MutatingHandler<SidecarSet> {
 
 export interface SidecarSetValidatorSources {
   sidecarSets(): readonly SidecarSet[];
+  /** The cached revisions. */
   revisions(): readonly KubeObject[];
+  /**
+   * The SidecarSet's revisions as the API server holds them, read when `injectionStrategy.revision` names none of
+   * the cached ones (the cache may lag the revision a client just listed).
+   */
+  storedRevisions?(sidecarSet: string): Promise<readonly KubeObject[]>;
+  /**
+   * Called with every SidecarSet allowed (not on dry runs) before the answer is sent: the pod webhook's entry for it
+   * is applied then (docs/adr/0040-sidecarset-effective-at-admission.md).
+   */
+  admitted?(set: SidecarSet): Promise<void>;
   patchPodMetadataDefaultsAllowed: boolean;
 }
 
 export function sidecarSetValidator(src: SidecarSetValidatorSources): ValidatingHandler<SidecarSet> {
-  return (input): ValidationResult => {
+  return async (input): Promise<ValidationResult> => {
     const obj = input.object;
     if (!obj || (input.operation !== 'CREATE' && input.operation !== 'UPDATE')) return { allowed: true };
-    const errors = validateSidecarSetAdmission(
-      {
-        operation: input.operation,
-        object: obj,
-        ...(input.oldObject ? { oldObject: input.oldObject } : {}),
-        version: versionOf(input),
-      },
-      {
-        others: src.sidecarSets(),
-        revisions: src.revisions() as never,
-        patchPodMetadataDefaultsAllowed: src.patchPodMetadataDefaultsAllowed,
-      },
-    );
-    if (errors.length === 0) return { allowed: true };
+    const validate = (revisions: readonly KubeObject[]) =>
+      validateSidecarSetAdmission(
+        {
+          operation: input.operation as 'CREATE' | 'UPDATE',
+          object: obj,
+          ...(input.oldObject ? { oldObject: input.oldObject } : {}),
+          version: versionOf(input),
+        },
+        {
+          others: src.sidecarSets(),
+          revisions: revisions as never,
+          patchPodMetadataDefaultsAllowed: src.patchPodMetadataDefaultsAllowed,
+        },
+      );
+    const cached = src.revisions();
+    let errors = validate(cached);
+    if (errors.length > 0 && obj.spec?.injectionStrategy?.revision && src.storedRevisions) {
+      errors = validate([...cached, ...(await src.storedRevisions(obj.metadata?.name ?? ''))]);
+    }
+    if (errors.length === 0) {
+      if (!input.dryRun) await src.admitted?.(obj);
+      return { allowed: true };
+    }
     return invalid(
       { group: 'apps.kruise.io', kind: 'SidecarSet', name: input.name ?? obj.metadata?.name ?? '' },
       fieldErrorCauses(errors),
@@ -68,7 +88,8 @@ export function sidecarSetValidator(src: SidecarSetValidatorSources): Validating
 }
 
 /**
- * The Mutating- and ValidatingWebhookConfiguration for SidecarSets. SidecarSets are cluster-scoped, so a namespace
+ * The Mutating- and ValidatingWebhookConfiguration for SidecarSets (the validating one with side effects but on dry
+ * runs: it applies the pod webhook's entry for the SidecarSet it allows). SidecarSets are cluster-scoped, so a namespace
  * scope (REGATTA_NAMESPACE_SELECTOR) cannot select them: when scoped, only SidecarSets carrying the scope's labels
  * are admitted through this program (objectSelector), so a scoped program never gates another's SidecarSets.
  */
@@ -93,5 +114,13 @@ export function sidecarSetWebhookConfigurations(
     caBundlePem,
     namespaceScope,
   );
-  return [mutating, validating];
+  // the validating webhook writes the pod webhook's configuration, except on dry runs
+  const withSideEffects = {
+    ...validating,
+    webhooks: ((validating as { webhooks?: Record<string, unknown>[] }).webhooks ?? []).map((w) => ({
+      ...w,
+      sideEffects: 'NoneOnDryRun',
+    })),
+  } as KubeObject;
+  return [mutating, withSideEffects];
 }
