@@ -33,7 +33,10 @@ export interface AdmittedSidecarSetsOptions {
   ttlMs?: number;
 }
 
+const keyOf = (s: AnySidecarSet) => `${s.metadata?.name ?? ''}/${s.metadata?.uid ?? ''}`;
+
 export class AdmittedSidecarSets {
+  /** By name and uid: an update replaces the record of its object, a create racing another of that name does not. */
   readonly #records = new Map<string, AdmittedRecord>();
   readonly #reads = new Map<AdmittedRecord, Promise<void>>();
 
@@ -42,14 +45,14 @@ export class AdmittedSidecarSets {
   /** The validating webhook allowed this SidecarSet (not a dry run): record it and start confirming it. */
   admit(set: AnySidecarSet): void {
     const record: AdmittedRecord = { admitted: set, admittedAt: this.#now() };
-    this.#records.set(set.metadata?.name ?? '', record);
+    this.#records.set(keyOf(set), record);
     void this.#confirmInBackground(record);
   }
 
   /** The records still of use (pruned as a side effect). */
   #live(): AdmittedRecord[] {
     const live = liveRecords([...this.#records.values()], this.o.cached, this.#now(), this.o.ttlMs ?? TTL_MS);
-    for (const [name, r] of this.#records) if (!live.includes(r)) this.#records.delete(name);
+    for (const [key, r] of this.#records) if (!live.includes(r)) this.#records.delete(key);
     return live;
   }
 
@@ -59,20 +62,21 @@ export class AdmittedSidecarSets {
   }
 
   /**
-   * The SidecarSets the pod webhook injects: the cached ones with every confirmed record; a record not confirmed yet
-   * is read from the API server first (one read shared by concurrent calls).
+   * The SidecarSets the pod webhook injects: the cached ones, with what the API server stores under the name of every
+   * live record; a record not settled yet is read first (one read shared by concurrent calls), so a SidecarSet whose
+   * create was refused, or not written yet, is never injected.
    */
   async merged(cached: readonly AnySidecarSet[]): Promise<AnySidecarSet[]> {
     const live = this.#live();
     if (live.length === 0) return [...cached];
-    await Promise.all(live.filter((r) => !r.stored).map((r) => this.#read(r)));
+    await Promise.all(live.filter((r) => !r.settled).map((r) => this.#read(r)));
     return withAdmitted(
       cached,
       live.flatMap((r) => (r.stored ? [r.stored] : [])),
     );
   }
 
-  /** Whether the record is confirmed or must be dropped after a read (undefined: still pending). */
+  /** Reads the object of the record's name: settles the record when it shows the admitted object or another one. */
   async #read(record: AdmittedRecord): Promise<void> {
     const running = this.#reads.get(record);
     if (running) return running;
@@ -84,30 +88,29 @@ export class AdmittedSidecarSets {
           if (isNotFound(err)) return undefined;
           throw err;
         });
-      const verdict = confirmation(record.admitted, stored);
-      if (verdict === 'confirmed') record.stored = stored;
-      else if (verdict === 'gone' && this.#records.get(name) === record) this.#records.delete(name);
+      if (stored) record.stored = stored;
+      else delete record.stored;
+      if (confirmation(record.admitted, stored) !== 'pending') record.settled = true;
     })().finally(() => this.#reads.delete(record));
     this.#reads.set(record, read);
     return read;
   }
 
   async #confirmInBackground(record: AdmittedRecord): Promise<void> {
-    const name = record.admitted.metadata?.name ?? '';
+    const key = keyOf(record.admitted);
     for (const delay of this.o.confirmDelaysMs ?? CONFIRM_DELAYS_MS) {
       await new Promise((resolve) => setTimeout(resolve, delay).unref());
-      if (this.#records.get(name) !== record) return; // replaced, superseded or gone
+      if (this.#records.get(key) !== record || record.settled) return; // replaced, superseded or settled
       try {
         await this.#read(record);
       } catch (err) {
-        this.o.log?.debug({ err, sidecarSet: name }, 'could not read an admitted SidecarSet; retrying');
+        this.o.log?.debug({ err, sidecarSet: key }, 'could not read an admitted SidecarSet; retrying');
       }
-      if (record.stored || this.#records.get(name) !== record) return;
     }
     // never shown stored: the write was refused after this admission
-    if (this.#records.get(name) === record) {
-      this.#records.delete(name);
-      this.o.log?.debug({ sidecarSet: name }, 'an admitted SidecarSet was never stored; forgotten');
+    if (this.#records.get(key) === record && !record.settled) {
+      this.#records.delete(key);
+      this.o.log?.debug({ sidecarSet: key }, 'an admitted SidecarSet was never stored; forgotten');
     }
   }
 

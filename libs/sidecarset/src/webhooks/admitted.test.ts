@@ -19,10 +19,10 @@ const set = (
   metadata: { name, ...(uid ? { uid } : {}), generation },
   spec: { selector: { matchLabels: { app } }, containers: [{ name: 'c', image: 'i' }], ...extra },
 });
-const record = (admitted: AnySidecarSet, admittedAt = 0, stored?: AnySidecarSet): AdmittedRecord => ({
+const record = (admitted: AnySidecarSet, admittedAt = 0, settledOn?: AnySidecarSet): AdmittedRecord => ({
   admitted,
   admittedAt,
-  ...(stored ? { stored } : {}),
+  ...(settledOn ? { stored: settledOn, settled: true } : {}),
 });
 
 describe('admitted SidecarSets (docs/adr/0040-sidecarset-effective-at-admission.md)', () => {
@@ -48,10 +48,16 @@ describe('admitted SidecarSets (docs/adr/0040-sidecarset-effective-at-admission.
     ['cached at an older generation (an update)', record(set('a', 'u1', 2)), set('a', 'u1', 1), false],
     ['cached: another object of that name', record(set('a', 'u2', 1)), set('a', 'u1', 4), false],
     [
-      'the stored generation counts once confirmed',
+      'the stored generation counts once settled',
       record(set('a', 'u1', 2), 0, set('a', 'u1', 3)),
       set('a', 'u1', 2),
       false,
+    ],
+    [
+      'settled on another object (the name was taken): the cache holds that one',
+      record(set('a', 'u2', 1), 0, set('a', 'u1', 1)),
+      set('a', 'u1', 1),
+      true,
     ],
   ] as const)('supersededBy: %s', (_what, r, cached, want) => {
     expect(supersededBy(r, cached)).toBe(want);
@@ -78,6 +84,20 @@ describe('admitted SidecarSets (docs/adr/0040-sidecarset-effective-at-admission.
     const byName = new Map(cached.map((c) => [c.metadata!.name!, c]));
     const live = [record(set('a', 'u1', 2))];
     expect(recordsNeedingEntries(live, (n) => byName.get(n)).map((s) => s.metadata!.name)).toEqual(want);
+  });
+
+  it('recordsNeedingEntries: a refused create stands for the stored object once read; one entry per selectors', () => {
+    const original = set('a', 'u1', 1, 'kept');
+    const refused = record(set('a', 'u2', 1, 'other'), 0, original);
+    const originalRecord = record(original);
+    const entries = recordsNeedingEntries([originalRecord, refused], () => undefined);
+    expect(entries.map((s) => s.spec.selector!.matchLabels!['app'])).toEqual(['kept']);
+    // before the read, the refused one has its own entry (the program cannot know yet)
+    const unread = recordsNeedingEntries(
+      [originalRecord, record(set('a', 'u2', 1, 'other'))],
+      () => undefined,
+    );
+    expect(unread.map((s) => s.spec.selector!.matchLabels!['app'])).toEqual(['kept', 'other']);
   });
 
   it('withAdmitted: a confirmed record takes the place of the cached object of its name, or is added', () => {

@@ -13,8 +13,10 @@ export interface AdmittedRecord {
   readonly admitted: AnySidecarSet;
   /** Milliseconds (the clock of the program) of the admission. */
   readonly admittedAt: number;
-  /** As the API server returned it once it showed it stored; undefined while not confirmed. */
+  /** The object of that name as the last read of the API server returned it (undefined: not read, or NotFound). */
   stored?: AnySidecarSet;
+  /** A read settled what is stored: the admitted object (confirmed) or another one of that name (gone). */
+  settled?: boolean;
 }
 
 /** What a read of the API server says of an admitted SidecarSet. */
@@ -43,9 +45,15 @@ export function confirmation(admitted: AnySidecarSet, stored: AnySidecarSet | un
   return atLeast(stored, admitted) ? 'confirmed' : 'pending';
 }
 
-/** The cache holds the admitted object at its generation or later: the record has nothing more to give. */
+/** The object a record stands for: what is stored once settled, the admitted object until then. */
+export function standsFor(record: AdmittedRecord): AnySidecarSet | undefined {
+  return record.settled ? record.stored : record.admitted;
+}
+
+/** The cache holds the object the record stands for at its generation or later: the record has nothing more to give. */
 export function supersededBy(record: AdmittedRecord, cached: AnySidecarSet | undefined): boolean {
-  return atLeast(cached, record.stored ?? record.admitted);
+  const target = standsFor(record);
+  return !target || atLeast(cached, target);
 }
 
 /** The records still of use: not superseded by the cache, younger than `ttlMs`. */
@@ -61,39 +69,43 @@ export function liveRecords(
 }
 
 /**
- * The SidecarSets the pod webhook injects: the cached ones, each confirmed record's stored object taking the place
- * of the cached object of its name (or added when the cache has none). Unconfirmed records add nothing.
+ * The SidecarSets the pod webhook injects: the cached ones, each read object (the API server's truth at the read,
+ * `stored` of the live records) taking the place of the cached object of its name, or added when the cache has none.
  */
 export function withAdmitted(
   cached: readonly AnySidecarSet[],
-  confirmed: readonly AnySidecarSet[],
+  stored: readonly AnySidecarSet[],
 ): AnySidecarSet[] {
-  const byName = new Map(confirmed.map((s) => [s.metadata?.name ?? '', s]));
+  const byName = new Map(stored.map((s) => [s.metadata?.name ?? '', s]));
   const merged = cached.map((s) => byName.get(s.metadata?.name ?? '') ?? s);
   const known = new Set(cached.map((s) => s.metadata?.name ?? ''));
-  return [...merged, ...confirmed.filter((s) => !known.has(s.metadata?.name ?? ''))];
+  return [...merged, ...[...byName.values()].filter((s) => !known.has(s.metadata?.name ?? ''))];
 }
 
 const selectorsOf = (s: AnySidecarSet) => ({
   selector: s.spec.selector,
   namespaceSelector: s.spec.namespaceSelector,
-  namespace: (s.spec as { namespace?: string }).namespace,
+  namespace: s.spec.namespace,
   paused: s.spec.injectionStrategy?.paused ?? false,
 });
 
 /**
- * The records that need a pod webhook entry of their own: every live record (confirmed or not: the entry must be held
- * before the API server stores the SidecarSet) whose selectors differ from the cached object of its name, whose entry
- * already sends the same pods.
+ * The objects that need a pod webhook entry of their own: what every live record stands for (the admitted object
+ * until a read settles it: the entry must be held before the API server stores the SidecarSet), unless the cached
+ * object of its name has the same selectors (its entry already sends the same pods). One per distinct selectors.
  */
 export function recordsNeedingEntries(
   live: readonly AdmittedRecord[],
   cached: (name: string) => AnySidecarSet | undefined,
 ): AnySidecarSet[] {
-  return live
-    .map((r) => r.stored ?? r.admitted)
-    .filter((s) => {
-      const c = cached(s.metadata?.name ?? '');
-      return !c || !deepEqual(selectorsOf(c), selectorsOf(s));
-    });
+  const out: AnySidecarSet[] = [];
+  for (const s of live.map(standsFor)) {
+    if (!s) continue;
+    const c = cached(s.metadata?.name ?? '');
+    if (c && deepEqual(selectorsOf(c), selectorsOf(s))) continue;
+    const same = (o: AnySidecarSet) =>
+      o.metadata?.name === s.metadata?.name && deepEqual(selectorsOf(o), selectorsOf(s));
+    if (!out.some(same)) out.push(s);
+  }
+  return out;
 }

@@ -62,7 +62,7 @@ export function podWebhookConfigurationName(scope?: { matchLabels: Record<string
 
 /**
  * The MutatingWebhookConfiguration for the SidecarSets as they are now: one entry per cached SidecarSet that injects,
- * and one per SidecarSet admitted but not cached yet (`admitted`, named `<name>.admitted.…` so it never changes the
+ * and one per SidecarSet admitted but not cached yet (`admitted`, named `<name>.<uid prefix>.admitted.…` so it never changes the
  * entry of a cached SidecarSet of the same name: docs/adr/0040-sidecarset-effective-at-admission.md).
  */
 export function podWebhookConfiguration(
@@ -82,23 +82,29 @@ export function podWebhookConfiguration(
     timeoutSeconds: 10,
     reinvocationPolicy: 'Never',
   };
-  const entries = (sets: readonly AnySidecarSet[], suffix: string) =>
+  const entries = (sets: readonly AnySidecarSet[], suffix: (s: AnySidecarSet) => string) =>
     [...sets]
       .filter(injects)
       .sort((a, b) => ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1))
       .map((s) => {
         const namespaceSelector = andSelectors(scope, namespaceSelectorOf(s) ?? undefined);
         return {
-          name: `${s.metadata?.name ?? ''}.${suffix}`,
+          name: `${s.metadata?.name ?? ''}.${suffix(s)}`,
           ...common,
           objectSelector: s.spec.selector,
           ...(namespaceSelector ? { namespaceSelector } : {}),
         };
       });
+  const admittedSuffix = (s: AnySidecarSet) => {
+    const uid = s.metadata?.uid?.slice(0, 8);
+    return `${uid ? `${uid}.` : ''}admitted.sidecarset.pods.regatta.kruise.io`;
+  };
+  // entry names are unique (the API server refuses a configuration that repeats one): the first of a name stays
+  const seen = new Set<string>();
   const perSidecarSet = [
-    ...entries(sidecarSets, 'sidecarset.pods.regatta.kruise.io'),
-    ...entries(admitted, 'admitted.sidecarset.pods.regatta.kruise.io'),
-  ];
+    ...entries(sidecarSets, () => 'sidecarset.pods.regatta.kruise.io'),
+    ...entries(admitted, admittedSuffix),
+  ].filter((w) => !seen.has(w.name) && !!seen.add(w.name));
   return {
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: 'MutatingWebhookConfiguration',
