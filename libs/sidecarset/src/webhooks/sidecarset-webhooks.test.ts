@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultSidecarSetForAdmission, type SidecarSet } from '@regatta/api';
 import type { KubeObject } from '@regatta/kube';
 import type { AdmissionInput } from '@regatta/runtime';
-import { sidecarSetValidator } from './sidecarset-webhooks.js';
+import { sidecarSetValidator, withCustomVersionLabel } from './sidecarset-webhooks.js';
 
 const pinned = defaultSidecarSetForAdmission(
   {
@@ -77,5 +77,33 @@ describe('sidecarSetValidator (docs/adr/0040-sidecarset-effective-at-admission.m
     expect(admitted).toEqual([]);
     await validator(input());
     expect(admitted).toEqual(['scs']);
+  });
+});
+
+describe('withCustomVersionLabel (the v1alpha1 view prunes spec.customVersion)', () => {
+  const LABEL = 'apps.kruise.io/sidecarset-custom-version';
+  const scs = (customVersion?: string, labels?: Record<string, string>): SidecarSet =>
+    ({
+      metadata: { name: 'scs', ...(labels ? { labels } : {}) },
+      spec: { ...(customVersion !== undefined ? { customVersion } : {}), containers: [] },
+    }) as unknown as SidecarSet;
+  it.each([
+    ['set: mirrored', scs('1'), null, { [LABEL]: '1' }],
+    [
+      'changed: follows',
+      scs('2', { [LABEL]: '1', a: 'b' }),
+      scs('1', { [LABEL]: '1' }),
+      { [LABEL]: '2', a: 'b' },
+    ],
+    ['cleared: the mirror goes', scs(undefined, { [LABEL]: '1' }), scs('1', { [LABEL]: '1' }), {}],
+    [
+      'never set (a v1alpha1 label of its own): kept',
+      scs(undefined, { [LABEL]: '7' }),
+      scs(undefined),
+      { [LABEL]: '7' },
+    ],
+    ['none at all', scs(), null, undefined],
+  ] as const)('%s', (_what, obj, old, labels) => {
+    expect(withCustomVersionLabel(obj, old).metadata?.labels).toEqual(labels);
   });
 });

@@ -4,6 +4,7 @@
  * v1alpha1 `spec.namespace` converted), then every validation rule against the other SidecarSets and revisions.
  */
 import {
+  SidecarSetLabels,
   type SidecarSet,
   type SidecarSetVersion,
   defaultSidecarSetForAdmission,
@@ -32,8 +33,25 @@ export function sidecarSetDefaulter(): MutatingHandler<SidecarSet> {
   return (input) => {
     if (!input.object || (input.operation !== 'CREATE' && input.operation !== 'UPDATE')) return undefined;
     const { object, warnings } = defaultSidecarSetForAdmission(input.object, versionOf(input));
-    return new Mutation(object, warnings);
+    return new Mutation(withCustomVersionLabel(object, input.oldObject), warnings);
   };
+}
+
+/**
+ * v1beta1 `spec.customVersion` mirrored on the v1alpha1 label `apps.kruise.io/sidecarset-custom-version`. The CRD
+ * converts versions without a webhook (docs/adr/0025-sidecarset-api.md), so the v1alpha1 view the program's cache
+ * reads prunes `spec.customVersion`: without the label its revisions would carry no custom version and
+ * `injectionStrategy.revision.customVersion` would find none. The label is set when the field is, and removed when a
+ * request clears a field the label mirrored.
+ */
+export function withCustomVersionLabel(obj: SidecarSet, old: SidecarSet | null): SidecarSet {
+  const custom = obj.spec?.customVersion;
+  const labels = { ...obj.metadata?.labels };
+  if (custom) labels[SidecarSetLabels.CustomVersion] = custom;
+  else if (old?.spec?.customVersion && labels[SidecarSetLabels.CustomVersion] === old.spec.customVersion)
+    delete labels[SidecarSetLabels.CustomVersion];
+  else return obj;
+  return { ...obj, metadata: { ...obj.metadata, labels } };
 }
 
 export interface SidecarSetValidatorSources {
