@@ -4,7 +4,9 @@
 // server calls it only for the pods they select (docs/adr/0026-sidecarset-blast-radius.md).
 import { KINDS } from '@regatta/bus';
 import {
+  AdmittedSidecarSets,
   BarrierReconciler,
+  admitAndApply,
   CONTROLLER_NAME,
   barrierRequestsForPodChange,
   isPodRequest,
@@ -22,6 +24,7 @@ import {
   sidecarSetForRevisionChange,
   sidecarSetRevisionNamespace,
   sidecarSetsForPod,
+  storedSidecarSetRevisions,
   type AnySidecarSet,
   type SidecarSetRevision,
 } from '@regatta/sidecarset';
@@ -48,35 +51,45 @@ const sidecarset = ControllerBuilder.controller({
     KINDS.controllerrevisions,
     sidecarSetForRevisionChange,
   )
-  .webhooks(({ readers, gates }) => ({
-    routes: [
-      mutating(
-        MUTATE_POD_PATH,
-        podDefaulter({
-          sidecarSets: () => readers.sidecarsets.list(),
-          namespaceLabels: (ns) => readers.namespaces.get(undefined, ns)?.metadata?.labels,
-          revisions: () => readers.revisions.list(),
-          sortContainersByName: gates.EnableSortSidecarContainerByName,
-        }),
-      ),
-      mutating(MUTATE_SIDECARSET_PATH, sidecarSetDefaulter()),
-      validating(
-        VALIDATE_SIDECARSET_PATH,
-        sidecarSetValidator({
-          sidecarSets: () => readers.sidecarsets.list(),
-          revisions: () => readers.revisions.list(),
-          patchPodMetadataDefaultsAllowed: gates.SidecarSetPatchPodMetadataDefaultsAllowed,
-        }),
-      ),
-    ],
-    // recomputed by the kit on every pass: the pod webhook's entries follow the SidecarSets
-    configurations: (url, ca, scope) => [
-      podWebhookConfiguration(readers.sidecarsets.list(), url, ca, scope),
-      ...sidecarSetWebhookConfigurations(url, ca, scope),
-    ],
-    // a new or changed SidecarSet gets its entry at once, not at the keeper's next poll (2 s)
-    followedReaders: ['sidecarsets'],
-  }))
+  .webhooks(({ readers, gates, client, log, webhookConfigurations }) => {
+    // SidecarSets admitted but not cached yet: effective from their admission (docs/adr/0040-…)
+    const admitted = new AdmittedSidecarSets({
+      client,
+      cached: (name) => readers.sidecarsets.get(undefined, name),
+      log,
+    });
+    return {
+      routes: [
+        mutating(
+          MUTATE_POD_PATH,
+          podDefaulter({
+            sidecarSets: () => admitted.merged(readers.sidecarsets.list()),
+            namespaceLabels: (ns) => readers.namespaces.get(undefined, ns)?.metadata?.labels,
+            revisions: () => readers.revisions.list(),
+            sortContainersByName: gates.EnableSortSidecarContainerByName,
+          }),
+        ),
+        mutating(MUTATE_SIDECARSET_PATH, sidecarSetDefaulter()),
+        validating(
+          VALIDATE_SIDECARSET_PATH,
+          sidecarSetValidator({
+            sidecarSets: () => readers.sidecarsets.list(),
+            revisions: () => readers.revisions.list(),
+            storedRevisions: storedSidecarSetRevisions(client, sidecarSetRevisionNamespace(process.env)),
+            admitted: admitAndApply(admitted, webhookConfigurations, log),
+            patchPodMetadataDefaultsAllowed: gates.SidecarSetPatchPodMetadataDefaultsAllowed,
+          }),
+        ),
+      ],
+      // recomputed by the kit on every pass: the pod webhook's entries follow the SidecarSets
+      configurations: (url, ca, scope) => [
+        podWebhookConfiguration(readers.sidecarsets.list(), url, ca, scope, admitted.needingEntries()),
+        ...sidecarSetWebhookConfigurations(url, ca, scope),
+      ],
+      // a new or changed SidecarSet gets its entry at once, not at the keeper's next poll (2 s)
+      followedReaders: ['sidecarsets'],
+    };
+  })
   .reconciler(({ readers, client, expectations, recorder, tracer }) => {
     const barriers = new BarrierReconciler({ pods: readers.pods, client });
     const upgrade = new SidecarSetUpgradeReconciler({

@@ -19,6 +19,7 @@ import type {
 import { ignoreStatusOnlyUpdates } from '@regatta/runtime';
 import type { Tracing } from '@regatta/telemetry';
 import { KitError } from './errors.js';
+import type { WebhookConfigurationsNow } from './webhook-configurations.js';
 
 /** What a reconciler and a mapping function read: a bus cache fits (`Cache<T>`). */
 export interface Reader<T extends KubeObject> {
@@ -82,6 +83,11 @@ export interface ProgramContext<R extends Record<string, KubeObject>, G extends 
   readonly log: Logger;
   /** The replica's identity (`POD_NAME`). */
   readonly identity: string;
+  /**
+   * Applies the webhook configurations now and waits for it: for a route whose answer changes them (a SidecarSet
+   * admitted gets its pod webhook entry before the API server stores it, docs/adr/0040-sidecarset-effective-at-admission.md).
+   */
+  readonly webhookConfigurations: WebhookConfigurationsNow;
 }
 
 /** The admission webhooks a controller serves, and the configurations that register them. */

@@ -3,7 +3,15 @@ import { KINDS, resourceId } from '@regatta/bus';
 import type { Change, KubeObject } from '@regatta/kube';
 import { Expectations, type Request } from '@regatta/runtime';
 import { ControllerBuilder, type Reader } from './declaration.js';
-import { cachesOf, cachesOfAll, eventHandlers, kindsOfAll, kindsToRegister, mergeWebhooks, requestInScope } from './derive.js';
+import {
+  cachesOf,
+  cachesOfAll,
+  eventHandlers,
+  kindsOfAll,
+  kindsToRegister,
+  mergeWebhooks,
+  requestInScope,
+} from './derive.js';
 
 const owner = {
   apiVersion: 'apps.kruise.io/v1alpha1',
@@ -126,7 +134,15 @@ describe('event handlers of a declaration', () => {
       metadata: {
         name: 'c',
         namespace: 'ns-1',
-        ownerReferences: [{ apiVersion: 'apps.kruise.io/v1beta1', kind: 'ResourceDistribution', name: 'sample', uid: 'u', controller: true }],
+        ownerReferences: [
+          {
+            apiVersion: 'apps.kruise.io/v1beta1',
+            kind: 'ResourceDistribution',
+            name: 'sample',
+            uid: 'u',
+            controller: true,
+          },
+        ],
       },
     };
     expect(h({ type: 'add', object: copy })).toEqual([{ name: 'sample' }]);

@@ -36,5 +36,12 @@ export {
   webhookSecretName,
   type SharedCertificates,
 } from './webhook-certificates.js';
-export { WebhookConfigurationKeeper, holds, inStep, withoutUrls } from './webhook-configurations.js';
+export {
+  LateWebhookConfigurations,
+  WebhookConfigurationKeeper,
+  holds,
+  inStep,
+  withoutUrls,
+  type WebhookConfigurationsNow,
+} from './webhook-configurations.js';
 export { dialHost, serveWebhooks, webhookUrl } from './webhooks.js';

@@ -27,6 +27,7 @@ import {
   requestsInNamespace,
 } from './derive.js';
 import { registerProgramMetrics } from './program-metrics.js';
+import { LateWebhookConfigurations } from './webhook-configurations.js';
 import { serveWebhooks } from './webhooks.js';
 
 /** Runs the controller until SIGTERM/SIGINT (or a failure: the exit code is then 1). */
@@ -84,6 +85,7 @@ async function setUpControllers(
   const namespaces = scope ? caches.get(NAMESPACES) : undefined;
 
   const webhooks: WebhookDeclaration[] = [];
+  const webhookConfigurations = new LateWebhookConfigurations();
   for (const decl of decls) {
     const expectations = new Expectations({
       onTimeout: (e) => log.warn({ key: e.key, kind: e.kind }, 'expectation timed out; dropped'),
@@ -102,6 +104,7 @@ async function setUpControllers(
       gates,
       log,
       identity: config.identity,
+      webhookConfigurations,
     };
     const controller = new Controller({
       name: decl.options.name,
@@ -125,7 +128,8 @@ async function setUpControllers(
       if (inScope(req)) controller.enqueue(req);
     };
     const handlers = eventHandlers(decl, { expectations, readers });
-    for (const [cacheName, handle] of handlers) caches.get(cacheName)?.onChange((c) => handle(c).forEach(enqueue));
+    for (const [cacheName, handle] of handlers)
+      caches.get(cacheName)?.onChange((c) => handle(c).forEach(enqueue));
     // a namespace entering the scope (or seen after its objects): reconcile what it holds
     namespaces?.onChange((c) => {
       const ns = c.object.metadata?.name;
@@ -151,6 +155,7 @@ async function setUpControllers(
       cachesSynced: async () => {
         await Promise.all([...caches.values()].map((c) => c.waitForSync()));
       },
+      now: webhookConfigurations,
       onReaderChange: (names, wake) => {
         for (const n of names) caches.get(n)?.onChange(wake);
       },

@@ -67,6 +67,29 @@ export interface WebhookConfigurationKeeperOptions {
   log: Logger;
 }
 
+/** What a route may ask of the keeper (docs/adr/0040-sidecarset-effective-at-admission.md). */
+export interface WebhookConfigurationsNow {
+  /**
+   * Runs a pass now, after any running one, and resolves with its result: true once the API server holds the
+   * configurations as declared at the time of the call; false when there is no keeper yet or this replica does not
+   * lead and they are not in step. Rejects when the API server cannot be read or written.
+   */
+  applyNow(): Promise<boolean>;
+}
+
+/** The handle a program gives its routes before its keeper exists (the keeper starts once the server listens). */
+export class LateWebhookConfigurations implements WebhookConfigurationsNow {
+  #keeper: WebhookConfigurationKeeper | undefined;
+
+  bind(keeper: WebhookConfigurationKeeper): void {
+    this.#keeper = keeper;
+  }
+
+  async applyNow(): Promise<boolean> {
+    return this.#keeper ? this.#keeper.syncOnce() : false;
+  }
+}
+
 /** The loop, as a runnable on every replica (not leader-elected: followers observe, for readiness). */
 export class WebhookConfigurationKeeper implements Runnable {
   readonly name = 'webhook-configurations';
@@ -103,8 +126,21 @@ export class WebhookConfigurationKeeper implements Runnable {
     return typeof this.options.desired === 'function' ? this.options.desired() : this.options.desired;
   }
 
-  /** One pass: read every configuration, re-apply (leader only) those missing or drifted. True when all in step. */
-  async syncOnce(): Promise<boolean> {
+  #passes: Promise<unknown> = Promise.resolve();
+
+  /**
+   * One pass: read every configuration, re-apply (leader only) those missing or drifted. True when all in step.
+   * Passes never overlap: one asked for while another runs (the loop's, or an admission handler's through
+   * {@link WebhookConfigurationsNow}) starts after it, with the desired configurations as they are then, so a pass
+   * computed before a change can never overwrite one computed after it.
+   */
+  syncOnce(): Promise<boolean> {
+    const pass = this.#passes.then(() => this.#pass());
+    this.#passes = pass.catch(() => undefined);
+    return pass;
+  }
+
+  async #pass(): Promise<boolean> {
     const { client, log, fieldManager } = this.options;
     const desired = this.#desired();
     this.#lastDesired = JSON.stringify(desired);

@@ -62,6 +62,41 @@ describe('webhook configurations in step', () => {
     expect(wakes).toBe(2);
   });
 
+  it('passes never overlap: one asked for during another computes its configurations after it', async () => {
+    let desired = [want];
+    const applied: string[] = [];
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    let reading: () => void = () => undefined;
+    const firstRead = new Promise<void>((r) => (reading = r));
+    const keeper = new WebhookConfigurationKeeper({
+      client: {
+        getOrUndefined: async () => {
+          reading();
+          await gate;
+          return undefined;
+        },
+        patch: async (_ref: unknown, body: unknown) => {
+          applied.push(JSON.stringify(body));
+          return body as never;
+        },
+      } as never,
+      fieldManager: 'test',
+      desired: () => desired,
+      isLeader: () => true,
+      log: { info: () => undefined, warn: () => undefined } as never,
+    });
+    const first = keeper.syncOnce();
+    await firstRead; // the first pass computed `want` and waits on its read
+    const later = config('https://a:1/v', 'LATER');
+    desired = [later];
+    const second = keeper.syncOnce();
+    release();
+    expect(await first).toBe(true);
+    expect(await second).toBe(true);
+    expect(applied).toEqual([JSON.stringify(want), JSON.stringify(later)]);
+  });
+
   it('holds compares arrays by length and element', () => {
     expect(holds([1, 2], [1])).toBe(false);
     expect(holds({ a: [{ b: 1, c: 2 }] }, { a: [{ b: 1 }] })).toBe(true);

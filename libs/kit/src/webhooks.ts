@@ -13,7 +13,7 @@ import {
 } from '@regatta/runtime';
 import type { WebhookDeclaration } from './declaration.js';
 import { sharedWebhookCertificates, webhookSecretName } from './webhook-certificates.js';
-import { WebhookConfigurationKeeper } from './webhook-configurations.js';
+import { type LateWebhookConfigurations, WebhookConfigurationKeeper } from './webhook-configurations.js';
 import { ownedBy, parseWebhookService, pointAtService, serviceHosts } from './webhook-endpoint.js';
 
 /** The host the API server dials when the server binds `host`: a wildcard bind is reached on loopback. */
@@ -43,6 +43,8 @@ export interface ServeWebhooksOptions {
   cachesSynced?: () => Promise<void>;
   /** Calls `wake` on every change of the named readers (the declaration's `followedReaders`). */
   onReaderChange?: (names: readonly string[], wake: () => void) => void;
+  /** Bound to the keeper once it runs: the routes' way to apply the configurations now (`ProgramContext`). */
+  now?: LateWebhookConfigurations;
 }
 
 /**
@@ -108,6 +110,7 @@ export async function serveWebhooks(o: ServeWebhooksOptions): Promise<void> {
         isLeader: () => o.manager.isLeader(),
         log: o.log,
       });
+      o.now?.bind(keeper);
       o.log.info({ url, service, owner: owner?.name }, 'serving admission webhooks');
       await keeper.start(signal);
     },

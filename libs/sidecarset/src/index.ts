@@ -44,6 +44,17 @@ export {
   podWebhookEntryInStep,
 } from './webhooks/pod-webhook-configuration.js';
 export { podWebhookInStepCheck } from './webhooks/pod-webhook-in-step.js';
+export { AdmittedSidecarSets, type AdmittedSidecarSetsOptions } from './webhooks/admitted-sidecarsets.js';
+export {
+  confirmation,
+  liveRecords,
+  recordsNeedingEntries,
+  supersededBy,
+  withAdmitted,
+  type AdmittedRecord,
+  type Confirmation,
+} from './webhooks/admitted.js';
+export { admitAndApply, storedSidecarSetRevisions } from './webhooks/effective-at-admission.js';
 export {
   MUTATE_SIDECARSET_PATH,
   VALIDATE_SIDECARSET_PATH,

@@ -21,6 +21,26 @@ describe('podWebhookConfiguration (docs/adr/0026-sidecarset-blast-radius.md)', (
     s('empty', { selector: {} }),
   ];
 
+  it('a SidecarSet admitted but not cached gets an entry of its own, beside the cached one of its name, never twice', () => {
+    const admitted = s('b-log', { selector: { matchLabels: { app: 'web' } } });
+    admitted.metadata = { ...admitted.metadata, uid: '0123456789ab' };
+    const cfg = podWebhookConfiguration(sets, 'https://127.0.0.1:9443', 'CA', undefined, [
+      admitted,
+      admitted,
+    ]);
+    expect(cfg.webhooks.map((w) => w['name'])).toEqual([
+      'a-mesh.sidecarset.pods.regatta.kruise.io',
+      'b-log.sidecarset.pods.regatta.kruise.io',
+      'b-log.01234567.admitted.sidecarset.pods.regatta.kruise.io',
+      'launch-priority.pods.regatta.kruise.io',
+    ]);
+    expect(cfg.webhooks[1]).toMatchObject({ objectSelector: { matchLabels: { app: 'nginx' } } });
+    expect(cfg.webhooks[2]).toMatchObject({
+      objectSelector: { matchLabels: { app: 'web' } },
+      failurePolicy: 'Fail',
+    });
+  });
+
   it('one fail-closed entry per injecting SidecarSet (by name), selectors as objectSelector/namespaceSelector, then launch priority', () => {
     const cfg = podWebhookConfiguration(sets, 'https://127.0.0.1:9443', 'CA');
     expect(cfg.metadata?.name).toBe('regatta-sidecarset-pods');

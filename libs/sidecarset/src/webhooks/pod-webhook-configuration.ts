@@ -60,12 +60,17 @@ export function podWebhookConfigurationName(scope?: { matchLabels: Record<string
   return `regatta-sidecarset-pods-${suffix || 'scoped'}`;
 }
 
-/** The MutatingWebhookConfiguration for the SidecarSets as they are now. */
+/**
+ * The MutatingWebhookConfiguration for the SidecarSets as they are now: one entry per cached SidecarSet that injects,
+ * and one per SidecarSet admitted but not cached yet (`admitted`, named `<name>.<uid prefix>.admitted.…` so it never changes the
+ * entry of a cached SidecarSet of the same name: docs/adr/0040-sidecarset-effective-at-admission.md).
+ */
 export function podWebhookConfiguration(
   sidecarSets: readonly AnySidecarSet[],
   baseUrl: string,
   caBundlePem: string,
   scope?: { matchLabels: Record<string, string> },
+  admitted: readonly AnySidecarSet[] = [],
 ): KubeObject & { webhooks: Record<string, unknown>[] } {
   const caBundle = Buffer.from(caBundlePem).toString('base64');
   const common = {
@@ -77,18 +82,29 @@ export function podWebhookConfiguration(
     timeoutSeconds: 10,
     reinvocationPolicy: 'Never',
   };
-  const sorted = [...sidecarSets]
-    .filter(injects)
-    .sort((a, b) => ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1));
-  const perSidecarSet = sorted.map((s) => {
-    const namespaceSelector = andSelectors(scope, namespaceSelectorOf(s) ?? undefined);
-    return {
-      name: `${s.metadata?.name ?? ''}.sidecarset.pods.regatta.kruise.io`,
-      ...common,
-      objectSelector: s.spec.selector,
-      ...(namespaceSelector ? { namespaceSelector } : {}),
-    };
-  });
+  const entries = (sets: readonly AnySidecarSet[], suffix: (s: AnySidecarSet) => string) =>
+    [...sets]
+      .filter(injects)
+      .sort((a, b) => ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1))
+      .map((s) => {
+        const namespaceSelector = andSelectors(scope, namespaceSelectorOf(s) ?? undefined);
+        return {
+          name: `${s.metadata?.name ?? ''}.${suffix(s)}`,
+          ...common,
+          objectSelector: s.spec.selector,
+          ...(namespaceSelector ? { namespaceSelector } : {}),
+        };
+      });
+  const admittedSuffix = (s: AnySidecarSet) => {
+    const uid = s.metadata?.uid?.slice(0, 8);
+    return `${uid ? `${uid}.` : ''}admitted.sidecarset.pods.regatta.kruise.io`;
+  };
+  // entry names are unique (the API server refuses a configuration that repeats one): the first of a name stays
+  const seen = new Set<string>();
+  const perSidecarSet = [
+    ...entries(sidecarSets, () => 'sidecarset.pods.regatta.kruise.io'),
+    ...entries(admitted, admittedSuffix),
+  ].filter((w) => !seen.has(w.name) && !!seen.add(w.name));
   return {
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: 'MutatingWebhookConfiguration',

@@ -13,7 +13,8 @@ export const MUTATE_POD_PATH = '/mutate-pod';
 
 /** What the handler reads (caches). */
 export interface PodWebhookSources {
-  sidecarSets(): readonly AnySidecarSet[];
+  /** The cached SidecarSets, with those admitted but not cached yet (docs/adr/0040-sidecarset-effective-at-admission.md). */
+  sidecarSets(): readonly AnySidecarSet[] | Promise<readonly AnySidecarSet[]>;
   namespaceLabels(namespace: string): Labels | undefined;
   revisions(): readonly SidecarSetRevision[];
   /** Feature gate `EnableSortSidecarContainerByName`. */
@@ -25,14 +26,14 @@ export interface PodWebhookSources {
 const rfc3339 = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 export function podDefaulter(src: PodWebhookSources): MutatingHandler<Pod> {
-  return (input: AdmissionInput<Pod>) => {
+  return async (input: AdmissionInput<Pod>) => {
     const pod = input.object;
     if (!pod || input.operation !== 'CREATE') return undefined;
     const namespace = input.namespace || pod.metadata?.namespace || 'default';
     const withNamespace: Pod = { ...pod, metadata: { ...pod.metadata, namespace } };
     const injected = injectSidecars({
       pod: withNamespace,
-      sidecarSets: src.sidecarSets(),
+      sidecarSets: await src.sidecarSets(),
       namespaceLabels: src.namespaceLabels(namespace),
       revisions: src.revisions(),
       now: rfc3339(src.now?.() ?? new Date()),
