@@ -253,3 +253,15 @@ export function serve(handlers: Record<string, (params: never) => Promise<unknow
     })();
   });
 }
+
+/** The commit the run measures (`+ local changes` when the work tree differs), for the reports' headers. */
+export function codeVersion(): string {
+  try {
+    const git = (...a: string[]) =>
+      execFileSync('git', a, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const dirty = git('status', '--porcelain', '--untracked-files=no').trim() !== '';
+    return `${git('rev-parse', '--short', 'HEAD').trim()}${dirty ? ' + local changes' : ''}`;
+  } catch {
+    return 'unknown (no git)';
+  }
+}

@@ -6,7 +6,6 @@
 // benchmark gets a cluster of its own (with kube-controller-manager, kube-scheduler and an audit log),
 // started after the previous one has stopped. Nothing here is a timed assertion: the exit code is 0 unless
 // something breaks.
-import { execFileSync } from 'node:child_process';
 import { cpus, loadavg, totalmem, tmpdir } from 'node:os';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,7 +17,7 @@ import {
   NATS_VERSION,
   startServingProgram,
 } from '@regatta/local-cluster';
-import { stopAllChildren } from './common.js';
+import { codeVersion, stopAllChildren } from './common.js';
 import { benchLatency, reportLatency } from './latency.js';
 import { benchMemory, reportMemory } from './memory.js';
 import type { Pod } from '@regatta/api';
@@ -106,17 +105,6 @@ console.log(
 );
 
 /** The commit measured (the programs run from the working tree's sources), and whether it had local changes. */
-function codeVersion(): string {
-  try {
-    const git = (...a: string[]) =>
-      execFileSync('git', a, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-    const dirty = git('status', '--porcelain', '--untracked-files=no').trim() !== '';
-    return `${git('rev-parse', '--short', 'HEAD').trim()}${dirty ? ' + local changes' : ''}`;
-  } catch {
-    return 'unknown (no git)';
-  }
-}
-
 const dir = await mkdtemp(join(tmpdir(), 'regatta-bench-'));
 /** Every cluster started (the shared one, the rollout's); cleanup stops them all. */
 const clusters: LocalCluster[] = [];

@@ -4,12 +4,11 @@
 // the other against them, each in namespaces of its own, judged by an independent checker watching the API server;
 // prints a table and stops everything, also on error or Ctrl-C. Exit code 1 when a check found a violation or a
 // crash (or broke), 0 otherwise. Not part of `npm test`: its pure parts are (tools/chaos/*.test.ts).
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { KUBERNETES_VERSION, LocalCluster, NATS_VERSION } from '@regatta/local-cluster';
-import { nowMs, stopAllChildren } from '../bench/common.js';
+import { codeVersion, nowMs, stopAllChildren } from '../bench/common.js';
 import { ChaosArgsError, parseArgs, type ChaosArgs } from './args.js';
 import { Observer } from './cloneset.js';
 import { checkTheChecker } from './r0.js';
@@ -42,17 +41,6 @@ console.log(
     `${(totalmem() / 2 ** 30).toFixed(0)} GiB, load ${load()}, Node ${process.version}, kube-apiserver ` +
     `${KUBERNETES_VERSION}, nats-server ${NATS_VERSION}; code ${codeVersion()}`,
 );
-
-function codeVersion(): string {
-  try {
-    const git = (...a: string[]) =>
-      execFileSync('git', a, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-    const dirty = git('status', '--porcelain', '--untracked-files=no').trim() !== '';
-    return `${git('rev-parse', '--short', 'HEAD').trim()}${dirty ? ' + local changes' : ''}`;
-  } catch {
-    return 'unknown (no git)';
-  }
-}
 
 const dir = await mkdtemp(join(tmpdir(), 'regatta-chaos-'));
 let cluster: LocalCluster | undefined;

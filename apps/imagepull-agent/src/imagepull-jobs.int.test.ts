@@ -1,10 +1,10 @@
 // Image pre-warming end to end: the imagepull program (ImagePullJob and NodeImage controllers, webhooks) and one
 // agent per simulated node. A user creates ImagePullJobs and reads their status and events.
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { IMAGE_PULL_JOB_API_VERSION, ImagePullJobMessages } from '@regatta/api';
 import type { KubeObject } from '@regatta/kube';
 import { createNamespace, traceSpans } from '@regatta/testing';
-import { usePrivateNodes } from './testing/private-nodes.js';
+import { IMAGEPULL_SCOPE_LABEL, useImagePullController } from './testing/private-nodes.js';
 
 interface Job extends KubeObject {
   status?: {
@@ -25,32 +25,8 @@ interface CoreEvent extends KubeObject {
   involvedObject: { kind: string; name: string; namespace?: string };
 }
 
-const scopeLabel = 'regatta-test-imagepull-agent';
-const t = usePrivateNodes({
-  short: 'ipj',
-  nodes: 3,
-  imagePullMs: 1000,
-  before: async (p) => {
-    await p.programs.start(
-      'imagepull',
-      `imagepull-${p.id}`,
-      {
-        ...p.env,
-        POD_NAME: `imagepull-${p.id}`,
-        REGATTA_NAMESPACE_SELECTOR: `${scopeLabel}=${p.id}`,
-        REGATTA_NODEIMAGE_CREATION_DELAY_SECONDS: '1',
-      },
-      { webhook: true },
-    );
-  },
-});
-
-afterAll(async () => {
-  for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'])
-    await t.client
-      .delete({ apiVersion: 'admissionregistration.k8s.io/v1', kind, name: `regatta-imagepull-${t.id}` })
-      .catch(() => undefined);
-});
+const scopeLabel = IMAGEPULL_SCOPE_LABEL;
+const t = useImagePullController({ short: 'ipj', nodes: 3, imagePullMs: 1000 });
 
 const JOB = { apiVersion: IMAGE_PULL_JOB_API_VERSION, kind: 'ImagePullJob' };
 

@@ -9,7 +9,7 @@ import { IMAGE_PULL_JOB_API_VERSION } from '@regatta/api';
 import type { KubeObject } from '@regatta/kube';
 import { alive, freePorts, locateBinaries, ManagedProcess, natsConfig, waitFor } from '@regatta/local-cluster';
 import { createNamespace } from '@regatta/testing';
-import { usePrivateNodes } from './testing/private-nodes.js';
+import { IMAGEPULL_SCOPE_LABEL, useImagePullController } from './testing/private-nodes.js';
 
 interface Job extends KubeObject {
   status?: { desired: number; succeeded?: number; failed?: number; completionTime?: string };
@@ -47,33 +47,13 @@ afterAll(async () => {
   if (natsDir) await rm(natsDir, { recursive: true, force: true });
 });
 
-const scopeLabel = 'regatta-test-imagepull-agent';
-const t = usePrivateNodes({
+const scopeLabel = IMAGEPULL_SCOPE_LABEL;
+const t = useImagePullController({
   short: 'ipn',
   nodes: 3,
   // long enough that the bus goes down and comes back while every node pulls
   imagePullMs: 15_000,
   env: () => ({ NATS_URL: `nats://127.0.0.1:${ports[0]}` }),
-  before: async (p) => {
-    await p.programs.start(
-      'imagepull',
-      `imagepull-${p.id}`,
-      {
-        ...p.env,
-        POD_NAME: `imagepull-${p.id}`,
-        REGATTA_NAMESPACE_SELECTOR: `${scopeLabel}=${p.id}`,
-        REGATTA_NODEIMAGE_CREATION_DELAY_SECONDS: '1',
-      },
-      { webhook: true },
-    );
-  },
-});
-
-afterAll(async () => {
-  for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'])
-    await t.client
-      .delete({ apiVersion: 'admissionregistration.k8s.io/v1', kind, name: `regatta-imagepull-${t.id}` })
-      .catch(() => undefined);
 });
 
 const JOB = { apiVersion: IMAGE_PULL_JOB_API_VERSION, kind: 'ImagePullJob' };

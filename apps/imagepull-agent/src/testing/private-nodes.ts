@@ -109,3 +109,37 @@ export function usePrivateNodes(o: {
   });
   return p;
 }
+
+/** The namespace label the imagepull program of a file serves (REGATTA_NAMESPACE_SELECTOR `<label>=<file id>`). */
+export const IMAGEPULL_SCOPE_LABEL = 'regatta-test-imagepull-agent';
+
+/**
+ * Private nodes with their agents and the imagepull program (its webhooks registered, NodeImages created after 1 s)
+ * serving the namespaces labelled `IMAGEPULL_SCOPE_LABEL=<file id>`; its webhook configurations are removed after the
+ * file.
+ */
+export function useImagePullController(o: Omit<Parameters<typeof usePrivateNodes>[0], 'before'>): PrivateNodes {
+  const t = usePrivateNodes({
+    ...o,
+    before: async (p) => {
+      await p.programs.start(
+        'imagepull',
+        `imagepull-${p.id}`,
+        {
+          ...p.env,
+          POD_NAME: `imagepull-${p.id}`,
+          REGATTA_NAMESPACE_SELECTOR: `${IMAGEPULL_SCOPE_LABEL}=${p.id}`,
+          REGATTA_NODEIMAGE_CREATION_DELAY_SECONDS: '1',
+        },
+        { webhook: true },
+      );
+    },
+  });
+  afterAll(async () => {
+    for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'])
+      await t.client
+        .delete({ apiVersion: 'admissionregistration.k8s.io/v1', kind, name: `regatta-imagepull-${t.id}` })
+        .catch(() => undefined);
+  });
+  return t;
+}
