@@ -10,7 +10,7 @@ import { KubeClient, type KubeObject } from '@regatta/kube';
 import { installCrds, type LocalCluster } from '@regatta/local-cluster';
 import { cpuWindow, fmt, nowMs, sleep, table } from './common.js';
 import { rssSampler } from './process-memory.js';
-import { ProgramSupervisor } from './rollout-programs.js';
+import { benchSupervisor } from './rollout-programs.js';
 import { readAudit } from './rollout-audit.js';
 
 export interface DistributionCtx {
@@ -43,23 +43,12 @@ const TAIL_MS = 5000;
 
 export async function benchDistribution(ctx: DistributionCtx): Promise<DistributionResult> {
   const { cluster, log, namespaces: n } = ctx;
-  const { kubeconfig, nats } = cluster.endpoints;
+  const { kubeconfig } = cluster.endpoints;
   const client = KubeClient.fromKubeconfigFile(kubeconfig, { userAgent: 'regatta-bench' });
   await installCrds(kubeconfig, generateCrds());
   await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'regatta-system' } });
-  const supervisor = new ProgramSupervisor({
-    cluster,
-    logsDir: ctx.logsDir,
-    log,
-    env: {
-      KUBECONFIG: kubeconfig,
-      NATS_URL: nats ?? '',
-      REGATTA_BUS_PREFIX: 'benchrd_',
-      REGATTA_LEASE_NAMESPACE: 'regatta-system',
-      REGATTA_SECRET_HASH_KEY: randomBytes(32).toString('base64url'),
-      LOG_LEVEL: 'info',
-      OTEL_EXPORTER_OTLP_ENDPOINT: '',
-    },
+  const supervisor = benchSupervisor({ cluster, logsDir: ctx.logsDir, log }, 'benchrd_', {
+    REGATTA_SECRET_HASH_KEY: randomBytes(32).toString('base64url'),
   });
   try {
     await supervisor.start('watcher', 'watcher', '/healthz');

@@ -112,3 +112,29 @@ export class ProgramSupervisor {
     for (const s of this.programs.reverse()) await s.p.stop();
   }
 }
+
+/**
+ * A supervisor for the programs of one benchmark with the environment they all share: the run's cluster and bus,
+ * the bus prefix `busPrefix`, Leases in `regatta-system`, info logs, no tracing export; `env` adds to it.
+ */
+export function benchSupervisor(
+  o: { cluster: LocalCluster; logsDir: string; log: (line: string) => void },
+  busPrefix: string,
+  env: NodeJS.ProcessEnv = {},
+): ProgramSupervisor {
+  const { kubeconfig, nats } = o.cluster.endpoints;
+  return new ProgramSupervisor({
+    cluster: o.cluster,
+    logsDir: o.logsDir,
+    log: o.log,
+    env: {
+      KUBECONFIG: kubeconfig,
+      NATS_URL: nats ?? '',
+      REGATTA_BUS_PREFIX: busPrefix,
+      REGATTA_LEASE_NAMESPACE: 'regatta-system',
+      LOG_LEVEL: 'info',
+      OTEL_EXPORTER_OTLP_ENDPOINT: '',
+      ...env,
+    },
+  });
+}

@@ -14,7 +14,7 @@ import { Child, nowMs, sleep } from './common.js';
 import { readAudit, tally } from './rollout-audit.js';
 import { IMAGE_NEW, type Ctx, type PhaseResult, type RolloutResult, type Restart } from './rollout-config.js';
 import { measurePhase, rssNow, type PhaseEnv } from './rollout-measure.js';
-import { ProgramSupervisor } from './rollout-programs.js';
+import { benchSupervisor, type ProgramSupervisor } from './rollout-programs.js';
 import { Follower, PODS, PodTracker } from './rollout-watch.js';
 
 /** One side of a comparison: the workload, when it is done, and what bounds its duration. */
@@ -51,7 +51,7 @@ const imagePatch = [{ op: 'replace', path: '/spec/template/spec/containers/0/ima
 
 export async function runRollout(ctx: Ctx, spec: RolloutSpec): Promise<RolloutResult> {
   const { cluster, log, replicas: n, restartMs: t } = ctx;
-  const { kubeconfig, nats } = cluster.endpoints;
+  const { kubeconfig } = cluster.endpoints;
   const controller = `regatta-${spec.app}`;
   // a user agent of its own, so the audit log tells the benchmark's writes (the image patch) apart
   const client = KubeClient.fromKubeconfigFile(kubeconfig, { userAgent: 'regatta-bench' });
@@ -89,19 +89,7 @@ export async function runRollout(ctx: Ctx, spec: RolloutSpec): Promise<RolloutRe
     );
 
     // Regatta: the watcher and the controller, as the sandbox runs them
-    supervisor = new ProgramSupervisor({
-      cluster,
-      logsDir: ctx.logsDir,
-      log,
-      env: {
-        KUBECONFIG: kubeconfig,
-        NATS_URL: nats ?? '',
-        REGATTA_BUS_PREFIX: 'benchroll_',
-        REGATTA_LEASE_NAMESPACE: 'regatta-system',
-        LOG_LEVEL: 'info',
-        OTEL_EXPORTER_OTLP_ENDPOINT: '',
-      },
-    });
+    supervisor = benchSupervisor({ cluster, logsDir: ctx.logsDir, log }, 'benchroll_');
     const watcher = await supervisor.start('watcher', 'watcher', '/healthz');
     const program = await supervisor.start(spec.app, spec.app, '/readyz');
     log(`watcher and ${controller} up`);

@@ -14,7 +14,7 @@ import { generateCrds, type Pod } from '@regatta/api';
 import { KubeClient, type KubeObject } from '@regatta/kube';
 import { installCrds, waitFor, type LocalCluster } from '@regatta/local-cluster';
 import { apiserverMetric, cpuWindow, fmt, nowMs, summarize, table, type Summary } from './common.js';
-import { ProgramSupervisor } from './rollout-programs.js';
+import { benchSupervisor } from './rollout-programs.js';
 import { compareLatency, type LatencyComparison, SELECTED_ADDED_P99_GOAL_MS } from './sidecarset-figures.js';
 
 export interface ScsLatencyCtx {
@@ -73,7 +73,7 @@ const pod = (name: string, selected: boolean): Pod => ({
 
 export async function benchSidecarSetLatency(ctx: ScsLatencyCtx): Promise<ScsLatencyResult> {
   const { cluster, log, pods: n, warmup } = ctx;
-  const { kubeconfig, nats } = cluster.endpoints;
+  const { kubeconfig } = cluster.endpoints;
   const client = KubeClient.fromKubeconfigFile(kubeconfig, { userAgent: 'regatta-bench' });
   const record = (name: string) => cluster.processRecords.find((p) => p.name === name)?.pid ?? -1;
   await installCrds(kubeconfig, generateCrds());
@@ -91,19 +91,8 @@ export async function benchSidecarSetLatency(ctx: ScsLatencyCtx): Promise<ScsLat
   };
   const phases: ScsLatencyPhase[] = [];
   const newSupervisor = () =>
-    new ProgramSupervisor({
-      cluster,
-      logsDir: ctx.logsDir,
-      log,
-      env: {
-        KUBECONFIG: kubeconfig,
-        NATS_URL: nats ?? '',
-        REGATTA_BUS_PREFIX: 'benchscs_',
-        REGATTA_LEASE_NAMESPACE: 'regatta-system',
-        REGATTA_SIDECARSET_REVISION_NAMESPACE: 'regatta-system',
-        LOG_LEVEL: 'info',
-        OTEL_EXPORTER_OTLP_ENDPOINT: '',
-      },
+    benchSupervisor({ cluster, logsDir: ctx.logsDir, log }, 'benchscs_', {
+      REGATTA_SIDECARSET_REVISION_NAMESPACE: 'regatta-system',
     });
   let supervisor = newSupervisor();
   const pids = (): Record<string, number> => ({

@@ -26,7 +26,7 @@ import {
   type Restart,
 } from './rollout-config.js';
 import { measurePhase, rssNow } from './rollout-measure.js';
-import { ProgramSupervisor } from './rollout-programs.js';
+import { benchSupervisor } from './rollout-programs.js';
 import { Follower, PODS, PodTracker } from './rollout-watch.js';
 import { describeSidecarSet, sidecarSetDone } from './sidecarset-figures.js';
 
@@ -58,7 +58,7 @@ const imagePatch = [{ op: 'replace', path: '/spec/containers/0/image', value: IM
 
 export async function benchSidecarSetUpgrade(ctx: Ctx): Promise<ScsUpgradeResult> {
   const { cluster, log, replicas: n, restartMs: t } = ctx;
-  const { kubeconfig, nats } = cluster.endpoints;
+  const { kubeconfig } = cluster.endpoints;
   const batch = batchOf(MAX_UNAVAILABLE, n, true); // percentages of matched pods round up (libs/sidecarset)
   const boundS = rolloutBoundS(n, batch, t);
   const nodes = Math.max(3, Math.ceil((2 * n) / MAX_PODS_PER_NODE));
@@ -70,19 +70,8 @@ export async function benchSidecarSetUpgrade(ctx: Ctx): Promise<ScsUpgradeResult
     await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
 
   const sim = Child.start('node simulator', './rollout-simulator.ts');
-  const supervisor = new ProgramSupervisor({
-    cluster,
-    logsDir: ctx.logsDir,
-    log,
-    env: {
-      KUBECONFIG: kubeconfig,
-      NATS_URL: nats ?? '',
-      REGATTA_BUS_PREFIX: 'benchscsu_',
-      REGATTA_LEASE_NAMESPACE: 'regatta-system',
-      REGATTA_SIDECARSET_REVISION_NAMESPACE: 'regatta-system',
-      LOG_LEVEL: 'info',
-      OTEL_EXPORTER_OTLP_ENDPOINT: '',
-    },
+  const supervisor = benchSupervisor({ cluster, logsDir: ctx.logsDir, log }, 'benchscsu_', {
+    REGATTA_SIDECARSET_REVISION_NAMESPACE: 'regatta-system',
   });
   let podWatch: ListWatcher<Pod> | undefined;
   let follower: Follower<KubeObject> | undefined;
