@@ -16,6 +16,13 @@ export interface AgentWrites {
   maxPerSecond: number;
   /** Writes by the imagepull program (ImagePullJob and NodeImage controllers) in the same window. */
   program: number;
+  /** Of `program`, ImagePullJob status updates. */
+  jobStatusWrites: number;
+  /**
+   * Per node, seconds from the program's NodeImage write that gave it the job's tag to its agent's last status write
+   * (the one that reports the pull's end): t plus the wait for the agent's next sync (ADR 0041).
+   */
+  specToLastStatusS: number[];
   windowS: number;
 }
 
@@ -33,10 +40,14 @@ export async function readAgentWrites(
     maxPerAgent: 0,
     maxPerSecond: 0,
     program: 0,
+    jobStatusWrites: 0,
+    specToLastStatusS: [],
     windowS: (w.toMs - w.fromMs) / 1000,
   };
   const perAgent = new Map<string, number>();
   const perSecond = new Map<number, number>();
+  const specAt = new Map<string, number>();
+  const lastStatusAt = new Map<string, number>();
   const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
   for await (const line of lines) {
     if (!line) continue;
@@ -44,7 +55,7 @@ export async function readAgentWrites(
       stage?: string;
       verb: string;
       userAgent?: string;
-      objectRef?: { resource?: string; subresource?: string };
+      objectRef?: { resource?: string; subresource?: string; name?: string };
       responseStatus?: { code?: number };
       requestReceivedTimestamp: string;
     };
@@ -52,9 +63,16 @@ export async function readAgentWrites(
     const at = Date.parse(e.requestReceivedTimestamp);
     if (at < w.fromMs || at > w.toMs) continue;
     const ua = e.userAgent ?? '';
-    if (ua.startsWith('regatta-imagepull/') || ua === 'regatta-imagepull') out.program++;
-    if (!ua.startsWith(AGENT_UA)) continue;
     const r = e.objectRef;
+    const name = r?.name ?? '';
+    if (ua === 'regatta-imagepull') {
+      out.program++;
+      if (r?.resource === 'imagepulljobs' && r.subresource === 'status') out.jobStatusWrites++;
+      if (r?.resource === 'nodeimages' && !r.subresource && e.verb === 'update' && !specAt.has(name))
+        specAt.set(name, at);
+    }
+    if (!ua.startsWith(AGENT_UA)) continue;
+    if (r?.resource === 'nodeimages' && r.subresource === 'status') lastStatusAt.set(name, at);
     const kind = `${r?.resource ?? '?'}${r?.subresource ? `/${r.subresource}` : ''} ${e.verb}`;
     out.byKind.set(kind, (out.byKind.get(kind) ?? 0) + 1);
     out.all++;
@@ -63,6 +81,10 @@ export async function readAgentWrites(
     perAgent.set(agent, (perAgent.get(agent) ?? 0) + 1);
     const sec = Math.floor(at / 1000);
     perSecond.set(sec, (perSecond.get(sec) ?? 0) + 1);
+  }
+  for (const [node, at] of specAt) {
+    const last = lastStatusAt.get(node);
+    if (last !== undefined && last >= at) out.specToLastStatusS.push((last - at) / 1000);
   }
   out.agents = perAgent.size;
   out.maxPerAgent = Math.max(0, ...perAgent.values());

@@ -38,7 +38,8 @@ export function median(xs: number[]): number {
   const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
   if (s.length === 0) return NaN;
   const mid = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+  const at = (i: number) => s[i] ?? NaN;
+  return s.length % 2 === 1 ? at(mid) : (at(mid - 1) + at(mid)) / 2;
 }
 
 /** Sum of finite samples and how many there were (an agent gone has NaN). */

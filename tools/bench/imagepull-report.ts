@@ -57,7 +57,12 @@ export function reportImagePull(r: ImagePullResult): string {
         `${fmt(w.all / Math.max(w.windowS, 1e-9), 1)} (${w.maxPerSecond})`,
         `≤ ${fmt(n * 0.5, 0)} once bursts are spent (0.5 QPS burst 5 each)`,
       ],
-      ['imagepull program writes during the job', `${w.program}`, ''],
+      [
+        'NodeImage spec written → its last status write (s)',
+        `median ${fmt(median(w.specToLastStatusS), 1)}, max ${fmt(Math.max(...w.specToLastStatusS), 1)} (${w.specToLastStatusS.length} nodes)`,
+        `t = ${fmt(r.pullMs / 1000, 1)} + the wait for the next 3–5 s sync`,
+      ],
+      ['imagepull program writes during the job', `${w.program} (${w.jobStatusWrites} job status)`, ''],
       ['agents: start → all ready (s)', fmt(r.agentsStartS, 1), ''],
       ['agents exited before the end', `${r.agentExits}`, '0'],
     ]),

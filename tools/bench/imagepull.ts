@@ -190,7 +190,7 @@ export async function benchImagePull(ctx: ImagePullCtx): Promise<ImagePullResult
           }),
         ),
       );
-      batch.forEach((node, k) => agents.push({ node: node.name, p: ps[k]! }));
+      ps.forEach((proc, k) => agents.push({ node: batch[k]?.name ?? '', p: proc }));
     }
     const agentsStartS = (nowMs() - a0) / 1000;
     log(`${agents.length} image pull agents ready in ${agentsStartS.toFixed(1)} s (one process per node)`);
@@ -264,12 +264,14 @@ export async function benchImagePull(ctx: ImagePullCtx): Promise<ImagePullResult
         ? `not done in ${timeoutS} s: ${JSON.stringify(status)}`
         : `done in ${durationS.toFixed(1)} s (${(durationS / boundS).toFixed(2)} × the bound)`,
     );
-    const cpuS: Record<string, number> = { 'agents (all)': 0 };
+    let agentsCpu = 0;
+    const cpuS: Record<string, number> = {};
     for (const [k, pct] of Object.entries(cpuWin.percent)) {
       const secs = (pct * cpuWin.elapsedS) / 100;
-      if (k in agentPids) cpuS['agents (all)']! += Number.isFinite(secs) ? secs : 0;
+      if (k in agentPids) agentsCpu += Number.isFinite(secs) ? secs : 0;
       else cpuS[k] = secs;
     }
+    cpuS['agents (all)'] = agentsCpu;
     const hwm = agents.map((a) => procStatusBytes(a.p.pid, 'VmHWM'));
     const otherRss = Object.fromEntries(
       Object.entries(others).map(([k, v]) => [k, procStatusBytes(v, 'VmRSS')]),
