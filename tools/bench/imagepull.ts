@@ -277,7 +277,7 @@ export async function benchImagePull(ctx: ImagePullCtx): Promise<ImagePullResult
       Object.entries(others).map(([k, v]) => [k, procStatusBytes(v, 'VmRSS')]),
     );
     const agentExits = agents.filter((a) => !a.p.running).length;
-    for (const s of started.reverse()) await s.stop();
+    for (const s of [...started].reverse()) await s.stop();
     await sleep(1000); // the audit log is written as responses complete; let the last lines land
     return {
       nodes: n,
@@ -298,7 +298,7 @@ export async function benchImagePull(ctx: ImagePullCtx): Promise<ImagePullResult
       bundles: process.env['REGATTA_APP_BUNDLES'] ? bundleDir : 'built for the run',
     };
   } finally {
-    for (const s of started.reverse()) await s.stop().catch(() => undefined);
+    for (const s of [...started].reverse()) await s.stop().catch(() => undefined);
     await sim.call('stop').catch(() => undefined);
     await sim.stop();
     await client.close();
