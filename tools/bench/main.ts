@@ -1,5 +1,5 @@
 // `npm run bench [-- --quick] [-- --only=watches,latency,memory,rollout,asts-rollout,ads-rollout,distribution,
-// sidecarset-latency,sidecarset-upgrade] [-- --sidecarset-pods=N] [-- --keep]`:
+// sidecarset-latency,sidecarset-upgrade,imagepull] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --keep]`:
 // Regatta's published figures (docs/benchmarks.md). Starts its own control plane and nats-server in a temp
 // folder, the watcher app as a process, runs the benchmarks one after the other, prints every figure next to
 // a baseline measured in the same run, and stops everything, also on error or Ctrl-C. Each rollout
@@ -34,6 +34,8 @@ import {
   sidecarSetLatencyDir,
 } from './sidecarset-latency.js';
 import { benchSidecarSetUpgrade, reportSidecarSetUpgrade } from './sidecarset-upgrade.js';
+import { benchImagePull } from './imagepull.js';
+import { reportImagePull } from './imagepull-report.js';
 
 const BENCHMARKS = [
   'watches',
@@ -45,8 +47,9 @@ const BENCHMARKS = [
   'distribution',
   'sidecarset-latency',
   'sidecarset-upgrade',
+  'imagepull',
 ];
-const usage = `usage: npm run bench [-- --quick] [-- --only=${BENCHMARKS.join(',')}] [-- --sidecarset-pods=N] [-- --keep]`;
+const usage = `usage: npm run bench [-- --quick] [-- --only=${BENCHMARKS.join(',')}] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --keep]`;
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 /** Keep the temp folder (logs, the rollout's audit log) after a successful run too. */
@@ -59,9 +62,22 @@ if (scsPods !== undefined && !(Number.isInteger(scsPods) && scsPods > 0)) {
   console.error(`--sidecarset-pods wants a positive integer, got ${scsPodsArg}`);
   process.exit(2);
 }
+/** Benchmark 9's N when given (the default is 50, 10 with --quick). */
+const ipNodesArg = args.find((a) => a.startsWith('--imagepull-nodes='));
+const ipNodes = ipNodesArg ? Number(ipNodesArg.slice('--imagepull-nodes='.length)) : undefined;
+if (ipNodes !== undefined && !(Number.isInteger(ipNodes) && ipNodes > 0)) {
+  console.error(`--imagepull-nodes wants a positive integer, got ${ipNodesArg}`);
+  process.exit(2);
+}
 const only = new Set(onlyArg ? onlyArg.slice('--only='.length).split(',') : BENCHMARKS);
 for (const a of args) {
-  if (a !== '--quick' && a !== '--keep' && !a.startsWith('--only=') && !a.startsWith('--sidecarset-pods=')) {
+  if (
+    a !== '--quick' &&
+    a !== '--keep' &&
+    !a.startsWith('--only=') &&
+    !a.startsWith('--sidecarset-pods=') &&
+    !a.startsWith('--imagepull-nodes=')
+  ) {
     console.error(`unknown argument ${a}; ${usage}`);
     process.exit(2);
   }
@@ -88,6 +104,8 @@ const distributionNamespaces = quick ? 100 : 1000;
 const scsLatencyConfig = quick ? { pods: 50, warmup: 10 } : { pods: 300, warmup: 20 };
 /** Benchmark 8b: N pods whose sidecar is upgraded in place, t as benchmark 4's. */
 const scsUpgradeConfig = { replicas: scsPods ?? (quick ? 50 : 500), restartMs: quick ? 2000 : 5000 };
+/** Benchmark 9: an ImagePullJob over N simulated nodes (one agent process each), parallelism 10, t per pull. */
+const imagePullConfig = { nodes: ipNodes ?? (quick ? 10 : 50), parallelism: 10, pullMs: quick ? 2000 : 5000 };
 
 const t0 = Date.now();
 const log = (line: string) =>
@@ -153,6 +171,7 @@ try {
   if (only.has('distribution')) await distributionBenchmark();
   if (only.has('sidecarset-latency')) await sidecarSetLatencyBenchmark();
   if (only.has('sidecarset-upgrade')) await sidecarSetUpgradeBenchmark();
+  if (only.has('imagepull')) await imagePullBenchmark();
 
   section(`results (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
   console.log(reports.join('\n\n'));
@@ -246,6 +265,28 @@ async function sidecarSetUpgradeBenchmark(): Promise<void> {
     log,
   });
   reports.push(reportSidecarSetUpgrade(r));
+  await cluster.stop();
+}
+
+/** Benchmark 9 on a cluster of its own (API server, etcd, nats-server, an audit log; no scheduler: no pods). */
+async function imagePullBenchmark(): Promise<void> {
+  section(
+    `9. ImagePullJob over ${imagePullConfig.nodes} nodes, parallelism ${imagePullConfig.parallelism}, ` +
+      `one agent process per node (own control plane, audit log)`,
+  );
+  const d = join(dir, 'imagepull');
+  const auditLog = join(d, 'audit.log');
+  const cluster = await LocalCluster.start({
+    dir: d,
+    jaeger: false,
+    controllerManager: false,
+    scheduler: false,
+    auditLogPath: auditLog,
+    log,
+  });
+  clusters.push(cluster);
+  const r = await benchImagePull({ ...imagePullConfig, cluster, auditLog, dir: d, log });
+  reports.push(reportImagePull(r));
   await cluster.stop();
 }
 
