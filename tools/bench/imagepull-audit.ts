@@ -1,8 +1,7 @@
 // Benchmark 9: the image pull agents' and the imagepull program's writes during the job, from the API server's audit
 // log (writes only, Metadata level: libs/local-cluster WRITE_AUDIT_POLICY). The agents send the user agent
 // `regatta-imagepull-agent/<node>` (libs/image-puller program.ts); the program `regatta-imagepull`.
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { readAudit } from './rollout-audit.js';
 
 export interface AgentWrites {
   /** Writes by the agents: `resource[/subresource] verb` → count. */
@@ -48,35 +47,20 @@ export async function readAgentWrites(
   const perSecond = new Map<number, number>();
   const specAt = new Map<string, number>();
   const lastStatusAt = new Map<string, number>();
-  const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
-  for await (const line of lines) {
-    if (!line) continue;
-    const e = JSON.parse(line) as {
-      stage?: string;
-      verb: string;
-      userAgent?: string;
-      objectRef?: { resource?: string; subresource?: string; name?: string };
-      responseStatus?: { code?: number };
-      requestReceivedTimestamp: string;
-    };
-    if (e.stage !== 'ResponseComplete') continue;
-    const at = Date.parse(e.requestReceivedTimestamp);
+  for (const e of await readAudit(path)) {
+    const { at, userAgent: ua, name } = e;
     if (at < w.fromMs || at > w.toMs) continue;
-    const ua = e.userAgent ?? '';
-    const r = e.objectRef;
-    const name = r?.name ?? '';
     if (ua === 'regatta-imagepull') {
       out.program++;
-      if (r?.resource === 'imagepulljobs' && r.subresource === 'status') out.jobStatusWrites++;
-      if (r?.resource === 'nodeimages' && !r.subresource && e.verb === 'update' && !specAt.has(name))
-        specAt.set(name, at);
+      if (e.resource === 'imagepulljobs/status') out.jobStatusWrites++;
+      if (e.resource === 'nodeimages' && e.verb === 'update' && !specAt.has(name)) specAt.set(name, at);
     }
     if (!ua.startsWith(AGENT_UA)) continue;
-    if (r?.resource === 'nodeimages' && r.subresource === 'status') lastStatusAt.set(name, at);
-    const kind = `${r?.resource ?? '?'}${r?.subresource ? `/${r.subresource}` : ''} ${e.verb}`;
+    if (e.resource === 'nodeimages/status') lastStatusAt.set(name, at);
+    const kind = `${e.resource} ${e.verb}`;
     out.byKind.set(kind, (out.byKind.get(kind) ?? 0) + 1);
     out.all++;
-    if ((e.responseStatus?.code ?? 200) >= 400) out.failed++;
+    if (e.failed) out.failed++;
     const agent = ua.slice(AGENT_UA.length).split(' ')[0] ?? '';
     perAgent.set(agent, (perAgent.get(agent) ?? 0) + 1);
     const sec = Math.floor(at / 1000);

@@ -40,7 +40,11 @@ export interface AuditRecord {
   /** kube-controller-manager's controller (the last part of its user agent), '' for other clients. */
   part: string;
   verb: string;
+  /** `resource[/subresource]`. */
   resource: string;
+  /** The object's name ('' for a collection). */
+  name: string;
+  userAgent: string;
   pod?: string;
   failed: boolean;
 }
@@ -84,6 +88,8 @@ export async function readAudit(path: string): Promise<AuditRecord[]> {
       part: client === 'kube-controller-manager' ? ua.slice(ua.lastIndexOf('/') + 1) : '',
       verb: e.verb,
       resource,
+      name: r?.name ?? '',
+      userAgent: ua,
       ...(r?.resource === 'pods' && r.name ? { pod: r.name } : {}),
       failed: (e.responseStatus?.code ?? 200) >= 300,
     });
