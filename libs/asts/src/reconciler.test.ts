@@ -271,6 +271,14 @@ describe('StatefulSetReconciler', () => {
     expect(w.events[0]).toMatch(/^InvalidSpec: not acting on this StatefulSet until it is fixed: .*selector/);
   });
 
+  it('replicas beyond what a cluster holds (2147483647): InvalidSpec event, nothing written, no crash', async () => {
+    const w = world();
+    w.c.add(sts({ replicas: 2147483647 }));
+    const { writes } = await w.round();
+    expect(writes).toEqual([]);
+    expect(w.events[0]).toMatch(/^InvalidSpec: .*spec\.replicas: 2147483647 is more than the 150000 pods/);
+  });
+
   it('whenScaled Delete: claims of condemned pods get the pod as owner', async () => {
     const w = world();
     const policy = { persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Delete' } };

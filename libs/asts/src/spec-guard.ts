@@ -7,8 +7,19 @@
 import { type StatefulSet, defaultStatefulSet, validateStatefulSet } from '@regatta/api';
 import { formatFieldError } from '@regatta/kube';
 
+/**
+ * The most pods one set may ask for before the reconciler refuses it: Kubernetes' documented limit for a whole
+ * cluster (150 000 pods, "Considerations for large clusters"). The schema and OpenKruise's admission accept any int32;
+ * a set of 2147483647 replicas made the reconciler build one ordinal per replica, block for tens of seconds and crash
+ * (docs/reliability.md, R2).
+ */
+export const MAX_REPLICAS = 150_000;
+
 /** A user-facing reason not to act on the set, or undefined when it passes the admission rules. */
 export function specProblem(set: StatefulSet): string | undefined {
+  const replicas = set.spec?.replicas ?? 1;
+  if (replicas > MAX_REPLICAS)
+    return `spec.replicas: ${replicas} is more than the ${MAX_REPLICAS} pods a Kubernetes cluster supports; lower it`;
   let errors;
   try {
     errors = validateStatefulSet(defaultStatefulSet(set));
