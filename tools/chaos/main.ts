@@ -15,6 +15,7 @@ import { ChaosArgsError, parseArgs, type ChaosArgs } from './args.js';
 import { Observer } from './cloneset.js';
 import { checkTheChecker } from './r0.js';
 import { checkChaosRollouts } from './r1.js';
+import { checkFuzzedAdmission } from './r2.js';
 import { checkBlastRadius } from './r3.js';
 import { checkLeakedExpectation } from './r4.js';
 import { checkLeastPrivilege } from './r5.js';
@@ -128,19 +129,21 @@ try {
             ? await checkRestartMidRollout(world, observer, { pods: args.r6Pods })
             : id === 'R3'
               ? await checkBlastRadius(world, { pods: args.r3Pods })
-              : id === 'R5'
-                ? await checkLeastPrivilege(world, {
-                    auth: cluster.endpoints.natsAuth!,
-                    natsUrl: cluster.endpoints.nats!,
-                    agentNodes: [...R5_AGENT_NODES],
-                  })
-                : await checkChaosRollouts(world, observer, {
-                    rollouts: args.rollouts,
-                    pods: args.pods,
-                    seed: args.seed,
-                    gapMs: [args.gapS[0] * 1000, args.gapS[1] * 1000],
-                    apiFaults: args.apiFaults,
-                  });
+              : id === 'R2'
+                ? await checkFuzzedAdmission(world, { perKind: args.fuzz, seed: args.seed, dir })
+                : id === 'R5'
+                  ? await checkLeastPrivilege(world, {
+                      auth: cluster.endpoints.natsAuth!,
+                      natsUrl: cluster.endpoints.nats!,
+                      agentNodes: [...R5_AGENT_NODES],
+                    })
+                  : await checkChaosRollouts(world, observer, {
+                      rollouts: args.rollouts,
+                      pods: args.pods,
+                      seed: args.seed,
+                      gapMs: [args.gapS[0] * 1000, args.gapS[1] * 1000],
+                      apiFaults: args.apiFaults,
+                    });
     results.push(r);
     log(`${id}: ${passed(r) ? 'pass' : 'FAIL'}`);
   }
