@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ADVANCED_STATEFULSET,
+  sampleObjects,
   depthOf,
   HUNG_MS,
   namesFieldPath,
@@ -126,5 +128,31 @@ describe('verdictOf / violationOf', () => {
     expect(namesFieldPath('spec.template.spec.containers[0].name: Invalid value')).toBe(true);
     expect(namesFieldPath('metadata: Invalid value')).toBe(true);
     expect(namesFieldPath('the request is invalid')).toBe(false);
+  });
+});
+
+describe('Advanced StatefulSet', () => {
+  it('is reproducible, and the mutations land where the kind keeps the field', () => {
+    const a = sampleObjects(ADVANCED_STATEFULSET, 'ns', 300, 5);
+    expect(JSON.stringify(a)).toBe(JSON.stringify(sampleObjects(ADVANCED_STATEFULSET, 'ns', 300, 5)));
+    expect(
+      a.every(
+        (f) => f.object['kind'] === 'StatefulSet' && f.object['apiVersion'] === 'apps.kruise.io/v1beta1',
+      ),
+    ).toBe(true);
+    const names = a.flatMap((f) => f.mutations);
+    expect(names.some((n) => n.startsWith('spec.updateStrategy.rollingUpdate.'))).toBe(true);
+    expect(names.some((n) => /^spec\.updateStrategy\.(maxUnavailable|partition) /.test(n))).toBe(false);
+  });
+});
+
+describe('isErrorLine', () => {
+  it('reads pino levels as numbers or names', async () => {
+    const { isErrorLine } = await import('./r2.js');
+    expect(isErrorLine('{"level":50,"msg":"x"}')).toBe(true);
+    expect(isErrorLine('{"level":"error","msg":"x"}')).toBe(true);
+    expect(isErrorLine('{"level":"fatal","msg":"x"}')).toBe(true);
+    expect(isErrorLine('{"level":"info","msg":"x"}')).toBe(false);
+    expect(isErrorLine('{"level":30}')).toBe(false);
   });
 });

@@ -105,9 +105,15 @@ export function validCloneSet(ns: string): fc.Arbitrary<Obj> {
     });
 }
 
-type Mutation = fc.Arbitrary<[string, (o: Obj) => void]>;
-const m = (name: string, f: (o: Obj) => void): [string, (o: Obj) => void] => [name, f];
-const at = (path: string, value: Json) => m(`${path} = ${short(value)}`, (o) => setPath(o, path, structuredClone(value)));
+/** Where a kind keeps a field the mutations name by its CloneSet path (`spec.updateStrategy.partition`…). */
+export type PathRewrite = (cloneSetPath: string) => string;
+type Apply = (o: Obj, rw: PathRewrite) => void;
+type Mutation = fc.Arbitrary<[(rw: PathRewrite) => string, Apply]>;
+const m = (name: string, f: Apply): [(rw: PathRewrite) => string, Apply] => [() => name, f];
+const at = (path: string, value: Json): [(rw: PathRewrite) => string, Apply] => [
+  (rw) => `${rw(path)} = ${short(value)}`,
+  (o, rw) => setPath(o, rw(path), structuredClone(value)),
+];
 function short(v: Json): string {
   const s = JSON.stringify(v);
   return s.length > 60 ? `${s.slice(0, 40)}… (${s.length} chars)` : s;
@@ -119,9 +125,9 @@ const INVALID: Mutation[] = [
   fc.constantFrom('Foo', '', 'recreate').map((t) => at('spec.updateStrategy.type', t)),
   fc.constantFrom('120%', '-10%', '%', 'abc', '1.5%').map((v) => at('spec.updateStrategy.maxUnavailable', v)),
   fc.constant(
-    m('maxUnavailable 0 and maxSurge 0', (o) => {
-      setPath(o, 'spec.updateStrategy.maxUnavailable', 0);
-      setPath(o, 'spec.updateStrategy.maxSurge', 0);
+    m('maxUnavailable 0 and maxSurge 0', (o, rw) => {
+      setPath(o, rw('spec.updateStrategy.maxUnavailable'), 0);
+      setPath(o, rw('spec.updateStrategy.maxSurge'), 0);
     }),
   ),
   fc.constantFrom(-1, -50).map((v) => at('spec.updateStrategy.partition', v)),
@@ -258,27 +264,90 @@ const MUTATIONS: Record<Exclude<Shape, 'valid'>, Mutation[]> = {
   'wrong-types': WRONG,
 };
 
-/** One fuzzed CloneSet: a shape, then 1–3 of its mutations applied to a valid base (none for `valid`). */
-export function fuzzedCloneSet(ns: string): fc.Arbitrary<Fuzzed> {
+/** A kind R2 fuzzes: its valid objects, and where it keeps the fields the mutations name by CloneSet paths. */
+export interface FuzzKind {
+  kind: string;
+  valid: (ns: string) => fc.Arbitrary<Obj>;
+  rewrite: PathRewrite;
+}
+
+export const CLONESET: FuzzKind = { kind: 'CloneSet', valid: validCloneSet, rewrite: (p) => p };
+
+/** A valid Advanced StatefulSet (apps.kruise.io/v1beta1) of 0–3 pods. */
+export function validAdvancedStatefulSet(ns: string): fc.Arbitrary<Obj> {
+  return fc
+    .record({
+      app: dns,
+      replicas: fc.integer({ min: 0, max: 3 }),
+      image: fc.constantFrom('nginx:1.27.3', 'busybox:1.37'),
+      policy: fc.constantFrom('OrderedReady', 'Parallel'),
+      podUpdatePolicy: fc.constantFrom('ReCreate', 'InPlaceIfPossible'),
+      partition: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
+    })
+    .map((r) => ({
+      apiVersion: 'apps.kruise.io/v1beta1',
+      kind: 'StatefulSet',
+      metadata: { namespace: ns, labels: { fuzz: 'r2' } },
+      spec: {
+        replicas: r.replicas,
+        serviceName: 'svc',
+        podManagementPolicy: r.policy,
+        selector: { matchLabels: { app: r.app } },
+        template: {
+          metadata: { labels: { app: r.app } },
+          spec: { containers: [{ name: 'main', image: r.image }] },
+        },
+        updateStrategy: {
+          type: 'RollingUpdate',
+          rollingUpdate: {
+            podUpdatePolicy: r.podUpdatePolicy,
+            maxUnavailable: 1,
+            ...(r.partition !== undefined ? { partition: r.partition } : {}),
+          },
+        },
+      },
+    }));
+}
+
+const ASTS_PATHS: Record<string, string> = {
+  'spec.updateStrategy.maxUnavailable': 'spec.updateStrategy.rollingUpdate.maxUnavailable',
+  'spec.updateStrategy.maxSurge': 'spec.updateStrategy.rollingUpdate.maxSurge',
+  'spec.updateStrategy.partition': 'spec.updateStrategy.rollingUpdate.partition',
+  'spec.updateStrategy.inPlaceUpdateStrategy': 'spec.updateStrategy.rollingUpdate.inPlaceUpdateStrategy',
+  'spec.updateStrategy.priorityStrategy':
+    'spec.updateStrategy.rollingUpdate.unorderedUpdate.priorityStrategy',
+};
+
+export const ADVANCED_STATEFULSET: FuzzKind = {
+  kind: 'StatefulSet',
+  valid: validAdvancedStatefulSet,
+  rewrite: (p) => ASTS_PATHS[p] ?? p,
+};
+
+/** One fuzzed object: a shape, then 1–3 of its mutations applied to a valid base (none for `valid`). */
+export function fuzzed(k: FuzzKind, ns: string): fc.Arbitrary<Fuzzed> {
   return fc.constantFrom(...SHAPES).chain((shape) => {
     const muts =
       shape === 'valid'
         ? fc.constant([])
         : fc.array(fc.oneof(...MUTATIONS[shape]), { minLength: 1, maxLength: 3 });
-    return fc.tuple(validCloneSet(ns), muts).map(([object, ms]) => {
-      for (const [, f] of ms) f(object);
-      return { shape, mutations: ms.map(([n]) => n), object };
+    return fc.tuple(k.valid(ns), muts).map(([object, ms]) => {
+      for (const [, f] of ms) f(object, k.rewrite);
+      return { shape, mutations: ms.map(([n]) => n(k.rewrite)), object };
     });
   });
 }
 
-/** `n` fuzzed CloneSets from `seed`, named `<prefix>-<i>`: the same seed gives the same objects. */
-export function sampleCloneSets(ns: string, n: number, seed: number, prefix = 'fz'): Fuzzed[] {
-  return fc.sample(fuzzedCloneSet(ns), { seed, numRuns: n }).map((f, i) => {
+/** `n` fuzzed objects of `k` from `seed`, named `<prefix>-<i>`: the same seed gives the same objects. */
+export function sampleObjects(k: FuzzKind, ns: string, n: number, seed: number, prefix = 'fz'): Fuzzed[] {
+  return fc.sample(fuzzed(k, ns), { seed, numRuns: n }).map((f, i) => {
     setPath(f.object, 'metadata.name', `${prefix}-${i}`);
     return f;
   });
 }
+
+export const sampleCloneSets = (ns: string, n: number, seed: number, prefix = 'fz') =>
+  sampleObjects(CLONESET, ns, n, seed, prefix);
 
 // ---- verdicts
 

@@ -15,7 +15,7 @@ import { ChaosArgsError, parseArgs, type ChaosArgs } from './args.js';
 import { Observer } from './cloneset.js';
 import { checkTheChecker } from './r0.js';
 import { checkChaosRollouts } from './r1.js';
-import { checkFuzzedAdmission } from './r2.js';
+import { checkFuzzedAdmission, R2_KINDS } from './r2.js';
 import { checkBlastRadius } from './r3.js';
 import { checkLeakedExpectation } from './r4.js';
 import { checkLeastPrivilege } from './r5.js';
@@ -88,6 +88,7 @@ try {
     'watcher',
     ...(withCloneSet ? ['cloneset'] : []),
     ...(args.only.includes('R3') ? ['sidecarset'] : []),
+    ...(args.only.includes('R2') ? R2_KINDS.map((k) => k.app).filter((a) => a !== 'cloneset') : []),
   ];
   log(`building the bundles of ${apps.join(', ')}`);
   const bundles = buildBundles(dir, apps);

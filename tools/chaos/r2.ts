@@ -1,6 +1,6 @@
-// R2, fuzzed admission (CloneSet): seeded fast-check objects (tools/chaos/fuzz.ts), valid, invalid and hostile, sent
-// one after the other through the real API server with the CloneSet program serving its webhooks (from its bundle,
-// in place of the world's one, which serves none). Counted: requests, accepted, rejected (by the webhook or the API
+// R2, fuzzed admission (CloneSet, then Advanced StatefulSet): seeded fast-check objects (tools/chaos/fuzz.ts), valid,
+// invalid and hostile, sent one after the other through the real API server with the kind's program serving its
+// webhooks (from its bundle; for CloneSets in place of the world's one, which serves none). Counted: requests, accepted, rejected (by the webhook or the API
 // server), rejections without a field path, hung requests (> 10 s), failed calls, crashes, and whether each accepted
 // object was reconciled (status.observedGeneration) without a crash. Its namespace has a pod quota of 10, so an
 // accepted absurd replica count costs refused creates, not a loaded machine. A failing object is saved to
@@ -12,7 +12,10 @@ import { KubeApiError, type KubeObject } from '@regatta/kube';
 import { fmt, nowMs, summarize } from '../bench/common.js';
 import type { Violation } from './checker.js';
 import {
-  sampleCloneSets,
+  ADVANCED_STATEFULSET,
+  CLONESET,
+  sampleObjects,
+  type FuzzKind,
   SHAPES,
   verdictOf,
   violationOf,
@@ -23,9 +26,27 @@ import {
 import type { CheckResult } from './report.js';
 import type { World } from './world.js';
 
-const NS = 'chaos-r2';
 const ADMISSION = 'admissionregistration.k8s.io/v1';
-const CONFIG = 'regatta-cloneset';
+
+/** A kind R2 fuzzes and the program whose webhooks admit it. */
+export interface R2Kind {
+  fuzz: FuzzKind;
+  /** The app (its bundle) serving the webhooks and reconciling the kind. */
+  app: string;
+  apiVersion: string;
+  /** The validating webhook entry whose registration says the program's webhooks are in the path. */
+  entry: string;
+}
+
+export const R2_KINDS: R2Kind[] = [
+  { fuzz: CLONESET, app: 'cloneset', apiVersion: 'apps.kruise.io/v1alpha1', entry: 'vcloneset.kb.io' },
+  {
+    fuzz: ADVANCED_STATEFULSET,
+    app: 'asts',
+    apiVersion: 'apps.kruise.io/v1beta1',
+    entry: 'vstatefulset.kb.io',
+  },
+];
 const RECONCILE_WAIT_MS = 120_000;
 
 async function send(w: World, obj: KubeObject): Promise<Response> {
@@ -47,25 +68,58 @@ async function send(w: World, obj: KubeObject): Promise<Response> {
   }
 }
 
-async function webhookEntries(w: World): Promise<string[]> {
+async function webhookEntries(w: World, config: string): Promise<string[]> {
   const names: string[] = [];
   for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
     const c = await w.client.getOrUndefined<KubeObject & { webhooks?: { name: string }[] }>({
       apiVersion: ADMISSION,
       kind,
-      name: CONFIG,
+      name: config,
     });
     names.push(...(c?.webhooks?.map((h) => h.name) ?? []));
   }
   return names;
 }
 
+interface KindOutcome {
+  figures: [string, string][];
+  violations: Violation[];
+  notes: string[];
+  crashes: number;
+}
+
 export async function checkFuzzedAdmission(
   w: World,
   o: { perKind: number; seed: number; dir: string },
 ): Promise<CheckResult> {
+  const out: CheckResult = {
+    id: 'R2',
+    title: 'fuzzed admission',
+    figures: [['seed / objects per kind', `${o.seed} / ${o.perKind}`]],
+    violations: [],
+    crashes: 0,
+    notes: [],
+  };
+  for (const k of R2_KINDS) {
+    const r = await fuzzKind(w, k, o);
+    out.figures.push(...r.figures.map(([a, b]): [string, string] => [`${k.fuzz.kind}: ${a}`, b]));
+    out.violations.push(...r.violations);
+    out.notes.push(...r.notes.map((n) => `${k.fuzz.kind}: ${n}`));
+    out.crashes += r.crashes;
+  }
+  return out;
+}
+
+async function fuzzKind(
+  w: World,
+  k: R2Kind,
+  o: { perKind: number; seed: number; dir: string },
+): Promise<KindOutcome> {
   const violations: Violation[] = [];
   const notes: string[] = [];
+  const NS = `chaos-r2-${k.app}`;
+  const CONFIG = `regatta-${k.app}`;
+  const KIND = k.fuzz.kind;
   const failDir = join(o.dir, 'r2-failures');
   await w.client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
   await w.client.create({
@@ -75,25 +129,25 @@ export async function checkFuzzedAdmission(
     spec: { hard: { pods: '10' } },
   } as KubeObject);
 
-  // the CloneSet program with its webhooks in place of the world's (same name, same lease identity)
-  const main = w.controllers.get('cloneset');
+  // the program with its webhooks (for CloneSets in place of the world's: same name, same lease identity)
+  const main = w.controllers.get(k.app);
   await main?.kill();
-  const logFile = join(w.cluster.dir, 'logs', 'cloneset.log');
+  const logFile = join(w.cluster.dir, 'logs', `${k.app}.log`);
   const logFrom = (await stat(logFile).catch(() => ({ size: 0 }))).size;
-  const hook = w.program('cloneset', { webhook: true });
+  const hook = w.program(k.app, { webhook: true });
   await hook.start();
   const deadline = Date.now() + 120_000;
-  while (!(await webhookEntries(w)).includes('vcloneset.kb.io')) {
+  while (!(await webhookEntries(w, CONFIG)).includes(k.entry)) {
     if (Date.now() > deadline)
-      throw new Error('R2: the CloneSet webhook configurations did not appear in 2 min');
+      throw new Error(`R2: the ${KIND} webhook configurations did not appear in 2 min`);
     await sleep(500);
   }
-  w.log(`R2: ${o.perKind} CloneSets, seed ${o.seed}`);
-  const objects = sampleCloneSets(NS, o.perKind, o.seed);
+  w.log(`R2: ${o.perKind} ${KIND}s, seed ${o.seed}`);
+  const objects = sampleObjects(k.fuzz, NS, o.perKind, o.seed);
   const results: { f: Fuzzed; r: Response; v: Verdict; at: number }[] = [];
   const save = async (f: Fuzzed, r: Response, why: string, i: number) => {
     await mkdir(failDir, { recursive: true });
-    const file = join(failDir, `cloneset-${i}.json`);
+    const file = join(failDir, `${k.app}-${i}.json`);
     await writeFile(
       file,
       JSON.stringify(
@@ -123,7 +177,7 @@ export async function checkFuzzedAdmission(
         kind: 'admission',
         at: w.now(),
         count: 1,
-        detail: `CloneSet #${i} (${f.shape}: ${f.mutations.join(', ') || 'none'}): ${bad}; ${(r.message ?? '').slice(0, 200)} — saved to ${file}`,
+        detail: `${KIND} #${i} (${f.shape}: ${f.mutations.join(', ') || 'none'}): ${bad}; ${(r.message ?? '').slice(0, 200)} — saved to ${file}`,
       });
     }
     if ((i + 1) % 50 === 0) w.log(`R2: ${i + 1}/${objects.length} sent`);
@@ -136,8 +190,8 @@ export async function checkFuzzedAdmission(
   const until = Date.now() + RECONCILE_WAIT_MS;
   while (reconciled.size < names.size && Date.now() < until) {
     const list = await w.client.list<KubeObject & { status?: { observedGeneration?: number } }>({
-      apiVersion: 'apps.kruise.io/v1alpha1',
-      kind: 'CloneSet',
+      apiVersion: k.apiVersion,
+      kind: KIND,
       namespace: NS,
     });
     for (const cs of list.items)
@@ -149,8 +203,9 @@ export async function checkFuzzedAdmission(
     (c) => c.at >= (results[0]?.at ?? 0) - 60_000,
   );
   for (const c of crashes) {
-    // the objects accepted in the 10 s before the crash: the candidates that broke the program
-    const suspects = accepted.filter((x) => x.at <= c.at && x.at >= c.at - 10_000);
+    // the objects accepted in the 60 s before the crash: the candidates (a blocked event loop costs the lease after 6 s
+    // and more; the program log names the reconcile that failed)
+    const suspects = accepted.filter((x) => x.at <= c.at && x.at >= c.at - 60_000);
     const files = await Promise.all(
       suspects.map((x) =>
         save(x.f, x.r, `accepted before a crash at ${fmt(c.at / 1000)} s`, objects.indexOf(x.f)),
@@ -160,7 +215,7 @@ export async function checkFuzzedAdmission(
       kind: 'crash',
       at: c.at,
       count: 1,
-      detail: `the CloneSet program exited (code ${c.code}); objects accepted in the 10 s before: ${files.join(', ') || 'none'}`,
+      detail: `the ${k.app} program exited (code ${c.code}); objects accepted in the 60 s before: ${files.join(', ') || 'none'}`,
     });
   }
   // objects the generator made invalid on purpose that were admitted: listed (and saved) for a reading against
@@ -168,7 +223,7 @@ export async function checkFuzzedAdmission(
   for (const x of accepted.filter((a) => a.f.shape === 'invalid')) {
     const i = objects.indexOf(x.f);
     await mkdir(join(o.dir, 'r2-accepted-invalid'), { recursive: true });
-    await writeFile(join(o.dir, 'r2-accepted-invalid', `cloneset-${i}.json`), JSON.stringify(x.f, null, 1));
+    await writeFile(join(o.dir, 'r2-accepted-invalid', `${k.app}-${i}.json`), JSON.stringify(x.f, null, 1));
     notes.push(`invalid by construction, accepted: #${i} ${x.f.mutations.join('; ')}`);
   }
   const notReconciled = [...names].filter((n) => !reconciled.has(n));
@@ -196,10 +251,7 @@ export async function checkFuzzedAdmission(
     );
   const s = summarize(results.map((x) => x.r.ms));
   return {
-    id: 'R2',
-    title: 'fuzzed admission (CloneSet)',
     figures: [
-      ['seed / objects per kind', `${o.seed} / ${o.perKind}`],
       ['requests / accepted / rejected', `${results.length} / ${accepted.length} / ${rejected.length}`],
       [
         'by shape (accepted/sent)',
@@ -227,13 +279,13 @@ export async function checkFuzzedAdmission(
   };
 }
 
-/** pino lines at level error or fatal (≥ 50) written to `file` from byte `from` on. */
+/** Log lines at level error or fatal (pino's numbers ≥ 50, or the names) written to `file` from byte `from` on. */
 async function countErrorLines(file: string, from: number): Promise<number> {
   const text = (await readFile(file).catch(() => Buffer.alloc(0))).subarray(from).toString('utf8');
-  let n = 0;
-  for (const line of text.split('\n')) {
-    const m = /"level":(\d+)/.exec(line);
-    if (m && Number(m[1]) >= 50) n++;
-  }
-  return n;
+  return text.split('\n').filter((line) => isErrorLine(line)).length;
+}
+
+export function isErrorLine(line: string): boolean {
+  const m = /"level":(?:(\d+)|"(\w+)")/.exec(line);
+  return !!m && (Number(m[1]) >= 50 || m[2] === 'error' || m[2] === 'fatal');
 }
