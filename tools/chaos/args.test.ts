@@ -4,7 +4,8 @@ import { ChaosArgsError, parseArgs } from './args.js';
 describe('parseArgs', () => {
   it('defaults to every check, a small R1', () => {
     const a = parseArgs([]);
-    expect(a.only).toEqual(['R0', 'R4', 'R6', 'R1', 'R3']);
+    expect(a.only).toEqual(['R0', 'R5', 'R2', 'R4', 'R6', 'R1', 'R3']);
+    expect(a.fuzz).toBe(200);
     expect(a.rollouts).toBe(10);
     expect(a.pods).toEqual([30, 100]);
   });
@@ -17,6 +18,7 @@ describe('parseArgs', () => {
       '--seed=7',
       '--fault-gap=5',
       '--r6-pods=30',
+      '--fuzz=10000',
       '--keep',
     ]);
     expect(a).toMatchObject({
@@ -26,6 +28,7 @@ describe('parseArgs', () => {
       seed: 7,
       gapS: [5, 5],
       r6Pods: 30,
+      fuzz: 10000,
       keep: true,
     });
   });

@@ -1,7 +1,7 @@
 // `npm run chaos` arguments. Pure.
 import { RegattaError } from '@regatta/errors';
 
-export const CHECKS = ['R0', 'R4', 'R6', 'R1', 'R3'] as const;
+export const CHECKS = ['R0', 'R5', 'R2', 'R4', 'R6', 'R1', 'R3'] as const;
 export type Check = (typeof CHECKS)[number];
 
 export interface ChaosArgs {
@@ -18,12 +18,14 @@ export interface ChaosArgs {
   r3Pods: number;
   /** R1: the probability that the API proxy breaks a request of the CloneSet program (0: no proxy). */
   apiFaults: number;
+  /** R2: objects generated per kind. */
+  fuzz: number;
   keep: boolean;
 }
 
 export const USAGE =
-  'usage: npm run chaos [-- --only=R0,R4,R6,R1,R3] [-- --rollouts=10] [-- --pods=30-100] [-- --seed=1] ' +
-  '[-- --fault-gap=15-40] [-- --r6-pods=60] [-- --r4-pods=64] [-- --r3-pods=30] [-- --api-faults=0.02] [-- --keep]';
+  'usage: npm run chaos [-- --only=R0,R5,R2,R4,R6,R1,R3] [-- --rollouts=10] [-- --pods=30-100] [-- --seed=1] ' +
+  '[-- --fault-gap=15-40] [-- --r6-pods=60] [-- --r4-pods=64] [-- --r3-pods=30] [-- --api-faults=0.02] [-- --fuzz=200] [-- --keep]';
 
 /** An argument `npm run chaos` does not take; the message says which and why. */
 export class ChaosArgsError extends RegattaError {
@@ -57,6 +59,7 @@ export function parseArgs(argv: string[]): ChaosArgs {
     r4Pods: 64,
     r3Pods: 30,
     apiFaults: 0,
+    fuzz: 200,
     keep: false,
   };
   for (const arg of argv) {
@@ -102,6 +105,9 @@ export function parseArgs(argv: string[]): ChaosArgs {
         a.apiFaults = x;
         break;
       }
+      case '--fuzz':
+        a.fuzz = positive(v, k);
+        break;
       case '--r3-pods':
         a.r3Pods = positive(v, k);
         break;

@@ -52,7 +52,17 @@ export type ViolationKind =
   | 'duplicate-instance-id'
   | 'incomplete'
   | 'status'
-  | 'trace';
+  | 'trace'
+  /** R5: a bus credential did what its role must not (or failed what it needs). */
+  | 'privilege'
+  /** R5: a Secret's data in a bus value. */
+  | 'secret'
+  /** R5: a program listening where it was not configured to. */
+  | 'listen'
+  /** R2: a rejection without a field path, a hung request, an invalid object accepted. */
+  | 'admission'
+  /** R2: a program crashed on an admitted object. */
+  | 'crash';
 
 export interface Violation {
   kind: ViolationKind;

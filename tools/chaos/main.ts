@@ -7,14 +7,17 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { bucketName, KINDS, registrationKey } from '@regatta/bus';
 import { KUBERNETES_VERSION, LocalCluster, NATS_VERSION } from '@regatta/local-cluster';
 import { codeVersion, nowMs, stopAllChildren } from '../bench/common.js';
 import { ChaosArgsError, parseArgs, type ChaosArgs } from './args.js';
 import { Observer } from './cloneset.js';
 import { checkTheChecker } from './r0.js';
 import { checkChaosRollouts } from './r1.js';
+import { checkFuzzedAdmission, R2_KINDS } from './r2.js';
 import { checkBlastRadius } from './r3.js';
 import { checkLeakedExpectation } from './r4.js';
+import { checkLeastPrivilege } from './r5.js';
 import { checkRestartMidRollout } from './r6.js';
 import { passed, renderResults, type CheckResult } from './report.js';
 import { buildBundles, startWorld, type World } from './world.js';
@@ -65,6 +68,7 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const)
     void cleanup().finally(() => process.exit(130));
   });
 
+const R5_AGENT_NODES = ['chaos-r5-a', 'chaos-r5-b'] as const;
 const results: CheckResult[] = [];
 try {
   const withCloneSet = args.only.some((c) => c !== 'R3');
@@ -72,10 +76,23 @@ try {
     'watcher',
     ...(withCloneSet ? ['cloneset'] : []),
     ...(args.only.includes('R3') ? ['sidecarset'] : []),
+    ...(args.only.includes('R2') ? R2_KINDS.map((k) => k.app).filter((a) => a !== 'cloneset') : []),
   ];
   log(`building the bundles of ${apps.join(', ')}`);
   const bundles = buildBundles(dir, apps);
-  cluster = await LocalCluster.start({ dir, jaeger: false, log });
+  // the bus with its users, as the sandbox and the chart run it (a watcher, a reader, one per controller), and two
+  // node agents' users R5 tries (docs/adr/0032)
+  cluster = await LocalCluster.start({
+    dir,
+    jaeger: false,
+    log,
+    natsAuth: true,
+    natsNodeAgents: {
+      nodes: [...R5_AGENT_NODES],
+      bucket: bucketName(KINDS.nodeimages),
+      registration: (node) => registrationKey('imagepull', `agent-${node}`),
+    },
+  });
   const maxPods = Math.max(args.pods[1], args.r6Pods, args.r4Pods);
   world = await startWorld({
     cluster,
@@ -101,13 +118,21 @@ try {
             ? await checkRestartMidRollout(world, observer, { pods: args.r6Pods })
             : id === 'R3'
               ? await checkBlastRadius(world, { pods: args.r3Pods })
-              : await checkChaosRollouts(world, observer, {
-                  rollouts: args.rollouts,
-                  pods: args.pods,
-                  seed: args.seed,
-                  gapMs: [args.gapS[0] * 1000, args.gapS[1] * 1000],
-                  apiFaults: args.apiFaults,
-                });
+              : id === 'R2'
+                ? await checkFuzzedAdmission(world, { perKind: args.fuzz, seed: args.seed, dir })
+                : id === 'R5'
+                  ? await checkLeastPrivilege(world, {
+                      auth: cluster.endpoints.natsAuth!,
+                      natsUrl: cluster.endpoints.nats!,
+                      agentNodes: [...R5_AGENT_NODES],
+                    })
+                  : await checkChaosRollouts(world, observer, {
+                      rollouts: args.rollouts,
+                      pods: args.pods,
+                      seed: args.seed,
+                      gapMs: [args.gapS[0] * 1000, args.gapS[1] * 1000],
+                      apiFaults: args.apiFaults,
+                    });
     results.push(r);
     log(`${id}: ${passed(r) ? 'pass' : 'FAIL'}`);
   }

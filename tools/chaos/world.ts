@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateCrds } from '@regatta/api';
 import { KubeClient } from '@regatta/kube';
+import { randomBytes } from 'node:crypto';
 import { appEntryPath, installCrds, type LocalCluster } from '@regatta/local-cluster';
 import { Child } from '../bench/common.js';
 import { startApiProxy, type ApiProxy } from './api-proxy.js';
@@ -84,10 +85,17 @@ export async function startWorld(o: {
   });
   log(`node simulator: ${o.nodes} nodes; ${o.restartMs} ms for a container to start or restart`);
 
+  // the bus users of the cluster (natsAuth), as the sandbox gives them: the watcher's, and each controller its own
+  const auth = cluster.endpoints.natsAuth;
+  const busUser = (name: string): NodeJS.ProcessEnv => {
+    const u = name === 'watcher' ? auth?.watcher : (auth?.controllers?.[name] ?? auth?.controller);
+    return u ? { NATS_USER: u.user, NATS_PASSWORD: u.password } : {};
+  };
   const env: NodeJS.ProcessEnv = {
     KUBECONFIG: kubeconfig,
     NATS_URL: nats ?? '',
-    REGATTA_BUS_PREFIX: 'chaos_',
+    // the bus users' permissions name the installation's prefix (`auth.prefix`); without users, one of the suite's
+    REGATTA_BUS_PREFIX: auth ? auth.prefix : 'chaos_',
     REGATTA_LEASE_NAMESPACE: 'regatta-system',
     LOG_LEVEL: 'info',
     OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
@@ -102,7 +110,13 @@ export async function startWorld(o: {
   const program = (name: string, probe: '/healthz' | '/readyz', webhook = false) =>
     new SupervisedProgram(name, {
       entry: appEntryPath(name, { REGATTA_APP_BUNDLES: o.bundles }),
-      env: name !== 'watcher' && apiProxy ? { ...env, KUBECONFIG: apiProxy.kubeconfig } : env,
+      env: {
+        ...env,
+        ...busUser(name),
+        // the watcher's key for Secrets' keyed hash (docs/adr/0009), fresh per run
+        ...(name === 'watcher' ? { REGATTA_SECRET_HASH_KEY: randomBytes(32).toString('base64url') } : {}),
+        ...(name !== 'watcher' && apiProxy ? { KUBECONFIG: apiProxy.kubeconfig } : {}),
+      },
       logsDir,
       probe,
       webhook,
