@@ -30,7 +30,7 @@ export function contextFor(opts: TargetOptions): RolloutContext & { close: () =>
   return { client, namespace, out: (t) => process.stdout.write(t), close: () => client.close() };
 }
 
-function withTargetOptions(cmd: Command): Command {
+export function withTargetOptions(cmd: Command): Command {
   return cmd
     .argument('<KIND/NAME>', 'the workload, e.g. clone/web')
     .option(
@@ -42,7 +42,7 @@ function withTargetOptions(cmd: Command): Command {
     .addHelpText('after', `\n${KINDS_HELP}`);
 }
 
-async function run<T>(opts: TargetOptions, body: (ctx: RolloutContext) => Promise<T>): Promise<T> {
+export async function run<T>(opts: TargetOptions, body: (ctx: RolloutContext) => Promise<T>): Promise<T> {
   const ctx = contextFor(opts);
   try {
     return await body(ctx);
