@@ -68,7 +68,11 @@ export function addRolloutCommands(program: Command): void {
   )
     .option('-w, --watch', 'print again every 2 s until the rollout is complete', false)
     .option('--timeout <duration>', 'with --watch, give up after this long (e.g. 90s, 5m; 0: never)', '0')
-    .option('--jaeger <url>', "Jaeger query address for the trace link (default: $JAEGER_URL)")
+    .option(
+      '--jaeger <url>',
+      "Jaeger query address for the trace link; with --watch the rollout's last 3 pod updates are read from it " +
+        '(as `regatta trace` shows them) (default: $JAEGER_URL)',
+    )
     .action(async (arg: string, opts: TargetOptions & { watch: boolean; timeout: string; jaeger?: string }) => {
       const target = parseTarget(arg);
       const timeoutMs = parseDuration(opts.timeout);

@@ -38,4 +38,5 @@ export {
   type WaterfallRow,
   type WaterfallTotals,
 } from './waterfall.js';
-export { fetchJaegerTrace, jaegerQueryBase, rolloutTrace, type TraceOptions } from './trace-command.js';
+export { fetchJaegerTrace, jaegerQueryBase } from './jaeger.js';
+export { rolloutTrace, type TraceOptions } from './trace-command.js';

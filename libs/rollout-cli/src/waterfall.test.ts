@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatSpanTime, formatWaterfall, traceWaterfall, type JaegerJsonSpan, type JaegerJsonTrace } from './waterfall.js';
+import { formatRecentPodUpdates, formatSpanTime, formatWaterfall, traceWaterfall, type JaegerJsonSpan, type JaegerJsonTrace } from './waterfall.js';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const T0 = Date.parse('2026-12-03T10:00:00Z');
@@ -79,6 +79,23 @@ describe('traceWaterfall of a CloneSet rollout', () => {
   it('gives a span shorter than a column one column', () => {
     const w = traceWaterfall({ traceID: TRACE, spans: [root('cloneset', 100), pod(50, 0.01, 'web-a', 'in-place')] });
     expect(cells(formatWaterfall(w, 10))[1]).toEqual(['+50.0s', '10ms', 'pod-update', 'web-a', 'in place', '|     █    |']);
+  });
+});
+
+describe('formatRecentPodUpdates (status --watch)', () => {
+  it('shows the rollout line and the last n pod updates by end, in start order, without the footer', () => {
+    const w = traceWaterfall({
+      traceID: TRACE,
+      spans: [root('cloneset', 20), pod(0, 19, 'web-a', 'in-place'), pod(2, 2, 'web-b', 'recreate'), pod(5, 3, 'web-c', 'in-place')],
+    });
+    expect(cells([...formatRecentPodUpdates(w, 2, 10), '']).map((c) => [c[2], c[3]])).toEqual([
+      ['rollout', '-'],
+      ['pod-update', 'web-a'],
+      ['pod-update', 'web-c'],
+    ]);
+    expect(formatRecentPodUpdates(w, 2, 10)[0]).toMatch(/^START +DURATION/);
+    expect(formatRecentPodUpdates(w, 2, 10)[1]).toMatch(/^\+0ms +20\.0s +rollout /);
+    expect(formatRecentPodUpdates(traceWaterfall({ traceID: TRACE, spans: [root('cloneset', 20)] }), 2, 10)).toEqual([]);
   });
 });
 

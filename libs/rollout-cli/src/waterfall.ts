@@ -304,3 +304,18 @@ export function formatWaterfall(w: Waterfall, width: number, opts: { done?: bool
     formatTotals(w),
   ];
 }
+
+/**
+ * The last `n` pod updates of the waterfall (by end), under the rollout line, as `formatWaterfall` prints them without
+ * the footer: what `rollout status --watch` shows under the counts.
+ */
+export function formatRecentPodUpdates(w: Waterfall, n: number, width: number): string[] {
+  const end = (r: WaterfallRow) => r.offsetMs + (r.durationMs ?? 0);
+  const pods = w.rows
+    .filter((r) => r.kind === 'pod-update')
+    .sort((a, b) => end(a) - end(b))
+    .slice(-n)
+    .sort((a, b) => a.offsetMs - b.offsetMs);
+  if (pods.length === 0) return [];
+  return formatWaterfall({ ...w, rows: [w.rows[0]!, ...pods] }, width).slice(0, -1);
+}
