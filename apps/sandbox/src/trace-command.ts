@@ -5,7 +5,8 @@ import { run, withTargetOptions, type TargetOptions } from './rollout-command.js
 
 function barWidth(v: string): number {
   const n = Number(v);
-  if (!/^\d+$/.test(v) || n < 10 || n > 500) throw new InvalidArgumentError('must be a whole number from 10 to 500');
+  if (!/^\d+$/.test(v) || n < 10 || n > 500)
+    throw new InvalidArgumentError('must be a whole number from 10 to 500');
   return n;
 }
 
@@ -15,10 +16,10 @@ export function addTraceCommand(program: Command): void {
       .command('trace')
       .summary("a workload's rollout trace as a terminal waterfall, read from Jaeger")
       .description(
-        "print the latest rollout trace of a workload (the trace id in its regatta.dev/rollout-trace annotation) as " +
+        'print the latest rollout trace of a workload (the trace id in its regatta.dev/rollout-trace annotation) as ' +
           "Jaeger's query API holds it: one line per span by start, the rollout first, with its start offset, " +
           'duration, pod or subset, in place / recreate, holds (pause, partition) and lifecycle-hook waits, and a bar ' +
-          'on the rollout\'s time scale; then the totals. Exit 1 when the workload has no trace (its rollout has not ' +
+          "on the rollout's time scale; then the totals. Exit 1 when the workload has no trace (its rollout has not " +
           'begun, or its controller runs without tracing), Jaeger cannot be reached or has no such trace yet; 2 for ' +
           'usage',
       ),

@@ -4,7 +4,10 @@ import type { JaegerJsonTrace } from './waterfall.js';
 
 /** Checks `--jaeger` (or `JAEGER_URL`): an http(s) address, without trailing slashes. */
 export function jaegerQueryBase(url: string | undefined): string {
-  if (!url) throw new RolloutUsageError('no Jaeger query address: pass --jaeger URL (e.g. http://127.0.0.1:16686) or set JAEGER_URL');
+  if (!url)
+    throw new RolloutUsageError(
+      'no Jaeger query address: pass --jaeger URL (e.g. http://127.0.0.1:16686) or set JAEGER_URL',
+    );
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -18,11 +21,18 @@ export function jaegerQueryBase(url: string | undefined): string {
 }
 
 /** The trace Jaeger holds for `traceId`; undefined when it has none (yet). */
-export async function fetchJaegerTrace(base: string, traceId: string, timeoutMs = 10_000): Promise<JaegerJsonTrace | undefined> {
+export async function fetchJaegerTrace(
+  base: string,
+  traceId: string,
+  timeoutMs = 10_000,
+): Promise<JaegerJsonTrace | undefined> {
   const url = `${base}/api/traces/${traceId}`;
   let res: Response;
   try {
-    res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' } });
+    res = await fetch(url, {
+      signal: AbortSignal.timeout(timeoutMs),
+      headers: { accept: 'application/json' },
+    });
   } catch (e) {
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
     const why = cause?.code ?? cause?.message ?? (e as Error).message;
@@ -34,7 +44,9 @@ export async function fetchJaegerTrace(base: string, traceId: string, timeoutMs 
   try {
     body = (await res.json()) as { data?: JaegerJsonTrace[] | null };
   } catch (e) {
-    throw new JaegerQueryError(`${url} did not answer Jaeger's JSON (is ${base} Jaeger's query address?)`, { cause: e });
+    throw new JaegerQueryError(`${url} did not answer Jaeger's JSON (is ${base} Jaeger's query address?)`, {
+      cause: e,
+    });
   }
   const trace = body.data?.[0];
   return trace && Array.isArray(trace.spans) && trace.spans.length > 0 ? trace : undefined;

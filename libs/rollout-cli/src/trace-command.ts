@@ -20,7 +20,12 @@ export interface TraceOptions {
 }
 
 /** Prints the waterfall of the workload's latest rollout trace. */
-export async function rolloutTrace(ctx: RolloutContext, t: RolloutTarget, opts: TraceOptions, now = Date.now()): Promise<void> {
+export async function rolloutTrace(
+  ctx: RolloutContext,
+  t: RolloutTarget,
+  opts: TraceOptions,
+  now = Date.now(),
+): Promise<void> {
   const base = jaegerQueryBase(opts.jaeger);
   const w = await readWorkload(ctx, t);
   const what = `${t.info.title} ${JSON.stringify(t.name)}${t.info.clusterScoped ? '' : ` in namespace ${JSON.stringify(ctx.namespace)}`}`;

@@ -1,12 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { formatRecentPodUpdates, formatSpanTime, formatWaterfall, traceWaterfall, type JaegerJsonSpan, type JaegerJsonTrace } from './waterfall.js';
+import {
+  formatRecentPodUpdates,
+  formatSpanTime,
+  formatWaterfall,
+  traceWaterfall,
+  type JaegerJsonSpan,
+  type JaegerJsonTrace,
+} from './waterfall.js';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const T0 = Date.parse('2026-12-03T10:00:00Z');
 let next = 0;
 
 /** A span as Jaeger's query API returns it: `at` and `dur` in seconds from T0, tags as a map. */
-function span(name: string, at: number, dur: number, tags: Record<string, string | number> = {}, parent?: string): JaegerJsonSpan {
+function span(
+  name: string,
+  at: number,
+  dur: number,
+  tags: Record<string, string | number> = {},
+  parent?: string,
+): JaegerJsonSpan {
   return {
     traceID: TRACE,
     spanID: (++next).toString(16).padStart(16, '0'),
@@ -14,18 +27,32 @@ function span(name: string, at: number, dur: number, tags: Record<string, string
     references: parent ? [{ refType: 'CHILD_OF', traceID: TRACE, spanID: parent }] : [],
     startTime: (T0 + at * 1000) * 1000,
     duration: dur * 1_000_000,
-    tags: Object.entries(tags).map(([key, value]) => ({ key, type: typeof value === 'number' ? 'int64' : 'string', value })),
+    tags: Object.entries(tags).map(([key, value]) => ({
+      key,
+      type: typeof value === 'number' ? 'int64' : 'string',
+      value,
+    })),
     processID: 'p1',
   };
 }
 
 const ROOT_ID = '00000000000000ff';
 const root = (prefix: string, dur: number, tags: Record<string, string | number> = {}): JaegerJsonSpan => ({
-  ...span(`${prefix}.rollout`, 0, dur, { [`${prefix}.revision.from`]: 'web-1', [`${prefix}.revision.to`]: 'web-2', ...tags }),
+  ...span(`${prefix}.rollout`, 0, dur, {
+    [`${prefix}.revision.from`]: 'web-1',
+    [`${prefix}.revision.to`]: 'web-2',
+    ...tags,
+  }),
   spanID: ROOT_ID,
 });
 const pod = (at: number, dur: number, name: string, how: string) =>
-  span('cloneset.pod-update', at, dur, { 'pod.name': name, 'cloneset.update.type': how, 'cloneset.revision.to': 'web-2' }, ROOT_ID);
+  span(
+    'cloneset.pod-update',
+    at,
+    dur,
+    { 'pod.name': name, 'cloneset.update.type': how, 'cloneset.revision.to': 'web-2' },
+    ROOT_ID,
+  );
 
 /** The lines without the bars' padding differences: each row as its cells (bar included). */
 const cells = (lines: string[]) =>
@@ -42,7 +69,13 @@ describe('traceWaterfall of a CloneSet rollout', () => {
       pod(12, 8, 'web-b', 'recreate'),
       span('cloneset.partition-hold', 2, 10, { 'cloneset.hold': 'partition' }, ROOT_ID),
       pod(1, 4, 'web-a', 'in-place'),
-      span('cloneset.hook-wait', 12, 3, { 'pod.name': 'web-b', 'cloneset.lifecycle.hook': 'preDelete' }, ROOT_ID),
+      span(
+        'cloneset.hook-wait',
+        12,
+        3,
+        { 'pod.name': 'web-b', 'cloneset.lifecycle.hook': 'preDelete' },
+        ROOT_ID,
+      ),
       root('cloneset', 20),
     ],
   };
@@ -58,7 +91,14 @@ describe('traceWaterfall of a CloneSet rollout', () => {
       ['hook-wait', 12_000, 3000, 'web-b', 'hook: preDelete'],
       ['pod-update', 12_000, 8000, 'web-b', 'recreate'],
     ]);
-    expect(w.totals).toMatchObject({ inPlace: 1, recreated: 1, holds: 1, holdMs: 10_000, hookWaits: 1, hookWaitMs: 3000 });
+    expect(w.totals).toMatchObject({
+      inPlace: 1,
+      recreated: 1,
+      holds: 1,
+      holdMs: 10_000,
+      hookWaits: 1,
+      hookWaitMs: 3000,
+    });
   });
 
   it('prints bars scaled to the width and a footer with the totals', () => {
@@ -68,7 +108,14 @@ describe('traceWaterfall of a CloneSet rollout', () => {
       ['+0ms', '20.0s', 'rollout', '-', 'web-1 → web-2', `|${'━'.repeat(20)}|`],
       ['+1.0s', '4.0s', 'pod-update', 'web-a', 'in place', `| ${'█'.repeat(4)}${' '.repeat(15)}|`],
       ['+2.0s', '10.0s', 'partition-hold', '-', 'hold: partition', `|  ${'░'.repeat(10)}${' '.repeat(8)}|`],
-      ['+12.0s', '3.0s', 'hook-wait', 'web-b', 'hook: preDelete', `|${' '.repeat(12)}${'▒'.repeat(3)}${' '.repeat(5)}|`],
+      [
+        '+12.0s',
+        '3.0s',
+        'hook-wait',
+        'web-b',
+        'hook: preDelete',
+        `|${' '.repeat(12)}${'▒'.repeat(3)}${' '.repeat(5)}|`,
+      ],
       ['+12.0s', '8.0s', 'pod-update', 'web-b', 'recreate', `|${' '.repeat(12)}${'█'.repeat(8)}|`],
     ]);
     expect(lines.at(-1)).toBe(
@@ -77,8 +124,18 @@ describe('traceWaterfall of a CloneSet rollout', () => {
   });
 
   it('gives a span shorter than a column one column', () => {
-    const w = traceWaterfall({ traceID: TRACE, spans: [root('cloneset', 100), pod(50, 0.01, 'web-a', 'in-place')] });
-    expect(cells(formatWaterfall(w, 10))[1]).toEqual(['+50.0s', '10ms', 'pod-update', 'web-a', 'in place', '|     █    |']);
+    const w = traceWaterfall({
+      traceID: TRACE,
+      spans: [root('cloneset', 100), pod(50, 0.01, 'web-a', 'in-place')],
+    });
+    expect(cells(formatWaterfall(w, 10))[1]).toEqual([
+      '+50.0s',
+      '10ms',
+      'pod-update',
+      'web-a',
+      'in place',
+      '|     █    |',
+    ]);
   });
 });
 
@@ -86,7 +143,12 @@ describe('formatRecentPodUpdates (status --watch)', () => {
   it('shows the rollout line and the last n pod updates by end, in start order, without the footer', () => {
     const w = traceWaterfall({
       traceID: TRACE,
-      spans: [root('cloneset', 20), pod(0, 19, 'web-a', 'in-place'), pod(2, 2, 'web-b', 'recreate'), pod(5, 3, 'web-c', 'in-place')],
+      spans: [
+        root('cloneset', 20),
+        pod(0, 19, 'web-a', 'in-place'),
+        pod(2, 2, 'web-b', 'recreate'),
+        pod(5, 3, 'web-c', 'in-place'),
+      ],
     });
     expect(cells([...formatRecentPodUpdates(w, 2, 10), '']).map((c) => [c[2], c[3]])).toEqual([
       ['rollout', '-'],
@@ -95,7 +157,9 @@ describe('formatRecentPodUpdates (status --watch)', () => {
     ]);
     expect(formatRecentPodUpdates(w, 2, 10)[0]).toMatch(/^START +DURATION/);
     expect(formatRecentPodUpdates(w, 2, 10)[1]).toMatch(/^\+0ms +20\.0s +rollout /);
-    expect(formatRecentPodUpdates(traceWaterfall({ traceID: TRACE, spans: [root('cloneset', 20)] }), 2, 10)).toEqual([]);
+    expect(
+      formatRecentPodUpdates(traceWaterfall({ traceID: TRACE, spans: [root('cloneset', 20)] }), 2, 10),
+    ).toEqual([]);
   });
 });
 
@@ -116,7 +180,9 @@ describe('traceWaterfall without the root span', () => {
       ['pod-update', 3000, 2000, 'in place'],
       ['pause', 5000, 4000, 'hold: paused'],
     ]);
-    expect(formatWaterfall(w, 10).at(-1)).toBe('1 pod updated: 1 in place, 0 recreated; holds: 1 (4.0s); total: 10.0s');
+    expect(formatWaterfall(w, 10).at(-1)).toBe(
+      '1 pod updated: 1 in place, 0 recreated; holds: 1 (4.0s); total: 10.0s',
+    );
   });
 
   it('a running rollout: start from the record, no duration, the bar open up to now', () => {
@@ -126,7 +192,11 @@ describe('traceWaterfall without the root span', () => {
       T0 + 8000,
     );
     expect(w.rootFrom).toBe('record');
-    expect(w.rows[0]).toMatchObject({ name: 'rollout', durationMs: undefined, detail: 'web-1 → web-2; root span not in Jaeger yet' });
+    expect(w.rows[0]).toMatchObject({
+      name: 'rollout',
+      durationMs: undefined,
+      detail: 'web-1 → web-2; root span not in Jaeger yet',
+    });
     const lines = formatWaterfall(w, 8);
     expect(cells(lines).map((c) => [c[1], c.at(-1)])).toEqual([
       ['running', `|${'━'.repeat(7)}>|`],
@@ -167,7 +237,9 @@ describe('traceWaterfall of a UnitedDeployment change', () => {
       ['subset-create', 'zone-b/ud-zone-b-x7', 'CloneSet'],
       ['subset-rollout', 'zone-a/ud-zone-a-x7', 'CloneSet'],
     ]);
-    expect(formatWaterfall(w, 10).at(-1)).toBe('0 pods updated: 0 in place, 0 recreated; holds: 0; subset writes: 3; total: 40.0s');
+    expect(formatWaterfall(w, 10).at(-1)).toBe(
+      '0 pods updated: 0 in place, 0 recreated; holds: 0; subset writes: 3; total: 40.0s',
+    );
   });
 });
 

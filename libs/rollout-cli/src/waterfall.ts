@@ -78,7 +78,8 @@ export interface Waterfall {
   totals: WaterfallTotals;
 }
 
-const tagsOf = (s: JaegerJsonSpan): Map<string, unknown> => new Map((s.tags ?? []).map((t) => [t.key, t.value]));
+const tagsOf = (s: JaegerJsonSpan): Map<string, unknown> =>
+  new Map((s.tags ?? []).map((t) => [t.key, t.value]));
 const tagText = (tags: Map<string, unknown>, key: string): string => {
   const v = tags.get(key);
   return v === undefined || v === null ? '' : String(v);
@@ -99,7 +100,11 @@ function kindOf(short: string): RowKind {
   return 'other';
 }
 
-function describe(prefix: string, kind: RowKind, tags: Map<string, unknown>): { target: string; detail: string } {
+function describeSpan(
+  prefix: string,
+  kind: RowKind,
+  tags: Map<string, unknown>,
+): { target: string; detail: string } {
   const pod = tagText(tags, 'pod.name');
   switch (kind) {
     case 'pod-update': {
@@ -130,7 +135,15 @@ function describe(prefix: string, kind: RowKind, tags: Map<string, unknown>): { 
   }
 }
 
-const RANK: Record<RowKind, number> = { rollout: 0, resumed: 1, hold: 2, subset: 3, 'hook-wait': 4, 'pod-update': 5, other: 6 };
+const RANK: Record<RowKind, number> = {
+  rollout: 0,
+  resumed: 1,
+  hold: 2,
+  subset: 3,
+  'hook-wait': 4,
+  'pod-update': 5,
+  other: 6,
+};
 
 /**
  * The waterfall of a rollout trace: the rollout line first (the root span; else the `rollout.resumed` span that ended
@@ -138,8 +151,12 @@ const RANK: Record<RowKind, number> = { rollout: 0, resumed: 1, hold: 2, subset:
  */
 export function traceWaterfall(trace: JaegerJsonTrace, record?: WaterfallRecord, nowMs?: number): Waterfall {
   const spans = trace.spans;
-  const root = spans.find((s) => splitName(s.operationName)[1] === 'rollout' && !(s.references ?? []).some((r) => r.refType === 'CHILD_OF'))
-    ?? spans.find((s) => splitName(s.operationName)[1] === 'rollout');
+  const root =
+    spans.find(
+      (s) =>
+        splitName(s.operationName)[1] === 'rollout' &&
+        !(s.references ?? []).some((r) => r.refType === 'CHILD_OF'),
+    ) ?? spans.find((s) => splitName(s.operationName)[1] === 'rollout');
   const resumed = root ? undefined : spans.find((s) => splitName(s.operationName)[1] === 'rollout.resumed');
   const head = root ?? resumed;
   const prefix = splitName((head ?? spans[0])?.operationName ?? '')[0];
@@ -177,7 +194,8 @@ export function traceWaterfall(trace: JaegerJsonTrace, record?: WaterfallRecord,
     hookWaits: 0,
     subsetWrites: 0,
   };
-  const headDetail = describe(prefix, 'rollout', head ? tagsOf(head) : new Map<string, unknown>()).detail ||
+  const headDetail =
+    describeSpan(prefix, 'rollout', head ? tagsOf(head) : new Map<string, unknown>()).detail ||
     (record ? `${record.from || '?'} → ${record.to}` : '');
   const note = root ? '' : resumed ? 'resumed: root span not in Jaeger' : 'root span not in Jaeger yet';
   rows.push({
@@ -195,7 +213,7 @@ export function traceWaterfall(trace: JaegerJsonTrace, record?: WaterfallRecord,
       const [, short] = splitName(s.operationName);
       const kind = kindOf(short);
       const tags = tagsOf(s);
-      const d = describe(prefix, kind, tags);
+      const d = describeSpan(prefix, kind, tags);
       return {
         kind,
         name: short,
@@ -230,8 +248,17 @@ export function traceWaterfall(trace: JaegerJsonTrace, record?: WaterfallRecord,
     }
   }
   // a running rollout's bar reaches now (or its last span)
-  const barEnd = endMs ?? Math.max(nowMs ?? Number.NEGATIVE_INFINITY, Number.isNaN(latest) ? startMs : latest);
-  return { prefix, startMs, totalMs: endMs === undefined ? undefined : endMs - startMs, rootFrom, barEndMs: barEnd, rows, totals };
+  const barEnd =
+    endMs ?? Math.max(nowMs ?? Number.NEGATIVE_INFINITY, Number.isNaN(latest) ? startMs : latest);
+  return {
+    prefix,
+    startMs,
+    totalMs: endMs === undefined ? undefined : endMs - startMs,
+    rootFrom,
+    barEndMs: barEnd,
+    rows,
+    totals,
+  };
 }
 
 /** A span's time as a person reads it: `850ms`, `12.3s`, `2m05s`, `1h02m`. */
