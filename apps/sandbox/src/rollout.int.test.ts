@@ -277,6 +277,12 @@ describe('regatta rollout', () => {
     expect(podLines.every((l) => / in place +\|[ █]{30}\|$/.test(l))).toBe(true);
     expect(lines.at(-1)).toMatch(/^3 pods updated: 3 in place, 0 recreated; holds: \d+.*; total: /);
 
+    // the live view shows the same rows: the rollout's last 3 pod updates under the summary
+    const watched = await regatta('rollout', 'status', '--watch', 'clone/traced', '-n', ns, '--jaeger', jaegerQuery!);
+    expect(watched.code, watched.stderr).toBe(0);
+    expect(watched.stdout).toContain('  last pod updates (regatta trace):');
+    expect(watched.stdout.match(/^ {4}\S+ +\S+ +pod-update +traced-\w+ +in place +\|/gm)).toHaveLength(3);
+
     const unreachable = await regatta('trace', 'clone/traced', '-n', ns, '--jaeger', 'http://127.0.0.1:9');
     expect(unreachable.code).toBe(1);
     expect(unreachable.stderr).toContain("cannot reach Jaeger's query API at http://127.0.0.1:9");
