@@ -11,6 +11,7 @@ import { sandboxUp } from './sandbox.js';
 import { renderStatus } from './status-view.js';
 import { addRolloutCommands } from './rollout-command.js';
 import { addDiffCommand } from './diff-command.js';
+import { addTraceCommand } from './trace-command.js';
 import { KubeApiError, KubeConfigError } from '@regatta/kube';
 import { RolloutCliError } from '@regatta/rollout-cli';
 
@@ -201,6 +202,7 @@ program
 
 addRolloutCommands(program);
 addDiffCommand(program);
+addTraceCommand(program);
 
 try {
   await program.parseAsync(process.argv);

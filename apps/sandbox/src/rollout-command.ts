@@ -30,7 +30,7 @@ export function contextFor(opts: TargetOptions): RolloutContext & { close: () =>
   return { client, namespace, out: (t) => process.stdout.write(t), close: () => client.close() };
 }
 
-function withTargetOptions(cmd: Command): Command {
+export function withTargetOptions(cmd: Command): Command {
   return cmd
     .argument('<KIND/NAME>', 'the workload, e.g. clone/web')
     .option(
@@ -42,7 +42,7 @@ function withTargetOptions(cmd: Command): Command {
     .addHelpText('after', `\n${KINDS_HELP}`);
 }
 
-async function run<T>(opts: TargetOptions, body: (ctx: RolloutContext) => Promise<T>): Promise<T> {
+export async function run<T>(opts: TargetOptions, body: (ctx: RolloutContext) => Promise<T>): Promise<T> {
   const ctx = contextFor(opts);
   try {
     return await body(ctx);
@@ -68,7 +68,11 @@ export function addRolloutCommands(program: Command): void {
   )
     .option('-w, --watch', 'print again every 2 s until the rollout is complete', false)
     .option('--timeout <duration>', 'with --watch, give up after this long (e.g. 90s, 5m; 0: never)', '0')
-    .option('--jaeger <url>', "Jaeger query address for the trace link (default: $JAEGER_URL)")
+    .option(
+      '--jaeger <url>',
+      "Jaeger query address for the trace link; with --watch the rollout's last 3 pod updates are read from it " +
+        '(as `regatta trace` shows them) (default: $JAEGER_URL)',
+    )
     .action(async (arg: string, opts: TargetOptions & { watch: boolean; timeout: string; jaeger?: string }) => {
       const target = parseTarget(arg);
       const timeoutMs = parseDuration(opts.timeout);

@@ -1,7 +1,8 @@
 // `regatta rollout` (and `kubectl regatta rollout`, the same script as a kubectl plugin) against a CloneSet served by
 // the watcher and the cloneset program on the shared local cluster: status --watch until complete, pause, a held
 // rollout, a watch that times out, resume, history, undo back to the first template, `regatta diff` of an image-only
-// change (in place) and of a port change (recreate, naming the field), and the errors a user gets.
+// change (in place) and of a port change (recreate, naming the field), `regatta trace` of a finished rollout read from
+// the run's Jaeger, and the errors a user gets.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -35,7 +36,7 @@ function run(file: string, args: string[], env: Record<string, string>, timeoutM
 }
 
 interface CloneSet extends KubeObject {
-  spec: Record<string, unknown> & { updateStrategy?: { paused?: boolean } };
+  spec: Record<string, unknown> & { updateStrategy?: { paused?: boolean; type?: string } };
 }
 
 const id = randomId();
@@ -45,6 +46,8 @@ let env: Record<string, string>;
 let ns: string;
 /** A folder on PATH holding `kubectl-regatta`, as `npm install` links it. */
 let pluginDir: string;
+/** The run's Jaeger query address (`regatta trace --jaeger`). */
+let jaegerQuery: string | undefined;
 
 const regatta = (...args: string[]) => run(process.execPath, [REGATTA, ...args], env);
 const kubectlRegatta = (...args: string[]) =>
@@ -57,6 +60,7 @@ beforeAll(async () => {
   const cluster = scenarioCluster();
   const { kubeconfig, nats, jaeger } = cluster;
   client = cluster.client;
+  jaegerQuery = jaeger?.query;
   await installCrds(kubeconfig, generateCrds());
   const leaseNs = `rollout-cli-lease-${id}`;
   await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: leaseNs } });
@@ -219,6 +223,72 @@ describe('regatta rollout', () => {
     expect(service.code).toBe(2);
     expect(service.stderr).toContain('Service v1 is not a workload diff can preview');
   }, 240_000);
+
+  it('trace prints the waterfall of a finished CloneSet rollout from Jaeger: the rollout line, one pod-update line per pod', async () => {
+    expect(jaegerQuery, 'the scenario cluster runs Jaeger').toBeDefined();
+    const cs = parse(await readFile(join(FIXTURES, 's1-2-cs-demo.yaml'), 'utf8')) as CloneSet;
+    const labels = { app: 'traced' };
+    cs.metadata = { name: 'traced', namespace: ns };
+    cs.spec = {
+      ...cs.spec,
+      selector: { matchLabels: labels },
+      template: { ...(cs.spec['template'] as Record<string, unknown>), metadata: { labels } },
+      updateStrategy: { type: 'InPlaceIfPossible' },
+    };
+    await client.create(cs);
+    const created = await regatta('rollout', 'status', '--watch', 'clone/traced', '-n', ns, '--timeout', '3m');
+    expect(created.code, created.stderr).toBe(0);
+    // a new CloneSet has no rollout yet
+    const none = await regatta('trace', 'clone/traced', '-n', ns, '--jaeger', jaegerQuery!);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain(`CloneSet "traced" in namespace "${ns}" has no rollout trace`);
+    expect(none.stderr).toContain('its rollout has not begun yet, or its controller runs without tracing');
+
+    await client.patch(
+      { ...CS, namespace: ns, name: 'traced' },
+      [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:mainline' }],
+      { type: 'json' },
+    );
+    const done = await regatta('rollout', 'status', '--watch', 'clone/traced', '-n', ns, '--timeout', '3m');
+    expect(done.code, done.stderr).toBe(0);
+    const pods = await client.list<KubeObject>({ apiVersion: 'v1', kind: 'Pod', namespace: ns }, { labelSelector: 'app=traced' });
+    const names = pods.items.map((p) => p.metadata?.name ?? '').sort();
+    expect(names).toHaveLength(3);
+
+    // spans reach Jaeger in batches after they end, the rollout span once the controller has seen the rollout done
+    let trace: Run = { code: -1, stdout: '', stderr: '' };
+    await expect
+      .poll(
+        async () => {
+          trace = await kubectlRegatta('trace', 'clone/traced', '-n', ns, '--jaeger', jaegerQuery!, '--width', '30');
+          const podLines = trace.stdout.split('\n').filter((l) => / pod-update /.test(l));
+          return trace.code === 0 && trace.stdout.includes('(done at ') && / rollout +- +traced-\w+ → traced-\w+ +\|━+\|$/m.test(trace.stdout) && podLines.length >= 3;
+        },
+        { timeout: 120_000, interval: 2000 },
+      )
+      .toBe(true);
+    const lines = trace.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^CloneSet "traced" rollout traced-\w+ → traced-\w+ \(done at .+\), started /);
+    expect(lines[1]).toMatch(new RegExp(`^trace [0-9a-f]{32}: \\d+ spans from ${jaegerQuery!.replace(/[.]/g, '\\.')}$`));
+    expect(lines[2]).toMatch(/^START +DURATION +SPAN +POD\/SUBSET +DETAIL +WATERFALL$/);
+    expect(lines[3]).toMatch(/^\+0ms +\S+ +rollout /);
+    const podLines = lines.filter((l) => / pod-update /.test(l));
+    expect(podLines.map((l) => / pod-update +(\S+) /.exec(l)![1]).sort()).toEqual(names);
+    expect(podLines.every((l) => / in place +\|[ █]{30}\|$/.test(l))).toBe(true);
+    expect(lines.at(-1)).toMatch(/^3 pods updated: 3 in place, 0 recreated; holds: \d+.*; total: /);
+
+    // the live view shows the same rows: the rollout's last 3 pod updates under the summary
+    const watched = await regatta('rollout', 'status', '--watch', 'clone/traced', '-n', ns, '--jaeger', jaegerQuery!);
+    expect(watched.code, watched.stderr).toBe(0);
+    expect(watched.stdout).toContain('  last pod updates (regatta trace):');
+    expect(watched.stdout.match(/^ {4}\S+ +\S+ +pod-update +traced-\w+ +in place +\|/gm)).toHaveLength(3);
+
+    const unreachable = await regatta('trace', 'clone/traced', '-n', ns, '--jaeger', 'http://127.0.0.1:9');
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toContain("cannot reach Jaeger's query API at http://127.0.0.1:9");
+    const usage = await regatta('trace', 'clone/traced', '-n', ns, '--width', 'wide');
+    expect(usage.code).toBe(2);
+  }, 600_000);
 
   it('refuses an unknown kind with exit 2 and names a missing workload with exit 1', async () => {
     const unknown = await regatta('rollout', 'status', 'deployment/web', '-n', ns);

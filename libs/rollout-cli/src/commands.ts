@@ -10,6 +10,10 @@ import type { RolloutTarget } from './kinds.js';
 import { pausePatch } from './pause.js';
 import { rolloutProgress, type Workload } from './progress.js';
 import { formatSummary, rolloutTraceOf } from './summary.js';
+import { JaegerQueryError } from './errors.js';
+import { fetchJaegerTrace } from './jaeger.js';
+import { formatRecentPodUpdates, traceWaterfall } from './waterfall.js';
+import { ROLLOUT_TRACE_ANNOTATION, parseRolloutRecord } from '@regatta/workload';
 import { planUndo } from './undo.js';
 
 export interface RolloutContext {
@@ -70,6 +74,27 @@ export interface StatusOptions {
   timeoutMs: number;
   intervalMs?: number;
   jaeger?: string | undefined;
+  /** With `watch` and `jaeger`: how many of the rollout's last pod updates to show from its trace. Default 3, 0: none. */
+  recentPodUpdates?: number;
+}
+
+/**
+ * With `status --watch`: the rollout's last pod updates from Jaeger (the same rows as `regatta trace`), or one line
+ * saying why there are none. Short timeout: the view must keep refreshing.
+ */
+async function recentPodUpdateLines(w: Workload, jaeger: string, n: number): Promise<string[]> {
+  const record = parseRolloutRecord(w.metadata?.annotations?.[ROLLOUT_TRACE_ANNOTATION]);
+  const traceId = record ? /^00-([0-9a-f]{32})-/.exec(record.traceparent)?.[1] : undefined;
+  if (!record || !traceId) return [];
+  const base = jaeger.replace(/\/+$/, '');
+  try {
+    const trace = await fetchJaegerTrace(base, traceId, 2000);
+    const lines = trace ? formatRecentPodUpdates(traceWaterfall(trace, record), n, 20) : [];
+    return lines.length > 0 ? ['  last pod updates (regatta trace):', ...lines.map((l) => `    ${l}`)] : [];
+  } catch (e) {
+    if (e instanceof JaegerQueryError) return [`  last pod updates: ${e.message}`];
+    throw e;
+  }
 }
 
 /** Prints the summary (again every interval with `watch`); resolves true when complete. */
@@ -79,7 +104,12 @@ export async function rolloutStatus(ctx: RolloutContext, t: RolloutTarget, opts:
   for (;;) {
     const w = await readWorkload(ctx, t);
     const progress = rolloutProgress(t.info.kind, w);
-    const text = formatSummary(t.info, t.name, progress, rolloutTraceOf(w, opts.jaeger));
+    let text = formatSummary(t.info, t.name, progress, rolloutTraceOf(w, opts.jaeger));
+    const recent = opts.recentPodUpdates ?? 3;
+    if (opts.watch && opts.jaeger && recent > 0) {
+      const lines = await recentPodUpdateLines(w, opts.jaeger, recent);
+      if (lines.length > 0) text += `\n${lines.join('\n')}`;
+    }
     if (text !== last || !opts.watch) ctx.out(`${text}\n`);
     last = text;
     if (progress.complete || !opts.watch) return progress.complete;

@@ -44,3 +44,22 @@ export class RolloutTimeoutError extends RolloutCliError {
     super('REGATTA_ROLLOUT_TIMEOUT', message, 1);
   }
 }
+
+/** The workload has no `regatta.dev/rollout-trace` record: no rollout began, or its controller runs without tracing. */
+export class NoRolloutTraceError extends RolloutCliError {
+  constructor(what: string) {
+    super(
+      'REGATTA_ROLLOUT_NO_TRACE',
+      `${what} has no rollout trace (annotation regatta.dev/rollout-trace): its rollout has not begun yet, or its ` +
+        'controller runs without tracing (no OTEL_EXPORTER_OTLP_ENDPOINT)',
+      1,
+    );
+  }
+}
+
+/** Jaeger's query API could not be reached, or answered with an error. */
+export class JaegerQueryError extends RolloutCliError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('REGATTA_ROLLOUT_JAEGER', message, 1, options);
+  }
+}

@@ -1,4 +1,6 @@
 export {
+  JaegerQueryError,
+  NoRolloutTraceError,
   RolloutCliError,
   RolloutTimeoutError,
   RolloutUsageError,
@@ -24,3 +26,17 @@ export {
 export { fieldPath, planDiff, recreateFields, type DiffInput, type DiffKind, type DiffPlan, type ImageChange, type PodAction, type PodDiff } from './diff.js';
 export { formatDiff } from './diff-format.js';
 export { diffTargets, diffWorkloads, type DiffTarget } from './diff-command.js';
+export {
+  formatSpanTime,
+  formatTotals,
+  formatWaterfall,
+  traceWaterfall,
+  type JaegerJsonSpan,
+  type JaegerJsonTrace,
+  type Waterfall,
+  type WaterfallRecord,
+  type WaterfallRow,
+  type WaterfallTotals,
+} from './waterfall.js';
+export { fetchJaegerTrace, jaegerQueryBase } from './jaeger.js';
+export { rolloutTrace, type TraceOptions } from './trace-command.js';
