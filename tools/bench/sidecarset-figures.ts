@@ -1,5 +1,6 @@
 // The SidecarSet benchmarks' pure pieces (issue 12, docs/benchmarks.md section 8): the latency comparison of the
 // three pod-creation phases against the goals, and when a SidecarSet's status says its sidecar upgrade is done.
+import type { SidecarSetStatus } from '@regatta/api';
 import type { KubeObject } from '@regatta/kube';
 import { summarize, type Summary } from './common.js';
 
@@ -46,19 +47,14 @@ export function compareLatency(
   };
 }
 
-export interface SidecarSetStatusView {
-  observedGeneration?: number;
-  matchedPods?: number;
-  updatedPods?: number;
-  readyPods?: number;
-  updatedReadyPods?: number;
-}
+/** A SidecarSet's status as read from the API server (any field may be missing before the first write). */
+type StatusView = Partial<SidecarSetStatus>;
 
 /** The status says the generation is observed and all `n` matched pods run its sidecars and are ready. */
 export const sidecarSetDone =
   (n: number) =>
   (o: KubeObject, generation: number): boolean => {
-    const s = (o as KubeObject & { status?: SidecarSetStatusView }).status;
+    const s = (o as KubeObject & { status?: StatusView }).status;
     return (
       (s?.observedGeneration ?? 0) >= generation &&
       s?.matchedPods === n &&
@@ -69,7 +65,7 @@ export const sidecarSetDone =
   };
 
 export const describeSidecarSet = (o: KubeObject | undefined): string => {
-  const s = (o as (KubeObject & { status?: SidecarSetStatusView }) | undefined)?.status;
+  const s = (o as (KubeObject & { status?: StatusView }) | undefined)?.status;
   return s
     ? `generation ${o?.metadata?.generation}, observed ${s.observedGeneration}, matched ${s.matchedPods}, ` +
         `updated ${s.updatedPods}, ready ${s.readyPods}, updatedReady ${s.updatedReadyPods}`
