@@ -23,7 +23,7 @@ import {
 import { apiserverMetric, Child, cpuWindow, nowMs, sleep } from './common.js';
 import { pullBoundS } from './imagepull-figures.js';
 import { readAgentWrites, type AgentWrites } from './imagepull-audit.js';
-import { procStatusBytes, rssSampler } from './process-memory.js';
+import { CONTROL_PLANE, clusterPids, procStatusBytes, rssSampler } from './process-memory.js';
 
 export interface ImagePullConfig {
   nodes: number;
@@ -199,13 +199,10 @@ export async function benchImagePull(ctx: ImagePullCtx): Promise<ImagePullResult
     const idleRss = agents.map((a) => procStatusBytes(a.p.pid, 'VmRSS'));
     log(`WATCH requests with the agents idle: ${agentsIdle} (${agentsIdle - before} more)`);
 
-    const pid = (name: string) => cluster.processRecords.find((r) => r.name === name)?.pid ?? -1;
     const others: Record<string, number> = {
       'regatta-imagepull': program.pid,
       watcher: watcher.pid,
-      'kube-apiserver': pid('kube-apiserver'),
-      etcd: pid('etcd'),
-      'nats-server': pid('nats-server'),
+      ...clusterPids(cluster, CONTROL_PLANE),
       'node simulator': sim.pid,
       'bench orchestrator': process.pid,
     };

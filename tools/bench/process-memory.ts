@@ -1,5 +1,17 @@
 // Memory of running processes, from Linux /proc/<pid>/status.
 import { readFileSync } from 'node:fs';
+import type { LocalCluster } from '@regatta/local-cluster';
+
+/** The cluster's own processes a benchmark accounts for, by the name its launch records give them. */
+export const CONTROL_PLANE = ['kube-apiserver', 'etcd', 'nats-server'] as const;
+export const CONTROLLERS = ['kube-scheduler', 'kube-controller-manager'] as const;
+
+/** The pid of each named process the cluster started (-1 for one it did not start). */
+export function clusterPids(cluster: LocalCluster, names: readonly string[]): Record<string, number> {
+  return Object.fromEntries(
+    names.map((n) => [n, cluster.processRecords.find((p) => p.name === n)?.pid ?? -1]),
+  );
+}
 
 /** A size field of /proc/<pid>/status in bytes (VmRSS: resident now; VmHWM: peak since start); NaN once gone. */
 export function procStatusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {

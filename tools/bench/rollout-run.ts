@@ -14,6 +14,7 @@ import { Child, nowMs, sleep } from './common.js';
 import { readAudit, tally } from './rollout-audit.js';
 import { IMAGE_NEW, type Ctx, type PhaseResult, type RolloutResult, type Restart } from './rollout-config.js';
 import { measurePhase, rssNow, type PhaseEnv } from './rollout-measure.js';
+import { CONTROL_PLANE, CONTROLLERS, clusterPids } from './process-memory.js';
 import { benchSupervisor, type ProgramSupervisor } from './rollout-programs.js';
 import { Follower, PODS, PodTracker } from './rollout-watch.js';
 
@@ -56,7 +57,6 @@ export async function runRollout(ctx: Ctx, spec: RolloutSpec): Promise<RolloutRe
   // a user agent of its own, so the audit log tells the benchmark's writes (the image patch) apart
   const client = KubeClient.fromKubeconfigFile(kubeconfig, { userAgent: 'regatta-bench' });
   const timeoutS = Math.round(4 * Math.max(spec.regatta.boundS, spec.native.boundS) + 120);
-  const record = (name: string) => cluster.processRecords.find((p) => p.name === name)?.pid ?? -1;
 
   await installCrds(kubeconfig, generateCrds());
   await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'regatta-system' } });
@@ -104,11 +104,7 @@ export async function runRollout(ctx: Ctx, spec: RolloutSpec): Promise<RolloutRe
     podWatch.start();
 
     const basePids = () => ({
-      'kube-apiserver': record('kube-apiserver'),
-      etcd: record('etcd'),
-      'nats-server': record('nats-server'),
-      'kube-scheduler': record('kube-scheduler'),
-      'kube-controller-manager': record('kube-controller-manager'),
+      ...clusterPids(cluster, [...CONTROL_PLANE, ...CONTROLLERS]),
       'node simulator': sim.pid,
       'bench orchestrator': process.pid,
     });

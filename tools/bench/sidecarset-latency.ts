@@ -14,6 +14,7 @@ import { generateCrds, type Pod } from '@regatta/api';
 import { KubeClient, type KubeObject } from '@regatta/kube';
 import { installCrds, waitFor, type LocalCluster } from '@regatta/local-cluster';
 import { apiserverMetric, cpuWindow, fmt, nowMs, summarize, table, type Summary } from './common.js';
+import { CONTROL_PLANE, clusterPids } from './process-memory.js';
 import { benchSupervisor } from './rollout-programs.js';
 import { compareLatency, type LatencyComparison, SELECTED_ADDED_P99_GOAL_MS } from './sidecarset-figures.js';
 
@@ -75,7 +76,6 @@ export async function benchSidecarSetLatency(ctx: ScsLatencyCtx): Promise<ScsLat
   const { cluster, log, pods: n, warmup } = ctx;
   const { kubeconfig } = cluster.endpoints;
   const client = KubeClient.fromKubeconfigFile(kubeconfig, { userAgent: 'regatta-bench' });
-  const record = (name: string) => cluster.processRecords.find((p) => p.name === name)?.pid ?? -1;
   await installCrds(kubeconfig, generateCrds());
   for (const name of ['regatta-system', NS])
     await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
@@ -96,9 +96,7 @@ export async function benchSidecarSetLatency(ctx: ScsLatencyCtx): Promise<ScsLat
     });
   let supervisor = newSupervisor();
   const pids = (): Record<string, number> => ({
-    'kube-apiserver': record('kube-apiserver'),
-    etcd: record('etcd'),
-    'nats-server': record('nats-server'),
+    ...clusterPids(cluster, CONTROL_PLANE),
     'bench orchestrator': process.pid,
   });
 

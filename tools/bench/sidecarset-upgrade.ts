@@ -26,6 +26,7 @@ import {
   type Restart,
 } from './rollout-config.js';
 import { measurePhase, rssNow } from './rollout-measure.js';
+import { CONTROL_PLANE, CONTROLLERS, clusterPids } from './process-memory.js';
 import { benchSupervisor } from './rollout-programs.js';
 import { Follower, PODS, PodTracker } from './rollout-watch.js';
 import { describeSidecarSet, sidecarSetDone } from './sidecarset-figures.js';
@@ -64,7 +65,6 @@ export async function benchSidecarSetUpgrade(ctx: Ctx): Promise<ScsUpgradeResult
   const nodes = Math.max(3, Math.ceil((2 * n) / MAX_PODS_PER_NODE));
   const timeoutS = Math.round(4 * boundS + 120);
   const client = KubeClient.fromKubeconfigFile(kubeconfig, { userAgent: 'regatta-bench' });
-  const record = (name: string) => cluster.processRecords.find((p) => p.name === name)?.pid ?? -1;
   await installCrds(kubeconfig, generateCrds());
   for (const name of ['regatta-system', NS])
     await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
@@ -138,11 +138,7 @@ export async function benchSidecarSetUpgrade(ctx: Ctx): Promise<ScsUpgradeResult
     const pids = (): Record<string, number> => ({
       [PROGRAM]: program.p.pid,
       watcher: watcher.p.pid,
-      'kube-apiserver': record('kube-apiserver'),
-      etcd: record('etcd'),
-      'nats-server': record('nats-server'),
-      'kube-scheduler': record('kube-scheduler'),
-      'kube-controller-manager': record('kube-controller-manager'),
+      ...clusterPids(cluster, [...CONTROL_PLANE, ...CONTROLLERS]),
       'node simulator': sim.pid,
       'bench orchestrator': process.pid,
     });
