@@ -1,15 +1,5 @@
-// `npm run bench [-- --quick]`: runs tools/bench/main.ts from sources (no build) the way the sandbox
-// runs programs: Node with the `@regatta/source` export condition and tsx as the loader. The figures
-// and how to read them: docs/benchmarks.md.
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+// `npm run bench [-- --quick]`: runs tools/bench/main.ts from sources. The figures and how to read them:
+// docs/benchmarks.md.
+import { runFromSource } from './run-from-source.mjs';
 
-const entry = fileURLToPath(new URL('./bench/main.ts', import.meta.url));
-const child = spawn(
-  process.execPath,
-  ['--conditions=@regatta/source', '--import', import.meta.resolve('tsx'), entry, ...process.argv.slice(2)],
-  { stdio: 'inherit' },
-);
-// Ctrl-C reaches both processes (same process group); the benchmark stops its cluster and exits.
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 130 : 1)));
+runFromSource(new URL('./bench/main.ts', import.meta.url));
