@@ -186,8 +186,32 @@ try {
   await cleanup();
 }
 
+/**
+ * Runs one benchmark on a control plane of its own in `d`, stopped at the end. `controllers` adds
+ * kube-controller-manager and kube-scheduler (for pods); the API server writes an audit log (`<d>/audit.log`, writes
+ * only) unless `audit` is false.
+ */
+async function onOwnCluster<R>(
+  d: string,
+  o: { controllers: boolean; audit?: boolean },
+  run: (c: { cluster: LocalCluster; auditLog: string; logsDir: string }) => Promise<R>,
+): Promise<R> {
+  const auditLog = join(d, 'audit.log');
+  const cluster = await LocalCluster.start({
+    dir: d,
+    jaeger: false,
+    ...(o.controllers ? {} : { controllerManager: false, scheduler: false }),
+    ...(o.audit === false ? {} : { auditLogPath: auditLog }),
+    log,
+  });
+  clusters.push(cluster);
+  const r = await run({ cluster, auditLog, logsDir: join(d, 'logs') });
+  await cluster.stop();
+  return r;
+}
+
 /** A rollout benchmark on a cluster of its own (+ kube-controller-manager, kube-scheduler, an audit log), in
- * `<tmp>/<folder>`; the cluster stops at the end. */
+ * `<tmp>/<folder>`. */
 async function rolloutBenchmark(
   title: string,
   folder: string,
@@ -195,38 +219,17 @@ async function rolloutBenchmark(
   bench: (ctx: Ctx) => Promise<RolloutResult>,
 ): Promise<void> {
   section(`${title} (own control plane: + kube-controller-manager, kube-scheduler, audit log)`);
-  const rolloutDir = join(dir, folder);
-  const auditLog = join(rolloutDir, 'audit.log');
-  const cluster = await LocalCluster.start({ dir: rolloutDir, jaeger: false, auditLogPath: auditLog, log });
-  clusters.push(cluster);
-  const r = await bench({ ...cfg, cluster, auditLog, logsDir: join(rolloutDir, 'logs'), log });
+  const r = await onOwnCluster(join(dir, folder), { controllers: true }, (c) => bench({ ...cfg, ...c, log }));
   reports.push(reportRollout(r));
-  await cluster.stop();
 }
 
-/** Benchmark 7 on a cluster of its own (API server, etcd, nats-server, an audit log); stopped at the end. */
+/** Benchmark 7 on a cluster of its own (API server, etcd, nats-server, an audit log). */
 async function distributionBenchmark(): Promise<void> {
   section(`7. ResourceDistribution to ${distributionNamespaces} namespaces (own control plane, audit log)`);
-  const d = distributionDir(dir);
-  const auditLog = join(d, 'audit.log');
-  const cluster = await LocalCluster.start({
-    dir: d,
-    jaeger: false,
-    controllerManager: false,
-    scheduler: false,
-    auditLogPath: auditLog,
-    log,
-  });
-  clusters.push(cluster);
-  const r = await benchDistribution({
-    cluster,
-    auditLog,
-    logsDir: join(d, 'logs'),
-    namespaces: distributionNamespaces,
-    log,
-  });
+  const r = await onOwnCluster(distributionDir(dir), { controllers: false }, (c) =>
+    benchDistribution({ ...c, namespaces: distributionNamespaces, log }),
+  );
   reports.push(reportDistribution(r));
-  await cluster.stop();
 }
 
 /** Benchmark 8a on a cluster of its own (API server, etcd, nats-server; no scheduler, no nodes). */
@@ -234,18 +237,10 @@ async function sidecarSetLatencyBenchmark(): Promise<void> {
   section(
     `8a. pod creation with the SidecarSet webhook: ${scsLatencyConfig.pods} pods per phase (own control plane)`,
   );
-  const d = sidecarSetLatencyDir(dir);
-  const cluster = await LocalCluster.start({
-    dir: d,
-    jaeger: false,
-    controllerManager: false,
-    scheduler: false,
-    log,
-  });
-  clusters.push(cluster);
-  const r = await benchSidecarSetLatency({ cluster, logsDir: join(d, 'logs'), ...scsLatencyConfig, log });
+  const r = await onOwnCluster(sidecarSetLatencyDir(dir), { controllers: false, audit: false }, (c) =>
+    benchSidecarSetLatency({ cluster: c.cluster, logsDir: c.logsDir, ...scsLatencyConfig, log }),
+  );
   reports.push(reportSidecarSetLatency(r));
-  await cluster.stop();
 }
 
 /** Benchmark 8b on a cluster of its own (+ kube-controller-manager, kube-scheduler, an audit log). */
@@ -253,19 +248,10 @@ async function sidecarSetUpgradeBenchmark(): Promise<void> {
   section(
     `8b. sidecar upgrade of ${scsUpgradeConfig.replicas} pods (own control plane: + kube-controller-manager, kube-scheduler, audit log)`,
   );
-  const d = join(dir, 'sidecarset-upgrade');
-  const auditLog = join(d, 'audit.log');
-  const cluster = await LocalCluster.start({ dir: d, jaeger: false, auditLogPath: auditLog, log });
-  clusters.push(cluster);
-  const r = await benchSidecarSetUpgrade({
-    ...scsUpgradeConfig,
-    cluster,
-    auditLog,
-    logsDir: join(d, 'logs'),
-    log,
-  });
+  const r = await onOwnCluster(join(dir, 'sidecarset-upgrade'), { controllers: true }, (c) =>
+    benchSidecarSetUpgrade({ ...scsUpgradeConfig, ...c, log }),
+  );
   reports.push(reportSidecarSetUpgrade(r));
-  await cluster.stop();
 }
 
 /** Benchmark 9 on a cluster of its own (API server, etcd, nats-server, an audit log; no scheduler: no pods). */
@@ -275,19 +261,10 @@ async function imagePullBenchmark(): Promise<void> {
       `one agent process per node (own control plane, audit log)`,
   );
   const d = join(dir, 'imagepull');
-  const auditLog = join(d, 'audit.log');
-  const cluster = await LocalCluster.start({
-    dir: d,
-    jaeger: false,
-    controllerManager: false,
-    scheduler: false,
-    auditLogPath: auditLog,
-    log,
-  });
-  clusters.push(cluster);
-  const r = await benchImagePull({ ...imagePullConfig, cluster, auditLog, dir: d, log });
+  const r = await onOwnCluster(d, { controllers: false }, (c) =>
+    benchImagePull({ ...imagePullConfig, cluster: c.cluster, auditLog: c.auditLog, dir: d, log }),
+  );
   reports.push(reportImagePull(r));
-  await cluster.stop();
 }
 
 /** Benchmarks 1–3 on one cluster without kube-controller-manager and kube-scheduler (stopped at the end). */
