@@ -6,7 +6,8 @@
  * (libs/revision `templateRevisionData`; CloneSet, Advanced StatefulSet, Advanced DaemonSet and UnitedDeployment build
  * theirs that way), so the template is restored by replacing `spec.template` whole.
  */
-import { cloneJson, isPlainObject, jsonEqual, type JsonPatchOperation } from '@regatta/kube';
+import { isPlainObject, jsonEqual, type JsonPatchOperation } from '@regatta/kube';
+import { RevisionDataError, templateFromRevision, type ControllerRevision as StoredRevision } from '@regatta/revision';
 import { RolloutCliError, RolloutUsageError } from './errors.js';
 import type { ControllerRevision } from './history.js';
 import type { KindInfo } from './kinds.js';
@@ -37,14 +38,17 @@ export interface UndoPlan {
   patch: JsonPatchOperation[];
 }
 
-/** The pod template a revision stores, without the `$patch` directive; undefined when its data holds none. */
+/**
+ * The pod template a revision stores, without the `$patch` directive (libs/revision `templateFromRevision`);
+ * undefined when its data holds none.
+ */
 export function revisionTemplate(r: ControllerRevision): Record<string, unknown> | undefined {
-  const data = (r as { data?: unknown }).data;
-  const spec = isPlainObject(data) ? data['spec'] : undefined;
-  const template = isPlainObject(spec) ? spec['template'] : undefined;
-  if (!isPlainObject(template)) return undefined;
-  const { $patch: _patch, ...rest } = cloneJson(template);
-  return rest;
+  try {
+    return templateFromRevision(r as StoredRevision) as Record<string, unknown>;
+  } catch (err) {
+    if (err instanceof RevisionDataError) return undefined;
+    throw err;
+  }
 }
 
 /** Go writes a template's zero `metadata.creationTimestamp` as null; it says nothing about the template. */
