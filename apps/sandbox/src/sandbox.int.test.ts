@@ -145,6 +145,18 @@ describe('regatta sandbox', () => {
     // the restarted cloneset serves its webhook again
     expect(await badPartition()).toContain('spec.updateStrategy.partition');
 
+    // a node added later gets its image pull agent (as the chart's DaemonSet gives a joining node one), ready and
+    // recorded, so that `down` stops it too
+    await run(process.execPath, [regatta, 'sandbox', 'node', 'add', '--dir', dir, 'node4', '--zone', 'east'], {
+      timeout: 180_000,
+    });
+    const agent = (JSON.parse(await readFile(join(dir, 'endpoints.json'), 'utf8')) as typeof endpoints).programs.find(
+      (p) => p.name === 'imagepull-agent-node4',
+    );
+    expect(agent).toBeDefined();
+    expect((await fetch(`${agent!.health}/readyz`)).status).toBe(200);
+    expect((await records()).find((r) => r.name === 'imagepull-agent-node4')?.pid).toBe(agent!.pid);
+
     const unknown = (await run(process.execPath, [regatta, 'sandbox', 'restart', '--dir', dir, 'nope']).catch(
       (e: unknown) => e,
     )) as { code: number; stderr: string };
