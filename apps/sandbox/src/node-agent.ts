@@ -8,30 +8,25 @@ import { dirname, join } from 'node:path';
 import {
   ENDPOINTS_FILE,
   freePorts,
-  LAUNCH_FILE,
-  ManagedProcess,
-  PIDS_FILE,
   readLaunchRecords,
-  readPidRecords,
-  waitFor,
+  restartProcessInDir,
+  writeLaunchRecords,
   writePrivateFile,
   type LaunchRecord,
 } from '@regatta/local-cluster';
-import type { SandboxEndpoints } from './sandbox.js';
-
-/** apps/imagepull-agent; the sandbox names each agent `imagepull-agent-<node>`. */
-const AGENT = 'imagepull-agent';
+import { NODE_AGENT_APP, type SandboxEndpoints } from './sandbox.js';
 
 const json = (v: unknown) => JSON.stringify(v, null, 2) + '\n';
 
 /**
  * Starts `node`'s agent when the sandbox runs agents (the imagepull controller) and `node` has none yet; resolves
- * once it is ready. Returns its program name, or undefined when there is nothing to start.
+ * once it is ready. Returns its program name, or undefined when there is nothing to start. Its launch record is
+ * written first, then it is started as `sandbox restart` starts a program (pid recorded before the wait for ready).
  */
 export async function startNodeAgent(dir: string, node: string): Promise<string | undefined> {
   const launches = await readLaunchRecords(dir);
-  const name = `${AGENT}-${node}`;
-  const template = launches.find((l) => l.name.startsWith(`${AGENT}-`) && l.env['CRI_SOCKET']);
+  const name = `${NODE_AGENT_APP}-${node}`;
+  const template = launches.find((l) => l.name.startsWith(`${NODE_AGENT_APP}-`) && l.env['CRI_SOCKET']);
   if (!template || launches.some((l) => l.name === name)) return undefined;
   const endpoints = JSON.parse(await readFile(join(dir, ENDPOINTS_FILE), 'utf8')) as SandboxEndpoints;
   const creds = endpoints.natsAuth?.controllers?.['imagepull'];
@@ -55,22 +50,9 @@ export async function startNodeAgent(dir: string, node: string): Promise<string 
     logFile,
     ready: { url: `${health}/readyz` },
   };
-  const p = ManagedProcess.start(
-    { name, command: launch.command, args: launch.args, env, logFile, ...(launch.cwd ? { cwd: launch.cwd } : {}) },
-    { keepAfterExit: true },
-  );
-  // recorded before waiting: even if it never becomes ready, `down` stops it
-  await writePrivateFile(join(dir, PIDS_FILE), json([...(await readPidRecords(dir)), p.record]));
-  await writePrivateFile(join(dir, LAUNCH_FILE), json([...launches, launch]));
-  endpoints.programs = [...endpoints.programs, { name, pid: p.record.pid, health, log: logFile }];
+  await writeLaunchRecords(dir, [...launches, launch]);
+  const { current } = await restartProcessInDir(dir, name);
+  endpoints.programs = [...endpoints.programs, { name, pid: current.pid, health, log: logFile }];
   await writePrivateFile(join(dir, ENDPOINTS_FILE), json(endpoints));
-  await waitFor(
-    `${name} to report ready on /readyz`,
-    async () => {
-      p.assertRunning();
-      return (await fetch(`${health}/readyz`)).status === 200;
-    },
-    { timeoutMs: 90_000, intervalMs: 200 },
-  );
   return name;
 }

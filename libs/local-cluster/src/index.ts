@@ -46,6 +46,7 @@ export {
   PIDS_FILE,
   readLaunchRecords,
   readPidRecords,
+  writeLaunchRecords,
   type LaunchRecord,
   type ReadyProbe,
 } from './records.js';
