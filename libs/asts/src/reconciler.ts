@@ -23,6 +23,7 @@ import {
 import {
   type KubeWriter,
   type ObjectReader,
+  OwnWrites,
   type RolloutTracer,
   RolloutTraceControl,
 } from '@regatta/workload';
@@ -83,6 +84,8 @@ export class StatefulSetReconciler implements Reconciler {
   readonly #gates: AstsFeatureGates;
   readonly #specGuard = new SpecGuard();
   readonly #traces: RolloutTraceControl;
+  /** Status writes the cache may not show yet (a condition written twice would move its transition time). */
+  readonly #ownWrites = new OwnWrites();
 
   constructor(deps: StatefulSetReconcilerDeps) {
     this.#d = deps;
@@ -101,9 +104,10 @@ export class StatefulSetReconciler implements Reconciler {
     const cached = this.#d.statefulsets.get(req.namespace, req.name) as StatefulSetObject | undefined;
     if (!cached) {
       this.#forget(key);
+      this.#ownWrites.forget(req.namespace, req.name);
       return {};
     }
-    const set: StatefulSetObject = { ...cached, ...STATEFULSET_GVK };
+    const set: StatefulSetObject = { ...this.#ownWrites.view(cached), ...STATEFULSET_GVK };
     const waiting = this.#waiting(key, set, req, ctx);
     if (waiting) return waiting;
 
@@ -155,6 +159,7 @@ export class StatefulSetReconciler implements Reconciler {
       refreshed: new Map(),
       failures: [],
       expectUpdated,
+      ownWrites: this.#ownWrites,
     };
 
     const { slots, condemned } = this.#slots(s, pods, revisions.currentRevision, revisions.updateRevision);

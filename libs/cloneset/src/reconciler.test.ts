@@ -33,7 +33,7 @@ const cloneSet = (over: Record<string, unknown> = {}): Obj => ({
   },
 });
 
-function world(options: { tracer?: RolloutTracer } = {}) {
+function world(options: { tracer?: RolloutTracer; cloneSetCache?: () => Obj } = {}) {
   const c = new MemoryCluster();
   const events: string[] = [];
   const recorder = {
@@ -47,7 +47,7 @@ function world(options: { tracer?: RolloutTracer } = {}) {
   const reconciler = (expectations: Expectations) =>
     new CloneSetReconciler({
       client: c.writer,
-      clonesets: c.reader('CloneSet'),
+      clonesets: options.cloneSetCache ? { ...c.reader('CloneSet'), get: options.cloneSetCache } : c.reader('CloneSet'),
       pods: c.reader('Pod'),
       pvcs: c.reader('PersistentVolumeClaim'),
       revisions: c.reader('ControllerRevision'),
@@ -66,6 +66,8 @@ function world(options: { tracer?: RolloutTracer } = {}) {
       const result = await reconciler(new Expectations()).reconcile({ namespace: NS, name: 'web' }, ctx);
       return { result, writes: c.writes.slice(from) };
     },
+    /** One reconciler for several rounds (what it keeps between rounds is kept). */
+    reconciler: () => reconciler(new Expectations()),
     tick: (ms: number) => (now = new Date(now.getTime() + ms)),
     pods: () => c.all<Pod>('Pod'),
     cs: () => c.get('CloneSet', NS, 'web') as Obj,
@@ -217,6 +219,27 @@ describe('CloneSetReconciler', () => {
     const from = w.c.writes.length;
     await expect(w.round()).rejects.toThrow(/exceeded quota/);
     // the same failure again: a pod create attempt, and no status write
+    expect(summary(w.c.writes.slice(from))).toEqual(['create Pod']);
+    expect((w.cs().status?.['conditions'] as unknown[])[0]).toEqual(first);
+  });
+
+  it('a failure seen again before the cache shows the first status write: no second write, same transition time', async () => {
+    // the cache still shows the CloneSet as it was before the reconciler's own status write
+    const stale = cloneSet({});
+    const w = world({ cloneSetCache: () => ({ ...stale, metadata: { ...stale.metadata, resourceVersion: '1' } }) });
+    w.c.add(stale);
+    w.c.failOn((x) =>
+      x.verb === 'create' && x.kind === 'Pod'
+        ? new ForbiddenError({ status: 403, serverMessage: `pods "${x.name}" is forbidden: exceeded quota` })
+        : undefined,
+    );
+    const r = w.reconciler();
+    await expect(r.reconcile({ namespace: NS, name: 'web' }, ctx)).rejects.toThrow(/exceeded quota/);
+    const first = (w.cs().status?.['conditions'] as { type: string }[])[0];
+    expect(first).toMatchObject({ type: 'FailedScale', status: 'True' });
+    w.tick(1_000);
+    const from = w.c.writes.length;
+    await expect(r.reconcile({ namespace: NS, name: 'web' }, ctx)).rejects.toThrow(/exceeded quota/);
     expect(summary(w.c.writes.slice(from))).toEqual(['create Pod']);
     expect((w.cs().status?.['conditions'] as unknown[])[0]).toEqual(first);
   });

@@ -21,6 +21,7 @@ import {
 import {
   type KubeWriter,
   type ObjectReader,
+  OwnWrites,
   type RolloutTracer,
   RolloutTraceControl,
 } from '@regatta/workload';
@@ -86,6 +87,8 @@ export class CloneSetReconciler implements Reconciler {
   readonly #gates: CloneSetFeatureGates;
   readonly #specGuard = new SpecGuard();
   readonly #traces: RolloutTraceControl;
+  /** Status writes the cache may not show yet (a condition written twice would move its transition time). */
+  readonly #ownWrites = new OwnWrites();
 
   constructor(deps: CloneSetReconcilerDeps) {
     this.#d = deps;
@@ -105,9 +108,14 @@ export class CloneSetReconciler implements Reconciler {
     const cached = this.#d.clonesets.get(req.namespace, req.name) as CloneSetObject | undefined;
     if (!cached) {
       this.#forget(key);
+      this.#ownWrites.forget(req.namespace, req.name);
       return {};
     }
-    const cs: CloneSetObject = { ...cached, apiVersion: CLONESET_GVK.apiVersion, kind: CLONESET_GVK.kind };
+    const cs: CloneSetObject = {
+      ...this.#ownWrites.view(cached),
+      apiVersion: CLONESET_GVK.apiVersion,
+      kind: CLONESET_GVK.kind,
+    };
     const waiting = this.#waiting(key, cs, req, ctx);
     if (waiting) return waiting;
 
@@ -161,6 +169,7 @@ export class CloneSetReconciler implements Reconciler {
       record: record && record.to === updateName ? record : undefined,
       delays: [],
       expectUpdated,
+      ownWrites: this.#ownWrites,
     };
 
     const failure = cs.metadata?.deletionTimestamp

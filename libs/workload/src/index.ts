@@ -1,6 +1,7 @@
 export type { ControlLogger, KubeWriter, ObjectReader, OnWritten, WorkloadKind } from './types.js';
 export { claim, type ClaimControlDeps, type ClaimInput } from './claim-control.js';
 export { writeStatus, type StatusWrite } from './status-writer.js';
+export { OwnWrites, resourceVersionNewer } from './own-writes.js';
 export {
   ROLLOUT_TRACE_ANNOTATION,
   RolloutTracer,

@@ -4,6 +4,7 @@
  * subresource, retried on a conflict; a workload deleted meanwhile is not an error.
  */
 import { type KubeObject, isNotFound, retryOnConflict } from '@regatta/kube';
+import type { OwnWrites } from './own-writes.js';
 import type { KubeWriter, WorkloadKind } from './types.js';
 
 export interface StatusWrite<S> {
@@ -12,6 +13,8 @@ export interface StatusWrite<S> {
   status: S;
   /** True when `status` differs from the stored one in a field the controller owns. */
   changed: (stored: unknown, next: S) => boolean;
+  /** Keeps the written object, for reconciles that run before the cache shows it ({@link OwnWrites}). */
+  ownWrites?: OwnWrites;
 }
 
 /** Writes the status when it changed; returns whether it wrote. */
@@ -22,7 +25,8 @@ export async function writeStatus<S>(
   if (!w.changed(w.workload.status, w.status)) return false;
   const ref = { ...w.kind, namespace: w.workload.metadata?.namespace, name: w.workload.metadata?.name ?? '' };
   try {
-    await retryOnConflict(() => client.patchStatus(ref, { status: w.status }, { type: 'merge' }));
+    const written = await retryOnConflict(() => client.patchStatus(ref, { status: w.status }, { type: 'merge' }));
+    w.ownWrites?.record(written);
   } catch (err) {
     if (!isNotFound(err)) throw err;
     return false;

@@ -6,7 +6,7 @@ import type { EventRecorder, KubeObject } from '@regatta/kube';
 import type { InPlaceUpdateControl } from '@regatta/inplace-update';
 import type { LifecycleControl } from '@regatta/lifecycle';
 import type { Expectations, ReconcileContext } from '@regatta/runtime';
-import type { KubeWriter, ObjectReader, RolloutRecord, RolloutTraceControl } from '@regatta/workload';
+import type { KubeWriter, ObjectReader, OwnWrites, RolloutRecord, RolloutTraceControl } from '@regatta/workload';
 import type { AstsFeatureGates, EffectiveSpec, StatefulSetObject } from '../statefulset-object.js';
 
 export const POD = { apiVersion: 'v1', kind: 'Pod' } as const;
@@ -49,5 +49,7 @@ export interface AstsSync {
   readonly refreshed: Map<string, boolean>;
   /** Conditions of failed pod writes this round. */
   readonly failures: FailureCondition[];
+  /** The set's own status writes, until the cache shows them. */
+  readonly ownWrites: OwnWrites;
   expectUpdated(obj: KubeObject): void;
 }

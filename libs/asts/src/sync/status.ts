@@ -71,6 +71,7 @@ export async function statusStep(s: AstsSync, input: StatusStepInput): Promise<C
     kind: STATEFULSET_GVK,
     status,
     changed: (stored, next) => statusChanged(stored as StatefulSetStatus | undefined, next),
+    ownWrites: s.ownWrites,
   });
   return status;
 }

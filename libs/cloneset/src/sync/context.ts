@@ -7,7 +7,7 @@ import type { InPlaceUpdateControl } from '@regatta/inplace-update';
 import type { LifecycleControl } from '@regatta/lifecycle';
 import type { CloneSetRolloutSpec } from '@regatta/rollout';
 import type { Expectations, ReconcileContext } from '@regatta/runtime';
-import type { KubeWriter, ObjectReader, RolloutRecord, RolloutTraceControl } from '@regatta/workload';
+import type { KubeWriter, ObjectReader, OwnWrites, RolloutRecord, RolloutTraceControl } from '@regatta/workload';
 import type { CloneSetFeatureGates, CloneSetObject } from '../cloneset-object.js';
 import type { RandomSource } from '../planning/index.js';
 
@@ -42,6 +42,8 @@ export interface CloneSetSync {
   readonly record: RolloutRecord | undefined;
   /** Requeue delays asked for by the steps (ms). */
   readonly delays: number[];
+  /** The CloneSet's own status writes, until the cache shows them. */
+  readonly ownWrites: OwnWrites;
   /** Expects the cache to show this version of a pod the reconcile wrote. */
   expectUpdated(obj: KubeObject): void;
 }

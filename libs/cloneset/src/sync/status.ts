@@ -71,6 +71,7 @@ export async function statusStep(
     kind: CLONESET_GVK,
     status,
     changed: (stored, next) => statusChanged(stored as Record<string, unknown> | undefined, next),
+    ownWrites: s.ownWrites,
   });
   return { status, requeueAfterMs: progress.requeueAfterMs };
 }
