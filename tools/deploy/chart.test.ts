@@ -189,6 +189,58 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
     expect(value('REGATTA_WEBHOOK_URL')).toBeUndefined();
   });
 
+  it('bus NKEYs or credentials files and TLS: each pod mounts its own key and the CA read-only, and is told where', () => {
+    const ms = rendered['only-cloneset-bus-nkeys-tls']!;
+    for (const role of ['cloneset', 'watcher']) {
+      const d = ms.find((m) => m.kind === 'Deployment' && m.metadata.name === `regatta-${role}`)!;
+      const spec = (d['spec'] as { template: { spec: PodSpec } }).template.spec;
+      const c = spec.containers[0]!;
+      const value = (n: string) => c.env.find((e) => e.name === n)?.value;
+      expect(value('NATS_NKEY_SEED_FILE'), role).toBe(`/etc/regatta/bus/credentials/${role}.nk`);
+      expect(value('NATS_TLS_CA_FILE')).toBe('/etc/regatta/bus/tls/ca.crt');
+      expect(value('NATS_TLS_CERT_FILE')).toBe('/etc/regatta/bus/tls/tls.crt');
+      expect(value('NATS_TLS_KEY_FILE')).toBe('/etc/regatta/bus/tls/tls.key');
+      expect(value('NATS_TLS_SERVER_NAME')).toBe('nats.nats.svc');
+      expect(c.env.some((e) => e.name === 'NATS_USER' || e.name === 'NATS_CREDS_FILE')).toBe(false);
+      expect(c.volumeMounts).toContainEqual({ name: 'bus-credentials', mountPath: '/etc/regatta/bus/credentials', readOnly: true });
+      expect(c.volumeMounts).toContainEqual({ name: 'bus-tls', mountPath: '/etc/regatta/bus/tls', readOnly: true });
+      // only this program's seed, not the others' keys of the Secret
+      expect(spec.volumes.find((v) => v.name === 'bus-credentials')?.secret).toEqual({
+        secretName: 'regatta-bus-nkeys',
+        defaultMode: 0o440,
+        items: [{ key: `${role}.nk`, path: `${role}.nk` }],
+      });
+      expect(spec.volumes.find((v) => v.name === 'bus-tls')?.secret?.items?.map((i) => i.key)).toEqual([
+        'ca.crt',
+        'tls.crt',
+        'tls.key',
+      ]);
+    }
+
+    const creds = parseManifests(
+      templateChart(chart.dir, [...VALUE_SETS['only-cloneset']!, 'bus.credsSecret=regatta-bus-creds']),
+    );
+    const d = creds.find((m) => m.kind === 'Deployment' && m.metadata.name === 'regatta-cloneset')!;
+    const spec = (d['spec'] as { template: { spec: PodSpec } }).template.spec;
+    expect(spec.containers[0]!.env.find((e) => e.name === 'NATS_CREDS_FILE')?.value).toBe(
+      '/etc/regatta/bus/credentials/cloneset.creds',
+    );
+    expect(spec.volumes.find((v) => v.name === 'bus-credentials')?.secret?.items).toEqual([
+      { key: 'cloneset.creds', path: 'cloneset.creds' },
+    ]);
+    expect(spec.volumes.some((v) => v.name === 'bus-tls')).toBe(false);
+  });
+
+  it('refuses two ways to authenticate to the bus', () => {
+    expect(() =>
+      templateChart(chart.dir, [
+        ...VALUE_SETS['only-cloneset']!,
+        'bus.credentialsSecret=regatta-bus',
+        'bus.nkeySecret=regatta-bus-nkeys',
+      ]),
+    ).toThrow(/set only one of bus.credentialsSecret, bus.credsSecret and bus.nkeySecret/);
+  });
+
   it('with the NATS chart enabled, the programs find its Service; ServiceMonitors on request', () => {
     const only = VALUE_SETS['only-cloneset']!.filter((v) => !v.startsWith('bus.url='));
     const ms = parseManifests(
@@ -217,9 +269,11 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
 
 interface PodSpec {
   securityContext: { runAsNonRoot?: boolean };
+  volumes: { name: string; secret?: { secretName: string; items?: { key: string; path: string }[] } }[];
   containers: {
     image: string;
     env: { name: string; value?: string; valueFrom?: unknown }[];
+    volumeMounts: { name: string; mountPath: string; readOnly?: boolean }[];
     securityContext: { readOnlyRootFilesystem?: boolean; allowPrivilegeEscalation?: boolean };
     readinessProbe: { httpGet: { path: string } };
     livenessProbe: { httpGet: { path: string } };

@@ -27,6 +27,17 @@ export const VALUE_SETS: Record<string, string[]> = {
       (c) => `controllers.${c}.enabled=false`,
     ),
   ],
+  // a production bus (docs/adr/0045): NKEY seeds and TLS with a client certificate, files from Secrets
+  'only-cloneset-bus-nkeys-tls': [
+    'bus.url=tls://nats.example:4222',
+    ...['asts', 'ads', 'sidecarset', 'uniteddeployment', 'resourcedistribution', 'imagepull'].map(
+      (c) => `controllers.${c}.enabled=false`,
+    ),
+    'bus.nkeySecret=regatta-bus-nkeys',
+    'bus.tls.secret=nats-client-tls',
+    'bus.tls.clientCertificate=true',
+    'bus.tls.serverName=nats.nats.svc',
+  ],
   'only-sidecarset': [
     'bus.url=nats://nats.example:4222',
     ...['cloneset', 'asts', 'ads', 'uniteddeployment', 'resourcedistribution', 'imagepull'].map(

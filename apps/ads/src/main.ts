@@ -16,7 +16,7 @@ import {
   isDaemonSetPodOrOrphan,
 } from '@regatta/ads';
 import { ImagePreDownloadControl, isPreDownloadJobOf } from '@regatta/image-predownload';
-import { RolloutTracer } from '@regatta/workload';
+import { RolloutTracer, rolloutSample } from '@regatta/workload';
 import { ControllerBuilder, mutating, runController, validating } from '@regatta/kit';
 
 const ads = ControllerBuilder.controller({
@@ -40,6 +40,8 @@ const ads = ControllerBuilder.controller({
     ],
     configurations: (url, ca, scope) => Object.values(daemonSetWebhookConfigurations(url, ca, scope)),
   }))
+  // regatta_rollout_info and regatta_rollout_replicas_* per DaemonSet (docs/operations.md "Metrics")
+  .rolloutMetrics((o) => rolloutSample('DaemonSet', o))
   .reconciler(({ readers, client, expectations, recorder, gates, tracer }) => {
     const rollouts = new RolloutTracer(tracer, { prefix: 'daemonset' });
     const imagePreDownload = new ImagePreDownloadControl({ client, jobs: readers.imagepulljobs, recorder });

@@ -18,7 +18,7 @@ import {
 } from '@regatta/asts';
 import { ControllerBuilder, mutating, runController, validating } from '@regatta/kit';
 import { ImagePreDownloadControl, isPreDownloadJobOf } from '@regatta/image-predownload';
-import { RolloutTracer } from '@regatta/workload';
+import { RolloutTracer, rolloutSample } from '@regatta/workload';
 
 const asts = ControllerBuilder.controller({
   name: 'asts',
@@ -43,6 +43,8 @@ const asts = ControllerBuilder.controller({
     ],
     configurations: (url, ca, scope) => Object.values(statefulSetWebhookConfigurations(url, ca, scope)),
   }))
+  // regatta_rollout_info and regatta_rollout_replicas_* per StatefulSet (docs/operations.md "Metrics")
+  .rolloutMetrics((o) => rolloutSample('StatefulSet', o))
   .reconciler(({ readers, client, expectations, recorder, gates, tracer }) => {
     const rollouts = new RolloutTracer(tracer, { prefix: 'statefulset' });
     const imagePreDownload = new ImagePreDownloadControl({ client, jobs: readers.imagepulljobs, recorder });

@@ -45,7 +45,7 @@ async function podInState(ns: string, state: string): Promise<Pod> {
 }
 
 describe('CloneSet', () => {
-  it('paused (S1 §2.2.2): a template change waits while paused and rolls once resumed', async () => {
+  it('paused (S1 §2.2.2): a template change waits while paused and rolls once resumed; /metrics shows the phase', async () => {
     const ns = await namespace();
     const demo = seed('s1-2-cs-demo.yaml');
     demo.metadata = { name: 'paused', namespace: ns };
@@ -63,6 +63,21 @@ describe('CloneSet', () => {
         (cs.status as { conditions?: { type: string; status: string; reason: string }[] }).conditions ?? []
       ).find((c) => c.type === 'Progressing');
     expect(progressing(held)).toMatchObject({ status: 'True', reason: 'CloneSetPaused' });
+    // the program's /metrics, as Argo Rollouts' rollout_info: one series per workload, its phase a label
+    const series = (text: string, name: string) =>
+      new RegExp(`^${name}\\{kind="CloneSet",namespace="${ns}",name="paused"(?:,phase="(\\w+)")?\\} (\\d+)$`, 'm').exec(text);
+    const sample = async () => {
+      const text = await h.metrics();
+      return {
+        phase: series(text, 'regatta_rollout_info')?.[1],
+        ...Object.fromEntries(
+          ['desired', 'updated', 'ready', 'available'].map((f) => [f, Number(series(text, `regatta_rollout_replicas_${f}`)?.[2])]),
+        ),
+      };
+    };
+    await expect
+      .poll(sample, { timeout: 10_000 })
+      .toEqual({ phase: 'Paused', desired: 3, updated: 0, ready: 3, available: 3 });
     await h.client.patch(
       { ...CS, namespace: ns, name: 'paused' },
       { spec: { updateStrategy: { paused: false } } },
@@ -73,6 +88,10 @@ describe('CloneSet', () => {
       .poll(async () => progressing(await cloneSet(ns, 'paused')), { timeout: 20_000 })
       .toMatchObject({ status: 'True', reason: 'CloneSetAvailable' });
     expect((await pods(ns)).every((p) => specOf(p).containers[0]!.image === 'nginx:mainline')).toBe(true);
+    await expect
+      .poll(sample, { timeout: 10_000 })
+      .toEqual({ phase: 'Completed', desired: 3, updated: 3, ready: 3, available: 3 });
+    expect((await h.metrics()).match(new RegExp(`regatta_rollout_info\\{[^}]*name="paused"`, 'g'))).toHaveLength(1);
     // the pause is a span of the rollout's trace
     await expect
       .poll(async () => (await h.rolloutSpans(ns, 'paused')).map((sp) => sp.operationName), {

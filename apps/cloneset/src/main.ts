@@ -14,7 +14,7 @@ import {
   isCloneSetPodOrOrphan,
 } from '@regatta/cloneset';
 import { ImagePreDownloadControl, isPreDownloadJobOf } from '@regatta/image-predownload';
-import { RolloutTracer } from '@regatta/workload';
+import { RolloutTracer, rolloutSample } from '@regatta/workload';
 import { ControllerBuilder, mutating, runController, validating } from '@regatta/kit';
 
 const cloneset = ControllerBuilder.controller({
@@ -41,6 +41,8 @@ const cloneset = ControllerBuilder.controller({
     ],
     configurations: (url, ca, scope) => Object.values(cloneSetWebhookConfigurations(url, ca, scope)),
   }))
+  // regatta_rollout_info and regatta_rollout_replicas_* per CloneSet (docs/operations.md "Metrics")
+  .rolloutMetrics((o) => rolloutSample('CloneSet', o))
   .reconciler(({ readers, client, expectations, recorder, gates, tracer }) => {
     const rollouts = new RolloutTracer(tracer);
     const imagePreDownload = new ImagePreDownloadControl({ client, jobs: readers.imagepulljobs, recorder });

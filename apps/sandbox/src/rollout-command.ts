@@ -118,7 +118,8 @@ export function addRolloutCommands(program: Command): void {
       .description(
         'roll back: put the pod template of an earlier revision (see `rollout history`) back into spec.template; ' +
           'the controller then rolls the pods out as for any template change. Exit 1 when the revision does not ' +
-          'exist or the template already matches it. Not for SidecarSet (its revisions hold no template)',
+          'exist; when the template already matches it, says "skipped rollback" and exits 0 (as kubectl). ' +
+          'Not for SidecarSet (its revisions hold no template)',
       ),
   )
     .option('--to-revision <n>', 'the revision number to go back to (default 0: the one before the newest)')

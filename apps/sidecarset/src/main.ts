@@ -28,6 +28,7 @@ import {
   type AnySidecarSet,
   type SidecarSetRevision,
 } from '@regatta/sidecarset';
+import { rolloutSample } from '@regatta/workload';
 import { ControllerBuilder, mutating, runController, validating } from '@regatta/kit';
 
 const none = () => [];
@@ -90,6 +91,8 @@ const sidecarset = ControllerBuilder.controller({
       followedReaders: ['sidecarsets'],
     };
   })
+  // regatta_rollout_info and regatta_rollout_replicas_* per SidecarSet (docs/operations.md "Metrics")
+  .rolloutMetrics((o) => rolloutSample('SidecarSet', o))
   .reconciler(({ readers, client, expectations, recorder, tracer }) => {
     const barriers = new BarrierReconciler({ pods: readers.pods, client });
     const upgrade = new SidecarSetUpgradeReconciler({

@@ -15,6 +15,7 @@ import {
   unitedDeploymentWebhookConfigurations,
   unitedDeploymentsForPod,
 } from '@regatta/uniteddeployment';
+import { rolloutSample } from '@regatta/workload';
 import { ControllerBuilder, mutating, runController, validating } from '@regatta/kit';
 
 const uniteddeployment = ControllerBuilder.controller({
@@ -45,6 +46,8 @@ const uniteddeployment = ControllerBuilder.controller({
         Object.values(unitedDeploymentWebhookConfigurations(url, ca, scope, webhookGates)),
     };
   })
+  // regatta_rollout_info and regatta_rollout_replicas_* per UnitedDeployment (docs/operations.md "Metrics")
+  .rolloutMetrics((o) => rolloutSample('UnitedDeployment', o))
   .reconciler(
     ({ readers, client, expectations, recorder, tracer }) =>
       new UnitedDeploymentReconciler({ ...readers, client, expectations, recorder, tracer }),

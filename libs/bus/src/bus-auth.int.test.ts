@@ -14,7 +14,7 @@ import {
   type NatsAuth,
 } from '@regatta/local-cluster';
 import {
-  BusUnavailableError,
+  BusRefusedError,
   Cache,
   connectBus,
   KINDS,
@@ -137,7 +137,8 @@ describe('bus credentials', () => {
     const err = await connectBus({ servers: url, name: 'anonymous', connectTimeoutMs: 2000 }).catch(
       (e: unknown) => e,
     );
-    expect(err).toBeInstanceOf(BusUnavailableError);
+    expect(err).toBeInstanceOf(BusRefusedError);
+    expect((err as BusRefusedError).code).toBe('REGATTA_BUS_REFUSED');
     expect((err as Error).message).toMatch(/[Aa]uthorization/);
   });
 });

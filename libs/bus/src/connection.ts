@@ -1,15 +1,22 @@
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect, errors, type NatsConnection } from '@nats-io/transport-node';
 import { Kvm } from '@nats-io/kv';
 import { jetstream } from '@nats-io/jetstream';
-import { BusUnavailableError } from './errors.js';
+import { connectionAuth, readBusAuth, type BusAuth } from './auth.js';
+import { BusRefusedError, BusUnavailableError } from './errors.js';
 
 export interface BusOptions {
   /** `nats://127.0.0.1:4222`; default NATS_URL. */
   servers?: string;
   /** Shown in the server's connection list (`regatta-cloneset`). */
   name: string;
+  /** User and password; default NATS_USER and NATS_PASSWORD. Ignored when `auth` is given. */
   user?: string;
   pass?: string;
+  /**
+   * Credentials (user/password, a `.creds` file or an NKEY seed file) and TLS (docs/adr/0045); default what
+   * `readBusAuth` reads from the environment (NATS_CREDS_FILE, NATS_NKEY_SEED_FILE, NATS_TLS_*).
+   */
+  auth?: BusAuth;
   /** How long to try the first connection before failing with BusUnavailableError. Default 10 s. */
   connectTimeoutMs?: number;
   /**
@@ -38,12 +45,13 @@ export async function connectBus(o: BusOptions): Promise<Bus> {
   const servers = o.servers ?? process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
   let nc: NatsConnection;
   const inboxPrefix = o.inboxPrefix ?? process.env['NATS_INBOX_PREFIX'];
+  // settings errors (BusOptionsError) are the caller's to fix, not an unreachable server
+  const auth = connectionAuth(o.auth ?? busAuthOf(o));
   try {
     nc = await connect({
       servers,
       name: o.name,
-      user: o.user ?? process.env['NATS_USER'],
-      pass: o.pass ?? process.env['NATS_PASSWORD'],
+      ...auth,
       timeout: o.connectTimeoutMs ?? 10_000,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 250,
@@ -51,6 +59,7 @@ export async function connectBus(o: BusOptions): Promise<Bus> {
       ...(inboxPrefix ? { inboxPrefix } : {}),
     });
   } catch (err) {
+    if (err instanceof errors.AuthorizationError) throw new BusRefusedError(servers, err);
     throw new BusUnavailableError(servers, err);
   }
   return {
@@ -61,4 +70,12 @@ export async function connectBus(o: BusOptions): Promise<Bus> {
       if (!nc.isClosed()) await nc.drain();
     },
   };
+}
+
+/** The environment's settings, with `user`/`pass` given in code taking the place of NATS_USER/NATS_PASSWORD. */
+function busAuthOf(o: BusOptions): BusAuth {
+  const env = readBusAuth();
+  if (o.user === undefined && o.pass === undefined) return env;
+  const { credsFile: _c, nkeySeedFile: _n, ...rest } = env;
+  return { ...rest, user: o.user ?? env.user, pass: o.pass ?? env.pass };
 }

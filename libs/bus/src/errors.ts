@@ -15,6 +15,28 @@ export class BusUnavailableError extends BusError {
   }
 }
 
+/** The NATS server answered but refused this program's credentials (or its permissions at connect). */
+export class BusRefusedError extends BusError {
+  constructor(servers: string, cause: unknown) {
+    super(
+      'REGATTA_BUS_REFUSED',
+      `the NATS server at ${servers} refused this connection: ${(cause as Error)?.message ?? String(cause)}. ` +
+        'Check the credentials (NATS_USER/NATS_PASSWORD, NATS_CREDS_FILE or NATS_NKEY_SEED_FILE) against the ' +
+        "server's users (docs/operations.md, the bus).",
+      { cause },
+    );
+  }
+}
+
+/** The bus's connection settings (credentials, TLS; docs/adr/0045) are contradictory, incomplete or unreadable. */
+export class BusOptionsError extends BusError {
+  constructor(reason: string, cause?: unknown) {
+    super('REGATTA_BUS_OPTIONS', `invalid bus connection settings: ${reason} (docs/operations.md, the bus)`, {
+      cause,
+    });
+  }
+}
+
 /** A value in a mirror bucket is not a Regatta envelope (wrong writer, or a newer format). */
 export class EnvelopeError extends BusError {
   constructor(bucket: string, key: string, reason: string) {

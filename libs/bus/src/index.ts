@@ -1,6 +1,16 @@
 export { MAX_VALUE_BYTES } from './bucket.js';
 export { Cache, INDEX_NAMESPACE, INDEX_NODE_NAME, INDEX_OWNER_UID } from './cache.js';
 export type { CacheOptions, Change, ChangeHandler, ChangeType, IndexFunc } from './cache.js';
+export {
+  authMethod,
+  BUS_AUTH_ENV,
+  connectionAuth,
+  parseNkeySeed,
+  readBusAuth,
+  type BusAuth,
+  type BusTls,
+  type ReadFile,
+} from './auth.js';
 export { connectBus, type Bus, type BusOptions } from './connection.js';
 export {
   decodeEnvelope,
@@ -16,6 +26,8 @@ export {
 } from './envelope.js';
 export {
   BusError,
+  BusOptionsError,
+  BusRefusedError,
   BusUnavailableError,
   EnvelopeError,
   ObjectTooLargeError,

@@ -135,6 +135,20 @@ export interface KindsDeclaration {
   watches: readonly WatchesDeclaration[];
 }
 
+/**
+ * One workload's rollout as the metrics show it (`regatta_rollout_info`, `regatta_rollout_replicas_*`; libs/workload
+ * `rolloutSample` projects each workload kind's status to it).
+ */
+export interface RolloutSample {
+  /** Progressing, Paused, Completed or Degraded (libs/workload `rolloutPhase`). */
+  phase: string;
+  desired: number;
+  updated: number;
+  ready: number;
+  /** Undefined for kinds whose status has no available count (UnitedDeployment, SidecarSet). */
+  available: number | undefined;
+}
+
 /** The whole declaration, as the kit reads it. */
 export interface ControllerDeclaration<R extends Record<string, KubeObject>, G extends string> {
   options: ControllerOptions<G>;
@@ -142,6 +156,8 @@ export interface ControllerDeclaration<R extends Record<string, KubeObject>, G e
   owns: readonly OwnsDeclaration[];
   watches: readonly WatchesDeclaration[];
   webhooks?: (ctx: ProgramContext<R, G>) => WebhookDeclaration;
+  /** Per-workload rollout metrics of the For kind: each object of its reader, projected (pure). */
+  rolloutMetrics?: (obj: KubeObject) => RolloutSample;
   reconciler: (ctx: ProgramContext<R, G>) => Reconciler;
 }
 
@@ -206,13 +222,22 @@ export class ControllerBuilder<R extends Record<string, KubeObject>, G extends s
     return this.next({ webhooks: factory });
   }
 
+  /**
+   * Exposes the For kind's rollouts on /metrics (Argo Rollouts' `rollout_info`): `project` turns one object into its
+   * phase and replica counts (docs/operations.md "Metrics").
+   */
+  rolloutMetrics(project: (obj: KubeObject) => RolloutSample): ControllerBuilder<R, G> {
+    return this.next({ rolloutMetrics: project });
+  }
+
   /** The reconciler, built with typed readers for exactly the declared kinds. Completes the declaration. */
   reconciler(factory: (ctx: ProgramContext<R, G>) => Reconciler): ControllerDeclaration<R, G> {
-    const { forKind, options, owns = [], watches = [], webhooks } = this.decl;
+    const { forKind, options, owns = [], watches = [], webhooks, rolloutMetrics } = this.decl;
     if (!forKind)
       throw new KitError('REGATTA_KIT_DECLARATION', `${options.name}: declare For before the reconciler`);
     const decl: ControllerDeclaration<R, G> = { options, forKind, owns, watches, reconciler: factory };
     if (webhooks) decl.webhooks = webhooks;
+    if (rolloutMetrics) decl.rolloutMetrics = rolloutMetrics;
     checkReaders(decl);
     return decl;
   }

@@ -11,6 +11,7 @@ export {
   type ProgramContext,
   type Reader,
   type Readers,
+  type RolloutSample,
   type WatchesDeclaration,
   type WebhookDeclaration,
   type WebhookRoute,
@@ -30,6 +31,7 @@ export {
 export { KitError } from './errors.js';
 export { runController, runControllers } from './program.js';
 export { runProgram, type Program } from './bootstrap.js';
+export { registerProgramMetrics, type ProgramMetricSources, type RolloutSource } from './program-metrics.js';
 export {
   certificateCovers,
   sharedWebhookCertificates,

@@ -79,7 +79,10 @@ async function setUpControllers(
   for (const c of cachesOfAll(decls, !!scope)) {
     caches.set(c.name, new Cache(bus, c.kind, { onError, ...(c.keep ? { keep: c.keep } : {}) }));
   }
-  registerProgramMetrics(registry, { program, isLeader: () => manager.isLeader(), caches });
+  const rollouts = decls.flatMap((d) =>
+    d.rolloutMetrics ? [{ kind: d.forKind.kind.kind, reader: caches.get(d.forKind.name)!, project: d.rolloutMetrics }] : [],
+  );
+  registerProgramMetrics(registry, { program, isLeader: () => manager.isLeader(), caches, rollouts });
   // the one place where mirrored JSON is taken as the declared types (as a typed informer does)
   const readers = Object.fromEntries(caches) as Readers<Record<string, KubeObject>>;
   const namespaces = scope ? caches.get(NAMESPACES) : undefined;

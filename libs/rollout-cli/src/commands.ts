@@ -147,6 +147,12 @@ export async function rolloutHistory(ctx: RolloutContext, t: RolloutTarget, now 
 export async function rolloutUndo(ctx: RolloutContext, t: RolloutTarget, toRevision: number): Promise<void> {
   const w = await readWorkload(ctx, t);
   const plan = planUndo(t.info, t.name, w, await ownedRevisions(ctx, t, w), toRevision);
+  if (plan.action === 'skip') {
+    ctx.out(
+      `${t.info.title} ${JSON.stringify(t.name)} skipped rollback (current template already matches revision ${plan.revision})\n`,
+    );
+    return;
+  }
   try {
     await ctx.client.patch(refOf(ctx, t), plan.patch, { type: 'json' });
   } catch (e) {

@@ -11,7 +11,7 @@ export { ROLLOUT_KINDS, parseTarget, type KindInfo, type RolloutKind, type Rollo
 export { rolloutProgress, type RolloutProgress, type Workload } from './progress.js';
 export { formatSummary, rolloutTraceOf, type RolloutTraceRef } from './summary.js';
 export { pausePatch } from './pause.js';
-export { AlreadyAtRevisionError, RevisionNotFoundError, planUndo, revisionTemplate, templateMatches, type UndoPlan } from './undo.js';
+export { RevisionNotFoundError, planUndo, revisionTemplate, templateMatches, type UndoPlan } from './undo.js';
 export { formatAge, formatHistory, ownedBy, revisionHistory, type ControllerRevision, type HistoryRow } from './history.js';
 export { parseDuration } from './duration.js';
 export {

@@ -5,9 +5,10 @@
  * UnitedDeployment has none, its rollout is driven by `manualUpdate.partitions`; SidecarSet, cluster-scoped,
  * `spec.updateStrategy.paused`).
  */
+import type { RolloutKind } from '@regatta/workload';
 import { UnknownKindError, RolloutUsageError } from './errors.js';
 
-export type RolloutKind = 'CloneSet' | 'StatefulSet' | 'DaemonSet' | 'UnitedDeployment' | 'SidecarSet';
+export type { RolloutKind };
 
 export interface KindInfo {
   kind: RolloutKind;

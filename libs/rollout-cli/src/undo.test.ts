@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RolloutUsageError } from './errors.js';
 import type { ControllerRevision } from './history.js';
 import { ROLLOUT_KINDS, type KindInfo } from './kinds.js';
-import { AlreadyAtRevisionError, RevisionNotFoundError, planUndo, revisionTemplate, templateMatches } from './undo.js';
+import { RevisionNotFoundError, planUndo, revisionTemplate, templateMatches } from './undo.js';
 
 const info = (kind: string): KindInfo => ROLLOUT_KINDS.find((k) => k.kind === kind)!;
 const template = (image: string) => ({
@@ -34,7 +34,8 @@ describe('planUndo', () => {
     ['UnitedDeployment', 2, 'nginx:3', 2, 'web-b', 'nginx:2'],
   ])('%s --to-revision=%i from %s → revision %i (%s, %s)', (kind, to, live, revision, name, image) => {
     const plan = planUndo(info(kind), 'web', workload(live), revisions, to);
-    expect(plan).toMatchObject({ revision, revisionName: name });
+    expect(plan).toMatchObject({ action: 'rollback', revision, revisionName: name });
+    if (plan.action !== 'rollback') throw new Error('expected a rollback');
     expect(plan.patch).toEqual([
       { op: 'test', path: '/metadata/resourceVersion', value: '42' },
       { op: 'replace', path: '/spec/template', value: expect.objectContaining({ spec: template(image).spec }) },
@@ -54,18 +55,12 @@ describe('planUndo', () => {
     );
   });
 
-  it('refuses a revision the template already matches (a null creationTimestamp is no difference)', () => {
-    let e: unknown;
-    try {
-      planUndo(info('StatefulSet'), 'db', workload('nginx:1'), revisions, 1);
-    } catch (err) {
-      e = err;
-    }
-    expect(e).toBeInstanceOf(AlreadyAtRevisionError);
-    expect((e as AlreadyAtRevisionError).message).toBe(
-      'Advanced StatefulSet "db" not rolled back: its template already matches revision 1 (web-a)',
-    );
-    expect((e as AlreadyAtRevisionError).exitCode).toBe(1);
+  it('skips a revision the template already matches, as kubectl does (a null creationTimestamp is no difference)', () => {
+    expect(planUndo(info('StatefulSet'), 'db', workload('nginx:1'), revisions, 1)).toEqual({
+      action: 'skip',
+      revision: 1,
+      revisionName: 'web-a',
+    });
   });
 
   it('refuses a negative revision as a usage error', () => {

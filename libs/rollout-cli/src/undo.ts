@@ -1,8 +1,8 @@
 /**
  * `regatta rollout undo`: which revision to go back to and the patch that restores its template, as `kubectl rollout
  * undo` does for a StatefulSet or DaemonSet (k8s.io/kubectl `pkg/polymorphichelpers/rollback.go`): without
- * `--to-revision` the revision before the newest, else the one numbered N; refused when it does not exist or the
- * workload's template already equals it. Each kind's revision data holds `{"spec":{"template":{…,"$patch":"replace"}}}`
+ * `--to-revision` the revision before the newest, else the one numbered N; refused when it does not exist, and
+ * skipped (nothing sent, exit 0, kubectl's "skipped rollback") when the workload's template already equals it. Each kind's revision data holds `{"spec":{"template":{…,"$patch":"replace"}}}`
  * (libs/revision `templateRevisionData`; CloneSet, Advanced StatefulSet, Advanced DaemonSet and UnitedDeployment build
  * theirs that way), so the template is restored by replacing `spec.template` whole.
  */
@@ -23,20 +23,21 @@ export class RevisionNotFoundError extends RolloutCliError {
   }
 }
 
-/** The workload's template already equals the revision asked for: nothing to undo. */
-export class AlreadyAtRevisionError extends RolloutCliError {
-  constructor(message: string) {
-    super('REGATTA_ROLLOUT_ALREADY_AT_REVISION', message, 1);
-  }
-}
-
-export interface UndoPlan {
-  /** The revision whose template is restored. */
-  revision: number;
-  revisionName: string;
-  /** RFC 6902: a `test` of the resourceVersion read (a concurrent edit makes it fail), then `replace /spec/template`. */
-  patch: JsonPatchOperation[];
-}
+/**
+ * What `undo` does: restore a revision's template, or nothing when the workload's template already matches it
+ * (`skip`; kubectl's `rollback.go` answers "skipped rollback (current template already matches revision N)" and
+ * exits 0).
+ */
+export type UndoPlan =
+  | {
+      action: 'rollback';
+      /** The revision whose template is restored. */
+      revision: number;
+      revisionName: string;
+      /** RFC 6902: a `test` of the resourceVersion read (a concurrent edit makes it fail), then `replace /spec/template`. */
+      patch: JsonPatchOperation[];
+    }
+  | { action: 'skip'; revision: number; revisionName: string };
 
 /**
  * The pod template a revision stores, without the `$patch` directive (libs/revision `templateFromRevision`);
@@ -105,14 +106,10 @@ export function planUndo(
       1,
     );
   }
-  if (templateMatches(w, found)) {
-    throw new AlreadyAtRevisionError(
-      `${label} not rolled back: its template already matches revision ${revision} (${revisionName})`,
-    );
-  }
+  if (templateMatches(w, found)) return { action: 'skip', revision, revisionName };
   const patch: JsonPatchOperation[] = [];
   const rv = w.metadata?.resourceVersion;
   if (rv) patch.push({ op: 'test', path: '/metadata/resourceVersion', value: rv });
   patch.push({ op: 'replace', path: '/spec/template', value: template });
-  return { revision, revisionName, patch };
+  return { action: 'rollback', revision, revisionName, patch };
 }

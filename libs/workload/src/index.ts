@@ -34,3 +34,11 @@ export {
   type WorkloadCondition,
   type WorkloadProgressingInput,
 } from './progressing.js';
+export { rolloutProgress, type RolloutKind, type RolloutStatus, type Workload } from './rollout-status.js';
+export {
+  rolloutPhase,
+  rolloutSample,
+  ROLLOUT_PHASES,
+  type RolloutPhase,
+  type WorkloadRolloutSample,
+} from './rollout-phase.js';

@@ -82,6 +82,8 @@ export interface CloneSetScenarios {
   ): Promise<void>;
   /** The log of this file's first cloneset program (instance a). */
   controllerLog(): string;
+  /** What the running cloneset program's `/metrics` answers. */
+  metrics(): Promise<string>;
   /** The spans (operation name and tags) Jaeger holds for the CloneSet's last rollout trace ([] until exported). */
   rolloutSpans(ns: string, name: string): Promise<JaegerSpan[]>;
   /** Waits until the status describes the CloneSet's current generation. */
@@ -137,6 +139,7 @@ export function useCloneSetScenarios(
       await kube().patch({ ...POD, namespace: ns, name }, body, { type });
     },
     controllerLog: () => layer.controllerLog(),
+    metrics: async () => (await fetch(`${layer.controllerHealth}/metrics`)).text(),
     rolloutSpans: async (ns, name) => rolloutTraceSpans(layer.jaegerQuery, await cloneSet(ns, name)),
     observed: (ns, name) => waitObserved(() => cloneSet(ns, name)),
     async settled(ns, name, replicas, timeoutMs = 60_000) {

@@ -66,9 +66,77 @@ app.kubernetes.io/component: {{ .component }}
 - name: NATS_PASSWORD
   valueFrom: { secretKeyRef: { name: {{ . }}, key: {{ printf "%s-password" $.role }} } }
 {{- end }}
+{{- include "regatta.busAuthEnv" . }}
 {{- with .root.Values.otlp.endpoint }}
 - name: OTEL_EXPORTER_OTLP_ENDPOINT
   value: {{ . | quote }}
+{{- end }}
+{{- end -}}
+
+{{/* The bus's credentials and TLS files (docs/adr/0045): where they are mounted, and the variables naming them. */}}
+{{- define "regatta.busAuthEnv" -}}
+{{- $b := .root.Values.bus -}}
+{{- if gt (len (compact (list $b.credentialsSecret $b.credsSecret $b.nkeySecret))) 1 -}}
+{{- fail "set only one of bus.credentialsSecret, bus.credsSecret and bus.nkeySecret (docs/operations.md)" -}}
+{{- end -}}
+{{- if $b.credsSecret }}
+- name: NATS_CREDS_FILE
+  value: {{ printf "/etc/regatta/bus/credentials/%s.creds" .role | quote }}
+{{- end }}
+{{- if $b.nkeySecret }}
+- name: NATS_NKEY_SEED_FILE
+  value: {{ printf "/etc/regatta/bus/credentials/%s.nk" .role | quote }}
+{{- end }}
+{{- if $b.tls.secret }}
+- name: NATS_TLS_CA_FILE
+  value: /etc/regatta/bus/tls/ca.crt
+{{- if $b.tls.clientCertificate }}
+- name: NATS_TLS_CERT_FILE
+  value: /etc/regatta/bus/tls/tls.crt
+- name: NATS_TLS_KEY_FILE
+  value: /etc/regatta/bus/tls/tls.key
+{{- end }}
+{{- end }}
+{{- with $b.tls.serverName }}
+- name: NATS_TLS_SERVER_NAME
+  value: {{ . | quote }}
+{{- end }}
+{{- end -}}
+
+{{/* volumeMounts entries of the bus's files; pass (dict "root" $ "role" …). */}}
+{{- define "regatta.busVolumeMounts" -}}
+{{- $b := .root.Values.bus -}}
+{{- if or $b.credsSecret $b.nkeySecret }}
+- { name: bus-credentials, mountPath: /etc/regatta/bus/credentials, readOnly: true }
+{{- end }}
+{{- if $b.tls.secret }}
+- { name: bus-tls, mountPath: /etc/regatta/bus/tls, readOnly: true }
+{{- end }}
+{{- end -}}
+
+{{/* volumes of the bus's files: a pod gets only its own role's key of the credentials Secret. */}}
+{{- define "regatta.busVolumes" -}}
+{{- $b := .root.Values.bus -}}
+{{- $secret := $b.credsSecret | default $b.nkeySecret -}}
+{{- with $secret }}
+- name: bus-credentials
+  secret:
+    secretName: {{ . }}
+    defaultMode: 288 # 0440, readable by the pod's fsGroup
+    items:
+      - { key: {{ printf "%s.%s" $.role (ternary "creds" "nk" (not (empty $b.credsSecret))) }}, path: {{ printf "%s.%s" $.role (ternary "creds" "nk" (not (empty $b.credsSecret))) }} }
+{{- end }}
+{{- with $b.tls.secret }}
+- name: bus-tls
+  secret:
+    secretName: {{ . }}
+    defaultMode: 288 # 0440
+    items:
+      - { key: ca.crt, path: ca.crt }
+      {{- if $b.tls.clientCertificate }}
+      - { key: tls.crt, path: tls.crt }
+      - { key: tls.key, path: tls.key }
+      {{- end }}
 {{- end }}
 {{- end -}}
 

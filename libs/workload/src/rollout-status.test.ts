@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RolloutKind } from './kinds.js';
-import { rolloutProgress, type Workload } from './progress.js';
+import { rolloutProgress, type RolloutKind, type Workload } from './rollout-status.js';
 
 const w = (generation: number, spec: Record<string, unknown>, status: Record<string, unknown>): Workload => ({
   metadata: { name: 'x', generation },
