@@ -3,6 +3,7 @@
  * Reconcile): finalize deleting or completed jobs (release synced secrets, drop the finalizer, delete after
  * `ttlSecondsAfterFinished`), add the finalizer, select the target NodeImages (bus caches), sync pull secrets,
  * compute the status, write the job's tag into at most `parallelism − active` more NodeImages, write the status.
+ * Dropping the finalizer of a finished job also emits the root span of its trace (job-trace.ts).
  */
 import {
   IMAGE_PULL_JOB_API_VERSION,
@@ -15,6 +16,8 @@ import {
 } from '@regatta/api';
 import { isNotFound, jsonEqual, retryOnConflict, type KubeClient, type KubeObject } from '@regatta/kube';
 import type { Expectations, Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
+import type { Tracer } from '@opentelemetry/api';
+import { emitJobSpan } from './job-trace.js';
 import { syncJobPullSecrets } from './secret-sync.js';
 import { calculateStatus } from './status.js';
 import { syncBudget, syncJobIntoNodeImage, type TagPolicyOptions } from './sync.js';
@@ -35,6 +38,8 @@ export interface ImagePullJobReconcilerDeps {
   daemonConfigNamespace: string;
   tagPolicy?: TagPolicyOptions;
   now?: () => Date;
+  /** The tracer of the jobs' root spans (job-trace.ts). */
+  tracer?: Tracer;
 }
 
 const JOB = { apiVersion: IMAGE_PULL_JOB_API_VERSION, kind: IMAGE_PULL_JOB_KIND } as const;
@@ -133,6 +138,8 @@ export class ImagePullJobReconciler implements Reconciler {
       job,
       finalizers.filter((f) => f !== ImagePullJobKeys.DeletionProtectionFinalizer),
     );
+    // the job is finished with (completed, or deleted first): its trace's root span, once, as the finalizer goes
+    if (this.#d.tracer) emitJobSpan(this.#d.tracer, job, this.#now());
   }
 
   async #setFinalizers(job: ImagePullJob, finalizers: string[]): Promise<void> {
