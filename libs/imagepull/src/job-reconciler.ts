@@ -47,6 +47,8 @@ const NODE_IMAGE = { apiVersion: NODE_IMAGE_API_VERSION, kind: NODE_IMAGE_KIND }
 /** Requeue while the cache has not shown a NodeImage this controller wrote (upstream: 5 s). */
 const STALE_NODE_IMAGE_REQUEUE_MS = 5_000;
 const MIN_REQUEUE_MS = 1_000;
+/** NodeImage writes of one reconcile in flight together. */
+const NODE_IMAGE_WRITES = 10;
 /** Re-reads the source secrets of a running job that has some (their updates are not on the bus). */
 export const SECRET_RESYNC_MS = 5_000;
 
@@ -101,17 +103,25 @@ export class ImagePullJobReconciler implements Reconciler {
     const now = this.#now();
     const { status, notSynced } = calculateStatus(job, targets, secrets, now);
 
-    const budget = syncBudget(job, status.active ?? 0, notSynced.length);
-    for (const name of notSynced.slice(0, budget)) {
-      const written = await retryOnConflict(async () => {
-        const fresh = await this.#d.client.getOrUndefined<NodeImage>({ ...NODE_IMAGE, name });
-        if (!fresh) return undefined;
-        const next = syncJobIntoNodeImage(fresh, job, secrets, now, this.#d.tagPolicy);
-        return next ? this.#d.client.replace(next) : undefined;
-      });
-      const rv = written?.metadata?.resourceVersion;
-      if (rv) this.#d.expectations.expectUpdated(key, name, rv);
-      if (written) ctx.log.debug({ job: key, nodeImage: name }, 'image tag written into NodeImage');
+    // the NodeImages of this round are written side by side, NODE_IMAGE_WRITES at a time: a job's first round
+    // (parallelism nodes) starts its pulls together instead of one GET and PUT after another (docs/benchmarks.md §9)
+    const names = notSynced.slice(0, syncBudget(job, status.active ?? 0, notSynced.length));
+    for (let i = 0; i < names.length; i += NODE_IMAGE_WRITES) {
+      const writes = await Promise.allSettled(
+        names.slice(i, i + NODE_IMAGE_WRITES).map(async (name) => {
+          const written = await retryOnConflict(async () => {
+            const fresh = await this.#d.client.getOrUndefined<NodeImage>({ ...NODE_IMAGE, name });
+            if (!fresh) return undefined;
+            const next = syncJobIntoNodeImage(fresh, job, secrets, now, this.#d.tagPolicy);
+            return next ? this.#d.client.replace(next) : undefined;
+          });
+          const rv = written?.metadata?.resourceVersion;
+          if (rv) this.#d.expectations.expectUpdated(key, name, rv);
+          if (written) ctx.log.debug({ job: key, nodeImage: name }, 'image tag written into NodeImage');
+        }),
+      );
+      const failed = writes.find((w): w is PromiseRejectedResult => w.status === 'rejected');
+      if (failed) throw failed.reason;
     }
 
     if (!jsonEqual((job.status ?? null) as never, status as never)) {
