@@ -77,6 +77,9 @@ export function reportImagePull(r: ImagePullResult): string {
       rssRow('idle, after ready', r.agentRss.idle),
       rssRow('peak during the job', r.agentRss.job),
       rssRow('peak since start (VmHWM)', r.agentRss.hwm),
+      // the node binary's pages are in every agent's RSS but in memory once: PSS shares them out, private leaves them
+      rssRow('idle, PSS (smaps_rollup)', r.agentRss.idlePss),
+      rssRow('idle, private (Private_Clean + Private_Dirty)', r.agentRss.idlePrivate),
     ]),
     '',
     'RSS of the other processes at the end of the job',
