@@ -2,6 +2,9 @@
 // t, the duration's ratio to it, the excess the agent's status cadence explains (docs/adr/0041-node-image-status-
 // rate-limit.md), and the per-agent summaries (median RSS).
 
+/** The earliest a tag's final phase is written after its spec change (libs/image-puller rate-limit.ts, ADR 0041). */
+export const FINAL_REPORT_MIN_MS = 3000;
+
 /** A job of N nodes at parallelism p runs in ceil(N/p) waves of one pull each. */
 export function pullWaves(nodes: number, parallelism: number): number {
   if (nodes <= 0) return 0;

@@ -1,6 +1,6 @@
 // Benchmark 9: the printed report (docs/benchmarks.md, section 9).
 import { fmt, table } from './common.js';
-import { cadenceExcessS, median, overBound, pullWaves, sumFinite } from './imagepull-figures.js';
+import { cadenceExcessS, FINAL_REPORT_MIN_MS, median, overBound, pullWaves, sumFinite } from './imagepull-figures.js';
 import type { ImagePullResult } from './imagepull.js';
 
 const mib = (b: number) => (Number.isFinite(b) ? `${(b / 2 ** 20).toFixed(0)} MiB` : 'n/a');
@@ -25,6 +25,7 @@ export function reportImagePull(r: ImagePullResult): string {
   // a node's pull is seen (its last status write) this long after t: the wait for the agent's next sync
   const lateS = median(w.specToLastStatusS) - r.pullMs / 1000;
   const cadenceS = pullWaves(n, r.parallelism) * lateS;
+  const amendedS = (pullWaves(n, r.parallelism) * Math.max(0, FINAL_REPORT_MIN_MS - r.pullMs)) / 1000;
   const out: string[] = [
     `ImagePullJob (${'completionPolicy Always'}) over N = ${n} simulated nodes, parallelism ${r.parallelism}, ` +
       `t = ${(r.pullMs / 1000).toFixed(1)} s per pull (the simulator's CRI ImageService); ` +
@@ -44,9 +45,10 @@ export function reportImagePull(r: ImagePullResult): string {
         `≤ 1.10: ${goal(ratio !== undefined && ratio <= 1.1)}`,
       ],
       [
-        "  of which the agents' status cadence (ADR 0041)",
+        "  of which a pull's wait to be seen (ADR 0041)",
         `≈ ${fmt(cadenceS, 1)} s (${pullWaves(n, r.parallelism)} waves × median seen-late ${fmt(lateS, 1)} s)`,
-        `ADR 0041's estimate: ≈ ${fmt(meanExcess, 0)} s, at most ${fmt(highExcess, 0)}`,
+        // amended: a final phase is written 3 s after the spec change at the earliest, not on the 3–5 s cadence
+        `≈ ${fmt(amendedS, 1)} s + the bus round trips (the 3–5 s cadence alone: ≈ ${fmt(meanExcess, 0)} s, at most ${fmt(highExcess, 0)})`,
       ],
       [
         'API watches held by the agents',
@@ -63,7 +65,7 @@ export function reportImagePull(r: ImagePullResult): string {
       [
         'NodeImage spec written → its last status write (s)',
         `median ${fmt(median(w.specToLastStatusS), 1)}, max ${fmt(Math.max(...w.specToLastStatusS), 1)} (${w.specToLastStatusS.length} nodes)`,
-        `t = ${fmt(r.pullMs / 1000, 1)} + the wait for the next 3–5 s sync`,
+        `max(t, 3 s) = ${fmt(Math.max(r.pullMs, FINAL_REPORT_MIN_MS) / 1000, 1)} + the bus round trip`,
       ],
       ['imagepull program writes during the job', `${w.program} (${w.jobStatusWrites} job status)`, ''],
       ['agents: start → all ready (s)', fmt(r.agentsStartS, 1), ''],
@@ -77,6 +79,9 @@ export function reportImagePull(r: ImagePullResult): string {
       rssRow('idle, after ready', r.agentRss.idle),
       rssRow('peak during the job', r.agentRss.job),
       rssRow('peak since start (VmHWM)', r.agentRss.hwm),
+      // the node binary's pages are in every agent's RSS but in memory once: PSS shares them out, private leaves them
+      rssRow('idle, PSS (smaps_rollup)', r.agentRss.idlePss),
+      rssRow('idle, private (Private_Clean + Private_Dirty)', r.agentRss.idlePrivate),
     ]),
     '',
     'RSS of the other processes at the end of the job',

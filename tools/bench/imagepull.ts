@@ -23,7 +23,7 @@ import {
 import { apiserverMetric, Child, cpuWindow, nowMs, sleep } from './common.js';
 import { pullBoundS } from './imagepull-figures.js';
 import { readAgentWrites, type AgentWrites } from './imagepull-audit.js';
-import { CONTROL_PLANE, clusterPids, procStatusBytes, rssSampler } from './process-memory.js';
+import { CONTROL_PLANE, clusterPids, procSmapsBytes, procStatusBytes, rssSampler } from './process-memory.js';
 
 export interface ImagePullConfig {
   nodes: number;
@@ -49,7 +49,7 @@ export interface ImagePullResult extends ImagePullConfig {
   /** WATCH requests the API server serves (all resources): before the agents, with them idle, most during the job. */
   watches: { before: number; agentsIdle: number; duringJobMax: number };
   /** Per agent, bytes: resident when idle, largest sample during the job, peak since start (VmHWM). */
-  agentRss: { idle: number[]; job: number[]; hwm: number[] };
+  agentRss: { idle: number[]; job: number[]; hwm: number[]; idlePss: number[]; idlePrivate: number[] };
   /** RSS of the other programs at the end of the job, bytes. */
   otherRss: Record<string, number>;
   /** CPU seconds during the job: the agents together, and each other process. */
@@ -197,6 +197,8 @@ export async function benchImagePull(ctx: ImagePullCtx): Promise<ImagePullResult
     await sleep(5000); // let start-up garbage settle before the idle figures
     const agentsIdle = await settledWatches(client);
     const idleRss = agents.map((a) => procStatusBytes(a.p.pid, 'VmRSS'));
+    const idlePss = agents.map((a) => procSmapsBytes(a.p.pid, 'Pss'));
+    const idlePrivate = agents.map((a) => procSmapsBytes(a.p.pid, 'Private'));
     log(`WATCH requests with the agents idle: ${agentsIdle} (${agentsIdle - before} more)`);
 
     const others: Record<string, number> = {
@@ -286,7 +288,7 @@ export async function benchImagePull(ctx: ImagePullCtx): Promise<ImagePullResult
       succeededAtS,
       finalStatus: JSON.stringify(status ?? {}),
       watches: { before, agentsIdle, duringJobMax },
-      agentRss: { idle: idleRss, job: agents.map((a) => jobRss[a.node] ?? NaN), hwm },
+      agentRss: { idle: idleRss, job: agents.map((a) => jobRss[a.node] ?? NaN), hwm, idlePss, idlePrivate },
       otherRss,
       cpuS,
       agentWrites: await readAgentWrites(ctx.auditLog, { fromMs, toMs: doneMs }),

@@ -23,6 +23,21 @@ export function procStatusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   }
 }
 
+/**
+ * From `/proc/<pid>/smaps_rollup`, bytes: `Pss` (each shared page divided among the processes mapping it) or
+ * `Private` (Private_Clean + Private_Dirty: what the process alone holds, freed when it exits). RSS counts the pages
+ * of the node binary that every agent shares once per agent; these two do not. NaN when unreadable.
+ */
+export function procSmapsBytes(pid: number, field: 'Pss' | 'Private'): number {
+  try {
+    const s = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    const kb = (k: string) => Number(s.match(new RegExp(`^${k}:\\s+(\\d+) kB`, 'm'))?.[1] ?? NaN);
+    return (field === 'Pss' ? kb('Pss') : kb('Private_Clean') + kb('Private_Dirty')) * 1024;
+  } catch {
+    return NaN;
+  }
+}
+
 /** Samples VmRSS of the processes every 250 ms; `end()` gives the largest sample of each. */
 export function rssSampler(pids: Record<string, number>): { end(): Record<string, number> } {
   const peak: Record<string, number> = {};

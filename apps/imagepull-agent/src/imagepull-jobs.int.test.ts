@@ -63,6 +63,25 @@ describe('ImagePullJob over agents pulling through CRI', () => {
         { timeout: 60_000, interval: 1000 },
       )
       .toEqual([...t.nodes()].sort());
+    // under the job's root span (docs/adr/0045): `imagepulljob` of regatta-imagepull, creation → completionTime, with
+    // the span id the uid gives; every pull span is its child
+    const traceId = uid.replace(/-/g, '');
+    await expect
+      .poll(async () => (await traceSpans(t.jaegerQuery, traceId)).filter((sp) => sp.operationName === 'imagepulljob'), {
+        timeout: 60_000,
+        interval: 1000,
+      })
+      .toEqual([
+        expect.objectContaining({
+          spanId: traceId.slice(16),
+          parentSpanIds: [],
+          service: 'regatta-imagepull',
+          tags: expect.objectContaining({ 'regatta.outcome': 'completed', 'regatta.succeeded': 3, 'regatta.imagepulljob': 'warm' }),
+        }),
+      ]);
+    const pulls = (await traceSpans(t.jaegerQuery, traceId)).filter((sp) => sp.operationName === 'pull image');
+    expect(pulls.map((sp) => sp.parentSpanIds)).toEqual(pulls.map(() => [traceId.slice(16)]));
+    expect(new Set(pulls.map((sp) => sp.service))).toEqual(new Set(['regatta-imagepull-agent']));
     for (const node of t.nodes()) {
       const ni = await t.client.get<KubeObject & { status?: { imageStatuses?: Record<string, { tags: { tag: string; phase: string }[] }> } }>({
         apiVersion: 'apps.kruise.io/v1beta1',

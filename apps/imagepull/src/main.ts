@@ -47,12 +47,13 @@ const imagePullJobs = ControllerBuilder.controller({
     ],
     configurations: (url, ca, scope) => Object.values(imagePullWebhookConfigurations(url, ca, scope)),
   }))
-  .reconciler(({ readers, client, expectations, gates }) =>
+  .reconciler(({ readers, client, expectations, gates, tracer }) =>
     imagePullJobsEnabled(gates)
       ? new ImagePullJobReconciler({
           ...readers,
           client,
           expectations,
+          tracer, // each job's root span (docs/adr/0045)
           daemonConfigNamespace: settings.daemonConfigNamespace,
           tagPolicy: settings,
         })

@@ -164,7 +164,7 @@ nodeCommand
 
 nodeCommand
   .command('remove')
-  .description('delete a Node (as kubectl delete node): the simulator stops running it; its pods are left to pod GC')
+  .description('delete a Node (as kubectl delete node): the simulator stops running it, its image pull agent is stopped; its pods are left to pod GC')
   .argument('<name>', 'the node name')
   .requiredOption('--dir <dir>', 'the folder given to `sandbox up`')
   .action(async (name: string, opts: { dir: string }) => {

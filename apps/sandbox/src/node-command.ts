@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { CoreV1Api, KubeConfig, type V1Node } from '@kubernetes/client-node';
 import { ENDPOINTS_FILE, waitFor } from '@regatta/local-cluster';
 import { UsageError } from './controllers.js';
-import { startNodeAgent } from './node-agent.js';
+import { startNodeAgent, stopNodeAgent } from './node-agent.js';
 
 /** The sandbox's simulator registers `node1…N` with the default name prefix. */
 const SANDBOX_NODE_PREFIX = 'node';
@@ -84,4 +84,7 @@ export async function sandboxNodeRemove(name: string, dir: string, log: (line: s
   const core = await coreApi(dir);
   await core.deleteNode({ name });
   log(`node ${name} deleted; its pods are left to the pod garbage collector, as on a real cluster`);
+  // its image pull agent goes with it (the DaemonSet's pod of a node that left), bus user included
+  const agent = await stopNodeAgent(dir, name);
+  if (agent) log(`${agent} stopped`);
 }

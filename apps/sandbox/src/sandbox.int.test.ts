@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { alive, locateBinaries, type ProcessRecord } from '@regatta/local-cluster';
+import { bucketName, connectBus, KINDS, ObjectWatch } from '@regatta/bus';
+import { alive, locateBinaries, type NodeAgentUser, type ProcessRecord } from '@regatta/local-cluster';
 
 const run = promisify(execFile);
 const regatta = fileURLToPath(new URL('../bin/regatta.mjs', import.meta.url));
@@ -156,6 +157,52 @@ describe('regatta sandbox', () => {
     expect(agent).toBeDefined();
     expect((await fetch(`${agent!.health}/readyz`)).status).toBe(200);
     expect((await records()).find((r) => r.name === 'imagepull-agent-node4')?.pid).toBe(agent!.pid);
+    // with a bus user of its own, as the first nodes' agents (docs/adr/0032): added to nats.conf, nats-server
+    // reloaded; it reads its node's NodeImage key and is refused another node's
+    const withUsers = async () =>
+      (JSON.parse(await readFile(join(dir, 'endpoints.json'), 'utf8')) as {
+        natsAuth: { nodeAgents?: Record<string, NodeAgentUser> };
+      }).natsAuth.nodeAgents ?? {};
+    const user4 = (await withUsers())['node4']!;
+    expect(user4.user).toBe('regatta-node-agent-node4');
+    const launches = async () =>
+      JSON.parse(await readFile(join(dir, 'programs.json'), 'utf8')) as { name: string; env: Record<string, string> }[];
+    expect((await launches()).find((l) => l.name === 'imagepull-agent-node4')?.env).toMatchObject({
+      NATS_USER: user4.user,
+      NATS_INBOX_PREFIX: user4.inboxPrefix,
+    });
+    const bus4 = await connectBus({
+      servers: endpoints.nats,
+      name: 'test-node4',
+      user: user4.user,
+      pass: user4.password,
+      inboxPrefix: user4.inboxPrefix,
+    });
+    try {
+      const own = new ObjectWatch(bus4, KINDS.nodeimages, undefined, 'node4', () => undefined);
+      await own.start();
+      // the NodeImage controller makes it 30 s after the node is Ready
+      await expect.poll(() => own.object?.metadata?.name, { timeout: 90_000, interval: 1000 }).toBe('node4');
+      await own.stop();
+      const kv = await bus4.kvm.open(bucketName(KINDS.nodeimages), { allow_direct: true });
+      await expect(kv.get('_.node1')).rejects.toThrow(/[Pp]ermission|timeout/i);
+    } finally {
+      await bus4.close();
+    }
+    // the first nodes' agents kept their connections through the reload
+    for (const p of endpoints.programs.filter((p) => p.name.startsWith('imagepull-agent-node')))
+      expect((await fetch(`${p.health}/readyz`)).status).toBe(200);
+
+    // `node remove` stops the node's agent and forgets it: pid and launch records, endpoints, bus user
+    await run(process.execPath, [regatta, 'sandbox', 'node', 'remove', '--dir', dir, 'node4'], { timeout: 120_000 });
+    expect(alive(agent!.pid)).toBe(false);
+    expect((await records()).map((r) => r.name)).not.toContain('imagepull-agent-node4');
+    expect((await launches()).map((l) => l.name)).not.toContain('imagepull-agent-node4');
+    expect(
+      (JSON.parse(await readFile(join(dir, 'endpoints.json'), 'utf8')) as typeof endpoints).programs.map((p) => p.name),
+    ).not.toContain('imagepull-agent-node4');
+    expect(Object.keys(await withUsers())).toEqual(['node1', 'node2', 'node3']);
+    expect(await readFile(join(dir, 'nats.conf'), 'utf8')).not.toContain('regatta-node-agent-node4');
 
     const unknown = (await run(process.execPath, [regatta, 'sandbox', 'restart', '--dir', dir, 'nope']).catch(
       (e: unknown) => e,

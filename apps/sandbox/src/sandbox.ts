@@ -201,7 +201,7 @@ function bundleEntry(app: string): string {
 export const NODE_AGENT_APP = 'imagepull-agent';
 
 /** Bus users of the node agents: each reads its node's key of the NodeImage mirror and registers under its name. */
-function nodeAgentsOption(nodes: string[]) {
+export function nodeAgentsOption(nodes: string[]) {
   return {
     nodes,
     bucket: bucketName(KINDS.nodeimages),

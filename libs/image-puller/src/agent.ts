@@ -1,9 +1,10 @@
 // The node agent (kruise-daemon's `pkg/daemon/imagepuller/imagepuller_controller.go`, with the bus in place of an
 // API watch): its own NodeImage from the bus, one sync at a time, re-run on spec changes, on worker progress, after
 // 3–5 s while anything pulls and after 20–30 min otherwise; failures retried with per-key backoff. A worker's report
-// does not write at once: it is written by the next sync (3–5 s, coalesced with the reports before it) through the
-// per-node rate limit (status-updater.ts, ADR 0041), and the latest status is flushed on stop. Secrets are read from
-// the API server only.
+// does not write at once: a Waiting or Pulling report is written by the next sync (3–5 s, coalesced with the reports
+// before it), a final phase by a sync as soon as 3 s have passed since the spec change (rate-limit.ts
+// reportSyncDelayMs); every write goes through the per-node rate limit (status-updater.ts, ADR 0041), and the latest
+// status is flushed on stop. Secrets are read from the API server only.
 import type { Tracer } from '@opentelemetry/api';
 import { ObjectWatch, registerKinds, type Bus } from '@regatta/bus';
 import { EventRecorder, isConflict, isNotFound, type KubeClient, type KubeObject } from '@regatta/kube';
@@ -11,7 +12,7 @@ import { credentialsFor, type SecretData } from './credentials.js';
 import { agentInstance, EVENT_COMPONENT, NODEIMAGE_KIND, REGISTRATION_CONTROLLER } from './kinds.js';
 import { ImagePuller } from './puller.js';
 import { PullPool } from './pull-pool.js';
-import { requeueAfterMs, sameJson, syncBackoffMs } from './rate-limit.js';
+import { reportSyncDelayMs, requeueAfterMs, sameJson, syncBackoffMs } from './rate-limit.js';
 import type { ImageRuntime } from './runtime.js';
 import { isPulling } from './status.js';
 import { StatusUpdater, type UpdaterClock } from './status-updater.js';
@@ -59,6 +60,8 @@ export class NodeImageAgent {
   private fresh: (NodeImage & KubeObject) | undefined;
   private rerun = false;
   private stopped = false;
+  /** When the NodeImage was first seen or its spec last changed (the earliest a final phase is written counts from it). */
+  private specChangedAt = Date.now();
   private registration: { stop(): Promise<void> } | undefined;
   /** Status writes done (for tests and metrics). */
   get writes(): number {
@@ -78,8 +81,17 @@ export class NodeImageAgent {
       ...(this.pool ? { pool: this.pool } : {}),
       events: (ref, type, reason, message) => void this.event(ref, type, reason, message),
       credentials: (image, secrets) => this.credentials(image, secrets),
-      // coalesced: the next sync, 3–5 s on, writes this report with any that follow it
-      onStatus: () => this.schedule(requeueAfterMs(true, Math.random())),
+      // coalesced: the next sync writes this report with any that follow it; a final phase is not held for the
+      // 3–5 s cadence (ADR 0041, amended)
+      onStatus: (st) =>
+        this.schedule(
+          reportSyncDelayMs({
+            final: st.phase === 'Succeeded' || st.phase === 'Failed',
+            specChangedAt: this.specChangedAt,
+            now: Date.now(),
+            jitter: Math.random(),
+          }),
+        ),
       log: (msg, fields) => o.log.debug(fields, msg),
       node: o.nodeName,
       ...(o.tracer ? { tracer: o.tracer } : {}),
@@ -89,6 +101,7 @@ export class NodeImageAgent {
       // like the informer's handler: new objects and spec changes (status echoes of our own writes are not); a
       // NodeImage gone or being deleted stops the pulls at once
       if (obj && !obj.metadata.deletionTimestamp && old && sameJson(old.spec, obj.spec)) return;
+      this.specChangedAt = Date.now();
       this.schedule(0);
     }, { onError: (err) => o.log.warn({ err }, 'NodeImage watch interrupted') });
   }

@@ -17,7 +17,7 @@ export interface PullerOptions {
   /** Credentials of an image's pull secrets, read from the API server (never the bus). */
   credentials(image: string, secrets: ReferenceObject[]): Promise<AuthConfig[]>;
   /** Called whenever a worker reports a new status (the agent then writes, rate-limited). */
-  onStatus?: () => void;
+  onStatus?: (status: ImageTagStatus) => void;
   log?: (msg: string, fields: Record<string, unknown>) => void;
   /** The node and the tracer of the pull spans (worker.ts). */
   node?: string;
@@ -100,7 +100,7 @@ export class ImagePuller {
         events: this.o.events,
         update: (st) => {
           p.statuses.set(st.tag, st);
-          this.o.onStatus?.();
+          this.o.onStatus?.(st);
         },
         ...(this.o.log ? { log: this.o.log } : {}),
         ...(this.o.node ? { node: this.o.node } : {}),

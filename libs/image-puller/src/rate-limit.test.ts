@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideStatusWrite, requeueAfterMs, sameJson, syncBackoffMs, TokenBucket } from './rate-limit.js';
+import { decideStatusWrite, reportSyncDelayMs, requeueAfterMs, sameJson, syncBackoffMs, TokenBucket } from './rate-limit.js';
 
 describe('TokenBucket (0.5 QPS, burst 5)', () => {
   it('allows a burst of 5, then one every 2 s', () => {
@@ -44,5 +44,17 @@ describe('requeue and backoff', () => {
   it('JSON equality ignores key order', () => {
     expect(sameJson({ a: 1, b: { c: [1, { d: 2, e: 3 }] } }, { b: { c: [1, { e: 3, d: 2 }] }, a: 1 })).toBe(true);
     expect(sameJson({ a: [1, 2] }, { a: [2, 1] })).toBe(false);
+  });
+});
+
+describe('reportSyncDelayMs: when a worker report is written', () => {
+  it.each([
+    ['a final phase 5 s after the spec change: at once', true, 5000, 0],
+    ['a final phase 1 s after the spec change (image present): 3 s after the change', true, 1000, 2000],
+    ['a final phase exactly 3 s after: at once', true, 3000, 0],
+    ['Pulling or progress: the 3–5 s cadence', false, 5000, 3000],
+    ['Waiting right after the change: the cadence', false, 10, 3000],
+  ])('%s', (_n, final, since, want) => {
+    expect(reportSyncDelayMs({ final, specChangedAt: 100_000, now: 100_000 + since, jitter: 0 })).toBe(want);
   });
 });

@@ -73,3 +73,21 @@ export function requeueAfterMs(busy: boolean, jitter: number): number {
 export function syncBackoffMs(failures: number, capJitter = 0): number {
   return Math.min(500 * 2 ** Math.min(failures, 20), 50_000 + Math.floor(capJitter * 5000));
 }
+
+/**
+ * The earliest a tag's final phase is written, counted from the spec change that started it: upstream's shortest
+ * sync interval (3 s). A job over nodes that already hold the image does not complete sooner than upstream's would
+ * (its synced pull secrets are still there when OpenKruise's e2e specs look; docs/adr/0041).
+ */
+export const FINAL_REPORT_MIN_MS = 3000;
+
+/**
+ * When to sync after a worker's report (docs/adr/0041, amended): a final phase (Succeeded, Failed) as soon as
+ * FINAL_REPORT_MIN_MS have passed since the spec change, so the job controller sees it without waiting for the
+ * 3–5 s cadence; any other report (Waiting, Pulling, progress) on that cadence. The write still goes through the
+ * token bucket, so a node never writes more than its burst and 0.5 per second.
+ */
+export function reportSyncDelayMs(o: { final: boolean; specChangedAt: number; now: number; jitter: number }): number {
+  if (!o.final) return requeueAfterMs(true, o.jitter);
+  return Math.max(0, o.specChangedAt + FINAL_REPORT_MIN_MS - o.now);
+}

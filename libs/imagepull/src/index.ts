@@ -41,6 +41,7 @@ export { syncJobPullSecrets, type SecretSyncDeps } from './secret-sync.js';
 export { maintainNodeImageSpec, type SpecLookups, type SpecMaintenance } from './nodeimage-spec.js';
 export { RESPONSE_TIMEOUT_MS, guardNodeImageStatus, pullFailedMessage, type StatusGuard, type TagFailure } from './nodeimage-status.js';
 export { changedSpecTags, changedStatusTags, jobsForNodeImageUpdate } from './changes.js';
+export { JOB_SPAN_NAME, emitJobSpan, jobSpan, type JobSpan } from './job-trace.js';
 export { ImagePullJobReconciler, SECRET_RESYNC_MS, type ImagePullJobReconcilerDeps, type Reader } from './job-reconciler.js';
 export {
   DEFAULT_NODEIMAGE_CREATION_DELAY_MS,

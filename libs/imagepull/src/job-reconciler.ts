@@ -3,6 +3,7 @@
  * Reconcile): finalize deleting or completed jobs (release synced secrets, drop the finalizer, delete after
  * `ttlSecondsAfterFinished`), add the finalizer, select the target NodeImages (bus caches), sync pull secrets,
  * compute the status, write the job's tag into at most `parallelism − active` more NodeImages, write the status.
+ * Dropping the finalizer of a finished job also emits the root span of its trace (job-trace.ts).
  */
 import {
   IMAGE_PULL_JOB_API_VERSION,
@@ -15,6 +16,8 @@ import {
 } from '@regatta/api';
 import { isNotFound, jsonEqual, retryOnConflict, type KubeClient, type KubeObject } from '@regatta/kube';
 import type { Expectations, Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
+import type { Tracer } from '@opentelemetry/api';
+import { emitJobSpan } from './job-trace.js';
 import { syncJobPullSecrets } from './secret-sync.js';
 import { calculateStatus } from './status.js';
 import { syncBudget, syncJobIntoNodeImage, type TagPolicyOptions } from './sync.js';
@@ -35,6 +38,8 @@ export interface ImagePullJobReconcilerDeps {
   daemonConfigNamespace: string;
   tagPolicy?: TagPolicyOptions;
   now?: () => Date;
+  /** The tracer of the jobs' root spans (job-trace.ts). */
+  tracer?: Tracer;
 }
 
 const JOB = { apiVersion: IMAGE_PULL_JOB_API_VERSION, kind: IMAGE_PULL_JOB_KIND } as const;
@@ -42,6 +47,8 @@ const NODE_IMAGE = { apiVersion: NODE_IMAGE_API_VERSION, kind: NODE_IMAGE_KIND }
 /** Requeue while the cache has not shown a NodeImage this controller wrote (upstream: 5 s). */
 const STALE_NODE_IMAGE_REQUEUE_MS = 5_000;
 const MIN_REQUEUE_MS = 1_000;
+/** NodeImage writes of one reconcile in flight together. */
+const NODE_IMAGE_WRITES = 10;
 /** Re-reads the source secrets of a running job that has some (their updates are not on the bus). */
 export const SECRET_RESYNC_MS = 5_000;
 
@@ -96,17 +103,25 @@ export class ImagePullJobReconciler implements Reconciler {
     const now = this.#now();
     const { status, notSynced } = calculateStatus(job, targets, secrets, now);
 
-    const budget = syncBudget(job, status.active ?? 0, notSynced.length);
-    for (const name of notSynced.slice(0, budget)) {
-      const written = await retryOnConflict(async () => {
-        const fresh = await this.#d.client.getOrUndefined<NodeImage>({ ...NODE_IMAGE, name });
-        if (!fresh) return undefined;
-        const next = syncJobIntoNodeImage(fresh, job, secrets, now, this.#d.tagPolicy);
-        return next ? this.#d.client.replace(next) : undefined;
-      });
-      const rv = written?.metadata?.resourceVersion;
-      if (rv) this.#d.expectations.expectUpdated(key, name, rv);
-      if (written) ctx.log.debug({ job: key, nodeImage: name }, 'image tag written into NodeImage');
+    // the NodeImages of this round are written side by side, NODE_IMAGE_WRITES at a time: a job's first round
+    // (parallelism nodes) starts its pulls together instead of one GET and PUT after another (docs/benchmarks.md §9)
+    const names = notSynced.slice(0, syncBudget(job, status.active ?? 0, notSynced.length));
+    for (let i = 0; i < names.length; i += NODE_IMAGE_WRITES) {
+      const writes = await Promise.allSettled(
+        names.slice(i, i + NODE_IMAGE_WRITES).map(async (name) => {
+          const written = await retryOnConflict(async () => {
+            const fresh = await this.#d.client.getOrUndefined<NodeImage>({ ...NODE_IMAGE, name });
+            if (!fresh) return undefined;
+            const next = syncJobIntoNodeImage(fresh, job, secrets, now, this.#d.tagPolicy);
+            return next ? this.#d.client.replace(next) : undefined;
+          });
+          const rv = written?.metadata?.resourceVersion;
+          if (rv) this.#d.expectations.expectUpdated(key, name, rv);
+          if (written) ctx.log.debug({ job: key, nodeImage: name }, 'image tag written into NodeImage');
+        }),
+      );
+      const failed = writes.find((w): w is PromiseRejectedResult => w.status === 'rejected');
+      if (failed) throw failed.reason;
     }
 
     if (!jsonEqual((job.status ?? null) as never, status as never)) {
@@ -133,6 +148,8 @@ export class ImagePullJobReconciler implements Reconciler {
       job,
       finalizers.filter((f) => f !== ImagePullJobKeys.DeletionProtectionFinalizer),
     );
+    // the job is finished with (completed, or deleted first): its trace's root span, once, as the finalizer goes
+    if (this.#d.tracer) emitJobSpan(this.#d.tracer, job, this.#now());
   }
 
   async #setFinalizers(job: ImagePullJob, finalizers: string[]): Promise<void> {

@@ -10,6 +10,7 @@ import {
   jaegerConfig,
   kubeconfigYaml,
   natsConfig,
+  newNodeAgentUser,
   schedulerArgs,
   WRITE_AUDIT_POLICY,
   type NatsAuth,
@@ -308,21 +309,7 @@ export function newNatsAuth(prefix = '', nodeAgents?: NodeAgentsOption): NatsAut
     controllers: Object.fromEntries(BUS_CONTROLLERS.map((c) => [c, { user: `regatta-${c}`, password: pw() }])),
     prefix,
     ...(nodeAgents
-      ? {
-          nodeAgents: Object.fromEntries(
-            nodeAgents.nodes.map((node) => [
-              node,
-              {
-                user: `regatta-node-agent-${node}`,
-                password: pw(),
-                inboxPrefix: `_INBOX_${randomBytes(8).toString('hex')}`,
-                bucket: nodeAgents.bucket,
-                key: `_.${node}`,
-                registration: nodeAgents.registration(node),
-              },
-            ]),
-          ),
-        }
+      ? { nodeAgents: Object.fromEntries(nodeAgents.nodes.map((node) => [node, newNodeAgentUser(node, nodeAgents)])) }
       : {}),
   };
 }

@@ -1,4 +1,5 @@
 // Command lines of the control plane's processes: pure functions of ports and paths.
+import { randomBytes } from 'node:crypto';
 import { CONTROLLER_NAMES } from '@regatta/runtime';
 
 export interface PkiPaths {
@@ -178,6 +179,18 @@ export interface NodeAgentUser extends NatsUser {
   key: string;
   /** The registration key it may write (`imagepull.agent-<node>`). */
   registration: string;
+}
+
+/** A node agent's bus user: a fresh password and inbox prefix, its node's key of the bucket (docs/adr/0032). */
+export function newNodeAgentUser(node: string, o: { bucket: string; registration: (node: string) => string }): NodeAgentUser {
+  return {
+    user: `regatta-node-agent-${node}`,
+    password: randomBytes(18).toString('base64url'),
+    inboxPrefix: `_INBOX_${randomBytes(8).toString('hex')}`,
+    bucket: o.bucket,
+    key: `_.${node}`,
+    registration: o.registration(node),
+  };
 }
 
 /**

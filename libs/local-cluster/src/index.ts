@@ -26,6 +26,7 @@ export {
   CONTROLLER_MANAGER_LEFT_OFF,
   controllerPublishAllow,
   natsConfig,
+  newNodeAgentUser,
   nodeAgentPermissions,
   WRITE_AUDIT_POLICY,
   type NatsAuth,
@@ -39,6 +40,7 @@ export {
   UnknownProcessError,
   WaitTimeoutError,
 } from './errors.js';
+export { NATS_SERVER, NatsReloadError, reloadNatsAuth, withNodeAgent } from './nats-users.js';
 export { PRIVATE_FILE_MODE, writePrivateFile } from './private-file.js';
 export {
   LAUNCH_FILE,
@@ -47,6 +49,7 @@ export {
   readLaunchRecords,
   readPidRecords,
   writeLaunchRecords,
+  writePidRecords,
   type LaunchRecord,
   type ReadyProbe,
 } from './records.js';

@@ -9,3 +9,4 @@ export {
 export { startTracing, type StartTracingOptions, type Tracing, type TracingLogger } from './tracing.js';
 export { withSpan, type WithSpanOptions } from './spans.js';
 export { injectTraceContext, extractTraceContext } from './propagation.js';
+export { fixedOrRandomIds, startSpanWithIds, uidTraceIds, type TraceIds } from './object-trace.js';

@@ -4,6 +4,7 @@ import { trace } from '@opentelemetry/api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from './logger.js';
 import { extractTraceContext, injectTraceContext } from './propagation.js';
+import { startSpanWithIds, uidTraceIds } from './object-trace.js';
 import { withSpan } from './spans.js';
 import { startTracing, type Tracing } from './tracing.js';
 
@@ -96,6 +97,30 @@ describe('tracing with a collector', () => {
     expect(req?.body.includes(Buffer.from(traceId, 'hex'))).toBe(true);
     expect(req?.body.includes(Buffer.from('rollout cloneset/web'))).toBe(true);
     expect(req?.body.includes(Buffer.from('test-svc'))).toBe(true);
+  });
+
+  it("starts an object's root span with the ids of its uid; the next spans get random ids", async () => {
+    tracing = startTracing({ serviceName: 'test-svc', endpoint: receiver.endpoint });
+    const ids = uidTraceIds('0f8fad5b-d9cb-469f-a165-70867728950e')!;
+    expect(ids).toEqual({ traceId: '0f8fad5bd9cb469fa16570867728950e', spanId: 'a16570867728950e' });
+    const root = startSpanWithIds(tracing.tracer, 'imagepulljob', ids, { startTime: new Date(Date.now() - 5000) });
+    expect(root.spanContext()).toMatchObject(ids);
+    root.end();
+    const child = tracing.tracer.startSpan('other');
+    expect(child.spanContext().traceId).not.toBe(ids.traceId);
+    expect(child.spanContext().spanId).toMatch(/^[0-9a-f]{16}$/);
+    expect(child.spanContext().spanId).not.toBe(ids.spanId);
+    child.end();
+    await tracing.shutdown();
+    expect(receiver.requests.some((r) => r.body.includes(Buffer.from(ids.spanId, 'hex')))).toBe(true);
+  });
+
+  it.each([
+    ['not a uuid', undefined],
+    ['', undefined],
+    ['0f8fad5b-d9cb-469f-0000-000000000000', undefined],
+  ])('has no object trace for uid %j', (uid, want) => {
+    expect(uidTraceIds(uid)).toEqual(want);
   });
 
   it('carries a traceparent through a plain object into a child span of the same trace', async () => {

@@ -1,6 +1,7 @@
 import { context, propagation, trace, type Tracer } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { NodeSDK } from '@opentelemetry/sdk-node';
+import { fixedOrRandomIds } from './object-trace.js';
 
 /** The few logger methods tracing needs; a pino logger fits. */
 export interface TracingLogger {
@@ -70,6 +71,8 @@ export function startTracing(options: StartTracingOptions): Tracing {
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [],
+    // random ids, except for an object's root span (object-trace.ts)
+    idGenerator: fixedOrRandomIds,
   });
   sdk.start();
   options.logger?.info({ endpoint, serviceName: options.serviceName }, 'tracing started');

@@ -3,6 +3,12 @@
 export interface JaegerSpan {
   operationName: string;
   tags: Record<string, unknown>;
+  /** Set by `traceSpans`. */
+  spanId?: string;
+  /** The span ids of its CHILD_OF references (its parent); set by `traceSpans`. */
+  parentSpanIds?: string[];
+  /** The `service.name` of the program that emitted it; set by `traceSpans`. */
+  service?: string;
 }
 
 /** The trace id of a W3C `traceparent` (`00-<trace id>-<span id>-<flags>`), '' when there is none. */
@@ -14,11 +20,24 @@ export async function traceSpans(query: string | undefined, traceId: string): Pr
   const res = await fetch(`${query}/api/traces/${traceId}`);
   if (!res.ok) return [];
   const body = (await res.json()) as {
-    data?: { spans: { operationName: string; tags: { key: string; value: unknown }[] }[] }[];
+    data?: {
+      spans: {
+        operationName: string;
+        spanID: string;
+        processID: string;
+        references?: { refType: string; spanID: string }[];
+        tags: { key: string; value: unknown }[];
+      }[];
+      processes?: Record<string, { serviceName: string }>;
+    }[];
   };
-  return (body.data?.[0]?.spans ?? []).map((sp) => ({
+  const t = body.data?.[0];
+  return (t?.spans ?? []).map((sp) => ({
     operationName: sp.operationName,
-    tags: Object.fromEntries(sp.tags.map((t) => [t.key, t.value])),
+    tags: Object.fromEntries(sp.tags.map((tag) => [tag.key, tag.value])),
+    spanId: sp.spanID,
+    parentSpanIds: (sp.references ?? []).filter((r) => r.refType === 'CHILD_OF').map((r) => r.spanID),
+    service: t?.processes?.[sp.processID]?.serviceName ?? '',
   }));
 }
 
