@@ -252,7 +252,11 @@ describe('faults', () => {
 
 describe('graceful deletion', () => {
   it('stops the containers after podStopMs (capped by the grace period) and ends terminal', () => {
-    const s = new PodSim(twoContainers());
+    // a sidecar that exits on SIGTERM (one that ignores it: runtime-termination.test.ts)
+    const p = twoContainers();
+    const side = p.spec?.containers?.[1];
+    if (side) side.command = ['sh', '-c', "trap 'exit 0' TERM; sleep infinity & wait"];
+    const s = new PodSim(p);
     s.at(0);
     s.at(1000);
     s.pod = {
@@ -378,7 +382,10 @@ describe('adoption (simulator restart)', () => {
     const again = new PodSim(s.pod);
     again.setImage('side', 'busybox:1.37');
     again.at(2000);
-    const st = again.at(2300);
+    // `sleep infinity` ignores SIGTERM: it runs the pod's grace period (30 s), then the new image is pulled
+    expect(cs(again.at(31_900), 'side')).toMatchObject({ restartCount: 0, image: 'busybox:1.36' });
+    again.at(32_000);
+    const st = again.at(32_300);
     expect(cs(st, 'side')).toMatchObject({ restartCount: 1, image: 'busybox:1.37' });
     expect(cs(st, 'app')).toEqual(cs(s.pod.status ?? {}, 'app'));
   });
