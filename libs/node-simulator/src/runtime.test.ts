@@ -119,6 +119,27 @@ describe('pod start', () => {
 });
 
 describe('in-place image change', () => {
+  it("is acted on at the kubelet's next sync: one PLEG relist after the pod's last status report", () => {
+    const s = new PodSim(twoContainers());
+    s.at(0);
+    s.at(1000);
+    if (s.rt) s.rt.reportedAt = T0 + 1000; // the pod loop records when it wrote the status
+    s.setImage('app', 'nginx:1.26');
+    const waiting = s.at(1200);
+    expect(cs(waiting, 'app')).toMatchObject({ image: 'nginx:1.25', restartCount: 0, ready: true });
+    expect(s.events('Killing')).toEqual([]);
+    expect(s.rt && nextDeadline(s.rt, T0 + 1200)).toBe(T0 + 2000);
+    const killed = s.at(2000);
+    expect(s.events('Killing')).toEqual(['Killing: Container app definition changed, will be restarted']);
+    expect(cs(killed, 'app')?.lastState?.terminated?.finishedAt).toBe(rfc3339(T0 + 2000));
+    // a change long after the last report is acted on at once
+    if (s.rt) s.rt.reportedAt = T0 + 2000;
+    s.at(5000);
+    s.setImage('app', 'nginx:1.27');
+    s.at(5000);
+    expect(s.events('Killing')).toHaveLength(2);
+  });
+
   it('restarts only that container: restartCount+1, new image and imageID, not ready for containerRestartMs', () => {
     const s = new PodSim(twoContainers());
     s.at(0);

@@ -335,6 +335,13 @@ export function advance(
       if ((want === c.target && !killed) || s.kind === 'terminated' || (c.init && s.kind !== 'running'))
         continue;
       const specChanged = want !== c.target;
+      // the kubelet acts on a spec change at the pod's next sync, which waits for a PLEG relist that began after
+      // the sync that last reported its status (upstream kubernetes pkg/kubelet/pod_workers.go, GetNewerThan)
+      if (specChanged && s.kind === 'running') {
+        c.syncAt ??= Math.max(now, (rt.reportedAt ?? -Infinity) + t.plegRelistMs);
+        if (c.syncAt > now) continue;
+      }
+      delete c.syncAt;
       c.target = want;
       if (c.containerID === '') c.image = want;
       if (s.kind === 'running') {
@@ -458,6 +465,7 @@ export function nextDeadline(rt: PodRuntime, now: number): number | null {
     if (s.kind === 'waiting' && s.until !== null) next = Math.min(next, s.until);
     else if (s.kind === 'pullFailed' || s.kind === 'backoff') next = Math.min(next, s.until);
     else if (s.kind === 'running') {
+      if (c.syncAt !== undefined && c.syncAt > now) next = Math.min(next, c.syncAt);
       if (s.endAt !== null) next = Math.min(next, s.endAt);
       if (s.readyAt > now) next = Math.min(next, s.readyAt);
       if (s.postStartUntil !== undefined && s.postStartUntil > now) next = Math.min(next, s.postStartUntil);
