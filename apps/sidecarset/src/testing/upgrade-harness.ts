@@ -17,6 +17,7 @@ import {
   useScenarioPrograms,
   type Pod,
 } from '@regatta/testing';
+import { UNTIL_STOPPED } from './upgrade-fixtures.js';
 
 export const SCS = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'SidecarSet' } as const;
 
@@ -190,7 +191,7 @@ export function useUpgradeScenarios(): UpgradeScenarios {
               {
                 name: 'sidecar',
                 image,
-                command: ['sleep', 'infinity'],
+                command: UNTIL_STOPPED,
                 env: [{ name: 'IS_INJECTED', value: 'true' }],
               },
             ],
