@@ -2,8 +2,9 @@
 // against Regatta. Builds OpenKruise (tools/compat/build.sh) when the cache lacks it, brings up a sandbox
 // (`regatta sandbox up --detach`, the controllers the spec files need), runs each spec of SPEC_FILES in its own
 // process with a per-spec timeout, and writes docs/compatibility.md. Results are kept next to the build
-// (results.json), so a run of a few specs (`--only`) updates their rows and keeps the others; `--report` only
-// writes docs/compatibility.md again from them.
+// (results.json), so a run of a few specs (`--only`) updates their rows and keeps the others (on a machine without
+// results.json, the others are read from docs/compatibility.md); `--report` only writes docs/compatibility.md
+// again from them.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -13,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { KubeClient, isAlreadyExists } from '@regatta/kube';
 import { cacheDir } from '@regatta/local-cluster';
 import { waitForNodeImages } from './install.js';
-import { renderConsole, renderMarkdown } from './render.js';
+import { renderConsole, renderMarkdown, resultsFromMarkdown } from './render.js';
 import { outcomeOf, withKnownCause, withoutKnownCause, type SpecResult } from './results.js';
 import { parseSpecs, selects, specKey, type Spec } from './specs.js';
 import { featureGatesValue, KNOWN_FAILURES, NOT_APPLICABLE, SPEC_FILES } from './suites.js';
@@ -152,9 +153,16 @@ try {
 
 // merge with earlier results (a partial run updates its rows), then write the document
 const store = join(out, 'results.json');
+// a machine without results yet (a fresh cache) starts from the committed document, so that a run of a few specs
+// keeps the other rows
+const committed = join(root, 'docs/compatibility.md');
 const previous: SpecResult[] = existsSync(store)
   ? (JSON.parse(await readFile(store, 'utf8')) as SpecResult[])
-  : [];
+  : existsSync(committed)
+    ? resultsFromMarkdown(await readFile(committed, 'utf8'), specs)
+    : [];
+if (!existsSync(store) && previous.length > 0)
+  log(`no ${store} yet: the other specs keep the ${previous.length} results of docs/compatibility.md`);
 const byKey = new Map(previous.map((r) => [specKey(r.spec), { ...r, reason: withoutKnownCause(r.reason) }]));
 const at = new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
 const code = codeVersion();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cell, counts, renderConsole, renderMarkdown } from './render.js';
+import { cell, counts, renderConsole, renderMarkdown, resultsFromMarkdown } from './render.js';
 import type { SpecResult } from './results.js';
 
 const file = 'apps/v1alpha1/cloneset.go';
@@ -55,5 +55,27 @@ describe('helpers', () => {
     const text = renderConsole(results);
     expect(text).toContain('  717  failed         same imageID\n');
     expect(text.endsWith('1 passed, 1 failed, 1 not applicable')).toBe(true);
+  });
+});
+
+describe('resultsFromMarkdown', () => {
+  it('reads back the rows of a rendered document, with its run date, code and timeout', () => {
+    const md = renderMarkdown(results, info, [{ kind: 'CloneSet', file }]);
+    const specs = results.map((r) => r.spec);
+    expect(resultsFromMarkdown(md, specs)).toEqual(
+      results.map((r) => ({
+        ...r,
+        seconds: r.outcome === 'not applicable' ? 0 : Math.round(r.seconds),
+        at: info.date,
+        code: info.code,
+        timeout: info.timeout,
+      })),
+    );
+  });
+
+  it('skips rows of specs no longer listed, and sections of other files', () => {
+    const md = renderMarkdown(results, info, [{ kind: 'CloneSet', file }]);
+    expect(resultsFromMarkdown(md, [spec(345, 'scales in normal cases')]).map((r) => r.spec.line)).toEqual([345]);
+    expect(resultsFromMarkdown(md, [{ ...spec(345, 'x'), file: 'apps/v1beta1/statefulset.go' }])).toEqual([]);
   });
 });

@@ -73,3 +73,32 @@ export function renderConsole(results: readonly SpecResult[]): string {
   );
   return [...lines, '', summary(counts(results))].join('\n');
 }
+
+/**
+ * The results a rendered docs/compatibility.md shows, for the specs listed in `specs` (matched by file and line):
+ * what a machine without results.json starts from, so that a run of a few specs (`--only`) keeps the other rows.
+ * Each keeps the document's run date, code and timeout; the time column is whole seconds.
+ */
+export function resultsFromMarkdown(md: string, specs: readonly SpecResult['spec'][]): SpecResult[] {
+  const latest = /^Latest result: (.+?), code (.+?), per-spec timeout (\d+) s/m.exec(md);
+  const stamp = latest ? { at: latest[1], code: latest[2], timeout: Number(latest[3]) } : {};
+  const outcomes: Record<string, Outcome> = { passed: 'passed', '**failed**': 'failed', 'n/a': 'not applicable' };
+  const out: SpecResult[] = [];
+  let file: string | undefined;
+  for (const line of md.split('\n')) {
+    const section = /^## .* \(`test\/e2e\/(.+?)`\)/.exec(line);
+    if (section) {
+      file = section[1];
+      continue;
+    }
+    // | line | spec | result | time | reason |  (cells escape `|` as `\|`)
+    const cells = line.startsWith('| ') ? line.slice(2, -2).split(/ (?<!\\)\| /) : [];
+    if (file === undefined || cells.length !== 5 || !/^\d+$/.test(cells[0] ?? '')) continue;
+    const [at, , mark = '', time = '', reason = ''] = cells;
+    const spec = specs.find((s) => s.file === file && s.line === Number(at));
+    const outcome = outcomes[mark];
+    if (!spec || !outcome) continue;
+    out.push({ spec, outcome, reason: reason.replace(/\\\|/g, '|'), seconds: Number(time) || 0, ...stamp });
+  }
+  return out;
+}

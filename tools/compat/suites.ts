@@ -177,17 +177,9 @@ const SIDECARSET_FILES = ['apps/v1alpha1/sidecarset.go', 'apps/v1beta1/sidecarse
 /** Why a sidecar upgrade to OpenKruise's InvalidImage goes on past the state the spec waits for. */
 const INVALID_IMAGE_RUNS =
   "the sandbox's node simulator pulls and runs OpenKruise's `InvalidImage` (`invalid.registry.k8s.io/invalid/alpine:3.1`, a Kubernetes e2e image meant never to pull): the upgraded pods become ready, so the rollout goes on past the state the spec waits for (updated but not ready) and the spec times out (seen in the pod descriptions of the failure log). Fix to make: the sandbox's simulator failing pulls of `invalid.registry.k8s.io/*` (its `failPullImages` fault)";
-/** Why the paused spec sees both pods updated. */
-const SIMULATED_RESTART =
-  "a node simulator timing gap: its in-place restart stops the old sidecar at once, where a kubelet waits for it to exit; the spec's sidecar runs `tail -f /dev/null`, which ignores SIGTERM, so a kubelet takes the 30 s grace period and only one pod is updated when the spec pauses the SidecarSet 5 s later. In the sandbox the first pod is ready again within a second and the second is updated too (both updated 1 s apart in the failure log), so the status the spec waits for (1 of 2 updated) never comes. Fix to make: the simulator's in-place restart honouring the grace period for a process that does not exit on SIGTERM";
 const perFile = (files: readonly string[], texts: readonly string[], why: string): [string, string][] =>
   files.flatMap((f) => texts.map((t): [string, string] => [`${f}:${t}`, why]));
 const SIDECARSET_KNOWN: [string, string][] = [
-  ...perFile(
-    SIDECARSET_FILES,
-    ['sidecarSet upgrade cold sidecar container image, and paused'],
-    SIMULATED_RESTART,
-  ),
   ...perFile(
     SIDECARSET_FILES,
     [
@@ -205,8 +197,4 @@ const SIDECARSET_KNOWN: [string, string][] = [
 
 export const KNOWN_FAILURES: Readonly<Record<string, string>> = {
   ...Object.fromEntries(SIDECARSET_KNOWN),
-  'apps/v1alpha1/cloneset.go:in-place update two container images with priorities successfully':
-    'intermittent (passed 1 of 3 runs), a node simulator timing gap: its in-place restart stops the old container at once, where a kubelet takes the process exit time; the spec wants nginx to finish more than 10 s after the new redis started (second-precision timestamps), and the simulated postStart (10 s) plus the restart readiness delay (0.5 s) leave less than a second of margin',
-  'apps/v1alpha1/cloneset.go:in-place update two container image and env from metadata with priorities':
-    'intermittent, the same node simulator timing gap as "in-place update two container images with priorities successfully" (nginx finished exactly 10 s after redis started, at second precision)',
 };

@@ -108,6 +108,40 @@ describe('SidecarSet upgrade', () => {
     await settled(ns, name, 'busybox:1.37', 2);
   });
 
+  it('a sidecar that ignores SIGTERM holds the rollout for the grace period; paused then, one pod is upgraded', async () => {
+    // OpenKruise's "sidecarSet upgrade cold sidecar container image, and paused": its sidecar runs `tail -f
+    // /dev/null`, PID 1 without a SIGTERM handler, which the kubelet stops only with SIGKILL when the grace ends
+    const ns = await h.namespace();
+    const name = `sigterm-${h.id}`;
+    await h.createSidecarSet(name, 'sigterm', 'busybox:1.36', { maxUnavailable: 1 });
+    await h.createInjectedPods(ns, name, 'sigterm', 'busybox:1.36', 2, {
+      command: ['tail', '-f', '/dev/null'],
+      grace: 6,
+    });
+    await expect
+      .poll(async () => (await h.sidecarSet(name)).status?.matchedPods, { timeout: 30_000 })
+      .toBe(2);
+    await h.setSidecarImage(name, 'busybox:1.37');
+    // the first pod's old sidecar runs on (its status still shows the old image) until the grace period ends
+    await expect
+      .poll(async () => upgraded(await h.pods(ns), 'busybox:1.37').length, { timeout: 30_000, interval: 200 })
+      .toBe(1);
+    await h.patchStrategy(name, { paused: true });
+    await holds(
+      4_000,
+      () => h.pods(ns),
+      (pods) => expect(upgraded(pods, 'busybox:1.37')).toHaveLength(1),
+    );
+    await expect
+      .poll(async () => (await h.sidecarSet(name)).status, { timeout: 30_000, interval: 500 })
+      .toMatchObject({ matchedPods: 2, updatedPods: 1, updatedReadyPods: 1, readyPods: 2 });
+    const first = upgraded(await h.pods(ns), 'busybox:1.37')[0];
+    const last = first?.status?.containerStatuses?.find((c) => c.name === 'sidecar')?.lastState?.terminated;
+    expect(last).toMatchObject({ exitCode: 137, reason: 'Error' });
+    await h.patchStrategy(name, { paused: false });
+    await settled(ns, name, 'busybox:1.37', 2);
+  });
+
   it('kill -9 mid-upgrade: a new instance completes it, maxUnavailable held, no pod recreated', async () => {
     const ns = await h.namespace();
     const name = `kill-${h.id}`;

@@ -15,42 +15,71 @@ describe('sleepMs', () => {
 });
 
 describe('processOf (a command line)', () => {
+  // a plain command is PID 1 with no SIGTERM handler: it ignores SIGTERM; something not understood is taken for a
+  // server, which exits on it
+  const plain = (runMs: number | null, exitCode = 0) => ({ runMs, exitCode, exitsOnSigterm: false });
+  const server = { runMs: null, exitCode: 0, exitsOnSigterm: true };
   it.each([
-    [['sleep', '999'], { runMs: 999_000, exitCode: 0 }],
-    [['/bin/sleep', 'infinity'], { runMs: null, exitCode: 0 }],
-    [['true'], { runMs: 0, exitCode: 0 }],
-    [['false'], { runMs: 0, exitCode: 1 }],
-    [['echo', 'hello'], { runMs: 0, exitCode: 0 }],
-    [['sh', '-c', 'sleep 5; exit 3'], { runMs: 5000, exitCode: 3 }],
-    [['/bin/sh', '-c', 'echo "a b" && sleep 1 && sleep 2'], { runMs: 3000, exitCode: 0 }],
+    [['sleep', '999'], plain(999_000)],
+    [['/bin/sleep', 'infinity'], plain(null)],
+    [['tail', '-f', '/dev/null'], plain(null)],
+    [['tail', '-F', '/var/log/app.log'], plain(null)],
+    [['tail', '/etc/hosts'], server],
+    [['true'], plain(0)],
+    [['false'], plain(0, 1)],
+    [['echo', 'hello'], plain(0)],
+    [['sh', '-c', 'sleep 5; exit 3'], plain(5000, 3)],
+    [['/bin/sh', '-c', 'echo "a b" && sleep 1 && sleep 2'], plain(3000)],
+    // OpenKruise's e2e sidecars: 115 days, beyond a timer: runs until stopped, ignoring SIGTERM
+    [['/bin/sh', '-c', 'sleep 10000000'], plain(null)],
+    [['sh', '-c', 'exec sleep infinity'], plain(null)],
     // separators inside quotes are not understood: taken for something that runs until stopped
-    [['sh', '-c', 'echo "a; b"'], { runMs: null, exitCode: 0 }],
-    [['sh', '-c', 'exit 2; sleep 100'], { runMs: 0, exitCode: 2 }],
-    [['sh', '-c', 'while true; do sleep 1; done'], { runMs: null, exitCode: 0 }],
-    [['sh', '/migrate.sh'], { runMs: null, exitCode: 0 }],
-    [['nginx', '-g', 'daemon off;'], { runMs: null, exitCode: 0 }],
-    [[], { runMs: null, exitCode: 0 }],
+    [['sh', '-c', 'echo "a; b"'], server],
+    [['sh', '-c', 'exit 2; sleep 100'], plain(0, 2)],
+    [['sh', '-c', 'while true; do sleep 1; done'], server],
+    [['sh', '/migrate.sh'], server],
+    [['nginx', '-g', 'daemon off;'], server],
+    [[], server],
+    // a trap on TERM ends the shell while it waits for a background job…
+    [['sh', '-c', "trap 'exit 0' TERM; sleep infinity & wait"], { runMs: null, exitCode: 0, exitsOnSigterm: true }],
+    [['sh', '-c', 'trap "exit 0" SIGTERM INT\nsleep 30 &\nwait'], { runMs: 30_000, exitCode: 0, exitsOnSigterm: true }],
+    // …not while a foreground command runs (the shell runs traps between commands), nor with an empty action
+    [['sh', '-c', "trap 'exit 0' TERM; sleep infinity"], plain(null)],
+    [['sh', '-c', "trap '' TERM; sleep 5 & wait"], plain(5000)],
+    [['sh', '-c', "trap 'exit 0' INT; sleep 5 & wait"], plain(5000)],
   ])('%j → %j', (argv, p) => expect(processOf(argv)).toEqual(p));
 });
 
 describe('mainProcessOf (a container)', () => {
   it('runs the image command when the spec has none: busybox exits at once, a server runs on', () => {
-    expect(mainProcessOf({ image: 'busybox' })).toEqual({ runMs: 0, exitCode: 0 });
-    expect(mainProcessOf({ image: 'docker.io/library/busybox:1.36' })).toEqual({ runMs: 0, exitCode: 0 });
-    expect(mainProcessOf({ image: 'redis:7.0-alpine' })).toEqual({ runMs: null, exitCode: 0 });
-    expect(mainProcessOf({ image: 'example.com/busybox:1' })).toEqual({ runMs: null, exitCode: 0 });
+    const exitsAtOnce = { runMs: 0, exitCode: 0, exitsOnSigterm: false };
+    const server = { runMs: null, exitCode: 0, exitsOnSigterm: true };
+    expect(mainProcessOf({ image: 'busybox' })).toEqual(exitsAtOnce);
+    expect(mainProcessOf({ image: 'docker.io/library/busybox:1.36' })).toEqual(exitsAtOnce);
+    expect(mainProcessOf({ image: 'redis:7.0-alpine' })).toEqual(server);
+    expect(mainProcessOf({ image: 'example.com/busybox:1' })).toEqual(server);
   });
 
   it('command plus args; args alone replace the command of images without an entrypoint', () => {
     expect(mainProcessOf({ image: 'busybox', command: ['sleep'], args: ['30'] })).toEqual({
       runMs: 30_000,
       exitCode: 0,
+      exitsOnSigterm: false,
     });
-    expect(mainProcessOf({ image: 'busybox', args: ['sleep', '3'] })).toEqual({ runMs: 3000, exitCode: 0 });
-    expect(mainProcessOf({ image: 'redis', args: ['--port', '7000'] })).toEqual({ runMs: null, exitCode: 0 });
+    expect(mainProcessOf({ image: 'busybox', args: ['sleep', '3'] })).toEqual({
+      runMs: 3000,
+      exitCode: 0,
+      exitsOnSigterm: false,
+    });
+    expect(mainProcessOf({ image: 'redis', args: ['--port', '7000'] })).toEqual({
+      runMs: null,
+      exitCode: 0,
+      exitsOnSigterm: true,
+    });
     expect(mainProcessOf({ image: 'busybox', command: ['sleep', '999d'] })).toEqual({
       runMs: null,
       exitCode: 0,
+      exitsOnSigterm: false,
     });
   });
 

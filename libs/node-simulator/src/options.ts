@@ -18,6 +18,11 @@ export interface SimulatorTimings {
   crashBackoffMs: number;
   /** First ImagePullBackOff delay; it doubles per failed attempt up to 8×. */
   imagePullBackoffMs: number;
+  /**
+   * kubelet's PLEG relist period: a pod's next sync waits for a relist that began after its previous sync ended, so
+   * a container image change that comes right after a status report is acted on one period after that report.
+   */
+  plegRelistMs: number;
 }
 
 /** Fault switches; they can be changed while the simulator runs (`setFaults`). */
@@ -109,6 +114,7 @@ export const DEFAULT_TIMINGS: SimulatorTimings = {
   crashRunMs: 300,
   crashBackoffMs: 1_000,
   imagePullBackoffMs: 1_000,
+  plegRelistMs: 1_000,
 };
 
 export const DEFAULT_ZONES = ['zone-a', 'zone-b', 'zone-c'];

@@ -267,6 +267,7 @@ export class PodManager {
         fpDesired,
       );
       if (!ok) return;
+      if (!upToDate) runtime.reportedAt = now;
     }
     if (runtime.deletion && runtime.terminal) await this.completeDeletion(pod);
     const still = this.informer.get(pod.metadata.name ?? '', pod.metadata.namespace);

@@ -71,6 +71,8 @@ export interface ContainerRuntime {
   metadataEnv: Record<string, string>;
   state: RunState;
   lastTerminated: Terminated | null;
+  /** An image change seen right after a status report waits for the kubelet's next sync, at this time. */
+  syncAt?: number;
 }
 
 export interface PodRuntime {
@@ -78,6 +80,8 @@ export interface PodRuntime {
   podIP: string;
   hostIP: string;
   startTime: number;
+  /** When the kubelet last reported the pod's status (written by the pod loop; unset: not since it started). */
+  reportedAt?: number;
   initContainers: ContainerRuntime[];
   containers: ContainerRuntime[];
   initialized: boolean;

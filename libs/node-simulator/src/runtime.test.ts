@@ -119,6 +119,27 @@ describe('pod start', () => {
 });
 
 describe('in-place image change', () => {
+  it("is acted on at the kubelet's next sync: one PLEG relist after the pod's last status report", () => {
+    const s = new PodSim(twoContainers());
+    s.at(0);
+    s.at(1000);
+    if (s.rt) s.rt.reportedAt = T0 + 1000; // the pod loop records when it wrote the status
+    s.setImage('app', 'nginx:1.26');
+    const waiting = s.at(1200);
+    expect(cs(waiting, 'app')).toMatchObject({ image: 'nginx:1.25', restartCount: 0, ready: true });
+    expect(s.events('Killing')).toEqual([]);
+    expect(s.rt && nextDeadline(s.rt, T0 + 1200)).toBe(T0 + 2000);
+    const killed = s.at(2000);
+    expect(s.events('Killing')).toEqual(['Killing: Container app definition changed, will be restarted']);
+    expect(cs(killed, 'app')?.lastState?.terminated?.finishedAt).toBe(rfc3339(T0 + 2000));
+    // a change long after the last report is acted on at once
+    if (s.rt) s.rt.reportedAt = T0 + 2000;
+    s.at(5000);
+    s.setImage('app', 'nginx:1.27');
+    s.at(5000);
+    expect(s.events('Killing')).toHaveLength(2);
+  });
+
   it('restarts only that container: restartCount+1, new image and imageID, not ready for containerRestartMs', () => {
     const s = new PodSim(twoContainers());
     s.at(0);
@@ -252,7 +273,11 @@ describe('faults', () => {
 
 describe('graceful deletion', () => {
   it('stops the containers after podStopMs (capped by the grace period) and ends terminal', () => {
-    const s = new PodSim(twoContainers());
+    // a sidecar that exits on SIGTERM (one that ignores it: runtime-termination.test.ts)
+    const p = twoContainers();
+    const side = p.spec?.containers?.[1];
+    if (side) side.command = ['sh', '-c', "trap 'exit 0' TERM; sleep infinity & wait"];
+    const s = new PodSim(p);
     s.at(0);
     s.at(1000);
     s.pod = {
@@ -378,7 +403,10 @@ describe('adoption (simulator restart)', () => {
     const again = new PodSim(s.pod);
     again.setImage('side', 'busybox:1.37');
     again.at(2000);
-    const st = again.at(2300);
+    // `sleep infinity` ignores SIGTERM: it runs the pod's grace period (30 s), then the new image is pulled
+    expect(cs(again.at(31_900), 'side')).toMatchObject({ restartCount: 0, image: 'busybox:1.36' });
+    again.at(32_000);
+    const st = again.at(32_300);
     expect(cs(st, 'side')).toMatchObject({ restartCount: 1, image: 'busybox:1.37' });
     expect(cs(st, 'app')).toEqual(cs(s.pod.status ?? {}, 'app'));
   });

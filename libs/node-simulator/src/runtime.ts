@@ -5,6 +5,7 @@ import { hookMs, mainProcessOf } from './container-command.js';
 import { CONFIG_RETRY_MS, missingConfigMapRef } from './config-env.js';
 import { resolveMetadataEnv } from './downward-env.js';
 import { imageIdOf } from './image-ref.js';
+import { deletionGraceMs, restartGraceMs, stopOf } from './termination.js';
 import {
   containerIdOf,
   freshContainer,
@@ -46,6 +47,25 @@ export function advance(
     `spec.${c.init || c.sidecar ? 'initContainers' : 'containers'}{${c.name}}`;
   const event = (c: ContainerRuntime | null, type: 'Normal' | 'Warning', reason: string, message: string) =>
     effects.push({ kind: 'event', type, reason, message, ...(c ? { fieldPath: fieldPath(c) } : {}) });
+
+  /** How a running container the kubelet kills now stops (termination.ts): what it runs decides. */
+  const stopFor = (
+    c: ContainerRuntime,
+    s: Extract<RunState, { kind: 'running' }>,
+    graceMs: number,
+    exitMs: number,
+  ) => {
+    const sp = specOf(c);
+    // the instance running now was started from image `c.image` (the spec may already name the next one)
+    const main = sp ? mainProcessOf({ ...sp, image: c.image }) : { exitsOnSigterm: true };
+    return stopOf({
+      graceMs,
+      preStopMs: hookMs(sp?.lifecycle?.preStop),
+      exitsOnSigterm: main.exitsOnSigterm || faults.crashes(c.image),
+      exitMs,
+      endsInMs: s.endAt === null ? null : s.endAt - now,
+    });
+  };
 
   // keep the runtime's container lists in line with the spec (containers cannot be added, but be lenient)
   for (const [list, specs, kind] of [
@@ -271,18 +291,17 @@ export function advance(
 
   // graceful deletion: every container stops, the pod will not run anything again
   if (pod.metadata.deletionTimestamp && !rt.deletion) {
-    const grace = pod.metadata.deletionGracePeriodSeconds ?? spec.terminationGracePeriodSeconds ?? 30;
-    const graceMs = Math.max(0, grace) * 1000;
+    const graceMs = deletionGraceMs(pod.metadata.deletionGracePeriodSeconds, spec.terminationGracePeriodSeconds);
     rt.deletion = { stopAt: now + graceMs };
     for (const c of all()) {
       const s = c.state;
       if (s.kind === 'running') {
-        // the preStop hook runs first, then the process takes podStopMs to exit; the grace period caps both
-        const stopMs = hookMs(specOf(c)?.lifecycle?.preStop) + t.podStopMs;
+        // the preStop hook runs first, then SIGTERM; a process that ignores it runs until SIGKILL (termination.ts)
+        const stop = stopFor(c, s, graceMs, t.podStopMs);
         c.state = {
           ...s,
-          endAt: now + Math.min(stopMs, graceMs),
-          exitCode: stopMs <= graceMs ? 0 : 137,
+          endAt: now + stop.afterMs,
+          exitCode: stop.exitCode ?? s.exitCode,
           killed: true,
           restartWhenStopped: false,
         };
@@ -316,6 +335,13 @@ export function advance(
       if ((want === c.target && !killed) || s.kind === 'terminated' || (c.init && s.kind !== 'running'))
         continue;
       const specChanged = want !== c.target;
+      // the kubelet acts on a spec change at the pod's next sync, which waits for a PLEG relist that began after
+      // the sync that last reported its status (upstream kubernetes pkg/kubelet/pod_workers.go, GetNewerThan)
+      if (specChanged && s.kind === 'running') {
+        c.syncAt ??= Math.max(now, (rt.reportedAt ?? -Infinity) + t.plegRelistMs);
+        if (c.syncAt > now) continue;
+      }
+      delete c.syncAt;
       c.target = want;
       if (c.containerID === '') c.image = want;
       if (s.kind === 'running') {
@@ -323,15 +349,19 @@ export function advance(
           event(c, 'Normal', 'Killing', `Container ${c.name} definition changed, will be restarted`);
         else
           event(c, 'Normal', 'Killing', `Stopping containerID ${c.containerID} by container meta restarter`);
-        if (!specChanged && policy !== 'Always') {
-          c.state = { ...s, endAt: now, exitCode: 0, killed: true };
-          continue;
-        }
-        // kubelet runs the preStop hook before it stops the container (within the grace period)
-        const graceMs = Math.max(0, spec.terminationGracePeriodSeconds ?? 30) * 1000;
-        const preStop = Math.min(hookMs(specOf(c)?.lifecycle?.preStop), graceMs);
-        if (preStop > 0) {
-          c.state = { ...s, endAt: now + preStop, exitCode: 0, killed: true, restartWhenStopped: true };
+        // kubelet runs the preStop hook, then SIGTERM, within the grace period (termination.ts); the container is
+        // created again once its process has exited (a killed one of a Never/OnFailure pod is not). A process that
+        // exits on SIGTERM is taken to exit at once here (podStopMs is a deletion's).
+        const stop = stopFor(c, s, restartGraceMs(spec.terminationGracePeriodSeconds), 0);
+        const restart = specChanged || policy === 'Always';
+        if (stop.afterMs > 0 || !restart) {
+          c.state = {
+            ...s,
+            endAt: now + stop.afterMs,
+            exitCode: stop.exitCode ?? s.exitCode,
+            killed: true,
+            restartWhenStopped: restart,
+          };
           continue;
         }
         c.lastTerminated = {
@@ -435,6 +465,7 @@ export function nextDeadline(rt: PodRuntime, now: number): number | null {
     if (s.kind === 'waiting' && s.until !== null) next = Math.min(next, s.until);
     else if (s.kind === 'pullFailed' || s.kind === 'backoff') next = Math.min(next, s.until);
     else if (s.kind === 'running') {
+      if (c.syncAt !== undefined && c.syncAt > now) next = Math.min(next, c.syncAt);
       if (s.endAt !== null) next = Math.min(next, s.endAt);
       if (s.readyAt > now) next = Math.min(next, s.readyAt);
       if (s.postStartUntil !== undefined && s.postStartUntil > now) next = Math.min(next, s.postStartUntil);

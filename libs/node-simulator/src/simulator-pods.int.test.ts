@@ -24,6 +24,7 @@ const timings = {
   crashRunMs: 200,
   crashBackoffMs: 400,
   imagePullBackoffMs: 400,
+  plegRelistMs: 1000,
 };
 
 // a private simulator: its own node names, address range, pool label and taint

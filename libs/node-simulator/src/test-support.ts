@@ -21,6 +21,7 @@ export const TIMINGS: SimulatorTimings = {
   crashRunMs: 300,
   crashBackoffMs: 1000,
   imagePullBackoffMs: 1000,
+  plegRelistMs: 1000,
 };
 
 export function pod(spec: Pod['spec'], meta: Partial<Pod['metadata']> = {}): Pod {

@@ -3,7 +3,12 @@ import type { Pod } from '@regatta/testing';
 
 const entry = (set: string, hash: string) =>
   JSON.stringify({ [set]: { hash, sidecarSetName: set, sidecarList: ['sidecar'] } });
-const sleeping = (name: string, image: string) => ({ name, image, command: ['sleep', 'infinity'] });
+/**
+ * Runs until stopped and exits on SIGTERM. A bare `sleep infinity` as PID 1 ignores SIGTERM, so the node simulator,
+ * as a kubelet, would stop it (an in-place sidecar upgrade, a deletion) only at the end of the 30 s grace period.
+ */
+export const UNTIL_STOPPED = ['sh', '-c', "trap 'exit 0' TERM; sleep infinity & wait"];
+const sleeping = (name: string, image: string) => ({ name, image, command: UNTIL_STOPPED });
 
 export interface InjectedPodOptions {
   set: string;

@@ -17,6 +17,7 @@ import {
   useScenarioPrograms,
   type Pod,
 } from '@regatta/testing';
+import { UNTIL_STOPPED } from './upgrade-fixtures.js';
 
 export const SCS = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'SidecarSet' } as const;
 
@@ -54,8 +55,19 @@ export interface UpgradeScenarios {
   setSidecarImage(name: string, image: string): Promise<void>;
   patchStrategy(name: string, strategy: Record<string, unknown>): Promise<void>;
   sidecarSet(name: string): Promise<SidecarSetObject>;
-  /** `n` pods `app-<i>` as injected with the SidecarSet at `image`; waits until they run and are ready. */
-  createInjectedPods(ns: string, setName: string, app: string, image: string, n: number): Promise<Pod[]>;
+  /**
+   * `n` pods `app-<i>` as injected with the SidecarSet at `image`; waits until they run and are ready. The sidecar
+   * runs `sidecar.command` (default: a shell that exits on SIGTERM), the pods have `sidecar.grace` as their
+   * terminationGracePeriodSeconds (default: the API server's, 30 s).
+   */
+  createInjectedPods(
+    ns: string,
+    setName: string,
+    app: string,
+    image: string,
+    n: number,
+    sidecar?: { command?: string[]; grace?: number },
+  ): Promise<Pod[]>;
   events(ns: string, reason?: string): Promise<CoreEvent[]>;
   /** Creates a SidecarSet as given (removed after the file). */
   createRaw(set: SidecarSetObject): Promise<void>;
@@ -167,7 +179,7 @@ export function useUpgradeScenarios(): UpgradeScenarios {
       await kube().patch({ ...SCS, name }, { spec: { updateStrategy: strategy } }, { type: 'merge' });
     },
     sidecarSet: (name) => kube().get<SidecarSetObject>({ ...SCS, name }),
-    async createInjectedPods(ns, setName, app, image, n) {
+    async createInjectedPods(ns, setName, app, image, n, sidecar = {}) {
       const entry = (hash: string) =>
         JSON.stringify({ [setName]: { hash, sidecarSetName: setName, sidecarList: ['sidecar'] } });
       for (let i = 0; i < n; i++) {
@@ -185,12 +197,13 @@ export function useUpgradeScenarios(): UpgradeScenarios {
             },
           },
           spec: {
+            ...(sidecar.grace === undefined ? {} : { terminationGracePeriodSeconds: sidecar.grace }),
             containers: [
               { name: 'main', image: 'nginx:1.27' },
               {
                 name: 'sidecar',
                 image,
-                command: ['sleep', 'infinity'],
+                command: sidecar.command ?? UNTIL_STOPPED,
                 env: [{ name: 'IS_INJECTED', value: 'true' }],
               },
             ],
