@@ -282,7 +282,7 @@ const UD_MUTATIONS: Mutations = {
       .constantFrom('99999999999999999999%', '1e400%', '2147483648%')
       .map((v) => at(`${SUBSETS}.1.replicas`, v)),
     fc.constantFrom(2147483647, 1e12).map((n) => at('spec.revisionHistoryLimit', n)),
-    fc.integer({ min: 200, max: 2000 }).map((n) =>
+    fc.integer({ min: 100, max: 500 }).map((n) =>
       m(`${n} subsets`, (o) =>
         setPath(
           o,
