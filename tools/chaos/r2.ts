@@ -267,8 +267,16 @@ async function fuzzKind(
       });
   await w.client.delete({ apiVersion: 'v1', kind: 'Namespace', name: NS }).catch(() => undefined);
   await hook.stop();
-  for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'])
-    await w.client.delete({ apiVersion: ADMISSION, kind, name: CONFIG }).catch(() => undefined);
+  // the program's configurations, and those it keeps for other objects (`regatta-sidecarset-pods`: a pod entry
+  // per SidecarSet, failurePolicy Fail, that would refuse later checks' pods with the program gone)
+  for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
+    const configs = await w.client.list({ apiVersion: ADMISSION, kind });
+    for (const c of configs.items) {
+      const name = c.metadata?.name ?? '';
+      if (name === CONFIG || name.startsWith(`${CONFIG}-`))
+        await w.client.delete({ apiVersion: ADMISSION, kind, name }).catch(() => undefined);
+    }
+  }
   await main?.start();
 
   const count = (p: (x: (typeof results)[number]) => boolean) => results.filter(p).length;
