@@ -19,6 +19,7 @@ describe('parseArgs', () => {
       '--fault-gap=5',
       '--r6-pods=30',
       '--fuzz=10000',
+      '--r2-kinds=sidecarset,ads',
       '--keep',
     ]);
     expect(a).toMatchObject({
@@ -29,11 +30,12 @@ describe('parseArgs', () => {
       gapS: [5, 5],
       r6Pods: 30,
       fuzz: 10000,
+      r2Kinds: ['ads', 'sidecarset'],
       keep: true,
     });
   });
 
-  it.each([['--only=R9'], ['--rollouts=0'], ['--api-faults=2'], ['--pods=40-20'], ['--bogus']])(
+  it.each([['--only=R9'], ['--rollouts=0'], ['--api-faults=2'], ['--pods=40-20'], ['--bogus'], ['--r2-kinds=pods']])(
     'refuses %s',
     (arg) => {
       expect(() => parseArgs([arg])).toThrow(ChaosArgsError);

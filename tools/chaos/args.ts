@@ -4,6 +4,16 @@ import { RegattaError } from '@regatta/errors';
 export const CHECKS = ['R0', 'R5', 'R2', 'R4', 'R6', 'R1', 'R3'] as const;
 export type Check = (typeof CHECKS)[number];
 
+/** The programs R2 fuzzes the kinds of, in its order (tools/chaos/r2.ts R2_KINDS). */
+export const R2_APPS = [
+  'cloneset',
+  'asts',
+  'ads',
+  'uniteddeployment',
+  'sidecarset',
+  'resourcedistribution',
+] as const;
+
 export interface ChaosArgs {
   only: Check[];
   /** R1: rollouts, pods per rollout, the seed of its plans and faults, the gap between two faults (s). */
@@ -18,14 +28,16 @@ export interface ChaosArgs {
   r3Pods: number;
   /** R1: the probability that the API proxy breaks a request of the CloneSet program (0: no proxy). */
   apiFaults: number;
-  /** R2: objects generated per kind. */
+  /** R2: objects generated per kind; the kinds, by their program (all by default). */
   fuzz: number;
+  r2Kinds: string[];
   keep: boolean;
 }
 
 export const USAGE =
   'usage: npm run chaos [-- --only=R0,R5,R2,R4,R6,R1,R3] [-- --rollouts=10] [-- --pods=30-100] [-- --seed=1] ' +
-  '[-- --fault-gap=15-40] [-- --r6-pods=60] [-- --r4-pods=64] [-- --r3-pods=30] [-- --api-faults=0.02] [-- --fuzz=200] [-- --keep]';
+  '[-- --fault-gap=15-40] [-- --r6-pods=60] [-- --r4-pods=64] [-- --r3-pods=30] [-- --api-faults=0.02] [-- --fuzz=200] ' +
+  `[-- --r2-kinds=${R2_APPS.join(',')}] [-- --keep]`;
 
 /** An argument `npm run chaos` does not take; the message says which and why. */
 export class ChaosArgsError extends RegattaError {
@@ -60,6 +72,7 @@ export function parseArgs(argv: string[]): ChaosArgs {
     r3Pods: 30,
     apiFaults: 0,
     fuzz: 200,
+    r2Kinds: [...R2_APPS],
     keep: false,
   };
   for (const arg of argv) {
@@ -108,6 +121,16 @@ export function parseArgs(argv: string[]): ChaosArgs {
       case '--fuzz':
         a.fuzz = positive(v, k);
         break;
+      case '--r2-kinds': {
+        const apps = v.split(',').filter(Boolean);
+        const bad = apps.filter((x) => !(R2_APPS as readonly string[]).includes(x));
+        if (apps.length === 0 || bad.length > 0)
+          throw new ChaosArgsError(
+            `unknown R2 kind ${bad.join(',') || '(none)'}; R2's programs: ${R2_APPS.join(', ')}`,
+          );
+        a.r2Kinds = R2_APPS.filter((x) => apps.includes(x));
+        break;
+      }
       case '--r3-pods':
         a.r3Pods = positive(v, k);
         break;

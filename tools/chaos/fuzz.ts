@@ -53,7 +53,7 @@ export function setPath(o: Obj, path: string, value: Json): Obj {
   return o;
 }
 
-const dns = fc.stringMatching(/^[a-z]([a-z0-9-]{0,8}[a-z0-9])?$/);
+export const dns = fc.stringMatching(/^[a-z]([a-z0-9-]{0,8}[a-z0-9])?$/);
 
 /** A valid CloneSet of 0–3 pods (no name: the runner names each object). */
 export function validCloneSet(ns: string): fc.Arbitrary<Obj> {
@@ -106,28 +106,28 @@ export function validCloneSet(ns: string): fc.Arbitrary<Obj> {
 }
 
 /** Where a kind keeps a field the mutations name by its CloneSet path (`spec.updateStrategy.partition`…). */
-export type PathRewrite = (cloneSetPath: string) => string;
+export type PathRewrite = (cloneSetPath: string, o?: Obj) => string;
 type Apply = (o: Obj, rw: PathRewrite) => void;
-type Mutation = fc.Arbitrary<[(rw: PathRewrite) => string, Apply]>;
-const m = (name: string, f: Apply): [(rw: PathRewrite) => string, Apply] => [() => name, f];
-const at = (path: string, value: Json): [(rw: PathRewrite) => string, Apply] => [
+export type Mutation = fc.Arbitrary<[(rw: PathRewrite) => string, Apply]>;
+export const m = (name: string, f: Apply): [(rw: PathRewrite) => string, Apply] => [() => name, f];
+export const at = (path: string, value: Json): [(rw: PathRewrite) => string, Apply] => [
   (rw) => `${rw(path)} = ${short(value)}`,
-  (o, rw) => setPath(o, rw(path), structuredClone(value)),
+  (o, rw) => setPath(o, rw(path, o), structuredClone(value)),
 ];
 function short(v: Json): string {
   const s = JSON.stringify(v);
   return s.length > 60 ? `${s.slice(0, 40)}… (${s.length} chars)` : s;
 }
 
-const INVALID: Mutation[] = [
+export const INVALID: Mutation[] = [
   fc.constant(at('spec.selector.matchLabels', { app: 'other' })),
   fc.integer({ min: -1000, max: -1 }).map((n) => at('spec.replicas', n)),
   fc.constantFrom('Foo', '', 'recreate').map((t) => at('spec.updateStrategy.type', t)),
   fc.constantFrom('120%', '-10%', '%', 'abc', '1.5%').map((v) => at('spec.updateStrategy.maxUnavailable', v)),
   fc.constant(
     m('maxUnavailable 0 and maxSurge 0', (o, rw) => {
-      setPath(o, rw('spec.updateStrategy.maxUnavailable'), 0);
-      setPath(o, rw('spec.updateStrategy.maxSurge'), 0);
+      setPath(o, rw('spec.updateStrategy.maxUnavailable', o), 0);
+      setPath(o, rw('spec.updateStrategy.maxSurge', o), 0);
     }),
   ),
   fc.constantFrom(-1, -50).map((v) => at('spec.updateStrategy.partition', v)),
@@ -152,7 +152,7 @@ const INVALID: Mutation[] = [
   ),
 ];
 
-const HUGE: Mutation[] = [
+export const HUGE: Mutation[] = [
   fc
     .integer({ min: 100, max: 320 })
     .map((kib) => at('metadata.annotations.chaos\u0000huge', 'x'.repeat(kib * 1024))),
@@ -178,17 +178,17 @@ const HUGE: Mutation[] = [
       at('spec.template.metadata.annotations', { 'chaos.regatta.dev/huge': 'z'.repeat(kib * 1024) }),
     ),
   fc.integer({ min: 100, max: 2000 }).map((n) =>
-    m(`${n} containers`, (o) =>
+    m(`${n} containers`, (o, rw) =>
       setPath(
         o,
-        'spec.template.spec.containers',
+        rw('spec.template.spec.containers', o),
         Array.from({ length: n }, (_, i) => ({ name: `c${i}`, image: 'nginx:1.27.3' })),
       ),
     ),
   ),
 ];
 
-const DEEP: Mutation[] = [
+export const DEEP: Mutation[] = [
   fc.integer({ min: 20, max: 120 }).map((d) => at('spec.template.spec.containers.0.x-unknown', nested(d))),
   fc.integer({ min: 20, max: 120 }).map((d) => at('spec.template.metadata.x-unknown', nested(d))),
   fc.integer({ min: 20, max: 120 }).map((d) => at('spec.x-unknown', nested(d))),
@@ -199,7 +199,7 @@ const DEEP: Mutation[] = [
   ),
 ];
 
-const UNICODE: Mutation[] = [
+export const UNICODE: Mutation[] = [
   fc
     .string({ unit: 'grapheme', minLength: 1, maxLength: 30 })
     .map((s) => at('metadata.annotations', { 'chaos.regatta.dev/u': s })),
@@ -218,7 +218,7 @@ const UNICODE: Mutation[] = [
     .map((s) => at('spec.template.spec.containers.0.env', [{ name: 'X', value: s.repeat(10) }])),
 ];
 
-const ABSURD: Mutation[] = [
+export const ABSURD: Mutation[] = [
   fc
     .constantFrom(2147483647, 2147483648, 9007199254740991, 1e308, 0.5, -0)
     .map((n) => at('spec.replicas', n)),
@@ -236,7 +236,7 @@ const ABSURD: Mutation[] = [
     .map((n) => at('spec.updateStrategy.inPlaceUpdateStrategy', { gracePeriodSeconds: n })),
 ];
 
-const WRONG: Mutation[] = [
+export const WRONG: Mutation[] = [
   fc
     .constantFrom(' 5', '5', '05', '+5', '0x5', '5 %', '')
     .map((v) => at('spec.updateStrategy.maxUnavailable', v)),
@@ -255,7 +255,8 @@ const WRONG: Mutation[] = [
   ),
 ];
 
-const MUTATIONS: Record<Exclude<Shape, 'valid'>, Mutation[]> = {
+export type Mutations = Record<Exclude<Shape, 'valid'>, Mutation[]>;
+const MUTATIONS: Mutations = {
   invalid: INVALID,
   'huge-annotations': HUGE,
   'deep-nesting': DEEP,
@@ -269,6 +270,8 @@ export interface FuzzKind {
   kind: string;
   valid: (ns: string) => fc.Arbitrary<Obj>;
   rewrite: PathRewrite;
+  /** The kind's own mutations (tools/chaos/fuzz-kinds.ts); the CloneSet ones, at `rewrite`'s paths, otherwise. */
+  mutations?: Mutations;
 }
 
 export const CLONESET: FuzzKind = { kind: 'CloneSet', valid: validCloneSet, rewrite: (p) => p };
@@ -330,7 +333,7 @@ export function fuzzed(k: FuzzKind, ns: string): fc.Arbitrary<Fuzzed> {
     const muts =
       shape === 'valid'
         ? fc.constant([])
-        : fc.array(fc.oneof(...MUTATIONS[shape]), { minLength: 1, maxLength: 3 });
+        : fc.array(fc.oneof(...(k.mutations ?? MUTATIONS)[shape]), { minLength: 1, maxLength: 3 });
     return fc.tuple(k.valid(ns), muts).map(([object, ms]) => {
       for (const [, f] of ms) f(object, k.rewrite);
       return { shape, mutations: ms.map(([n]) => n(k.rewrite)), object };

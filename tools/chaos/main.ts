@@ -73,10 +73,14 @@ const results: CheckResult[] = [];
 try {
   const withCloneSet = args.only.some((c) => c !== 'R3');
   const apps = [
-    'watcher',
-    ...(withCloneSet ? ['cloneset'] : []),
-    ...(args.only.includes('R3') ? ['sidecarset'] : []),
-    ...(args.only.includes('R2') ? R2_KINDS.map((k) => k.app).filter((a) => a !== 'cloneset') : []),
+    ...new Set([
+      'watcher',
+      ...(withCloneSet ? ['cloneset'] : []),
+      ...(args.only.includes('R3') ? ['sidecarset'] : []),
+      ...(args.only.includes('R2')
+        ? R2_KINDS.map((k) => k.app).filter((a) => a !== 'cloneset' && args.r2Kinds.includes(a))
+        : []),
+    ]),
   ];
   log(`building the bundles of ${apps.join(', ')}`);
   const bundles = buildBundles(dir, apps);
@@ -119,7 +123,12 @@ try {
             : id === 'R3'
               ? await checkBlastRadius(world, { pods: args.r3Pods })
               : id === 'R2'
-                ? await checkFuzzedAdmission(world, { perKind: args.fuzz, seed: args.seed, dir })
+                ? await checkFuzzedAdmission(world, {
+                    perKind: args.fuzz,
+                    seed: args.seed,
+                    dir,
+                    kinds: args.r2Kinds,
+                  })
                 : id === 'R5'
                   ? await checkLeastPrivilege(world, {
                       auth: cluster.endpoints.natsAuth!,

@@ -1,4 +1,5 @@
-// R2, fuzzed admission (CloneSet, then Advanced StatefulSet): seeded fast-check objects (tools/chaos/fuzz.ts), valid,
+// R2, fuzzed admission (CloneSet, Advanced StatefulSet, Advanced DaemonSet, UnitedDeployment, SidecarSet,
+// ResourceDistribution, one after the other): seeded fast-check objects (tools/chaos/fuzz.ts), valid,
 // invalid and hostile, sent one after the other through the real API server with the kind's program serving its
 // webhooks (from its bundle; for CloneSets in place of the world's one, which serves none). Counted: requests, accepted, rejected (by the webhook or the API
 // server), rejections without a field path, hung requests (> 10 s), failed calls, crashes, and whether each accepted
@@ -23,6 +24,7 @@ import {
   type Response,
   type Verdict,
 } from './fuzz.js';
+import { ADVANCED_DAEMONSET, RESOURCE_DISTRIBUTION, SIDECARSET, UNITED_DEPLOYMENT } from './fuzz-kinds.js';
 import type { CheckResult } from './report.js';
 import type { World } from './world.js';
 
@@ -36,6 +38,8 @@ export interface R2Kind {
   apiVersion: string;
   /** The validating webhook entry whose registration says the program's webhooks are in the path. */
   entry: string;
+  /** Cluster-scoped (SidecarSet, ResourceDistribution): listed cluster-wide, and the accepted ones deleted by name. */
+  clusterScoped?: boolean;
 }
 
 export const R2_KINDS: R2Kind[] = [
@@ -45,6 +49,27 @@ export const R2_KINDS: R2Kind[] = [
     app: 'asts',
     apiVersion: 'apps.kruise.io/v1beta1',
     entry: 'vstatefulset.kb.io',
+  },
+  { fuzz: ADVANCED_DAEMONSET, app: 'ads', apiVersion: 'apps.kruise.io/v1alpha1', entry: 'vdaemonset.kb.io' },
+  {
+    fuzz: UNITED_DEPLOYMENT,
+    app: 'uniteddeployment',
+    apiVersion: 'apps.kruise.io/v1alpha1',
+    entry: 'vuniteddeployment.kb.io',
+  },
+  {
+    fuzz: SIDECARSET,
+    app: 'sidecarset',
+    apiVersion: 'apps.kruise.io/v1alpha1',
+    entry: 'vsidecarset.kb.io',
+    clusterScoped: true,
+  },
+  {
+    fuzz: RESOURCE_DISTRIBUTION,
+    app: 'resourcedistribution',
+    apiVersion: 'apps.kruise.io/v1alpha1',
+    entry: 'vresourcedistribution.kb.io',
+    clusterScoped: true,
   },
 ];
 const RECONCILE_WAIT_MS = 120_000;
@@ -90,7 +115,7 @@ interface KindOutcome {
 
 export async function checkFuzzedAdmission(
   w: World,
-  o: { perKind: number; seed: number; dir: string },
+  o: { perKind: number; seed: number; dir: string; kinds?: string[] },
 ): Promise<CheckResult> {
   const out: CheckResult = {
     id: 'R2',
@@ -100,7 +125,7 @@ export async function checkFuzzedAdmission(
     crashes: 0,
     notes: [],
   };
-  for (const k of R2_KINDS) {
+  for (const k of R2_KINDS.filter((x) => !o.kinds || o.kinds.includes(x.app))) {
     const r = await fuzzKind(w, k, o);
     out.figures.push(...r.figures.map(([a, b]): [string, string] => [`${k.fuzz.kind}: ${a}`, b]));
     out.violations.push(...r.violations);
@@ -192,10 +217,13 @@ async function fuzzKind(
     const list = await w.client.list<KubeObject & { status?: { observedGeneration?: number } }>({
       apiVersion: k.apiVersion,
       kind: KIND,
-      namespace: NS,
+      ...(k.clusterScoped ? {} : { namespace: NS }),
     });
     for (const cs of list.items)
-      if ((cs.status?.observedGeneration ?? 0) >= (cs.metadata?.generation ?? 1))
+      if (
+        names.has(cs.metadata?.name ?? '') &&
+        (cs.status?.observedGeneration ?? 0) >= (cs.metadata?.generation ?? 1)
+      )
         reconciled.add(cs.metadata?.name ?? '');
     if (reconciled.size < names.size) await sleep(2000);
   }
@@ -231,10 +259,24 @@ async function fuzzKind(
     notes.push(`accepted but not reconciled in ${RECONCILE_WAIT_MS / 1000} s: ${notReconciled.join(', ')}`);
   const errorsLogged = await countErrorLines(logFile, logFrom);
 
+  // cluster-scoped objects outlive the namespace: a SidecarSet left behind would inject into later checks' pods
+  if (k.clusterScoped)
+    for (const name of names)
+      await w.client.delete({ apiVersion: k.apiVersion, kind: KIND, name }).catch((err: unknown) => {
+        notes.push(`could not delete ${KIND} ${name}: ${err instanceof Error ? err.message : String(err)}`);
+      });
   await w.client.delete({ apiVersion: 'v1', kind: 'Namespace', name: NS }).catch(() => undefined);
   await hook.stop();
-  for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'])
-    await w.client.delete({ apiVersion: ADMISSION, kind, name: CONFIG }).catch(() => undefined);
+  // the program's configurations, and those it keeps for other objects (`regatta-sidecarset-pods`: a pod entry
+  // per SidecarSet, failurePolicy Fail, that would refuse later checks' pods with the program gone)
+  for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
+    const configs = await w.client.list({ apiVersion: ADMISSION, kind });
+    for (const c of configs.items) {
+      const name = c.metadata?.name ?? '';
+      if (name === CONFIG || name.startsWith(`${CONFIG}-`))
+        await w.client.delete({ apiVersion: ADMISSION, kind, name }).catch(() => undefined);
+    }
+  }
   await main?.start();
 
   const count = (p: (x: (typeof results)[number]) => boolean) => results.filter(p).length;

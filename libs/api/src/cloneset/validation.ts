@@ -24,6 +24,7 @@ import {
   validateLabelSelector,
 } from '@regatta/kube';
 import { validateObjectMeta } from '../core/meta-validation.js';
+import { validateClaimTemplateQuantities } from '../core/container-rules.js';
 import { validatePodTemplateSpecSubset } from '../core/pod-template-validation.js';
 import { type Shape, asObject, shapeErrors, stringItems, withoutNullMembers } from '../core/shape.js';
 import { reservedTemplateLabelErrors } from './reserved-labels.js';
@@ -137,6 +138,7 @@ function validateSelectorAndTemplate(spec: CloneSetSpec, path: FieldPath, errs: 
     errs.push(fieldErrors.invalid(path.child('template', 'metadata', 'labels'), labels ?? null, '`selector` does not match template `labels`'));
   }
   errs.push(...validatePodTemplateSpecSubset(withClaimVolumes(template, spec.volumeClaimTemplates), path.child('template')));
+  errs.push(...validateClaimTemplateQuantities(spec.volumeClaimTemplates, path.child('volumeClaimTemplates')));
 }
 
 /**

@@ -35,6 +35,8 @@ const container = s.object({
   ports: s.array(s.object({ name: s.string, containerPort: s.int, hostPort: s.int, protocol: s.string })),
   env: s.array(s.object({ name: s.string, value: s.string, valueFrom: s.object({ fieldRef }) })),
   volumeMounts: s.array(s.object({ name: s.string, mountPath: s.string })),
+  // quantities are JSON strings or numbers: their type is checked with their syntax (core/container-rules.ts)
+  resources: s.object({ limits: s.map(s.any), requests: s.map(s.any) }),
   livenessProbe: probe,
   readinessProbe: probe,
   startupProbe: probe,
@@ -62,6 +64,13 @@ const volume = s.object(
   s.object(),
 );
 
+const nodeSelectorRequirement = s.object({ key: s.string, operator: s.string, values: s.array(s.string) });
+const nodeSelectorTerm = s.object({ matchExpressions: s.array(nodeSelectorRequirement), matchFields: s.array(nodeSelectorRequirement) });
+const nodeAffinity = s.object({
+  requiredDuringSchedulingIgnoredDuringExecution: s.object({ nodeSelectorTerms: s.array(nodeSelectorTerm) }),
+  preferredDuringSchedulingIgnoredDuringExecution: s.array(s.object({ weight: s.int, preference: nodeSelectorTerm })),
+});
+
 export const POD_SPEC_SHAPE: Shape = s.object({
   volumes: s.array(volume),
   containers: s.array(container),
@@ -75,6 +84,7 @@ export const POD_SPEC_SHAPE: Shape = s.object({
   terminationGracePeriodSeconds: s.int,
   securityContext: s.object(),
   readinessGates: s.array(s.object({ conditionType: s.string })),
+  affinity: s.object({ nodeAffinity }),
 });
 
 export const POD_TEMPLATE_SHAPE: Shape = s.object({

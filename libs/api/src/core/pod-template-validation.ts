@@ -11,13 +11,14 @@
  *   `nodeSelector` labels; `schedulerName` a DNS-1123 subdomain;
  * - ephemeral containers are forbidden in a template.
  *
- * - env: every variable has a name.
+ * - env names, container resources (names, quantities, requests ≤ limits), node affinity and
+ *   `activeDeadlineSeconds`: `container-rules.ts`.
  *
  * Any JSON value is accepted: the JSON types of the fields read are checked first (`pod-template-shape.ts`) and a
  * template with type errors gets those errors only, with their paths.
  *
  * Fields the defaulting webhook always fills (restartPolicy, dnsPolicy, pull and termination-message policies) are
- * not reported as missing. Everything else of core validation (resources, probes, security context, affinity,
+ * not reported as missing. Everything else of core validation (probes, security context, pod affinity,
  * topology spread, …) is left to the API server, which validates the pods the controller creates.
  */
 import {
@@ -27,6 +28,7 @@ import {
   isDns1123Label,
   isDns1123Subdomain,
 } from '@regatta/kube';
+import { activeDeadlineErrors, type NodeAffinity, validateContainerResources, validateEnvNames, validateNodeAffinity } from './container-rules.js';
 import { validateAnnotations, validateLabels } from './meta-validation.js';
 import { POD_SPEC_SHAPE, POD_TEMPLATE_SHAPE } from './pod-template-shape.js';
 import type { Container, PodSpec, PodTemplateSpec, Volume } from './pod-types.js';
@@ -110,9 +112,8 @@ function validateContainer(c: Container, p: FieldPath, allNames: Set<string>, vo
     }
   });
 
-  (c.env ?? []).forEach((e, i) => {
-    if (!e.name) errs.push(fieldErrors.required(p.child('env').index(i).child('name'), ''));
-  });
+  errs.push(...validateEnvNames(c.env, p.child('env')));
+  errs.push(...validateContainerResources(c.resources, p.child('resources')));
 
   const mountPaths = new Set<string>();
   (c.volumeMounts ?? []).forEach((m, i) => {
@@ -154,6 +155,9 @@ export function validatePodSpecSubset(spec: unknown, path: FieldPath): FieldErro
     errs.push(fieldErrors.required(path.child('dnsConfig'), 'must provide `dnsConfig` when `dnsPolicy` is None'));
   }
   errs.push(...validateLabels(s.nodeSelector, path.child('nodeSelector')));
+  const affinity = s['affinity'] as { nodeAffinity?: NodeAffinity } | undefined;
+  errs.push(...validateNodeAffinity(affinity?.nodeAffinity, path.child('affinity', 'nodeAffinity')));
+  errs.push(...activeDeadlineErrors(s.activeDeadlineSeconds, path.child('activeDeadlineSeconds')));
   if (s.schedulerName) {
     for (const msg of isDns1123Subdomain(s.schedulerName)) errs.push(fieldErrors.invalid(path.child('schedulerName'), s.schedulerName, msg));
   }

@@ -36,6 +36,7 @@ import {
 } from '@regatta/kube';
 import { priorityStrategyProblem } from '../cloneset/validation.js';
 import { validateObjectMeta } from '../core/meta-validation.js';
+import { validateClaimTemplateQuantities } from '../core/container-rules.js';
 import { validatePodTemplateSpecSubset } from '../core/pod-template-validation.js';
 import type { PodTemplateSpec, Volume } from '../core/pod-types.js';
 import { asObject, withoutNullMembers } from '../core/shape.js';
@@ -220,6 +221,7 @@ function claimTemplateErrors(spec: StatefulSetSpec, path: FieldPath): FieldError
       for (const msg of isDns1123Subdomain(name)) errs.push(fieldErrors.invalid(p, name, msg));
     }
   });
+  errs.push(...validateClaimTemplateQuantities(spec.volumeClaimTemplates, path.child('volumeClaimTemplates')));
   return errs;
 }
 

@@ -2,8 +2,14 @@
  * The subset template rules (OpenKruise `validateSubsetTemplateV1beta1` and the update checks,
  * `pkg/webhook/uniteddeployment/validating/uniteddeployment_validation.go`): exactly one template; for StatefulSet,
  * Advanced StatefulSet and Deployment templates the selector must match the template labels, `replicas` and (type
- * RollingUpdate) `partition` must not be set, and the pod template is checked; the CloneSet template is not checked
- * at all. Updates may change only some fields of the StatefulSet and Advanced StatefulSet template specs.
+ * RollingUpdate) `partition` must not be set, and the pod template is checked. Updates may change only some fields
+ * of the StatefulSet and Advanced StatefulSet template specs.
+ *
+ * Stricter than OpenKruise (docs/adr/0045-pod-templates-validated-as-pods.md): the pod spec of every subset
+ * template kind gets the core pod-spec rules (`validatePodSpecSubset`), as the pods the subset creates would.
+ * Upstream checks only labels and annotations of StatefulSet templates (Kubernetes'
+ * `ValidatePodTemplateSpecForStatefulSet` leaves the pod spec out) and nothing of a CloneSet template, so a UD whose
+ * subsets can never create a pod (or whose subset CloneSet or StatefulSet Regatta's own webhook refuses) was admitted.
  */
 import {
   type CompiledSelector,
@@ -22,6 +28,7 @@ import {
   applyKruisePodSpecDefaults,
   validateAnnotations,
   validateLabels,
+  validatePodSpecSubset,
   validatePodTemplateSpecSubset,
   type SubsetTemplate,
 } from '@regatta/api';
@@ -36,6 +43,31 @@ function defaultedPodTemplate(template: unknown): Obj {
   if (t['spec'] == null) t['spec'] = {};
   applyKruisePodSpecDefaults(t['spec']);
   return t;
+}
+
+/**
+ * The pod spec as the subset's pods get it: each named volume claim template is a PVC volume of the same name
+ * (unless the spec has a volume of that name), so mounts may name claim templates. Wrong types are left as they are
+ * for the shape check to report.
+ */
+function withClaimVolumes(podSpec: unknown, claims: unknown): unknown {
+  if (!isPlainObject(podSpec) || !Array.isArray(claims)) return podSpec;
+  const volumes: unknown[] = podSpec['volumes'] == null ? [] : (podSpec['volumes'] as unknown[]);
+  if (!Array.isArray(volumes)) return podSpec;
+  const have = new Set(volumes.map((v) => obj(v)['name']));
+  const extra = claims
+    .map((c) => obj(obj(c)['metadata'])['name'])
+    .filter((n): n is string => typeof n === 'string' && n !== '' && !have.has(n))
+    .map((name) => ({ name, persistentVolumeClaim: { claimName: name } }));
+  return extra.length > 0 ? { ...podSpec, volumes: [...volumes, ...extra] } : podSpec;
+}
+
+/** The core pod-spec rules on a subset's (defaulted) pod template; `path` is the template's. */
+function podSpecErrors(podTemplate: Obj, workloadSpec: Obj, path: FieldPath): FieldError[] {
+  return validatePodSpecSubset(
+    withClaimVolumes(podTemplate['spec'], workloadSpec['volumeClaimTemplates']),
+    path.child('spec'),
+  );
 }
 
 function labelsOf(meta: unknown): Record<string, string> {
@@ -162,6 +194,7 @@ function statefulSetSpecErrors(
   }
   const template = defaultedPodTemplate(spec['template']);
   errs.push(...statefulSetPodTemplateErrors(template, selector, path.child('template')));
+  errs.push(...podSpecErrors(template, spec, path.child('template')));
   errs.push(...restartPolicyErrors(template, path.child('template'), 'StatefulSet'));
   return errs;
 }
@@ -205,13 +238,9 @@ export function subsetTemplateErrors(
       ),
     );
     const podTemplate = defaultedPodTemplate(obj(asts['spec'])['template']);
-    errs.push(
-      ...statefulSetPodTemplateErrors(
-        podTemplate,
-        selector,
-        path.child('advancedStatefulSetTemplate', 'spec', 'template'),
-      ),
-    );
+    const at = path.child('advancedStatefulSetTemplate', 'spec', 'template');
+    errs.push(...statefulSetPodTemplateErrors(podTemplate, selector, at));
+    errs.push(...podSpecErrors(podTemplate, obj(asts['spec']), at));
   } else if (t['deploymentTemplate'] != null) {
     const d = obj(t['deploymentTemplate']);
     errs.push(...labelsMismatch('deploymentTemplate', d['metadata']));
@@ -226,6 +255,16 @@ export function subsetTemplateErrors(
     }
     errs.push(...validatePodTemplateSpecSubset(podTemplate, at));
     errs.push(...restartPolicyErrors(podTemplate, at, 'ReplicaSet'));
+  } else if (t['cloneSetTemplate'] != null) {
+    // what the CloneSet webhook would refuse of the subset CloneSet's pod template (restartPolicy Always when set)
+    const spec = obj(obj(t['cloneSetTemplate'])['spec']);
+    const podTemplate = defaultedPodTemplate(spec['template']);
+    const at = path.child('cloneSetTemplate', 'spec', 'template');
+    errs.push(...podSpecErrors(podTemplate, spec, at));
+    const restartPolicy = obj(podTemplate['spec'])['restartPolicy'];
+    if (restartPolicy !== 'Always') {
+      errs.push(fieldErrors.notSupported(at.child('spec', 'restartPolicy'), restartPolicy ?? '', ['Always']));
+    }
   }
   return errs;
 }

@@ -207,14 +207,14 @@ describe('validateUnitedDeployment (spec §6.1)', () => {
     expect(messages(udWith(edit))).toEqual(expected);
   });
 
-  it('the CloneSet template is not validated at all', () => {
+  it('the CloneSet template: only its pod spec is validated (labels and replicas are not, as upstream)', () => {
     const u = udWith((x) => {
       const t = tmpl(x, 'cloneSetTemplate');
       t.metadata.labels = { other: 'x' };
       t.spec.replicas = 3;
       t.spec.template.spec.containers = [];
     });
-    expect(messages(u)).toEqual([]);
+    expect(messages(u)).toEqual(['spec.template.cloneSetTemplate.spec.template.spec.containers: Required value']);
   });
 
   it.each(['statefulSetTemplate', 'advancedStatefulSetTemplate', 'deploymentTemplate'] as const)(
@@ -273,6 +273,41 @@ describe('validateUnitedDeployment (spec §6.1)', () => {
       /^spec\.template: Invalid value: .*should provide only one of statefulSetTemplate/,
     );
   });
+
+  // docs/adr/0045: the pod spec of every subset template kind gets the core pod-spec rules (R2 of `npm run chaos`)
+  it.each([
+    'cloneSetTemplate',
+    'statefulSetTemplate',
+    'advancedStatefulSetTemplate',
+    'deploymentTemplate',
+  ] as const)('refuses a %s pod template Kubernetes refuses, at its path', (kind) => {
+    const u = defaultUnitedDeployment(ud(kind));
+    const podSpec = tmpl(u, kind).spec.template.spec as Any;
+    podSpec.containers = [
+      { ...podSpec.containers[0], resources: { limits: { cpu: 'lots' } } },
+      { ...podSpec.containers[0] },
+    ];
+    podSpec.affinity = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: {} } };
+    const at = `spec.template.${kind}.spec.template.spec`;
+    expect(messages(u)).toEqual([
+      `${at}.containers[0].resources.limits[cpu]: Invalid value: "lots": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`,
+      `${at}.containers[1].name: Duplicate value: "main"`,
+      `${at}.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms: Required value: must have at least one node selector term`,
+    ]);
+  });
+
+  it.each(['cloneSetTemplate', 'advancedStatefulSetTemplate'] as const)(
+    'lets a %s pod template mount its volume claim templates',
+    (kind) => {
+      const u = defaultUnitedDeployment(ud(kind));
+      const spec = tmpl(u, kind).spec as Any;
+      spec.volumeClaimTemplates = [
+        { metadata: { name: 'data' }, spec: { resources: { requests: { storage: '1Gi' } } } },
+      ];
+      spec.template.spec.containers[0].volumeMounts = [{ name: 'data', mountPath: '/data' }];
+      expect(messages(u)).toEqual([]);
+    },
+  );
 });
 
 describe('validateUnitedDeploymentUpdate (spec §6.1)', () => {
