@@ -63,7 +63,7 @@ describe('ImagePullJob over agents pulling through CRI', () => {
         { timeout: 60_000, interval: 1000 },
       )
       .toEqual([...t.nodes()].sort());
-    // under the job's root span (docs/adr/0045): `imagepulljob` of regatta-imagepull, creation → completionTime, with
+    // under the job's root span (docs/adr/0046): `imagepulljob` of regatta-imagepull, creation → completionTime, with
     // the span id the uid gives; every pull span is its child
     const traceId = uid.replace(/-/g, '');
     await expect

@@ -53,7 +53,7 @@ const imagePullJobs = ControllerBuilder.controller({
           ...readers,
           client,
           expectations,
-          tracer, // each job's root span (docs/adr/0045)
+          tracer, // each job's root span (docs/adr/0046)
           daemonConfigNamespace: settings.daemonConfigNamespace,
           tagPolicy: settings,
         })

@@ -1,4 +1,4 @@
-// The root span of an ImagePullJob's trace (docs/adr/0045): `imagepulljob`, from the job's creation until it is
+// The root span of an ImagePullJob's trace (docs/adr/0046): `imagepulljob`, from the job's creation until it is
 // finished with — its `completionTime` (an Always job, done or past its deadline), or its deletion (a Never job,
 // which never completes, and any job deleted before it completed). Its ids come from the job's uid
 // (libs/telemetry object-trace.ts), so the agents' pull spans, which know only the uid, are its children

@@ -1,4 +1,4 @@
-// An object's own trace, found by its uid (docs/adr/0041, 0045): trace id = the uid's 32 hex digits (a UUID is 128
+// An object's own trace, found by its uid (docs/adr/0041, 0046): trace id = the uid's 32 hex digits (a UUID is 128
 // bits, a trace id's size), and the object's root span has the span id = the uid's last 16 hex digits. A program that
 // works for the object (the image pull agent's pulls of an ImagePullJob) parents its spans on that span id without
 // any trace context written on the object; the program that owns the object's life (the ImagePullJob controller)

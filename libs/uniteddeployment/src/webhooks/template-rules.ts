@@ -5,7 +5,7 @@
  * RollingUpdate) `partition` must not be set, and the pod template is checked. Updates may change only some fields
  * of the StatefulSet and Advanced StatefulSet template specs.
  *
- * Stricter than OpenKruise (docs/adr/0045-pod-templates-validated-as-pods.md): the pod spec of every subset
+ * Stricter than OpenKruise (docs/adr/0048-pod-templates-validated-as-pods.md): the pod spec of every subset
  * template kind gets the core pod-spec rules (`validatePodSpecSubset`), as the pods the subset creates would.
  * Upstream checks only labels and annotations of StatefulSet templates (Kubernetes'
  * `ValidatePodTemplateSpecForStatefulSet` leaves the pod spec out) and nothing of a CloneSet template, so a UD whose

@@ -274,7 +274,7 @@ describe('validateUnitedDeployment (spec §6.1)', () => {
     );
   });
 
-  // docs/adr/0045: the pod spec of every subset template kind gets the core pod-spec rules (R2 of `npm run chaos`)
+  // docs/adr/0048: the pod spec of every subset template kind gets the core pod-spec rules (R2 of `npm run chaos`)
   it.each([
     'cloneSetTemplate',
     'statefulSetTemplate',
