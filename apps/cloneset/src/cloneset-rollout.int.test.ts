@@ -91,7 +91,7 @@ describe('CloneSet', () => {
     await expect
       .poll(sample, { timeout: 10_000 })
       .toEqual({ phase: 'Completed', desired: 3, updated: 3, ready: 3, available: 3 });
-    expect((await h.metrics()).match(new RegExp(`regatta_rollout_info\\{[^}]*name="paused"`, 'g'))).toHaveLength(1);
+    expect((await h.metrics()).match(new RegExp(`regatta_rollout_info\\{[^}]*namespace="${ns}",name="paused"`, 'g'))).toHaveLength(1);
     // the pause is a span of the rollout's trace
     await expect
       .poll(async () => (await h.rolloutSpans(ns, 'paused')).map((sp) => sp.operationName), {
