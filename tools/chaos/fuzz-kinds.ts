@@ -13,7 +13,6 @@ import {
   HUGE,
   type Json,
   m,
-  type Mutation,
   type Mutations,
   nested,
   type Obj,
@@ -21,40 +20,9 @@ import {
   UNICODE,
   WRONG,
 } from './fuzz.js';
+import { CONTAINERS_INVALID, TEMPLATE_INVALID } from './fuzz-template-mutations.js';
 
 const IMAGES = ['nginx:1.27.3', 'busybox:1.37'] as const;
-
-/** Template mutations Kubernetes' pod validation refuses (paths are CloneSet's; each kind rewrites them). */
-export const TEMPLATE_INVALID: Mutation[] = [
-  fc.constantFrom('Sometimes', 'always').map((v) => at('spec.template.spec.containers.0.imagePullPolicy', v)),
-  fc
-    .constantFrom(0, 70000, -1)
-    .map((v) => at('spec.template.spec.containers.0.ports', [{ containerPort: v }])),
-  fc.constant(at('spec.template.spec.containers.0.ports', [{ containerPort: 80, protocol: 'HTTP' }])),
-  fc
-    .constantFrom('MY VAR', '1X', '')
-    .map((v) => at('spec.template.spec.containers.0.env', [{ name: v, value: 'x' }])),
-  fc.constant(
-    at('spec.template.spec.containers.0.resources', { requests: { cpu: '2' }, limits: { cpu: '1' } }),
-  ),
-  fc.constant(at('spec.template.spec.containers.0.resources', { limits: { cpu: 'lots' } })),
-  fc.constant(at('spec.template.spec.containers.0.volumeMounts', [{ name: 'nowhere', mountPath: '/x' }])),
-  fc.constant(
-    at('spec.template.spec.volumes', [
-      { name: 'v', emptyDir: {} },
-      { name: 'v', emptyDir: {} },
-    ]),
-  ),
-  fc.constant(at('spec.template.spec.dnsPolicy', 'Sometimes')),
-  fc.constant(at('spec.template.spec.restartPolicy', 'Never')),
-  fc.constant(
-    at('spec.template.spec.affinity', {
-      nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: {} },
-    }),
-  ),
-  fc.constant(at('spec.template.spec.activeDeadlineSeconds', 0)),
-  fc.constant(at('spec.template.spec.initContainers', [{ name: 'main', image: 'busybox:1.37' }])),
-];
 
 // ---- Advanced DaemonSet (apps.kruise.io/v1alpha1)
 
@@ -111,15 +79,7 @@ const ADS_MUTATIONS: Mutations = {
       }),
     ),
     fc.constantFrom(-1, -50).map((v) => at(`${RU}.partition`, v)),
-    fc.constant(at('spec.template.spec.containers', [])),
-    fc.constant(
-      at('spec.template.spec.containers', [
-        { name: 'main', image: 'a' },
-        { name: 'main', image: 'b' },
-      ]),
-    ),
-    fc.constantFrom('Main', 'main_1').map((n) => at('spec.template.spec.containers.0.name', n)),
-    fc.constant(at('spec.template.spec.containers.0.image', '')),
+    ...CONTAINERS_INVALID,
     fc.constant(at('spec.minReadySeconds', -1)),
     fc.constant(at('spec.template.metadata.labels', { other: 'x' })),
     fc.constant(
@@ -252,15 +212,7 @@ const UD_MUTATIONS: Mutations = {
     ),
     fc.constant(at('spec.topology.scheduleStrategy', { type: 'Sometimes' })),
     fc.constant(at('spec.revisionHistoryLimit', -3)),
-    fc.constant(at('spec.template.spec.containers', [])),
-    fc.constant(
-      at('spec.template.spec.containers', [
-        { name: 'main', image: 'a' },
-        { name: 'main', image: 'b' },
-      ]),
-    ),
-    fc.constantFrom('Main', 'main_1').map((n) => at('spec.template.spec.containers.0.name', n)),
-    fc.constant(at('spec.template.spec.containers.0.image', '')),
+    ...CONTAINERS_INVALID,
     fc.constant(at('spec.template.metadata.labels', { other: 'x' })),
     ...TEMPLATE_INVALID,
   ],
