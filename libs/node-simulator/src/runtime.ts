@@ -5,7 +5,7 @@ import { hookMs, mainProcessOf } from './container-command.js';
 import { CONFIG_RETRY_MS, missingConfigMapRef } from './config-env.js';
 import { resolveMetadataEnv } from './downward-env.js';
 import { imageIdOf } from './image-ref.js';
-import { deletionGraceMs, restartGraceMs, stopOf } from './termination.js';
+import { type Stop, deletionGraceMs, restartGraceMs, stopOf } from './termination.js';
 import {
   containerIdOf,
   freshContainer,
@@ -66,6 +66,18 @@ export function advance(
       endsInMs: s.endAt === null ? null : s.endAt - now,
     });
   };
+  /** The running state of a container the kubelet is stopping (`stop` from {@link stopFor}). */
+  const stopping = (
+    s: Extract<RunState, { kind: 'running' }>,
+    stop: Stop,
+    restartWhenStopped: boolean,
+  ): RunState => ({
+    ...s,
+    endAt: now + stop.afterMs,
+    exitCode: stop.exitCode ?? s.exitCode,
+    killed: true,
+    restartWhenStopped,
+  });
 
   // keep the runtime's container lists in line with the spec (containers cannot be added, but be lenient)
   for (const [list, specs, kind] of [
@@ -297,14 +309,7 @@ export function advance(
       const s = c.state;
       if (s.kind === 'running') {
         // the preStop hook runs first, then SIGTERM; a process that ignores it runs until SIGKILL (termination.ts)
-        const stop = stopFor(c, s, graceMs, t.podStopMs);
-        c.state = {
-          ...s,
-          endAt: now + stop.afterMs,
-          exitCode: stop.exitCode ?? s.exitCode,
-          killed: true,
-          restartWhenStopped: false,
-        };
+        c.state = stopping(s, stopFor(c, s, graceMs, t.podStopMs), false);
         event(c, 'Normal', 'Killing', `Stopping container ${c.name}`);
       } else if (s.kind !== 'terminated') {
         c.state = {
@@ -355,13 +360,7 @@ export function advance(
         const stop = stopFor(c, s, restartGraceMs(spec.terminationGracePeriodSeconds), 0);
         const restart = specChanged || policy === 'Always';
         if (stop.afterMs > 0 || !restart) {
-          c.state = {
-            ...s,
-            endAt: now + stop.afterMs,
-            exitCode: stop.exitCode ?? s.exitCode,
-            killed: true,
-            restartWhenStopped: restart,
-          };
+          c.state = stopping(s, stop, restart);
           continue;
         }
         c.lastTerminated = {
