@@ -77,7 +77,13 @@ export { toRfc3339, toRfc3339Micro } from './time.js';
 export { cloneJson, isPlainObject, jsonEqual, type JsonPrimitive, type JsonValue } from './json.js';
 export { JsonPointerError, escapePointerToken, formatPointer, parsePointer, unescapePointerToken } from './json-pointer.js';
 export { applyMergePatch, createMergePatch } from './merge-patch.js';
-export { JsonPatchError, applyJsonPatch, createJsonPatch, type JsonPatchOperation } from './json-patch.js';
+export {
+  JsonPatchError,
+  applyJsonPatch,
+  createJsonPatch,
+  type CreateJsonPatchOptions,
+  type JsonPatchOperation,
+} from './json-patch.js';
 export {
   APPLY_PATCH_CONTENT_TYPE,
   JSON_PATCH_CONTENT_TYPE,

@@ -145,4 +145,32 @@ describe('createJsonPatch', () => {
     if (expected !== undefined) expect(ops).toEqual(expected);
     expect(applyJsonPatch(before, ops)).toEqual(JSON.parse(JSON.stringify(after)));
   });
+
+  describe('maxListOperations', () => {
+    const defaulted = (n: number, withDefaults: boolean) => ({
+      spec: {
+        containers: Array.from({ length: n }, (_, i) => ({
+          name: `c${i}`,
+          image: 'nginx',
+          ...(withDefaults ? { imagePullPolicy: 'Always', terminationMessagePath: '/dev/termination-log' } : {}),
+        })),
+      },
+    });
+    const cases: [string, unknown, unknown, number | undefined, JsonPatchOperation['op'][]][] = [
+      ['1500 containers defaulted, no limit: two operations each', defaulted(1500, false), defaulted(1500, true), undefined, Array<JsonPatchOperation['op']>(3000).fill('add')],
+      ['1500 containers defaulted, limit 16: the list replaced once', defaulted(1500, false), defaulted(1500, true), 16, ['replace']],
+      ['a change within the limit keeps its own operations', defaulted(4, false), defaulted(4, true), 16, Array<JsonPatchOperation['op']>(8).fill('add')],
+      ['nested lists: the inner list replaced, the outer one kept', { l: [{ m: [1, 2, 3] }, 'x'] }, { l: [{ m: [4, 5, 6] }, 'x'] }, 2, ['replace']],
+    ];
+    it.each(cases)('%s', (_name, before, after, maxListOperations, expected) => {
+      const ops = createJsonPatch(before, after, maxListOperations === undefined ? {} : { maxListOperations });
+      expect(ops.map((o) => o.op)).toEqual(expected);
+      expect(applyJsonPatch(before, ops)).toEqual(after);
+    });
+    it('names the inner list when only it is replaced', () => {
+      expect(createJsonPatch({ l: [{ m: [1, 2, 3] }] }, { l: [{ m: [4, 5, 6] }] }, { maxListOperations: 2 })).toEqual([
+        { op: 'replace', path: '/l/0/m', value: [4, 5, 6] },
+      ]);
+    });
+  });
 });

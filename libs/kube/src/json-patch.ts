@@ -142,19 +142,33 @@ export function applyJsonPatch<T = unknown>(doc: unknown, operations: readonly J
   return out as T;
 }
 
+export interface CreateJsonPatchOptions {
+  /**
+   * A list whose own changes would take more operations than this is replaced as a whole, in one operation. The
+   * API server applies a JSON Patch one operation at a time, each over the whole object, so thousands of small
+   * operations on a large object (defaults for each of 1500 containers) cost far more than one `replace` of the
+   * list. Default: no limit (every change has its own operation, which callers reading paths rely on).
+   */
+  maxListOperations?: number;
+}
+
 /**
  * Operations that turn `before` into `after` (empty when equal). Objects are compared member by member (removals,
  * then changes and additions, in key order); arrays keep their common head and tail and diff element by element when
  * the changed middle has the same length, otherwise remove the old middle and add the new one; everything else is a
  * `replace`. Keys are escaped per RFC 6901, so annotation keys such as `apps.kruise.io/x` are safe.
  */
-export function createJsonPatch(before: unknown, after: unknown): JsonPatchOperation[] {
+export function createJsonPatch(
+  before: unknown,
+  after: unknown,
+  options: CreateJsonPatchOptions = {},
+): JsonPatchOperation[] {
   const ops: JsonPatchOperation[] = [];
-  diff('', before, after, ops);
+  diff('', before, after, ops, options.maxListOperations ?? Infinity);
   return ops;
 }
 
-function diff(path: string, a: unknown, b: unknown, ops: JsonPatchOperation[]): void {
+function diff(path: string, a: unknown, b: unknown, ops: JsonPatchOperation[], maxList: number): void {
   if (jsonEqual(a, b)) return;
   if (isPlainObject(a) && isPlainObject(b)) {
     for (const [k, v] of Object.entries(a)) {
@@ -164,18 +178,21 @@ function diff(path: string, a: unknown, b: unknown, ops: JsonPatchOperation[]): 
       if (v === undefined) continue;
       const p = `${path}/${escapePointerToken(k)}`;
       if (a[k] === undefined) ops.push({ op: 'add', path: p, value: cloneJson(v) });
-      else diff(p, a[k], v, ops);
+      else diff(p, a[k], v, ops, maxList);
     }
     return;
   }
   if (Array.isArray(a) && Array.isArray(b)) {
-    diffArray(path, a, b, ops);
+    const own: JsonPatchOperation[] = [];
+    diffArray(path, a, b, own, maxList);
+    if (own.length > maxList) ops.push({ op: 'replace', path, value: cloneJson(b) });
+    else ops.push(...own);
     return;
   }
   ops.push({ op: 'replace', path, value: cloneJson(b) });
 }
 
-function diffArray(path: string, a: unknown[], b: unknown[], ops: JsonPatchOperation[]): void {
+function diffArray(path: string, a: unknown[], b: unknown[], ops: JsonPatchOperation[], maxList: number): void {
   const min = Math.min(a.length, b.length);
   let head = 0;
   while (head < min && jsonEqual(a[head] ?? null, b[head] ?? null)) head++;
@@ -184,7 +201,7 @@ function diffArray(path: string, a: unknown[], b: unknown[], ops: JsonPatchOpera
   const aEnd = a.length - tail;
   const bEnd = b.length - tail;
   if (aEnd - head === bEnd - head) {
-    for (let i = head; i < aEnd; i++) diff(`${path}/${i}`, a[i] ?? null, b[i] ?? null, ops);
+    for (let i = head; i < aEnd; i++) diff(`${path}/${i}`, a[i] ?? null, b[i] ?? null, ops, maxList);
     return;
   }
   for (let i = aEnd - 1; i >= head; i--) ops.push({ op: 'remove', path: `${path}/${i}` });

@@ -325,6 +325,29 @@ describe('WebhookServer: mutation', () => {
     }
   });
 
+  it('answers a mutation of many list elements with one replace of the list', async () => {
+    interface Many {
+      spec: { containers: { name: string; imagePullPolicy?: string }[] };
+    }
+    const many = { spec: { containers: Array.from({ length: 1524 }, (_, i) => ({ name: `c${i}` })) } };
+    const h = await serve((s) => {
+      s.mutate<Many>('/mutate-many', ({ object }) => {
+        for (const c of object?.spec.containers ?? []) c.imagePullPolicy = 'IfNotPresent';
+        return object;
+      });
+    });
+    try {
+      const reply = await send(h.port, { path: '/mutate-many', body: review(createRequest(many)) });
+      const response = reply.json()['response'] as Record<string, unknown>;
+      const ops = JSON.parse(
+        Buffer.from(response['patch'] as string, 'base64').toString(),
+      ) as JsonPatchOperation[];
+      expect(ops.map((o) => [o.op, o.path])).toEqual([['replace', '/spec/containers']]);
+    } finally {
+      await h.stop();
+    }
+  });
+
   it('sends the warnings of a Mutation, with or without a patch', async () => {
     const h = await serve((s) => {
       s.mutate<CloneSet>('/mutate-warn', ({ object }) => {
