@@ -2,7 +2,7 @@
 // and ordinals, claims, UIDs kept or replaced, restart counts, status and events — with the watcher and the asts
 // program running as they run in the sandbox.
 import { describe, expect, it } from 'vitest';
-import { imageOf } from '@regatta/testing';
+import { conditionOf, imageOf, recordPods, stateOf } from '@regatta/testing';
 import { type Pod, PVC, demo, isReady, useAstsScenarios } from './testing/scenario-harness.js';
 
 const h = useAstsScenarios();
@@ -95,6 +95,7 @@ describe('Advanced StatefulSet', () => {
     await h.create(sts);
     await settled(ns, 'web', 5);
     const before = uids(await pods(ns));
+    const rec = await recordPods(h.client, ns);
     await setImage(ns, 'web', 'nginx:1.27');
     const after = await settled(ns, 'web', 5, 120_000);
     const list = await pods(ns);
@@ -112,6 +113,19 @@ describe('Advanced StatefulSet', () => {
       ]),
     );
     expect(inPlace.length).toBeGreaterThanOrEqual(5);
+    // (lifecycle state, InPlaceUpdateReady) in the versions a watch delivers: ready again and Normal in one write,
+    // never ready while still Updating (docs/adr/0049-inplace-ready-and-lifecycle-in-one-write.md)
+    for (const uid of Object.values(before)) {
+      const seen = rec
+        .of(uid)
+        .map((v) => `${stateOf(v.pod)}/${conditionOf(v.pod, 'InPlaceUpdateReady')?.status}`)
+        .filter((x, i, all) => i === 0 || x !== all[i - 1]);
+      expect(seen.slice(seen.indexOf('Normal/False'))).toEqual([
+        'Normal/False',
+        'Updating/False',
+        'Normal/True',
+      ]);
+    }
   });
 
   it('partition (S1 §3.1): partition 4 updates only web-4; partition 0 updates the rest, UIDs replaced (ReCreate)', async () => {

@@ -11,6 +11,7 @@ import {
   useCloneSetScenarios,
 } from './testing/scenario-harness.js';
 import { BAD_SHAPES, LONG_NAME, demo } from './testing/bad-shapes.js';
+import { STATE, conditionOf, recordPods } from './testing/scenario-helpers.js';
 
 const h = useCloneSetScenarios();
 const { namespace, pods, cloneSet, events, setImage, settled } = h;
@@ -103,6 +104,7 @@ describe('CloneSet', () => {
     const before = await settled(ns, 'inplace', 3);
     const oldPods = await pods(ns);
     const uids = oldPods.map((p) => p.metadata!.uid).sort();
+    const rec = await recordPods(h.client, ns);
 
     await h.client.patch(
       { ...CS, namespace: ns, name: 'inplace' },
@@ -155,6 +157,20 @@ describe('CloneSet', () => {
           .sort(),
       );
     expect((await events(ns, 'SuccessfulCreate')).length).toBe(3);
+    // the writes each pod went through, as (lifecycle state, InPlaceUpdateReady) in the versions a watch delivers:
+    // not ready, then the update (Updating), then ready again and Normal in one write — never a version ready but
+    // still Updating (docs/adr/0049-inplace-ready-and-lifecycle-in-one-write.md)
+    for (const uid of uids) {
+      const seen = rec
+        .of(uid!)
+        .map((v) => `${v.pod.metadata?.labels?.[STATE]}/${conditionOf(v.pod, 'InPlaceUpdateReady')?.status}`)
+        .filter((x, i, all) => i === 0 || x !== all[i - 1]);
+      expect(seen.slice(seen.indexOf('Normal/False'))).toEqual([
+        'Normal/False',
+        'Updating/False',
+        'Normal/True',
+      ]);
+    }
   });
 
   it('ReCreate (the default): an image change replaces every pod with a new one at the new revision', async () => {

@@ -5,10 +5,7 @@
  * manage (pods where they should be), in-place refresh, rolling update (only when manage wrote nothing and the
  * cache shows every earlier write), status, history.
  */
-import {
-  type ImagePreDownloadControl,
-  preDownloadSettings,
-} from '@regatta/image-predownload';
+import { type ImagePreDownloadControl, preDownloadSettings } from '@regatta/image-predownload';
 import { type KubeObject, controllerRef, isSelectorEmpty } from '@regatta/kube';
 import { InPlaceUpdateControl } from '@regatta/inplace-update';
 import { LifecycleControl, type Pod } from '@regatta/lifecycle';
@@ -231,8 +228,9 @@ export class DaemonSetReconciler implements Reconciler {
   async #refreshInPlace(s: DaemonSetSync, pods: readonly Pod[]): Promise<void> {
     const now = s.now();
     await forEachLimited(pods, POD_WRITE_CONCURRENCY, async (pod) => {
-      const wait = await s.inPlace.refresh(pod, now);
-      if (wait > 0) s.delays.push(wait);
+      // no lifecycle state rides on an ADS in-place update (upstream sets none), so nothing merges here
+      const { delayMs } = await s.inPlace.refresh(pod, now);
+      if (delayMs > 0) s.delays.push(delayMs);
     });
   }
 

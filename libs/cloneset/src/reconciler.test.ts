@@ -134,11 +134,9 @@ describe('CloneSetReconciler', () => {
     await w.round();
     w.kubelet();
     const second = await w.round();
-    // per pod: InPlaceUpdateReady=True (the readiness gate's condition) and PreparingNormal → Normal; then the status
+    // per pod: InPlaceUpdateReady=True (the readiness gate's condition) and PreparingNormal → Normal in one pods/status
+    // write (docs/adr/0049-inplace-ready-and-lifecycle-in-one-write.md); then the status
     expect(summary(second.writes).sort()).toEqual([
-      'patch Pod',
-      'patch Pod',
-      'patch Pod',
       'patchStatus CloneSet',
       'patchStatus Pod',
       'patchStatus Pod',

@@ -71,5 +71,12 @@ export {
 export {
   InPlaceUpdateControl,
   type InPlaceUpdateControlDeps,
+  type InPlaceRefreshResult,
   type InPlaceUpdateResult,
 } from './inplace-update-control.js';
+export {
+  mergesWithReady,
+  readyStatusWrite,
+  type LifecycleAfterRefresh,
+  type ReadyStatusWrite,
+} from './ready-write.js';

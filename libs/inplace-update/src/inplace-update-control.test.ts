@@ -1,5 +1,5 @@
 import { ConflictError, type KubeObject } from '@regatta/kube';
-import type { Pod } from '@regatta/lifecycle';
+import { LIFECYCLE_STATE_KEY, type Pod } from '@regatta/lifecycle';
 import type { ControllerRevision } from '@regatta/revision';
 import { describe, expect, it } from 'vitest';
 import { InPlaceUpdateControl } from './inplace-update-control.js';
@@ -109,7 +109,52 @@ describe('InPlaceUpdateControl.refresh', () => {
   it('a pod without an in-place update: nothing written, no delay', async () => {
     const api = podApi(pod('5'));
     const control = new InPlaceUpdateControl({ client: api.client });
-    expect(await control.refresh(pod('5'), now)).toBe(0);
+    expect(await control.refresh(pod('5'), now)).toEqual({ delayMs: 0, transitioned: false });
     expect(api.calls).toEqual([]);
+  });
+
+  /** A pod whose in-place update to foo2 has finished (new image ID), still `InPlaceUpdateReady=False`, in `Updating`. */
+  const done = (): Pod => {
+    const p = pod('5', 'foo2');
+    return {
+      ...p,
+      metadata: {
+        ...p.metadata,
+        labels: { ...p.metadata?.labels, [LIFECYCLE_STATE_KEY]: 'Updating' },
+        annotations: {
+          [INPLACE_UPDATE_STATE_KEY]: JSON.stringify({
+            revision: 'rev_new',
+            updateTimestamp: '2024-05-01T11:59:00Z',
+            lastContainerStatuses: { c1: { imageID: 'id-1' } },
+          }),
+        },
+      },
+      status: {
+        ...p.status,
+        conditions: [{ type: INPLACE_UPDATE_READY, status: 'False' }],
+        containerStatuses: [{ name: 'c1', image: 'foo2', imageID: 'id-2', ready: true }],
+      },
+    };
+  };
+
+  it.each<[string, { state: 'Normal' | 'Updated' } | undefined, boolean]>([
+    ['to Normal: the condition and the lifecycle label in one pods/status write', { state: 'Normal' }, true],
+    ['to Updated (hook): the condition alone; the caller writes the state', { state: 'Updated' }, false],
+    ['no state change: the condition alone', undefined, false],
+  ])('update finished, %s', async (_name, next, merged) => {
+    const api = podApi(done());
+    const written: KubeObject[] = [];
+    const control = new InPlaceUpdateControl({ client: api.client, onWritten: (o) => written.push(o) });
+    expect(await control.refresh(done(), now, next)).toEqual({ delayMs: 0, transitioned: merged });
+    expect(api.calls.map((c) => c.verb)).toEqual(['patchStatus']);
+    const body = api.calls[0]?.body as {
+      metadata?: { labels?: Record<string, string> };
+      status: Pod['status'];
+    };
+    expect(body.status?.conditions).toContainEqual(
+      expect.objectContaining({ type: INPLACE_UPDATE_READY, status: 'True' }),
+    );
+    expect(body.metadata?.labels).toEqual(merged ? { [LIFECYCLE_STATE_KEY]: 'Normal' } : undefined);
+    expect(written.map((p) => p.metadata?.resourceVersion)).toEqual(['6']);
   });
 });

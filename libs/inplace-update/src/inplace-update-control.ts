@@ -4,8 +4,14 @@
  * answered to `onWritten`, so the caller expects to see that version in its cache.
  */
 import { type KubeClient, isConflict, isNotFound, retryOnConflict } from '@regatta/kube';
-import { type Pod, type PodWriteDeps, writePodConditions } from '@regatta/lifecycle';
+import {
+  type Pod,
+  type PodWriteDeps,
+  writePodConditions,
+  writePodConditionsAndMetadata,
+} from '@regatta/lifecycle';
 import type { ControllerRevision } from '@regatta/revision';
+import { type LifecycleAfterRefresh, readyStatusWrite } from './ready-write.js';
 import { refreshInPlaceUpdate } from './refresh.js';
 import {
   type InPlaceUpdatePlan,
@@ -27,6 +33,17 @@ export type InPlaceUpdateResult =
   /** Cannot be done in place (recreate, or fail under InPlaceOnly). */
   | { updated: false; notInPlace: NotInPlace };
 
+/** What a refresh did. */
+export interface InPlaceRefreshResult {
+  /** When to look at the pod again (the grace period's rest, ms); 0 for no need. */
+  delayMs: number;
+  /**
+   * True when the lifecycle state change passed to `refresh` went out with the `InPlaceUpdateReady=True` write (one
+   * pods/status write); the caller must not write it again. False: the caller writes it, as before.
+   */
+  transitioned: boolean;
+}
+
 export class InPlaceUpdateControl {
   readonly #d: InPlaceUpdateControlDeps;
 
@@ -35,19 +52,29 @@ export class InPlaceUpdateControl {
   }
 
   /**
-   * Refreshes the pod's in-place update (grace period end, next container batch, `InPlaceUpdateReady` back to True);
-   * returns when to look again (ms; 0 for no need). A pod changed or gone meanwhile is left to the next round.
+   * Refreshes the pod's in-place update (grace period end, next container batch, `InPlaceUpdateReady` back to True).
+   * `next` is the lifecycle state change the caller writes after the refresh in the same pass; a move to `Normal`
+   * goes out with the `InPlaceUpdateReady=True` write ({@link readyStatusWrite}). A pod changed or gone meanwhile is
+   * left to the next round, unless the write carried the lifecycle change (its error is the caller's, as the
+   * lifecycle write's would be).
    */
-  async refresh(pod: Pod, now: Date): Promise<number> {
+  async refresh(pod: Pod, now: Date, next?: LifecycleAfterRefresh): Promise<InPlaceRefreshResult> {
     const refresh = refreshInPlaceUpdate(pod, { now });
-    if (refresh.action === 'wait') return refresh.delaySeconds * 1000;
+    if (refresh.action === 'wait') return { delayMs: refresh.delaySeconds * 1000, transitioned: false };
+    if (refresh.action === 'setReady') {
+      const write = readyStatusWrite(pod, refresh.conditions, next, now);
+      if (write.merged) {
+        await writePodConditionsAndMetadata(this.#d, pod, write.conditions, write.metadata);
+        return { delayMs: 0, transitioned: true };
+      }
+    }
     try {
       if (refresh.action === 'update') this.#d.onWritten?.(await this.#d.client.replace(refresh.pod));
       else if (refresh.action === 'setReady') await writePodConditions(this.#d, pod, refresh.conditions);
     } catch (err) {
       if (!isConflict(err) && !isNotFound(err)) throw err;
     }
-    return 0;
+    return { delayMs: 0, transitioned: false };
   }
 
   /** Whether the pod can be updated from `oldRevision` to `target` in place (nothing written). */

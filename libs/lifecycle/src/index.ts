@@ -71,6 +71,7 @@ export {
   LifecycleControl,
   patchPod,
   writePodConditions,
+  writePodConditionsAndMetadata,
   type PodWriteDeps,
   type PodWriter,
 } from './lifecycle-control.js';

@@ -1,7 +1,7 @@
 import type { KubeObject } from '@regatta/kube';
 import { describe, expect, it } from 'vitest';
 import { LIFECYCLE_STATE_KEY, LifecycleState } from './keys.js';
-import { LifecycleControl } from './lifecycle-control.js';
+import { LifecycleControl, writePodConditionsAndMetadata } from './lifecycle-control.js';
 import type { Pod } from './pod.js';
 
 const now = new Date('2024-05-01T12:00:00Z');
@@ -58,5 +58,22 @@ describe('LifecycleControl.transition', () => {
     const control = new LifecycleControl({ client: api.client, now: () => now });
     expect(await control.transition(pod(LifecycleState.Normal), LifecycleState.Normal)).toBe(false);
     expect(api.calls).toEqual([]);
+  });
+});
+
+describe('writePodConditionsAndMetadata', () => {
+  it('one pods/status strategic merge patch with the conditions and the labels/annotations, reported once', async () => {
+    const api = recording();
+    const written: KubeObject[] = [];
+    const conditions = [{ type: 'InPlaceUpdateReady', status: 'True' }];
+    const metadata = { labels: { [LIFECYCLE_STATE_KEY]: 'Normal' }, annotations: { a: 'b' } };
+    await writePodConditionsAndMetadata(
+      { client: api.client, onWritten: (o) => written.push(o) },
+      pod(LifecycleState.Updating),
+      conditions,
+      metadata,
+    );
+    expect(api.calls).toEqual([{ verb: 'patchStatus', body: { metadata, status: { conditions } } }]);
+    expect(written.map((o) => o.metadata?.resourceVersion)).toEqual(['4']);
   });
 });

@@ -36,6 +36,27 @@ export async function writePodConditions(
   return out;
 }
 
+/**
+ * One strategic merge patch of pods/status carrying status conditions and labels/annotations: the status
+ * subresource keeps metadata changes (Kubernetes `pkg/registry/core/pod/strategy.go`
+ * `podStatusStrategy.PrepareForUpdate` resets only spec, deletionTimestamp and ownerReferences). Returns the pod the
+ * server answered.
+ */
+export async function writePodConditionsAndMetadata(
+  deps: PodWriteDeps,
+  pod: Pod,
+  conditions: PodCondition[],
+  metadata: { labels?: Record<string, string>; annotations?: Record<string, string> },
+): Promise<Pod> {
+  const out = await deps.client.patchStatus<Pod>(
+    { ...POD, namespace: pod.metadata?.namespace, name: pod.metadata?.name ?? '' },
+    { metadata, status: { conditions } },
+    { type: 'strategic' },
+  );
+  deps.onWritten?.(out);
+  return out;
+}
+
 /** A strategic merge patch of the pod; returns the pod the server answered. */
 export async function patchPod(deps: PodWriteDeps, pod: Pod, patch: unknown): Promise<Pod> {
   const out = await deps.client.patch<Pod>(

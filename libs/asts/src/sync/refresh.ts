@@ -41,12 +41,18 @@ export async function refreshPod(s: AstsSync, pod: Pod, updateRevision: string):
   if (earlier !== undefined) return earlier;
   s.refreshed.set(name, false);
   const now = s.now();
-  const wait = await s.inPlace.refresh(pod, now);
-  if (wait > 0) s.delays.push(wait);
+  // read from the cached pod, so known before the refresh: a move to Normal goes out with the refresh's
+  // InPlaceUpdateReady=True write (docs/adr/0049-inplace-ready-and-lifecycle-in-one-write.md)
   const to = nextLifecycleState(s, pod, updateRevision);
-  if (to === undefined) return false;
   const markPodNotReady = s.spec.lifecycle?.inPlaceUpdate?.markPodNotReady === true;
-  const wrote = await s.lifecycle.transition(pod, to, { markPodNotReady });
+  const refreshed = await s.inPlace.refresh(
+    pod,
+    now,
+    to !== undefined ? { state: to, markPodNotReady } : undefined,
+  );
+  if (refreshed.delayMs > 0) s.delays.push(refreshed.delayMs);
+  if (to === undefined) return false;
+  const wrote = refreshed.transitioned || (await s.lifecycle.transition(pod, to, { markPodNotReady }));
   if (wrote) {
     s.refreshed.set(name, true);
     s.traces.podUpdated(s.record, pod, updateRevision, now);

@@ -44,16 +44,22 @@ export async function updateStep(s: CloneSetSync, input: UpdateInput): Promise<v
 
   // 1. per-pod refresh: in-place progress, lifecycle, pod-template-hash (pods in parallel, each pod's writes in order)
   let modified = false;
+  // the lifecycle state is read from the cached pod, so it is known before the refresh: a move to Normal goes out
+  // with the refresh's InPlaceUpdateReady=True write (docs/adr/0049-inplace-ready-and-lifecycle-in-one-write.md)
   await forEachLimited(input.pods, POD_WRITE_CONCURRENCY, async (pod) => {
-    const wait = await s.inPlace.refresh(pod, now);
-    if (wait > 0) s.delays.push(wait);
     const to = refreshLifecycleState(pod, lifecycle, {
       atUpdateRevision: isPodAtRevision(pod, updateName),
       inPlaceUpdateCompleted: checkPodUpdateCompleted(pod).completed,
     });
+    const markPodNotReady = lifecycle?.inPlaceUpdate?.markPodNotReady === true;
+    const refreshed = await s.inPlace.refresh(
+      pod,
+      now,
+      to !== undefined ? { state: to, markPodNotReady } : undefined,
+    );
+    if (refreshed.delayMs > 0) s.delays.push(refreshed.delayMs);
     if (to !== undefined) {
-      const markPodNotReady = lifecycle?.inPlaceUpdate?.markPodNotReady === true;
-      if (await s.lifecycle.transition(pod, to, { markPodNotReady })) {
+      if (refreshed.transitioned || (await s.lifecycle.transition(pod, to, { markPodNotReady }))) {
         modified = true;
         s.traces.podUpdated(s.record, pod, updateName, now);
       }
