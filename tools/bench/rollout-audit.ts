@@ -157,3 +157,16 @@ export function tally(records: AuditRecord[], window: AuditWindow): Map<string, 
   }
   return byClient;
 }
+
+/**
+ * A client's writes of workload status (`<resource>/status` of anything but pods and nodes: clonesets/status,
+ * statefulsets/status, deployments/status, replicasets/status, …), the figure issue 17 compares per rollout.
+ */
+export function workloadStatusWrites(t: WriteTally | undefined): number {
+  let n = 0;
+  for (const [k, count] of t?.byKind ?? []) {
+    const resource = k.split(' ')[0] ?? '';
+    if (resource.endsWith('/status') && !/^(pods|nodes)\//.test(resource)) n += count;
+  }
+  return n;
+}

@@ -92,6 +92,16 @@ describe('reportRollout', () => {
     expect(row(text, 'most pods unavailable at once')).toContain('≤ 2 / 1: met / MISSED');
   });
 
+  it("counts each side's workload status writes, not the pods' (issue 17)", () => {
+    const r = result();
+    r.writes.regatta.get('regatta-asts')!.byKind.set('statefulsets/status patch', 3);
+    r.writes.native
+      .get('kube-controller-manager')!
+      .byKind.set('statefulsets/status update (statefulset-controller)', 6);
+    r.writes.native.get('kube-controller-manager')!.byKind.set('pods/status patch', 9);
+    expect(row(reportRollout(r), 'workload status writes per rollout')).toMatch(/3\s+6\s+0\.50/);
+  });
+
   it('checks the writes goal only when the issue sets one', () => {
     expect(row(reportRollout(result()), 'controller pod writes / pod')).not.toContain('≤');
     expect(row(reportRollout(result({ writesGoalPerPod: 1 })), 'controller pod writes / pod')).toContain(

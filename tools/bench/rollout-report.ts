@@ -2,7 +2,7 @@
 // API writes by client, CPU by process (how to read it: docs/benchmarks.md). The same for every comparison.
 import { fmt, ratio, table } from './common.js';
 import { TAIL_MS, type RolloutResult } from './rollout-config.js';
-import type { WriteTally } from './rollout-audit.js';
+import { type WriteTally, workloadStatusWrites } from './rollout-audit.js';
 
 const mib = (b: number | undefined) =>
   b !== undefined && Number.isFinite(b) ? `${(b / 2 ** 20).toFixed(0)} MiB` : 'n/a';
@@ -60,6 +60,13 @@ export function reportRollout(r: RolloutResult): string {
         perPod(csW?.all ?? 0, n),
         perPod(dpW?.all ?? 0, n),
         ratio(csW?.all ?? 0, dpW?.all ?? 0),
+        '',
+      ],
+      [
+        'workload status writes per rollout',
+        `${workloadStatusWrites(csW)}`,
+        `${workloadStatusWrites(dpW)}`,
+        ratio(workloadStatusWrites(csW), workloadStatusWrites(dpW)),
         '',
       ],
       [

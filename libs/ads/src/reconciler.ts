@@ -12,7 +12,7 @@ import { LifecycleControl, type Pod } from '@regatta/lifecycle';
 import type { Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
 import { forEachLimited, pendingWrites } from '@regatta/runtime';
 import { type ControllerRevision, type PodTemplate, templateFromRevision } from '@regatta/revision';
-import { type ObjectReader, type RolloutTracer, RolloutTraceControl } from '@regatta/workload';
+import { type ObjectReader, type RolloutTracer, RolloutTraceControl, StatusCadence } from '@regatta/workload';
 import {
   DAEMONSET_FEATURE_GATES,
   DAEMONSET_GVK,
@@ -50,6 +50,11 @@ export interface DaemonSetReconcilerDeps extends SyncDeps {
   rollouts?: RolloutTracer;
   gates?: Partial<DaemonSetFeatureGates>;
   /**
+   * Each DaemonSet's last status write (docs/adr/0050); default: one of `STATUS_WRITE_INTERVAL_MS`. Unit tests that
+   * reconcile on a frozen clock pass an interval of 0.
+   */
+  statusCadence?: StatusCadence;
+  /**
    * Creates and deletes the rollouts' ImagePullJobs (image pre-download, gates `KruiseDaemon` and
    * `PreDownloadImageForDaemonSetUpdate`); none: no pre-download.
    */
@@ -65,12 +70,15 @@ export class DaemonSetReconciler implements Reconciler {
   readonly #traces: RolloutTraceControl;
   readonly #spans = new NodeSpans();
   readonly #failedBackoff = new FailedPodBackoff();
+  /** When each DaemonSet's status was last written (counter-only changes wait for the interval, ADR 0050). */
+  readonly #statusCadence: StatusCadence;
 
   constructor(deps: DaemonSetReconcilerDeps) {
     this.#d = deps;
     this.#gates = { ...DAEMONSET_FEATURE_GATES, ...deps.gates };
     this.#now = deps.now ?? (() => new Date());
     this.#random = deps.random ?? Math.random;
+    this.#statusCadence = deps.statusCadence ?? new StatusCadence();
     this.#traces = new RolloutTraceControl({
       client: deps.client,
       kind: DAEMONSET_GVK,
@@ -84,6 +92,7 @@ export class DaemonSetReconciler implements Reconciler {
     const cached = this.#d.daemonsets.get(req.namespace, req.name) as DaemonSetObject | undefined;
     if (!cached) {
       this.#forget(key);
+      this.#statusCadence.forget(StatusCadence.keyOf(req.namespace, req.name));
       return {};
     }
     if (cached.metadata?.deletionTimestamp) return {};
@@ -146,8 +155,13 @@ export class DaemonSetReconciler implements Reconciler {
 
     if (waiting) {
       // writes of an earlier round the cache does not show yet: the status only, without observedGeneration
-      await statusStep(s, pods, revisions.collisionCount, false);
-      return waiting;
+      await statusStep(s, pods, revisions.collisionCount, false, {
+        control: this.#statusCadence,
+        urgent: false,
+      });
+      // a deferred status write is made by the next reconcile: no later than the interval's end
+      const after = [waiting.requeueAfterMs ?? 0, ...s.delays].filter((ms) => ms > 0);
+      return after.length > 0 ? { requeueAfterMs: Math.min(...after) } : waiting;
     }
     const errors: unknown[] = [];
     try {
@@ -174,7 +188,10 @@ export class DaemonSetReconciler implements Reconciler {
       errors.push(err);
     }
     const seen = ownedPods(d, ds);
-    const status = await statusStep(s, seen, revisions.collisionCount, true);
+    const status = await statusStep(s, seen, revisions.collisionCount, true, {
+      control: this.#statusCadence,
+      urgent: errors.length > 0,
+    });
     await this.#spans.follow(this.#traces, {
       ds,
       key,

@@ -24,6 +24,7 @@ import {
   type KubeWriter,
   type ObjectReader,
   OwnWrites,
+  StatusCadence,
   type RolloutTracer,
   RolloutTraceControl,
 } from '@regatta/workload';
@@ -86,6 +87,8 @@ export class StatefulSetReconciler implements Reconciler {
   readonly #traces: RolloutTraceControl;
   /** Status writes the cache may not show yet (a condition written twice would move its transition time). */
   readonly #ownWrites = new OwnWrites();
+  /** When each StatefulSet's status was last written (counter-only changes wait for the interval, ADR 0050). */
+  readonly #statusCadence = new StatusCadence();
 
   constructor(deps: StatefulSetReconcilerDeps) {
     this.#d = deps;
@@ -105,6 +108,7 @@ export class StatefulSetReconciler implements Reconciler {
     if (!cached) {
       this.#forget(key);
       this.#ownWrites.forget(req.namespace, req.name);
+      this.#statusCadence.forget(StatusCadence.keyOf(req.namespace, req.name));
       return {};
     }
     const set: StatefulSetObject = { ...this.#ownWrites.view(cached), ...STATEFULSET_GVK };
@@ -177,6 +181,8 @@ export class StatefulSetReconciler implements Reconciler {
       currentRevision: currentName,
       updateRevision: updateName,
       collisionCount: revisions.collisionCount,
+      cadence: this.#statusCadence,
+      failed: err !== undefined,
     });
     await this.#traces.follow(
       set,

@@ -24,6 +24,7 @@ import {
   OwnWrites,
   type RolloutTracer,
   RolloutTraceControl,
+  StatusCadence,
 } from '@regatta/workload';
 import {
   CLONESET_FEATURE_GATES,
@@ -89,6 +90,8 @@ export class CloneSetReconciler implements Reconciler {
   readonly #traces: RolloutTraceControl;
   /** Status writes the cache may not show yet (a condition written twice would move its transition time). */
   readonly #ownWrites = new OwnWrites();
+  /** When each CloneSet's status was last written (counter-only changes wait for the interval, ADR 0050). */
+  readonly #statusCadence = new StatusCadence();
 
   constructor(deps: CloneSetReconcilerDeps) {
     this.#d = deps;
@@ -109,6 +112,7 @@ export class CloneSetReconciler implements Reconciler {
     if (!cached) {
       this.#forget(key);
       this.#ownWrites.forget(req.namespace, req.name);
+      this.#statusCadence.forget(StatusCadence.keyOf(req.namespace, req.name));
       return {};
     }
     const cs: CloneSetObject = {
@@ -175,14 +179,15 @@ export class CloneSetReconciler implements Reconciler {
     const failure = cs.metadata?.deletionTimestamp
       ? undefined
       : await this.#scaleOrUpdate(s, { ...claimed, pvcs }, revisions);
-    const { status, requeueAfterMs } = await statusStep(s, {
+    const { status, requeueAfterMs, writeAfterMs } = await statusStep(s, {
       pods: claimed.activePods,
       updateRevision: updateName,
       currentRevision: currentName,
       collisionCount: revisions.collisionCount,
       failure,
+      cadence: this.#statusCadence,
     });
-    if (requeueAfterMs > 0) s.delays.push(requeueAfterMs);
+    s.delays.push(requeueAfterMs, writeAfterMs);
     await this.#traces.follow(
       cs,
       key,

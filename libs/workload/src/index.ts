@@ -1,6 +1,21 @@
 export type { ControlLogger, KubeWriter, ObjectReader, OnWritten, WorkloadKind } from './types.js';
 export { claim, type ClaimControlDeps, type ClaimInput } from './claim-control.js';
-export { writeStatus, type StatusWrite } from './status-writer.js';
+export {
+  writeStatus,
+  writeStatusOnCadence,
+  type StatusCadenceWrite,
+  type StatusWrite,
+  type StatusWriteResult,
+} from './status-writer.js';
+export {
+  STATUS_WRITE_INTERVAL_MS,
+  StatusCadence,
+  changedBeyondCounters,
+  decideStatusWrite,
+  type StatusCadenceRules,
+  type StatusWriteDecision,
+  type StatusWriteFacts,
+} from './status-cadence.js';
 export { OwnWrites, resourceVersionNewer } from './own-writes.js';
 export {
   ROLLOUT_TRACE_ANNOTATION,

@@ -1,10 +1,12 @@
 /**
  * Writing a workload's status (OpenKruise `pkg/controller/cloneset/cloneset_status.go` `UpdateCloneSetStatus`):
  * nothing is written when nothing the controller owns changed; the write is a merge patch of the status
- * subresource, retried on a conflict; a workload deleted meanwhile is not an error.
+ * subresource, retried on a conflict; a workload deleted meanwhile is not an error. `writeStatusOnCadence` also
+ * spaces counter-only changes out ({@link StatusCadence}, docs/adr/0050-workload-status-write-cadence.md).
  */
 import { type KubeObject, isNotFound, retryOnConflict } from '@regatta/kube';
 import type { OwnWrites } from './own-writes.js';
+import { StatusCadence, type StatusCadenceRules, decideStatusWrite } from './status-cadence.js';
 import type { KubeWriter, WorkloadKind } from './types.js';
 
 export interface StatusWrite<S> {
@@ -23,9 +25,57 @@ export async function writeStatus<S>(
   w: StatusWrite<S>,
 ): Promise<boolean> {
   if (!w.changed(w.workload.status, w.status)) return false;
+  return patchStatus(client, w);
+}
+
+export interface StatusCadenceWrite<S> extends StatusWrite<S> {
+  cadence: StatusCadence;
+  rules: StatusCadenceRules<S>;
+  now: Date;
+  /**
+   * Write any change at once (e.g. after a failed step: the reconcile ends in an error, whose back-off, not a
+   * requeue after the interval, brings the next one).
+   */
+  urgent?: boolean;
+}
+
+export interface StatusWriteResult {
+  written: boolean;
+  /** > 0 when a change was deferred: reconcile again after this long (ms) to write it. */
+  requeueAfterMs: number;
+}
+
+/** Writes the status when it changed and the workload's cadence allows it; else says when to look again. */
+export async function writeStatusOnCadence<S>(
+  client: Pick<KubeWriter, 'patchStatus'>,
+  w: StatusCadenceWrite<S>,
+): Promise<StatusWriteResult> {
+  const key = StatusCadence.keyOf(w.workload.metadata?.namespace, w.workload.metadata?.name);
+  const nowMs = w.now.getTime();
+  const decision = decideStatusWrite(
+    {
+      stored: w.workload.status,
+      next: w.status,
+      changed: w.changed(w.workload.status, w.status),
+      lastWriteMs: w.urgent ? undefined : w.cadence.lastWrite(key, nowMs),
+      nowMs,
+      intervalMs: w.cadence.intervalMs,
+    },
+    w.urgent ? { ...w.rules, settled: () => true } : w.rules,
+  );
+  if (decision.action === 'unchanged') return { written: false, requeueAfterMs: 0 };
+  if (decision.action === 'defer') return { written: false, requeueAfterMs: decision.afterMs };
+  const written = await patchStatus(client, w);
+  if (written) w.cadence.wrote(key, nowMs);
+  return { written, requeueAfterMs: 0 };
+}
+
+async function patchStatus<S>(client: Pick<KubeWriter, 'patchStatus'>, w: StatusWrite<S>): Promise<boolean> {
   const ref = { ...w.kind, namespace: w.workload.metadata?.namespace, name: w.workload.metadata?.name ?? '' };
   try {
-    const written = await retryOnConflict(() => client.patchStatus(ref, { status: w.status }, { type: 'merge' }));
+    const written = await retryOnConflict(() =>
+      client.patchStatus(ref, { status: w.status }, { type: 'merge' }),
+    );
     w.ownWrites?.record(written);
   } catch (err) {
     if (!isNotFound(err)) throw err;

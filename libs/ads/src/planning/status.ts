@@ -2,9 +2,11 @@
  * The DaemonSet status (docs/ads.md "Status"; OpenKruise `pkg/controller/daemonset/daemonset_controller.go`
  * `updateDaemonSetStatus` / `storeDaemonSetStatus`): counts over the nodes, each node judged by its oldest pod.
  */
+import { type IntOrString, partitionOf } from '@regatta/kube';
 import { type Pod, isPodReady } from '@regatta/lifecycle';
 import { isInPlaceUpdateReady } from '@regatta/inplace-update';
 import { isPodAvailable } from '@regatta/rollout';
+import type { StatusCadenceRules } from '@regatta/workload';
 import type { NodeFacts } from './manage.js';
 import { compareDaemonPods, isTerminating } from './node-pods.js';
 import { isPodAtHash } from './revision-hash.js';
@@ -78,4 +80,40 @@ export function statusUnchanged(
   if ((s['collisionCount'] ?? 0) !== collisionCount) return false;
   // the hash under both names: v1alpha1 readers see daemonSetHash (docs/adr/0023-daemonset-hash-stored-for-v1alpha1-readers.md)
   return s['updateRevision'] === hash && s['daemonSetHash'] === hash;
+}
+
+/**
+ * When a status change is written (docs/adr/0050-workload-status-write-cadence.md): the node counts may wait for the
+ * status write interval; the hash, collision count, observedGeneration, and a status where every node that should
+ * run a pod runs one that is ready and available, with the partition's share updated (the rollout done), at once.
+ */
+export function daemonSetStatusCadence(partition: IntOrString | null): StatusCadenceRules<DaemonSetCounts> {
+  return {
+    counters: [
+      'desiredNumberScheduled',
+      'currentNumberScheduled',
+      'numberMisscheduled',
+      'numberReady',
+      'updatedNumberScheduled',
+      'numberAvailable',
+      'numberUnavailable',
+    ],
+    settled: (n) => {
+      const desired = n.desiredNumberScheduled;
+      let held: number;
+      try {
+        held = partitionOf(partition, desired);
+      } catch {
+        held = 0;
+      }
+      return (
+        n.numberMisscheduled === 0 &&
+        n.currentNumberScheduled === desired &&
+        n.numberReady === desired &&
+        n.numberAvailable === desired &&
+        n.numberUnavailable === 0 &&
+        n.updatedNumberScheduled >= desired - held
+      );
+    },
+  };
 }

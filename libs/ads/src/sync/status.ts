@@ -1,14 +1,17 @@
 /**
  * Status step (OpenKruise `pkg/controller/daemonset/daemonset_controller.go` `updateDaemonSetStatus`): the counts
  * over the nodes as the cache shows them, the hash, the collision count and — after a full sync only —
- * observedGeneration; written only when one of them differs from the stored status.
+ * observedGeneration; written only when one of them differs from the stored status, on the workload's status cadence
+ * (a change only in the counts waits for the interval and asks for a requeue,
+ * docs/adr/0050-workload-status-write-cadence.md).
  */
 import type { Pod } from '@regatta/lifecycle';
-import { writeStatus } from '@regatta/workload';
+import { type StatusCadence, writeStatusOnCadence } from '@regatta/workload';
 import { DAEMONSET_GVK } from '../daemonset-object.js';
 import {
   type DaemonSetCounts,
   computeCounts,
+  daemonSetStatusCadence,
   nodesToDaemonPods,
   statusUnchanged,
 } from '../planning/index.js';
@@ -27,6 +30,7 @@ export async function statusStep(
   pods: readonly Pod[],
   collisionCount: number,
   updateObservedGeneration: boolean,
+  cadence: { control: StatusCadence; urgent: boolean },
 ): Promise<DaemonSetStatusOut> {
   const { ds, rollout } = s;
   const counts = computeCounts({
@@ -51,7 +55,7 @@ export async function statusStep(
         ? { observedGeneration: storedGeneration }
         : {}),
   };
-  await writeStatus(s.d.client, {
+  const written = await writeStatusOnCadence(s.d.client, {
     workload: ds,
     kind: DAEMONSET_GVK,
     status,
@@ -63,7 +67,13 @@ export async function statusStep(
         updateObservedGeneration ? generation : storedGeneration,
         collisionCount,
       ),
+    cadence: cadence.control,
+    rules: daemonSetStatusCadence(rollout.partition),
+    now: s.now(),
+    // a reconcile that ends in an error is brought back by its back-off, not by a requeue after the interval
+    urgent: cadence.urgent,
   });
+  s.delays.push(written.requeueAfterMs);
   // ready but not yet available pods: look again when minReadySeconds has passed
   if (rollout.minReadySeconds > 0 && counts.numberReady !== counts.numberAvailable)
     s.delays.push(rollout.minReadySeconds * 1000);

@@ -5,7 +5,7 @@
 // create expectation is observed) only when deliver() is called, as the bus delivers it some time after the create.
 import type { EventRecorder, KubeObject } from '@regatta/kube';
 import { Expectations, type ReconcileContext, silentLogger } from '@regatta/runtime';
-import { MemoryCluster, type RolloutTracer } from '@regatta/workload';
+import { MemoryCluster, type RolloutTracer, StatusCadence } from '@regatta/workload';
 import { type Pod, getPodCondition } from '@regatta/lifecycle';
 import { DaemonSetReconciler } from '../reconciler.js';
 import type { DaemonSetFeatureGates } from '../daemonset-object.js';
@@ -106,6 +106,8 @@ export function world(
     recorder,
     now: () => now,
     random,
+    // the clock stands still between reconciles here: no status write is held for the interval
+    statusCadence: new StatusCadence(0),
     ...(options.tracer ? { rollouts: options.tracer } : {}),
     ...(options.gates ? { gates: options.gates } : {}),
   });

@@ -7,6 +7,7 @@
 import { type KubeObject, type LabelSelector, labelSelectorToString } from '@regatta/kube';
 import type { Pod } from '@regatta/lifecycle';
 import { podRevision } from '@regatta/revision';
+import type { StatusCadenceRules } from '@regatta/workload';
 import type { StatefulSetStatus } from '../statefulset-object.js';
 import { claimCompatibleAndReady } from './claim-resize.js';
 import type { PersistentVolumeClaim } from './identity.js';
@@ -173,3 +174,34 @@ export function statusChanged(stored: StatefulSetStatus | undefined, next: Compu
 }
 
 export type { KubeObject };
+
+/**
+ * When a status change is written (docs/adr/0050-workload-status-write-cadence.md): the replica counts and the claims'
+ * counts may wait for the status write interval; any other field, and a status where every replica is ready and
+ * available and the partition's share is updated (the rollout or scale done), is written at once.
+ */
+export function statefulSetStatusCadence(
+  specReplicas: number,
+  partition: number,
+): StatusCadenceRules<ComputedStatus> {
+  const expectedUpdated = Math.max(0, specReplicas - partition);
+  return {
+    counters: [
+      'replicas',
+      'readyReplicas',
+      'availableReplicas',
+      'currentReplicas',
+      'updatedReplicas',
+      'updatedReadyReplicas',
+      'updatedAvailableReplicas',
+      'volumeClaims',
+    ],
+    settled: (n) =>
+      n.replicas === specReplicas &&
+      n.readyReplicas === n.replicas &&
+      n.availableReplicas === n.replicas &&
+      n.updatedReadyReplicas === n.updatedReplicas &&
+      n.updatedAvailableReplicas === n.updatedReplicas &&
+      n.updatedReplicas >= Math.min(expectedUpdated, n.replicas),
+  };
+}

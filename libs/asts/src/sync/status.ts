@@ -2,11 +2,12 @@
  * Status step (OpenKruise `pkg/controller/statefulset/stateful_set_control.go` `updateStatefulSetStatus`): the counts
  * over the slots and condemned pods (with this round's in-memory creations not counted: they have no phase), the
  * claims per template, `FailedCreatePod`/`FailedUpdatePod` conditions, written only when something OpenKruise
- * compares changed.
+ * compares changed, on the workload's status cadence (a change only in counts waits for the interval and asks for
+ * a requeue, docs/adr/0050-workload-status-write-cadence.md).
  */
 import { type Condition, setCondition } from '@regatta/kube';
 import type { Pod } from '@regatta/lifecycle';
-import { writeStatus } from '@regatta/workload';
+import { type StatusCadence, writeStatusOnCadence } from '@regatta/workload';
 import {
   type ComputedStatus,
   type PersistentVolumeClaim,
@@ -14,6 +15,7 @@ import {
   computeStatus,
   countReplicas,
   ordinalOf,
+  statefulSetStatusCadence,
   statusChanged,
   volumeClaimsStatus,
 } from '../planning/index.js';
@@ -26,6 +28,10 @@ export interface StatusStepInput {
   currentRevision: string;
   updateRevision: string;
   collisionCount: number;
+  /** The reconciler's last status write per StatefulSet. */
+  cadence: StatusCadence;
+  /** A step failed: write any change at once (the error's back-off brings the next reconcile). */
+  failed: boolean;
 }
 
 export async function statusStep(s: AstsSync, input: StatusStepInput): Promise<ComputedStatus> {
@@ -66,12 +72,17 @@ export async function statusStep(s: AstsSync, input: StatusStepInput): Promise<C
       },
     );
   if (conditions.length > 0) status.conditions = conditions as unknown as Record<string, unknown>[];
-  await writeStatus(s.d.client, {
+  const written = await writeStatusOnCadence(s.d.client, {
     workload: set,
     kind: STATEFULSET_GVK,
     status,
     changed: (stored, next) => statusChanged(stored as StatefulSetStatus | undefined, next),
     ownWrites: s.ownWrites,
+    cadence: input.cadence,
+    rules: statefulSetStatusCadence(spec.replicas, spec.updateStrategy?.rollingUpdate?.partition ?? 0),
+    now,
+    urgent: input.failed || s.failures.length > 0,
   });
+  s.delays.push(written.requeueAfterMs);
   return status;
 }

@@ -1,16 +1,22 @@
 /**
  * Status step (OpenKruise `pkg/controller/cloneset/cloneset_status.go`): the status computed from the active pods
  * the cache shows now (this round's writes are seen on the next), the FailedScale / FailedUpdate condition of a
- * failed step, Progressing, and the write when something changed. Returns the status and when Progressing wants
- * another look (ms; 0 for none).
+ * failed step, Progressing, and the write when something changed, on the CloneSet's status cadence (a change only
+ * in counters waits for the interval, docs/adr/0050-workload-status-write-cadence.md). Returns the status and when
+ * to look again (ms; 0 for none): for Progressing, or to write a deferred change.
  */
 import { type Condition, setCondition } from '@regatta/kube';
 import type { Pod } from '@regatta/lifecycle';
-import { writeStatus } from '@regatta/workload';
+import { type StatusCadence, writeStatusOnCadence } from '@regatta/workload';
 import { CLONESET_GVK } from '../cloneset-object.js';
 import { errText } from '../events.js';
 import { type WorkloadCondition, syncProgressing } from '../progressing.js';
-import { type ComputedCloneSetStatus, computeStatus, statusChanged } from '../status.js';
+import {
+  type ComputedCloneSetStatus,
+  cloneSetStatusCadence,
+  computeStatus,
+  statusChanged,
+} from '../status.js';
 import type { CloneSetSync } from './context.js';
 
 export interface StepFailure {
@@ -24,12 +30,14 @@ export interface StatusInput {
   currentRevision: string;
   collisionCount: number;
   failure: StepFailure | undefined;
+  /** The reconciler's last status write per CloneSet. */
+  cadence: StatusCadence;
 }
 
 export async function statusStep(
   s: CloneSetSync,
   input: StatusInput,
-): Promise<{ status: ComputedCloneSetStatus; requeueAfterMs: number }> {
+): Promise<{ status: ComputedCloneSetStatus; requeueAfterMs: number; writeAfterMs: number }> {
   const { cs, spec } = s;
   const now = s.now();
   let conditions = (cs.status?.['conditions'] as Condition[] | undefined) ?? [];
@@ -66,12 +74,17 @@ export async function statusStep(
   });
   if (progress.conditions.length > 0) status.conditions = progress.conditions;
   else delete status.conditions;
-  await writeStatus(s.d.client, {
+  const written = await writeStatusOnCadence(s.d.client, {
     workload: cs,
     kind: CLONESET_GVK,
     status,
     changed: (stored, next) => statusChanged(stored as Record<string, unknown> | undefined, next),
     ownWrites: s.ownWrites,
+    cadence: input.cadence,
+    rules: cloneSetStatusCadence(spec.replicas ?? 1),
+    now,
+    // the reconcile ends in the failure's error: its back-off, not a requeue, brings the next one
+    urgent: input.failure !== undefined,
   });
-  return { status, requeueAfterMs: progress.requeueAfterMs };
+  return { status, requeueAfterMs: progress.requeueAfterMs, writeAfterMs: written.requeueAfterMs };
 }

@@ -1,0 +1,67 @@
+import { decideStatusWrite } from '@regatta/workload';
+import { describe, expect, it } from 'vitest';
+import { type ComputedStatus, statefulSetStatusCadence } from './status.js';
+
+const done: ComputedStatus = {
+  observedGeneration: 2,
+  replicas: 5,
+  readyReplicas: 5,
+  availableReplicas: 5,
+  currentReplicas: 5,
+  updatedReplicas: 5,
+  updatedReadyReplicas: 5,
+  updatedAvailableReplicas: 5,
+  currentRevision: 'r2',
+  updateRevision: 'r2',
+  collisionCount: 0,
+  labelSelector: 'app=web',
+  volumeClaims: [],
+};
+const mid: ComputedStatus = {
+  ...done,
+  readyReplicas: 4,
+  availableReplicas: 4,
+  currentReplicas: 3,
+  updatedReplicas: 2,
+  updatedReadyReplicas: 1,
+  updatedAvailableReplicas: 1,
+  currentRevision: 'r1',
+};
+
+describe('statefulSetStatusCadence: what an Advanced StatefulSet writes at once, 200 ms after its last write', () => {
+  it.each<[string, ComputedStatus, ComputedStatus, number, number, 'write' | 'defer']>([
+    ['a pod ready mid-rollout', mid, { ...mid, readyReplicas: 5, availableReplicas: 5 }, 5, 0, 'defer'],
+    ['the rollout done, with the current revision', mid, done, 5, 0, 'write'],
+    ['counters reaching done', { ...done, updatedReadyReplicas: 4 }, done, 5, 0, 'write'],
+    [
+      'partition 3 reached: 2 updated and ready',
+      { ...done, updatedReplicas: 2, updatedReadyReplicas: 1, updatedAvailableReplicas: 1 },
+      { ...done, updatedReplicas: 2, updatedReadyReplicas: 2, updatedAvailableReplicas: 2 },
+      5,
+      3,
+      'write',
+    ],
+    ['scaling up, 3 of 5', { ...done, replicas: 2 }, { ...done, replicas: 3 }, 5, 0, 'defer'],
+    [
+      'a claim count',
+      mid,
+      {
+        ...mid,
+        volumeClaims: [{ volumeClaimName: 'data', compatibleReplicas: 1, compatibleReadyReplicas: 1 }],
+      },
+      5,
+      0,
+      'defer',
+    ],
+    ['updateRevision', mid, { ...mid, updateRevision: 'r3' }, 5, 0, 'write'],
+    ['observedGeneration', mid, { ...mid, observedGeneration: 3 }, 5, 0, 'write'],
+  ])('%s: %s', (_, stored, next, replicas, partition, want) => {
+    const d = decideStatusWrite(
+      { stored, next, changed: true, lastWriteMs: 1000, nowMs: 1200 },
+      statefulSetStatusCadence(replicas, partition),
+    );
+    expect(d).toEqual(
+      want === 'write' ? { action: 'write', why: 'urgent' } : { action: 'defer', afterMs: 800 },
+    );
+  });
+});

@@ -1,0 +1,123 @@
+/**
+ * How often a workload's status is written (docs/adr/0050-workload-status-write-cadence.md).
+ *
+ * A reconcile runs on nearly every pod event, and each one that moves a counter (`readyReplicas`,
+ * `updatedReplicas`, …) would be its own status write. OpenKruise's kruise-manager writes the same status from every
+ * reconcile (`pkg/controller/cloneset/cloneset_status.go` `UpdateCloneSetStatus`), but its client's rate limit
+ * batches the reconciles of a busy rollout. Here the batching is explicit, per workload:
+ *
+ * - a change users or other controllers wait on (`observedGeneration`, revisions, conditions, the collision count,
+ *   anything that is not a counter) or one that reaches the settled state (the rollout or scale done) is written at
+ *   once;
+ * - a change only in counters is written at most once per {@link STATUS_WRITE_INTERVAL_MS}; a deferred one asks
+ *   for a requeue after the rest of the interval, and that reconcile computes and writes the latest status
+ *   (level-based: nothing is lost, the last status of a burst is written at most one interval late).
+ *
+ * {@link decideStatusWrite} is the pure decision; {@link StatusCadence} keeps each workload's last write time.
+ */
+
+/** Least time between two counter-only status writes of one workload (ms). */
+export const STATUS_WRITE_INTERVAL_MS = 1000;
+
+export type StatusWriteDecision =
+  /** Nothing the controller owns changed. */
+  | { action: 'unchanged' }
+  | { action: 'write'; why: 'urgent' | 'due' }
+  /** A counter-only change inside the interval: reconcile again after `afterMs` and write then. */
+  | { action: 'defer'; afterMs: number };
+
+/** What makes a status change urgent, per kind. */
+export interface StatusCadenceRules<S> {
+  /** Top-level status fields that are counters: a change only in these may wait for the interval. */
+  counters: readonly string[];
+  /** True when `next` is a state users wait for (every replica updated and ready, …): written at once. */
+  settled: (next: S) => boolean;
+}
+
+export interface StatusWriteFacts<S> {
+  /** The stored status (as the cache, or this process' last write, shows it). */
+  stored: unknown;
+  next: S;
+  /** Whether `next` differs from `stored` in a field the controller owns (the kind's comparison). */
+  changed: boolean;
+  /** When this process last wrote the workload's status (ms since the epoch); undefined: not in this process. */
+  lastWriteMs: number | undefined;
+  nowMs: number;
+  intervalMs?: number;
+}
+
+const asRecord = (v: unknown): Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** True when `next` differs from `stored` in a field that is not one of `counters` (present on either side). */
+export function changedBeyondCounters(stored: unknown, next: unknown, counters: readonly string[]): boolean {
+  const s = asRecord(stored);
+  const n = asRecord(next);
+  const skip = new Set(counters);
+  for (const k of new Set([...Object.keys(s), ...Object.keys(n)])) {
+    if (!skip.has(k) && !same(s[k], n[k])) return true;
+  }
+  return false;
+}
+
+/** Write now, defer, or nothing to write. */
+export function decideStatusWrite<S>(
+  f: StatusWriteFacts<S>,
+  rules: StatusCadenceRules<S>,
+): StatusWriteDecision {
+  if (!f.changed) return { action: 'unchanged' };
+  if (f.stored === undefined || f.stored === null) return { action: 'write', why: 'urgent' };
+  if (changedBeyondCounters(f.stored, f.next, rules.counters) || rules.settled(f.next))
+    return { action: 'write', why: 'urgent' };
+  if (f.lastWriteMs === undefined) return { action: 'write', why: 'due' };
+  const interval = f.intervalMs ?? STATUS_WRITE_INTERVAL_MS;
+  const elapsed = f.nowMs - f.lastWriteMs;
+  // a clock that went back counts as a full interval gone, so a write is never held longer than one interval
+  if (elapsed < 0 || elapsed >= interval) return { action: 'write', why: 'due' };
+  return { action: 'defer', afterMs: interval - elapsed };
+}
+
+/**
+ * The last status write time of each workload a controller writes (one per controller process). Only workloads
+ * written within the last interval matter; older entries are dropped as they are looked at, and `forget` drops a
+ * deleted workload's.
+ */
+export class StatusCadence {
+  readonly #lastWrite = new Map<string, number>();
+  readonly intervalMs: number;
+
+  constructor(intervalMs: number = STATUS_WRITE_INTERVAL_MS) {
+    this.intervalMs = intervalMs;
+  }
+
+  /** The key of a workload (namespace/name). */
+  static keyOf(namespace: string | undefined, name: string | undefined): string {
+    return `${namespace ?? ''}/${name ?? ''}`;
+  }
+
+  /** When `key`'s status was last written by this process, if within the interval before `nowMs`. */
+  lastWrite(key: string, nowMs: number): number | undefined {
+    const at = this.#lastWrite.get(key);
+    if (at === undefined) return undefined;
+    if (nowMs - at >= this.intervalMs || nowMs < at) {
+      this.#lastWrite.delete(key);
+      return undefined;
+    }
+    return at;
+  }
+
+  wrote(key: string, nowMs: number): void {
+    this.#lastWrite.set(key, nowMs);
+  }
+
+  forget(key: string): void {
+    this.#lastWrite.delete(key);
+  }
+
+  /** How many workloads are held (tests). */
+  get size(): number {
+    return this.#lastWrite.size;
+  }
+}
