@@ -1,5 +1,6 @@
 // `npm run bench [-- --quick] [-- --only=watches,latency,memory,rollout,asts-rollout,ads-rollout,distribution,
-// sidecarset-latency,sidecarset-upgrade,imagepull] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --keep]`:
+// sidecarset-latency,sidecarset-upgrade,imagepull] [-- --rollout-pods=N] [-- --sidecarset-pods=N]
+// [-- --imagepull-nodes=N] [-- --keep]`:
 // Regatta's published figures (docs/benchmarks.md). Starts its own control plane and nats-server in a temp
 // folder, the watcher app as a process, runs the benchmarks one after the other, prints every figure next to
 // a baseline measured in the same run, and stops everything, also on error or Ctrl-C. Each rollout
@@ -49,12 +50,19 @@ const BENCHMARKS = [
   'sidecarset-upgrade',
   'imagepull',
 ];
-const usage = `usage: npm run bench [-- --quick] [-- --only=${BENCHMARKS.join(',')}] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --keep]`;
+const usage = `usage: npm run bench [-- --quick] [-- --only=${BENCHMARKS.join(',')}] [-- --rollout-pods=N] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --keep]`;
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 /** Keep the temp folder (logs, the rollout's audit log) after a successful run too. */
 const keep = args.includes('--keep');
 const onlyArg = args.find((a) => a.startsWith('--only='));
+/** Benchmark 4's N when given (the default is 1000, 100 with --quick). */
+const rolloutPodsArg = args.find((a) => a.startsWith('--rollout-pods='));
+const rolloutPods = rolloutPodsArg ? Number(rolloutPodsArg.slice('--rollout-pods='.length)) : undefined;
+if (rolloutPods !== undefined && !(Number.isInteger(rolloutPods) && rolloutPods > 0)) {
+  console.error(`--rollout-pods wants a positive integer, got ${rolloutPodsArg}`);
+  process.exit(2);
+}
 /** Benchmark 8b's N when given (the default is 500, 50 with --quick). */
 const scsPodsArg = args.find((a) => a.startsWith('--sidecarset-pods='));
 const scsPods = scsPodsArg ? Number(scsPodsArg.slice('--sidecarset-pods='.length)) : undefined;
@@ -75,6 +83,7 @@ for (const a of args) {
     a !== '--quick' &&
     a !== '--keep' &&
     !a.startsWith('--only=') &&
+    !a.startsWith('--rollout-pods=') &&
     !a.startsWith('--sidecarset-pods=') &&
     !a.startsWith('--imagepull-nodes=')
   ) {
@@ -93,7 +102,10 @@ const config = quick
   ? { counts: [1, 3], rates: [100, 1000], warmMs: 1000, measureMs: 2000, configMaps: 50, pods: 1000 }
   : { counts: [1, 3, 7], rates: [100, 1000], warmMs: 3000, measureMs: 15_000, configMaps: 200, pods: 10_000 };
 /** Benchmark 4: N pods, t ms for a container to be ready after an in-place restart or a pod start. */
-const rolloutConfig = quick ? { replicas: 100, restartMs: 2000 } : { replicas: 1000, restartMs: 5000 };
+const rolloutConfig = {
+  ...(quick ? { replicas: 100, restartMs: 2000 } : { replicas: 1000, restartMs: 5000 }),
+  ...(rolloutPods === undefined ? {} : { replicas: rolloutPods }),
+};
 /** Benchmark 5: N pods; t is shorter than benchmark 4's since the native StatefulSet's bound is N·t. */
 const astsConfig = quick ? { replicas: 30, restartMs: 1000 } : { replicas: 300, restartMs: 2000 };
 /** Benchmark 6: N simulated nodes (one daemon pod each). */
