@@ -1,12 +1,13 @@
 // `npm run bench [-- --quick] [-- --only=watches,latency,memory,rollout,asts-rollout,ads-rollout,distribution,
 // sidecarset-latency,sidecarset-upgrade,imagepull] [-- --rollout-pods=N] [-- --sidecarset-pods=N]
-// [-- --imagepull-nodes=N] [-- --keep]`:
+// [-- --imagepull-nodes=N] [-- --keep] [-- --sources]`:
 // Regatta's published figures (docs/benchmarks.md). Starts its own control plane and nats-server in a temp
 // folder, the watcher app as a process, runs the benchmarks one after the other, prints every figure next to
 // a baseline measured in the same run, and stops everything, also on error or Ctrl-C. Each rollout
 // benchmark gets a cluster of its own (with kube-controller-manager, kube-scheduler and an audit log),
-// started after the previous one has stopped. Nothing here is a timed assertion: the exit code is 0 unless
-// something breaks.
+// started after the previous one has stopped. The programs run from their shipped bundles, built once at
+// the start (`--sources`: from TypeScript sources under tsx). Nothing here is a timed assertion: the exit
+// code is 0 unless something breaks.
 import { cpus, loadavg, totalmem, tmpdir } from 'node:os';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,7 +19,14 @@ import {
   NATS_VERSION,
   startServingProgram,
 } from '@regatta/local-cluster';
-import { codeVersion, stopAllChildren } from './common.js';
+import {
+  BENCHMARK_APPS,
+  codeVersion,
+  describeBundles,
+  stopAllChildren,
+  useAppBundles,
+  type AppBundles,
+} from './common.js';
 import { benchLatency, reportLatency } from './latency.js';
 import { benchMemory, reportMemory } from './memory.js';
 import type { Pod } from '@regatta/api';
@@ -50,9 +58,11 @@ const BENCHMARKS = [
   'sidecarset-upgrade',
   'imagepull',
 ];
-const usage = `usage: npm run bench [-- --quick] [-- --only=${BENCHMARKS.join(',')}] [-- --rollout-pods=N] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --keep]`;
+const usage = `usage: npm run bench [-- --quick] [-- --only=${BENCHMARKS.join(',')}] [-- --rollout-pods=N] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --keep] [-- --sources]`;
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
+/** Run the programs from their TypeScript sources under tsx instead of their bundles (a baseline for section 3). */
+const fromSources = args.includes('--sources');
 /** Keep the temp folder (logs, the rollout's audit log) after a successful run too. */
 const keep = args.includes('--keep');
 const onlyArg = args.find((a) => a.startsWith('--only='));
@@ -82,6 +92,7 @@ for (const a of args) {
   if (
     a !== '--quick' &&
     a !== '--keep' &&
+    a !== '--sources' &&
     !a.startsWith('--only=') &&
     !a.startsWith('--rollout-pods=') &&
     !a.startsWith('--sidecarset-pods=') &&
@@ -128,14 +139,24 @@ const load = () =>
     .join(' ');
 const section = (title: string) => console.log(`\n== ${title} (load average ${load()})`);
 
+const dir = await mkdtemp(join(tmpdir(), 'regatta-bench-'));
+// the programs run as they ship (common.ts useAppBundles): built once, before anything starts
+let bundles: AppBundles;
+try {
+  bundles = useAppBundles(dir, [...new Set([...only].flatMap((b) => BENCHMARK_APPS[b] ?? []))], {
+    sources: fromSources,
+  });
+} catch (err) {
+  console.error('benchmark failed:', err);
+  await rm(dir, { recursive: true, force: true });
+  process.exit(1);
+}
 console.log(
   `Regatta benchmarks${quick ? ' (--quick)' : ''}: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ` +
     `${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, kube-apiserver ${KUBERNETES_VERSION}, ` +
-    `nats-server ${NATS_VERSION}; code ${codeVersion()}`,
+    `nats-server ${NATS_VERSION}; code ${codeVersion()}, ${describeBundles(bundles)}`,
 );
 
-/** The commit measured (the programs run from the working tree's sources), and whether it had local changes. */
-const dir = await mkdtemp(join(tmpdir(), 'regatta-bench-'));
 /** Every cluster started (the shared one, the rollout's); cleanup stops them all. */
 const clusters: LocalCluster[] = [];
 let failed = false;

@@ -93,6 +93,13 @@ export async function measurePhase<T extends KubeObject>(
   );
   const durationS = at === undefined ? undefined : (at - t0) / 1000;
   log(
+    `${o.name}: peak RSS during the rollout (VmHWM): ` +
+      Object.keys(o.pids)
+        .filter((k) => !NOT_CONTROLLERS.has(k))
+        .map((k) => `${k} ${mib(rssPeak[k] ?? NaN)} MiB (${mib(hwm[k] ?? NaN)} MiB)`)
+        .join(', '),
+  );
+  log(
     durationS === undefined
       ? `${o.name}: NOT done after ${timeoutS} s: ${o.describe(o.follower.latest)}`
       : `${o.name}: done in ${durationS.toFixed(1)} s (bound ${boundS} s)`,
