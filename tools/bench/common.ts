@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { KubeClient } from '@regatta/kube';
+import { NODE_FLAGS } from '../build/node-flags.mjs';
 
 /**
  * Milliseconds on the machine's monotonic clock (CLOCK_MONOTONIC via process.hrtime), with
@@ -296,17 +297,18 @@ export interface AppBundles {
 export const describeBundles = (b: AppBundles): string =>
   b.dir === undefined
     ? 'programs from sources (tsx)'
-    : b.built
-      ? `programs from bundles built for the run (${(b.ms / 1000).toFixed(0)} s)`
-      : `programs from bundles in ${b.dir}`;
+    : (b.built
+        ? `programs from bundles built for the run (${(b.ms / 1000).toFixed(0)} s)`
+        : `programs from bundles in ${b.dir}`) + `, node ${NODE_FLAGS.join(' ')}`;
 
 /**
- * Makes every Regatta program the benchmarks start run from its shipped bundle (tools/build/build.mjs, what
- * deploy/Dockerfile copies into the image; docs/operations.md), not from TypeScript sources under tsx: builds
- * `apps` once into `<runDir>/bundles`, unless REGATTA_APP_BUNDLES already names a build folder, and sets
- * REGATTA_APP_BUNDLES in this process' environment. Every program start reads it (`appEntryPath` in
- * @regatta/local-cluster) and every program inherits it. `sources` keeps the programs on sources (the baseline
- * of docs/benchmarks.md section 3's comparison).
+ * Makes every Regatta program the benchmarks start run as it ships: from its bundle (tools/build/build.mjs, what
+ * deploy/Dockerfile copies into the image; docs/operations.md), not from TypeScript sources under tsx, with the
+ * Dockerfile's Node flags (tools/build/node-flags.mjs). Builds `apps` once into `<runDir>/bundles`, unless
+ * REGATTA_APP_BUNDLES already names a build folder, and sets REGATTA_APP_BUNDLES, and the flags in NODE_OPTIONS, in
+ * this process' environment: every program start reads the first (`appEntryPath` in @regatta/local-cluster), and
+ * every process the run starts inherits both (the benchmark's own helpers too, which the flags do not change).
+ * `sources` keeps the programs on sources without the flags (the baseline of docs/benchmarks.md section 3).
  */
 export function useAppBundles(runDir: string, apps: string[], o: { sources?: boolean } = {}): AppBundles {
   if (o.sources) {
@@ -314,6 +316,7 @@ export function useAppBundles(runDir: string, apps: string[], o: { sources?: boo
     return { dir: undefined, built: false, ms: 0 };
   }
   const root = fileURLToPath(new URL('../../', import.meta.url));
+  process.env['NODE_OPTIONS'] = [process.env['NODE_OPTIONS'], ...NODE_FLAGS].filter(Boolean).join(' ');
   const given = process.env['REGATTA_APP_BUNDLES'];
   if (given) return { dir: resolve(root, given), built: false, ms: 0 };
   const dir = join(runDir, 'bundles');
