@@ -29,6 +29,7 @@ import {
 } from './common.js';
 import { benchLatency, reportLatency } from './latency.js';
 import { benchMemory, reportMemory } from './memory.js';
+import { reportRolloutMemory } from './memory-rollout.js';
 import type { Pod } from '@regatta/api';
 import { captureRunningPod } from './pod-template.js';
 import { benchAdsRollout } from './rollout-ads.js';
@@ -253,7 +254,7 @@ async function rolloutBenchmark(
 ): Promise<void> {
   section(`${title} (own control plane: + kube-controller-manager, kube-scheduler, audit log)`);
   const r = await onOwnCluster(join(dir, folder), { controllers: true }, (c) => bench({ ...cfg, ...c, log }));
-  reports.push(reportRollout(r));
+  reports.push(reportRollout(r), reportRolloutMemory(r));
 }
 
 /** Benchmark 7 on a cluster of its own (API server, etcd, nats-server, an audit log). */

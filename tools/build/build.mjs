@@ -52,13 +52,10 @@ for (const app of apps) {
     conditions: ['@regatta/source'],
     mainFields: ['module', 'main'],
     // What the program's heap holds of its own code (docs/adr/0051): V8 keeps the whole bundle as one string, two
-    // bytes a character once a single character is not ASCII, and an array of its line ends. So the bundle has no
-    // comments and no indentation (names stay: stack traces read without the map too), and is ASCII only
-    // (`asciiOnly` below; esbuild's `charset: 'ascii'` leaves regular expression literals alone). The map holds no
-    // copy of the sources: `--enable-source-maps` (deploy/Dockerfile) keeps the parsed map in the heap, and stack
-    // traces need only its mappings.
-    minifyWhitespace: true,
-    minifySyntax: true,
+    // bytes a character once a single character is not ASCII. So the bundle is ASCII only (`asciiOnly` below;
+    // esbuild's `charset: 'ascii'` leaves comments and regular expression literals alone). It is not minified: the
+    // programs run without `--enable-source-maps` (tools/build/node-flags.mjs), so a stack trace names the bundle's
+    // functions and lines, which stay readable. The map, for mapping a trace offline, holds no copy of the sources.
     sourcemap: 'linked',
     sourcesContent: false,
     legalComments: 'linked',
