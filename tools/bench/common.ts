@@ -1,10 +1,12 @@
 // Shared pieces of the benchmarks: statistics, formatting, the API server's metrics, and child
 // processes (a benchmark's writers and observers run as separate processes, like real controllers)
 // talking to the orchestrator over Node's IPC channel.
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { KubeClient } from '@regatta/kube';
+import { NODE_FLAGS } from '../build/node-flags.mjs';
 
 /**
  * Milliseconds on the machine's monotonic clock (CLOCK_MONOTONIC via process.hrtime), with
@@ -264,4 +266,72 @@ export function codeVersion(): string {
   } catch {
     return 'unknown (no git)';
   }
+}
+
+// ---- the programs under test: their shipped bundles -------------------------------------------------
+
+/** Which apps each benchmark starts (`apps/<name>`), so a run builds only those. */
+export const BENCHMARK_APPS: Record<string, string[]> = {
+  watches: ['watcher'],
+  latency: ['watcher'],
+  memory: [],
+  rollout: ['watcher', 'cloneset'],
+  'asts-rollout': ['watcher', 'asts'],
+  'ads-rollout': ['watcher', 'ads'],
+  distribution: ['watcher', 'resourcedistribution'],
+  'sidecarset-latency': ['watcher', 'sidecarset'],
+  'sidecarset-upgrade': ['watcher', 'sidecarset'],
+  imagepull: ['watcher', 'imagepull', 'imagepull-agent'],
+};
+
+/** Where the run's programs come from, for the report's header. */
+export interface AppBundles {
+  /** The build folder (`<folder>/<app>/main.mjs`), or undefined when the programs run from sources. */
+  dir: string | undefined;
+  /** Built for this run (else given by REGATTA_APP_BUNDLES), and how long the build took. */
+  built: boolean;
+  ms: number;
+}
+
+/** The header's words for `b`. */
+export const describeBundles = (b: AppBundles): string =>
+  b.dir === undefined
+    ? 'programs from sources (tsx)'
+    : (b.built
+        ? `programs from bundles built for the run (${(b.ms / 1000).toFixed(0)} s)`
+        : `programs from bundles in ${b.dir}`) + `, node ${NODE_FLAGS.join(' ')}`;
+
+/**
+ * Makes every Regatta program the benchmarks start run as it ships: from its bundle (tools/build/build.mjs, what
+ * deploy/Dockerfile copies into the image; docs/operations.md), not from TypeScript sources under tsx, with the
+ * Dockerfile's Node flags (tools/build/node-flags.mjs). Builds `apps` once into `<runDir>/bundles`, unless
+ * REGATTA_APP_BUNDLES already names a build folder, and sets REGATTA_APP_BUNDLES, and the flags in NODE_OPTIONS, in
+ * this process' environment: every program start reads the first (`appEntryPath` in @regatta/local-cluster), and
+ * every process the run starts inherits both (the benchmark's own helpers too, which the flags do not change).
+ * `sources` keeps the programs on sources without the flags (the baseline of docs/benchmarks.md section 3).
+ */
+export function useAppBundles(runDir: string, apps: string[], o: { sources?: boolean } = {}): AppBundles {
+  if (o.sources) {
+    delete process.env['REGATTA_APP_BUNDLES'];
+    return { dir: undefined, built: false, ms: 0 };
+  }
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  process.env['NODE_OPTIONS'] = [process.env['NODE_OPTIONS'], ...NODE_FLAGS].filter(Boolean).join(' ');
+  const given = process.env['REGATTA_APP_BUNDLES'];
+  if (given) return { dir: resolve(root, given), built: false, ms: 0 };
+  const dir = join(runDir, 'bundles');
+  const t0 = Date.now();
+  if (apps.length > 0) {
+    const r = spawnSync(
+      process.execPath,
+      [join(root, 'tools/build/build.mjs'), ...apps, `--out-dir=${dir}`],
+      {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
+    if (r.status !== 0)
+      throw new Error(`building the bundles of ${apps.join(', ')} failed (exit ${r.status})`);
+  }
+  process.env['REGATTA_APP_BUNDLES'] = dir;
+  return { dir, built: true, ms: Date.now() - t0 };
 }

@@ -1,11 +1,13 @@
 // `npm run bench [-- --quick] [-- --only=watches,latency,memory,rollout,asts-rollout,ads-rollout,distribution,
-// sidecarset-latency,sidecarset-upgrade,imagepull] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --keep]`:
+// sidecarset-latency,sidecarset-upgrade,imagepull] [-- --rollout-pods=N] [-- --sidecarset-pods=N]
+// [-- --imagepull-nodes=N] [-- --keep] [-- --sources]`:
 // Regatta's published figures (docs/benchmarks.md). Starts its own control plane and nats-server in a temp
 // folder, the watcher app as a process, runs the benchmarks one after the other, prints every figure next to
 // a baseline measured in the same run, and stops everything, also on error or Ctrl-C. Each rollout
 // benchmark gets a cluster of its own (with kube-controller-manager, kube-scheduler and an audit log),
-// started after the previous one has stopped. Nothing here is a timed assertion: the exit code is 0 unless
-// something breaks.
+// started after the previous one has stopped. The programs run from their shipped bundles, built once at
+// the start (`--sources`: from TypeScript sources under tsx). Nothing here is a timed assertion: the exit
+// code is 0 unless something breaks.
 import { cpus, loadavg, totalmem, tmpdir } from 'node:os';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,9 +19,17 @@ import {
   NATS_VERSION,
   startServingProgram,
 } from '@regatta/local-cluster';
-import { codeVersion, stopAllChildren } from './common.js';
+import {
+  BENCHMARK_APPS,
+  codeVersion,
+  describeBundles,
+  stopAllChildren,
+  useAppBundles,
+  type AppBundles,
+} from './common.js';
 import { benchLatency, reportLatency } from './latency.js';
 import { benchMemory, reportMemory } from './memory.js';
+import { reportRolloutMemory } from './memory-rollout.js';
 import type { Pod } from '@regatta/api';
 import { captureRunningPod } from './pod-template.js';
 import { benchAdsRollout } from './rollout-ads.js';
@@ -49,12 +59,21 @@ const BENCHMARKS = [
   'sidecarset-upgrade',
   'imagepull',
 ];
-const usage = `usage: npm run bench [-- --quick] [-- --only=${BENCHMARKS.join(',')}] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --keep]`;
+const usage = `usage: npm run bench [-- --quick] [-- --only=${BENCHMARKS.join(',')}] [-- --rollout-pods=N] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --keep] [-- --sources]`;
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
+/** Run the programs from their TypeScript sources under tsx instead of their bundles (a baseline for section 3). */
+const fromSources = args.includes('--sources');
 /** Keep the temp folder (logs, the rollout's audit log) after a successful run too. */
 const keep = args.includes('--keep');
 const onlyArg = args.find((a) => a.startsWith('--only='));
+/** Benchmark 4's N when given (the default is 1000, 100 with --quick). */
+const rolloutPodsArg = args.find((a) => a.startsWith('--rollout-pods='));
+const rolloutPods = rolloutPodsArg ? Number(rolloutPodsArg.slice('--rollout-pods='.length)) : undefined;
+if (rolloutPods !== undefined && !(Number.isInteger(rolloutPods) && rolloutPods > 0)) {
+  console.error(`--rollout-pods wants a positive integer, got ${rolloutPodsArg}`);
+  process.exit(2);
+}
 /** Benchmark 8b's N when given (the default is 500, 50 with --quick). */
 const scsPodsArg = args.find((a) => a.startsWith('--sidecarset-pods='));
 const scsPods = scsPodsArg ? Number(scsPodsArg.slice('--sidecarset-pods='.length)) : undefined;
@@ -74,7 +93,9 @@ for (const a of args) {
   if (
     a !== '--quick' &&
     a !== '--keep' &&
+    a !== '--sources' &&
     !a.startsWith('--only=') &&
+    !a.startsWith('--rollout-pods=') &&
     !a.startsWith('--sidecarset-pods=') &&
     !a.startsWith('--imagepull-nodes=')
   ) {
@@ -93,7 +114,10 @@ const config = quick
   ? { counts: [1, 3], rates: [100, 1000], warmMs: 1000, measureMs: 2000, configMaps: 50, pods: 1000 }
   : { counts: [1, 3, 7], rates: [100, 1000], warmMs: 3000, measureMs: 15_000, configMaps: 200, pods: 10_000 };
 /** Benchmark 4: N pods, t ms for a container to be ready after an in-place restart or a pod start. */
-const rolloutConfig = quick ? { replicas: 100, restartMs: 2000 } : { replicas: 1000, restartMs: 5000 };
+const rolloutConfig = {
+  ...(quick ? { replicas: 100, restartMs: 2000 } : { replicas: 1000, restartMs: 5000 }),
+  ...(rolloutPods === undefined ? {} : { replicas: rolloutPods }),
+};
 /** Benchmark 5: N pods; t is shorter than benchmark 4's since the native StatefulSet's bound is N·t. */
 const astsConfig = quick ? { replicas: 30, restartMs: 1000 } : { replicas: 300, restartMs: 2000 };
 /** Benchmark 6: N simulated nodes (one daemon pod each). */
@@ -116,14 +140,24 @@ const load = () =>
     .join(' ');
 const section = (title: string) => console.log(`\n== ${title} (load average ${load()})`);
 
+const dir = await mkdtemp(join(tmpdir(), 'regatta-bench-'));
+// the programs run as they ship (common.ts useAppBundles): built once, before anything starts
+let bundles: AppBundles;
+try {
+  bundles = useAppBundles(dir, [...new Set([...only].flatMap((b) => BENCHMARK_APPS[b] ?? []))], {
+    sources: fromSources,
+  });
+} catch (err) {
+  console.error('benchmark failed:', err);
+  await rm(dir, { recursive: true, force: true });
+  process.exit(1);
+}
 console.log(
   `Regatta benchmarks${quick ? ' (--quick)' : ''}: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ` +
     `${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, kube-apiserver ${KUBERNETES_VERSION}, ` +
-    `nats-server ${NATS_VERSION}; code ${codeVersion()}`,
+    `nats-server ${NATS_VERSION}; code ${codeVersion()}, ${describeBundles(bundles)}`,
 );
 
-/** The commit measured (the programs run from the working tree's sources), and whether it had local changes. */
-const dir = await mkdtemp(join(tmpdir(), 'regatta-bench-'));
 /** Every cluster started (the shared one, the rollout's); cleanup stops them all. */
 const clusters: LocalCluster[] = [];
 let failed = false;
@@ -220,7 +254,7 @@ async function rolloutBenchmark(
 ): Promise<void> {
   section(`${title} (own control plane: + kube-controller-manager, kube-scheduler, audit log)`);
   const r = await onOwnCluster(join(dir, folder), { controllers: true }, (c) => bench({ ...cfg, ...c, log }));
-  reports.push(reportRollout(r));
+  reports.push(reportRollout(r), reportRolloutMemory(r));
 }
 
 /** Benchmark 7 on a cluster of its own (API server, etcd, nats-server, an audit log). */

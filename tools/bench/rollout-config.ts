@@ -77,6 +77,8 @@ export interface PhaseResult {
   hwm: Record<string, number>;
   /** VmRSS before the workload was created (controllers started, caches synced, nothing to do), bytes. */
   idleRss: Record<string, number>;
+  /** VmRSS with the N pods ready and settled, just before the patch, bytes (− idle, ÷ N: what a pod costs). */
+  loadedRss?: Record<string, number>;
   notes: string[];
 }
 

@@ -18,6 +18,16 @@ export interface PhaseEnv {
   timeoutS: number;
 }
 
+/** Processes of a phase left out of its memory log line (they are the benchmark's, or the store's). */
+const NOT_CONTROLLERS = new Set([
+  'bench orchestrator',
+  'node simulator',
+  'kube-apiserver',
+  'etcd',
+  'nats-server',
+]);
+const mib = (b: number) => (b / 2 ** 20).toFixed(0);
+
 /** VmRSS of each process now, bytes. */
 export const rssNow = (pids: Record<string, number>): Record<string, number> =>
   Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, procStatusBytes(pid, 'VmRSS')]));
@@ -44,6 +54,17 @@ export async function measurePhase<T extends KubeObject>(
   const { boundS } = o;
   const before = (await client.list<Pod>({ apiVersion: 'v1', kind: 'Pod', namespace: o.ns })).items;
   const uids = new Set(before.map((p) => p.metadata?.uid));
+  const loadedRss = rssNow(o.pids);
+  log(
+    `${o.name}: RSS idle → with ${n} pods: ` +
+      Object.keys(o.pids)
+        .filter((k) => !NOT_CONTROLLERS.has(k))
+        .map((k) => {
+          const [idle, loaded] = [o.idleRss[k] ?? NaN, loadedRss[k] ?? NaN];
+          return `${k} ${mib(idle)} → ${mib(loaded)} MiB (${((loaded - idle) / n / 1024).toFixed(0)} KiB/pod)`;
+        })
+        .join(', '),
+  );
   const cpu = cpuWindow(o.pids);
   const rss = rssSampler(o.pids);
   const fromMs = Date.now();
@@ -71,6 +92,13 @@ export async function measurePhase<T extends KubeObject>(
     Object.entries(o.pids).map(([k, pid]) => [k, procStatusBytes(pid, 'VmHWM')]),
   );
   const durationS = at === undefined ? undefined : (at - t0) / 1000;
+  log(
+    `${o.name}: peak RSS during the rollout (VmHWM): ` +
+      Object.keys(o.pids)
+        .filter((k) => !NOT_CONTROLLERS.has(k))
+        .map((k) => `${k} ${mib(rssPeak[k] ?? NaN)} MiB (${mib(hwm[k] ?? NaN)} MiB)`)
+        .join(', '),
+  );
   log(
     durationS === undefined
       ? `${o.name}: NOT done after ${timeoutS} s: ${o.describe(o.follower.latest)}`
@@ -113,6 +141,7 @@ export async function measurePhase<T extends KubeObject>(
     rssPeak,
     hwm,
     idleRss: o.idleRss,
+    loadedRss,
     notes,
   };
 }

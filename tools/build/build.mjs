@@ -3,11 +3,12 @@
 // dist/apps/<name>/main.mjs, that runs with plain `node` (Node 24) and no node_modules: workspace libraries are
 // bundled from their TypeScript sources (the `@regatta/source` export condition), third-party packages inlined.
 // This is what deploy/Dockerfile copies into its image (docs/operations.md).
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { discoverApps } from './apps.mjs';
+import { asciiOnly } from './ascii.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const args = process.argv.slice(2);
@@ -50,11 +51,18 @@ for (const app of apps) {
     format: 'esm',
     conditions: ['@regatta/source'],
     mainFields: ['module', 'main'],
+    // What the program's heap holds of its own code (docs/adr/0051): V8 keeps the whole bundle as one string, two
+    // bytes a character once a single character is not ASCII. So the bundle is ASCII only (`asciiOnly` below;
+    // esbuild's `charset: 'ascii'` leaves comments and regular expression literals alone). It is not minified: the
+    // programs run without `--enable-source-maps` (tools/build/node-flags.mjs), so a stack trace names the bundle's
+    // functions and lines, which stay readable. The map, for mapping a trace offline, holds no copy of the sources.
     sourcemap: 'linked',
+    sourcesContent: false,
     legalComments: 'linked',
     banner: { js: banner },
     logLevel: 'warning',
   });
+  await writeFile(outfile, asciiOnly(await readFile(outfile, 'utf8')));
   // the folder is an ES module package of its own, so `node main.mjs` needs nothing around it
   await writeFile(
     join(outDir, 'package.json'),

@@ -5,6 +5,7 @@ import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discoverApps } from '../build/apps.mjs';
+import { NODE_FLAGS } from '../build/node-flags.mjs';
 import { buildBundles, copyAlone } from './bundle.js';
 import { REPO_ROOT } from './chart.js';
 
@@ -64,7 +65,10 @@ describe('deploy/Dockerfile', () => {
     expect(lines).toContain('ARG APP');
     expect(lines).toContain('RUN node tools/build/build.mjs "$APP" && test -f "dist/apps/$APP/main.mjs"');
     expect(lines).toContain('COPY --from=build /src/dist/apps/${APP}/ /app/');
-    expect(lines.at(-1)).toBe('ENTRYPOINT ["node", "--enable-source-maps", "/app/main.mjs"]');
+    // the flags the benchmarks run the programs with (tools/build/node-flags.mjs)
+    expect(lines.at(-1)).toBe(
+      `ENTRYPOINT ${JSON.stringify(['node', ...NODE_FLAGS, '/app/main.mjs']).replaceAll(',', ', ')}`,
+    );
   });
 
   it('runs as a numeric non-root user', () => {
