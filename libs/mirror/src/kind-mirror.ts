@@ -180,10 +180,10 @@ export class KindMirror {
     }
     await this.pipeline.idle();
     for (const key of [...this.pending.keys(), ...this.setAside.keys()]) {
-      if (!live.has(key)) {
-        this.pending.delete(key);
-        this.setAside.delete(key);
-      }
+      if (live.has(key)) continue;
+      // a gone object's failed write is moot, but not its delete: the bucket still holds it
+      if (this.pending.get(key)?.obj !== null) this.pending.delete(key);
+      this.setAside.delete(key);
     }
     this.progress.listedAt = Date.now();
     delete this.progress.failingSince;
