@@ -22,7 +22,8 @@ export interface Admitted {
 export class KeyedPipeline {
   /** key → the last task admitted for it (settled or not); removed once it settles with nothing behind it */
   private readonly tails = new Map<string, Promise<void>>();
-  private readonly waiting: (() => void)[] = [];
+  /** callers waiting for room, oldest first: admitted, in this order, as slots free up */
+  private readonly waiting: { key: string; task: () => Promise<void>; admitted: (a: Admitted) => void }[] = [];
   private readonly idleWaiters: (() => void)[] = [];
   private outstanding = 0;
   private running = 0;
@@ -56,12 +57,13 @@ export class KeyedPipeline {
    * Waits for room in the window (backpressure), then queues `task` behind the earlier tasks of `key`. Resolves on
    * admission, with the task's own completion wrapped so that awaiting admission does not await the task.
    */
-  async submit(key: string, task: () => Promise<void>): Promise<Admitted> {
+  submit(key: string, task: () => Promise<void>): Promise<Admitted> {
     if (this.outstanding >= this.window || this.waiting.length > 0) {
-      // the slot is counted as taken when it is handed over (see release), so nobody arriving meanwhile takes it
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    } else this.outstanding++;
-    return { done: this.admit(key, task) };
+      // queued behind its key when a slot is handed over (see release), never behind a caller arriving later
+      return new Promise((admitted) => this.waiting.push({ key, task, admitted }));
+    }
+    this.outstanding++;
+    return Promise.resolve({ done: this.admit(key, task) });
   }
 
   /** Resolves once nothing is outstanding and nobody waits for admission. */
@@ -94,11 +96,11 @@ export class KeyedPipeline {
   }
 
   private release(): void {
-    // the slot freed goes to the oldest caller waiting, counted as taken from now on
+    // the slot freed goes to the oldest caller waiting: its task is queued behind its key now
     const next = this.outstanding < this.window ? this.waiting.shift() : undefined;
     if (next) {
       this.outstanding++;
-      next();
+      next.admitted({ done: this.admit(next.key, next.task) });
       return;
     }
     if (this.outstanding === 0 && this.waiting.length === 0) for (const w of this.idleWaiters.splice(0)) w();
