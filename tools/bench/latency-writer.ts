@@ -5,9 +5,9 @@
 //
 // The writer is load generation, not the system under test, so it uses the leanest client available:
 // node:https with one keep-alive agent built once from the kubeconfig (client-node's
-// applyToHTTPSOptions). @regatta/kube's KubeClient costs about twice the CPU per request (client-node
-// builds a fresh undici Agent and re-decodes the credentials for every request), CPU that on two
-// cores would be taken from the API server and the caches being measured.
+// applyToHTTPSOptions). @regatta/kube's KubeClient also keeps one connection (HTTP/2 through
+// undici), but its fetch path costs about 1.5× the client CPU per request (docs/benchmarks.md,
+// section 2), CPU that on two cores would be taken from the API server and the caches measured.
 import https from 'node:https';
 import { KubeConfig } from '@kubernetes/client-node';
 import { nowMs, serve, sleep, summarize } from './common.js';

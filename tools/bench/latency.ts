@@ -4,6 +4,7 @@
 import { cpus } from 'node:os';
 import type { KubeClient } from '@regatta/kube';
 import { Child, cpuWindow, fmt, sleep, summarize, table, type CpuWindow, type Summary } from './common.js';
+import { benchPutStage, reportPutStage, type PutStageRow } from './latency-puts.js';
 
 interface Ctx {
   client: KubeClient;
@@ -42,9 +43,18 @@ export interface LatencyRow {
   cpu: CpuWindow;
 }
 
+export interface LatencyResult {
+  rows: LatencyRow[];
+  /** The watcher's put stage alone, one at a time vs pipelined (2b). */
+  puts: PutStageRow[];
+}
+
+/** Event rates of the put stage (2b): the writer's target, and beyond what the API server reaches here. */
+const PUT_STAGE_RATES = [1000, 3000];
+
 const NS = 'bench-latency';
 
-export async function benchLatency(ctx: Ctx): Promise<LatencyRow[]> {
+export async function benchLatency(ctx: Ctx): Promise<LatencyResult> {
   const { client, log } = ctx;
   await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
   const names = Array.from({ length: ctx.configMaps }, (_, i) => `cm-${i}`);
@@ -145,7 +155,15 @@ export async function benchLatency(ctx: Ctx): Promise<LatencyRow[]> {
       log(`  CPU while writing (% of one core): ${cpuLine(cpuUse)}`);
     }
     await Promise.all([regatta.call('stop'), direct.call('stop')]);
-    return rows;
+    log(`put stage alone (2b): ${PUT_STAGE_RATES.join(', ')} events/s, one at a time vs pipelined`);
+    const puts = await benchPutStage({
+      nats: ctx.nats,
+      prefix: ctx.prefix,
+      rates: PUT_STAGE_RATES,
+      durationMs: Math.max(3000, ctx.measureMs / 3),
+      keys: ctx.configMaps,
+    });
+    return { rows, puts };
   } finally {
     await Promise.all([writer.stop(), regatta.stop(), direct.stop()]);
   }
@@ -172,7 +190,7 @@ function pairDifferences(
   return out;
 }
 
-export function reportLatency(rows: LatencyRow[]): string {
+export function reportLatency({ rows, puts }: LatencyResult): string {
   const lines = [
     'Latency from an API write to a controller cache seeing it (ms; from the moment the writer sends the',
     'merge patch, so the API request itself is included on both sides; same writes, same run)',
@@ -240,6 +258,8 @@ export function reportLatency(rows: LatencyRow[]): string {
           `  note: at ${r.target}/s processes outside this benchmark used ${fmt(r.cpu.percent['everything else']!, 0)}% ` +
           'of a core; its latencies are disturbed (rerun on a quiet machine)',
       ),
+    '',
+    reportPutStage(puts),
   ];
   return lines.join('\n');
 }

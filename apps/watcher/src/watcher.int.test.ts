@@ -120,6 +120,49 @@ describe('watcher', { timeout: 300_000 }, () => {
     expect(t.cache.list({ namespace: t.ns }).filter((o) => o.metadata?.name !== ROOT_CA)).toHaveLength(30);
   });
 
+  it('many quick changes to one object reach the cache in order, the last winning, while other objects change too (docs/adr/0052)', async () => {
+    const t = await setup();
+    await t.startWatcher('a');
+    await t.cache.start();
+    const others = Array.from({ length: 20 }, (_, i) => `other-${i}`);
+    await Promise.all(['hot', ...others].map(t.create));
+    await expect
+      .poll(() => t.cache.list({ namespace: t.ns }).filter((o) => o.metadata?.name !== ROOT_CA).length, {
+        timeout: 20_000,
+      })
+      .toBe(21);
+    /** the resourceVersions of "hot" the cache applied, in order (etcd revisions: numbers, compared only here) */
+    const hot: bigint[] = [];
+    let othersDuringHot = 0;
+    t.cache.onChange((c) => {
+      if (c.object.metadata?.namespace !== t.ns) return;
+      if (c.object.metadata.name === 'hot') hot.push(BigInt(c.object.metadata.resourceVersion!));
+      else if (hot.length > 0 && c.type === 'update') othersDuringHot++;
+    });
+    // 100 patches of one object all in flight at once (the API server orders them) among 60 changes of the others
+    await Promise.all([
+      ...Array.from({ length: 100 }, (_, i) => t.update('hot', String(i + 1))),
+      ...others.flatMap((n) => ['1', '2', '3'].map((v) => t.update(n, v))),
+    ]);
+    await expect
+      .poll(
+        () =>
+          t.converged().then(
+            () => true,
+            () => false,
+          ),
+        { timeout: 30_000 },
+      )
+      .toBe(true);
+    // never an older version after a newer one, and the last one wins
+    expect(hot.every((rv, i) => i === 0 || rv > hot[i - 1]!)).toBe(true);
+    const last = await t.client.get<KubeObject & { data?: Record<string, string> }>({ ...CM, namespace: t.ns, name: 'hot' });
+    expect(hot.at(-1)).toBe(BigInt(last.metadata!.resourceVersion!));
+    expect(t.cache.get(t.ns, 'hot')?.data).toEqual(last.data);
+    // the others were not held behind the hot object's queue
+    expect(othersDuringHot).toBeGreaterThan(0);
+  });
+
   it('kill -9 of the watcher while objects change, then a restart: caches converge with no stale keys', async () => {
     const t = await setup();
     const first = await t.startWatcher('a');

@@ -7,6 +7,7 @@ import { freePorts, locateBinaries, ManagedProcess, waitFor } from '@regatta/loc
 import {
   Cache,
   connectBus,
+  KeyedPipeline,
   KINDS,
   LAST_APPLIED_ANNOTATION,
   MAX_VALUE_BYTES,
@@ -194,6 +195,65 @@ describe('mirror bucket → cache', () => {
         .map((o) => o.metadata?.name)
         .sort(),
     ).toEqual(['a', 'b']);
+  });
+});
+
+describe('pipelined writes (docs/adr/0052)', () => {
+  it('many quick versions of one object reach the cache in order, the last winning, while other objects proceed', async () => {
+    const { nats } = inject('cluster');
+    const kind = testKind();
+    const writer = await MirrorWriter.open(await bus(nats!, 'watcher'), kind);
+    const cache = new Cache(await bus(nats!, 'controller'), kind);
+    cleanups.push(() => cache.stop());
+    await cache.start();
+    /** name → the resourceVersions the cache applied, in order; and every change applied, in order */
+    const seen = new Map<string, number[]>();
+    const applied: string[] = [];
+    cache.onChange((c) => {
+      const name = c.object.metadata!.name!;
+      seen.set(name, [...(seen.get(name) ?? []), Number(c.object.metadata!.resourceVersion)]);
+      applied.push(`${name}@${c.object.metadata!.resourceVersion}`);
+    });
+
+    // the watcher's order of events: 100 versions of "hot", with 10 other objects changing among them
+    const pipeline = new KeyedPipeline(16);
+    const dones: Promise<void>[] = [];
+    for (let rv = 1; rv <= 100; rv++) {
+      const write = (name: string) => async () => void (await writer.put(widget('ns', name, rv)));
+      dones.push((await pipeline.submit('ns.hot', write('hot'))).done);
+      if (rv % 10 === 0) dones.push((await pipeline.submit(`ns.other-${rv}`, write(`other-${rv}`))).done);
+      expect(pipeline.size).toBeLessThanOrEqual(16);
+    }
+    await Promise.all(dones);
+    expect(pipeline.peakInFlight).toBeGreaterThan(1);
+
+    await expect.poll(() => cache.get('ns', 'hot')?.metadata?.resourceVersion, { timeout: 10_000 }).toBe('100');
+    await expect.poll(() => cache.size, { timeout: 10_000 }).toBe(11);
+    const hot = seen.get('hot')!;
+    // strictly increasing: no version overtook an earlier one (with history 1, a later one may hide an earlier)
+    expect(hot.every((rv, i) => i === 0 || rv > hot[i - 1]!)).toBe(true);
+    expect(hot.at(-1)).toBe(100);
+    for (let rv = 10; rv <= 100; rv += 10) expect(seen.get(`other-${rv}`)).toEqual([rv]);
+    // the other objects did not wait behind the hot object's queue: other-10, queued after hot@10, is written while
+    // hot@2…10 still wait their turn (a single queue would write it after hot@10)
+    const firstHotFrom10 = applied.findIndex((e) => e.startsWith('hot@') && Number(e.slice(4)) >= 10);
+    expect(applied.indexOf('other-10@10')).toBeLessThan(firstHotFrom10);
+  });
+
+  it("the envelope carries the caller's observedAt (the watch event's arrival), so lagMs counts the wait before the put", async () => {
+    const { nats } = inject('cluster');
+    const kind = testKind();
+    const writer = await MirrorWriter.open(await bus(nats!, 'watcher'), kind);
+    const cache = new Cache(await bus(nats!, 'controller'), kind);
+    cleanups.push(() => cache.stop());
+    await cache.start();
+    const lags: number[] = [];
+    cache.onChange((c) => lags.push(c.lagMs ?? -1));
+    await writer.put(widget('ns', 'late', 1), Date.now() - 5_000);
+    await writer.put(widget('ns', 'now', 1));
+    await expect.poll(() => lags.length, { timeout: 10_000 }).toBe(2);
+    expect(lags[0]).toBeGreaterThanOrEqual(5_000);
+    expect(lags[1]).toBeLessThan(5_000);
   });
 });
 

@@ -9,7 +9,10 @@ import type { KindRef, KubeObject } from './kinds.js';
 export interface Envelope<T extends KubeObject = KubeObject> {
   v: 1;
   object: T;
-  /** When the watcher saw the change (ms since epoch): lets a cache measure the bus's lag. */
+  /**
+   * When the watcher received the change from the API server (ms since epoch; the watch event's or the list's
+   * arrival, not the put): lets a cache measure the bus's lag, the watcher's own queue included.
+   */
   observedAt: number;
 }
 
@@ -115,7 +118,7 @@ function looksLikeJson(v: string): boolean {
   }
 }
 
-/** Encodes an already trimmed object (see {@link trimForMirror}) as a bucket value. */
+/** Encodes an already trimmed object (see {@link trimForMirror}) as a bucket value; `now` is its `observedAt`. */
 export function encodeEnvelope(trimmed: KubeObject, now = Date.now()): Uint8Array {
   const env: Envelope = { v: 1, object: trimmed, observedAt: now };
   return new TextEncoder().encode(JSON.stringify(env));

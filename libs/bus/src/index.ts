@@ -57,4 +57,5 @@ export {
   type Registration,
 } from './registration.js';
 export { MirrorWriter } from './writer.js';
+export { KeyedPipeline, PUT_WINDOW, type Admitted } from './keyed-pipeline.js';
 export { ObjectWatch, type ObjectWatchOptions } from './object-watch.js';

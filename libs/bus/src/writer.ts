@@ -45,9 +45,14 @@ export class MirrorWriter {
 
   /**
    * Writes an object unless the bucket already holds this resourceVersion. Returns true when written. Throws
-   * ObjectTooLargeError, before sending anything, when its mirrored form exceeds {@link limit}.
+   * ObjectTooLargeError, before sending anything, when its mirrored form exceeds {@link limit}. `observedAt` is when
+   * the watcher received this version from the API server (the envelope's `observedAt`; default: now), so a cache's
+   * `lagMs` includes any time the write waited in the watcher.
+   *
+   * Writes of different keys may run concurrently; the caller keeps the writes of one key in order, one at a time
+   * (the watcher's KeyedPipeline, docs/adr/0052).
    */
-  async put(obj: KubeObject): Promise<boolean> {
+  async put(obj: KubeObject, observedAt = Date.now()): Promise<boolean> {
     const key = keyOf(obj);
     const rv = obj.metadata?.resourceVersion ?? '';
     if (rv && this.versions.get(key) === rv) return false;
@@ -56,7 +61,7 @@ export class MirrorWriter {
       apiVersion: this.kind.group ? `${this.kind.group}/${this.kind.version}` : this.kind.version,
       kind: this.kind.kind,
     };
-    const value = encodeEnvelope(trimForMirror(full, this.kind, this.trim));
+    const value = encodeEnvelope(trimForMirror(full, this.kind, this.trim), observedAt);
     if (value.byteLength > this.limit) throw new ObjectTooLargeError(key, value.byteLength, this.limit);
     await this.kv.put(key, value);
     this.versions.set(key, rv);

@@ -15,6 +15,11 @@
  * keep-alive across requests). This client keeps the first Agent and reuses it for every later request, closing the
  * fresh ones unused; headers (tokens, which rotate) are still applied per request. TLS material is therefore read
  * once per client: create a new client if client certificates rotate. `close()` releases the connections.
+ * The Agent speaks HTTP/2 when the server offers it (undici 8 negotiates it by default; kube-apiserver does), so every
+ * request of a client, concurrent ones included, shares one keep-alive connection, as client-go's do: measured
+ * against a local API server, 1 000 GETs one after another and 1 000 with 32 in flight each used one connection
+ * (docs/benchmarks.md, section 2). Applying the credentials per request costs ~20–140 µs of the ~2 ms of client CPU
+ * a small request takes, so it is kept for the tokens that rotate.
  *
  * Every failure is thrown as a {@link KubeApiError} subclass (see errors.ts).
  */

@@ -12,15 +12,19 @@ export interface WatchedResource {
 }
 
 export interface ListWatchHandlers<T extends KubeObject> {
-  /** A complete list (first start, after 410 Gone, and every relist interval): the whole truth. */
-  onList(objects: T[], resourceVersion: string): Promise<void>;
+  /**
+   * A complete list (first start, after 410 Gone, and every relist interval): the whole truth. `receivedAt`: when
+   * its last page arrived (ms since epoch).
+   */
+  onList(objects: T[], resourceVersion: string, receivedAt: number): Promise<void>;
   /**
    * One object added or changed. A rejection concerns that object only: it goes to `onError` with the object
    * and the watch goes on (the handler owns any retry); it never ends the watch nor forces a relist.
+   * `receivedAt`: when the watch event arrived (ms since epoch), earlier than the call when handlers queue up.
    */
-  onUpsert(obj: T): Promise<void>;
+  onUpsert(obj: T, receivedAt: number): Promise<void>;
   /** One object deleted; a rejection is reported like `onUpsert`'s. */
-  onDelete(obj: T): Promise<void>;
+  onDelete(obj: T, receivedAt: number): Promise<void>;
   /**
    * Recoverable trouble: a failed list or watch (retried with backoff, `obj` absent), or a handler's rejection
    * for one object (`obj` set).
@@ -104,7 +108,7 @@ export class ListWatcher<T extends KubeObject = KubeObject> {
       { pageSize: this.options.pageSize ?? 500 },
     );
     const rv = list.metadata.resourceVersion ?? '';
-    await this.handlers.onList(list.items, rv);
+    await this.handlers.onList(list.items, rv, Date.now());
     return rv;
   }
 
@@ -135,10 +139,13 @@ export class ListWatcher<T extends KubeObject = KubeObject> {
             const objRv = obj?.metadata?.resourceVersion;
             if (objRv) rv = objRv;
             if (phase === 'BOOKMARK') return;
+            const receivedAt = Date.now();
             const full = { ...obj, apiVersion: this.apiVersion, kind: this.resource.kind } as T;
             // one object's failure is that object's: reported, and the stream goes on (docs/adr/0008)
             chain = chain
-              .then(() => (phase === 'DELETED' ? this.handlers.onDelete(full) : this.handlers.onUpsert(full)))
+              .then(() =>
+                phase === 'DELETED' ? this.handlers.onDelete(full, receivedAt) : this.handlers.onUpsert(full, receivedAt),
+              )
               .catch((err: unknown) => this.handlers.onError?.(err, full));
           },
           done,

@@ -1,7 +1,9 @@
 import {
+  KeyedPipeline,
   keyOf,
   MirrorWriter,
   ObjectTooLargeError,
+  PUT_WINDOW,
   resourceId,
   type Bus,
   type KindRef,
@@ -49,20 +51,33 @@ const GIVE_UP_AFTER = 3;
 /** Event reason on an object too large for the bus. */
 export const REASON_TOO_LARGE = 'TooLargeForBus';
 
+/** A write waiting for a retry: the object (null: delete) and when the watcher received it. */
+interface PendingWrite {
+  obj: KubeObject | null;
+  receivedAt: number;
+}
+
 /**
  * One kind: list + watch from the API server into its mirror bucket. Every write concerns one object: an
  * object that cannot be mirrored is set aside (counted, reported once per version, a Warning event on it) and
  * a write that fails for another reason is retried, while the rest of the kind keeps flowing (docs/adr/0008).
+ *
+ * Writes are pipelined (docs/adr/0052): up to {@link PUT_WINDOW} in flight, one at a time and in event order per
+ * object. Each envelope carries the time its event arrived from the API server, not the time of its put.
  */
 export class KindMirror {
   readonly stats: MirrorStats = { lists: 0, puts: 0, deletes: 0, errors: 0, skipped: {} };
   private readonly progress: MirrorProgress = { startedAt: Date.now(), pending: 0 };
-  /** key → the object to write (or null: delete) whose last write failed */
-  private readonly pending = new Map<string, KubeObject | null>();
+  /** key → the write whose last attempt failed */
+  private readonly pending = new Map<string, PendingWrite>();
   /** key → resourceVersion set aside */
   private readonly setAside = new Map<string, string>();
-  /** every write goes through this chain, so a retry never overtakes a newer event */
-  private chain: Promise<void> = Promise.resolve();
+  /**
+   * Every write goes through it, queued behind the earlier writes of its object, so neither a retry nor a relist
+   * overtakes a newer event of that object; writes of other objects proceed meanwhile. When it is full, the watch
+   * stream waits.
+   */
+  private readonly pipeline = new KeyedPipeline(PUT_WINDOW);
   private failedInARow = 0;
   private retryQueued = false;
   private lw?: ListWatcher;
@@ -81,9 +96,14 @@ export class KindMirror {
       client,
       kind,
       {
-        onList: (objects) => m.serial(() => m.list(objects as KubeObject[])),
-        onUpsert: (obj) => m.serial(() => m.upsert(obj as KubeObject)),
-        onDelete: (obj) => m.serial(() => m.remove(keyOf(obj as KubeObject))),
+        onList: (objects, _rv, receivedAt) => m.list(objects as KubeObject[], receivedAt),
+        onUpsert: async (obj, receivedAt) => {
+          await m.submit(keyOf(obj as KubeObject), () => m.upsert(obj as KubeObject, receivedAt));
+        },
+        onDelete: async (obj, receivedAt) => {
+          const key = keyOf(obj as KubeObject);
+          await m.submit(key, () => m.remove(key, receivedAt));
+        },
         onError: (err, obj) => {
           m.stats.errors++;
           if (!obj) m.progress.failingSince ??= Date.now();
@@ -98,7 +118,7 @@ export class KindMirror {
       if (m.pending.size === 0 || m.retryQueued) return;
       m.retryQueued = true;
       void m
-        .serial(() => m.retry())
+        .retry()
         .catch((err: unknown) => o.onError(err, resourceId(kind)))
         .finally(() => (m.retryQueued = false));
     }, o.retryMs ?? 2000);
@@ -114,49 +134,68 @@ export class KindMirror {
   async stop(): Promise<void> {
     clearInterval(this.retryTimer);
     await this.lw?.stop();
-    await this.chain;
+    await this.pipeline.idle();
   }
 
-  /** Runs `fn` after every write queued before it; its failure is the caller's and never blocks the next. */
-  private serial(fn: () => Promise<void>): Promise<void> {
-    const run = this.chain.then(fn);
-    this.chain = run.catch(() => undefined);
-    return run;
+  /**
+   * Queues `write` behind the earlier writes of `key`; resolves once it is admitted (at once unless
+   * {@link PUT_WINDOW} writes are outstanding), not when it is done. The writes handle their own failures (pending,
+   * set aside); anything else they throw is reported here, as the list/watch would have.
+   */
+  private async submit(key: string, write: () => Promise<void>): Promise<{ done: Promise<void> }> {
+    const { done } = await this.pipeline.submit(key, write);
+    return {
+      done: done.catch((err: unknown) => {
+        this.stats.errors++;
+        this.o.onError(err, resourceId(this.kind));
+      }),
+    };
   }
 
-  private async list(objects: KubeObject[]): Promise<void> {
+  /** Writes one object, or, when the bus is failing (several writes in a row), leaves it for the retry. */
+  private async upsertOrDefer(obj: KubeObject, key: string, receivedAt: number): Promise<void> {
+    // decided when the write's turn comes, so it does not time out like the writes before it
+    if (this.failedInARow >= GIVE_UP_AFTER) this.defer(key, { obj, receivedAt });
+    else await this.upsert(obj, receivedAt);
+  }
+
+  private async removeOrDefer(key: string, receivedAt: number): Promise<void> {
+    if (this.failedInARow >= GIVE_UP_AFTER) this.defer(key, { obj: null, receivedAt });
+    else await this.remove(key, receivedAt);
+  }
+
+  private async list(objects: KubeObject[], receivedAt: number): Promise<void> {
     this.stats.lists++;
     this.failedInARow = 0;
     const live = new Set<string>();
     for (const obj of objects) {
       const key = keyOf(obj);
       live.add(key);
-      // the bus is failing (several writes in a row): the rest waits for the retry instead of timing out one by one
-      if (this.failedInARow >= GIVE_UP_AFTER) this.pending.set(key, obj);
-      else await this.upsert(obj);
+      await this.submit(key, () => this.upsertOrDefer(obj, key, receivedAt));
     }
+    // every write before this point is done: the keys the bucket holds are known
+    await this.pipeline.idle();
     for (const key of this.writer.keys()) {
-      if (live.has(key)) continue;
-      if (this.failedInARow >= GIVE_UP_AFTER) this.pending.set(key, null);
-      else await this.remove(key);
+      if (!live.has(key)) await this.submit(key, () => this.removeOrDefer(key, receivedAt));
     }
+    await this.pipeline.idle();
     for (const key of [...this.pending.keys(), ...this.setAside.keys()]) {
-      if (!live.has(key)) {
-        this.pending.delete(key);
-        this.setAside.delete(key);
-      }
+      if (live.has(key)) continue;
+      // a gone object's failed write is moot, but not its delete: the bucket still holds it
+      if (this.pending.get(key)?.obj !== null) this.pending.delete(key);
+      this.setAside.delete(key);
     }
     this.progress.listedAt = Date.now();
     delete this.progress.failingSince;
     this.notePending();
   }
 
-  private async upsert(obj: KubeObject): Promise<void> {
+  private async upsert(obj: KubeObject, receivedAt: number): Promise<void> {
     const key = keyOf(obj);
     const rv = obj.metadata?.resourceVersion ?? '';
     if (rv && this.setAside.get(key) === rv) return;
     try {
-      if (await this.writer.put(obj)) this.stats.puts++;
+      if (await this.writer.put(obj, receivedAt)) this.stats.puts++;
       this.failedInARow = 0;
       this.pending.delete(key);
       this.setAside.delete(key);
@@ -164,12 +203,12 @@ export class KindMirror {
       if (err instanceof ObjectTooLargeError) {
         this.pending.delete(key);
         this.putAside(obj, key, rv, err);
-      } else this.failed(key, obj, err);
+      } else this.failed(key, { obj, receivedAt }, err);
     }
     this.notePending();
   }
 
-  private async remove(key: string): Promise<void> {
+  private async remove(key: string, receivedAt: number): Promise<void> {
     this.setAside.delete(key);
     try {
       await this.writer.delete(key);
@@ -177,26 +216,43 @@ export class KindMirror {
       this.failedInARow = 0;
       this.pending.delete(key);
     } catch (err) {
-      this.failed(key, null, err);
+      this.failed(key, { obj: null, receivedAt }, err);
     }
     this.notePending();
   }
 
+  /**
+   * Retries the failed writes one at a time, each queued behind its object's newer writes, if any: it writes what is
+   * pending for the object when its turn comes (nothing if a newer write has succeeded meanwhile).
+   */
   private async retry(): Promise<void> {
     this.failedInARow = 0;
-    for (const [key, obj] of [...this.pending]) {
+    for (const key of [...this.pending.keys()]) {
       if (this.failedInARow >= GIVE_UP_AFTER) break;
-      if (obj) await this.upsert(obj);
-      else await this.remove(key);
+      const { done } = await this.submit(key, () => this.retryOne(key));
+      await done;
     }
   }
 
-  private failed(key: string, obj: KubeObject | null, err: unknown): void {
+  private async retryOne(key: string): Promise<void> {
+    const w = this.pending.get(key);
+    if (!w) return;
+    if (w.obj) await this.upsert(w.obj, w.receivedAt);
+    else await this.remove(key, w.receivedAt);
+  }
+
+  private failed(key: string, w: PendingWrite, err: unknown): void {
     this.stats.errors++;
     this.failedInARow++;
     // reported when the object starts failing, not at every retry
     if (!this.pending.has(key)) this.o.onError(err, resourceId(this.kind));
-    this.pending.set(key, obj);
+    this.pending.set(key, w);
+  }
+
+  /** Leaves a write for the retry without trying it. */
+  private defer(key: string, w: PendingWrite): void {
+    this.pending.set(key, w);
+    this.notePending();
   }
 
   private putAside(obj: KubeObject, key: string, rv: string, err: ObjectTooLargeError): void {
