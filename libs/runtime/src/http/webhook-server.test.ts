@@ -332,7 +332,8 @@ describe('WebhookServer: mutation', () => {
     const many = { spec: { containers: Array.from({ length: 1524 }, (_, i) => ({ name: `c${i}` })) } };
     const h = await serve((s) => {
       s.mutate<Many>('/mutate-many', ({ object }) => {
-        for (const c of object?.spec.containers ?? []) c.imagePullPolicy = 'IfNotPresent';
+        if (!object) return undefined;
+        for (const c of object.spec.containers) c.imagePullPolicy = 'IfNotPresent';
         return object;
       });
     });
