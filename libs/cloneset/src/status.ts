@@ -3,7 +3,7 @@ import { type IntOrString, labelSelectorToString, partitionOf, type LabelSelecto
 import type { Pod } from '@regatta/lifecycle';
 import { isPodAtRevision } from '@regatta/revision';
 import { isCloneSetPodAvailable, isPodUpdateReady } from '@regatta/rollout';
-import type { StatusCadenceRules } from '@regatta/workload';
+import { REPLICA_COUNTERS, type StatusCadenceRules, replicasSettled } from '@regatta/workload';
 
 /** The status fields the controller computes (the CRD requires the five counters on every write). */
 export interface ComputedCloneSetStatus {
@@ -110,26 +110,13 @@ export function statusChanged(
 }
 
 /**
- * When a status change is written (docs/adr/0050-workload-status-write-cadence.md): the counters below may wait for
+ * When a status change is written (docs/adr/0050-workload-status-write-cadence.md): the replica counts may wait for
  * the workload's status write interval; any other field, and a status where every replica the spec asks for is
  * updated, ready and available as far as the partition allows (the rollout or scale done), is written at once.
  */
 export function cloneSetStatusCadence(specReplicas: number): StatusCadenceRules<ComputedCloneSetStatus> {
   return {
-    counters: [
-      'replicas',
-      'readyReplicas',
-      'availableReplicas',
-      'updatedReplicas',
-      'updatedReadyReplicas',
-      'updatedAvailableReplicas',
-    ],
-    settled: (n) =>
-      n.replicas === specReplicas &&
-      n.readyReplicas === n.replicas &&
-      n.availableReplicas === n.replicas &&
-      n.updatedReadyReplicas === n.updatedReplicas &&
-      n.updatedAvailableReplicas === n.updatedReplicas &&
-      n.updatedReplicas >= Math.min(n.expectedUpdatedReplicas, n.replicas),
+    counters: REPLICA_COUNTERS,
+    settled: (n) => replicasSettled(n, specReplicas, n.expectedUpdatedReplicas),
   };
 }

@@ -8,10 +8,13 @@ export {
   type StatusWriteResult,
 } from './status-writer.js';
 export {
+  REPLICA_COUNTERS,
   STATUS_WRITE_INTERVAL_MS,
   StatusCadence,
   changedBeyondCounters,
   decideStatusWrite,
+  replicasSettled,
+  type ReplicaCounts,
   type StatusCadenceRules,
   type StatusWriteDecision,
   type StatusWriteFacts,

@@ -34,6 +34,33 @@ export interface StatusCadenceRules<S> {
   settled: (next: S) => boolean;
 }
 
+/** The replica counts a CloneSet and an Advanced StatefulSet report: counters for the cadence. */
+export const REPLICA_COUNTERS = [
+  'replicas',
+  'readyReplicas',
+  'availableReplicas',
+  'updatedReplicas',
+  'updatedReadyReplicas',
+  'updatedAvailableReplicas',
+] as const;
+
+export type ReplicaCounts = Record<(typeof REPLICA_COUNTERS)[number], number>;
+
+/**
+ * The rollout or scale is done: the spec's replicas exist, all ready and available, and at least `expectedUpdated`
+ * of them (capped at the replicas) updated, all of those ready and available too.
+ */
+export function replicasSettled(n: ReplicaCounts, specReplicas: number, expectedUpdated: number): boolean {
+  return (
+    n.replicas === specReplicas &&
+    n.readyReplicas === n.replicas &&
+    n.availableReplicas === n.replicas &&
+    n.updatedReadyReplicas === n.updatedReplicas &&
+    n.updatedAvailableReplicas === n.updatedReplicas &&
+    n.updatedReplicas >= Math.min(expectedUpdated, n.replicas)
+  );
+}
+
 export interface StatusWriteFacts<S> {
   /** The stored status (as the cache, or this process' last write, shows it). */
   stored: unknown;

@@ -7,7 +7,7 @@
 import { type KubeObject, type LabelSelector, labelSelectorToString } from '@regatta/kube';
 import type { Pod } from '@regatta/lifecycle';
 import { podRevision } from '@regatta/revision';
-import type { StatusCadenceRules } from '@regatta/workload';
+import { REPLICA_COUNTERS, type StatusCadenceRules, replicasSettled } from '@regatta/workload';
 import type { StatefulSetStatus } from '../statefulset-object.js';
 import { claimCompatibleAndReady } from './claim-resize.js';
 import type { PersistentVolumeClaim } from './identity.js';
@@ -186,22 +186,7 @@ export function statefulSetStatusCadence(
 ): StatusCadenceRules<ComputedStatus> {
   const expectedUpdated = Math.max(0, specReplicas - partition);
   return {
-    counters: [
-      'replicas',
-      'readyReplicas',
-      'availableReplicas',
-      'currentReplicas',
-      'updatedReplicas',
-      'updatedReadyReplicas',
-      'updatedAvailableReplicas',
-      'volumeClaims',
-    ],
-    settled: (n) =>
-      n.replicas === specReplicas &&
-      n.readyReplicas === n.replicas &&
-      n.availableReplicas === n.replicas &&
-      n.updatedReadyReplicas === n.updatedReplicas &&
-      n.updatedAvailableReplicas === n.updatedReplicas &&
-      n.updatedReplicas >= Math.min(expectedUpdated, n.replicas),
+    counters: [...REPLICA_COUNTERS, 'volumeClaims'],
+    settled: (n) => replicasSettled(n, specReplicas, expectedUpdated),
   };
 }
