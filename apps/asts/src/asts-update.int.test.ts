@@ -76,7 +76,10 @@ describe('Advanced StatefulSet updates', () => {
         { timeout: 60_000 },
       )
       .toEqual({ 'web-0': 'nginx:1.25', 'web-1': 'nginx:1.27' });
-    expect((await get(ns, 'web')).status).toMatchObject({ updatedReplicas: 1, currentReplicas: 1 });
+    // counters may be written up to one status write interval later (docs/adr/0050)
+    await expect
+      .poll(async () => (await get(ns, 'web')).status, { timeout: 10_000 })
+      .toMatchObject({ updatedReplicas: 1, currentReplicas: 1 });
   });
 
   it('scaleStrategy.maxUnavailable 2 (Parallel, 3 → 6): at most two pods not ready while scaling', async () => {
