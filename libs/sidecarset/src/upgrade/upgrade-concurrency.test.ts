@@ -105,7 +105,8 @@ describe('a round of sidecar upgrades', () => {
   it('a pod deleted mid-round is skipped; the others are written and the round succeeds', async () => {
     const w = world(10, 10);
     w.onWrite((verb, name) => {
-      if (verb === 'replace' && name === 'pod-04') w.c.writer.delete({ kind: 'Pod', namespace: 'ns', name });
+      if (verb === 'replace' && name === 'pod-04')
+        void w.c.writer.delete({ apiVersion: 'v1', kind: 'Pod', namespace: 'ns', name });
     });
     await expect(w.round()).resolves.toEqual({});
     expect(w.upgraded()).toEqual([
