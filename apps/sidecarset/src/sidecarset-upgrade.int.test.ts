@@ -1,7 +1,9 @@
 // SidecarSet in-place sidecar upgrades as a user sees them (OpenKruise test/e2e/apps/v1beta1/sidecarset.go
 // "sidecarSet upgrade cold sidecar"): the sidecar image changes in the same pod (UIDs kept, the sidecar restarted once,
 // the app container untouched), partition and maxUnavailable bound the rollout, paused holds it, and a controller killed
-// with SIGKILL mid-upgrade is replaced and the upgrade completes without any pod recreated.
+// with SIGKILL mid-upgrade is replaced and the upgrade completes without any pod recreated. A round's pods are written
+// together (docs/adr/0055-sidecarset-pod-writes-concurrent.md): one pod whose UPDATE the API server refuses does not hold
+// the others, and maxUnavailable still bounds the pods in flight.
 import { describe, expect, it } from 'vitest';
 import { holds, isReady, type Pod } from '@regatta/testing';
 import { mainImage, restarts, sidecarImage, useUpgradeScenarios } from './testing/upgrade-harness.js';
@@ -171,5 +173,93 @@ describe('SidecarSet upgrade', () => {
     expect(inFlight).toBeLessThanOrEqual(1);
     expect(uids(after)).toEqual(uids(before));
     expect(after.map((p) => restarts(p, 'sidecar'))).toEqual([1, 1, 1, 1]);
+  });
+
+  it('one pod whose UPDATE is refused does not hold the others; maxUnavailable still bounds the pods in flight', async () => {
+    const ns = await h.namespace();
+    const name = `refused-${h.id}`;
+    await h.createSidecarSet(name, 'refused', 'busybox:1.36', { maxUnavailable: 3 });
+    await h.createInjectedPods(ns, name, 'refused', 'busybox:1.36', 6);
+    await expect
+      .poll(async () => (await h.sidecarSet(name)).status?.matchedPods, { timeout: 30_000 })
+      .toBe(6);
+    // the API server refuses every UPDATE of refused-5 (the newest pod: in the first round) until the policy goes
+    const policy = `scsu-refuse-${h.id}`;
+    await h.client.create({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: policy },
+      spec: {
+        failurePolicy: 'Fail',
+        matchConstraints: {
+          resourceRules: [
+            { apiGroups: [''], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['pods'] },
+          ],
+        },
+        validations: [
+          { expression: "object.metadata.name != 'refused-5'", message: 'refused by the scenario' },
+        ],
+      },
+    });
+    await h.client.create({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicyBinding',
+      metadata: { name: policy },
+      spec: {
+        policyName: policy,
+        validationActions: ['Deny'],
+        matchResources: { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns } } },
+      },
+    });
+    let probes = 0;
+    const probe = () =>
+      h.client
+        .patch(
+          { apiVersion: 'v1', kind: 'Pod', namespace: ns, name: 'refused-5' },
+          { metadata: { annotations: { 'scenario-probe': String(++probes) } } },
+          { type: 'merge' },
+        )
+        .then(
+          () => 'allowed',
+          () => 'refused',
+        );
+    const removePolicy = async () => {
+      for (const kind of ['ValidatingAdmissionPolicyBinding', 'ValidatingAdmissionPolicy'])
+        await h.client
+          .delete({ apiVersion: 'admissionregistration.k8s.io/v1', kind, name: policy })
+          .catch(() => undefined);
+    };
+    try {
+      // in effect once an update of refused-5 is refused (the API server loads policies asynchronously)
+      await expect.poll(probe, { timeout: 30_000, interval: 300 }).toBe('refused');
+
+      await h.setSidecarImage(name, 'busybox:1.37');
+      let inFlight = 0;
+      await expect
+        .poll(
+          async () => {
+            const pods = await h.pods(ns);
+            const now = upgraded(pods, 'busybox:1.37');
+            inFlight = Math.max(inFlight, now.filter((p) => !isReady(p)).length);
+            return now
+              .filter(isReady)
+              .map((p) => p.metadata?.name)
+              .sort();
+          },
+          { timeout: 90_000, interval: 200 },
+        )
+        .toEqual(['refused-0', 'refused-1', 'refused-2', 'refused-3', 'refused-4']);
+      expect(inFlight).toBeLessThanOrEqual(3);
+      expect(sidecarImage((await h.pods(ns)).find((p) => p.metadata?.name === 'refused-5')!)).toBe(
+        'busybox:1.36',
+      );
+    } finally {
+      await removePolicy();
+    }
+    // the failed reconciles were retried with per-item exponential back-off (5 ms doubling, as client-go's), which
+    // may be minutes by now; a change of the pod brings the next reconcile at once, and the pod is upgraded
+    await expect.poll(probe, { timeout: 30_000, interval: 300 }).toBe('allowed');
+    const after = await settled(ns, name, 'busybox:1.37', 6);
+    expect(after.map((p) => restarts(p, 'sidecar'))).toEqual([1, 1, 1, 1, 1, 1]);
   });
 });

@@ -112,8 +112,13 @@ export class SidecarSetUpgradeReconciler implements Reconciler {
     // 6. all updated
     if (status.updatedPods >= status.matchedPods) return {};
     // 7. the next pods
-    const upgraded = await upgradePodsStep(s, pods, (pod) => this.#injectedList(pod));
-    for (const pod of upgraded) this.#traces.started(key, record?.to, pod);
+    // each pod's span starts as its UPDATE lands, also when another pod's write fails
+    await upgradePodsStep(
+      s,
+      pods,
+      (pod) => this.#injectedList(pod),
+      (pod) => this.#traces.started(key, record?.to, pod),
+    );
     return {};
   }
 

@@ -1,9 +1,14 @@
 /**
  * Step 7: upgrade the next pods (OpenKruise `Processor.updatePods`): not-upgradable pods get their condition and
- * one event, the chosen ones their new sidecar images in one pod UPDATE each, then `SidecarSetUpgradable=True`. Each
- * pod's writes go in order; up to POD_WRITE_CONCURRENCY pods are written at once (upstream writes one pod after the
- * other, which makes a round of N pods take N write round trips).
+ * one event, the chosen ones their new sidecar images in one pod UPDATE each, then `SidecarSetUpgradable=True`.
+ * Each pod's writes go in order; up to POD_WRITE_CONCURRENCY pods are written at once, as CloneSet's in-place
+ * updates are (upstream writes one pod after the other, which makes a round of N pods take 2·N write round trips:
+ * docs/adr/0055-sidecarset-pod-writes-concurrent.md). The round's pods were all chosen under maxUnavailable before
+ * the first write, and the next round waits until the cache shows every write of this one, so the writes in flight
+ * are always within the budget. One pod's failure does not stop the others: each pod that was written is reported
+ * (`onUpgraded`) and expected, then the first error is rethrown; a pod deleted meanwhile is not an error.
  */
+import { isNotFound } from '@regatta/kube';
 import type { Pod } from '@regatta/lifecycle';
 import { POD_WRITE_CONCURRENCY, forEachLimited } from '@regatta/runtime';
 import { NOT_UPGRADABLE_PODS_REASON } from '../keys.js';
@@ -13,14 +18,29 @@ import { upgradePodSidecars } from '../pod-upgrade.js';
 import type { UpgradeSync } from './context.js';
 import { updatePod, writeUpgradable } from './pod-writes.js';
 
-/** The pods upgraded (as written). */
+/** Runs a pod's writes; a pod deleted since the cache showed it (NotFound) has nothing left to write. */
+async function unlessGone(write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
+}
+
+/**
+ * Upgrades this round's pods; `onUpgraded` is called for every pod whose UPDATE was written (as written), also when
+ * another pod's write failed. Returns those pods, in the round's order.
+ */
 export async function upgradePodsStep(
   s: UpgradeSync,
   pods: readonly Pod[],
   injectedList: (pod: Pod) => string,
+  onUpgraded: (pod: Pod) => void = () => undefined,
 ): Promise<Pod[]> {
   const { upgrade, notUpgradable } = getNextUpgradePods(s.set, pods);
-  await forEachLimited(notUpgradable, POD_WRITE_CONCURRENCY, (pod) => writeUpgradable(s, pod, false));
+  await forEachLimited(notUpgradable, POD_WRITE_CONCURRENCY, (pod) =>
+    unlessGone(() => writeUpgradable(s, pod, false)),
+  );
   if (notUpgradable.length > 0)
     await s.d.recorder.normal(
       s.set,
@@ -28,19 +48,25 @@ export async function upgradePodsStep(
       `SidecarSet in-place update detected ${notUpgradable.length} not upgradable pod(s) in this round, will skip them.`,
     );
   const results: (Pod | undefined)[] = [];
-  await forEachLimited([...upgrade.entries()], POD_WRITE_CONCURRENCY, async ([i, pod]) => {
-    // another writer may have upgraded it meanwhile: then nothing to write
-    const out = await updatePod(s, pod, (fresh) =>
-      isPodSidecarUpdated(s.set, fresh)
-        ? undefined
-        : upgradePodSidecars(s.set, fresh, s.now(), () => injectedList(fresh)),
+  try {
+    await forEachLimited([...upgrade.entries()], POD_WRITE_CONCURRENCY, ([i, pod]) =>
+      unlessGone(async () => {
+        // another writer may have upgraded it meanwhile: then nothing to write
+        const out = await updatePod(s, pod, (fresh) =>
+          isPodSidecarUpdated(s.set, fresh)
+            ? undefined
+            : upgradePodSidecars(s.set, fresh, s.now(), () => injectedList(fresh)),
+        );
+        if (!out) return;
+        results[i] = out.pod;
+        onUpgraded(out.pod);
+        await writeUpgradable(s, out.pod, true);
+      }),
     );
-    if (!out) return;
-    await writeUpgradable(s, out.pod, true);
-    results[i] = out.pod;
-  });
-  const written = results.filter((p): p is Pod => p !== undefined);
-  if (written.length > 0)
-    s.log.info({ pods: written.map((p) => p.metadata?.name) }, 'upgraded sidecars in place');
-  return written;
+  } finally {
+    const written = results.filter((p): p is Pod => p !== undefined);
+    if (written.length > 0)
+      s.log.info({ pods: written.map((p) => p.metadata?.name) }, 'upgraded sidecars in place');
+  }
+  return results.filter((p): p is Pod => p !== undefined);
 }
