@@ -199,13 +199,19 @@ describe('mirror bucket → cache', () => {
 });
 
 describe('pipelined writes (docs/adr/0052)', () => {
-  it('many quick versions of one object reach the cache in order, the last winning, while other objects proceed', async () => {
+  /** A mirror writer and a started cache on a kind of the test's own. */
+  async function writerAndCache(): Promise<{ writer: MirrorWriter; cache: Cache }> {
     const { nats } = inject('cluster');
     const kind = testKind();
     const writer = await MirrorWriter.open(await bus(nats!, 'watcher'), kind);
     const cache = new Cache(await bus(nats!, 'controller'), kind);
     cleanups.push(() => cache.stop());
     await cache.start();
+    return { writer, cache };
+  }
+
+  it('many quick versions of one object reach the cache in order, the last winning, while other objects proceed', async () => {
+    const { writer, cache } = await writerAndCache();
     /** name → the resourceVersions the cache applied, in order; and every change applied, in order */
     const seen = new Map<string, number[]>();
     const applied: string[] = [];
@@ -241,12 +247,7 @@ describe('pipelined writes (docs/adr/0052)', () => {
   });
 
   it("the envelope carries the caller's observedAt (the watch event's arrival), so lagMs counts the wait before the put", async () => {
-    const { nats } = inject('cluster');
-    const kind = testKind();
-    const writer = await MirrorWriter.open(await bus(nats!, 'watcher'), kind);
-    const cache = new Cache(await bus(nats!, 'controller'), kind);
-    cleanups.push(() => cache.stop());
-    await cache.start();
+    const { writer, cache } = await writerAndCache();
     const lags: number[] = [];
     cache.onChange((c) => lags.push(c.lagMs ?? -1));
     await writer.put(widget('ns', 'late', 1), Date.now() - 5_000);
