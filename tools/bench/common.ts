@@ -101,7 +101,7 @@ const clockTicks = (() => {
 })();
 
 /** CPU seconds (user + system) a process has used so far; NaN once it is gone. */
-function cpuSeconds(pid: number): number {
+export function cpuSeconds(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -282,6 +282,7 @@ export const BENCHMARK_APPS: Record<string, string[]> = {
   'sidecarset-latency': ['watcher', 'sidecarset'],
   'sidecarset-upgrade': ['watcher', 'sidecarset'],
   imagepull: ['watcher', 'imagepull', 'imagepull-agent'],
+  coldstart: ['watcher', 'cloneset'],
 };
 
 /** Where the run's programs come from, for the report's header. */

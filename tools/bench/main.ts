@@ -1,6 +1,6 @@
 // `npm run bench [-- --quick] [-- --only=watches,latency,memory,rollout,asts-rollout,ads-rollout,distribution,
-// sidecarset-latency,sidecarset-upgrade,imagepull] [-- --rollout-pods=N] [-- --sidecarset-pods=N]
-// [-- --imagepull-nodes=N] [-- --keep] [-- --sources]`:
+// sidecarset-latency,sidecarset-upgrade,imagepull,coldstart] [-- --rollout-pods=N] [-- --sidecarset-pods=N]
+// [-- --imagepull-nodes=N] [-- --coldstart-pods=N] [-- --keep] [-- --sources]`:
 // Regatta's published figures (docs/benchmarks.md). Starts its own control plane and nats-server in a temp
 // folder, the watcher app as a process, runs the benchmarks one after the other, prints every figure next to
 // a baseline measured in the same run, and stops everything, also on error or Ctrl-C. Each rollout
@@ -46,6 +46,8 @@ import {
 import { benchSidecarSetUpgrade, reportSidecarSetUpgrade } from './sidecarset-upgrade.js';
 import { benchImagePull } from './imagepull.js';
 import { reportImagePull } from './imagepull-report.js';
+import { benchColdStart } from './coldstart.js';
+import { reportColdStart } from './coldstart-report.js';
 
 const BENCHMARKS = [
   'watches',
@@ -58,8 +60,9 @@ const BENCHMARKS = [
   'sidecarset-latency',
   'sidecarset-upgrade',
   'imagepull',
+  'coldstart',
 ];
-const usage = `usage: npm run bench [-- --quick] [-- --only=${BENCHMARKS.join(',')}] [-- --rollout-pods=N] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --keep] [-- --sources]`;
+const usage = `usage: npm run bench [-- --quick] [-- --only=${BENCHMARKS.join(',')}] [-- --rollout-pods=N] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --coldstart-pods=N] [-- --keep] [-- --sources]`;
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 /** Run the programs from their TypeScript sources under tsx instead of their bundles (a baseline for section 3). */
@@ -88,6 +91,13 @@ if (ipNodes !== undefined && !(Number.isInteger(ipNodes) && ipNodes > 0)) {
   console.error(`--imagepull-nodes wants a positive integer, got ${ipNodesArg}`);
   process.exit(2);
 }
+/** Benchmark 10's N when given (the default is 10 000, 1 000 with --quick); M = N / 10 CloneSets. */
+const coldPodsArg = args.find((a) => a.startsWith('--coldstart-pods='));
+const coldPods = coldPodsArg ? Number(coldPodsArg.slice('--coldstart-pods='.length)) : undefined;
+if (coldPods !== undefined && !(Number.isInteger(coldPods) && coldPods >= 10)) {
+  console.error(`--coldstart-pods wants an integer of at least 10, got ${coldPodsArg}`);
+  process.exit(2);
+}
 const only = new Set(onlyArg ? onlyArg.slice('--only='.length).split(',') : BENCHMARKS);
 for (const a of args) {
   if (
@@ -97,7 +107,8 @@ for (const a of args) {
     !a.startsWith('--only=') &&
     !a.startsWith('--rollout-pods=') &&
     !a.startsWith('--sidecarset-pods=') &&
-    !a.startsWith('--imagepull-nodes=')
+    !a.startsWith('--imagepull-nodes=') &&
+    !a.startsWith('--coldstart-pods=')
   ) {
     console.error(`unknown argument ${a}; ${usage}`);
     process.exit(2);
@@ -130,6 +141,9 @@ const scsLatencyConfig = quick ? { pods: 50, warmup: 10 } : { pods: 300, warmup:
 const scsUpgradeConfig = { replicas: scsPods ?? (quick ? 50 : 500), restartMs: quick ? 2000 : 5000 };
 /** Benchmark 9: an ImagePullJob over N simulated nodes (one agent process each), parallelism 10, t per pull. */
 const imagePullConfig = { nodes: ipNodes ?? (quick ? 10 : 50), parallelism: 10, pullMs: quick ? 2000 : 5000 };
+/** Benchmark 10: N pods under N / 10 CloneSets, started cold. */
+const coldN = coldPods ?? (quick ? 1000 : 10_000);
+const coldStartConfig = { pods: coldN, sets: Math.floor(coldN / 10) };
 
 const t0 = Date.now();
 const log = (line: string) =>
@@ -206,6 +220,7 @@ try {
   if (only.has('sidecarset-latency')) await sidecarSetLatencyBenchmark();
   if (only.has('sidecarset-upgrade')) await sidecarSetUpgradeBenchmark();
   if (only.has('imagepull')) await imagePullBenchmark();
+  if (only.has('coldstart')) await coldStartBenchmark();
 
   section(`results (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
   console.log(reports.join('\n\n'));
@@ -227,7 +242,7 @@ try {
  */
 async function onOwnCluster<R>(
   d: string,
-  o: { controllers: boolean; audit?: boolean },
+  o: { controllers: boolean; audit?: boolean; auditReads?: boolean },
   run: (c: { cluster: LocalCluster; auditLog: string; logsDir: string }) => Promise<R>,
 ): Promise<R> {
   const auditLog = join(d, 'audit.log');
@@ -235,7 +250,7 @@ async function onOwnCluster<R>(
     dir: d,
     jaeger: false,
     ...(o.controllers ? {} : { controllerManager: false, scheduler: false }),
-    ...(o.audit === false ? {} : { auditLogPath: auditLog }),
+    ...(o.audit === false ? {} : { auditLogPath: auditLog, auditReads: o.auditReads ?? false }),
     log,
   });
   clusters.push(cluster);
@@ -299,6 +314,16 @@ async function imagePullBenchmark(): Promise<void> {
     benchImagePull({ ...imagePullConfig, cluster: c.cluster, auditLog: c.auditLog, dir: d, log }),
   );
   reports.push(reportImagePull(r));
+}
+
+/** Benchmark 10 on a cluster of its own (+ kube-controller-manager, kube-scheduler, an audit log with reads). */
+async function coldStartBenchmark(): Promise<void> {
+  const { pods, sets } = coldStartConfig;
+  section(`10. cold start: ${pods} pods under ${sets} CloneSets (own control plane, audit log with reads)`);
+  const r = await onOwnCluster(join(dir, 'coldstart'), { controllers: true, auditReads: true }, (c) =>
+    benchColdStart({ ...coldStartConfig, ...c, log }),
+  );
+  reports.push(reportColdStart(r));
 }
 
 /** Benchmarks 1–3 on one cluster without kube-controller-manager and kube-scheduler (stopped at the end). */

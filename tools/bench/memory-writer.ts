@@ -39,6 +39,8 @@ serve({
         }
         await Promise.all(pods.map((pod) => writer.put(pod as unknown as KubeObject)));
       }
+      // as the watcher after its first list: the benchmark's caches sync once all N pods are written, not before
+      await writer.markListed();
     } finally {
       await new Promise<void>((r) => out.end(() => r()));
       await bus.close();

@@ -51,14 +51,17 @@ export interface AuditRecord {
 
 /** Who made a write, from its User-Agent (client-go's is `<binary>/<version> (<os/arch>) kubernetes/<commit>/<controller>`). */
 export function clientOf(userAgent: string): string {
-  // a controller program on the kit: `regatta-<name>` (its Lease renewals: `regatta-<name>/leader-election`)
-  const program = /^regatta-(cloneset|asts|ads|resourcedistribution|sidecarset)\b/.exec(userAgent);
+  // a program on the kit: `regatta-<name>` (its Lease renewals: `regatta-<name>/leader-election`)
+  const program =
+    /^regatta-(cloneset|asts|ads|resourcedistribution|sidecarset|uniteddeployment|imagepull|watcher)\b/.exec(
+      userAgent,
+    );
   if (program) return program[0];
   if (userAgent.startsWith('kube-controller-manager/')) return 'kube-controller-manager';
   if (userAgent.startsWith('kube-scheduler/')) return 'kube-scheduler';
   if (userAgent === 'regatta-bench') return 'bench';
-  // the node simulator's and the watcher's KubeClient both send the default `regatta`
-  if (userAgent.startsWith('regatta')) return 'node simulator / watcher';
+  // the node simulator's KubeClient sends the default `regatta`
+  if (userAgent.startsWith('regatta')) return 'node simulator';
   return userAgent.split('/')[0] || '(none)';
 }
 
@@ -76,7 +79,8 @@ export async function readAudit(path: string): Promise<AuditRecord[]> {
       requestReceivedTimestamp: string;
       stageTimestamp: string;
     };
-    if (e.stage !== 'ResponseComplete') continue;
+    // a watch (audited only under REQUEST_AUDIT_POLICY) is counted once, when its response starts
+    if (e.stage !== (e.verb === 'watch' ? 'ResponseStarted' : 'ResponseComplete')) continue;
     const r = e.objectRef;
     const resource = `${r?.resource ?? '?'}${r?.subresource ? `/${r.subresource}` : ''}`;
     const ua = e.userAgent ?? '';

@@ -1,14 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { formatFieldError, type FieldError } from '@regatta/kube';
 import {
+  type CloneSet,
+  type StatefulSet,
+  defaultCloneSet,
   defaultDaemonSet,
   defaultSidecarSet,
+  defaultStatefulSet,
+  validateCloneSet,
   validateDaemonSet,
   validateResourceDistribution,
   validateSidecarSet,
+  validateStatefulSet,
 } from '@regatta/api';
 import { defaultUnitedDeployment, validateUnitedDeployment } from '@regatta/uniteddeployment';
-import { type FuzzKind, type Obj, sampleObjects, SHAPES } from './fuzz.js';
+import { ADVANCED_STATEFULSET, CLONESET, type FuzzKind, type Obj, sampleObjects, SHAPES } from './fuzz.js';
 import {
   ADVANCED_DAEMONSET,
   RESOURCE_DISTRIBUTION,
@@ -18,8 +24,11 @@ import {
   unitedDeploymentPath,
 } from './fuzz-kinds.js';
 
-/** What the kind's webhook runs on a CREATE (defaults, then the rules), as a pure function. */
+/** What the kind's webhook runs on a CREATE (defaults, then the rules), as a pure function; fuzzed objects are
+ * untyped, so CloneSet and ASTS take them as their kind's type unchecked. */
 const RULES: [FuzzKind, (o: Obj) => FieldError[]][] = [
+  [CLONESET, (o) => validateCloneSet(defaultCloneSet(o as unknown as CloneSet))],
+  [ADVANCED_STATEFULSET, (o) => validateStatefulSet(defaultStatefulSet(o as unknown as StatefulSet))],
   [ADVANCED_DAEMONSET, (o) => validateDaemonSet(defaultDaemonSet(o))],
   [UNITED_DEPLOYMENT, (o) => validateUnitedDeployment(defaultUnitedDeployment(o))],
   [SIDECARSET, (o) => validateSidecarSet(defaultSidecarSet(o))],

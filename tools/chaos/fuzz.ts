@@ -298,7 +298,11 @@ export function validAdvancedStatefulSet(ns: string): fc.Arbitrary<Obj> {
         selector: { matchLabels: { app: r.app } },
         template: {
           metadata: { labels: { app: r.app } },
-          spec: { containers: [{ name: 'main', image: r.image }] },
+          spec: {
+            containers: [{ name: 'main', image: r.image }],
+            // an in-place policy needs the InPlaceUpdateReady gate in the template (docs/asts.md, Identity)
+            ...(r.podUpdatePolicy === 'ReCreate' ? {} : { readinessGates: [{ conditionType: 'InPlaceUpdateReady' }] }),
+          },
         },
         updateStrategy: {
           type: 'RollingUpdate',

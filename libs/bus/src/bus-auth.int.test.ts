@@ -25,6 +25,13 @@ import {
   type Bus,
 } from './index.js';
 
+/** A writer whose bucket says a complete list is in it, as the watcher's does after its first list: caches sync. */
+async function listedWriter(...args: Parameters<typeof MirrorWriter.open>): Promise<MirrorWriter> {
+  const w = await MirrorWriter.open(...args);
+  await w.markListed();
+  return w;
+}
+
 // A nats-server of its own with the bus's two roles, as the sandbox and a cluster install run it.
 let server: ManagedProcess;
 let url: string;
@@ -64,7 +71,7 @@ async function as(role: 'watcher' | 'controller' | 'cloneset' | 'resourcedistrib
 describe('bus credentials', () => {
   it('the watcher writes mirrors; a controller reads them and registers its kinds', async () => {
     const watcher = await as('watcher');
-    const writer = await MirrorWriter.open(watcher, KINDS.configmaps);
+    const writer = await listedWriter(watcher, KINDS.configmaps);
     await writer.put({ metadata: { namespace: 'ns', name: 'a', resourceVersion: '1' } });
     await readRegistrations(watcher); // the watcher creates the registrations bucket
 

@@ -21,6 +21,13 @@ import {
   type KubeObject,
 } from './index.js';
 
+/** A writer whose bucket says a complete list is in it, as the watcher's does after its first list: caches sync. */
+async function listedWriter(...args: Parameters<typeof MirrorWriter.open>): Promise<MirrorWriter> {
+  const w = await MirrorWriter.open(...args);
+  await w.markListed();
+  return w;
+}
+
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
@@ -46,7 +53,7 @@ describe('mirror bucket → cache', () => {
   it('a cache equals what the writer wrote after a burst of creates, updates and deletes', async () => {
     const { nats } = inject('cluster');
     const kind = testKind();
-    const writer = await MirrorWriter.open(await bus(nats!, 'watcher'), kind);
+    const writer = await listedWriter(await bus(nats!, 'watcher'), kind);
     for (let i = 0; i < 50; i++) await writer.put(widget('ns1', `w${i}`, 1));
 
     const cache = new Cache<KubeObject & { spec?: unknown }>(await bus(nats!, 'controller'), kind);
@@ -72,7 +79,7 @@ describe('mirror bucket → cache', () => {
   it('keeps only what `keep` selects: an object leaving the selection is a delete, one entering it an add', async () => {
     const { nats } = inject('cluster');
     const kind = testKind();
-    const writer = await MirrorWriter.open(await bus(nats!, 'watcher'), kind);
+    const writer = await listedWriter(await bus(nats!, 'watcher'), kind);
     const mine = (name: string, rv: number, owner: string) =>
       widget('ns1', name, rv, {
         metadata: {
@@ -107,7 +114,7 @@ describe('mirror bucket → cache', () => {
   it('indexes objects by owner UID and node name', async () => {
     const { nats } = inject('cluster');
     const kind = testKind();
-    const writer = await MirrorWriter.open(await bus(nats!), kind);
+    const writer = await listedWriter(await bus(nats!), kind);
     const owner = {
       apiVersion: 'apps.kruise.io/v1alpha1',
       kind: 'CloneSet',
@@ -133,7 +140,7 @@ describe('mirror bucket → cache', () => {
     const b = await connectBus({ servers: nats!, name: 'watcher', prefix: `t${randomBytes(3).toString('hex')}_` });
     cleanups.push(() => b.close());
     await expect(MirrorWriter.open(b, KINDS.secrets)).rejects.toThrow(SecretHashKeyMissingError);
-    const writer = await MirrorWriter.open(b, KINDS.secrets, { secretHashKey: 'k'.repeat(32) });
+    const writer = await listedWriter(b, KINDS.secrets, { secretHashKey: 'k'.repeat(32) });
     const applied = JSON.stringify({ kind: 'Secret', stringData: { password: 'hunter2' } });
     await writer.put({
       ...widget('ns', 's', 1, { kind: 'secret', data: { password: 'aHVudGVyMg==' } }),
@@ -157,7 +164,7 @@ describe('mirror bucket → cache', () => {
   it('carries a 4.4 MB value; refuses one over the limit before sending, and the bucket keeps working', async () => {
     const { nats } = inject('cluster');
     const kind = testKind();
-    const writer = await MirrorWriter.open(await bus(nats!, 'watcher'), kind);
+    const writer = await listedWriter(await bus(nats!, 'watcher'), kind);
     expect(writer.limit).toBeGreaterThan(MAX_VALUE_BYTES - 8192);
     // a YAML-posted env value of control characters: 4 bytes of YAML, 6 of JSON each
     await writer.put(widget('ns', 'big', 1, { spec: { v: '\x01'.repeat(740_000) } }));
@@ -177,10 +184,10 @@ describe('mirror bucket → cache', () => {
   it('a writer opened again (watcher restart) rewrites only changed objects and removes vanished keys', async () => {
     const { nats } = inject('cluster');
     const kind = testKind();
-    const first = await MirrorWriter.open(await bus(nats!), kind);
+    const first = await listedWriter(await bus(nats!), kind);
     for (const n of ['a', 'b', 'c']) await first.put(widget('ns', n, 1));
 
-    const second = await MirrorWriter.open(await bus(nats!), kind);
+    const second = await listedWriter(await bus(nats!), kind);
     expect(second.keys().sort()).toEqual(['ns.a', 'ns.b', 'ns.c']);
     expect(await second.put(widget('ns', 'a', 1))).toBe(false);
     expect(await second.put(widget('ns', 'b', 2))).toBe(true);
@@ -198,14 +205,50 @@ describe('mirror bucket → cache', () => {
   });
 });
 
-describe('pipelined writes (docs/adr/0052)', () => {
-  it('many quick versions of one object reach the cache in order, the last winning, while other objects proceed', async () => {
+describe('a bucket being filled (docs/adr/0057)', () => {
+  it('a cache does not sync on part of a kind: only once the watcher says its list is complete', async () => {
     const { nats } = inject('cluster');
     const kind = testKind();
+    // a watcher filling an empty bus: some of the kind's objects are in the bucket, the rest still on their way
     const writer = await MirrorWriter.open(await bus(nats!, 'watcher'), kind);
+    for (let i = 0; i < 5; i++) await writer.put(widget('ns', `w${i}`, 1));
+    const cache = new Cache(await bus(nats!, 'controller'), kind);
+    cleanups.push(() => cache.stop());
+    const started = cache.start();
+    await expect.poll(() => cache.size, { timeout: 10_000 }).toBe(5);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(cache.hasSynced).toBe(false);
+    for (let i = 5; i < 10; i++) await writer.put(widget('ns', `w${i}`, 1));
+    await writer.markListed();
+    await started;
+    expect(cache.hasSynced).toBe(true);
+    expect(cache.size).toBe(10);
+    expect(cache.get('ns', '=listed')).toBeUndefined();
+
+    // the next watcher (a restart, a standby) finds the bucket listed: its caches sync at once
+    const next = await MirrorWriter.open(await bus(nats!, 'watcher-2'), kind);
+    expect(next.keys()).toHaveLength(10);
+    const late = new Cache(await bus(nats!, 'controller-2'), kind);
+    cleanups.push(() => late.stop());
+    await late.start();
+    expect(late.size).toBe(10);
+  });
+});
+
+describe('pipelined writes (docs/adr/0052)', () => {
+  /** A mirror writer and a started cache on a kind of the test's own. */
+  async function writerAndCache(): Promise<{ writer: MirrorWriter; cache: Cache }> {
+    const { nats } = inject('cluster');
+    const kind = testKind();
+    const writer = await listedWriter(await bus(nats!, 'watcher'), kind);
     const cache = new Cache(await bus(nats!, 'controller'), kind);
     cleanups.push(() => cache.stop());
     await cache.start();
+    return { writer, cache };
+  }
+
+  it('many quick versions of one object reach the cache in order, the last winning, while other objects proceed', async () => {
+    const { writer, cache } = await writerAndCache();
     /** name → the resourceVersions the cache applied, in order; and every change applied, in order */
     const seen = new Map<string, number[]>();
     const applied: string[] = [];
@@ -241,12 +284,7 @@ describe('pipelined writes (docs/adr/0052)', () => {
   });
 
   it("the envelope carries the caller's observedAt (the watch event's arrival), so lagMs counts the wait before the put", async () => {
-    const { nats } = inject('cluster');
-    const kind = testKind();
-    const writer = await MirrorWriter.open(await bus(nats!, 'watcher'), kind);
-    const cache = new Cache(await bus(nats!, 'controller'), kind);
-    cleanups.push(() => cache.stop());
-    await cache.start();
+    const { writer, cache } = await writerAndCache();
     const lags: number[] = [];
     cache.onChange((c) => lags.push(c.lagMs ?? -1));
     await writer.put(widget('ns', 'late', 1), Date.now() - 5_000);
@@ -282,7 +320,7 @@ describe('bus outages', () => {
 
     const kind = testKind();
     const writerBus = await bus(url, 'watcher');
-    const writer = await MirrorWriter.open(writerBus, kind);
+    const writer = await listedWriter(writerBus, kind);
     await writer.put(widget('ns', 'before', 1));
     const cache = new Cache(await bus(url, 'controller'), kind, { rewatchDelayMs: 200 });
     cleanups.push(() => cache.stop());

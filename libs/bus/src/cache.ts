@@ -3,7 +3,7 @@ import { openMirrorBucket } from './bucket.js';
 import type { Bus } from './connection.js';
 import { decodeEnvelope } from './envelope.js';
 import type { Change, KubeObject } from '@regatta/kube';
-import { bucketName, objectKey, type KindRef } from './kinds.js';
+import { LISTED_KEY, bucketName, objectKey, type KindRef } from './kinds.js';
 
 /** The workspace's one change-event shape (`@regatta/kube`), emitted by every cache. */
 export type { Change, ChangeType } from '@regatta/kube';
@@ -44,6 +44,9 @@ export class Cache<T extends KubeObject = KubeObject> {
   private kv?: KV;
   private stopped = false;
   private synced = false;
+  /** The bucket's initial values were read (once), and it says the watcher listed the kind ({@link LISTED_KEY}). */
+  private initialRead = false;
+  private listed = false;
   private readonly syncWaiters: (() => void)[] = [];
   private currentWatch?: { stop(): void };
   private loop?: Promise<void>;
@@ -65,7 +68,10 @@ export class Cache<T extends KubeObject = KubeObject> {
     return this.bus.prefix + bucketName(this.kind);
   }
 
-  /** Starts watching; resolves once the initial contents are loaded (`hasSynced`). */
+  /**
+   * Starts watching; resolves once synced (`hasSynced`): the bucket's contents are loaded and the watcher has written
+   * a complete list of the kind into it. A bucket being filled for the first time (an empty bus) is not synced.
+   */
   async start(): Promise<void> {
     this.loop = this.run();
     await this.waitForSync();
@@ -143,10 +149,8 @@ export class Cache<T extends KubeObject = KubeObject> {
       initial = false;
       // keys that vanished while we were not watching
       for (const key of [...this.objects.keys()]) if (!seen.has(key)) this.remove(key);
-      if (!this.synced) {
-        this.synced = true;
-        for (const w of this.syncWaiters.splice(0)) w();
-      }
+      this.initialRead = true;
+      this.syncIfListed();
     };
     const status = await kv.status();
     if (status.values === 0) finishInitial();
@@ -159,7 +163,19 @@ export class Cache<T extends KubeObject = KubeObject> {
     }
   }
 
+  private syncIfListed(): void {
+    if (this.synced || !this.initialRead || !this.listed) return;
+    this.synced = true;
+    for (const w of this.syncWaiters.splice(0)) w();
+  }
+
   private apply(e: KvWatchEntry, seen?: Set<string>): void {
+    if (e.key === LISTED_KEY) {
+      // a bucket once listed stays complete (the watcher keeps it in step), so a later purge changes nothing
+      this.listed ||= e.operation === 'PUT';
+      this.syncIfListed();
+      return;
+    }
     if (e.operation !== 'PUT') {
       this.remove(e.key);
       return;

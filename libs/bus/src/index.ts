@@ -37,6 +37,7 @@ export {
   bucketName,
   keyOf,
   KINDS,
+  LISTED_KEY,
   objectKey,
   parseKey,
   resourceId,

@@ -16,6 +16,13 @@ export type { KubeObject } from '@regatta/kube';
 /** Key of cluster-scoped objects' namespace position. */
 export const CLUSTER_SCOPE = '_';
 
+/**
+ * The key the watcher puts in a mirror bucket once a complete list of the kind is in it (no object key holds '=').
+ * Until then the bucket may hold only part of the kind (a watcher filling an empty bus), and a cache of it has not
+ * synced: a controller that acted on it would see a workload without its pods (docs/adr/0057).
+ */
+export const LISTED_KEY = '=listed';
+
 /** `pods.v1`, `clonesets.v1alpha1.apps.kruise.io`: how kinds are named in registrations and logs. */
 export function resourceId(k: KindRef): string {
   return k.group ? `${k.plural}.${k.version}.${k.group}` : `${k.plural}.${k.version}`;

@@ -3,7 +3,7 @@ import { TOMBSTONE_TTL, openMirrorBucket, valueLimit } from './bucket.js';
 import type { Bus } from './connection.js';
 import { decodeEnvelope, encodeEnvelope, isSecretResource, trimForMirror, type TrimOptions } from './envelope.js';
 import { ObjectTooLargeError, SecretHashKeyMissingError } from './errors.js';
-import { bucketName, keyOf, type KindRef, type KubeObject } from './kinds.js';
+import { LISTED_KEY, bucketName, keyOf, type KindRef, type KubeObject } from './kinds.js';
 
 /**
  * The watcher's side of a mirror bucket. It remembers each key's resourceVersion so a relist
@@ -11,6 +11,8 @@ import { bucketName, keyOf, type KindRef, type KubeObject } from './kinds.js';
  */
 export class MirrorWriter {
   private readonly versions = new Map<string, string>();
+  /** The bucket holds {@link LISTED_KEY}. */
+  private listed = false;
 
   private constructor(
     readonly kind: KindRef,
@@ -68,6 +70,17 @@ export class MirrorWriter {
     return true;
   }
 
+  /**
+   * Says, once, that a complete list of the kind is in the bucket ({@link LISTED_KEY}): caches of the bucket sync
+   * only then. The watcher calls it when its first list's writes are all done; a bucket that already says so (a
+   * watcher before this one listed it) is left as it is.
+   */
+  async markListed(): Promise<void> {
+    if (this.listed) return;
+    await this.kv.put(LISTED_KEY, JSON.stringify({ listedAt: new Date().toISOString() }));
+    this.listed = true;
+  }
+
   async delete(key: string): Promise<void> {
     if (!this.versions.has(key)) return;
     await this.kv.purge(key, { ttl: TOMBSTONE_TTL });
@@ -87,7 +100,8 @@ export class MirrorWriter {
     const it = await this.kv.watch();
     try {
       for await (const e of it) {
-        if (e.operation === 'PUT') {
+        if (e.key === LISTED_KEY) this.listed = e.operation === 'PUT';
+        else if (e.operation === 'PUT') {
           this.versions.set(
             e.key,
             decodeEnvelope(this.bucket, e.key, e.value).object.metadata?.resourceVersion ?? '',

@@ -86,12 +86,7 @@ export function computeStatus(input: StatusInput): ComputedCloneSetStatus {
 
 const COMPARED: (keyof ComputedCloneSetStatus)[] = [
   'observedGeneration',
-  'replicas',
-  'readyReplicas',
-  'availableReplicas',
-  'updatedReplicas',
-  'updatedReadyReplicas',
-  'updatedAvailableReplicas',
+  ...REPLICA_COUNTERS,
   'expectedUpdatedReplicas',
   'updateRevision',
   'currentRevision',

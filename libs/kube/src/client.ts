@@ -140,7 +140,8 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 export class KubeClient {
   private readonly http = new IsomorphicFetchHttpLibrary();
   private readonly server: string;
-  private readonly userAgent: string;
+  /** Sent as User-Agent on every request, watches included. */
+  readonly userAgent: string;
   private readonly timeoutMs: number;
   private readonly fieldManager: string | undefined;
   private readonly resources = new Map<string, ResourceInfo>();

@@ -160,3 +160,4 @@ export {
 } from './event-correlator.js';
 export { EventRecorder, MAX_EVENT_MESSAGE, involvedObjectOf, type EventRecorderOptions, type EventWriter } from './events.js';
 export { ListWatcher, type ListWatchHandlers, type ListWatchOptions, type WatchedResource } from './list-watch.js';
+export { withUserAgent } from './watch-config.js';

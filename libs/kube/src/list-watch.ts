@@ -1,6 +1,7 @@
 import { Watch } from '@kubernetes/client-node';
 import type { KubeClient } from './client.js';
 import type { KubeObject } from './meta.js';
+import { withUserAgent } from './watch-config.js';
 
 /** The resource a ListWatcher follows. */
 export interface WatchedResource {
@@ -59,7 +60,8 @@ export class ListWatcher<T extends KubeObject = KubeObject> {
     private readonly handlers: ListWatchHandlers<T>,
     private readonly options: ListWatchOptions = {},
   ) {
-    this.watch = new Watch(client.kubeConfig);
+    // with the client's user agent, as its other requests (watch-config.ts)
+    this.watch = new Watch(withUserAgent(client.kubeConfig, client.userAgent));
   }
 
   get apiVersion(): string {

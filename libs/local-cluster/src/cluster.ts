@@ -12,6 +12,7 @@ import {
   natsConfig,
   newNodeAgentUser,
   schedulerArgs,
+  REQUEST_AUDIT_POLICY,
   WRITE_AUDIT_POLICY,
   type NatsAuth,
   type PkiPaths,
@@ -61,6 +62,8 @@ export interface LocalClusterOptions {
    * controller's writes.
    */
   auditLogPath?: string;
+  /** With `auditLogPath`: log reads (get, list, watch) too, `REQUEST_AUDIT_POLICY`. */
+  auditReads?: boolean;
   /** Progress lines ("etcd ready in 812 ms"). */
   log?: (line: string) => void;
   binaries?: Binaries;
@@ -209,7 +212,7 @@ export class LocalCluster {
       let audit: { policyFile: string; logPath: string } | undefined;
       if (o.auditLogPath) {
         audit = { policyFile: join(dir, 'audit-policy.yaml'), logPath: o.auditLogPath };
-        await writeFile(audit.policyFile, WRITE_AUDIT_POLICY);
+        await writeFile(audit.policyFile, o.auditReads ? REQUEST_AUDIT_POLICY : WRITE_AUDIT_POLICY);
       }
       await waits[0];
       const apiserver = start(

@@ -7,6 +7,7 @@ import {
   etcdArgs,
   kubeconfigYaml,
   natsConfig,
+  REQUEST_AUDIT_POLICY,
   WRITE_AUDIT_POLICY,
 } from './components.js';
 import { createCertificateAuthority } from '@regatta/runtime';
@@ -52,6 +53,13 @@ describe('kube-apiserver command line', () => {
       'level: Metadata\n    verbs: [create, update, patch, delete, deletecollection]',
     );
     expect(WRITE_AUDIT_POLICY.trimEnd().endsWith('- level: None')).toBe(true);
+  });
+
+  it('audits reads too when asked, at the same level', () => {
+    expect(REQUEST_AUDIT_POLICY).toContain(
+      'level: Metadata\n    verbs: [get, list, watch, create, update, patch, delete, deletecollection]',
+    );
+    expect(REQUEST_AUDIT_POLICY.trimEnd().endsWith('- level: None')).toBe(true);
   });
 });
 

@@ -40,6 +40,15 @@ rules:
   - level: None
 `;
 
+/**
+ * `WRITE_AUDIT_POLICY` with reads too (get, list, watch; a watch is logged when its response starts and again when
+ * it ends), for `LocalClusterOptions.auditReads`: what a program asks of the API server, not only what it writes.
+ */
+export const REQUEST_AUDIT_POLICY = WRITE_AUDIT_POLICY.replace(
+  'verbs: [create, update, patch, delete, deletecollection]',
+  'verbs: [get, list, watch, create, update, patch, delete, deletecollection]',
+);
+
 export function apiserverArgs(o: {
   etcdPort: number;
   securePort: number;

@@ -28,6 +28,7 @@ export {
   natsConfig,
   newNodeAgentUser,
   nodeAgentPermissions,
+  REQUEST_AUDIT_POLICY,
   WRITE_AUDIT_POLICY,
   type NatsAuth,
   type NatsUser,

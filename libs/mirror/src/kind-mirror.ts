@@ -80,6 +80,8 @@ export class KindMirror {
   private readonly pipeline = new KeyedPipeline(PUT_WINDOW);
   private failedInARow = 0;
   private retryQueued = false;
+  /** A complete list is in the bucket but saying so (`MirrorWriter.markListed`) failed: the retry says it again. */
+  private listedUnsaid = false;
   private lw?: ListWatcher;
   private retryTimer?: NodeJS.Timeout;
 
@@ -115,7 +117,7 @@ export class KindMirror {
     m.lw.start();
     m.retryTimer = setInterval(() => {
       // one retry queued at a time, however long the bus keeps writes waiting
-      if (m.pending.size === 0 || m.retryQueued) return;
+      if ((m.pending.size === 0 && !m.listedUnsaid) || m.retryQueued) return;
       m.retryQueued = true;
       void m
         .retry()
@@ -188,6 +190,23 @@ export class KindMirror {
     this.progress.listedAt = Date.now();
     delete this.progress.failingSince;
     this.notePending();
+    await this.markListedIfComplete();
+  }
+
+  /**
+   * Once a list's writes are all in the bucket (none left for the retry), says so in the bucket, so that caches
+   * of it may sync (docs/adr/0057). Objects set aside as too large do not hold it back: they never will be there.
+   */
+  private async markListedIfComplete(): Promise<void> {
+    if (this.progress.listedAt === undefined || this.pending.size > 0) return;
+    try {
+      await this.writer.markListed();
+      this.listedUnsaid = false;
+    } catch (err) {
+      this.listedUnsaid = true;
+      this.stats.errors++;
+      this.o.onError(err, resourceId(this.kind));
+    }
   }
 
   private async upsert(obj: KubeObject, receivedAt: number): Promise<void> {
@@ -232,6 +251,7 @@ export class KindMirror {
       const { done } = await this.submit(key, () => this.retryOne(key));
       await done;
     }
+    await this.markListedIfComplete();
   }
 
   private async retryOne(key: string): Promise<void> {

@@ -39,7 +39,7 @@ export class Informer<T extends { metadata: ObjectMeta }> {
     };
     this.lw = new ListWatch<KubernetesObject>(
       path,
-      new Watch(client.kubeConfig),
+      new Watch(client.watchConfig),
       list as never,
       false,
       opts.labelSelector,

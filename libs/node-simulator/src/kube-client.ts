@@ -1,6 +1,6 @@
 // The simulator addresses the API by path (pods' /status, node leases, any patch type); this is a
 // thin path-based view of @regatta/kube's client, which owns connections, auth and typed errors.
-import { KubeClient as Client, PATCH_CONTENT_TYPES, type PatchType } from '@regatta/kube';
+import { KubeClient as Client, PATCH_CONTENT_TYPES, withUserAgent, type PatchType } from '@regatta/kube';
 
 export { isAlreadyExists, isConflict, isNotFound, retryOnConflict } from '@regatta/kube';
 
@@ -13,8 +13,9 @@ export class KubeClient {
     this.client = Client.fromKubeconfigFile(kubeconfigPath);
   }
 
-  get kubeConfig() {
-    return this.client.kubeConfig;
+  /** The kubeconfig for client-node's Watch, sending this client's user agent as its other requests do. */
+  get watchConfig() {
+    return withUserAgent(this.client.kubeConfig, this.client.userAgent);
   }
 
   get<T>(path: string, query?: Query): Promise<T> {

@@ -69,6 +69,26 @@ describe('LeaderElector', () => {
     expect(await a.done).toBe('stopped');
   });
 
+  it('renews in one round trip while it leads: a write guarded by the version it last wrote, no read', async () => {
+    const store = new MemoryLeaseStore();
+    const a = candidate(store, 'a');
+    await waitFor(() => a.elector.isLeader());
+    const [reads, writes] = [store.reads, store.writes];
+    await waitFor(() => store.writes >= writes + 3);
+    expect(store.reads).toBe(reads);
+    // someone else's write makes the next optimistic renewal fail (409): it reads the lease, then renews
+    const current = store.peek(ns, name);
+    if (!current) throw new Error('no lease');
+    await store.update({ ...current, metadata: { ...current.metadata, labels: { touched: 'yes' } } });
+    const afterTouch = store.writes;
+    await waitFor(() => store.writes >= afterTouch + 1);
+    expect(store.reads).toBeGreaterThan(reads);
+    expect(a.elector.isLeader()).toBe(true);
+    expect(store.peek(ns, name)?.spec?.holderIdentity).toBe('a');
+    a.stop.abort();
+    expect(await a.done).toBe('stopped');
+  });
+
   it('lets exactly one of several candidates lead; the others see it as the leader', async () => {
     const store = new MemoryLeaseStore();
     const all = ['a', 'b', 'c'].map((id) => candidate(store, id));

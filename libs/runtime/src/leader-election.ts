@@ -102,6 +102,8 @@ export class LeaderElector {
   readonly #clock: Clock;
   readonly #random: () => number;
   #observed: ObservedLease | undefined;
+  /** The lease as this leader's last write returned it: the next renewal replaces it without reading first. */
+  #held: Lease | undefined;
   #reportedLeader: string | undefined;
   #leading = false;
   #started = false;
@@ -159,6 +161,7 @@ export class LeaderElector {
       return end;
     } finally {
       this.#leading = false;
+      this.#held = undefined;
       leadership.abort();
       if (signal.aborted && this.#release) await this.#releaseLease();
       this.#callbacks.onStoppedLeading?.();
@@ -210,6 +213,7 @@ export class LeaderElector {
 
   /** One attempt: `ok` (we hold the lease now), `taken` (someone else holds a live one) or `failed`. */
   async #tryAcquireOrRenew(): Promise<'ok' | 'failed' | 'taken'> {
+    if (this.#leading && this.#held && (await this.#renewHeld(this.#held))) return 'ok';
     const { namespace, name } = this.#target;
     let current: Lease | undefined;
     try {
@@ -233,6 +237,7 @@ export class LeaderElector {
     try {
       const written = current ? await this.#store.update(desired) : await this.#store.create(desired);
       this.#observed = observeLease(this.#observed, written, this.#clock());
+      this.#held = written;
       this.#reportLeader(this.identity);
       return 'ok';
     } catch (err) {
@@ -244,6 +249,26 @@ export class LeaderElector {
           current ? 'updating the leader lease failed' : 'creating the leader lease failed',
         );
       return 'failed';
+    }
+  }
+
+  /**
+   * A renewal in one round trip, as client-go's optimistic renew: the lease this leader last wrote, replaced with a
+   * new renewTime. Its resourceVersion guards it, so it succeeds only if nobody wrote the lease since; otherwise
+   * (409, or any failure) the caller reads the lease and decides as on any attempt. Under load this halves what a
+   * renewal waits for (a machine starved by other work cost the old read-then-write ~2 s per renewal).
+   */
+  async #renewHeld(held: Lease): Promise<boolean> {
+    const desired = nextLease(held, this.#target, this.identity, 'renew', this.#clock(), this.#timings);
+    try {
+      const written = await this.#store.update(desired);
+      this.#observed = observeLease(this.#observed, written, this.#clock());
+      this.#held = written;
+      return true;
+    } catch (err) {
+      this.#held = undefined;
+      this.#log.debug({ err }, 'renewing the leader lease without reading it failed; reading it');
+      return false;
     }
   }
 

@@ -21,9 +21,11 @@ export class MemoryLeaseStore implements LeaseStore {
   /** When set, every call fails with this status. */
   failWith: number | undefined;
   writes = 0;
+  reads = 0;
 
   get(namespace: string, name: string): Promise<Lease> {
     return this.#call(() => {
+      this.reads++;
       const lease = this.#leases.get(`${namespace}/${name}`);
       if (!lease) throw new StatusError(404, `lease ${namespace}/${name} not found`);
       return structuredClone(lease);
