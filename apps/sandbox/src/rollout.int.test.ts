@@ -36,7 +36,7 @@ function run(file: string, args: string[], env: Record<string, string>, timeoutM
 }
 
 interface CloneSet extends KubeObject {
-  spec: Record<string, unknown> & { updateStrategy?: { paused?: boolean; type?: string } };
+  spec: Record<string, unknown> & { updateStrategy?: { paused?: boolean; type?: string; partition?: number } };
 }
 
 const id = randomId();
