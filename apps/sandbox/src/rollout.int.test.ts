@@ -78,6 +78,12 @@ beforeAll(async () => {
     { ...common, REGATTA_NAMESPACE_SELECTOR: `${SCOPE}=${id}`, POD_NAME: `cloneset-rc-${id}` },
     { webhook: false },
   );
+  await programs.start(
+    'asts',
+    `asts-rc-${id}`,
+    { ...common, REGATTA_NAMESPACE_SELECTOR: `${SCOPE}=${id}`, POD_NAME: `asts-rc-${id}` },
+    { webhook: false },
+  );
   ns = await createNamespace(client, `rollout-cli-${id}`, { [SCOPE]: id });
   env = { KUBECONFIG: kubeconfig, JAEGER_URL: 'http://jaeger.example:16686' };
   pluginDir = await mkdtemp(join(tmpdir(), 'regatta-plugin-'));
@@ -357,6 +363,52 @@ describe('regatta rollout', () => {
     expect(bounded.stdout).toMatch(/^ {4}… and 2 more$/m);
     const usage = await regatta('rollout', 'status', '--watch', 'clone/live', '-n', ns, '--max-pods', 'all');
     expect(usage.code).toBe(2);
+
+    // on a terminal (`script` gives the command a pseudo-terminal) the frame is redrawn in place every interval; a
+    // paused rollout never completes, so the watch times out with exit 1 and its pods are marked not updated
+    await client.patch({ ...CS, namespace: ns, name: 'live' }, { spec: { updateStrategy: { paused: true } } }, { type: 'merge' });
+    await client.patch(
+      { ...CS, namespace: ns, name: 'live' },
+      [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:alpine' }],
+      { type: 'json' },
+    );
+    const command = [process.execPath, REGATTA, 'rollout', 'status', '-w', 'clone/live', '-n', ns, '--timeout', '4s', '--interval', '500ms'];
+    const tty = await run('script', ['-qec', command.join(' '), '/dev/null'], env);
+    expect(tty.code, tty.stdout).toBe(1);
+    expect(tty.stdout).toContain('every 0.5s, Ctrl-C to stop');
+    // ECMA-48: cursor up over the previous frame, erase to the end of the screen
+    expect(tty.stdout.match(/\x1b\[\d+A\r\x1b\[J/g)?.length ?? 0).toBeGreaterThanOrEqual(2);
+    expect(tty.stdout).toMatch(/◦ not updated/);
+  }, 600_000);
+
+  it('status --watch of an Advanced StatefulSet: recreated pods at the update revision, the ordinals below the partition marked kept', async () => {
+    const labels = { app: 'db' };
+    await client.create({
+      apiVersion: 'apps.kruise.io/v1beta1',
+      kind: 'StatefulSet',
+      metadata: { name: 'db', namespace: ns },
+      spec: {
+        replicas: 3,
+        serviceName: 'db',
+        podManagementPolicy: 'Parallel',
+        selector: { matchLabels: labels },
+        updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 1, maxUnavailable: 2 } },
+        template: { metadata: { labels }, spec: { containers: [{ name: 'db', image: 'nginx:alpine' }] } },
+      },
+    } as KubeObject);
+    const watch = () => regatta('rollout', 'status', '--watch', 'asts/db', '-n', ns, '--timeout', '3m', '--interval', '500ms');
+    const created = await watch();
+    expect(created.code, created.stderr).toBe(0);
+    await client.patch(
+      { apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', namespace: ns, name: 'db' },
+      [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:mainline' }],
+      { type: 'json' },
+    );
+    const done = await watch();
+    expect(done.code, done.stderr).toBe(0);
+    const last = done.stdout.split(/^(?=Waiting for |Advanced StatefulSet "db" successfully)/m).at(-1)!;
+    expect(last, last).toMatch(/^ {2}revision db-\w+ \(update\): 2 pods\n {4}db-1 .* recreated .*\n {4}db-2 .* recreated /m);
+    expect(last, last).toMatch(/^ {2}revision db-\w+ \(current\): 1 pod\n {4}db-0 +Running +1\/1 +0 +- +.*‖ partition$/m);
   }, 600_000);
 
   it('refuses an unknown kind with exit 2 and names a missing workload with exit 1', async () => {
