@@ -373,12 +373,15 @@ describe('regatta rollout', () => {
       { type: 'json' },
     );
     const command = [process.execPath, REGATTA, 'rollout', 'status', '-w', 'clone/live', '-n', ns, '--timeout', '4s', '--interval', '500ms'];
-    const tty = await run('script', ['-qec', command.join(' '), '/dev/null'], env);
+    const tty = await run('script', ['-qec', `stty cols 160 rows 50 && ${command.join(' ')}`, '/dev/null'], env);
     expect(tty.code, tty.stdout).toBe(1);
     expect(tty.stdout).toContain('every 0.5s, Ctrl-C to stop');
     // ECMA-48: cursor up over the previous frame, erase to the end of the screen
-    expect(tty.stdout.match(/\x1b\[\d+A\r\x1b\[J/g)?.length ?? 0).toBeGreaterThanOrEqual(2);
-    expect(tty.stdout).toMatch(/◦ not updated/);
+    const ESC = String.fromCharCode(27);
+    expect(tty.stdout.match(new RegExp(`${ESC}\\[\\d+A\\r${ESC}\\[J`, 'g'))?.length ?? 0).toBeGreaterThanOrEqual(2);
+    expect(tty.stdout).toMatch(/^ {4}live-\w{5} +Running .* ◦ not updated\r?$/m);
+    // lines are cut to the terminal's width (160 columns here), so none wraps and the redraw stays in place
+    expect(tty.stdout.split('\n').every((l) => [...l.replace(new RegExp(`${ESC}\\[\\d*[A-Za-z]|\\r`, 'g'), '')].length < 160)).toBe(true);
   }, 600_000);
 
   it('status --watch of an Advanced StatefulSet: recreated pods at the update revision, the ordinals below the partition marked kept', async () => {

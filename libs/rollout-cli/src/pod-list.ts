@@ -37,10 +37,13 @@ export async function readPodView(
     namespaces = new Set(nsList.items.map((n) => n.metadata?.name ?? ''));
   }
   const pods = selectPods(kind, w, list.items, namespaces);
+  // an Advanced DaemonSet read through v1alpha1 names its update revision `status.daemonSetHash` (libs/ads)
+  const hash = (w.status as { daemonSetHash?: unknown } | undefined)?.daemonSetHash;
+  const updateRevision = p.updateRevision ?? (kind === 'DaemonSet' && typeof hash === 'string' && hash !== '' ? hash : undefined);
   const groups = groupPods({
     kind,
     pods,
-    updateRevision: kind === 'SidecarSet' ? undefined : p.updateRevision,
+    updateRevision: kind === 'SidecarSet' ? undefined : updateRevision,
     currentRevision: p.currentRevision,
     partition: p.partition,
     now: opts.now,
