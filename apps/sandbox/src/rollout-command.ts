@@ -66,21 +66,52 @@ export function addRolloutCommands(program: Command): void {
         'print the rollout summary; exit 0 when it is complete, 1 when not (with --watch: wait for it, exit 1 on timeout)',
       ),
   )
-    .option('-w, --watch', 'print again every 2 s until the rollout is complete', false)
+    .option(
+      '-w, --watch',
+      'follow the rollout live until it is complete: the summary and, under it, the pods by revision (update ' +
+        'revision first; per pod status, ready containers, restarts, in place or recreated by this rollout, lifecycle ' +
+        'state, node, age; ◦ not yet updated, ‖ kept by the partition). SidecarSet: matched pods by sidecar hash; ' +
+        'UnitedDeployment: pods by subset; Advanced DaemonSet: one row per node. On a terminal the view is redrawn ' +
+        'in place every interval; otherwise a new frame is printed when something changed',
+      false,
+    )
     .option('--timeout <duration>', 'with --watch, give up after this long (e.g. 90s, 5m; 0: never)', '0')
+    .option('--interval <duration>', 'with --watch, how often to look again (e.g. 500ms, 2s)', '2s')
+    .option('--no-pods', 'with --watch, the summary only (no pod list: no LIST of pods per refresh)')
+    .option('--max-pods <n>', 'with --watch, pod rows per revision (subset, sidecar hash); the rest are counted', '20')
     .option(
       '--jaeger <url>',
       "Jaeger query address for the trace link; with --watch the rollout's last 3 pod updates are read from it " +
         '(as `regatta trace` shows them) (default: $JAEGER_URL)',
     )
-    .action(async (arg: string, opts: TargetOptions & { watch: boolean; timeout: string; jaeger?: string }) => {
-      const target = parseTarget(arg);
-      const timeoutMs = parseDuration(opts.timeout);
-      const complete = await run(opts, (ctx) =>
-        rolloutStatus(ctx, target, { watch: opts.watch, timeoutMs, jaeger: opts.jaeger ?? process.env['JAEGER_URL'] }),
-      );
-      if (!complete) process.exitCode = 1;
-    });
+    .action(
+      async (
+        arg: string,
+        opts: TargetOptions & { watch: boolean; timeout: string; interval: string; pods: boolean; maxPods: string; jaeger?: string },
+      ) => {
+        const target = parseTarget(arg);
+        const timeoutMs = parseDuration(opts.timeout);
+        const intervalMs = parseDuration(opts.interval);
+        if (intervalMs < 100) throw new RolloutUsageError(`--interval must be at least 100ms, got ${JSON.stringify(opts.interval)}`);
+        const maxPods = Number(opts.maxPods);
+        if (!/^\d+$/.test(opts.maxPods) || !Number.isSafeInteger(maxPods)) {
+          throw new RolloutUsageError(`--max-pods must be a whole number ≥ 0, got ${JSON.stringify(opts.maxPods)}`);
+        }
+        const stdout = process.stdout;
+        const complete = await run(opts, (ctx) =>
+          rolloutStatus(ctx, target, {
+            watch: opts.watch,
+            timeoutMs,
+            intervalMs,
+            pods: opts.pods,
+            podsPerGroup: maxPods,
+            jaeger: opts.jaeger ?? process.env['JAEGER_URL'],
+            terminal: () => (stdout.isTTY ? { columns: stdout.columns || 80, rows: stdout.rows || 24 } : undefined),
+          }),
+        );
+        if (!complete) process.exitCode = 1;
+      },
+    );
 
   for (const [name, paused] of [
     ['pause', true],

@@ -36,7 +36,7 @@ function run(file: string, args: string[], env: Record<string, string>, timeoutM
 }
 
 interface CloneSet extends KubeObject {
-  spec: Record<string, unknown> & { updateStrategy?: { paused?: boolean; type?: string } };
+  spec: Record<string, unknown> & { updateStrategy?: { paused?: boolean; type?: string; partition?: number } };
 }
 
 const id = randomId();
@@ -76,6 +76,12 @@ beforeAll(async () => {
     'cloneset',
     `cloneset-rc-${id}`,
     { ...common, REGATTA_NAMESPACE_SELECTOR: `${SCOPE}=${id}`, POD_NAME: `cloneset-rc-${id}` },
+    { webhook: false },
+  );
+  await programs.start(
+    'asts',
+    `asts-rc-${id}`,
+    { ...common, REGATTA_NAMESPACE_SELECTOR: `${SCOPE}=${id}`, POD_NAME: `asts-rc-${id}` },
     { webhook: false },
   );
   ns = await createNamespace(client, `rollout-cli-${id}`, { [SCOPE]: id });
@@ -289,6 +295,123 @@ describe('regatta rollout', () => {
     expect(unreachable.stderr).toContain("cannot reach Jaeger's query API at http://127.0.0.1:9");
     const usage = await regatta('trace', 'clone/traced', '-n', ns, '--width', 'wide');
     expect(usage.code).toBe(2);
+  }, 600_000);
+
+  it('status --watch shows the pods live: an in-place rollout held by a partition shows both revisions, then ends with every pod updated in place', async () => {
+    const cs = parse(await readFile(join(FIXTURES, 's1-2-cs-demo.yaml'), 'utf8')) as CloneSet;
+    const labels = { app: 'live' };
+    cs.metadata = { name: 'live', namespace: ns };
+    cs.spec = {
+      ...cs.spec,
+      selector: { matchLabels: labels },
+      template: { ...(cs.spec['template'] as Record<string, unknown>), metadata: { labels } },
+      updateStrategy: { type: 'InPlaceIfPossible', partition: 2 },
+    };
+    await client.create(cs);
+    const watch = (...more: string[]) =>
+      regatta('rollout', 'status', '--watch', 'clone/live', '-n', ns, '--timeout', '3m', '--interval', '500ms', ...more);
+    /** The frames of a non-TTY watch: each begins with the headline. */
+    const frames = (out: string) => out.split(/^(?=Waiting for |CloneSet "live" successfully)/m).filter(Boolean);
+    const rows = (frame: string) => frame.split('\n').filter((l) => /^ {4}live-\w{5} /.test(l));
+
+    const created = await watch();
+    expect(created.code, created.stderr).toBe(0);
+    const first = frames(created.stdout).at(-1)!;
+    expect(first).toMatch(/^ {2}pods by revision, update revision first \(3\):$/m);
+    expect(first).toMatch(/^ {4}NAME +STATUS +READY +RESTARTS +UPDATE +LIFECYCLE +NODE +AGE$/m);
+    expect(first).toMatch(/^ {2}revision live-\w+ \(update\): 3 pods$/m);
+    expect(rows(first)).toHaveLength(3);
+    expect(rows(first).every((l) => / Running +1\/1 +0 +- +Normal +\S+ +\d+s$/.test(l)), first).toBe(true);
+
+    await client.patch(
+      { ...CS, namespace: ns, name: 'live' },
+      [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:mainline' }],
+      { type: 'json' },
+    );
+    // the partition keeps 2 pods: done once 1 is updated; the last frame shows both revisions
+    const held = await watch();
+    expect(held.code, held.stderr).toBe(0);
+    const both = frames(held.stdout).at(-1)!;
+    const [update, current] = [/^ {2}revision (live-\w+) \(update\): 1 pod$/m.exec(both), /^ {2}revision (live-\w+) \(current\): 2 pods$/m.exec(both)];
+    expect(update, both).not.toBeNull();
+    expect(current, both).not.toBeNull();
+    expect(update![1]).not.toBe(current![1]);
+    expect(both).toContain(`updateRevision:    ${update![1]}`);
+    const heldRows = rows(both);
+    expect(heldRows.filter((l) => / in place +Normal +/.test(l))).toHaveLength(1);
+    expect(heldRows.filter((l) => / - +Normal +\S+ +\d+[sm] +‖ partition$/.test(l))).toHaveLength(2);
+    // the update revision is listed first
+    expect(both.indexOf(update![0])).toBeLessThan(both.indexOf(current![0]));
+
+    await client.patch({ ...CS, namespace: ns, name: 'live' }, { spec: { updateStrategy: { partition: 0 } } }, { type: 'merge' });
+    const done = await watch();
+    expect(done.code, done.stderr).toBe(0);
+    const last = frames(done.stdout).at(-1)!;
+    expect(last).toContain('CloneSet "live" successfully rolled out');
+    expect(last).toMatch(new RegExp(`^ {2}revision ${update![1]} \\(update\\): 3 pods$`, 'm'));
+    expect(last).not.toContain('(current)');
+    expect(rows(last)).toHaveLength(3);
+    expect(rows(last).every((l) => / Running +1\/1 +\d+ +in place +Normal +\S+ +\d+[sm]$/.test(l)), last).toBe(true);
+
+    // --no-pods: the summary only; --max-pods bounds the rows and counts the rest
+    const summary = await regatta('rollout', 'status', '--watch', 'clone/live', '-n', ns, '--no-pods');
+    expect(summary.code).toBe(0);
+    expect(summary.stdout).not.toContain('pods by revision');
+    const bounded = await regatta('rollout', 'status', '--watch', 'clone/live', '-n', ns, '--max-pods', '1');
+    expect(bounded.code).toBe(0);
+    expect(rows(bounded.stdout)).toHaveLength(1);
+    expect(bounded.stdout).toMatch(/^ {4}… and 2 more$/m);
+    const usage = await regatta('rollout', 'status', '--watch', 'clone/live', '-n', ns, '--max-pods', 'all');
+    expect(usage.code).toBe(2);
+
+    // on a terminal (`script` gives the command a pseudo-terminal) the frame is redrawn in place every interval; a
+    // paused rollout never completes, so the watch times out with exit 1 and its pods are marked not updated
+    await client.patch({ ...CS, namespace: ns, name: 'live' }, { spec: { updateStrategy: { paused: true } } }, { type: 'merge' });
+    await client.patch(
+      { ...CS, namespace: ns, name: 'live' },
+      [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:alpine' }],
+      { type: 'json' },
+    );
+    const command = [process.execPath, REGATTA, 'rollout', 'status', '-w', 'clone/live', '-n', ns, '--timeout', '4s', '--interval', '500ms'];
+    const tty = await run('script', ['-qec', `stty cols 160 rows 50 && ${command.join(' ')}`, '/dev/null'], env);
+    expect(tty.code, tty.stdout).toBe(1);
+    expect(tty.stdout).toContain('every 0.5s, Ctrl-C to stop');
+    // ECMA-48: cursor up over the previous frame, erase to the end of the screen
+    const ESC = String.fromCharCode(27);
+    expect(tty.stdout.match(new RegExp(`${ESC}\\[\\d+A\\r${ESC}\\[J`, 'g'))?.length ?? 0).toBeGreaterThanOrEqual(2);
+    expect(tty.stdout).toMatch(/^ {4}live-\w{5} +Running .* ◦ not updated\r?$/m);
+    // lines are cut to the terminal's width (160 columns here), so none wraps and the redraw stays in place
+    expect(tty.stdout.split('\n').every((l) => [...l.replace(new RegExp(`${ESC}\\[\\d*[A-Za-z]|\\r`, 'g'), '')].length < 160)).toBe(true);
+  }, 600_000);
+
+  it('status --watch of an Advanced StatefulSet: recreated pods at the update revision, the ordinals below the partition marked kept', async () => {
+    const labels = { app: 'db' };
+    await client.create({
+      apiVersion: 'apps.kruise.io/v1beta1',
+      kind: 'StatefulSet',
+      metadata: { name: 'db', namespace: ns },
+      spec: {
+        replicas: 3,
+        serviceName: 'db',
+        podManagementPolicy: 'Parallel',
+        selector: { matchLabels: labels },
+        updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 1, maxUnavailable: 2 } },
+        template: { metadata: { labels }, spec: { containers: [{ name: 'db', image: 'nginx:alpine' }] } },
+      },
+    } as KubeObject);
+    const watch = () => regatta('rollout', 'status', '--watch', 'asts/db', '-n', ns, '--timeout', '3m', '--interval', '500ms');
+    const created = await watch();
+    expect(created.code, created.stderr).toBe(0);
+    await client.patch(
+      { apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', namespace: ns, name: 'db' },
+      [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:mainline' }],
+      { type: 'json' },
+    );
+    const done = await watch();
+    expect(done.code, done.stderr).toBe(0);
+    const last = done.stdout.split(/^(?=Waiting for |Advanced StatefulSet "db" successfully)/m).at(-1)!;
+    expect(last, last).toMatch(/^ {2}revision db-\w+ \(update\): 2 pods\n {4}db-1 .* recreated .*\n {4}db-2 .* recreated /m);
+    expect(last, last).toMatch(/^ {2}revision db-\w+ \(current\): 1 pod\n {4}db-0 +Running +1\/1 +0 +- +.*‖ partition$/m);
   }, 600_000);
 
   it('refuses an unknown kind with exit 2 and names a missing workload with exit 1', async () => {

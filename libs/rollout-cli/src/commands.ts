@@ -15,6 +15,8 @@ import { fetchJaegerTrace } from './jaeger.js';
 import { formatRecentPodUpdates, traceWaterfall } from './waterfall.js';
 import { ROLLOUT_TRACE_ANNOTATION, parseRolloutRecord } from '@regatta/workload';
 import { planUndo } from './undo.js';
+import { readPodView } from './pod-list.js';
+import { DEFAULT_PODS_PER_GROUP, redrawFrame, type TerminalSize } from './pod-view.js';
 
 export interface RolloutContext {
   client: KubeClient;
@@ -76,6 +78,16 @@ export interface StatusOptions {
   jaeger?: string | undefined;
   /** With `watch` and `jaeger`: how many of the rollout's last pod updates to show from its trace. Default 3, 0: none. */
   recentPodUpdates?: number;
+  /** With `watch`: the workload's pods under the summary, grouped by revision (subset, sidecar hash). Default true. */
+  pods?: boolean;
+  /** Pod rows per group; the rest are counted. Default {@link DEFAULT_PODS_PER_GROUP}. */
+  podsPerGroup?: number;
+  /**
+   * With `watch`: stdout's terminal size when it is one (asked every frame: it may be resized). Then the frame is
+   * redrawn in place every interval; without, a frame is printed only when it changed.
+   */
+  terminal?: () => TerminalSize | undefined;
+  now?: () => Date;
 }
 
 /**
@@ -97,10 +109,13 @@ async function recentPodUpdateLines(w: Workload, jaeger: string, n: number): Pro
   }
 }
 
-/** Prints the summary (again every interval with `watch`); resolves true when complete. */
+/** Prints the summary (again every interval with `watch`, with the pods); resolves true when complete. */
 export async function rolloutStatus(ctx: RolloutContext, t: RolloutTarget, opts: StatusOptions): Promise<boolean> {
   const deadline = opts.timeoutMs > 0 ? Date.now() + opts.timeoutMs : Number.POSITIVE_INFINITY;
+  const interval = opts.intervalMs ?? 2000;
+  const now = opts.now ?? (() => new Date());
   let last = '';
+  let drawn = 0;
   for (;;) {
     const w = await readWorkload(ctx, t);
     const progress = rolloutProgress(t.info.kind, w);
@@ -110,15 +125,30 @@ export async function rolloutStatus(ctx: RolloutContext, t: RolloutTarget, opts:
       const lines = await recentPodUpdateLines(w, opts.jaeger, recent);
       if (lines.length > 0) text += `\n${lines.join('\n')}`;
     }
-    if (text !== last || !opts.watch) ctx.out(`${text}\n`);
-    last = text;
+    let stable = text;
+    if (opts.watch && opts.pods !== false) {
+      const pods = await readPodView(ctx, t, w, progress, { limit: opts.podsPerGroup ?? DEFAULT_PODS_PER_GROUP, now: now() });
+      text += `\n${pods.lines.join('\n')}`;
+      stable += `\n${pods.stable.join('\n')}`;
+    }
+    const size = opts.watch ? opts.terminal?.() : undefined;
+    if (size) {
+      const at = now().toISOString().slice(11, 19);
+      const header = progress.complete ? `${at}` : `${at}  every ${interval / 1000}s, Ctrl-C to stop`;
+      const frame = redrawFrame(drawn, `${header}\n${text}`, size);
+      ctx.out(frame.bytes);
+      drawn = frame.lines;
+    } else if (stable !== last || !opts.watch) {
+      ctx.out(`${text}\n`);
+    }
+    last = stable;
     if (progress.complete || !opts.watch) return progress.complete;
     if (Date.now() >= deadline) {
       throw new RolloutTimeoutError(
         `timed out waiting for ${t.info.title} ${JSON.stringify(t.name)}: still waiting for ${progress.pending.join('; ')}`,
       );
     }
-    await new Promise((r) => setTimeout(r, Math.min(opts.intervalMs ?? 2000, Math.max(0, deadline - Date.now()))));
+    await new Promise((r) => setTimeout(r, Math.min(interval, Math.max(0, deadline - Date.now()))));
   }
 }
 

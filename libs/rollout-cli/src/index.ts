@@ -40,3 +40,7 @@ export {
 } from './waterfall.js';
 export { fetchJaegerTrace, jaegerQueryBase } from './jaeger.js';
 export { rolloutTrace, type TraceOptions } from './trace-command.js';
+export { podRow, podStatus, podUpdateKind, rolloutWindow, type PodRow, type PodUpdateKind, type RolloutWindow } from './pod-rows.js';
+export { groupPods, sidecarHashOf, type GroupInput, type PodGroup, type PodMark, type SubsetInfo, type ViewRow } from './pod-groups.js';
+export { podQuery, selectPods, sidecarSetOf, subsetsOf, type PodQuery } from './pod-select.js';
+export { DEFAULT_PODS_PER_GROUP, formatPodView, redrawFrame, type PodViewOptions, type TerminalSize } from './pod-view.js';
