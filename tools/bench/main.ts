@@ -1,6 +1,6 @@
 // `npm run bench [-- --quick] [-- --only=watches,latency,memory,rollout,asts-rollout,ads-rollout,distribution,
 // sidecarset-latency,sidecarset-upgrade,imagepull] [-- --rollout-pods=N] [-- --sidecarset-pods=N]
-// [-- --imagepull-nodes=N] [-- --keep] [-- --sources]`:
+// [-- --imagepull-nodes=N] [-- --peer=kruise [-- --peer-qps=Q] [-- --peer-burst=B]] [-- --keep] [-- --sources]`:
 // Regatta's published figures (docs/benchmarks.md). Starts its own control plane and nats-server in a temp
 // folder, the watcher app as a process, runs the benchmarks one after the other, prints every figure next to
 // a baseline measured in the same run, and stops everything, also on error or Ctrl-C. Each rollout
@@ -37,6 +37,8 @@ import { benchAstsRollout } from './rollout-asts.js';
 import { benchDistribution, distributionDir, reportDistribution } from './distribution.js';
 import type { Ctx, RolloutConfig, RolloutResult } from './rollout-config.js';
 import { benchRollout, reportRollout } from './rollout.js';
+import { isPeerArg, parsePeerArgs, PeerArgsError, type PeerOptions } from './peer-config.js';
+import { reportPeer } from './peer-report.js';
 import { benchWatches, reportWatches } from './watches.js';
 import {
   benchSidecarSetLatency,
@@ -59,7 +61,7 @@ const BENCHMARKS = [
   'sidecarset-upgrade',
   'imagepull',
 ];
-const usage = `usage: npm run bench [-- --quick] [-- --only=${BENCHMARKS.join(',')}] [-- --rollout-pods=N] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --keep] [-- --sources]`;
+const usage = `usage: npm run bench [-- --quick] [-- --only=${BENCHMARKS.join(',')}] [-- --rollout-pods=N] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --peer=kruise [-- --peer-qps=Q] [-- --peer-burst=B]] [-- --keep] [-- --sources]`;
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 /** Run the programs from their TypeScript sources under tsx instead of their bundles (a baseline for section 3). */
@@ -88,6 +90,15 @@ if (ipNodes !== undefined && !(Number.isInteger(ipNodes) && ipNodes > 0)) {
   console.error(`--imagepull-nodes wants a positive integer, got ${ipNodesArg}`);
   process.exit(2);
 }
+/** `--peer=kruise`: benchmark 4 runs its CloneSet a third time with kruise-manager (peer-config.ts). */
+let peer: PeerOptions | undefined;
+try {
+  peer = parsePeerArgs(args);
+} catch (err) {
+  if (!(err instanceof PeerArgsError)) throw err;
+  console.error(`${err.message}; ${usage}`);
+  process.exit(2);
+}
 const only = new Set(onlyArg ? onlyArg.slice('--only='.length).split(',') : BENCHMARKS);
 for (const a of args) {
   if (
@@ -97,7 +108,8 @@ for (const a of args) {
     !a.startsWith('--only=') &&
     !a.startsWith('--rollout-pods=') &&
     !a.startsWith('--sidecarset-pods=') &&
-    !a.startsWith('--imagepull-nodes=')
+    !a.startsWith('--imagepull-nodes=') &&
+    !isPeerArg(a)
   ) {
     console.error(`unknown argument ${a}; ${usage}`);
     process.exit(2);
@@ -187,6 +199,7 @@ try {
       'rollout',
       rolloutConfig,
       benchRollout,
+      peer,
     );
   if (only.has('asts-rollout'))
     await rolloutBenchmark(
@@ -251,10 +264,13 @@ async function rolloutBenchmark(
   folder: string,
   cfg: RolloutConfig,
   bench: (ctx: Ctx) => Promise<RolloutResult>,
+  peerOptions?: PeerOptions,
 ): Promise<void> {
   section(`${title} (own control plane: + kube-controller-manager, kube-scheduler, audit log)`);
-  const r = await onOwnCluster(join(dir, folder), { controllers: true }, (c) => bench({ ...cfg, ...c, log }));
-  reports.push(reportRollout(r), reportRolloutMemory(r));
+  const r = await onOwnCluster(join(dir, folder), { controllers: true }, (c) =>
+    bench({ ...cfg, ...c, log, ...(peerOptions ? { peer: peerOptions } : {}) }),
+  );
+  reports.push(reportRollout(r), reportRolloutMemory(r), ...(r.peer ? [reportPeer(r)] : []));
 }
 
 /** Benchmark 7 on a cluster of its own (API server, etcd, nats-server, an audit log). */
