@@ -58,15 +58,13 @@ export async function benchDistribution(ctx: DistributionCtx): Promise<Distribut
     const names = Array.from({ length: n }, (_, i) => `bench-rd-${i}`);
     for (let i = 0; i < n; i += 50) {
       await Promise.all(
-        names
-          .slice(i, i + 50)
-          .map((name) =>
-            client.create({
-              apiVersion: 'v1',
-              kind: 'Namespace',
-              metadata: { name, labels: { [LABEL]: 'yes' } },
-            }),
-          ),
+        names.slice(i, i + 50).map((name) =>
+          client.create({
+            apiVersion: 'v1',
+            kind: 'Namespace',
+            metadata: { name, labels: { [LABEL]: 'yes' } },
+          }),
+        ),
       );
     }
     log(`${n} namespaces created`);

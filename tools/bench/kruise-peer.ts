@@ -11,7 +11,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments, parse } from 'yaml';
-import { KubeApiError, KubeClient } from '@regatta/kube';
+import { KubeApiError, KubeClient, NotFoundError } from '@regatta/kube';
 import {
   applyObjects,
   cacheDir,
@@ -50,7 +50,8 @@ export interface KruisePeer {
   /** Spawn → webhook answering and the CloneSet controller's workers started, ms. */
   readyMs: number;
   logFile: string;
-  /** Removes the webhook configurations (nothing answers them any more), stops kruise-manager and the relays. */
+  /** Removes the webhook configurations (nothing answers them any more), stops kruise-manager and the relays
+   * (once; later calls wait for the first). */
   stop(): Promise<void>;
 }
 
@@ -97,6 +98,12 @@ export function kruiseWebhooks(port: number): WebhookConfiguration[] {
     port,
   );
 }
+
+/** A delete of something already gone is done. */
+const unlessNotFound = (err: unknown): undefined => {
+  if (err instanceof NotFoundError) return undefined;
+  throw err;
+};
 
 /** GET https://127.0.0.1:<port>/healthz (kruise-manager's webhook server; its own certificate) → status. */
 function healthz(port: number): Promise<number> {
@@ -149,7 +156,7 @@ export async function startKruiseManager(o: {
       name,
     });
     const names = crds.map((c) => c.metadata?.name ?? '');
-    for (const name of names) await client.delete(crdRef(name));
+    for (const name of names) await client.delete(crdRef(name)).catch(unlessNotFound);
     await waitFor(
       'CRDs of the same names to be gone',
       async () => {
@@ -243,6 +250,7 @@ export async function startKruiseManager(o: {
       { timeoutMs, intervalMs: 500 },
     );
     const readyMs = nowMs() - t0;
+    let stopped: Promise<void> | undefined;
     log(`kruise-manager up (pid ${pid}) in ${(readyMs / 1000).toFixed(1)} s, ${o.qps}/${o.burst} QPS/burst`);
     return {
       version: OPENKRUISE_VERSION,
@@ -250,16 +258,19 @@ export async function startKruiseManager(o: {
       relayPids: { host: host.pid, netns: ns.pid },
       readyMs,
       logFile,
-      stop: async () => {
-        const c = KubeClient.fromKubeconfigFile(kubeconfig, { userAgent: 'regatta-bench' });
-        try {
-          for (const w of configurations)
-            await c.delete({ apiVersion: w.apiVersion, kind: w.kind, name: w.metadata.name });
-        } finally {
-          await c.close();
-          await stopProcesses();
-        }
-      },
+      stop: () =>
+        (stopped ??= (async () => {
+          const c = KubeClient.fromKubeconfigFile(kubeconfig, { userAgent: 'regatta-bench' });
+          try {
+            for (const w of configurations)
+              await c
+                .delete({ apiVersion: w.apiVersion, kind: w.kind, name: w.metadata.name })
+                .catch(unlessNotFound);
+          } finally {
+            await c.close();
+            await stopProcesses();
+          }
+        })()),
     };
   } catch (err) {
     await stopProcesses();

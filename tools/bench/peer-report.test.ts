@@ -41,19 +41,19 @@ const writes = (podWrites: number, podFailed: number, all: number): WriteTally =
 });
 
 describe('peerColumn', () => {
-  it("adds what Regatta reads through to CPU and memory, and subtracts the native side's watches", () => {
+  it('adds what Regatta reads through to CPU and memory; watches: with less without, less the follower', () => {
     const p = phase({
       cpuS: { 'regatta-cloneset': 2, watcher: 1.5 },
       rssPeak: { 'regatta-cloneset': 180 * MiB, watcher: 130 * MiB },
       idleRss: { 'regatta-cloneset': 100 * MiB },
       loadedRss: { 'regatta-cloneset': 150 * MiB },
-      apiWatches: 40,
+      apiWatches: 41, // with the controller, the benchmark's follower included
+      apiWatchesWithout: 31,
     });
     const c = peerColumn(p, writes(200, 3, 260), {
       proc: 'regatta-cloneset',
       reader: 'watcher',
       n: 100,
-      baseWatches: 31,
     });
     expect(c).toEqual({
       durationS: 57,
@@ -75,7 +75,6 @@ describe('peerColumn', () => {
     const c = peerColumn(phase({ durationS: undefined, cpuS: { 'kruise-manager': 4 } }), undefined, {
       proc: 'kruise-manager',
       n: 100,
-      baseWatches: undefined,
     });
     expect(c.cpuWithReaderS).toBe(4);
     expect(c.podWrites).toBe(0);

@@ -82,8 +82,10 @@ export interface PhaseResult {
   idleRss: Record<string, number>;
   /** VmRSS with the N pods ready and settled, just before the patch, bytes (− idle, ÷ N: what a pod costs). */
   loadedRss?: Record<string, number>;
-  /** WATCH requests the API server held with the N pods ready, just before the patch (every client's). */
+  /** WATCH requests the API server held with the N pods ready, just before the patch (every client's, the
+   * benchmark's follower of the workload included), and after the side's controllers stopped (follower closed). */
   apiWatches?: number;
+  apiWatchesWithout?: number;
   notes: string[];
 }
 

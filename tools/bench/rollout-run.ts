@@ -114,6 +114,15 @@ export async function runRollout(ctx: Ctx, spec: RolloutSpec): Promise<RolloutRe
       'bench orchestrator': process.pid,
     });
 
+    /** Every WATCH the API server holds (a side's controllers' own: with them less without them). */
+    const watchesNow = async () =>
+      (await apiserverMetric(client, 'apiserver_longrunning_requests', { verb: 'WATCH' })).sum;
+    /** The same, once the connections of processes just stopped have closed. */
+    const watchesAfterStop = async () => {
+      await sleep(3000);
+      return watchesNow();
+    };
+
     /** Creates the side's workload, waits for N ready pods, rolls the image out, measures, deletes it. */
     const runSide = async (
       side: Side,
@@ -146,10 +155,7 @@ export async function runRollout(ctx: Ctx, spec: RolloutSpec): Promise<RolloutRe
         const setupS = (ok - s0) / 1000;
         log(`${side.name}: ${n} pods ready in ${setupS.toFixed(1)} s; settling 5 s`);
         await sleep(5000);
-        // every WATCH the API server holds now (less the native side's: the controllers' own, docs/benchmarks-rollouts.md)
-        const apiWatches = (
-          await apiserverMetric(client, 'apiserver_longrunning_requests', { verb: 'WATCH' })
-        ).sum;
+        const apiWatches = await watchesNow();
         if (sup) sup.phase = `${side.name} rollout`;
         const env: PhaseEnv = { client, tracker, log, replicas: n, timeoutS };
         result = await measurePhase(env, {
@@ -188,6 +194,7 @@ export async function runRollout(ctx: Ctx, spec: RolloutSpec): Promise<RolloutRe
     );
     // the native side runs without Regatta's processes, as a cluster without Regatta would
     await supervisor.stopAll();
+    regatta.apiWatchesWithout = await watchesAfterStop();
     log(`${spec.regatta.name} deleted, its pods gone; watcher and ${controller} stopped`);
     supervisor.phase = spec.native.name;
     // with a peer, the native side's objects go too: kruise-manager caches every pod of the cluster
@@ -218,6 +225,8 @@ export async function runRollout(ctx: Ctx, spec: RolloutSpec): Promise<RolloutRe
           }),
           { remove: false },
         );
+        await kp.stop();
+        phase.apiWatchesWithout = await watchesAfterStop();
         peer = { phase, qps: o.qps, burst: o.burst, version: kp.version, readyS: kp.readyMs / 1000 };
       } finally {
         await kp.stop();
