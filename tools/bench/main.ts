@@ -115,6 +115,10 @@ for (const a of args) {
     process.exit(2);
   }
 }
+if (peer && !only.has('rollout')) {
+  console.error(`--peer=kruise runs with the rollout benchmark (--only=rollout); ${usage}`);
+  process.exit(2);
+}
 for (const b of only) {
   if (!BENCHMARKS.includes(b)) {
     console.error(`unknown benchmark ${b}; ${usage}`);
