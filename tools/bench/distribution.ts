@@ -59,7 +59,11 @@ export async function benchDistribution(ctx: DistributionCtx): Promise<Distribut
     for (let i = 0; i < n; i += 50) {
       await Promise.all(
         names.slice(i, i + 50).map((name) =>
-          client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { [LABEL]: 'yes' } } }),
+          client.create({
+            apiVersion: 'v1',
+            kind: 'Namespace',
+            metadata: { name, labels: { [LABEL]: 'yes' } },
+          }),
         ),
       );
     }
@@ -88,7 +92,8 @@ export async function benchDistribution(ctx: DistributionCtx): Promise<Distribut
           ).length;
           if (fresh === n) break;
         }
-        if (nowMs() - t0 > timeoutMs) throw new Error(`${name}: not converged after ${timeoutMs / 60_000} min`);
+        if (nowMs() - t0 > timeoutMs)
+          throw new Error(`${name}: not converged after ${timeoutMs / 60_000} min`);
         await sleep(250);
       }
       const seconds = (nowMs() - t0) / 1000;
@@ -96,7 +101,11 @@ export async function benchDistribution(ctx: DistributionCtx): Promise<Distribut
       await sleep(TAIL_MS);
       const usage = cpu.end();
       const records = (await readAudit(ctx.auditLog)).filter(
-        (r) => r.at >= fromMs && r.at <= toMs && r.client === 'regatta-resourcedistribution' && r.resource === 'configmaps',
+        (r) =>
+          r.at >= fromMs &&
+          r.at <= toMs &&
+          r.client === 'regatta-resourcedistribution' &&
+          r.resource === 'configmaps',
       );
       phases.push({
         name,
@@ -113,7 +122,12 @@ export async function benchDistribution(ctx: DistributionCtx): Promise<Distribut
         ...RD,
         metadata: { name: 'bench' },
         spec: {
-          resource: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bench-config' }, data: { v: '1' } },
+          resource: {
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: 'bench-config' },
+            data: { v: '1' },
+          },
           targets: { namespaceSelector: { matchLabels: { [LABEL]: 'yes' } } },
         },
       }),
@@ -141,7 +155,14 @@ export function reportDistribution(r: DistributionResult): string {
   return [
     `7. ResourceDistribution: a ConfigMap to ${r.namespaces} namespaces, then one change`,
     table([
-      ['phase', 'converged (s)', 'ConfigMap writes', 'writes / namespace', 'failed writes', 'program CPU (% of a core)'],
+      [
+        'phase',
+        'converged (s)',
+        'ConfigMap writes',
+        'writes / namespace',
+        'failed writes',
+        'program CPU (% of a core)',
+      ],
       ...r.phases.map((p) => [
         p.name,
         fmt(p.seconds),

@@ -1,6 +1,13 @@
 // Benchmark 9: the printed report (docs/benchmarks.md, section 9).
 import { fmt, table } from './common.js';
-import { cadenceExcessS, FINAL_REPORT_MIN_MS, median, overBound, pullWaves, sumFinite } from './imagepull-figures.js';
+import {
+  cadenceExcessS,
+  FINAL_REPORT_MIN_MS,
+  median,
+  overBound,
+  pullWaves,
+  sumFinite,
+} from './imagepull-figures.js';
 import type { ImagePullResult } from './imagepull.js';
 
 const mib = (b: number) => (Number.isFinite(b) ? `${(b / 2 ** 20).toFixed(0)} MiB` : 'n/a');

@@ -106,7 +106,13 @@ async function run(bus: Bus, mode: PutMode, rate: number, o: PutStageOptions): P
   peak = 0;
   const start = await phase(o.durationMs);
   await (await bus.kvm.open(bus.prefix + bucketName(kind))).destroy();
-  return { rate, mode, achieved: waits.length / ((lastAck - start) / 1000), wait: summarize(waits), peakInFlight: peak };
+  return {
+    rate,
+    mode,
+    achieved: waits.length / ((lastAck - start) / 1000),
+    wait: summarize(waits),
+    peakInFlight: peak,
+  };
 }
 
 export async function benchPutStage(o: PutStageOptions): Promise<PutStageRow[]> {
@@ -115,7 +121,8 @@ export async function benchPutStage(o: PutStageOptions): Promise<PutStageRow[]> 
     const rows: PutStageRow[] = [];
     for (const rate of o.rates) {
       // alternate which mode goes first, so neither always meets the machine's state after the other
-      const modes: PutMode[] = rows.length % 4 === 0 ? ['one at a time', 'pipelined'] : ['pipelined', 'one at a time'];
+      const modes: PutMode[] =
+        rows.length % 4 === 0 ? ['one at a time', 'pipelined'] : ['pipelined', 'one at a time'];
       for (const mode of modes) rows.push(await run(bus, mode, rate, o));
     }
     return rows;

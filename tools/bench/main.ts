@@ -1,6 +1,7 @@
 // `npm run bench [-- --quick] [-- --only=watches,latency,memory,rollout,asts-rollout,ads-rollout,distribution,
 // sidecarset-latency,sidecarset-upgrade,imagepull,coldstart] [-- --rollout-pods=N] [-- --sidecarset-pods=N]
-// [-- --imagepull-nodes=N] [-- --coldstart-pods=N] [-- --keep] [-- --sources]`:
+// [-- --imagepull-nodes=N] [-- --coldstart-pods=N] [-- --peer=kruise [-- --peer-qps=Q] [-- --peer-burst=B]]
+// [-- --keep] [-- --sources]`:
 // Regatta's published figures (docs/benchmarks.md). Starts its own control plane and nats-server in a temp
 // folder, the watcher app as a process, runs the benchmarks one after the other, prints every figure next to
 // a baseline measured in the same run, and stops everything, also on error or Ctrl-C. Each rollout
@@ -37,6 +38,8 @@ import { benchAstsRollout } from './rollout-asts.js';
 import { benchDistribution, distributionDir, reportDistribution } from './distribution.js';
 import type { Ctx, RolloutConfig, RolloutResult } from './rollout-config.js';
 import { benchRollout, reportRollout } from './rollout.js';
+import { isPeerArg, parsePeerArgs, PeerArgsError, type PeerOptions } from './peer-config.js';
+import { reportPeer } from './peer-report.js';
 import { benchWatches, reportWatches } from './watches.js';
 import {
   benchSidecarSetLatency,
@@ -62,7 +65,7 @@ const BENCHMARKS = [
   'imagepull',
   'coldstart',
 ];
-const usage = `usage: npm run bench [-- --quick] [-- --only=${BENCHMARKS.join(',')}] [-- --rollout-pods=N] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --coldstart-pods=N] [-- --keep] [-- --sources]`;
+const usage = `usage: npm run bench [-- --quick] [-- --only=${BENCHMARKS.join(',')}] [-- --rollout-pods=N] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --coldstart-pods=N] [-- --peer=kruise [-- --peer-qps=Q] [-- --peer-burst=B]] [-- --keep] [-- --sources]`;
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 /** Run the programs from their TypeScript sources under tsx instead of their bundles (a baseline for section 3). */
@@ -98,6 +101,15 @@ if (coldPods !== undefined && !(Number.isInteger(coldPods) && coldPods >= 10)) {
   console.error(`--coldstart-pods wants an integer of at least 10, got ${coldPodsArg}`);
   process.exit(2);
 }
+/** `--peer=kruise`: benchmark 4 runs its CloneSet a third time with kruise-manager (peer-config.ts). */
+let peer: PeerOptions | undefined;
+try {
+  peer = parsePeerArgs(args);
+} catch (err) {
+  if (!(err instanceof PeerArgsError)) throw err;
+  console.error(`${err.message}; ${usage}`);
+  process.exit(2);
+}
 const only = new Set(onlyArg ? onlyArg.slice('--only='.length).split(',') : BENCHMARKS);
 for (const a of args) {
   if (
@@ -108,11 +120,16 @@ for (const a of args) {
     !a.startsWith('--rollout-pods=') &&
     !a.startsWith('--sidecarset-pods=') &&
     !a.startsWith('--imagepull-nodes=') &&
-    !a.startsWith('--coldstart-pods=')
+    !a.startsWith('--coldstart-pods=') &&
+    !isPeerArg(a)
   ) {
     console.error(`unknown argument ${a}; ${usage}`);
     process.exit(2);
   }
+}
+if (peer && !only.has('rollout')) {
+  console.error(`--peer=kruise runs with the rollout benchmark (--only=rollout); ${usage}`);
+  process.exit(2);
 }
 for (const b of only) {
   if (!BENCHMARKS.includes(b)) {
@@ -201,6 +218,7 @@ try {
       'rollout',
       rolloutConfig,
       benchRollout,
+      peer,
     );
   if (only.has('asts-rollout'))
     await rolloutBenchmark(
@@ -266,10 +284,13 @@ async function rolloutBenchmark(
   folder: string,
   cfg: RolloutConfig,
   bench: (ctx: Ctx) => Promise<RolloutResult>,
+  peerOptions?: PeerOptions,
 ): Promise<void> {
   section(`${title} (own control plane: + kube-controller-manager, kube-scheduler, audit log)`);
-  const r = await onOwnCluster(join(dir, folder), { controllers: true }, (c) => bench({ ...cfg, ...c, log }));
-  reports.push(reportRollout(r), reportRolloutMemory(r));
+  const r = await onOwnCluster(join(dir, folder), { controllers: true }, (c) =>
+    bench({ ...cfg, ...c, log, ...(peerOptions ? { peer: peerOptions } : {}) }),
+  );
+  reports.push(reportRollout(r), reportRolloutMemory(r), ...(r.peer ? [reportPeer(r)] : []));
 }
 
 /** Benchmark 7 on a cluster of its own (API server, etcd, nats-server, an audit log). */

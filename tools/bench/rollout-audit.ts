@@ -14,8 +14,9 @@ export interface AuditWindow {
 export interface WriteTally {
   /** `resource[/subresource] verb` → count. */
   byKind: Map<string, number>;
-  /** Writes on pods (any subresource). */
+  /** Writes on pods (any subresource), and of those, answered with an error status (409 conflicts, …). */
   podWrites: number;
+  podFailed: number;
   /** All writes (any resource). */
   all: number;
   /** Of `all`, answered with an error status (409 conflicts, …). */
@@ -113,6 +114,7 @@ export function tally(records: AuditRecord[], window: AuditWindow): Map<string, 
       t = {
         byKind: new Map(),
         podWrites: 0,
+        podFailed: 0,
         all: 0,
         failed: 0,
         afterDone: 0,
@@ -133,6 +135,7 @@ export function tally(records: AuditRecord[], window: AuditWindow): Map<string, 
     if (r.at > window.doneMs) t.afterDone++;
     if (r.resource.startsWith('pods')) {
       t.podWrites++;
+      if (r.failed) t.podFailed++;
       if (r.pod) t.perPod.set(r.pod, (t.perPod.get(r.pod) ?? 0) + 1);
       if (r.at <= window.doneMs) t.podSpans.push([r.at, Math.max(r.at, r.end)]);
     }

@@ -3,6 +3,7 @@
 // Advanced StatefulSet vs StatefulSet, Advanced DaemonSet vs DaemonSet).
 import type { LocalCluster } from '@regatta/local-cluster';
 import type { AuditWindow, WriteTally } from './rollout-audit.js';
+import type { PeerOptions } from './peer-config.js';
 
 export interface RolloutConfig {
   /** N: pods of each side's workload (for a DaemonSet: the nodes). */
@@ -17,6 +18,8 @@ export interface Ctx extends RolloutConfig {
   auditLog: string;
   logsDir: string;
   log: (line: string) => void;
+  /** `--peer=kruise`: run the workload a third time with kruise-manager (the rollout benchmark only). */
+  peer?: PeerOptions;
 }
 
 export const MAX_UNAVAILABLE = '10%';
@@ -79,6 +82,10 @@ export interface PhaseResult {
   idleRss: Record<string, number>;
   /** VmRSS with the N pods ready and settled, just before the patch, bytes (− idle, ÷ N: what a pod costs). */
   loadedRss?: Record<string, number>;
+  /** WATCH requests the API server held with the N pods ready, just before the patch (every client's, the
+   * benchmark's follower of the workload included), and after the side's controllers stopped (follower closed). */
+  apiWatches?: number;
+  apiWatchesWithout?: number;
   notes: string[];
 }
 
@@ -96,7 +103,13 @@ export interface RolloutResult extends RolloutConfig {
   /** Regatta programs that exited and were started again (none in a healthy run). */
   restarts: Restart[];
   /** client → tally, per side, over the side's window. */
-  writes: { regatta: Map<string, WriteTally>; native: Map<string, WriteTally> };
+  writes: {
+    regatta: Map<string, WriteTally>;
+    native: Map<string, WriteTally>;
+    peer?: Map<string, WriteTally>;
+  };
+  /** `--peer=kruise`: the same workload with kruise-manager as its controller, at client limits qps/burst. */
+  peer?: { phase: PhaseResult; qps: number; burst: number; version: string; readyS: number };
 }
 
 /** ceil(N / batch) · t in seconds: the rollout's duration if each batch took exactly t and nothing else. */

@@ -25,6 +25,7 @@ const phase = (
 const tally = (podWrites: number, all: number): WriteTally => ({
   byKind: new Map([['pods update', podWrites]]),
   podWrites,
+  podFailed: 0,
   all,
   failed: 0,
   afterDone: 0,

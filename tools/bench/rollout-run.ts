@@ -4,13 +4,16 @@
 // run: CRDs, the node simulator in a child process, the watcher and the controller as supervised programs
 // (rollout-programs.ts), one pod watch; then each side is created, followed until its N pods are ready,
 // patched and measured (rollout-measure.ts), and deleted; Regatta's programs stop before the native side
-// starts, so that side runs on a cluster without Regatta. Writes come from the audit log (rollout-audit.ts).
+// starts, so that side runs on a cluster without Regatta. With `ctx.peer` (`--peer=kruise`), the native side is
+// deleted too and the same workload as Regatta's runs a third time, with kruise-manager as its controller
+// (kruise-peer.ts), on the same cluster in a namespace of its own. Writes come from the audit log (rollout-audit.ts).
 // What differs between the comparisons (the objects, when a side is done, the bounds) is a `RolloutSpec`.
 import { join } from 'node:path';
 import { generateCrds, type Pod } from '@regatta/api';
 import { KubeClient, ListWatcher, type KubeObject, type WatchedResource } from '@regatta/kube';
 import { installCrds, waitFor } from '@regatta/local-cluster';
-import { Child, nowMs, sleep } from './common.js';
+import { apiserverMetric, Child, nowMs, sleep } from './common.js';
+import { startKruiseManager } from './kruise-peer.js';
 import { readAudit, tally } from './rollout-audit.js';
 import { IMAGE_NEW, type Ctx, type PhaseResult, type RolloutResult, type Restart } from './rollout-config.js';
 import { measurePhase, rssNow, type PhaseEnv } from './rollout-measure.js';
@@ -44,6 +47,8 @@ export interface RolloutSpec {
   app: string;
   regatta: Side;
   native: Side;
+  /** The same workload as `regatta`'s in a namespace of its own, for kruise-manager (run with `ctx.peer`). */
+  peer?: Side;
   writesGoalPerPod?: number;
 }
 
@@ -109,6 +114,15 @@ export async function runRollout(ctx: Ctx, spec: RolloutSpec): Promise<RolloutRe
       'bench orchestrator': process.pid,
     });
 
+    /** Every WATCH the API server holds (a side's controllers' own: with them less without them). */
+    const watchesNow = async () =>
+      (await apiserverMetric(client, 'apiserver_longrunning_requests', { verb: 'WATCH' })).sum;
+    /** The same, once the connections of processes just stopped have closed. */
+    const watchesAfterStop = async () => {
+      await sleep(3000);
+      return watchesNow();
+    };
+
     /** Creates the side's workload, waits for N ready pods, rolls the image out, measures, deletes it. */
     const runSide = async (
       side: Side,
@@ -141,6 +155,7 @@ export async function runRollout(ctx: Ctx, spec: RolloutSpec): Promise<RolloutRe
         const setupS = (ok - s0) / 1000;
         log(`${side.name}: ${n} pods ready in ${setupS.toFixed(1)} s; settling 5 s`);
         await sleep(5000);
+        const apiWatches = await watchesNow();
         if (sup) sup.phase = `${side.name} rollout`;
         const env: PhaseEnv = { client, tracker, log, replicas: n, timeoutS };
         result = await measurePhase(env, {
@@ -158,6 +173,7 @@ export async function runRollout(ctx: Ctx, spec: RolloutSpec): Promise<RolloutRe
           done: side.done,
           describe: side.describe,
         });
+        result.apiWatches = apiWatches;
       } finally {
         await follower.stop();
       }
@@ -178,9 +194,44 @@ export async function runRollout(ctx: Ctx, spec: RolloutSpec): Promise<RolloutRe
     );
     // the native side runs without Regatta's processes, as a cluster without Regatta would
     await supervisor.stopAll();
+    regatta.apiWatchesWithout = await watchesAfterStop();
     log(`${spec.regatta.name} deleted, its pods gone; watcher and ${controller} stopped`);
     supervisor.phase = spec.native.name;
-    const native = await runSide(spec.native, basePids, { remove: false });
+    // with a peer, the native side's objects go too: kruise-manager caches every pod of the cluster
+    const withPeer = ctx.peer && spec.peer ? { o: ctx.peer, side: spec.peer } : undefined;
+    const native = await runSide(spec.native, basePids, { remove: withPeer !== undefined });
+    let peer: RolloutResult['peer'];
+    if (withPeer) {
+      const { o, side } = withPeer;
+      log(
+        `${spec.native.name} deleted, its pods gone; starting kruise-manager (${o.qps}/${o.burst} QPS/burst)`,
+      );
+      const kp = await startKruiseManager({
+        kubeconfig,
+        dir: join(ctx.logsDir, 'kruise-manager'),
+        qps: o.qps,
+        burst: o.burst,
+        log,
+        cluster,
+      });
+      try {
+        const phase = await runSide(
+          side,
+          () => ({
+            'kruise-manager': kp.pid,
+            'kruise relay (host)': kp.relayPids.host,
+            'kruise relay (netns)': kp.relayPids.netns,
+            ...basePids(),
+          }),
+          { remove: false },
+        );
+        await kp.stop();
+        phase.apiWatchesWithout = await watchesAfterStop();
+        peer = { phase, qps: o.qps, burst: o.burst, version: kp.version, readyS: kp.readyMs / 1000 };
+      } finally {
+        await kp.stop();
+      }
+    }
     await release();
 
     await sleep(1000); // the audit log is written as responses complete; let the last lines land
@@ -196,7 +247,12 @@ export async function runRollout(ctx: Ctx, spec: RolloutSpec): Promise<RolloutRe
       native,
       ...(spec.writesGoalPerPod !== undefined ? { writesGoalPerPod: spec.writesGoalPerPod } : {}),
       restarts,
-      writes: { regatta: tally(records, regatta.window), native: tally(records, native.window) },
+      writes: {
+        regatta: tally(records, regatta.window),
+        native: tally(records, native.window),
+        ...(peer ? { peer: tally(records, peer.phase.window) } : {}),
+      },
+      ...(peer ? { peer } : {}),
     };
   } finally {
     // also on the way out of a failure, before the cluster stops: no program is started again

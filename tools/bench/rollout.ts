@@ -18,7 +18,8 @@ import {
   type Ctx,
   type RolloutResult,
 } from './rollout-config.js';
-import { runRollout } from './rollout-run.js';
+import { OPENKRUISE_VERSION } from '../compat/versions.js';
+import { runRollout, type Side } from './rollout-run.js';
 import { CLONESETS, DEPLOYMENTS, type CloneSetObj, type DeploymentObj } from './rollout-watch.js';
 
 export type { RolloutConfig, RolloutResult } from './rollout-config.js';
@@ -45,6 +46,8 @@ export async function benchRollout(ctx: Ctx): Promise<RolloutResult> {
       },
     },
   } as unknown as CloneSet);
+  // --peer=kruise: the identical CloneSet, in a namespace of its own, with kruise-manager as its controller
+  const peerCloneSet = { ...cloneSet, metadata: { name: 'bench', namespace: 'bench-kruise' } };
   return runRollout(ctx, {
     title:
       `Rollout of an image change over N = ${n} pods, maxUnavailable ${MAX_UNAVAILABLE} (batch ${batch}), ` +
@@ -61,26 +64,10 @@ export async function benchRollout(ctx: Ctx): Promise<RolloutResult> {
       resource: CLONESETS,
       batch,
       boundS,
-      done: (o, gen) => {
-        const s = (o as CloneSetObj).status;
-        return (
-          (s?.observedGeneration ?? 0) >= gen &&
-          s?.updatedReadyReplicas === n &&
-          s.readyReplicas === n &&
-          s.replicas === n &&
-          !!s.updateRevision &&
-          s.currentRevision === s.updateRevision
-        );
-      },
-      describe: (o) => {
-        const s = (o as CloneSetObj | undefined)?.status;
-        return s
-          ? `generation ${o?.metadata?.generation}, observed ${s.observedGeneration}, replicas ${s.replicas}, ` +
-              `ready ${s.readyReplicas}, updated ${s.updatedReplicas}, updatedReady ${s.updatedReadyReplicas}, ` +
-              `current ${s.currentRevision}, update ${s.updateRevision}`
-          : 'no status';
-      },
+      done: cloneSetDone(n),
+      describe: describeCloneSet,
     },
+    ...(ctx.peer ? { peer: kruisePeerSide(peerCloneSet as unknown as KubeObject, n, batch, boundS) } : {}),
     native: {
       name: 'Deployment',
       label: 'Deployment RollingUpdate (baseline)',
@@ -120,4 +107,42 @@ export async function benchRollout(ctx: Ctx): Promise<RolloutResult> {
       },
     },
   });
+}
+
+/** A CloneSet's status says all N pods run the template of `generation` and are ready. */
+const cloneSetDone =
+  (n: number) =>
+  (o: KubeObject, gen: number): boolean => {
+    const s = (o as CloneSetObj).status;
+    return (
+      (s?.observedGeneration ?? 0) >= gen &&
+      s?.updatedReadyReplicas === n &&
+      s.readyReplicas === n &&
+      s.replicas === n &&
+      !!s.updateRevision &&
+      s.currentRevision === s.updateRevision
+    );
+  };
+
+function describeCloneSet(o: KubeObject | undefined): string {
+  const s = (o as CloneSetObj | undefined)?.status;
+  return s
+    ? `generation ${o?.metadata?.generation}, observed ${s.observedGeneration}, replicas ${s.replicas}, ` +
+        `ready ${s.readyReplicas}, updated ${s.updatedReplicas}, updatedReady ${s.updatedReadyReplicas}, ` +
+        `current ${s.currentRevision}, update ${s.updateRevision}`
+    : 'no status';
+}
+
+/** The peer's side: the same CloneSet and the same "done", kruise-manager as the controller. */
+function kruisePeerSide(object: KubeObject, n: number, batch: number, boundS: number): Side {
+  return {
+    name: 'kruise-manager',
+    label: `CloneSet InPlaceIfPossible, kruise-manager v${OPENKRUISE_VERSION}`,
+    object,
+    resource: CLONESETS,
+    batch,
+    boundS,
+    done: cloneSetDone(n),
+    describe: describeCloneSet,
+  };
 }

@@ -1,0 +1,174 @@
+// `--peer=kruise`'s table (docs/benchmarks-rollouts.md section 4, "side by side with kruise-manager"): the same
+// CloneSet rollout with Regatta's controller and with kruise-manager, one column each and kruise ÷ Regatta.
+import { fmt, ratio, table } from './common.js';
+import type { WriteTally } from './rollout-audit.js';
+import type { PhaseResult, RolloutResult } from './rollout-config.js';
+import { describeLimits } from './peer-config.js';
+
+/** The benchmark's own watch on the workload, open in the first sample of a side and closed in the second. */
+export const FOLLOWER_WATCHES = 1;
+
+/** One controller's figures over one rollout of N pods. */
+export interface PeerColumn {
+  durationS: number;
+  boundS: number;
+  podWrites: number;
+  podFailed: number;
+  writes: number;
+  /** CPU seconds patch → done: the controller, and what it reads through (Regatta's watcher; 0 for kruise). */
+  cpuS: number;
+  cpuWithReaderS: number;
+  peakRss: number;
+  peakRssWithReader: number;
+  /** (RSS with the N pods ready − idle) ÷ N, bytes. */
+  rssPerPod: number;
+  /** WATCH requests held on the API server with the pods ready, less those held once the controller stopped. */
+  watches: number;
+  maxUnavailable: number;
+}
+
+/**
+ * A column from a side's measurements: `proc` is the controller's process and user agent, `reader` the process it
+ * reads the API through (Regatta's watcher).
+ */
+export function peerColumn(
+  p: PhaseResult,
+  w: WriteTally | undefined,
+  o: { proc: string; reader?: string; n: number },
+): PeerColumn {
+  const plus = (rec: Record<string, number>) =>
+    (rec[o.proc] ?? NaN) + (o.reader ? (rec[o.reader] ?? NaN) : 0);
+  return {
+    durationS: p.durationS ?? NaN,
+    boundS: p.boundS,
+    podWrites: w?.podWrites ?? 0,
+    podFailed: w?.podFailed ?? 0,
+    writes: w?.all ?? 0,
+    cpuS: p.cpuS[o.proc] ?? NaN,
+    cpuWithReaderS: plus(p.cpuS),
+    peakRss: p.rssPeak[o.proc] ?? NaN,
+    peakRssWithReader: plus(p.rssPeak),
+    rssPerPod: ((p.loadedRss?.[o.proc] ?? NaN) - (p.idleRss[o.proc] ?? NaN)) / o.n,
+    watches:
+      p.apiWatches === undefined || p.apiWatchesWithout === undefined
+        ? NaN
+        : p.apiWatches - p.apiWatchesWithout - FOLLOWER_WATCHES,
+    maxUnavailable: p.maxUnavailable,
+  };
+}
+
+const mib = (b: number) => (Number.isFinite(b) ? `${(b / 2 ** 20).toFixed(0)} MiB` : 'n/a');
+const kib = (b: number) => (Number.isFinite(b) ? `${(b / 1024).toFixed(0)} KiB` : 'n/a');
+
+/** The table's rows: a figure, Regatta's, kruise-manager's, kruise ÷ Regatta. */
+export function peerRows(r: PeerColumn, k: PeerColumn, n: number): string[][] {
+  const per = (x: number) => fmt(x / n, 2);
+  const row = (label: string, a: string, b: string, x: number, y: number) => [label, a, b, ratio(y, x)];
+  return [
+    row(
+      'duration, patch → status done (s)',
+      fmt(r.durationS, 1),
+      fmt(k.durationS, 1),
+      r.durationS,
+      k.durationS,
+    ),
+    row(
+      'duration / bound',
+      fmt(r.durationS / r.boundS, 2),
+      fmt(k.durationS / k.boundS, 2),
+      r.durationS / r.boundS,
+      k.durationS / k.boundS,
+    ),
+    row(
+      'controller pod writes / pod (failed)',
+      `${per(r.podWrites)} (${r.podFailed})`,
+      `${per(k.podWrites)} (${k.podFailed})`,
+      r.podWrites,
+      k.podWrites,
+    ),
+    row('controller writes of any kind / pod', per(r.writes), per(k.writes), r.writes, k.writes),
+    row('controller CPU, patch → done (s)', fmt(r.cpuS, 2), fmt(k.cpuS, 2), r.cpuS, k.cpuS),
+    row(
+      '  + what it reads through (Regatta: the watcher)',
+      fmt(r.cpuWithReaderS, 2),
+      fmt(k.cpuWithReaderS, 2),
+      r.cpuWithReaderS,
+      k.cpuWithReaderS,
+    ),
+    row('controller peak RSS in the rollout', mib(r.peakRss), mib(k.peakRss), r.peakRss, k.peakRss),
+    row(
+      '  + what it reads through',
+      mib(r.peakRssWithReader),
+      mib(k.peakRssWithReader),
+      r.peakRssWithReader,
+      k.peakRssWithReader,
+    ),
+    row(
+      'controller RSS growth per pod (idle → N ready)',
+      kib(r.rssPerPod),
+      kib(k.rssPerPod),
+      r.rssPerPod,
+      k.rssPerPod,
+    ),
+    row(
+      "API WATCH requests held (Regatta: the watcher's)",
+      fmt(r.watches, 0),
+      fmt(k.watches, 0),
+      r.watches,
+      k.watches,
+    ),
+    row(
+      'most pods unavailable at once',
+      `${r.maxUnavailable}`,
+      `${k.maxUnavailable}`,
+      r.maxUnavailable,
+      k.maxUnavailable,
+    ),
+  ];
+}
+
+export function reportPeer(r: RolloutResult): string {
+  const p = r.peer;
+  if (!p) return '';
+  const n = r.replicas;
+  const reg = peerColumn(r.regatta, r.writes.regatta.get(r.controller), {
+    proc: r.controller,
+    reader: 'watcher',
+    n,
+  });
+  const kru = peerColumn(p.phase, r.writes.peer?.get('kruise-manager'), { proc: 'kruise-manager', n });
+  const load = (x: PhaseResult) =>
+    `${fmt((100 * (x.cpuS['everything else'] ?? NaN)) / (x.durationS ?? x.timeoutS), 0)} %`;
+  const relays = ['kruise relay (host)', 'kruise relay (netns)'].reduce(
+    (s, k) => s + (p.phase.cpuS[k] ?? 0),
+    0,
+  );
+  return [
+    `Side by side with kruise-manager v${p.version} (${describeLimits(p)}; ready ${fmt(p.readyS, 1)} s after start): ` +
+      `the same CloneSet, ${n} pods, bound ${fmt(r.regatta.boundS, 1)} s, same cluster, namespace of its own`,
+    '',
+    table([
+      ['', `Regatta ${r.controller}`, `kruise-manager ${p.qps}/${p.burst}`, 'kruise / Regatta'],
+      ...peerRows(reg, kru, n),
+    ]),
+    '',
+    'WATCH requests: apiserver_longrunning_requests{verb="WATCH"} with the pods ready, less the same 3 s after ' +
+      "the side's controller stopped, less the benchmark's own watch on the CloneSet. kruise-manager runs in a " +
+      `network namespace of its own behind two byte relays (docs/adr/0053); their CPU (${fmt(relays, 2)} s) is in ` +
+      `none of its figures. Work outside the benchmark took ${load(r.regatta)} of a core during Regatta's rollout, ` +
+      `${load(p.phase)} during kruise-manager's (2 cores, shared): durations are loaded, writes and memory are not.`,
+    ...[
+      [r.controller, r.writes.regatta.get(r.controller)] as const,
+      ['kruise-manager', r.writes.peer?.get('kruise-manager')] as const,
+    ].map(
+      ([who, w]) =>
+        `${who} writes by kind: ` +
+        ([...(w?.byKind ?? [])]
+          .sort((a, b) => b[1] - a[1])
+          .map(([k, x]) => `${k} ${x}`)
+          .join(', ') || 'none'),
+    ),
+    `kruise-manager at the end: ${p.phase.finalStatus}`,
+    `  ${p.phase.notes.join('\n  ')}`,
+  ].join('\n');
+}
