@@ -32,6 +32,32 @@ async function settled(ns: string, name: string, image: string, n: number): Prom
   return pods;
 }
 
+/**
+ * Follows the pods upgraded to `image` until the ready ones (names, sorted) satisfy `done`; also returns the most of
+ * them not ready at once (the upgrades in flight, which maxUnavailable bounds).
+ */
+async function upgradeUntil(
+  ns: string,
+  image: string,
+  done: (ready: string[]) => boolean,
+  timeoutMs: number,
+): Promise<{ ready: string[]; mostInFlight: number }> {
+  let ready: string[] = [];
+  let mostInFlight = 0;
+  await expect
+    .poll(
+      async () => {
+        const now = upgraded(await h.pods(ns), image);
+        mostInFlight = Math.max(mostInFlight, now.filter((p) => !isReady(p)).length);
+        ready = now.filter(isReady).map((p) => p.metadata?.name ?? '').sort();
+        return done(ready);
+      },
+      { timeout: timeoutMs, interval: 250 },
+    )
+    .toBe(true);
+  return { ready, mostInFlight };
+}
+
 describe('SidecarSet upgrade', () => {
   it('cold upgrade of the sidecar image in place: same pods, sidecar restarted once, app untouched', async () => {
     const ns = await h.namespace();
@@ -66,18 +92,8 @@ describe('SidecarSet upgrade', () => {
       .toBe(4);
 
     await h.setSidecarImage(name, 'busybox:1.37');
-    let inFlight = 0;
-    await expect
-      .poll(
-        async () => {
-          const pods = await h.pods(ns);
-          inFlight = Math.max(inFlight, upgraded(pods, 'busybox:1.37').filter((p) => !isReady(p)).length);
-          return upgraded(pods, 'busybox:1.37').filter(isReady).length;
-        },
-        { timeout: 60_000, interval: 300 },
-      )
-      .toBe(2);
-    expect(inFlight).toBeLessThanOrEqual(1);
+    const { mostInFlight } = await upgradeUntil(ns, 'busybox:1.37', (ready) => ready.length === 2, 60_000);
+    expect(mostInFlight).toBeLessThanOrEqual(1);
     // held at 4 - partition
     await holds(
       5_000,
@@ -234,22 +250,9 @@ describe('SidecarSet upgrade', () => {
       await expect.poll(probe, { timeout: 30_000, interval: 300 }).toBe('refused');
 
       await h.setSidecarImage(name, 'busybox:1.37');
-      let inFlight = 0;
-      await expect
-        .poll(
-          async () => {
-            const pods = await h.pods(ns);
-            const now = upgraded(pods, 'busybox:1.37');
-            inFlight = Math.max(inFlight, now.filter((p) => !isReady(p)).length);
-            return now
-              .filter(isReady)
-              .map((p) => p.metadata?.name)
-              .sort();
-          },
-          { timeout: 90_000, interval: 200 },
-        )
-        .toEqual(['refused-0', 'refused-1', 'refused-2', 'refused-3', 'refused-4']);
-      expect(inFlight).toBeLessThanOrEqual(3);
+      const progress = await upgradeUntil(ns, 'busybox:1.37', (ready) => ready.length >= 5, 90_000);
+      expect(progress.ready).toEqual(['refused-0', 'refused-1', 'refused-2', 'refused-3', 'refused-4']);
+      expect(progress.mostInFlight).toBeLessThanOrEqual(3);
       expect(sidecarImage((await h.pods(ns)).find((p) => p.metadata?.name === 'refused-5')!)).toBe(
         'busybox:1.36',
       );
