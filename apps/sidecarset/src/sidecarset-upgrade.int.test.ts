@@ -49,7 +49,10 @@ async function upgradeUntil(
       async () => {
         const now = upgraded(await h.pods(ns), image);
         mostInFlight = Math.max(mostInFlight, now.filter((p) => !isReady(p)).length);
-        ready = now.filter(isReady).map((p) => p.metadata?.name ?? '').sort();
+        ready = now
+          .filter(isReady)
+          .map((p) => p.metadata?.name ?? '')
+          .sort();
         return done(ready);
       },
       { timeout: timeoutMs, interval: 250 },
