@@ -11,7 +11,11 @@ describe('cloneSetCurrent', () => {
   const counts = { replicas: 10, readyReplicas: 10, updatedReplicas: 10 };
   it.each([
     ['no status yet', cs(1), false],
-    ['the latest spec seen, every replica ready and updated', cs(2, { observedGeneration: 2, ...counts }), true],
+    [
+      'the latest spec seen, every replica ready and updated',
+      cs(2, { observedGeneration: 2, ...counts }),
+      true,
+    ],
     ['an older spec seen (the start has not reached it)', cs(2, { observedGeneration: 1, ...counts }), false],
     ['one replica not ready', cs(2, { observedGeneration: 2, ...counts, readyReplicas: 9 }), false],
     ['one replica not updated', cs(2, { observedGeneration: 2, ...counts, updatedReplicas: 9 }), false],

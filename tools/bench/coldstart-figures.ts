@@ -54,7 +54,11 @@ export interface RequestTally {
 const READS = new Set(['get', 'list', 'watch']);
 
 /** Requests per client (rollout-audit.ts `clientOf`) received in [fromMs, toMs]. */
-export function requestsByClient(records: AuditRecord[], fromMs: number, toMs: number): Map<string, RequestTally> {
+export function requestsByClient(
+  records: AuditRecord[],
+  fromMs: number,
+  toMs: number,
+): Map<string, RequestTally> {
   const out = new Map<string, RequestTally>();
   for (const r of records) {
     if (r.at < fromMs || r.at > toMs) continue;

@@ -2,7 +2,8 @@
 import { fmt, table } from './common.js';
 import type { ColdStartResult } from './coldstart.js';
 
-const mib = (b: number | undefined) => (b !== undefined && Number.isFinite(b) ? (b / 2 ** 20).toFixed(0) : 'n/a');
+const mib = (b: number | undefined) =>
+  b !== undefined && Number.isFinite(b) ? (b / 2 ** 20).toFixed(0) : 'n/a';
 const seconds = (x: number | undefined, timeoutS: number) => (x === undefined ? `> ${timeoutS}` : fmt(x, 1));
 
 /** The issue's goal: every status current within 60 s of the start, at 10 000 pods under 1 000 CloneSets. */
@@ -56,6 +57,7 @@ export function reportColdStart(r: ColdStartResult): string {
         ]),
     ]),
   ];
-  for (const x of r.restarts) lines.push(`restart: ${x.name} during ${x.phase} (code ${x.code}): ${x.reason}`);
+  for (const x of r.restarts)
+    lines.push(`restart: ${x.name} during ${x.phase} (code ${x.code}): ${x.reason}`);
   return lines.join('\n');
 }

@@ -149,7 +149,9 @@ export async function benchColdStart(ctx: ColdStartCtx): Promise<ColdStartResult
     while (doneAt === undefined && nowMs() < deadline) await sleep(200);
     // the processes are new: what they used so far is what the start cost (CPU, and VmHWM: their peak RSS)
     const cpuS = Object.fromEntries(Object.entries(pids).map(([n, pid]) => [n, cpuSeconds(pid)]));
-    const rssPeak = Object.fromEntries(Object.entries(pids).map(([n, pid]) => [n, procStatusBytes(pid, 'VmHWM')]));
+    const rssPeak = Object.fromEntries(
+      Object.entries(pids).map(([n, pid]) => [n, procStatusBytes(pid, 'VmHWM')]),
+    );
     const currentS = doneAt === undefined ? undefined : (doneAt - t0) / 1000;
     log(
       currentS === undefined
@@ -210,7 +212,9 @@ function cloneSet(i: number, replicas: number): KubeObject {
 /** Each pod's uid and resourceVersion, to see that the start changed none. */
 async function podVersions(client: KubeClient): Promise<Map<string, string>> {
   const pods = await client.listAll<Pod>({ apiVersion: 'v1', kind: PODS.kind, namespace: NS });
-  return new Map(pods.items.map((p) => [p.metadata?.name ?? '', `${p.metadata?.uid}/${p.metadata?.resourceVersion}`]));
+  return new Map(
+    pods.items.map((p) => [p.metadata?.name ?? '', `${p.metadata?.uid}/${p.metadata?.resourceVersion}`]),
+  );
 }
 
 /** Runs `f` over `xs`, `width` at a time. */
