@@ -189,6 +189,13 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
     expect(value('REGATTA_WEBHOOK_URL')).toBeUndefined();
   });
 
+  it('the node agent gets its node and CRI socket under the names apps/imagepull-agent/src/main.ts reads', () => {
+    const ds = rendered['all-on']!.find((m) => m.kind === 'DaemonSet' && m.metadata.name === 'regatta-imagepull-agent')!;
+    const env = (ds['spec'] as { template: { spec: PodSpec } }).template.spec.containers[0]!.env;
+    expect(env.find((e) => e.name === 'CRI_SOCKET')?.value).toBe('/run/containerd/containerd.sock');
+    expect(env.find((e) => e.name === 'NODE_NAME')?.valueFrom).toEqual({ fieldRef: { fieldPath: 'spec.nodeName' } });
+  });
+
   it('bus NKEYs or credentials files and TLS: each pod mounts its own key and the CA read-only, and is told where', () => {
     const ms = rendered['only-cloneset-bus-nkeys-tls']!;
     for (const role of ['cloneset', 'watcher']) {

@@ -67,7 +67,11 @@ export function templateChart(chart: string, set: string[], namespace = 'regatta
 }
 
 /** `templateChart` without blocking the event loop (a test file's other programs keep running meanwhile). */
-export async function templateChartAsync(chart: string, set: string[], namespace = 'regatta-system'): Promise<string> {
+export async function templateChartAsync(
+  chart: string,
+  set: string[],
+  namespace = 'regatta-system',
+): Promise<string> {
   const { stdout } = await promisify(execFile)(locateHelm(), templateArgs(chart, set, namespace), {
     encoding: 'utf8',
     env: helmEnv(),

@@ -121,7 +121,8 @@ export function tokenKubeconfig(adminKubeconfig: string, user: string, token: st
   const admin = parse(adminKubeconfig) as KubeconfigFile;
   const current = admin.contexts?.find((c) => c.name === admin['current-context']);
   const cluster = admin.clusters.find((c) => c.name === current?.context.cluster) ?? admin.clusters[0];
-  if (!cluster) throw new LocalClusterError('REGATTA_KUBECONFIG_NO_CLUSTER', 'the kubeconfig names no cluster');
+  if (!cluster)
+    throw new LocalClusterError('REGATTA_KUBECONFIG_NO_CLUSTER', 'the kubeconfig names no cluster');
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',
@@ -145,9 +146,17 @@ export async function writeServiceAccountKubeconfig(o: {
 }): Promise<string> {
   const client = KubeClient.fromKubeconfigFile(o.kubeconfig);
   try {
-    const token = await requestServiceAccountToken(client, o.namespace, o.serviceAccount, o.expirationSeconds);
+    const token = await requestServiceAccountToken(
+      client,
+      o.namespace,
+      o.serviceAccount,
+      o.expirationSeconds,
+    );
     mkdirSync(dirname(o.file), { recursive: true });
-    await writePrivateFile(o.file, tokenKubeconfig(readFileSync(o.kubeconfig, 'utf8'), o.serviceAccount, token));
+    await writePrivateFile(
+      o.file,
+      tokenKubeconfig(readFileSync(o.kubeconfig, 'utf8'), o.serviceAccount, token),
+    );
     return o.file;
   } finally {
     await client.close();

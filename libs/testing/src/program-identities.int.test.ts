@@ -70,7 +70,9 @@ describe.skipIf(programsRunAsAdmin())('scenario programs on their own ServiceAcc
     expect(canI(['update', 'clonesets.apps.kruise.io/status', '-n', ns, as('cloneset')])).toBe('yes');
     expect(canI(['update', 'leases/regatta-cloneset', '-n', leaseNs, as('cloneset')])).toBe('yes');
     expect(canI(['update', 'leases/regatta-watcher', '-n', leaseNs, as('cloneset')])).toBe('no');
-    expect(canI(['get', 'secrets/regatta-cloneset-webhook-certs', '-n', leaseNs, as('cloneset')])).toBe('yes');
+    expect(canI(['get', 'secrets/regatta-cloneset-webhook-certs', '-n', leaseNs, as('cloneset')])).toBe(
+      'yes',
+    );
     expect(canI(['create', 'pods', '-n', ns, as('watcher')])).toBe('no');
     expect(canI(['watch', 'pods', '-n', ns, as('watcher')])).toBe('yes');
     expect(canI(['update', 'leases/regatta-watcher', '-n', leaseNs, as('watcher')])).toBe('yes');

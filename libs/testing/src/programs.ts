@@ -53,7 +53,13 @@ export function useScenarioPrograms(): ScenarioPrograms {
       const adminKubeconfig = env['KUBECONFIG'];
       const own =
         adminKubeconfig && !admin && !programsRunAsAdmin()
-          ? { KUBECONFIG: await programKubeconfig({ app, adminKubeconfig, leaseNamespace: leaseNamespaceOf(env) }) }
+          ? {
+              KUBECONFIG: await programKubeconfig({
+                app,
+                adminKubeconfig,
+                leaseNamespace: leaseNamespaceOf(env),
+              }),
+            }
           : {};
       const program = await startServingProgram({
         name,
