@@ -120,6 +120,10 @@ imagepull:
     - { group: "", resource: namespaces }
   writes:
     - { apiGroups: [apps.kruise.io], resources: [nodeimages], verbs: [get, create, update, patch, delete] }
+    # the status guard: a tag no agent answered in time is marked failed (libs/imagepull nodeimage-reconciler)
+    - { apiGroups: [apps.kruise.io], resources: [nodeimages/status], verbs: [update, patch] }
+    # the fresh read of a Node the cache no longer has, before its NodeImage is deleted (nodeimage-reconciler)
+    - { apiGroups: [""], resources: [nodes], verbs: [get] }
     - { apiGroups: [apps.kruise.io], resources: [imagepulljobs], verbs: [get, update, patch] }
     - { apiGroups: [apps.kruise.io], resources: [imagepulljobs/status], verbs: [update, patch] }
 {{- end -}}
