@@ -102,7 +102,7 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
     }
   });
 
-  it('a controller lists and watches nothing, and only the Secret program may touch Secrets cluster-wide', () => {
+  it('a controller lists and watches nothing, and only the Secret program may write Secrets cluster-wide', () => {
     const ms = rendered['all-on']!;
     for (const c of CONTROLLER_NAMES) {
       const got = grants(rulesOf(ms, 'ClusterRole', `regatta-${c}`));
@@ -111,9 +111,17 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
         c,
       ).toEqual([]);
       const secrets = [...got].filter((g) => g.endsWith(' /secrets'));
-      expect(secrets.length > 0, c).toBe(c === 'resourcedistribution');
+      // imagepull reads a job's pull secrets in the job's namespace, and writes its copies only in one namespace
+      const expected = { resourcedistribution: secrets, imagepull: ['get /secrets'] }[c as string] ?? [];
+      expect(secrets, c).toEqual(expected);
     }
     expect(grants(rulesOf(ms, 'ClusterRole', 'regatta-cloneset'))).not.toContain('get /secrets');
+    expect(grants(rulesOf(ms, 'ClusterRole', 'regatta-resourcedistribution'))).toContain('create /secrets');
+    const copies = ms.find((m) => m.kind === 'Role' && m.metadata.name === 'regatta-imagepull-pull-secrets')!;
+    expect(copies.metadata.namespace).toBe('kruise-daemon-config');
+    expect(grants(copies['rules'] as Rule[])).toEqual(
+      new Set(['list /secrets', 'create /secrets', 'update /secrets', 'delete /secrets']),
+    );
   });
 
   it('each program reads only its own webhook Secret and renews only its own Lease in the Lease namespace', () => {

@@ -85,9 +85,11 @@ afterAll(async () => {
 describe('deploy on the local cluster', () => {
   it.each(Object.keys(VALUE_SETS))(
     'the rendered manifests pass a server-side dry run (%s)',
-    (name) => {
+    async (name) => {
       const { text, manifests } = render(VALUE_SETS[name]!);
       expect(manifests.length).toBeGreaterThan(10);
+      // helm creates the Namespaces it installs before what goes in them; a dry run cannot, so they are made first
+      await applyManifests(kubeconfig, manifests.filter((m) => m.kind === 'Namespace'));
       const r = run(
         [
           'apply',

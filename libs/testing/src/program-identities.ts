@@ -7,7 +7,6 @@ import { isAlreadyExists, KubeClient } from '@regatta/kube';
 import {
   applyManifests,
   chartCopy,
-  isClusterScoped,
   LocalClusterError,
   movedToNamespace,
   parseManifests,
@@ -73,18 +72,25 @@ function once<T>(map: Map<string, Promise<T>>, key: string, make: () => Promise<
   return p;
 }
 
-/** Renders the chart (every controller on) and applies its ServiceAccounts and ClusterRoles; once per process. */
+/**
+ * Renders the chart (every controller on) and applies its ServiceAccounts, ClusterRoles and the Roles of its fixed
+ * namespaces; once per process.
+ */
 function chartRbac(kubeconfig: string): Promise<Rendered> {
   return once(rendered, kubeconfig, async () => {
     const chart = chartCopy();
     let rbac: Manifest[];
+    let namespaces: Manifest[];
     try {
       const text = await templateChartAsync(
         chart.dir,
         ['bus.url=nats://127.0.0.1:4222', `leaseNamespace=${LEASE_PLACEHOLDER}`],
         PROGRAMS_NAMESPACE,
       );
-      rbac = withClusterNameSuffix(rbacOf(parseManifests(text)), PROGRAMS_CLUSTER_SUFFIX);
+      const manifests = parseManifests(text);
+      // namespaces the chart installs for a program's RBAC (the imagepull program's kruise-daemon-config)
+      namespaces = manifests.filter((m) => m.kind === 'Namespace');
+      rbac = withClusterNameSuffix(rbacOf(manifests), PROGRAMS_CLUSTER_SUFFIX);
     } finally {
       chart.dispose();
     }
@@ -99,7 +105,12 @@ function chartRbac(kubeconfig: string): Promise<Rendered> {
       await client.close();
     }
     const serviceAccounts = rbac.filter((m) => m.kind === 'ServiceAccount');
-    await applyManifests(kubeconfig, [...serviceAccounts, ...rbac.filter(isClusterScoped)]);
+    // all but the Lease Roles: the ServiceAccounts, the ClusterRoles, the Roles of the chart's fixed namespaces
+    await applyManifests(kubeconfig, [
+      ...namespaces,
+      ...serviceAccounts,
+      ...rbac.filter((m) => m.kind !== 'ServiceAccount' && m.metadata.namespace !== LEASE_PLACEHOLDER),
+    ]);
     return {
       leaseRbac: rbac.filter((m) => m.metadata.namespace === LEASE_PLACEHOLDER),
       serviceAccounts: new Set(serviceAccounts.map((m) => m.metadata.name)),
