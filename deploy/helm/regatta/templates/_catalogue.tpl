@@ -129,7 +129,8 @@ imagepull:
     # and that namespace, which the chart installs, is only read
     - { apiGroups: [""], resources: [secrets], verbs: [get] }
     - { apiGroups: [""], resources: [namespaces], resourceNames: [kruise-daemon-config], verbs: [get] }
-    - { apiGroups: [apps.kruise.io], resources: [imagepulljobs], verbs: [get, update, patch] }
+    # delete: a finished job after its ttlSecondsAfterFinished (libs/imagepull job-reconciler)
+    - { apiGroups: [apps.kruise.io], resources: [imagepulljobs], verbs: [get, update, patch, delete] }
     - { apiGroups: [apps.kruise.io], resources: [imagepulljobs/status], verbs: [update, patch] }
 {{- end -}}
 
