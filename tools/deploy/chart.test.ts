@@ -102,7 +102,7 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
     }
   });
 
-  it('a controller lists and watches nothing, and only the Secret program may touch Secrets cluster-wide', () => {
+  it('a controller lists and watches nothing, and only the Secret program may write Secrets cluster-wide', () => {
     const ms = rendered['all-on']!;
     for (const c of CONTROLLER_NAMES) {
       const got = grants(rulesOf(ms, 'ClusterRole', `regatta-${c}`));
@@ -111,9 +111,17 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
         c,
       ).toEqual([]);
       const secrets = [...got].filter((g) => g.endsWith(' /secrets'));
-      expect(secrets.length > 0, c).toBe(c === 'resourcedistribution');
+      // imagepull reads a job's pull secrets in the job's namespace, and writes its copies only in one namespace
+      const expected = { resourcedistribution: secrets, imagepull: ['get /secrets'] }[c as string] ?? [];
+      expect(secrets, c).toEqual(expected);
     }
     expect(grants(rulesOf(ms, 'ClusterRole', 'regatta-cloneset'))).not.toContain('get /secrets');
+    expect(grants(rulesOf(ms, 'ClusterRole', 'regatta-resourcedistribution'))).toContain('create /secrets');
+    const copies = ms.find((m) => m.kind === 'Role' && m.metadata.name === 'regatta-imagepull-pull-secrets')!;
+    expect(copies.metadata.namespace).toBe('kruise-daemon-config');
+    expect(grants(copies['rules'] as Rule[])).toEqual(
+      new Set(['list /secrets', 'create /secrets', 'update /secrets', 'delete /secrets']),
+    );
   });
 
   it('each program reads only its own webhook Secret and renews only its own Lease in the Lease namespace', () => {
@@ -187,6 +195,13 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
     expect(value('REGATTA_WEBHOOK_SERVICE')).toBe('regatta-system/regatta-cloneset:443');
     expect(value('REGATTA_WEBHOOK_OWNER')).toBe('regatta-cloneset');
     expect(value('REGATTA_WEBHOOK_URL')).toBeUndefined();
+  });
+
+  it('the node agent gets its node and CRI socket under the names apps/imagepull-agent/src/main.ts reads', () => {
+    const ds = rendered['all-on']!.find((m) => m.kind === 'DaemonSet' && m.metadata.name === 'regatta-imagepull-agent')!;
+    const env = (ds['spec'] as { template: { spec: PodSpec } }).template.spec.containers[0]!.env;
+    expect(env.find((e) => e.name === 'CRI_SOCKET')?.value).toBe('/run/containerd/containerd.sock');
+    expect(env.find((e) => e.name === 'NODE_NAME')?.valueFrom).toEqual({ fieldRef: { fieldPath: 'spec.nodeName' } });
   });
 
   it('bus NKEYs or credentials files and TLS: each pod mounts its own key and the CA read-only, and is told where', () => {

@@ -1,18 +1,21 @@
 // What the chart and the Dockerfile ship, on the local cluster: the rendered manifests pass the API server's
 // server-side dry run; the RBAC the chart renders is what `kubectl auth can-i` reports; and the built bundles, each
 // copied alone and run with plain node under a token of its own ServiceAccount (TokenRequest), run a CloneSet.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse, stringify } from 'yaml';
 import { generateCrds } from '@regatta/api';
 import type { KubeClient, KubeObject } from '@regatta/kube';
 import {
+  applyManifests,
   installCrds,
+  isClusterScoped,
   locateBinaries,
+  rbacOf,
   startServingProgram,
+  writeServiceAccountKubeconfig,
   type ServingProgram,
 } from '@regatta/local-cluster';
 import {
@@ -27,7 +30,6 @@ import { buildBundles, copyAlone } from './bundle.js';
 import { VALUE_SETS, chartCopy, parseManifests, templateChart, type Manifest } from './chart.js';
 
 const id = randomId();
-const RBAC_KINDS = new Set(['ServiceAccount', 'Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding']);
 const CS = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' } as const;
 
 let client: KubeClient;
@@ -83,9 +85,11 @@ afterAll(async () => {
 describe('deploy on the local cluster', () => {
   it.each(Object.keys(VALUE_SETS))(
     'the rendered manifests pass a server-side dry run (%s)',
-    (name) => {
+    async (name) => {
       const { text, manifests } = render(VALUE_SETS[name]!);
       expect(manifests.length).toBeGreaterThan(10);
+      // helm creates the Namespaces it installs before what goes in them; a dry run cannot, so they are made first
+      await applyManifests(kubeconfig, manifests.filter((m) => m.kind === 'Namespace'));
       const r = run(
         [
           'apply',
@@ -104,14 +108,10 @@ describe('deploy on the local cluster', () => {
     120_000,
   );
 
-  it('with only cloneset, the rendered RBAC lets each program do what it does and nothing else', () => {
-    const rbac = render(VALUE_SETS['only-cloneset']!).manifests.filter((m) => RBAC_KINDS.has(m.kind));
-    clusterScoped.push(...rbac.filter((m) => m.kind.startsWith('Cluster')));
-    const r = run(
-      ['apply', '--server-side', '--field-manager=helm', '-f', '-'],
-      rbac.map((m) => `---\n${stringify(m)}`).join(''),
-    );
-    expect(r.status, r.out).toBe(0);
+  it('with only cloneset, the rendered RBAC lets each program do what it does and nothing else', async () => {
+    const rbac = rbacOf(render(VALUE_SETS['only-cloneset']!).manifests);
+    clusterScoped.push(...rbac.filter(isClusterScoped));
+    await applyManifests(kubeconfig, rbac);
 
     const can = (sa: string, verb: string, what: string, ns: string) =>
       // the answer is the first line; kubectl may add warnings (a cluster-scoped kind asked in a namespace)
@@ -137,9 +137,6 @@ describe('deploy on the local cluster', () => {
 
   it('the bundles, alone and on their own ServiceAccounts, run a CloneSet to its replicas', async () => {
     const bundles = buildBundles(['watcher', 'cloneset']);
-    const admin = parse(readFileSync(kubeconfig, 'utf8')) as {
-      clusters: { name: string; cluster: Record<string, string> }[];
-    };
     const cluster = scenarioCluster();
     const common = {
       NATS_URL: cluster.nats!,
@@ -149,24 +146,12 @@ describe('deploy on the local cluster', () => {
     };
     const start = async (app: 'watcher' | 'cloneset', env: Record<string, string>) => {
       // TokenRequest: a short-lived token of the program's own ServiceAccount, as a pod's projected token is
-      const token = execFileSync(
-        kubectl,
-        ['--kubeconfig', kubeconfig, 'create', 'token', `regatta-${app}`, '-n', release, '--duration=2h'],
-        { encoding: 'utf8' },
-      ).trim();
-      const own = join(work, `${app}.kubeconfig`);
-      writeFileSync(
-        own,
-        stringify({
-          apiVersion: 'v1',
-          kind: 'Config',
-          clusters: admin.clusters,
-          users: [{ name: app, user: { token } }],
-          contexts: [{ name: app, context: { cluster: admin.clusters[0]!.name, user: app } }],
-          'current-context': app,
-        }),
-        { mode: 0o600 },
-      );
+      const own = await writeServiceAccountKubeconfig({
+        kubeconfig,
+        namespace: release,
+        serviceAccount: `regatta-${app}`,
+        file: join(work, `${app}.kubeconfig`),
+      });
       const main = copyAlone(bundles, app);
       const p = await startServingProgram({
         name: `deploy-${app}-${id}`,

@@ -69,3 +69,24 @@ export {
   tsEntryCommand,
   type ServingProgram,
 } from './programs.js';
+export {
+  CHART_DIR,
+  REPO_ROOT,
+  chartCopy,
+  lintChart,
+  parseManifests,
+  templateChart,
+  templateChartAsync,
+  type Manifest,
+} from './chart.js';
+export {
+  RBAC_KINDS,
+  applyManifests,
+  isClusterScoped,
+  movedToNamespace,
+  rbacOf,
+  requestServiceAccountToken,
+  tokenKubeconfig,
+  withClusterNameSuffix,
+  writeServiceAccountKubeconfig,
+} from './program-rbac.js';

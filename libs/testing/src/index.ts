@@ -26,7 +26,19 @@ export {
   useScenarioPrograms,
   type ScenarioPrograms,
   type ServingProgram,
+  type StartOptions,
 } from './programs.js';
+export {
+  PROGRAMS_ADMIN_ENV,
+  PROGRAMS_CLUSTER_SUFFIX,
+  PROGRAMS_NAMESPACE,
+  ProgramIdentityError,
+  leaseNamespaceOf,
+  programKubeconfig,
+  programUser,
+  programsRunAsAdmin,
+  serviceAccountOf,
+} from './program-identities.js';
 export { holds, sleep, waitObserved, type Generational } from './waits.js';
 export {
   useScenarioLayer,

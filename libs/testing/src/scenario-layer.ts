@@ -38,6 +38,8 @@ export interface ProgramOptions {
   webhook?: boolean;
   /** The scope label's value the program serves (the file's id unless told). */
   scope?: string;
+  /** Runs it as the run's admin, not its own ServiceAccount (ScenarioPrograms `admin`: say why where it is set). */
+  admin?: boolean;
 }
 
 export interface ScenarioLayer {
@@ -60,6 +62,8 @@ export interface ScenarioLayer {
    * REGATTA_WEBHOOK_URL a program registers its webhooks at the address it got (port 0).
    */
   startProgram(app: string, instance: string, env?: NodeJS.ProcessEnv, options?: ProgramOptions): Promise<ServingProgram>;
+  /** The file's watcher. */
+  readonly watcher: ManagedProcess;
   /** The controller (instance `a` until `startController` starts another). */
   readonly controller: ManagedProcess;
   /** Starts another instance of the controller (e.g. after a kill) and waits until it is ready. */
@@ -80,6 +84,7 @@ export function useScenarioLayer(o: ScenarioLayerOptions): ScenarioLayer {
   let cluster: ReturnType<typeof scenarioCluster> | undefined;
   let env: Record<string, string> = {};
   let controller: ManagedProcess | undefined;
+  let watcher: ManagedProcess | undefined;
   let controllerHealth: string | undefined;
   let first: ServingProgram | undefined;
   const webhookConfigurations = new Set<string>();
@@ -122,7 +127,16 @@ export function useScenarioLayer(o: ScenarioLayerOptions): ScenarioLayer {
       const scope = options.scope ?? id;
       if (options.webhook) webhookConfigurations.add(o.scopeLabel ? `regatta-${app}-${scope}` : `regatta-${app}`);
       const name = `${app}-${id}-${instance}`;
-      return programs.start(app, name, { ...env, ...scopeEnv(scope), POD_NAME: name, ...extra }, options.webhook ? { webhook: true } : {});
+      return programs.start(
+        app,
+        name,
+        { ...env, ...scopeEnv(scope), POD_NAME: name, ...extra },
+        { ...(options.webhook ? { webhook: true } : {}), ...(options.admin ? { admin: true } : {}) },
+      );
+    },
+    get watcher() {
+      if (!watcher) throw new Error('the watcher is not started');
+      return watcher;
     },
     get controller() {
       if (!controller) throw new Error('the controller is not started');
@@ -168,8 +182,8 @@ export function useScenarioLayer(o: ScenarioLayerOptions): ScenarioLayer {
       ...(cluster.jaeger ? { OTEL_EXPORTER_OTLP_ENDPOINT: cluster.jaeger.otlpHttp } : {}),
       ...(typeof o.env === 'function' ? o.env(leaseNs) : o.env),
     };
-    const watcher = `watcher-${o.short}-${id}`;
-    await programs.start('watcher', watcher, { ...env, POD_NAME: watcher, ...o.watcherEnv });
+    const watcherName = `watcher-${o.short}-${id}`;
+    watcher = (await programs.start('watcher', watcherName, { ...env, POD_NAME: watcherName, ...o.watcherEnv })).process;
     await o.start?.(layer);
     if (o.controller) await layer.startController('a');
   }, o.timeoutMs);

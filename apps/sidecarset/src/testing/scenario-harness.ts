@@ -83,6 +83,8 @@ export function useSidecarSetScenarios(options: { cloneset?: boolean } = {}): Si
       NATS_URL: cluster.nats!,
       REGATTA_BUS_PREFIX: `scs${id}_`,
       REGATTA_LEASE_NAMESPACE: leaseNs,
+      // the revisions live in the Lease namespace, as the chart sets it (its RBAC allows them only there)
+      REGATTA_SIDECARSET_REVISION_NAMESPACE: leaseNs,
       LOG_LEVEL: 'info',
     };
     await programs.start('watcher', `watcher-${id}`, { ...common, POD_NAME: `watcher-${id}` });

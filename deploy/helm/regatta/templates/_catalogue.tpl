@@ -120,7 +120,17 @@ imagepull:
     - { group: "", resource: namespaces }
   writes:
     - { apiGroups: [apps.kruise.io], resources: [nodeimages], verbs: [get, create, update, patch, delete] }
-    - { apiGroups: [apps.kruise.io], resources: [imagepulljobs], verbs: [get, update, patch] }
+    # the status guard: a tag no agent answered in time is marked failed (libs/imagepull nodeimage-reconciler)
+    - { apiGroups: [apps.kruise.io], resources: [nodeimages/status], verbs: [update, patch] }
+    # the fresh read of a Node the cache no longer has, before its NodeImage is deleted (nodeimage-reconciler)
+    - { apiGroups: [""], resources: [nodes], verbs: [get] }
+    # a job's pull secrets, read from the job's namespace and copied into kruise-daemon-config (libs/imagepull
+    # secret-sync, as upstream's imagepulljob controller); the copies are written there only (controllers.yaml),
+    # and that namespace, which the chart installs, is only read
+    - { apiGroups: [""], resources: [secrets], verbs: [get] }
+    - { apiGroups: [""], resources: [namespaces], resourceNames: [kruise-daemon-config], verbs: [get] }
+    # delete: a finished job after its ttlSecondsAfterFinished (libs/imagepull job-reconciler)
+    - { apiGroups: [apps.kruise.io], resources: [imagepulljobs], verbs: [get, update, patch, delete] }
     - { apiGroups: [apps.kruise.io], resources: [imagepulljobs/status], verbs: [update, patch] }
 {{- end -}}
 
