@@ -134,6 +134,9 @@ export async function startKruiseManager(o: {
   log: (line: string) => void;
   cluster?: LocalCluster;
   timeoutMs?: number;
+  /** kruise-manager started again on the same cluster: its CRDs are in place (deleting them would take the
+   * objects with them); only its webhooks are pointed at the new port. */
+  keepCrds?: boolean;
 }): Promise<KruisePeer> {
   const { kubeconfig, dir, log } = o;
   const binary = join(kruiseCacheDir(), 'bin', 'kruise-manager');
@@ -149,7 +152,7 @@ export async function startKruiseManager(o: {
   try {
     // its own CRDs, not the cluster's: a CRD of the same name is deleted first (objects and all), since an
     // update cannot drop a version the API server has stored objects at
-    const crds = kruiseCrds();
+    const crds = o.keepCrds ? [] : kruiseCrds();
     const crdRef = (name: string) => ({
       apiVersion: 'apiextensions.k8s.io/v1',
       kind: 'CustomResourceDefinition',
@@ -165,7 +168,7 @@ export async function startKruiseManager(o: {
       },
       { timeoutMs: 120_000, intervalMs: 500 },
     );
-    await installCrds(kubeconfig, crds);
+    if (crds.length > 0) await installCrds(kubeconfig, crds);
     await client
       .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: KRUISE_NAMESPACE } })
       .catch((err: unknown) => {

@@ -101,7 +101,8 @@ if (coldPods !== undefined && !(Number.isInteger(coldPods) && coldPods >= 10)) {
   console.error(`--coldstart-pods wants an integer of at least 10, got ${coldPodsArg}`);
   process.exit(2);
 }
-/** `--peer=kruise`: benchmark 4 runs its CloneSet a third time with kruise-manager (peer-config.ts). */
+/** `--peer=kruise`: benchmark 4 runs its CloneSet a third time with kruise-manager, benchmark 10 starts it cold too
+ * (peer-config.ts). */
 let peer: PeerOptions | undefined;
 try {
   peer = parsePeerArgs(args);
@@ -127,8 +128,10 @@ for (const a of args) {
     process.exit(2);
   }
 }
-if (peer && !only.has('rollout')) {
-  console.error(`--peer=kruise runs with the rollout benchmark (--only=rollout); ${usage}`);
+if (peer && !only.has('rollout') && !only.has('coldstart')) {
+  console.error(
+    `--peer=kruise runs with the rollout or the cold start benchmark (--only=rollout,coldstart); ${usage}`,
+  );
   process.exit(2);
 }
 for (const b of only) {
@@ -342,7 +345,7 @@ async function coldStartBenchmark(): Promise<void> {
   const { pods, sets } = coldStartConfig;
   section(`10. cold start: ${pods} pods under ${sets} CloneSets (own control plane, audit log with reads)`);
   const r = await onOwnCluster(join(dir, 'coldstart'), { controllers: true, auditReads: true }, (c) =>
-    benchColdStart({ ...coldStartConfig, ...c, log }),
+    benchColdStart({ ...coldStartConfig, ...c, log, ...(peer ? { peer } : {}) }),
   );
   reports.push(reportColdStart(r));
 }
