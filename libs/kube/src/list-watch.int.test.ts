@@ -49,4 +49,28 @@ describe('ListWatcher', () => {
       expect(lists).toBe(1);
     },
   );
+
+  it(
+    'stopped while its first watch is being opened, it ends then, not when the watch next goes quiet',
+    // without the fix the stop waits for client-node's 30 s inactivity timer (on a busy kind, for the request's
+    // timeoutSeconds, up to 300 s), so this test times out
+    { timeout: 20_000 },
+    async () => {
+      const client = KubeClient.fromKubeconfigFile(inject('cluster').kubeconfig);
+      let stopping: Promise<void> | undefined;
+      const w: ListWatcher = new ListWatcher(
+        client,
+        { group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces' },
+        {
+          // the list is handed over; the watch request goes out next, and the stop comes before its response
+          onList: async () => void setImmediate(() => (stopping = w.stop())),
+          onUpsert: async () => undefined,
+          onDelete: async () => undefined,
+        },
+      );
+      w.start();
+      await expect.poll(() => stopping !== undefined, { timeout: 15_000 }).toBe(true);
+      await stopping;
+    },
+  );
 });

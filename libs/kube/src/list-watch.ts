@@ -152,7 +152,11 @@ export class ListWatcher<T extends KubeObject = KubeObject> {
           },
           done,
         )
-        .then((ac) => (this.abort = ac), reject);
+        .then((ac) => {
+          this.abort = ac;
+          // stopped while this request was being opened: the abort above found no controller for it
+          if (this.stopped) ac.abort();
+        }, reject);
     });
   }
 }
