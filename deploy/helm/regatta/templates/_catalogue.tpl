@@ -24,6 +24,10 @@ cloneset:
     - { apiGroups: [apps], resources: [controllerrevisions], verbs: [get, create, update, patch, delete] }
     - { apiGroups: [apps.kruise.io], resources: [clonesets], verbs: [get, update, patch] }
     - { apiGroups: [apps.kruise.io], resources: [clonesets/status], verbs: [update, patch] }
+    # owner references with blockOwnerDeletion (pods and revisions owned by the CloneSet, claims owned by their pod)
+    # need update on the owner's finalizers where OwnerReferencesPermissionEnforcement is on (libs/kube owner.ts)
+    - { apiGroups: [apps.kruise.io], resources: [clonesets/finalizers], verbs: [update] }
+    - { apiGroups: [""], resources: [pods/finalizers], verbs: [update] }
     # image pre-download (gate PreDownloadImageFor…): the rollout's ImagePullJobs, deleted once it is over
     - { apiGroups: [apps.kruise.io], resources: [imagepulljobs], verbs: [create, delete] }
 asts:
@@ -43,6 +47,11 @@ asts:
     - { apiGroups: [apps], resources: [controllerrevisions], verbs: [get, create, update, patch, delete] }
     - { apiGroups: [apps.kruise.io], resources: [statefulsets], verbs: [get, update, patch] }
     - { apiGroups: [apps.kruise.io], resources: [statefulsets/status], verbs: [update, patch] }
+    # blockOwnerDeletion under OwnerReferencesPermissionEnforcement (libs/kube owner.ts)
+    - { apiGroups: [apps.kruise.io], resources: [statefulsets/finalizers], verbs: [update] }
+    # claim resize (StatefulSetAutoResizePVCGate): the webhook lists the classes, the controller gets a claim's class
+    # to check allowVolumeExpansion (libs/asts webhooks.ts, sync/claim-resize.ts)
+    - { apiGroups: [storage.k8s.io], resources: [storageclasses], verbs: [get, list] }
     # image pre-download (gate PreDownloadImageFor…): the rollout's ImagePullJobs, deleted once it is over
     - { apiGroups: [apps.kruise.io], resources: [imagepulljobs], verbs: [create, delete] }
 ads:
@@ -61,6 +70,8 @@ ads:
     - { apiGroups: [apps], resources: [controllerrevisions], verbs: [get, create, update, patch, delete] }
     - { apiGroups: [apps.kruise.io], resources: [daemonsets], verbs: [get, update, patch] }
     - { apiGroups: [apps.kruise.io], resources: [daemonsets/status], verbs: [update, patch] }
+    # blockOwnerDeletion under OwnerReferencesPermissionEnforcement (libs/kube owner.ts)
+    - { apiGroups: [apps.kruise.io], resources: [daemonsets/finalizers], verbs: [update] }
     # image pre-download (gate PreDownloadImageFor…): the rollout's ImagePullJobs, deleted once it is over
     - { apiGroups: [apps.kruise.io], resources: [imagepulljobs], verbs: [create, delete] }
 sidecarset:
@@ -74,13 +85,17 @@ sidecarset:
     - { apiGroups: [""], resources: [pods], verbs: [get, update, patch] }
     - { apiGroups: [""], resources: [pods/status], verbs: [update, patch] }
     # the launch-priority barrier ConfigMaps (libs/sidecarset launch-priority)
-    - { apiGroups: [""], resources: [configmaps], verbs: [get, patch] }
+    - { apiGroups: [""], resources: [configmaps], verbs: [get, create, patch] }
     - { apiGroups: [apps.kruise.io], resources: [sidecarsets], verbs: [get, update, patch] }
     - { apiGroups: [apps.kruise.io], resources: [sidecarsets/status], verbs: [update, patch] }
+    # blockOwnerDeletion under OwnerReferencesPermissionEnforcement (libs/sidecarset upgrade/revisions.ts)
+    - { apiGroups: [apps.kruise.io], resources: [sidecarsets/finalizers], verbs: [update] }
   # SidecarSets are cluster-scoped: their revisions live in one namespace (REGATTA_SIDECARSET_REVISION_NAMESPACE,
   # set to the Lease namespace; docs/adr/0027), so it writes revisions there only
   leaseNamespaceWrites:
-    - { apiGroups: [apps], resources: [controllerrevisions], verbs: [get, create, update, patch, delete] }
+    # list: the webhook reads a SidecarSet's revisions when one it names is not cached yet
+    # (libs/sidecarset webhooks/effective-at-admission.ts)
+    - { apiGroups: [apps], resources: [controllerrevisions], verbs: [get, list, create, update, patch, delete] }
 uniteddeployment:
   # its subsets are CloneSets and Advanced StatefulSets too: their CRDs must exist for it to work
   crds: [uniteddeployments, clonesets, statefulsets]
@@ -90,6 +105,8 @@ uniteddeployment:
     - { group: apps.kruise.io, resource: statefulsets }
     - { group: apps, resource: statefulsets }
     - { group: apps, resource: deployments }
+    # the subsets' pods: status (updated pods) and adaptive scheduling (pending pods)
+    - { group: "", resource: pods }
     - { group: apps, resource: controllerrevisions }
     - { group: "", resource: namespaces }
   writes:
@@ -98,6 +115,11 @@ uniteddeployment:
     - { apiGroups: [apps], resources: [controllerrevisions], verbs: [get, create, update, patch, delete] }
     - { apiGroups: [apps.kruise.io], resources: [uniteddeployments], verbs: [get, update, patch] }
     - { apiGroups: [apps.kruise.io], resources: [uniteddeployments/status], verbs: [update, patch] }
+    # reservation mode (reserveUnschedulablePods): the reserved label on the subsets' pods; delete: pods stuck in an
+    # apps/v1 StatefulSet subset's rolling update (libs/uniteddeployment sync/manage.ts deleteStuckPods)
+    - { apiGroups: [""], resources: [pods], verbs: [patch, delete] }
+    # blockOwnerDeletion under OwnerReferencesPermissionEnforcement (libs/uniteddeployment subset/build.ts)
+    - { apiGroups: [apps.kruise.io], resources: [uniteddeployments/finalizers], verbs: [update] }
 resourcedistribution:
   crds: [resourcedistributions]
   reads:
@@ -110,6 +132,8 @@ resourcedistribution:
     - { apiGroups: [""], resources: [secrets, configmaps], verbs: [get, create, update, patch, delete] }
     - { apiGroups: [apps.kruise.io], resources: [resourcedistributions], verbs: [get, update, patch] }
     - { apiGroups: [apps.kruise.io], resources: [resourcedistributions/status], verbs: [update, patch] }
+    # blockOwnerDeletion under OwnerReferencesPermissionEnforcement (libs/resourcedistribution copies.ts)
+    - { apiGroups: [apps.kruise.io], resources: [resourcedistributions/finalizers], verbs: [update] }
 imagepull:
   crds: [imagepulljobs, nodeimages, imagelistpulljobs]
   reads:
