@@ -38,4 +38,29 @@ describe('UnitedDeployment template kinds', () => {
     await h.settled(ns, name, 2, 180_000);
     expect(await h.podsPerZone(ns)).toEqual({ east: 1, west: 1 });
   }, 400_000);
+
+  it('statefulSetTemplate: a pod of the old revision that never became ready is deleted, so the rolling update goes on (kubernetes#67250)', async () => {
+    const ns = await h.namespace();
+    const ud = unitedDeployment(ns, 'stuck', {
+      replicas: 1,
+      template: 'statefulSetTemplate',
+      // a registry no node reaches: the pod never starts
+      image: 'invalid.registry.k8s.io/invalid/alpine:3.1',
+      subsets: [{ name: 'east', zone: 'east' }],
+    });
+    // OrderedReady: kube-controller-manager waits for the broken pod and never replaces it itself
+    const template = ud.spec['template'] as { statefulSetTemplate: { spec: Record<string, unknown> } };
+    template.statefulSetTemplate.spec['podManagementPolicy'] = 'OrderedReady';
+    await h.create(ud);
+    await expect.poll(async () => (await h.pods(ns)).length, { timeout: 120_000 }).toBe(1);
+    const broken = (await h.pods(ns))[0]!.metadata!.uid;
+
+    await h.patch(ns, 'stuck', {
+      spec: { template: { statefulSetTemplate: { spec: { template: { spec: { containers: [{ name: 'main', image: 'nginx:1.28.0' }] } } } } } },
+    });
+    await h.settled(ns, 'stuck', 1, 180_000);
+    const pods = await h.pods(ns);
+    expect(pods.map((p) => p.metadata?.uid)).not.toContain(broken);
+    expect(pods.map((p) => p.spec?.containers?.[0]?.image)).toEqual(['nginx:1.28.0']);
+  }, 400_000);
 });

@@ -12,6 +12,7 @@ import {
 } from '@regatta/bus';
 import { KubeClient, type CoreEvent } from '@regatta/kube';
 import { appEntryPath, freePort, startProgram, waitFor, type ManagedProcess } from '@regatta/local-cluster';
+import { programKubeconfig, programsRunAsAdmin } from '@regatta/testing';
 import { createPodFromProtobuf, createPodFromYaml, largePodProtobuf, largePodYaml } from './testing/large-pods.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -34,6 +35,10 @@ async function setup() {
   cleanups.push(() => bus.close());
 
   const ports = new Map<string, number>();
+  // the watcher runs on its chart ServiceAccount, as the scenario programs do (docs/adr/0054)
+  const watcherKubeconfig = programsRunAsAdmin()
+    ? kubeconfig
+    : await programKubeconfig({ app: 'watcher', adminKubeconfig: kubeconfig, leaseNamespace: ns });
   const startWatcher = async (podName: string): Promise<ManagedProcess> => {
     const port = await freePort();
     ports.set(podName, port);
@@ -42,7 +47,7 @@ async function setup() {
       entry: appEntryPath('watcher'),
       logFile: join(dir, 'logs', `watcher-${id}-${podName}.log`),
       env: {
-        KUBECONFIG: kubeconfig,
+        KUBECONFIG: watcherKubeconfig,
         NATS_URL: nats!,
         REGATTA_BUS_PREFIX: prefix,
         REGATTA_LEASE_NAMESPACE: ns,
