@@ -63,66 +63,38 @@ const kib = (b: number) => (Number.isFinite(b) ? `${(b / 1024).toFixed(0)} KiB` 
 /** The table's rows: a figure, Regatta's, kruise-manager's, kruise ÷ Regatta. */
 export function peerRows(r: PeerColumn, k: PeerColumn, n: number): string[][] {
   const per = (x: number) => fmt(x / n, 2);
-  const row = (label: string, a: string, b: string, x: number, y: number) => [label, a, b, ratio(y, x)];
+  /** One figure of both columns, shown by `show`; the ratio is of the raw values. */
+  const row = (label: string, of: (c: PeerColumn) => number, show: (v: number, c: PeerColumn) => string) => [
+    label,
+    show(of(r), r),
+    show(of(k), k),
+    ratio(of(k), of(r)),
+  ];
+  const s1 = (v: number) => fmt(v, 1);
+  const s2 = (v: number) => fmt(v, 2);
   return [
-    row(
-      'duration, patch → status done (s)',
-      fmt(r.durationS, 1),
-      fmt(k.durationS, 1),
-      r.durationS,
-      k.durationS,
-    ),
-    row(
-      'duration / bound',
-      fmt(r.durationS / r.boundS, 2),
-      fmt(k.durationS / k.boundS, 2),
-      r.durationS / r.boundS,
-      k.durationS / k.boundS,
-    ),
+    row('duration, patch → status done (s)', (c) => c.durationS, s1),
+    row('duration / bound', (c) => c.durationS / c.boundS, s2),
     row(
       'controller pod writes / pod (failed)',
-      `${per(r.podWrites)} (${r.podFailed})`,
-      `${per(k.podWrites)} (${k.podFailed})`,
-      r.podWrites,
-      k.podWrites,
+      (c) => c.podWrites,
+      (v, c) => `${per(v)} (${c.podFailed})`,
     ),
-    row('controller writes of any kind / pod', per(r.writes), per(k.writes), r.writes, k.writes),
-    row('controller CPU, patch → done (s)', fmt(r.cpuS, 2), fmt(k.cpuS, 2), r.cpuS, k.cpuS),
-    row(
-      '  + what it reads through (Regatta: the watcher)',
-      fmt(r.cpuWithReaderS, 2),
-      fmt(k.cpuWithReaderS, 2),
-      r.cpuWithReaderS,
-      k.cpuWithReaderS,
-    ),
-    row('controller peak RSS in the rollout', mib(r.peakRss), mib(k.peakRss), r.peakRss, k.peakRss),
-    row(
-      '  + what it reads through',
-      mib(r.peakRssWithReader),
-      mib(k.peakRssWithReader),
-      r.peakRssWithReader,
-      k.peakRssWithReader,
-    ),
-    row(
-      'controller RSS growth per pod (idle → N ready)',
-      kib(r.rssPerPod),
-      kib(k.rssPerPod),
-      r.rssPerPod,
-      k.rssPerPod,
-    ),
+    row('controller writes of any kind / pod', (c) => c.writes, per),
+    row('controller CPU, patch → done (s)', (c) => c.cpuS, s2),
+    row('  + what it reads through (Regatta: the watcher)', (c) => c.cpuWithReaderS, s2),
+    row('controller peak RSS in the rollout', (c) => c.peakRss, mib),
+    row('  + what it reads through', (c) => c.peakRssWithReader, mib),
+    row('controller RSS growth per pod (idle → N ready)', (c) => c.rssPerPod, kib),
     row(
       "API WATCH requests held (Regatta: the watcher's)",
-      fmt(r.watches, 0),
-      fmt(k.watches, 0),
-      r.watches,
-      k.watches,
+      (c) => c.watches,
+      (v) => fmt(v, 0),
     ),
     row(
       'most pods unavailable at once',
-      `${r.maxUnavailable}`,
-      `${k.maxUnavailable}`,
-      r.maxUnavailable,
-      k.maxUnavailable,
+      (c) => c.maxUnavailable,
+      (v) => `${v}`,
     ),
   ];
 }
