@@ -80,6 +80,9 @@ export function apiserverArgs(o: {
     '--allow-privileged=true',
     // no kubelet issues service-account tokens here, so pods must not require one
     '--disable-admission-plugins=ServiceAccount',
+    // as OpenShift: an owner reference with blockOwnerDeletion needs `update` of the owner's finalizers, so the
+    // programs' ServiceAccounts are checked for it (docs/adr/0054)
+    '--enable-admission-plugins=OwnerReferencesPermissionEnforcement',
     '--enable-priority-and-fairness=false',
     '--max-requests-inflight=1000',
     '--max-mutating-requests-inflight=500',
