@@ -63,4 +63,15 @@ describe('SidecarSet effective from its admission', () => {
     await expect.poll(admittedEntries, { timeout: 40_000, interval: 500 }).toEqual([]);
     expect(await s.podWebhookEntries()).toContain(`${name}.sidecarset.pods.regatta.kruise.io`);
   });
+
+  it('injectionStrategy.revision naming no revision: refused with the field path (the stored revisions are read too)', async () => {
+    const obj = sidecarSet(`norev-${s.id}`, `norev-${s.id}`) as KubeObject & { spec: Record<string, unknown> };
+    obj.metadata = { ...obj.metadata, labels: s.scopeLabels };
+    obj.spec['injectionStrategy'] = { revision: { customVersion: 'never-made', policy: 'Always' } };
+    // none is cached, so the webhook lists the SidecarSet's revisions from the API server before it answers
+    const refused = await s.client.create(obj).catch((err: unknown) => err);
+    expect(String(refused)).toContain('spec.injectionStrategy.revision');
+    expect(String(refused)).toContain('Cannot find specific ControllerRevision');
+    expect(String(refused)).not.toContain('forbidden');
+  });
 });
