@@ -7,11 +7,19 @@
 #                                                   (default: the control plane, all but helm)
 #
 # Versions are pinned in libs/local-cluster/src/versions.ts, which the TypeScript side uses to find them.
+# REGATTA_KUBERNETES_VERSION=X.Y.Z builds another Kubernetes release instead of the pinned one (into
+# kubernetes-X.Y.Z); tests run with the same variable set use it (libs/local-cluster locateBinaries).
+# docs/operations.md "Supported Kubernetes versions" lists the releases known to build and pass.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 eval "$(sed -n "s/^export const \([A-Z_]*\) = '\([^']*\)';$/\1=\2/p" "$root/libs/local-cluster/src/versions.ts")"
 : "${KUBERNETES_VERSION:?} ${ETCD_VERSION:?} ${NATS_VERSION:?} ${JAEGER_VERSION:?} ${HELM_VERSION:?} ${GO_MOD_DIRECTIVE:?}"
+KUBERNETES_VERSION=${REGATTA_KUBERNETES_VERSION:-$KUBERNETES_VERSION}
+if ! [[ $KUBERNETES_VERSION =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]]; then
+  echo "regatta: REGATTA_KUBERNETES_VERSION must be a release like 1.36.3 (no leading v), not '$KUBERNETES_VERSION'" >&2
+  exit 2
+fi
 cache=${REGATTA_CACHE:-$HOME/.cache/regatta}
 
 if ! command -v go >/dev/null 2>&1; then

@@ -14,24 +14,46 @@ export interface Binaries {
   jaeger: string;
 }
 
+/**
+ * The Kubernetes version of the control plane: `REGATTA_KUBERNETES_VERSION` (e.g. `1.34.4`, to run against
+ * another minor; build it first with the same variable set: `tools/controlplane/build.sh kubernetes`) or the pinned
+ * KUBERNETES_VERSION. Throws LocalClusterError REGATTA_KUBERNETES_VERSION_INVALID when the value is not `X.Y.Z`.
+ */
+export function kubernetesVersion(env: NodeJS.ProcessEnv = process.env): string {
+  const v = env['REGATTA_KUBERNETES_VERSION'];
+  if (!v) return KUBERNETES_VERSION;
+  if (!/^\d+\.\d+\.\d+$/.test(v)) {
+    throw new LocalClusterError(
+      'REGATTA_KUBERNETES_VERSION_INVALID',
+      `REGATTA_KUBERNETES_VERSION must be a release like ${KUBERNETES_VERSION} (no leading v), not '${v}'`,
+    );
+  }
+  return v;
+}
+
 /** The cache folder of built binaries: `REGATTA_CACHE` or `~/.cache/regatta`. */
 export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return env['REGATTA_CACHE'] || join(homedir(), '.cache', 'regatta');
 }
 
 /**
- * Paths of the pinned binaries in the cache; throws BinariesMissingError naming what is not built. With
- * `{ jaeger: false }` (a cluster started without Jaeger) a missing Jaeger is not an error.
+ * Paths of the pinned binaries in the cache (Kubernetes: `kubernetesVersion(env)`); throws BinariesMissingError
+ * naming what is not built. With `{ jaeger: false }` (a cluster started without Jaeger) a missing Jaeger is not an error.
  */
-export function locateBinaries(dir = cacheDir(), need: { jaeger?: boolean } = {}): Binaries {
+export function locateBinaries(
+  dir = cacheDir(),
+  need: { jaeger?: boolean } = {},
+  env: NodeJS.ProcessEnv = process.env,
+): Binaries {
   const bin = (component: string, version: string, file: string) =>
     join(dir, `${component}-${version}`, 'bin', file);
+  const k8s = kubernetesVersion(env);
   const found: Binaries = {
     etcd: bin('etcd', ETCD_VERSION, 'etcd'),
-    kubeApiserver: bin('kubernetes', KUBERNETES_VERSION, 'kube-apiserver'),
-    kubeControllerManager: bin('kubernetes', KUBERNETES_VERSION, 'kube-controller-manager'),
-    kubeScheduler: bin('kubernetes', KUBERNETES_VERSION, 'kube-scheduler'),
-    kubectl: bin('kubernetes', KUBERNETES_VERSION, 'kubectl'),
+    kubeApiserver: bin('kubernetes', k8s, 'kube-apiserver'),
+    kubeControllerManager: bin('kubernetes', k8s, 'kube-controller-manager'),
+    kubeScheduler: bin('kubernetes', k8s, 'kube-scheduler'),
+    kubectl: bin('kubernetes', k8s, 'kubectl'),
     natsServer: bin('nats', NATS_VERSION, 'nats-server'),
     jaeger: bin('jaeger', JAEGER_VERSION, 'jaeger'),
   };

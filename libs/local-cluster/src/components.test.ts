@@ -4,6 +4,7 @@ import {
   apiserverArgs,
   CONTROLLER_MANAGER_LEFT_OFF,
   controllerManagerArgs,
+  controllerManagerControllers,
   etcdArgs,
   kubeconfigYaml,
   natsConfig,
@@ -136,5 +137,13 @@ describe('kube-controller-manager command line', () => {
         '--bind-address=127.0.0.1',
       ]),
     );
+  });
+});
+
+describe('controllerManagerControllers', () => {
+  it('names the cloud controllers up to 1.36 and leaves them out from 1.37 on (kube-controller-manager dropped them)', () => {
+    expect(controllerManagerControllers('1.34.4')).toContain('-service-lb-controller');
+    expect(controllerManagerControllers('1.36.3')).toContain('-cloud-node-lifecycle-controller');
+    expect([...controllerManagerControllers('1.37.2')]).toEqual(['*', '-node-lifecycle-controller']);
   });
 });

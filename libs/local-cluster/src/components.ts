@@ -1,6 +1,7 @@
 // Command lines of the control plane's processes: pure functions of ports and paths.
 import { randomBytes } from 'node:crypto';
 import { CONTROLLER_NAMES } from '@regatta/runtime';
+import { kubernetesVersion } from './binaries.js';
 
 export interface PkiPaths {
   caCert: string;
@@ -115,10 +116,30 @@ export const CONTROLLER_MANAGER_CONTROLLERS: readonly string[] = [
   ...Object.keys(CONTROLLER_MANAGER_LEFT_OFF).map((name) => `-${name}`),
 ];
 
+/** Controllers kube-controller-manager no longer has from Kubernetes 1.37 on (cloud providers run outside it). */
+const CLOUD_CONTROLLERS = [
+  'cloud-node-lifecycle-controller',
+  'node-route-controller',
+  'service-lb-controller',
+];
+
+/**
+ * `CONTROLLER_MANAGER_CONTROLLERS` for a Kubernetes release (`X.Y.Z`): kube-controller-manager 1.37 refuses to
+ * start when `--controllers` names the cloud controllers it dropped, so they are left out of the list from 1.37 on.
+ */
+export function controllerManagerControllers(version: string): readonly string[] {
+  const minor = Number(version.split('.')[1]);
+  return minor >= 37
+    ? CONTROLLER_MANAGER_CONTROLLERS.filter((c) => !CLOUD_CONTROLLERS.includes(c.slice(1)))
+    : CONTROLLER_MANAGER_CONTROLLERS;
+}
+
 export function controllerManagerArgs(o: {
   kubeconfig: string;
   securePort: number;
   pki: PkiPaths;
+  /** The release being started; default `kubernetesVersion()` (the pin or REGATTA_KUBERNETES_VERSION). */
+  kubernetesVersion?: string;
 }): string[] {
   return [
     `--kubeconfig=${o.kubeconfig}`,
@@ -127,7 +148,7 @@ export function controllerManagerArgs(o: {
     '--leader-elect=false',
     '--bind-address=127.0.0.1',
     `--secure-port=${o.securePort}`,
-    `--controllers=${CONTROLLER_MANAGER_CONTROLLERS.join(',')}`,
+    `--controllers=${controllerManagerControllers(o.kubernetesVersion ?? kubernetesVersion()).join(',')}`,
     // service-account tokens and the kube-root-ca.crt ConfigMaps
     `--root-ca-file=${o.pki.caCert}`,
     `--service-account-private-key-file=${o.pki.serviceAccountKey}`,
@@ -194,7 +215,10 @@ export interface NodeAgentUser extends NatsUser {
 }
 
 /** A node agent's bus user: a fresh password and inbox prefix, its node's key of the bucket (docs/adr/0032). */
-export function newNodeAgentUser(node: string, o: { bucket: string; registration: (node: string) => string }): NodeAgentUser {
+export function newNodeAgentUser(
+  node: string,
+  o: { bucket: string; registration: (node: string) => string },
+): NodeAgentUser {
   return {
     user: `regatta-node-agent-${node}`,
     password: randomBytes(18).toString('base64url'),
@@ -210,7 +234,10 @@ export function newNodeAgentUser(node: string, o: { bucket: string; registration
  * direct-get subjects name the key, and the server checks a consumer's filter against the subject), answer flow
  * control, write its one registration; receive only on its own inbox prefix. Nothing else of the bus is readable.
  */
-export function nodeAgentPermissions(prefix: string, a: NodeAgentUser): { publish: string[]; subscribe: string[] } {
+export function nodeAgentPermissions(
+  prefix: string,
+  a: NodeAgentUser,
+): { publish: string[]; subscribe: string[] } {
   const bucket = `${prefix}${a.bucket}`;
   const stream = `KV_${bucket}`;
   const subject = `$KV.${bucket}.${a.key}`;
