@@ -6,17 +6,19 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ETCD_VERSION, HELM_VERSION, JAEGER_VERSION, KUBERNETES_VERSION, NATS_VERSION } from './versions.js';
+import { kubernetesVersion } from './binaries.js';
+import { ETCD_VERSION, HELM_VERSION, JAEGER_VERSION, NATS_VERSION } from './versions.js';
 
 export type BuildComponent = 'nats' | 'etcd' | 'kubernetes' | 'jaeger' | 'helm';
 
 /** The components the local cluster needs, in the order build.sh builds them. */
 export const CONTROL_PLANE_COMPONENTS: readonly BuildComponent[] = ['nats', 'etcd', 'kubernetes', 'jaeger'];
 
+/** Kubernetes: the pin or the release REGATTA_KUBERNETES_VERSION names (docs/adr/0058), as build.sh builds it. */
 export const COMPONENT_VERSIONS: Readonly<Record<BuildComponent, string>> = {
   nats: NATS_VERSION,
   etcd: ETCD_VERSION,
-  kubernetes: KUBERNETES_VERSION,
+  kubernetes: kubernetesVersion(),
   jaeger: JAEGER_VERSION,
   helm: HELM_VERSION,
 };
