@@ -12,7 +12,7 @@ import {
 } from '@regatta/bus';
 import { KubeClient, type CoreEvent } from '@regatta/kube';
 import { appEntryPath, freePort, startProgram, waitFor, type ManagedProcess } from '@regatta/local-cluster';
-import { programKubeconfig, programsRunAsAdmin } from '@regatta/testing';
+import { programKubeconfig } from '@regatta/testing';
 import { createPodFromProtobuf, createPodFromYaml, largePodProtobuf, largePodYaml } from './testing/large-pods.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -36,9 +36,7 @@ async function setup() {
 
   const ports = new Map<string, number>();
   // the watcher runs on its chart ServiceAccount, as the scenario programs do (docs/adr/0054)
-  const watcherKubeconfig = programsRunAsAdmin()
-    ? kubeconfig
-    : await programKubeconfig({ app: 'watcher', adminKubeconfig: kubeconfig, leaseNamespace: ns });
+  const watcherKubeconfig = await programKubeconfig({ app: 'watcher', adminKubeconfig: kubeconfig, leaseNamespace: ns });
   const startWatcher = async (podName: string): Promise<ManagedProcess> => {
     const port = await freePort();
     ports.set(podName, port);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { appEntryPath, startServingProgram, type ServingProgram } from '@regatta/local-cluster';
-import { leaseNamespaceOf, programKubeconfig, programsRunAsAdmin } from './program-identities.js';
+import { leaseNamespaceOf, programKubeconfig } from './program-identities.js';
 
 export type { ServingProgram } from '@regatta/local-cluster';
 
@@ -52,7 +52,7 @@ export function useScenarioPrograms(): ScenarioPrograms {
       mkdirSync(PROGRAM_LOGS, { recursive: true });
       const adminKubeconfig = env['KUBECONFIG'];
       const own =
-        adminKubeconfig && !admin && !programsRunAsAdmin()
+        adminKubeconfig && !admin
           ? {
               KUBECONFIG: await programKubeconfig({
                 app,
