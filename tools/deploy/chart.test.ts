@@ -139,6 +139,32 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
     );
   });
 
+  it('a controller writes each status one way, and replaces no kind it only patches', () => {
+    const ms = rendered['all-on']!;
+    // the workloads' status writer (libs/workload status-writer) and the pods' readiness writes merge-patch; the
+    // ImagePullJob and NodeImage controllers replace theirs (libs/imagepull job- and nodeimage-reconciler)
+    const replaced = new Set(['apps.kruise.io/imagepulljobs/status', 'apps.kruise.io/nodeimages/status']);
+    for (const c of CONTROLLER_NAMES) {
+      const got = grants(rulesOf(ms, 'ClusterRole', `regatta-${c}`));
+      for (const g of got) {
+        const [verb, resource = ''] = g.split(' ');
+        if (!resource.endsWith('/status') || (verb !== 'update' && verb !== 'patch')) continue;
+        expect(`${c}: ${verb} ${resource}`).toBe(`${c}: ${replaced.has(resource) ? 'update' : 'patch'} ${resource}`);
+      }
+    }
+    // a controller's own kind: patched (finalizers, annotations), never replaced
+    for (const [c, own] of [
+      ['cloneset', 'clonesets'],
+      ['asts', 'statefulsets'],
+      ['ads', 'daemonsets'],
+      ['sidecarset', 'sidecarsets'],
+      ['uniteddeployment', 'uniteddeployments'],
+      ['resourcedistribution', 'resourcedistributions'],
+      ['imagepull', 'imagepulljobs'],
+    ] as const)
+      expect(grants(rulesOf(ms, 'ClusterRole', `regatta-${c}`)), c).not.toContain(`update apps.kruise.io/${own}`);
+  });
+
   it('each program reads only its own webhook Secret and renews only its own Lease in the Lease namespace', () => {
     const rules = rulesOf(rendered['only-cloneset']!, 'Role', 'regatta-cloneset-lease');
     expect(rules).toContainEqual({

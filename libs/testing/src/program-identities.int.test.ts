@@ -67,7 +67,10 @@ describe.skipIf(programsRunAsAdmin())('scenario programs on their own ServiceAcc
     expect(canI(['get', 'secrets', '-n', ns, as('cloneset')])).toBe('no');
     expect(canI(['list', 'secrets', '-n', PROGRAMS_NAMESPACE, as('cloneset')])).toBe('no');
     expect(canI(['create', 'pods', '-n', ns, as('cloneset')])).toBe('yes');
-    expect(canI(['update', 'clonesets.apps.kruise.io/status', '-n', ns, as('cloneset')])).toBe('yes');
+    // status is written by merge patch only, and the CloneSet itself is never replaced (only the verbs it writes)
+    expect(canI(['patch', 'clonesets.apps.kruise.io/status', '-n', ns, as('cloneset')])).toBe('yes');
+    expect(canI(['update', 'clonesets.apps.kruise.io/status', '-n', ns, as('cloneset')])).toBe('no');
+    expect(canI(['update', 'clonesets.apps.kruise.io', '-n', ns, as('cloneset')])).toBe('no');
     expect(canI(['update', 'leases/regatta-cloneset', '-n', leaseNs, as('cloneset')])).toBe('yes');
     expect(canI(['update', 'leases/regatta-watcher', '-n', leaseNs, as('cloneset')])).toBe('no');
     expect(canI(['get', 'secrets/regatta-cloneset-webhook-certs', '-n', leaseNs, as('cloneset')])).toBe(

@@ -19,11 +19,12 @@ cloneset:
     - { group: apps.kruise.io, resource: imagepulljobs }
   writes:
     - { apiGroups: [""], resources: [pods], verbs: [get, create, update, patch, delete] }
-    - { apiGroups: [""], resources: [pods/status], verbs: [update, patch] }
-    - { apiGroups: [""], resources: [persistentvolumeclaims], verbs: [create, update, patch, delete] }
+    - { apiGroups: [""], resources: [pods/status], verbs: [patch] }
+    # claims: created with their pod; handed to a terminating pod and deleted by the clean-up (sync/pvc-cleanup.ts)
+    - { apiGroups: [""], resources: [persistentvolumeclaims], verbs: [create, update, delete] }
     - { apiGroups: [apps], resources: [controllerrevisions], verbs: [get, create, update, patch, delete] }
-    - { apiGroups: [apps.kruise.io], resources: [clonesets], verbs: [get, update, patch] }
-    - { apiGroups: [apps.kruise.io], resources: [clonesets/status], verbs: [update, patch] }
+    - { apiGroups: [apps.kruise.io], resources: [clonesets], verbs: [get, patch] }
+    - { apiGroups: [apps.kruise.io], resources: [clonesets/status], verbs: [patch] }
     # owner references with blockOwnerDeletion (pods and revisions owned by the CloneSet, claims owned by their pod)
     # need update on the owner's finalizers where OwnerReferencesPermissionEnforcement is on (libs/kube owner.ts)
     - { apiGroups: [apps.kruise.io], resources: [clonesets/finalizers], verbs: [update] }
@@ -42,11 +43,13 @@ asts:
     - { group: apps.kruise.io, resource: imagepulljobs }
   writes:
     - { apiGroups: [""], resources: [pods], verbs: [get, create, update, patch, delete] }
-    - { apiGroups: [""], resources: [pods/status], verbs: [update, patch] }
-    - { apiGroups: [""], resources: [persistentvolumeclaims], verbs: [create, update, patch, delete] }
+    - { apiGroups: [""], resources: [pods/status], verbs: [patch] }
+    # claims: created with their pod; owner references (retention policy) and sizes (resize) patched; deleting them
+    # is left to the garbage collector (sync/pod-control.ts, sync/claim-resize.ts)
+    - { apiGroups: [""], resources: [persistentvolumeclaims], verbs: [create, patch] }
     - { apiGroups: [apps], resources: [controllerrevisions], verbs: [get, create, update, patch, delete] }
-    - { apiGroups: [apps.kruise.io], resources: [statefulsets], verbs: [get, update, patch] }
-    - { apiGroups: [apps.kruise.io], resources: [statefulsets/status], verbs: [update, patch] }
+    - { apiGroups: [apps.kruise.io], resources: [statefulsets], verbs: [get, patch] }
+    - { apiGroups: [apps.kruise.io], resources: [statefulsets/status], verbs: [patch] }
     # blockOwnerDeletion under OwnerReferencesPermissionEnforcement (libs/kube owner.ts)
     - { apiGroups: [apps.kruise.io], resources: [statefulsets/finalizers], verbs: [update] }
     # claim resize (StatefulSetAutoResizePVCGate): the webhook lists the classes, the controller gets a claim's class
@@ -66,10 +69,10 @@ ads:
     - { group: apps.kruise.io, resource: imagepulljobs }
   writes:
     - { apiGroups: [""], resources: [pods], verbs: [get, create, update, patch, delete] }
-    - { apiGroups: [""], resources: [pods/status], verbs: [update, patch] }
+    - { apiGroups: [""], resources: [pods/status], verbs: [patch] }
     - { apiGroups: [apps], resources: [controllerrevisions], verbs: [get, create, update, patch, delete] }
-    - { apiGroups: [apps.kruise.io], resources: [daemonsets], verbs: [get, update, patch] }
-    - { apiGroups: [apps.kruise.io], resources: [daemonsets/status], verbs: [update, patch] }
+    - { apiGroups: [apps.kruise.io], resources: [daemonsets], verbs: [get, patch] }
+    - { apiGroups: [apps.kruise.io], resources: [daemonsets/status], verbs: [patch] }
     # blockOwnerDeletion under OwnerReferencesPermissionEnforcement (libs/kube owner.ts)
     - { apiGroups: [apps.kruise.io], resources: [daemonsets/finalizers], verbs: [update] }
     # image pre-download (gate PreDownloadImageFor…): the rollout's ImagePullJobs, deleted once it is over
@@ -83,11 +86,11 @@ sidecarset:
     - { group: "", resource: namespaces }
   writes:
     - { apiGroups: [""], resources: [pods], verbs: [get, update, patch] }
-    - { apiGroups: [""], resources: [pods/status], verbs: [update, patch] }
+    - { apiGroups: [""], resources: [pods/status], verbs: [patch] }
     # the launch-priority barrier ConfigMaps (libs/sidecarset launch-priority)
     - { apiGroups: [""], resources: [configmaps], verbs: [get, create, patch] }
-    - { apiGroups: [apps.kruise.io], resources: [sidecarsets], verbs: [get, update, patch] }
-    - { apiGroups: [apps.kruise.io], resources: [sidecarsets/status], verbs: [update, patch] }
+    - { apiGroups: [apps.kruise.io], resources: [sidecarsets], verbs: [get, patch] }
+    - { apiGroups: [apps.kruise.io], resources: [sidecarsets/status], verbs: [patch] }
     # blockOwnerDeletion under OwnerReferencesPermissionEnforcement (libs/sidecarset upgrade/revisions.ts)
     - { apiGroups: [apps.kruise.io], resources: [sidecarsets/finalizers], verbs: [update] }
   # SidecarSets are cluster-scoped: their revisions live in one namespace (REGATTA_SIDECARSET_REVISION_NAMESPACE,
@@ -113,8 +116,8 @@ uniteddeployment:
     - { apiGroups: [apps.kruise.io], resources: [clonesets, statefulsets], verbs: [get, create, update, patch, delete] }
     - { apiGroups: [apps], resources: [statefulsets, deployments], verbs: [get, create, update, patch, delete] }
     - { apiGroups: [apps], resources: [controllerrevisions], verbs: [get, create, update, patch, delete] }
-    - { apiGroups: [apps.kruise.io], resources: [uniteddeployments], verbs: [get, update, patch] }
-    - { apiGroups: [apps.kruise.io], resources: [uniteddeployments/status], verbs: [update, patch] }
+    - { apiGroups: [apps.kruise.io], resources: [uniteddeployments], verbs: [get, patch] }
+    - { apiGroups: [apps.kruise.io], resources: [uniteddeployments/status], verbs: [patch] }
     # reservation mode (reserveUnschedulablePods): the reserved label on the subsets' pods; delete: pods stuck in an
     # apps/v1 StatefulSet subset's rolling update (libs/uniteddeployment sync/manage.ts deleteStuckPods)
     - { apiGroups: [""], resources: [pods], verbs: [patch, delete] }
@@ -129,9 +132,9 @@ resourcedistribution:
     - { group: "", resource: namespaces }
   writes:
     # it distributes Secrets and ConfigMaps into namespaces: the one controller that writes (and so reads) Secrets
-    - { apiGroups: [""], resources: [secrets, configmaps], verbs: [get, create, update, patch, delete] }
-    - { apiGroups: [apps.kruise.io], resources: [resourcedistributions], verbs: [get, update, patch] }
-    - { apiGroups: [apps.kruise.io], resources: [resourcedistributions/status], verbs: [update, patch] }
+    - { apiGroups: [""], resources: [secrets, configmaps], verbs: [get, create, update, delete] }
+    - { apiGroups: [apps.kruise.io], resources: [resourcedistributions], verbs: [get, patch] }
+    - { apiGroups: [apps.kruise.io], resources: [resourcedistributions/status], verbs: [patch] }
     # blockOwnerDeletion under OwnerReferencesPermissionEnforcement (libs/resourcedistribution copies.ts)
     - { apiGroups: [apps.kruise.io], resources: [resourcedistributions/finalizers], verbs: [update] }
 imagepull:
@@ -145,7 +148,7 @@ imagepull:
   writes:
     - { apiGroups: [apps.kruise.io], resources: [nodeimages], verbs: [get, create, update, patch, delete] }
     # the status guard: a tag no agent answered in time is marked failed (libs/imagepull nodeimage-reconciler)
-    - { apiGroups: [apps.kruise.io], resources: [nodeimages/status], verbs: [update, patch] }
+    - { apiGroups: [apps.kruise.io], resources: [nodeimages/status], verbs: [update] }
     # the fresh read of a Node the cache no longer has, before its NodeImage is deleted (nodeimage-reconciler)
     - { apiGroups: [""], resources: [nodes], verbs: [get] }
     # a job's pull secrets, read from the job's namespace and copied into kruise-daemon-config (libs/imagepull
@@ -154,8 +157,8 @@ imagepull:
     - { apiGroups: [""], resources: [secrets], verbs: [get] }
     - { apiGroups: [""], resources: [namespaces], resourceNames: [kruise-daemon-config], verbs: [get] }
     # delete: a finished job after its ttlSecondsAfterFinished (libs/imagepull job-reconciler)
-    - { apiGroups: [apps.kruise.io], resources: [imagepulljobs], verbs: [get, update, patch, delete] }
-    - { apiGroups: [apps.kruise.io], resources: [imagepulljobs/status], verbs: [update, patch] }
+    - { apiGroups: [apps.kruise.io], resources: [imagepulljobs], verbs: [get, patch, delete] }
+    - { apiGroups: [apps.kruise.io], resources: [imagepulljobs/status], verbs: [update] }
 {{- end -}}
 
 {{/* The controllers in the order the chart renders them (runtime's CONTROLLER_NAMES). */}}
