@@ -22,7 +22,7 @@ function world(options: { tracer?: RolloutTracer; webhookInStep?: () => boolean 
     normal: async (o: KubeObject, reason: string) => void events.push({ reason, on: o.kind ?? '' }),
     warning: async (o: KubeObject, reason: string) => void events.push({ reason, on: o.kind ?? '' }),
   } as unknown as EventRecorder;
-  const now = T0;
+  let now = T0;
   const reconciler = (expectations: Expectations) =>
     new SidecarSetUpgradeReconciler({
       client: c.writer,
@@ -42,6 +42,10 @@ function world(options: { tracer?: RolloutTracer; webhookInStep?: () => boolean 
     c,
     events,
     keep,
+    /** Moves the reconcilers' clock on. */
+    advance: (ms: number) => {
+      now = new Date(now.getTime() + ms);
+    },
     round: async (shared = false) => {
       const from = c.writes.length;
       const result = await (shared ? r : reconciler(new Expectations())).reconcile(
@@ -151,6 +155,51 @@ describe('SidecarSetUpgradeReconciler', () => {
     inStep = true;
     expect((await w.round()).result).toEqual({});
     expect(w.set().status?.observedGeneration).toBe(2);
+  });
+
+  it('status counters follow the write cadence (ADR 0050): a counter-only change waits, the done upgrade does not', async () => {
+    const w = world();
+    w.c.add(sidecarSet(), pod({ name: 'pod-0' }), pod({ name: 'pod-1', createdAt: 1 }));
+    // first status: written at once, then pod-1 upgraded
+    expect(summary((await w.round(true)).writes)).toContain('patchStatus SidecarSet');
+    // pod-1's sidecar restarts: updatedPods 0 → 1, a counter within a second of the last write — deferred, and the
+    // next pod is upgraded without waiting for a status write
+    w.kubelet();
+    const deferred = await w.round(true);
+    expect(summary(deferred.writes)).toEqual(['replace Pod', 'patchStatus Pod']);
+    expect(deferred.result).toEqual({ requeueAfterMs: 1000 });
+    expect(w.set().status?.updatedPods).toBe(0);
+    // the requeue a second later writes the latest counters (pod-0 upgraded, its sidecar not restarted yet)
+    w.advance(1000);
+    expect(summary((await w.round(true)).writes)).toEqual(['patchStatus SidecarSet']);
+    expect(w.set().status).toMatchObject({ updatedPods: 2, readyPods: 1, updatedReadyPods: 1 });
+    // done (every pod updated and ready): written at once, inside the interval
+    w.advance(10);
+    w.kubelet();
+    const done = await w.round(true);
+    expect(summary(done.writes)).toEqual(['patchStatus SidecarSet']);
+    expect(done.result).toEqual({});
+    expect(w.set().status).toMatchObject({
+      matchedPods: 2,
+      updatedPods: 2,
+      readyPods: 2,
+      updatedReadyPods: 2,
+    });
+  });
+
+  it('a deferred status is written at once when a later step of the reconcile fails', async () => {
+    const w = world();
+    w.c.add(
+      sidecarSet({ updateStrategy: { type: 'RollingUpdate', maxUnavailable: 1 } }),
+      pod({ name: 'pod-0' }),
+      pod({ name: 'pod-1', createdAt: 1 }),
+    );
+    await w.round(true);
+    w.kubelet();
+    const refused = new Error('etcdserver: timeout');
+    w.c.failOn((x) => (x.verb === 'replace' ? refused : undefined));
+    await expect(w.round(true)).rejects.toBe(refused);
+    expect(w.set().status).toMatchObject({ updatedPods: 1 });
   });
 
   it('partition 2 of 3: one pod updated, then held', async () => {

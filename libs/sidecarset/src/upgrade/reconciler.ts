@@ -8,7 +8,7 @@ import type { KubeObject } from '@regatta/kube';
 import { labelSelectorMatches, partitionOf } from '@regatta/kube';
 import type { Pod } from '@regatta/lifecycle';
 import type { ReconcileContext, Reconciler, Request, Result } from '@regatta/runtime';
-import { RolloutTraceControl, RolloutTracer } from '@regatta/workload';
+import { RolloutTraceControl, RolloutTracer, StatusCadence } from '@regatta/workload';
 import { SIDECARSET_GVK } from './revisions.js';
 import { matchingPods } from './status.js';
 import { injectedSidecarSets } from './pod-state.js';
@@ -32,8 +32,19 @@ const EXPECTATION_REQUEUE_MS = 1000;
 /** Requeue while the pod webhook configuration does not hold the SidecarSet's entry yet. */
 const WEBHOOK_ENTRY_REQUEUE_MS = 200;
 
+/** What one reconcile learnt that its result depends on. */
+interface Round {
+  /** The new generation is not reported observed yet (docs/adr/0037). */
+  generationHeld: boolean;
+  /** > 0: a counter-only status change waits for the write cadence this long. */
+  statusDeferredMs: number;
+  /** Writes that deferred status at once. */
+  writeDeferredStatus?: () => Promise<unknown>;
+}
+
 export class SidecarSetUpgradeReconciler implements Reconciler {
   readonly #d: SidecarSetUpgradeReconcilerDeps;
+  readonly #statusCadence = new StatusCadence();
   readonly #now: () => Date;
   readonly #traces: SidecarSetTraces;
 
@@ -48,22 +59,34 @@ export class SidecarSetUpgradeReconciler implements Reconciler {
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result> {
-    const held = { generation: false };
-    const result = await this.#sync(req, ctx, held);
-    // the new generation is not reported observed yet: come back soon (the keeper applies the entry at once)
-    if (held.generation)
-      return {
-        requeueAfterMs: Math.min(result.requeueAfterMs ?? WEBHOOK_ENTRY_REQUEUE_MS, WEBHOOK_ENTRY_REQUEUE_MS),
-      };
-    return result;
+    const round: Round = { generationHeld: false, statusDeferredMs: 0 };
+    let result: Result;
+    try {
+      result = await this.#sync(req, ctx, round);
+    } catch (err) {
+      // the error's back-off, not the cadence's requeue, brings the next reconcile: write a deferred status now
+      if (round.writeDeferredStatus)
+        await round.writeDeferredStatus().catch((writeErr: unknown) => {
+          ctx.log.warn({ err: writeErr }, 'could not write the deferred status after a failed step');
+        });
+      throw err;
+    }
+    const after = [
+      result.requeueAfterMs,
+      round.statusDeferredMs,
+      // the new generation is not reported observed yet: come back soon (the keeper applies the entry at once)
+      round.generationHeld ? WEBHOOK_ENTRY_REQUEUE_MS : 0,
+    ].filter((ms): ms is number => ms !== undefined && ms > 0);
+    return after.length > 0 ? { ...result, requeueAfterMs: Math.min(...after) } : result;
   }
 
-  async #sync(req: Request, ctx: ReconcileContext, held: { generation: boolean }): Promise<Result> {
+  async #sync(req: Request, ctx: ReconcileContext, round: Round): Promise<Result> {
     const key = req.name;
     const cached = this.#d.sidecarsets.get(undefined, req.name) as SidecarSetView | undefined;
     if (!cached || cached.metadata?.deletionTimestamp) {
       this.#d.expectations.deleteUpdated(key);
       this.#traces.forget(key);
+      this.#statusCadence.forget(StatusCadence.keyOf(undefined, key));
       return {};
     }
     const set: SidecarSetView = { ...cached, ...SIDECARSET_GVK };
@@ -86,13 +109,24 @@ export class SidecarSetUpgradeReconciler implements Reconciler {
     const latestName = latest.metadata?.name ?? '';
     const record = await this.#traces.begin(s, latestName, pods.length);
     // 2. status
-    const { status, held: generationHeld } = await statusStep(s, pods, latestName, collisionCount);
-    held.generation = generationHeld;
-    s.set = { ...set, status };
     const expectedUpdated = Math.max(
       0,
       pods.length - partitionOf(set.spec?.updateStrategy?.partition, pods.length),
     );
+    const statusInput = {
+      pods,
+      latestRevision: latestName,
+      collisionCount,
+      expectedUpdated,
+      cadence: this.#statusCadence,
+    };
+    const { status, held, requeueAfterMs } = await statusStep(s, statusInput);
+    round.generationHeld = held;
+    round.statusDeferredMs = requeueAfterMs;
+    // against the stored status (s.set carries the computed one from here on)
+    if (requeueAfterMs > 0)
+      round.writeDeferredStatus = () => statusStep({ ...s, set }, { ...statusInput, urgent: true });
+    s.set = { ...set, status };
     await this.#traces.follow(s, record, pods, status, expectedUpdated);
     // 3. writes of earlier rounds the cache does not show yet
     d.expectations.observeUpdatedFrom(key, (name) => {

@@ -4,6 +4,7 @@
  */
 import { labelSelectorMatches } from '@regatta/kube';
 import type { Pod } from '@regatta/lifecycle';
+import type { StatusCadenceRules } from '@regatta/workload';
 import {
   injectedSidecarSets,
   isPodActive,
@@ -63,6 +64,31 @@ export function calculateStatus(
     updatedReadyPods,
     latestRevision,
     collisionCount,
+  };
+}
+
+/** The counters of a SidecarSet's status: a change only in these may wait for the write cadence. */
+export const SIDECARSET_STATUS_COUNTERS = [
+  'matchedPods',
+  'updatedPods',
+  'readyPods',
+  'updatedReadyPods',
+] as const;
+
+/**
+ * The status write cadence of a SidecarSet (libs/workload, docs/adr/0050): counter-only changes at most once per
+ * interval, written at once when the upgrade is done: every matched pod ready, at least `expectedUpdated` (what the
+ * partition lets through) updated, all of them ready.
+ */
+export function sidecarSetStatusCadence(
+  expectedUpdated: number,
+): StatusCadenceRules<Required<SidecarSetStatusView>> {
+  return {
+    counters: SIDECARSET_STATUS_COUNTERS,
+    settled: (n) =>
+      n.readyPods === n.matchedPods &&
+      n.updatedReadyPods === n.updatedPods &&
+      n.updatedPods >= Math.min(expectedUpdated, n.matchedPods),
   };
 }
 
