@@ -3,7 +3,7 @@
 // pointed at https://127.0.0.1:<port>, and kruise-manager itself in a network namespace of its own, joined to
 // the host's loopback by two byte relays (kruise-relay.ts). Returns a handle with its pid, how long it took
 // to be ready, and `stop()`. The binary and the CRDs come from tools/compat/build.sh's cache; the manifests
-// from the Go module cache that build filled. Used by the rollout benchmark's `--peer=kruise`.
+// from the Go module cache that build filled. Used by the rollout benchmarks' and the cold start's `--peer=kruise`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:https';
@@ -28,9 +28,11 @@ import type { RelayConfig } from './kruise-relay.js';
 import {
   KRUISE_NAMESPACE,
   kruiseManagerArgs,
+  kruiseControllerStarted,
   kruiseManagerEnv,
   kruiseWebhookConfigurations,
   portOf,
+  type KruiseController,
   type WebhookConfiguration,
 } from './peer-config.js';
 
@@ -47,7 +49,7 @@ export interface KruisePeer {
   /** kruise-manager's own pid (CPU and memory are read from it), and the two relays'. */
   pid: number;
   relayPids: { host: number; netns: number };
-  /** Spawn → webhook answering and the CloneSet controller's workers started, ms. */
+  /** Spawn → webhook answering and the awaited controller's workers started, ms. */
   readyMs: number;
   logFile: string;
   /** Removes the webhook configurations (nothing answers them any more), stops kruise-manager and the relays
@@ -124,7 +126,8 @@ function healthz(port: number): Promise<number> {
 /**
  * Installs kruise-manager's CRDs and webhook configurations in the cluster of `kubeconfig` and starts it there
  * (client limits `qps`/`burst`), in `dir` (logs, certificates, the relays' sockets); resolves once its webhook
- * server answers and its CloneSet controller runs. With `cluster`, its processes stop with the cluster too.
+ * server answers and `controller` (the CloneSet's unless given) runs. With `cluster`, its processes stop with the
+ * cluster too.
  */
 export async function startKruiseManager(o: {
   kubeconfig: string;
@@ -137,6 +140,8 @@ export async function startKruiseManager(o: {
   /** kruise-manager started again on the same cluster: its CRDs are in place (deleting them would take the
    * objects with them); only its webhooks are pointed at the new port. */
   keepCrds?: boolean;
+  /** The controller whose workers must have started (default the CloneSet's). */
+  controller?: KruiseController;
 }): Promise<KruisePeer> {
   const { kubeconfig, dir, log } = o;
   const binary = join(kruiseCacheDir(), 'bin', 'kruise-manager');
@@ -242,13 +247,12 @@ export async function startKruiseManager(o: {
       },
       { timeoutMs, intervalMs: 500 },
     );
+    const controller = o.controller ?? 'cloneset-controller';
     await waitFor(
-      "kruise-manager's CloneSet controller",
+      `kruise-manager's ${controller}`,
       () => {
         ns.assertRunning();
-        return readFileSync(logFile, 'utf8')
-          .split('\n')
-          .some((l) => l.includes('Starting workers') && l.includes('cloneset'));
+        return kruiseControllerStarted(readFileSync(logFile, 'utf8'), controller);
       },
       { timeoutMs, intervalMs: 500 },
     );

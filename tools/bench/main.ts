@@ -1,6 +1,7 @@
 // `npm run bench [-- --quick] [-- --only=watches,latency,memory,rollout,asts-rollout,ads-rollout,distribution,
-// sidecarset-latency,sidecarset-upgrade,imagepull,coldstart] [-- --rollout-pods=N] [-- --sidecarset-pods=N]
-// [-- --imagepull-nodes=N] [-- --coldstart-pods=N] [-- --peer=kruise [-- --peer-qps=Q] [-- --peer-burst=B]]
+// sidecarset-latency,sidecarset-upgrade,imagepull,coldstart] [-- --rollout-pods=N] [-- --asts-pods=N]
+// [-- --ads-nodes=N] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --coldstart-pods=N]
+// [-- --peer=kruise [-- --peer-qps=Q] [-- --peer-burst=B]]
 // [-- --keep] [-- --sources]`:
 // Regatta's published figures (docs/benchmarks.md). Starts its own control plane and nats-server in a temp
 // folder, the watcher app as a process, runs the benchmarks one after the other, prints every figure next to
@@ -65,7 +66,7 @@ const BENCHMARKS = [
   'imagepull',
   'coldstart',
 ];
-const usage = `usage: npm run bench [-- --quick] [-- --only=${BENCHMARKS.join(',')}] [-- --rollout-pods=N] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --coldstart-pods=N] [-- --peer=kruise [-- --peer-qps=Q] [-- --peer-burst=B]] [-- --keep] [-- --sources]`;
+const usage = `usage: npm run bench [-- --quick] [-- --only=${BENCHMARKS.join(',')}] [-- --rollout-pods=N] [-- --asts-pods=N] [-- --ads-nodes=N] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --coldstart-pods=N] [-- --peer=kruise [-- --peer-qps=Q] [-- --peer-burst=B]] [-- --keep] [-- --sources]`;
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 /** Run the programs from their TypeScript sources under tsx instead of their bundles (a baseline for section 3). */
@@ -80,6 +81,19 @@ if (rolloutPods !== undefined && !(Number.isInteger(rolloutPods) && rolloutPods 
   console.error(`--rollout-pods wants a positive integer, got ${rolloutPodsArg}`);
   process.exit(2);
 }
+/** Benchmarks 5's N (pods) and 6's N (nodes) when given (defaults below). */
+const sizeArg = (flag: string): number | undefined => {
+  const a = args.find((x) => x.startsWith(`${flag}=`));
+  if (a === undefined) return undefined;
+  const v = Number(a.slice(flag.length + 1));
+  if (!(Number.isInteger(v) && v > 0)) {
+    console.error(`${flag} wants a positive integer, got ${a}`);
+    process.exit(2);
+  }
+  return v;
+};
+const astsPods = sizeArg('--asts-pods');
+const adsNodes = sizeArg('--ads-nodes');
 /** Benchmark 8b's N when given (the default is 500, 50 with --quick). */
 const scsPodsArg = args.find((a) => a.startsWith('--sidecarset-pods='));
 const scsPods = scsPodsArg ? Number(scsPodsArg.slice('--sidecarset-pods='.length)) : undefined;
@@ -101,8 +115,8 @@ if (coldPods !== undefined && !(Number.isInteger(coldPods) && coldPods >= 10)) {
   console.error(`--coldstart-pods wants an integer of at least 10, got ${coldPodsArg}`);
   process.exit(2);
 }
-/** `--peer=kruise`: benchmark 4 runs its CloneSet a third time with kruise-manager, benchmark 10 starts it cold too
- * (peer-config.ts). */
+/** `--peer=kruise`: benchmarks 4, 5 and 6 run their CloneSet, Advanced StatefulSet and Advanced DaemonSet a third
+ * time with kruise-manager, benchmark 10 starts it cold too (peer-config.ts). */
 let peer: PeerOptions | undefined;
 try {
   peer = parsePeerArgs(args);
@@ -119,6 +133,8 @@ for (const a of args) {
     a !== '--sources' &&
     !a.startsWith('--only=') &&
     !a.startsWith('--rollout-pods=') &&
+    !a.startsWith('--asts-pods=') &&
+    !a.startsWith('--ads-nodes=') &&
     !a.startsWith('--sidecarset-pods=') &&
     !a.startsWith('--imagepull-nodes=') &&
     !a.startsWith('--coldstart-pods=') &&
@@ -128,9 +144,10 @@ for (const a of args) {
     process.exit(2);
   }
 }
-if (peer && !only.has('rollout') && !only.has('coldstart')) {
+const PEER_BENCHMARKS = ['rollout', 'asts-rollout', 'ads-rollout', 'coldstart'];
+if (peer && !PEER_BENCHMARKS.some((b) => only.has(b))) {
   console.error(
-    `--peer=kruise runs with the rollout or the cold start benchmark (--only=rollout,coldstart); ${usage}`,
+    `--peer=kruise runs with a rollout or the cold start benchmark (--only=${PEER_BENCHMARKS}); ${usage}`,
   );
   process.exit(2);
 }
@@ -150,9 +167,15 @@ const rolloutConfig = {
   ...(rolloutPods === undefined ? {} : { replicas: rolloutPods }),
 };
 /** Benchmark 5: N pods; t is shorter than benchmark 4's since the native StatefulSet's bound is N·t. */
-const astsConfig = quick ? { replicas: 30, restartMs: 1000 } : { replicas: 300, restartMs: 2000 };
+const astsConfig = {
+  ...(quick ? { replicas: 30, restartMs: 1000 } : { replicas: 300, restartMs: 2000 }),
+  ...(astsPods === undefined ? {} : { replicas: astsPods }),
+};
 /** Benchmark 6: N simulated nodes (one daemon pod each). */
-const adsConfig = quick ? { replicas: 10, restartMs: 2000 } : { replicas: 50, restartMs: 5000 };
+const adsConfig = {
+  ...(quick ? { replicas: 10, restartMs: 2000 } : { replicas: 50, restartMs: 5000 }),
+  ...(adsNodes === undefined ? {} : { replicas: adsNodes }),
+};
 /** Benchmark 7: N namespaces a ConfigMap is distributed to. */
 const distributionNamespaces = quick ? 100 : 1000;
 /** Benchmark 8a: pods created per phase, one at a time, after unmeasured warm-up ones. */
@@ -229,6 +252,7 @@ try {
       'asts-rollout',
       astsConfig,
       benchAstsRollout,
+      peer,
     );
   if (only.has('ads-rollout'))
     await rolloutBenchmark(
@@ -236,6 +260,7 @@ try {
       'ads-rollout',
       adsConfig,
       benchAdsRollout,
+      peer,
     );
   if (only.has('distribution')) await distributionBenchmark();
   if (only.has('sidecarset-latency')) await sidecarSetLatencyBenchmark();

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   describeLimits,
   isPeerArg,
+  kruiseControllerStarted,
   kruiseManagerArgs,
+  kruisePeerSide,
   kruiseManagerEnv,
   kruiseWebhookConfigurations,
   parsePeerArgs,
@@ -146,5 +148,48 @@ describe('portOf', () => {
   });
   it('refuses an API server off loopback', () => {
     expect(() => portOf('https://10.0.0.1:6443')).toThrow(/not on loopback/);
+  });
+});
+
+describe('kruiseControllerStarted', () => {
+  // controller-runtime's lines as kruise-manager v1.9.1 prints them
+  const log = [
+    'I1204 11:54:21.1 15058 controller.go:175] "msg"="Starting EventSource" "controller"="statefulset-controller"',
+    'I1204 11:54:22.7 15058 controller.go:242] "msg"="Starting workers" "controller"="cloneset-controller" "worker count"=3',
+    'I1204 11:54:22.8 15058 controller.go:242] "msg"="Starting workers" "controller"="sidecarset-controller" "worker count"=3',
+  ].join('\n');
+
+  it.each([
+    ['cloneset-controller', true],
+    ['statefulset-controller', false], // its sources start, its workers not yet
+    ['daemonset-controller', false],
+  ] as const)('%s → %s', (controller, want) => {
+    expect(kruiseControllerStarted(log, controller)).toBe(want);
+  });
+});
+
+describe('kruisePeerSide', () => {
+  const regatta = {
+    name: 'Advanced DaemonSet',
+    label: 'Advanced DaemonSet in place',
+    object: { apiVersion: 'apps.kruise.io/v1beta1', metadata: { name: 'bench', namespace: 'bench-ads' } },
+    batch: 10,
+    boundS: 10,
+  };
+
+  it("is Regatta's workload in bench-kruise, the same batch and bound, labelled for kruise-manager", () => {
+    const peer = kruisePeerSide(regatta, 'daemonset-controller', '1.9.1');
+    expect(peer).toEqual({
+      name: 'kruise-manager',
+      label: 'Advanced DaemonSet in place, kruise-manager v1.9.1',
+      object: {
+        apiVersion: 'apps.kruise.io/v1beta1',
+        metadata: { name: 'bench', namespace: 'bench-kruise' },
+      },
+      batch: 10,
+      boundS: 10,
+      kruiseController: 'daemonset-controller',
+    });
+    expect(regatta.object.metadata.namespace).toBe('bench-ads'); // a copy: Regatta's side is untouched
   });
 });

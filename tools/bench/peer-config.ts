@@ -141,3 +141,35 @@ export function portOf(server: string): number {
     throw new PeerArgsError(`the API server is not on loopback: ${server}`);
   return port;
 }
+
+/**
+ * The kruise-manager controller a rollout's workload needs, by the name it registers with controller-runtime
+ * (upstream pkg/controller/{cloneset,statefulset,daemonset}/*_controller.go, `controller.New`).
+ */
+export type KruiseController = 'cloneset-controller' | 'statefulset-controller' | 'daemonset-controller';
+
+/** kruise-manager's log says `controller`'s workers started (its caches synced: it acts on its workload). */
+export const kruiseControllerStarted = (log: string, controller: KruiseController): boolean =>
+  log.split('\n').some((l) => l.includes('Starting workers') && l.includes(controller));
+
+/** The namespace of a rollout benchmark's workload when kruise-manager is its controller. */
+export const KRUISE_BENCH_NAMESPACE = 'bench-kruise';
+
+/**
+ * A rollout benchmark's peer side from Regatta's: the identical workload (a copy, in `bench-kruise`), the same
+ * batch, bound and "done"; labelled for kruise-manager `version`, which must run `controller`.
+ */
+export function kruisePeerSide<
+  S extends { name: string; label: string; object: { metadata?: { namespace?: string } } },
+>(regatta: S, controller: KruiseController, version: string): S & { kruiseController: KruiseController } {
+  return {
+    ...regatta,
+    name: 'kruise-manager',
+    label: `${regatta.label}, kruise-manager v${version}`,
+    object: {
+      ...regatta.object,
+      metadata: { ...regatta.object.metadata, namespace: KRUISE_BENCH_NAMESPACE },
+    },
+    kruiseController: controller,
+  };
+}

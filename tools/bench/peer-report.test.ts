@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { WriteTally } from './rollout-audit.js';
-import type { PhaseResult } from './rollout-config.js';
-import { peerColumn, peerRows, type PeerColumn } from './peer-report.js';
+import type { PhaseResult, RolloutResult } from './rollout-config.js';
+import {
+  peerColumn,
+  peerColumns,
+  peerRows,
+  peerSummary,
+  reportPeer,
+  type PeerColumn,
+} from './peer-report.js';
 
 const MiB = 2 ** 20;
 
@@ -133,5 +140,84 @@ describe('peerRows', () => {
   it('says n/a where a side did not finish', () => {
     const rows = peerRows(col({}), col({ durationS: NaN }), 100);
     expect(rows[0]).toEqual(['duration, patch → status done (s)', '57.0', 'n/a', 'n/a']);
+  });
+});
+
+describe('peerSummary', () => {
+  it('puts both columns and the three ratios on one line', () => {
+    const reg = peerColumn(
+      phase({
+        durationS: 15,
+        boundS: 10,
+        cpuS: { 'regatta-ads': 1, watcher: 1 },
+        rssPeak: { 'regatta-ads': 150 * MiB, watcher: 120 * MiB },
+        apiWatches: 40,
+        apiWatchesWithout: 34,
+      }),
+      writes(150, 0, 200),
+      { proc: 'regatta-ads', reader: 'watcher', n: 50 },
+    );
+    const kru = peerColumn(
+      phase({
+        durationS: 30,
+        boundS: 10,
+        rssPeak: { 'kruise-manager': 90 * MiB },
+        apiWatches: 70,
+        apiWatchesWithout: 35,
+      }),
+      writes(225, 5, 260),
+      { proc: 'kruise-manager', n: 50 },
+    );
+    expect(peerSummary(reg, kru, 50)).toBe(
+      'Regatta 15.0 s = 1.50× bound, 3.00 pod writes/pod (0 failed), peak 150 MiB (+ watcher 270 MiB), ' +
+        '5 watches | kruise-manager 30.0 s = 3.00× bound, 4.50 pod writes/pod (5 failed), peak 90 MiB, ' +
+        '34 watches | kruise ÷ Regatta: duration 2.00, pod writes 1.50, peak RSS 0.60',
+    );
+  });
+});
+
+describe('reportPeer', () => {
+  const result = (o: Partial<RolloutResult>): RolloutResult => ({
+    title: 't',
+    replicas: 50,
+    restartMs: 2000,
+    nodes: 50,
+    controller: 'regatta-ads',
+    regatta: phase({ name: 'Advanced DaemonSet', cpuS: { 'regatta-ads': 1 } }),
+    native: phase({ name: 'DaemonSet' }),
+    restarts: [],
+    writes: { regatta: new Map([['regatta-ads', writes(150, 0, 200)]]), native: new Map() },
+    ...o,
+  });
+
+  it('is empty without a peer', () => {
+    expect(peerColumns(result({}))).toBeUndefined();
+    expect(reportPeer(result({}))).toBe('');
+  });
+
+  it("names the run's workload and prints both columns from the run's writes", () => {
+    const r = result({
+      peer: {
+        phase: phase({ name: 'kruise-manager', cpuS: { 'kruise-manager': 2 } }),
+        qps: 30,
+        burst: 50,
+        version: '1.9.1',
+        readyS: 6,
+      },
+      writes: {
+        regatta: new Map([['regatta-ads', writes(150, 0, 200)]]),
+        native: new Map(),
+        peer: new Map([['kruise-manager', writes(225, 5, 260)]]),
+      },
+    });
+    const cols = peerColumns(r);
+    expect(cols?.regatta.podWrites).toBe(150);
+    expect(cols?.kruise.podWrites).toBe(225);
+    const text = reportPeer(r);
+    expect(text).toContain('the same Advanced DaemonSet, 50 pods');
+    expect(text).toContain("the benchmark's own watch on the Advanced DaemonSet");
+    expect(text).not.toContain('CloneSet');
+    expect(text).toMatch(/controller pod writes \/ pod \(failed\)\s+3\.00 \(0\)\s+4\.50 \(5\)\s+1\.50/);
+    expect(text).toContain('summary: Regatta 57.0 s = 1.14× bound, 3.00 pod writes/pod');
   });
 });

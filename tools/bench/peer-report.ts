@@ -1,5 +1,6 @@
-// `--peer=kruise`'s table (docs/benchmarks-rollouts.md section 4, "side by side with kruise-manager"): the same
-// CloneSet rollout with Regatta's controller and with kruise-manager, one column each and kruise ÷ Regatta.
+// `--peer=kruise`'s table (docs/benchmarks-rollouts.md, "side by side with kruise-manager" in sections 4, 5 and 6):
+// the same rollout (CloneSet, Advanced StatefulSet, Advanced DaemonSet) with Regatta's controller and with
+// kruise-manager, one column each and kruise ÷ Regatta, and a one-line summary of both (docs/benchmarks.md's table).
 import { fmt, ratio, table } from './common.js';
 import type { WriteTally } from './rollout-audit.js';
 import type { PhaseResult, RolloutResult } from './rollout-config.js';
@@ -99,16 +100,44 @@ export function peerRows(r: PeerColumn, k: PeerColumn, n: number): string[][] {
   ];
 }
 
+/** Regatta's column and kruise-manager's from a rollout run with a peer; undefined without one. */
+export function peerColumns(r: RolloutResult): { regatta: PeerColumn; kruise: PeerColumn } | undefined {
+  if (!r.peer) return undefined;
+  const n = r.replicas;
+  return {
+    regatta: peerColumn(r.regatta, r.writes.regatta.get(r.controller), {
+      proc: r.controller,
+      reader: 'watcher',
+      n,
+    }),
+    kruise: peerColumn(r.peer.phase, r.writes.peer?.get('kruise-manager'), { proc: 'kruise-manager', n }),
+  };
+}
+
+/**
+ * Both columns in one line: duration and its ratio to the bound, pod writes per pod (kruise's failed ones), peak
+ * RSS (Regatta's with the watcher), watches; then kruise ÷ Regatta of the duration, pod writes and peak RSS.
+ */
+export function peerSummary(reg: PeerColumn, kru: PeerColumn, n: number): string {
+  const side = (c: PeerColumn, withReader: boolean) =>
+    `${fmt(c.durationS, 1)} s = ${fmt(c.durationS / c.boundS, 2)}× bound, ` +
+    `${fmt(c.podWrites / n, 2)} pod writes/pod (${c.podFailed} failed), peak ${mib(c.peakRss)}` +
+    (withReader ? ` (+ watcher ${mib(c.peakRssWithReader)})` : '') +
+    `, ${fmt(c.watches, 0)} watches`;
+  return (
+    `Regatta ${side(reg, true)} | kruise-manager ${side(kru, false)} | kruise ÷ Regatta: duration ` +
+    `${ratio(kru.durationS, reg.durationS)}, pod writes ${ratio(kru.podWrites, reg.podWrites)}, ` +
+    `peak RSS ${ratio(kru.peakRss, reg.peakRss)}`
+  );
+}
+
 export function reportPeer(r: RolloutResult): string {
   const p = r.peer;
-  if (!p) return '';
+  const cols = peerColumns(r);
+  if (!p || !cols) return '';
   const n = r.replicas;
-  const reg = peerColumn(r.regatta, r.writes.regatta.get(r.controller), {
-    proc: r.controller,
-    reader: 'watcher',
-    n,
-  });
-  const kru = peerColumn(p.phase, r.writes.peer?.get('kruise-manager'), { proc: 'kruise-manager', n });
+  const { regatta: reg, kruise: kru } = cols;
+  const workload = r.regatta.name;
   const load = (x: PhaseResult) =>
     `${fmt((100 * (x.cpuS['everything else'] ?? NaN)) / (x.durationS ?? x.timeoutS), 0)} %`;
   const relays = ['kruise relay (host)', 'kruise relay (netns)'].reduce(
@@ -117,7 +146,7 @@ export function reportPeer(r: RolloutResult): string {
   );
   return [
     `Side by side with kruise-manager v${p.version} (${describeLimits(p)}; ready ${fmt(p.readyS, 1)} s after start): ` +
-      `the same CloneSet, ${n} pods, bound ${fmt(r.regatta.boundS, 1)} s, same cluster, namespace of its own`,
+      `the same ${workload}, ${n} pods, bound ${fmt(r.regatta.boundS, 1)} s, same cluster, namespace of its own`,
     '',
     table([
       ['', `Regatta ${r.controller}`, `kruise-manager ${p.qps}/${p.burst}`, 'kruise / Regatta'],
@@ -125,7 +154,7 @@ export function reportPeer(r: RolloutResult): string {
     ]),
     '',
     'WATCH requests: apiserver_longrunning_requests{verb="WATCH"} with the pods ready, less the same 3 s after ' +
-      "the side's controller stopped, less the benchmark's own watch on the CloneSet. kruise-manager runs in a " +
+      `the side's controller stopped, less the benchmark's own watch on the ${workload}. kruise-manager runs in a ` +
       `network namespace of its own behind two byte relays (docs/adr/0053); their CPU (${fmt(relays, 2)} s) is in ` +
       `none of its figures. Work outside the benchmark took ${load(r.regatta)} of a core during Regatta's rollout, ` +
       `${load(p.phase)} during kruise-manager's (2 cores, shared): durations are loaded, writes and memory are not.`,
@@ -142,5 +171,6 @@ export function reportPeer(r: RolloutResult): string {
     ),
     `kruise-manager at the end: ${p.phase.finalStatus}`,
     `  ${p.phase.notes.join('\n  ')}`,
+    `summary: ${peerSummary(reg, kru, n)}`,
   ].join('\n');
 }

@@ -15,7 +15,9 @@ import {
   type Ctx,
   type RolloutResult,
 } from './rollout-config.js';
-import { runRollout } from './rollout-run.js';
+import { OPENKRUISE_VERSION } from '../compat/versions.js';
+import { kruisePeerSide } from './peer-config.js';
+import { runRollout, type Side } from './rollout-run.js';
 import { DAEMONSETS, KRUISE_DAEMONSETS, type DaemonSetObj } from './rollout-watch.js';
 
 export const ADS_MAX_UNAVAILABLE = '20%';
@@ -70,6 +72,16 @@ export async function benchAdsRollout(ctx: Ctx): Promise<RolloutResult> {
       },
     },
   }) as unknown as KubeObject;
+  const regatta: Side = {
+    name: 'Advanced DaemonSet',
+    label: 'Advanced DaemonSet in place',
+    object: ads,
+    resource: KRUISE_DAEMONSETS,
+    batch,
+    boundS,
+    done: daemonSetDone(n),
+    describe: describeDaemonSet,
+  };
   return runRollout(ctx, {
     title:
       `Rollout of an image change over the daemon pods of N = ${n} simulated nodes, maxUnavailable ` +
@@ -79,16 +91,9 @@ export async function benchAdsRollout(ctx: Ctx): Promise<RolloutResult> {
     nodes: n,
     maxPods: MAX_PODS_PER_NODE,
     app: 'ads',
-    regatta: {
-      name: 'Advanced DaemonSet',
-      label: 'Advanced DaemonSet in place',
-      object: ads,
-      resource: KRUISE_DAEMONSETS,
-      batch,
-      boundS,
-      done: daemonSetDone(n),
-      describe: describeDaemonSet,
-    },
+    regatta,
+    // --peer=kruise: the identical set, in a namespace of its own, with kruise-manager as its controller
+    ...(ctx.peer ? { peer: kruisePeerSide(regatta, 'daemonset-controller', OPENKRUISE_VERSION) } : {}),
     native: {
       name: 'DaemonSet',
       label: 'DaemonSet RollingUpdate (baseline)',

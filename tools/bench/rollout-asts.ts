@@ -16,7 +16,9 @@ import {
   type Ctx,
   type RolloutResult,
 } from './rollout-config.js';
-import { runRollout } from './rollout-run.js';
+import { OPENKRUISE_VERSION } from '../compat/versions.js';
+import { kruisePeerSide } from './peer-config.js';
+import { runRollout, type Side } from './rollout-run.js';
 import { KRUISE_STATEFULSETS, STATEFULSETS, type StatefulSetObj } from './rollout-watch.js';
 
 export const ASTS_MAX_UNAVAILABLE = '20%';
@@ -76,6 +78,16 @@ export async function benchAstsRollout(ctx: Ctx): Promise<RolloutResult> {
       },
     },
   } as never) as unknown as KubeObject;
+  const regatta: Side = {
+    name: 'Advanced StatefulSet',
+    label: 'Advanced StatefulSet in place',
+    object: asts,
+    resource: KRUISE_STATEFULSETS,
+    batch,
+    boundS,
+    done: statefulSetDone(n),
+    describe: describeStatefulSet,
+  };
   return runRollout(ctx, {
     title:
       `Rollout of an image change over N = ${n} pods, t = ${(t / 1000).toFixed(1)} s for a container to be ready ` +
@@ -85,16 +97,9 @@ export async function benchAstsRollout(ctx: Ctx): Promise<RolloutResult> {
     nodes: Math.max(3, Math.ceil((2 * n) / MAX_PODS_PER_NODE)),
     maxPods: MAX_PODS_PER_NODE,
     app: 'asts',
-    regatta: {
-      name: 'Advanced StatefulSet',
-      label: 'Advanced StatefulSet in place',
-      object: asts,
-      resource: KRUISE_STATEFULSETS,
-      batch,
-      boundS,
-      done: statefulSetDone(n),
-      describe: describeStatefulSet,
-    },
+    regatta,
+    // --peer=kruise: the identical set, in a namespace of its own, with kruise-manager as its controller
+    ...(ctx.peer ? { peer: kruisePeerSide(regatta, 'statefulset-controller', OPENKRUISE_VERSION) } : {}),
     native: {
       name: 'StatefulSet',
       label: 'StatefulSet RollingUpdate (baseline)',

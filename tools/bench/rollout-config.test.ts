@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batchOf, rolloutBoundS } from './rollout-config.js';
+import { batchOf, rolloutBoundS, watchesSettled } from './rollout-config.js';
 import { daemonSetDone } from './rollout-ads.js';
 import { statefulSetDone } from './rollout-asts.js';
 
@@ -65,5 +65,71 @@ describe('done predicates', () => {
     expect(done(sts({ ...all, numberAvailable: 4 }), 2)).toBe(false);
     expect(done(sts({ ...all, updatedNumberScheduled: 4 }), 2)).toBe(false);
     expect(done(sts({ ...all, desiredNumberScheduled: 6 }), 2)).toBe(false);
+  });
+});
+
+describe('watchesSettled', () => {
+  it.each([
+    // samples [ms, count], quiet ms, settled
+    [[], 10, false],
+    [[[0, 40]], 10, false], // one sample spans nothing
+    [
+      [
+        [0, 40],
+        [5, 40],
+      ],
+      10,
+      false,
+    ], // not yet 10 ms of samples
+    [
+      [
+        [0, 40],
+        [5, 40],
+        [10, 40],
+      ],
+      10,
+      true,
+    ],
+    [
+      [
+        [0, 40],
+        [5, 49],
+        [10, 49],
+      ],
+      10,
+      false,
+    ], // changed inside the window
+    [
+      [
+        [0, 40],
+        [5, 49],
+        [10, 49],
+        [15, 49],
+      ],
+      10,
+      true,
+    ],
+    [
+      [
+        [0, 40],
+        [3, 40],
+        [6, 49],
+        [13, 49],
+      ],
+      10,
+      false,
+    ], // the count the window started at (3 ms: 40) differs
+    [
+      [
+        [0, 40],
+        [5, 49],
+        [10, 40],
+        [20, 40],
+      ],
+      10,
+      true,
+    ], // settled back
+  ] as const)('%j over %i ms → %s', (samples, quiet, want) => {
+    expect(watchesSettled(samples, quiet)).toBe(want);
   });
 });

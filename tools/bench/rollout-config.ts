@@ -18,7 +18,7 @@ export interface Ctx extends RolloutConfig {
   auditLog: string;
   logsDir: string;
   log: (line: string) => void;
-  /** `--peer=kruise`: run the workload a third time with kruise-manager (the rollout benchmark only). */
+  /** `--peer=kruise`: run the workload a third time with kruise-manager (peer-config.ts kruisePeerSide). */
   peer?: PeerOptions;
 }
 
@@ -126,4 +126,26 @@ export function batchOf(maxUnavailable: number | string, replicas: number, round
   const pct = Number(maxUnavailable.replace(/%$/, ''));
   const x = (pct * replicas) / 100;
   return Math.max(1, roundUp ? Math.ceil(x) : Math.floor(x));
+}
+
+/**
+ * How long the API server's WATCH count must hold still before a side's workload is created: kube-controller-manager's
+ * garbage collector and quota monitor find CRDs (Regatta's, then kruise-manager's) by polling discovery every 30 s
+ * (upstream kubernetes pkg/controller/garbagecollector, resourcequota) and open a watch per new resource then, which
+ * would otherwise land between a side's two watch samples (pods ready; controllers stopped) and count against it.
+ */
+export const WATCHES_QUIET_MS = 35_000;
+
+/**
+ * Samples `[ms, WATCH count]`, oldest first → the count has held still for `quietMs`: every sample from the last one
+ * taken at least `quietMs` before the newest on shows the newest's count.
+ */
+export function watchesSettled(samples: readonly (readonly [number, number])[], quietMs: number): boolean {
+  const last = samples[samples.length - 1];
+  if (!last) return false;
+  let start = -1;
+  samples.forEach(([t], i) => {
+    if (t <= last[0] - quietMs) start = i;
+  });
+  return start >= 0 && samples.slice(start).every(([, c]) => c === last[1]);
 }

@@ -6,7 +6,9 @@
 // patched and measured (rollout-measure.ts), and deleted; Regatta's programs stop before the native side
 // starts, so that side runs on a cluster without Regatta. With `ctx.peer` (`--peer=kruise`), the native side is
 // deleted too and the same workload as Regatta's runs a third time, with kruise-manager as its controller
-// (kruise-peer.ts), on the same cluster in a namespace of its own. Writes come from the audit log (rollout-audit.ts).
+// (kruise-peer.ts), on the same cluster in a namespace of its own. Before Regatta's side and the peer's, the run waits
+// for the API server's WATCH count to hold still (kube-controller-manager finds new CRDs within 30 s and watches
+// them), so that a side's watches are its controllers' own. Writes come from the audit log (rollout-audit.ts).
 // What differs between the comparisons (the objects, when a side is done, the bounds) is a `RolloutSpec`.
 import { join } from 'node:path';
 import { generateCrds, type Pod } from '@regatta/api';
@@ -14,8 +16,17 @@ import { KubeClient, ListWatcher, type KubeObject, type WatchedResource } from '
 import { installCrds, waitFor } from '@regatta/local-cluster';
 import { apiserverMetric, Child, nowMs, sleep } from './common.js';
 import { startKruiseManager } from './kruise-peer.js';
+import type { KruiseController } from './peer-config.js';
 import { readAudit, tally } from './rollout-audit.js';
-import { IMAGE_NEW, type Ctx, type PhaseResult, type RolloutResult, type Restart } from './rollout-config.js';
+import {
+  IMAGE_NEW,
+  WATCHES_QUIET_MS,
+  watchesSettled,
+  type Ctx,
+  type PhaseResult,
+  type RolloutResult,
+  type Restart,
+} from './rollout-config.js';
 import { measurePhase, rssNow, type PhaseEnv } from './rollout-measure.js';
 import { CONTROL_PLANE, CONTROLLERS, clusterPids } from './process-memory.js';
 import { benchSupervisor, type ProgramSupervisor } from './rollout-programs.js';
@@ -37,6 +48,10 @@ export interface Side {
   describe: (obj: KubeObject | undefined) => string;
 }
 
+/** The peer's side (peer-config.ts kruisePeerSide): Regatta's workload again, and the kruise-manager controller it
+ * needs running before it is created. */
+export type PeerSide = Side & { kruiseController: KruiseController };
+
 export interface RolloutSpec {
   /** The report's first line. */
   title: string;
@@ -48,7 +63,7 @@ export interface RolloutSpec {
   regatta: Side;
   native: Side;
   /** The same workload as `regatta`'s in a namespace of its own, for kruise-manager (run with `ctx.peer`). */
-  peer?: Side;
+  peer?: PeerSide;
   writesGoalPerPod?: number;
 }
 
@@ -117,6 +132,25 @@ export async function runRollout(ctx: Ctx, spec: RolloutSpec): Promise<RolloutRe
     /** Every WATCH the API server holds (a side's controllers' own: with them less without them). */
     const watchesNow = async () =>
       (await apiserverMetric(client, 'apiserver_longrunning_requests', { verb: 'WATCH' })).sum;
+    /** Waits (at most 2 min) for the WATCH count to hold still for WATCHES_QUIET_MS (rollout-config.ts): the
+     * cluster's watches on the CRDs just installed are all open before a side is measured. */
+    const settleWatches = async (what: string) => {
+      const samples: [number, number][] = [];
+      const s0 = nowMs();
+      while (nowMs() - s0 < 120_000) {
+        samples.push([nowMs(), await watchesNow()]);
+        if (watchesSettled(samples, WATCHES_QUIET_MS)) break;
+        await sleep(2500);
+      }
+      const first = samples[0]?.[1] ?? NaN;
+      const last = samples[samples.length - 1]?.[1] ?? NaN;
+      log(
+        `${what}: WATCH count ${first} → ${last} in ${((nowMs() - s0) / 1000).toFixed(0)} s` +
+          (watchesSettled(samples, WATCHES_QUIET_MS)
+            ? `, still for ${WATCHES_QUIET_MS / 1000} s`
+            : ', NOT settled'),
+      );
+    };
     /** The same, once the connections of processes just stopped have closed. */
     const watchesAfterStop = async () => {
       await sleep(3000);
@@ -187,6 +221,7 @@ export async function runRollout(ctx: Ctx, spec: RolloutSpec): Promise<RolloutRe
       return result;
     };
 
+    await settleWatches(`before ${spec.regatta.name}`);
     const regatta = await runSide(
       spec.regatta,
       () => ({ [controller]: program.p.pid, watcher: watcher.p.pid, ...basePids() }),
@@ -213,8 +248,10 @@ export async function runRollout(ctx: Ctx, spec: RolloutSpec): Promise<RolloutRe
         burst: o.burst,
         log,
         cluster,
+        controller: side.kruiseController,
       });
       try {
+        await settleWatches('before kruise-manager');
         const phase = await runSide(
           side,
           () => ({

@@ -19,6 +19,7 @@ import {
   type RolloutResult,
 } from './rollout-config.js';
 import { OPENKRUISE_VERSION } from '../compat/versions.js';
+import { kruisePeerSide } from './peer-config.js';
 import { runRollout, type Side } from './rollout-run.js';
 import { CLONESETS, DEPLOYMENTS, type CloneSetObj, type DeploymentObj } from './rollout-watch.js';
 
@@ -46,8 +47,16 @@ export async function benchRollout(ctx: Ctx): Promise<RolloutResult> {
       },
     },
   } as unknown as CloneSet);
-  // --peer=kruise: the identical CloneSet, in a namespace of its own, with kruise-manager as its controller
-  const peerCloneSet = { ...cloneSet, metadata: { name: 'bench', namespace: 'bench-kruise' } };
+  const regatta: Side = {
+    name: 'CloneSet',
+    label: 'CloneSet InPlaceIfPossible',
+    object: cloneSet as unknown as KubeObject,
+    resource: CLONESETS,
+    batch,
+    boundS,
+    done: cloneSetDone(n),
+    describe: describeCloneSet,
+  };
   return runRollout(ctx, {
     title:
       `Rollout of an image change over N = ${n} pods, maxUnavailable ${MAX_UNAVAILABLE} (batch ${batch}), ` +
@@ -57,17 +66,9 @@ export async function benchRollout(ctx: Ctx): Promise<RolloutResult> {
     maxPods: MAX_PODS_PER_NODE,
     app: 'cloneset',
     writesGoalPerPod: 2,
-    regatta: {
-      name: 'CloneSet',
-      label: 'CloneSet InPlaceIfPossible',
-      object: cloneSet as unknown as KubeObject,
-      resource: CLONESETS,
-      batch,
-      boundS,
-      done: cloneSetDone(n),
-      describe: describeCloneSet,
-    },
-    ...(ctx.peer ? { peer: kruisePeerSide(peerCloneSet as unknown as KubeObject, n, batch, boundS) } : {}),
+    regatta,
+    // --peer=kruise: the identical CloneSet, in a namespace of its own, with kruise-manager as its controller
+    ...(ctx.peer ? { peer: kruisePeerSide(regatta, 'cloneset-controller', OPENKRUISE_VERSION) } : {}),
     native: {
       name: 'Deployment',
       label: 'Deployment RollingUpdate (baseline)',
@@ -131,18 +132,4 @@ function describeCloneSet(o: KubeObject | undefined): string {
         `ready ${s.readyReplicas}, updated ${s.updatedReplicas}, updatedReady ${s.updatedReadyReplicas}, ` +
         `current ${s.currentRevision}, update ${s.updateRevision}`
     : 'no status';
-}
-
-/** The peer's side: the same CloneSet and the same "done", kruise-manager as the controller. */
-function kruisePeerSide(object: KubeObject, n: number, batch: number, boundS: number): Side {
-  return {
-    name: 'kruise-manager',
-    label: `CloneSet InPlaceIfPossible, kruise-manager v${OPENKRUISE_VERSION}`,
-    object,
-    resource: CLONESETS,
-    batch,
-    boundS,
-    done: cloneSetDone(n),
-    describe: describeCloneSet,
-  };
 }
