@@ -137,6 +137,17 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
     expect(grants(copies['rules'] as Rule[])).toEqual(
       new Set(['list /secrets', 'create /secrets', 'update /secrets', 'delete /secrets']),
     );
+    // the node agents read the copies there, and Secrets nowhere else
+    expect(
+      [...grants(rulesOf(ms, 'ClusterRole', 'regatta-imagepull-agent'))].filter((g) =>
+        g.endsWith('/secrets'),
+      ),
+    ).toEqual([]);
+    const agentSecrets = ms.find(
+      (m) => m.kind === 'Role' && m.metadata.name === 'regatta-imagepull-agent-pull-secrets',
+    )!;
+    expect(agentSecrets.metadata.namespace).toBe('kruise-daemon-config');
+    expect(grants(agentSecrets['rules'] as Rule[])).toEqual(new Set(['get /secrets']));
   });
 
   it('a controller writes each status one way, and replaces no kind it only patches', () => {
@@ -149,7 +160,9 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
       for (const g of got) {
         const [verb, resource = ''] = g.split(' ');
         if (!resource.endsWith('/status') || (verb !== 'update' && verb !== 'patch')) continue;
-        expect(`${c}: ${verb} ${resource}`).toBe(`${c}: ${replaced.has(resource) ? 'update' : 'patch'} ${resource}`);
+        expect(`${c}: ${verb} ${resource}`).toBe(
+          `${c}: ${replaced.has(resource) ? 'update' : 'patch'} ${resource}`,
+        );
       }
     }
     // a controller's own kind: patched (finalizers, annotations), never replaced
@@ -162,7 +175,9 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
       ['resourcedistribution', 'resourcedistributions'],
       ['imagepull', 'imagepulljobs'],
     ] as const)
-      expect(grants(rulesOf(ms, 'ClusterRole', `regatta-${c}`)), c).not.toContain(`update apps.kruise.io/${own}`);
+      expect(grants(rulesOf(ms, 'ClusterRole', `regatta-${c}`)), c).not.toContain(
+        `update apps.kruise.io/${own}`,
+      );
   });
 
   it('each program reads only its own webhook Secret and renews only its own Lease in the Lease namespace', () => {
@@ -239,10 +254,14 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
   });
 
   it('the node agent gets its node and CRI socket under the names apps/imagepull-agent/src/main.ts reads', () => {
-    const ds = rendered['all-on']!.find((m) => m.kind === 'DaemonSet' && m.metadata.name === 'regatta-imagepull-agent')!;
+    const ds = rendered['all-on']!.find(
+      (m) => m.kind === 'DaemonSet' && m.metadata.name === 'regatta-imagepull-agent',
+    )!;
     const env = (ds['spec'] as { template: { spec: PodSpec } }).template.spec.containers[0]!.env;
     expect(env.find((e) => e.name === 'CRI_SOCKET')?.value).toBe('/run/containerd/containerd.sock');
-    expect(env.find((e) => e.name === 'NODE_NAME')?.valueFrom).toEqual({ fieldRef: { fieldPath: 'spec.nodeName' } });
+    expect(env.find((e) => e.name === 'NODE_NAME')?.valueFrom).toEqual({
+      fieldRef: { fieldPath: 'spec.nodeName' },
+    });
   });
 
   it('bus NKEYs or credentials files and TLS: each pod mounts its own key and the CA read-only, and is told where', () => {
@@ -258,8 +277,16 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
       expect(value('NATS_TLS_KEY_FILE')).toBe('/etc/regatta/bus/tls/tls.key');
       expect(value('NATS_TLS_SERVER_NAME')).toBe('nats.nats.svc');
       expect(c.env.some((e) => e.name === 'NATS_USER' || e.name === 'NATS_CREDS_FILE')).toBe(false);
-      expect(c.volumeMounts).toContainEqual({ name: 'bus-credentials', mountPath: '/etc/regatta/bus/credentials', readOnly: true });
-      expect(c.volumeMounts).toContainEqual({ name: 'bus-tls', mountPath: '/etc/regatta/bus/tls', readOnly: true });
+      expect(c.volumeMounts).toContainEqual({
+        name: 'bus-credentials',
+        mountPath: '/etc/regatta/bus/credentials',
+        readOnly: true,
+      });
+      expect(c.volumeMounts).toContainEqual({
+        name: 'bus-tls',
+        mountPath: '/etc/regatta/bus/tls',
+        readOnly: true,
+      });
       // only this program's seed, not the others' keys of the Secret
       expect(spec.volumes.find((v) => v.name === 'bus-credentials')?.secret).toEqual({
         secretName: 'regatta-bus-nkeys',
