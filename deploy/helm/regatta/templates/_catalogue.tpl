@@ -44,9 +44,10 @@ asts:
   writes:
     - { apiGroups: [""], resources: [pods], verbs: [get, create, update, patch, delete] }
     - { apiGroups: [""], resources: [pods/status], verbs: [patch] }
-    # claims: created with their pod; owner references (retention policy) and sizes (resize) patched; deleting them
-    # is left to the garbage collector (sync/pod-control.ts, sync/claim-resize.ts)
-    - { apiGroups: [""], resources: [persistentvolumeclaims], verbs: [create, patch] }
+    # claims: created with their pod; owner references (retention policy) and sizes (resize) patched
+    # (sync/pod-control.ts, sync/claim-resize.ts); deleting them is left to the garbage collector, but setting an owner
+    # reference needs delete where OwnerReferencesPermissionEnforcement is on
+    - { apiGroups: [""], resources: [persistentvolumeclaims], verbs: [create, patch, delete] }
     - { apiGroups: [apps], resources: [controllerrevisions], verbs: [get, create, update, patch, delete] }
     - { apiGroups: [apps.kruise.io], resources: [statefulsets], verbs: [get, patch] }
     - { apiGroups: [apps.kruise.io], resources: [statefulsets/status], verbs: [patch] }
