@@ -73,3 +73,10 @@ export class SecretHashKeyMissingError extends BusError {
 function mib(n: number): string {
   return `${(n / 1024 / 1024).toFixed(2)} MiB`;
 }
+
+/** nats-server's authorization request could not be read or its signature does not verify (docs/adr/0059). */
+export class AuthCalloutRequestError extends BusError {
+  constructor(reason: string, cause?: unknown) {
+    super('REGATTA_BUS_AUTH_CALLOUT_REQUEST', `unreadable auth callout request: ${reason}`, { cause });
+  }
+}
