@@ -1,5 +1,6 @@
 // The auth callout as a running service (docs/adr/0059): it answers nats-server's authorization requests on
 // `$SYS.REQ.USER.AUTH`, reviewing each presented token with the API server. The decisions are auth-callout.ts's.
+import { readFileSync } from 'node:fs';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { KeyPair } from '@nats-io/jwt';
 import type { KubeClient } from '@regatta/kube';
@@ -12,6 +13,9 @@ import {
   type NodeAgentPolicy,
   type TokenReviewStatus,
 } from './auth-callout.js';
+import { parseIssuerSeed, type AuthCalloutSettings } from './auth-callout-settings.js';
+import { connectBus } from './connection.js';
+import { BusOptionsError } from './errors.js';
 
 /** Reviews a token for an audience: the API server's TokenReview (`create tokenreviews`). */
 export type ReviewToken = (token: string, audience: string) => Promise<TokenReviewStatus>;
@@ -54,7 +58,8 @@ export interface AuthCalloutOptions {
  * client retries its connection. `stop()` unsubscribes.
  */
 export function startAuthCallout(o: AuthCalloutOptions): { stop(): void; done: Promise<void> } {
-  const sub: Subscription = o.nc.subscribe(AUTH_CALLOUT_SUBJECT);
+  // a queue group: every replica of the program subscribes, one answers each request
+  const sub: Subscription = o.nc.subscribe(AUTH_CALLOUT_SUBJECT, { queue: 'regatta-auth-callout' });
   const done = (async () => {
     for await (const msg of sub) {
       void (async () => {
@@ -82,4 +87,50 @@ export function startAuthCallout(o: AuthCalloutOptions): { stop(): void; done: P
     }
   })();
   return { stop: () => sub.unsubscribe(), done };
+}
+
+/**
+ * The callout as a program runs it: its issuer read from the settings' seed file, its own bus connection (the
+ * program's credentials, which the server lists in `auth_users` and lets subscribe to `$SYS.REQ.USER.AUTH`), the
+ * API server's TokenReview through `client`. `stop()` unsubscribes and closes the connection.
+ */
+export async function runAuthCallout(o: {
+  settings: AuthCalloutSettings;
+  client: KubeClient;
+  log: AuthCalloutLog;
+  /** The NodeImage bucket and the agents' registration keys (libs/image-puller's names). */
+  bucket: string;
+  registration: (node: string) => string;
+  name: string;
+  read?: (path: string) => Uint8Array;
+}): Promise<{ stop(): Promise<void> }> {
+  const file = o.settings.issuerSeedFile;
+  let seed: Uint8Array;
+  try {
+    seed = (o.read ?? readFileSync)(file);
+  } catch (err) {
+    throw new BusOptionsError(`cannot read ${file}: ${(err as Error).message}`, err);
+  }
+  const issuer = parseIssuerSeed(file, seed);
+  const bus = await connectBus({ name: o.name });
+  const callout = startAuthCallout({
+    nc: bus.nc,
+    issuer,
+    review: tokenReviewer(o.client),
+    log: o.log,
+    policy: {
+      audience: o.settings.audience,
+      serviceAccount: o.settings.serviceAccount,
+      prefix: bus.prefix,
+      bucket: o.bucket,
+      registration: o.registration,
+    },
+  });
+  o.log.info({ issuer: issuer.getPublicKey(), audience: o.settings.audience }, 'auth callout for node agents started');
+  return {
+    stop: async () => {
+      callout.stop();
+      await bus.close();
+    },
+  };
 }

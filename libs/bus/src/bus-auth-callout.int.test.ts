@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { nkeys } from '@nats-io/transport-node';
-import { KubeClient, isNotFound } from '@regatta/kube';
+import { KubeClient, isNotFound, type KubeObject } from '@regatta/kube';
 import { freePorts, locateBinaries, ManagedProcess, waitFor } from '@regatta/local-cluster';
 import { nodeAgentInboxPrefix } from '@regatta/runtime';
 import {
@@ -24,7 +24,6 @@ import {
   startAuthCallout,
   tokenReviewer,
   type Bus,
-  type KubeObject,
   type NodeAgentPolicy,
 } from './index.js';
 
@@ -58,7 +57,7 @@ beforeAll(async () => {
     ['other-a', 'other', nodeA],
     ['gone-a', 'imagepull-agent', nodeA],
   ] as const) {
-    const pod = await client.create({
+    const pod = await client.create<KubeObject & { spec: object }>({
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { namespace: ns, name },

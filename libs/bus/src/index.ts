@@ -76,9 +76,16 @@ export {
   type TokenReviewStatus,
 } from './auth-callout.js';
 export {
+  runAuthCallout,
   startAuthCallout,
   tokenReviewer,
   type AuthCalloutLog,
   type AuthCalloutOptions,
   type ReviewToken,
 } from './auth-callout-service.js';
+export {
+  DEFAULT_BUS_AUDIENCE,
+  parseIssuerSeed,
+  readAuthCalloutSettings,
+  type AuthCalloutSettings,
+} from './auth-callout-settings.js';
