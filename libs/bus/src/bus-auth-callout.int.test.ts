@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { nkeys } from '@nats-io/transport-node';
 import { KubeClient, isNotFound, type KubeObject } from '@regatta/kube';
-import { freePorts, locateBinaries, ManagedProcess, waitFor } from '@regatta/local-cluster';
+import { controllerPublishAllow, freePorts, locateBinaries, ManagedProcess, waitFor } from '@regatta/local-cluster';
 import { nodeAgentInboxPrefix } from '@regatta/runtime';
 import {
   bucketName,
@@ -82,8 +82,10 @@ beforeAll(async () => {
       'authorization {',
       '  users: [',
       `    { user: "watcher", password: "${pw.watcher}" }`,
+      // the imagepull program's user as docs/operations.md configures it: a controller's, plus the callout requests
       `    { user: "callout", password: "${pw.callout}", permissions: {`,
-      '        subscribe: { allow: ["$SYS.REQ.USER.AUTH"] }, publish: { deny: [">"] }, allow_responses: true } }',
+      `        publish: { allow: ${JSON.stringify(controllerPublishAllow('', 'imagepull'))} }`,
+      '        subscribe: { allow: ["_INBOX.>", "$SYS.REQ.USER.AUTH"] }, allow_responses: true } }',
       '  ]',
       '  auth_callout {',
       `    issuer: "${issuer.getPublicKey()}"`,
