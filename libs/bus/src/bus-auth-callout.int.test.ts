@@ -20,6 +20,7 @@ import {
   NODE_NAME_EXTRA,
   ObjectWatch,
   readRegistrations,
+  registerKinds,
   registrationKey,
   startAuthCallout,
   tokenReviewer,
@@ -227,6 +228,20 @@ describe('node agents authenticated by the auth callout', () => {
     await expect.poll(() => errors.length, { timeout: 10_000 }).toBeGreaterThan(0);
     expect(w.object).toBeUndefined();
     await w.stop();
+  });
+
+  it('it writes its own registration (as the agent announces its kind), not the name of another node', async () => {
+    const bus = await agent(await token('imagepull-agent', 'agent-a'));
+    const own = registerKinds(bus, 'imagepull', `agent-${nodeA}`, [KINDS.nodeimages]);
+    const errors: unknown[] = [];
+    const forged = registerKinds(bus, 'imagepull', `agent-${nodeB}`, [KINDS.nodeimages], { onError: (e) => errors.push(e) });
+    await expect
+      .poll(async () => (await readRegistrations(buses[1]!)).map((r) => r.instance), { timeout: 10_000 })
+      .toContain(`agent-${nodeA.replaceAll('.', '-')}`);
+    await expect.poll(() => errors.length, { timeout: 10_000 }).toBeGreaterThan(0);
+    expect((await readRegistrations(buses[1]!)).map((r) => r.instance)).not.toContain(`agent-${nodeB}`);
+    await forged.stop().catch(() => undefined);
+    await own.stop();
   });
 
   it.each([
