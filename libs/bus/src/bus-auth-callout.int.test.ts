@@ -22,10 +22,10 @@ import {
   readRegistrations,
   registerKinds,
   registrationKey,
-  startAuthCallout,
+  readAuthCalloutSettings,
+  runAuthCallout,
   tokenReviewer,
   type Bus,
-  type NodeAgentPolicy,
 } from './index.js';
 
 const AUDIENCE = 'regatta-bus';
@@ -40,7 +40,7 @@ let client: KubeClient;
 let server: ManagedProcess;
 let url: string;
 let dir: string;
-let callout: { stop(): void } | undefined;
+let callout: { stop(): Promise<void> } | undefined;
 const buses: Bus[] = [];
 const refusals: string[] = [];
 const pods: Record<string, string> = {}; // name → uid
@@ -106,20 +106,21 @@ beforeAll(async () => {
   url = `nats://127.0.0.1:${port}`;
   await waitFor('nats-server', async () => (await fetch(`http://127.0.0.1:${monitor}/healthz`)).ok);
 
-  const policy: NodeAgentPolicy = {
-    audience: AUDIENCE,
-    serviceAccount: { namespace: ns, name: 'imagepull-agent' },
-    prefix: '',
+  // the callout as apps/imagepull starts it: settings from its environment, the issuer seed from a file, its bus
+  // connection with the program's own credentials (NATS_URL, NATS_USER, NATS_PASSWORD)
+  await writeFile(join(dir, 'issuer.nk'), `${new TextDecoder().decode(issuer.getSeed())}\n`);
+  Object.assign(process.env, { NATS_URL: url, NATS_USER: 'callout', NATS_PASSWORD: pw.callout, REGATTA_BUS_PREFIX: '' });
+  const settings = readAuthCalloutSettings({
+    REGATTA_AUTH_CALLOUT_ISSUER_SEED_FILE: join(dir, 'issuer.nk'),
+    REGATTA_AUTH_CALLOUT_SERVICE_ACCOUNT: `${ns}/imagepull-agent`,
+  })!;
+  expect(settings.audience).toBe(AUDIENCE);
+  callout = await runAuthCallout({
+    settings,
+    name: 'callout',
+    client,
     bucket: BUCKET,
     registration: (node) => registrationKey('imagepull', `agent-${node}`),
-  };
-  const calloutBus = await connectBus({ servers: url, name: 'callout', user: 'callout', pass: pw.callout });
-  buses.push(calloutBus);
-  callout = startAuthCallout({
-    nc: calloutBus.nc,
-    issuer,
-    policy,
-    review: tokenReviewer(client),
     log: { info: () => undefined, warn: (o) => refusals.push(String((o as { reason?: unknown }).reason)) },
   });
 
@@ -137,7 +138,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  callout?.stop();
+  await callout?.stop();
   for (const b of buses) await b.close();
   await server?.stop();
   await client?.delete({ apiVersion: 'v1', kind: 'Namespace', name: ns }).catch(() => undefined);
@@ -204,7 +205,7 @@ describe('node agents authenticated by the auth callout', () => {
     const { w } = watchOne(bus, nodeA);
     await w.start();
     expect(w.object?.metadata?.name).toBe(nodeA);
-    const writer = await MirrorWriter.open(buses[1]!, KINDS.nodeimages);
+    const writer = await MirrorWriter.open(buses[0]!, KINDS.nodeimages);
     await writer.put({ metadata: { name: nodeA, resourceVersion: '2' } });
     await expect.poll(() => w.object?.metadata?.resourceVersion, { timeout: 10_000 }).toBe('2');
     await w.stop();
@@ -236,10 +237,10 @@ describe('node agents authenticated by the auth callout', () => {
     const errors: unknown[] = [];
     const forged = registerKinds(bus, 'imagepull', `agent-${nodeB}`, [KINDS.nodeimages], { onError: (e) => errors.push(e) });
     await expect
-      .poll(async () => (await readRegistrations(buses[1]!)).map((r) => r.instance), { timeout: 10_000 })
+      .poll(async () => (await readRegistrations(buses[0]!)).map((r) => r.instance), { timeout: 10_000 })
       .toContain(`agent-${nodeA.replaceAll('.', '-')}`);
     await expect.poll(() => errors.length, { timeout: 10_000 }).toBeGreaterThan(0);
-    expect((await readRegistrations(buses[1]!)).map((r) => r.instance)).not.toContain(`agent-${nodeB}`);
+    expect((await readRegistrations(buses[0]!)).map((r) => r.instance)).not.toContain(`agent-${nodeB}`);
     await forged.stop().catch(() => undefined);
     await own.stop();
   });
