@@ -21,7 +21,7 @@ export class BusRefusedError extends BusError {
     super(
       'REGATTA_BUS_REFUSED',
       `the NATS server at ${servers} refused this connection: ${(cause as Error)?.message ?? String(cause)}. ` +
-        'Check the credentials (NATS_USER/NATS_PASSWORD, NATS_CREDS_FILE or NATS_NKEY_SEED_FILE) against the ' +
+        'Check the credentials (NATS_USER/NATS_PASSWORD, NATS_CREDS_FILE, NATS_NKEY_SEED_FILE or NATS_TOKEN_FILE) against the ' +
         "server's users (docs/operations.md, the bus).",
       { cause },
     );
