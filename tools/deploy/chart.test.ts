@@ -314,6 +314,65 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
     expect(spec.volumes.some((v) => v.name === 'bus-tls')).toBe(false);
   });
 
+  it("bus.nodeAgentAuth=callout: each agent presents its pod's bound token; the imagepull program reviews it and signs", () => {
+    const ms = rendered['imagepull-bus-callout']!;
+    const podOf = (kind: string, name: string) =>
+      (ms.find((m) => m.kind === kind && m.metadata.name === name)!['spec'] as { template: { spec: PodSpec } }).template
+        .spec;
+    const agent = podOf('DaemonSet', 'regatta-imagepull-agent');
+    const a = agent.containers[0]!;
+    expect(a.env.find((e) => e.name === 'NATS_TOKEN_FILE')?.value).toBe('/var/run/secrets/regatta/bus/token');
+    // the shared imagepull credentials are not the agents' any more
+    expect(a.env.some((e) => e.name === 'NATS_USER' || e.name === 'NATS_PASSWORD')).toBe(false);
+    expect(a.env.some((e) => e.name.startsWith('REGATTA_AUTH_CALLOUT_'))).toBe(false);
+    expect(a.volumeMounts).toContainEqual({ name: 'bus-token', mountPath: '/var/run/secrets/regatta/bus', readOnly: true });
+    expect(agent.volumes.find((v) => v.name === 'bus-token')?.projected).toEqual({
+      defaultMode: 0o440,
+      sources: [{ serviceAccountToken: { audience: 'regatta-bus', expirationSeconds: 3600, path: 'token' } }],
+    });
+    expect(agent.volumes.some((v) => v.name === 'bus-callout')).toBe(false);
+
+    const program = podOf('Deployment', 'regatta-imagepull');
+    const c = program.containers[0]!;
+    const value = (n: string) => c.env.find((e) => e.name === n)?.value;
+    expect(c.env.find((e) => e.name === 'NATS_USER')?.valueFrom).toEqual({
+      secretKeyRef: { name: 'regatta-bus', key: 'imagepull-user' },
+    });
+    expect(value('REGATTA_AUTH_CALLOUT_ISSUER_SEED_FILE')).toBe('/etc/regatta/bus/callout/issuer.nk');
+    expect(value('REGATTA_AUTH_CALLOUT_AUDIENCE')).toBe('regatta-bus');
+    expect(value('REGATTA_AUTH_CALLOUT_SERVICE_ACCOUNT')).toBe('regatta-system/regatta-imagepull-agent');
+    expect(value('NATS_TOKEN_FILE')).toBeUndefined();
+    expect(program.volumes.find((v) => v.name === 'bus-callout')?.secret).toEqual({
+      secretName: 'regatta-bus-callout',
+      defaultMode: 0o440,
+      items: [{ key: 'issuer.nk', path: 'issuer.nk' }],
+    });
+    // it may create TokenReviews, and that is all the callout adds
+    expect([...grants(rulesOf(ms, 'ClusterRole', 'regatta-imagepull-tokenreview'))]).toEqual([
+      'create authentication.k8s.io/tokenreviews',
+    ]);
+    const binding = ms.find((m) => m.kind === 'ClusterRoleBinding' && m.metadata.name === 'regatta-imagepull-tokenreview')!;
+    expect(binding['subjects']).toEqual([{ kind: 'ServiceAccount', name: 'regatta-imagepull', namespace: 'regatta-system' }]);
+
+    // the default (shared): the agents use the imagepull role's credentials, no callout, no TokenReviews
+    const shared = rendered['all-on']!;
+    const sharedAgent = (
+      shared.find((m) => m.kind === 'DaemonSet' && m.metadata.name === 'regatta-imagepull-agent')!['spec'] as {
+        template: { spec: PodSpec };
+      }
+    ).template.spec;
+    expect(sharedAgent.volumes.some((v) => v.name === 'bus-token')).toBe(false);
+    expect(shared.some((m) => m.metadata.name === 'regatta-imagepull-tokenreview')).toBe(false);
+  });
+
+  it('refuses a callout without its issuer, and an unknown bus.nodeAgentAuth', () => {
+    const set = VALUE_SETS['imagepull-bus-callout']!.filter((v) => !v.startsWith('bus.authCallout.issuerSecret='));
+    expect(() => templateChart(chart.dir, set)).toThrow(/bus.nodeAgentAuth=callout needs bus.authCallout.issuerSecret/);
+    expect(() => templateChart(chart.dir, [...VALUE_SETS['all-on']!, 'bus.nodeAgentAuth=token'])).toThrow(
+      /bus.nodeAgentAuth is shared or callout, not token/,
+    );
+  });
+
   it('refuses two ways to authenticate to the bus', () => {
     expect(() =>
       templateChart(chart.dir, [
@@ -352,7 +411,11 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
 
 interface PodSpec {
   securityContext: { runAsNonRoot?: boolean };
-  volumes: { name: string; secret?: { secretName: string; items?: { key: string; path: string }[] } }[];
+  volumes: {
+    name: string;
+    secret?: { secretName: string; items?: { key: string; path: string }[] };
+    projected?: unknown;
+  }[];
   containers: {
     image: string;
     env: { name: string; value?: string; valueFrom?: unknown }[];

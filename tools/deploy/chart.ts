@@ -33,6 +33,16 @@ export const VALUE_SETS: Record<string, string[]> = {
     'bus.tls.clientCertificate=true',
     'bus.tls.serverName=nats.nats.svc',
   ],
+  // node agents authenticated by the auth callout (docs/adr/0059): each presents its bound ServiceAccount token
+  'imagepull-bus-callout': [
+    'bus.url=nats://nats.example:4222',
+    ...['cloneset', 'asts', 'ads', 'sidecarset', 'uniteddeployment', 'resourcedistribution'].map(
+      (c) => `controllers.${c}.enabled=false`,
+    ),
+    'bus.credentialsSecret=regatta-bus',
+    'bus.nodeAgentAuth=callout',
+    'bus.authCallout.issuerSecret=regatta-bus-callout',
+  ],
   'only-sidecarset': [
     'bus.url=nats://nats.example:4222',
     ...['cloneset', 'asts', 'ads', 'uniteddeployment', 'resourcedistribution', 'imagepull'].map(

@@ -2,6 +2,7 @@
 // name and the node's CRI socket. It reads only its own NodeImage, from the bus (no API watch), and writes its status.
 import { parseArgs } from 'node:util';
 import { runNodeAgent } from '@regatta/image-puller';
+import { nodeAgentInboxPrefix } from '@regatta/runtime';
 
 const { values } = parseArgs({
   options: {
@@ -18,5 +19,10 @@ if (!nodeName || !criSocket || !Number.isInteger(maxWorkers)) {
     'usage: imagepull-agent --node <name> --cri-socket <path> [--max-workers-for-pull-image <n>] (or NODE_NAME, CRI_SOCKET)\n',
   );
   process.exit(2);
+}
+// authenticated by its ServiceAccount token (the chart's `bus.nodeAgentAuth: callout`), its bus user may receive only
+// on its node's inbox prefix, which the auth callout derives from the node name as this does (docs/adr/0059)
+if (process.env['NATS_TOKEN_FILE'] && !process.env['NATS_INBOX_PREFIX']) {
+  process.env['NATS_INBOX_PREFIX'] = nodeAgentInboxPrefix(nodeName);
 }
 await runNodeAgent({ nodeName, criSocket, maxWorkers });

@@ -1,8 +1,10 @@
 // The image pre-warming program, declared: two controllers run side by side (as in kruise-manager) — ImagePullJob
 // (jobs, their target NodeImages, the pods of podSelector jobs) and NodeImage (one per Node) — fed by the watcher
 // over the bus, with the ImagePullJob and NodeImage admission webhooks. The per-node pullers are separate programs
-// (apps/imagepull-agent). It never watches the API server.
-import { KINDS } from '@regatta/bus';
+// (apps/imagepull-agent). It never watches the API server. With an issuer seed (the chart's
+// `bus.nodeAgentAuth: callout`) it also answers the bus's auth callout for those agents (docs/adr/0059).
+import { bucketName, KINDS, readAuthCalloutSettings, registrationKey, runAuthCallout } from '@regatta/bus';
+import { agentInstance, NODEIMAGE_KIND, REGISTRATION_CONTROLLER } from '@regatta/image-puller';
 import {
   IMAGEPULL_FEATURE_GATES,
   ImagePullJobReconciler,
@@ -23,7 +25,8 @@ import {
   nodeImageValidator,
   nodeImagesForJobDelete,
 } from '@regatta/imagepull';
-import type { KubeObject } from '@regatta/kube';
+import { KubeClient, type KubeObject } from '@regatta/kube';
+import { createLogger } from '@regatta/telemetry';
 import { ControllerBuilder, mutating, runControllers, validating } from '@regatta/kit';
 
 const settings = imagePullSettings();
@@ -76,4 +79,19 @@ const nodeImages = ControllerBuilder.controller({
       : { reconcile: async () => ({}) },
   );
 
-await runControllers('imagepull', [imagePullJobs, nodeImages]);
+const calloutSettings = readAuthCalloutSettings();
+const callout = calloutSettings
+  ? await runAuthCallout({
+      settings: calloutSettings,
+      name: 'regatta-imagepull/auth-callout',
+      client: KubeClient.fromDefault({ fieldManager: 'regatta-imagepull', userAgent: 'regatta-imagepull/auth-callout' }),
+      log: createLogger({ name: 'regatta-imagepull' }).child({ component: 'auth-callout' }),
+      bucket: bucketName(NODEIMAGE_KIND),
+      registration: (node) => registrationKey(REGISTRATION_CONTROLLER, agentInstance(node)),
+    })
+  : undefined;
+try {
+  await runControllers('imagepull', [imagePullJobs, nodeImages]);
+} finally {
+  await callout?.stop();
+}

@@ -9,6 +9,7 @@ describe('readBusAuth', () => {
     ['user and password', { NATS_USER: 'cloneset', NATS_PASSWORD: ' p w ' }, { user: 'cloneset', pass: ' p w ' }],
     ['a credentials file', { NATS_CREDS_FILE: '/etc/regatta/bus/cloneset.creds' }, { credsFile: '/etc/regatta/bus/cloneset.creds' }],
     ['an NKEY seed file', { NATS_NKEY_SEED_FILE: '/etc/regatta/bus/cloneset.nk' }, { nkeySeedFile: '/etc/regatta/bus/cloneset.nk' }],
+    ['a token file', { NATS_TOKEN_FILE: '/var/run/secrets/regatta/bus/token' }, { tokenFile: '/var/run/secrets/regatta/bus/token' }],
     ['empty values count as unset', { NATS_USER: '', NATS_PASSWORD: '', NATS_TLS_CA_FILE: ' ' }, {}],
     ['a CA only', { NATS_TLS_CA_FILE: '/tls/ca.crt' }, { tls: { caFile: '/tls/ca.crt' } }],
     [
@@ -39,6 +40,7 @@ describe('authMethod', () => {
     [{ user: 'u', pass: 'p' }, 'user'],
     [{ credsFile: 'a.creds' }, 'creds'],
     [{ nkeySeedFile: 'a.nk', tls: { caFile: 'ca' } }, 'nkey'],
+    [{ tokenFile: '/token' }, 'token'],
   ])('%j is %s', (a, want) => {
     expect(authMethod(a)).toBe(want);
   });
@@ -46,6 +48,7 @@ describe('authMethod', () => {
   it.each<[BusAuth, RegExp]>([
     [{ user: 'u', pass: 'p', credsFile: 'a.creds' }, /more than one way to authenticate is set \(user, creds\)/],
     [{ credsFile: 'a.creds', nkeySeedFile: 'a.nk' }, /\(creds, nkey\)/],
+    [{ user: 'u', pass: 'p', tokenFile: '/token' }, /\(user, token\)/],
     [{ user: 'u' }, /NATS_USER and NATS_PASSWORD go together/],
     [{ pass: 'p' }, /NATS_USER and NATS_PASSWORD go together/],
     [{ tls: { certFile: 'tls.crt' } }, /NATS_TLS_CERT_FILE and NATS_TLS_KEY_FILE go together/],
@@ -77,7 +80,7 @@ describe('parseNkeySeed', () => {
 
 describe('connectionAuth', () => {
   const seed = nkeys.createUser().getSeed();
-  const files: Record<string, Uint8Array> = { '/s.nk': seed, '/ca.crt': new Uint8Array([1]), '/a.creds': new Uint8Array([1]) };
+  const files: Record<string, Uint8Array> = { '/s.nk': seed, '/ca.crt': new Uint8Array([1]), '/a.creds': new Uint8Array([1]), '/token': new TextEncoder().encode('tok-1\n'), '/empty': new Uint8Array() };
   const read = (path: string): Uint8Array => {
     const f = files[path];
     if (!f) throw new BusOptionsError(`cannot read ${path}`);
@@ -108,7 +111,17 @@ describe('connectionAuth', () => {
     expect(got.sig).toBeTruthy();
   });
 
+  it('the token authenticator sends the file, trimmed, read again at each (re)connection', () => {
+    const { authenticator } = connectionAuth({ tokenFile: '/token' }, read);
+    const auth = authenticator as () => { auth_token?: string };
+    expect(auth().auth_token).toBe('tok-1');
+    files['/token'] = new TextEncoder().encode('tok-2');
+    expect(auth().auth_token).toBe('tok-2');
+  });
+
   it.each<[BusAuth, RegExp]>([
+    [{ tokenFile: '/missing' }, /cannot read \/missing/],
+    [{ tokenFile: '/empty' }, /\/empty holds no token/],
     [{ credsFile: '/missing.creds' }, /cannot read \/missing.creds/],
     [{ nkeySeedFile: '/missing.nk' }, /cannot read \/missing.nk/],
     [{ tls: { caFile: '/missing-ca.crt' } }, /cannot read \/missing-ca.crt/],

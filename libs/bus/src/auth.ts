@@ -3,6 +3,7 @@ import {
   credsAuthenticator,
   nkeyAuthenticator,
   nkeys,
+  tokenAuthenticator,
   usernamePasswordAuthenticator,
   type Authenticator,
   type NodeConnectionOptions,
@@ -18,6 +19,11 @@ export interface BusAuth {
   credsFile?: string;
   /** A file holding one NKEY user seed, `SU…` (`NATS_NKEY_SEED_FILE`; servers listing `nkey:` users). */
   nkeySeedFile?: string;
+  /**
+   * A file holding a token, sent as the connection's `auth_token` (`NATS_TOKEN_FILE`): a node agent's projected
+   * ServiceAccount token, which the auth callout reviews (docs/adr/0059). Re-read on every (re)connection.
+   */
+  tokenFile?: string;
   tls?: BusTls;
 }
 
@@ -38,6 +44,7 @@ export const BUS_AUTH_ENV = [
   'NATS_PASSWORD',
   'NATS_CREDS_FILE',
   'NATS_NKEY_SEED_FILE',
+  'NATS_TOKEN_FILE',
   'NATS_TLS_CA_FILE',
   'NATS_TLS_CERT_FILE',
   'NATS_TLS_KEY_FILE',
@@ -59,21 +66,23 @@ export function readBusAuth(env: NodeJS.ProcessEnv = process.env): BusAuth {
     pass: env['NATS_PASSWORD'] || undefined,
     credsFile: v('NATS_CREDS_FILE'),
     nkeySeedFile: v('NATS_NKEY_SEED_FILE'),
+    tokenFile: v('NATS_TOKEN_FILE'),
     tls: Object.values(tls).some((x) => x !== undefined) ? dropUndefined(tls) : undefined,
   });
 }
 
 /** Which method a BusAuth names; throws BusOptionsError when it names several, or half of one. */
-export function authMethod(a: BusAuth): 'none' | 'user' | 'creds' | 'nkey' {
+export function authMethod(a: BusAuth): 'none' | 'user' | 'creds' | 'nkey' | 'token' {
   const methods = [
     ...(a.user !== undefined || a.pass !== undefined ? (['user'] as const) : []),
     ...(a.credsFile !== undefined ? (['creds'] as const) : []),
     ...(a.nkeySeedFile !== undefined ? (['nkey'] as const) : []),
+    ...(a.tokenFile !== undefined ? (['token'] as const) : []),
   ];
   if (methods.length > 1) {
     throw new BusOptionsError(
       `more than one way to authenticate is set (${methods.join(', ')}); set only one of NATS_USER/NATS_PASSWORD, ` +
-        'NATS_CREDS_FILE or NATS_NKEY_SEED_FILE',
+        'NATS_CREDS_FILE, NATS_NKEY_SEED_FILE or NATS_TOKEN_FILE',
     );
   }
   if (methods[0] === 'user' && (a.user === undefined || a.pass === undefined)) {
@@ -118,6 +127,12 @@ export function connectionAuth(
     const seed = () => parseNkeySeed(file, read(file));
     seed();
     authenticator = nkeyAuthenticator(seed);
+  }
+  if (method === 'token') {
+    const file = a.tokenFile!;
+    const token = () => new TextDecoder().decode(read(file)).trim();
+    if (!token()) throw new BusOptionsError(`${file} holds no token`);
+    authenticator = tokenAuthenticator(token);
   }
   let tls: NodeConnectionOptions['tls'];
   if (a.tls) {

@@ -21,7 +21,7 @@ export class BusRefusedError extends BusError {
     super(
       'REGATTA_BUS_REFUSED',
       `the NATS server at ${servers} refused this connection: ${(cause as Error)?.message ?? String(cause)}. ` +
-        'Check the credentials (NATS_USER/NATS_PASSWORD, NATS_CREDS_FILE or NATS_NKEY_SEED_FILE) against the ' +
+        'Check the credentials (NATS_USER/NATS_PASSWORD, NATS_CREDS_FILE, NATS_NKEY_SEED_FILE or NATS_TOKEN_FILE) against the ' +
         "server's users (docs/operations.md, the bus).",
       { cause },
     );
@@ -72,4 +72,11 @@ export class SecretHashKeyMissingError extends BusError {
 
 function mib(n: number): string {
   return `${(n / 1024 / 1024).toFixed(2)} MiB`;
+}
+
+/** nats-server's authorization request could not be read or its signature does not verify (docs/adr/0059). */
+export class AuthCalloutRequestError extends BusError {
+  constructor(reason: string, cause?: unknown) {
+    super('REGATTA_BUS_AUTH_CALLOUT_REQUEST', `unreadable auth callout request: ${reason}`, { cause });
+  }
 }

@@ -25,6 +25,7 @@ export {
   type TrimOptions,
 } from './envelope.js';
 export {
+  AuthCalloutRequestError,
   BusError,
   BusOptionsError,
   BusRefusedError,
@@ -60,3 +61,31 @@ export {
 export { MirrorWriter } from './writer.js';
 export { KeyedPipeline, PUT_WINDOW, type Admitted } from './keyed-pipeline.js';
 export { ObjectWatch, type ObjectWatchOptions } from './object-watch.js';
+export {
+  AUTH_CALLOUT_SUBJECT,
+  calloutResponse,
+  decideNodeAgent,
+  GLOBAL_ACCOUNT,
+  NODE_NAME_EXTRA,
+  parseCalloutRequest,
+  POD_NAME_EXTRA,
+  tokenExpiry,
+  type CalloutRequest,
+  type NodeAgentDecision,
+  type NodeAgentPolicy,
+  type TokenReviewStatus,
+} from './auth-callout.js';
+export {
+  runAuthCallout,
+  startAuthCallout,
+  tokenReviewer,
+  type AuthCalloutLog,
+  type AuthCalloutOptions,
+  type ReviewToken,
+} from './auth-callout-service.js';
+export {
+  DEFAULT_BUS_AUDIENCE,
+  parseIssuerSeed,
+  readAuthCalloutSettings,
+  type AuthCalloutSettings,
+} from './auth-callout-settings.js';

@@ -1,6 +1,6 @@
 // Command lines of the control plane's processes: pure functions of ports and paths.
 import { randomBytes } from 'node:crypto';
-import { CONTROLLER_NAMES } from '@regatta/runtime';
+import { CONTROLLER_NAMES, nodeAgentPermissions, type NodeAgentGrant } from '@regatta/runtime';
 import { kubernetesVersion } from './binaries.js';
 
 export interface PkiPaths {
@@ -176,6 +176,9 @@ export function schedulerArgs(o: { kubeconfig: string; securePort: number }): st
   ];
 }
 
+/** The node agents' permissions are built in libs/runtime, for the sandbox's users and the auth callout's (docs/adr/0059). */
+export { nodeAgentPermissions };
+
 export interface NatsUser {
   user: string;
   password: string;
@@ -203,16 +206,8 @@ export interface NatsAuth {
   nodeAgents?: Record<string, NodeAgentUser>;
 }
 
-/** A node agent's bus user: its own inbox prefix (NATS_INBOX_PREFIX), and the one bucket key it may read. */
-export interface NodeAgentUser extends NatsUser {
-  inboxPrefix: string;
-  /** The mirror bucket without the installation prefix (`mirror_nodeimages_v1alpha1_apps-kruise-io`). */
-  bucket: string;
-  /** The key of the node's object in it (`_.<node>`). */
-  key: string;
-  /** The registration key it may write (`imagepull.agent-<node>`). */
-  registration: string;
-}
+/** A node agent's bus user: a password, and what its permissions name (its inbox prefix, bucket, key, registration). */
+export interface NodeAgentUser extends NatsUser, NodeAgentGrant {}
 
 /** A node agent's bus user: a fresh password and inbox prefix, its node's key of the bucket (docs/adr/0032). */
 export function newNodeAgentUser(
@@ -226,34 +221,6 @@ export function newNodeAgentUser(
     bucket: o.bucket,
     key: `_.${node}`,
     registration: o.registration(node),
-  };
-}
-
-/**
- * What a node agent may do (docs/adr/0032): open its bucket, watch and get its one key (the consumer-create and
- * direct-get subjects name the key, and the server checks a consumer's filter against the subject), answer flow
- * control, write its one registration; receive only on its own inbox prefix. Nothing else of the bus is readable.
- */
-export function nodeAgentPermissions(
-  prefix: string,
-  a: NodeAgentUser,
-): { publish: string[]; subscribe: string[] } {
-  const bucket = `${prefix}${a.bucket}`;
-  const stream = `KV_${bucket}`;
-  const subject = `$KV.${bucket}.${a.key}`;
-  const registrations = `${prefix}regatta_registrations`;
-  return {
-    publish: [
-      '$JS.API.INFO',
-      `$JS.API.STREAM.INFO.${stream}`,
-      `$JS.API.STREAM.INFO.KV_${registrations}`,
-      `$JS.API.CONSUMER.CREATE.${stream}.*.${subject}`,
-      `$JS.API.CONSUMER.INFO.${stream}.*`,
-      `$JS.API.DIRECT.GET.${stream}.${subject}`,
-      `$JS.FC.${stream}.>`,
-      `$KV.${registrations}.${a.registration}`,
-    ],
-    subscribe: [`${a.inboxPrefix}.>`],
   };
 }
 

@@ -12,6 +12,12 @@ export {
 export { silentLogger, type Logger, type LogFn } from './logger.js';
 export { systemClock, sleep, type Clock } from './clock.js';
 export { CONTROLLER_NAMES, type ControllerName } from './controller-names.js';
+export {
+  nodeAgentInboxPrefix,
+  nodeAgentPermissions,
+  type BusPermissions,
+  type NodeAgentGrant,
+} from './node-agent-permissions.js';
 
 // work queue
 export { WorkQueue, type WorkQueueOptions, type QueueItem } from './queue/work-queue.js';

@@ -42,7 +42,27 @@ app.kubernetes.io/component: {{ .component }}
 {{- end -}}
 {{- end -}}
 
-{{/* Environment every program gets; pass (dict "root" $ "role" "watcher"|<controller>). */}}
+{{/*
+Whether a pod authenticates to the bus with its ServiceAccount token through the auth callout (docs/adr/0059): the node
+agents with bus.nodeAgentAuth=callout; pass (dict "root" $ "nodeAgent" true). Also checks the setting.
+*/}}
+{{- define "regatta.busTokenAuth" -}}
+{{- $b := .root.Values.bus -}}
+{{- if not (has $b.nodeAgentAuth (list "shared" "callout")) -}}
+{{- fail (printf "bus.nodeAgentAuth is shared or callout, not %v (docs/operations.md)" $b.nodeAgentAuth) -}}
+{{- end -}}
+{{- if and (eq $b.nodeAgentAuth "callout") (not $b.authCallout.issuerSecret) -}}
+{{- fail "bus.nodeAgentAuth=callout needs bus.authCallout.issuerSecret, the Secret of the callout's issuer seed (docs/operations.md)" -}}
+{{- end -}}
+{{- if and .nodeAgent (eq $b.nodeAgentAuth "callout") }}true{{ end -}}
+{{- end -}}
+
+{{/* Whether this program runs the node agents' auth callout: the imagepull program with bus.nodeAgentAuth=callout. */}}
+{{- define "regatta.busCallout" -}}
+{{- if and (eq .role "imagepull") (not .nodeAgent) (eq .root.Values.bus.nodeAgentAuth "callout") .root.Values.controllers.imagepull.agent.enabled }}true{{ end -}}
+{{- end -}}
+
+{{/* Environment every program gets; pass (dict "root" $ "role" "watcher"|<controller> ["nodeAgent" true]). */}}
 {{- define "regatta.commonEnv" -}}
 - name: POD_NAME
   valueFrom: { fieldRef: { fieldPath: metadata.name } }
@@ -60,7 +80,7 @@ app.kubernetes.io/component: {{ .component }}
 - name: REGATTA_BUS_PREFIX
   value: {{ . | quote }}
 {{- end }}
-{{- with .root.Values.bus.credentialsSecret }}
+{{- with (and (not (include "regatta.busTokenAuth" .)) .root.Values.bus.credentialsSecret) }}
 - name: NATS_USER
   valueFrom: { secretKeyRef: { name: {{ . }}, key: {{ printf "%s-user" $.role }} } }
 - name: NATS_PASSWORD
@@ -79,6 +99,10 @@ app.kubernetes.io/component: {{ .component }}
 {{- if gt (len (compact (list $b.credentialsSecret $b.credsSecret $b.nkeySecret))) 1 -}}
 {{- fail "set only one of bus.credentialsSecret, bus.credsSecret and bus.nkeySecret (docs/operations.md)" -}}
 {{- end -}}
+{{- if include "regatta.busTokenAuth" . }}
+- name: NATS_TOKEN_FILE
+  value: /var/run/secrets/regatta/bus/token
+{{- else }}
 {{- if $b.credsSecret }}
 - name: NATS_CREDS_FILE
   value: {{ printf "/etc/regatta/bus/credentials/%s.creds" .role | quote }}
@@ -86,6 +110,15 @@ app.kubernetes.io/component: {{ .component }}
 {{- if $b.nkeySecret }}
 - name: NATS_NKEY_SEED_FILE
   value: {{ printf "/etc/regatta/bus/credentials/%s.nk" .role | quote }}
+{{- end }}
+{{- end }}
+{{- if include "regatta.busCallout" . }}
+- name: REGATTA_AUTH_CALLOUT_ISSUER_SEED_FILE
+  value: /etc/regatta/bus/callout/issuer.nk
+- name: REGATTA_AUTH_CALLOUT_AUDIENCE
+  value: {{ $b.authCallout.audience | quote }}
+- name: REGATTA_AUTH_CALLOUT_SERVICE_ACCOUNT
+  value: {{ printf "%s/regatta-imagepull-agent" .root.Release.Namespace | quote }}
 {{- end }}
 {{- if $b.tls.secret }}
 - name: NATS_TLS_CA_FILE
@@ -106,8 +139,13 @@ app.kubernetes.io/component: {{ .component }}
 {{/* volumeMounts entries of the bus's files; pass (dict "root" $ "role" …). */}}
 {{- define "regatta.busVolumeMounts" -}}
 {{- $b := .root.Values.bus -}}
-{{- if or $b.credsSecret $b.nkeySecret }}
+{{- if include "regatta.busTokenAuth" . }}
+- { name: bus-token, mountPath: /var/run/secrets/regatta/bus, readOnly: true }
+{{- else if or $b.credsSecret $b.nkeySecret }}
 - { name: bus-credentials, mountPath: /etc/regatta/bus/credentials, readOnly: true }
+{{- end }}
+{{- if include "regatta.busCallout" . }}
+- { name: bus-callout, mountPath: /etc/regatta/bus/callout, readOnly: true }
 {{- end }}
 {{- if $b.tls.secret }}
 - { name: bus-tls, mountPath: /etc/regatta/bus/tls, readOnly: true }
@@ -118,6 +156,26 @@ app.kubernetes.io/component: {{ .component }}
 {{- define "regatta.busVolumes" -}}
 {{- $b := .root.Values.bus -}}
 {{- $secret := $b.credsSecret | default $b.nkeySecret -}}
+{{- if include "regatta.busTokenAuth" . }}
+{{- $secret = "" }}
+# the pod's own ServiceAccount token for the bus alone: bound to the pod (and so its node), short-lived
+- name: bus-token
+  projected:
+    defaultMode: 288 # 0440
+    sources:
+      - serviceAccountToken:
+          audience: {{ $b.authCallout.audience | quote }}
+          expirationSeconds: {{ $b.authCallout.tokenExpirationSeconds }}
+          path: token
+{{- end }}
+{{- if include "regatta.busCallout" . }}
+- name: bus-callout
+  secret:
+    secretName: {{ $b.authCallout.issuerSecret }}
+    defaultMode: 288 # 0440
+    items:
+      - { key: issuer.nk, path: issuer.nk }
+{{- end }}
 {{- with $secret }}
 - name: bus-credentials
   secret:
