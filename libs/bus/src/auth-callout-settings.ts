@@ -2,6 +2,7 @@
 // them with `bus.nodeAgentAuth: callout`, docs/operations.md, docs/adr/0059).
 import { nkeys } from '@nats-io/transport-node';
 import type { KeyPair } from '@nats-io/jwt';
+import { seedLine } from './auth.js';
 import { BusOptionsError } from './errors.js';
 
 export interface AuthCalloutSettings {
@@ -16,7 +17,9 @@ export interface AuthCalloutSettings {
 export const DEFAULT_BUS_AUDIENCE = 'regatta-bus';
 
 /** The callout's settings, or undefined when no issuer seed file is set (the callout is off). */
-export function readAuthCalloutSettings(env: NodeJS.ProcessEnv = process.env): AuthCalloutSettings | undefined {
+export function readAuthCalloutSettings(
+  env: NodeJS.ProcessEnv = process.env,
+): AuthCalloutSettings | undefined {
   const v = (name: string) => env[name]?.trim() || undefined;
   const issuerSeedFile = v('REGATTA_AUTH_CALLOUT_ISSUER_SEED_FILE');
   if (!issuerSeedFile) return undefined;
@@ -36,15 +39,5 @@ export function readAuthCalloutSettings(env: NodeJS.ProcessEnv = process.env): A
 
 /** The issuer key pair of an account seed file: its first line starting with `SA` (as `nk -gen account` writes). */
 export function parseIssuerSeed(file: string, content: Uint8Array): KeyPair {
-  const line = new TextDecoder()
-    .decode(content)
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .find((l) => l.startsWith('SA'));
-  if (!line) throw new BusOptionsError(`${file} holds no NKEY account seed (a line starting with SA)`);
-  try {
-    return nkeys.fromSeed(new TextEncoder().encode(line));
-  } catch (err) {
-    throw new BusOptionsError(`${file} holds no valid NKEY account seed: ${(err as Error).message}`, err);
-  }
+  return nkeys.fromSeed(seedLine(file, content, 'SA', 'NKEY account seed'));
 }

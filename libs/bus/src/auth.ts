@@ -152,17 +152,25 @@ export function connectionAuth(
  * or between comment lines.
  */
 export function parseNkeySeed(file: string, content: Uint8Array): Uint8Array {
+  return seedLine(file, content, 'SU', 'NKEY user seed');
+}
+
+/**
+ * The first line of a seed file starting with `prefix` (`SU` a user's, `SA` an account's), checked to be a valid
+ * seed; `what` names it in the errors.
+ */
+export function seedLine(file: string, content: Uint8Array, prefix: string, what: string): Uint8Array {
   const line = new TextDecoder()
     .decode(content)
     .split(/\r?\n/)
     .map((l) => l.trim())
-    .find((l) => l.startsWith('SU'));
-  if (!line) throw new BusOptionsError(`${file} holds no NKEY user seed (a line starting with SU)`);
+    .find((l) => l.startsWith(prefix));
+  if (!line) throw new BusOptionsError(`${file} holds no ${what} (a line starting with ${prefix})`);
   const seed = new TextEncoder().encode(line);
   try {
     nkeys.fromSeed(seed);
   } catch (err) {
-    throw new BusOptionsError(`${file} holds no valid NKEY user seed: ${(err as Error).message}`, err);
+    throw new BusOptionsError(`${file} holds no valid ${what}: ${(err as Error).message}`, err);
   }
   return seed;
 }
