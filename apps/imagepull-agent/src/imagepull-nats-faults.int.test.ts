@@ -1,13 +1,13 @@
 // Image pre-warming through a bus outage: this file runs on a nats-server of its own (the run's bus is shared by
 // every file), killed while the agents pull and started again on the same port and store. The job still completes
 // with the right counts, and no node pulls the image a second time.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMAGE_PULL_JOB_API_VERSION } from '@regatta/api';
 import type { KubeObject } from '@regatta/kube';
-import { alive, freePorts, locateBinaries, ManagedProcess, natsConfig, waitFor } from '@regatta/local-cluster';
+import { alive, freePorts, ManagedProcess, natsConfig, startNatsServer, waitFor } from '@regatta/local-cluster';
 import { createNamespace } from '@regatta/testing';
 import { IMAGEPULL_SCOPE_LABEL, useImagePullController } from './testing/private-nodes.js';
 
@@ -30,10 +30,8 @@ let nats: ManagedProcess | undefined;
 
 async function startNats(): Promise<void> {
   const [port, monitorPort] = ports;
-  const conf = join(natsDir, 'nats.conf');
-  await writeFile(conf, natsConfig({ port, monitorPort, storeDir: join(natsDir, 'js') }));
-  nats = ManagedProcess.start({ name: 'nats', command: locateBinaries().natsServer, args: ['-c', conf], logFile: join(natsDir, 'nats.log') });
-  await waitFor('nats-server', async () => (await fetch(`http://127.0.0.1:${monitorPort}/healthz`)).ok, { timeoutMs: 60_000 });
+  const config = natsConfig({ port, monitorPort, storeDir: join(natsDir, 'js') });
+  nats = await startNatsServer({ dir: natsDir, config, monitorPort });
 }
 
 // registered before the layer's: the file's programs get this bus

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { nkeys } from '@nats-io/transport-node';
 import { KubeClient, isNotFound, type KubeObject } from '@regatta/kube';
-import { controllerPublishAllow, freePorts, locateBinaries, ManagedProcess, waitFor } from '@regatta/local-cluster';
+import { controllerPublishAllow, freePorts, ManagedProcess, startNatsServer, waitFor } from '@regatta/local-cluster';
 import { nodeAgentInboxPrefix } from '@regatta/runtime';
 import {
   bucketName,
@@ -75,36 +75,27 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'regatta-nats-callout-'));
   const issuer = nkeys.createAccount();
   const [port, monitor] = (await freePorts(2)) as [number, number];
-  await writeFile(
-    join(dir, 'nats.conf'),
-    [
-      `listen: "127.0.0.1:${port}"`,
-      `http: "127.0.0.1:${monitor}"`,
-      'authorization {',
-      '  users: [',
-      `    { user: "watcher", password: "${pw.watcher}" }`,
-      // the imagepull program's user as docs/operations.md configures it: a controller's, plus the callout requests
-      `    { user: "callout", password: "${pw.callout}", permissions: {`,
-      `        publish: { allow: ${JSON.stringify(controllerPublishAllow('', 'imagepull'))} }`,
-      '        subscribe: { allow: ["_INBOX.>", "$SYS.REQ.USER.AUTH"] }, allow_responses: true } }',
-      '  ]',
-      '  auth_callout {',
-      `    issuer: "${issuer.getPublicKey()}"`,
-      '    auth_users: [ "watcher", "callout" ]',
-      '  }',
-      '}',
-      `jetstream { store_dir: "${join(dir, 'js')}" }`,
-      '',
-    ].join('\n'),
-  );
-  server = ManagedProcess.start({
-    name: 'nats',
-    command: locateBinaries().natsServer,
-    args: ['-c', join(dir, 'nats.conf')],
-    logFile: join(dir, 'nats.log'),
-  });
+  const config = [
+    `listen: "127.0.0.1:${port}"`,
+    `http: "127.0.0.1:${monitor}"`,
+    'authorization {',
+    '  users: [',
+    `    { user: "watcher", password: "${pw.watcher}" }`,
+    // the imagepull program's user as docs/operations.md configures it: a controller's, plus the callout requests
+    `    { user: "callout", password: "${pw.callout}", permissions: {`,
+    `        publish: { allow: ${JSON.stringify(controllerPublishAllow('', 'imagepull'))} }`,
+    '        subscribe: { allow: ["_INBOX.>", "$SYS.REQ.USER.AUTH"] }, allow_responses: true } }',
+    '  ]',
+    '  auth_callout {',
+    `    issuer: "${issuer.getPublicKey()}"`,
+    '    auth_users: [ "watcher", "callout" ]',
+    '  }',
+    '}',
+    `jetstream { store_dir: "${join(dir, 'js')}" }`,
+    '',
+  ].join('\n');
+  server = await startNatsServer({ dir, config, monitorPort: monitor });
   url = `nats://127.0.0.1:${port}`;
-  await waitFor('nats-server', async () => (await fetch(`http://127.0.0.1:${monitor}/healthz`)).ok);
 
   // the callout as apps/imagepull starts it: settings from its environment, the issuer seed from a file, its bus
   // connection with the program's own credentials (NATS_URL, NATS_USER, NATS_PASSWORD)

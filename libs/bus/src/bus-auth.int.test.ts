@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,11 +6,10 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { headers } from '@nats-io/transport-node';
 import {
   freePorts,
-  locateBinaries,
+  startNatsServer,
   ManagedProcess,
   natsConfig,
   newNatsAuth,
-  waitFor,
   type NatsAuth,
 } from '@regatta/local-cluster';
 import {
@@ -42,18 +41,9 @@ beforeAll(async () => {
   const dir = await mkdtemp(join(tmpdir(), 'regatta-nats-auth-'));
   const [port, monitor] = (await freePorts(2)) as [number, number];
   auth = newNatsAuth('');
-  await writeFile(
-    join(dir, 'nats.conf'),
-    natsConfig({ port, monitorPort: monitor, storeDir: join(dir, 'js'), auth }),
-  );
-  server = ManagedProcess.start({
-    name: 'nats',
-    command: locateBinaries().natsServer,
-    args: ['-c', join(dir, 'nats.conf')],
-    logFile: join(dir, 'nats.log'),
-  });
+  const config = natsConfig({ port, monitorPort: monitor, storeDir: join(dir, 'js'), auth });
+  server = await startNatsServer({ dir, config, monitorPort: monitor });
   url = `nats://127.0.0.1:${port}`;
-  await waitFor('nats-server', async () => (await fetch(`http://127.0.0.1:${monitor}/healthz`)).ok);
 });
 
 afterAll(async () => {

@@ -1,17 +1,16 @@
 // A node agent's bus user (docs/adr/0032): it reads its own node's NodeImage key and nothing else of the bus —
 // not another node's key, not the whole bucket, not another mirror, not other programs' inbox deliveries.
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jetstreamManager, AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
 import {
   freePorts,
-  locateBinaries,
+  startNatsServer,
   ManagedProcess,
   natsConfig,
   newNatsAuth,
-  waitFor,
   type NatsAuth,
 } from '@regatta/local-cluster';
 import {
@@ -38,15 +37,9 @@ beforeAll(async () => {
   const dir = await mkdtemp(join(tmpdir(), 'regatta-nats-agent-auth-'));
   const [port, monitor] = (await freePorts(2)) as [number, number];
   auth = newNatsAuth('', { nodes: ['n1', 'n2.example', 'n3'], bucket: BUCKET, registration: (n) => `imagepull.agent-${n.replaceAll('.', '-')}` });
-  await writeFile(join(dir, 'nats.conf'), natsConfig({ port, monitorPort: monitor, storeDir: join(dir, 'js'), auth }));
-  server = ManagedProcess.start({
-    name: 'nats',
-    command: locateBinaries().natsServer,
-    args: ['-c', join(dir, 'nats.conf')],
-    logFile: join(dir, 'nats.log'),
-  });
+  const config = natsConfig({ port, monitorPort: monitor, storeDir: join(dir, 'js'), auth });
+  server = await startNatsServer({ dir, config, monitorPort: monitor });
   url = `nats://127.0.0.1:${port}`;
-  await waitFor('nats-server', async () => (await fetch(`http://127.0.0.1:${monitor}/healthz`)).ok);
   const watcher = await as('watcher');
   const nodeImages = await MirrorWriter.open(watcher, KINDS.nodeimages);
   for (const name of ['n1', 'n2.example']) await nodeImages.put({ metadata: { name, resourceVersion: '1' } });

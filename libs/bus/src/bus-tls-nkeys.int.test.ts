@@ -10,10 +10,9 @@ import { nkeys } from '@nats-io/transport-node';
 import {
   createCertificateAuthority,
   freePorts,
-  locateBinaries,
+  startNatsServer,
   ManagedProcess,
   natsConfig,
-  waitFor,
 } from '@regatta/local-cluster';
 import { BusOptionsError, BusRefusedError, BusUnavailableError, connectBus, type Bus, type BusAuth } from './index.js';
 
@@ -31,17 +30,7 @@ async function startNats(name: string, conf: string, jetStream = true): Promise<
   const base = jetStream
     ? natsConfig({ port, monitorPort: monitor, storeDir: f(`${name}-js`) })
     : `listen: "127.0.0.1:${port}"\nhttp: "127.0.0.1:${monitor}"\n`;
-  const text = base + conf;
-  await writeFile(f(`${name}.conf`), text);
-  servers.push(
-    ManagedProcess.start({
-      name,
-      command: locateBinaries().natsServer,
-      args: ['-c', f(`${name}.conf`)],
-      logFile: f(`${name}.log`),
-    }),
-  );
-  await waitFor(name, async () => (await fetch(`http://127.0.0.1:${monitor}/healthz`)).ok);
+  servers.push(await startNatsServer({ dir, name, config: base + conf, monitorPort: monitor }));
   return `nats://127.0.0.1:${port}`;
 }
 

@@ -1,9 +1,9 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { freePorts, locateBinaries, ManagedProcess, waitFor } from '@regatta/local-cluster';
+import { freePorts, ManagedProcess, startNatsServer, waitFor } from '@regatta/local-cluster';
 import {
   Cache,
   connectBus,
@@ -296,16 +296,9 @@ describe('pipelined writes (docs/adr/0052)', () => {
 });
 
 describe('bus outages', () => {
-  async function startNats(dir: string, port: number): Promise<ManagedProcess> {
-    const conf = join(dir, 'nats.conf');
-    await writeFile(conf, `listen: "127.0.0.1:${port}"\njetstream { store_dir: "${join(dir, 'js')}" }\n`);
-    const p = ManagedProcess.start({
-      name: 'nats',
-      command: locateBinaries().natsServer,
-      args: ['-c', conf],
-      logFile: join(dir, 'nats.log'),
-    });
-    return p;
+  function startNats(dir: string, port: number): Promise<ManagedProcess> {
+    const config = `listen: "127.0.0.1:${port}"\njetstream { store_dir: "${join(dir, 'js')}" }\n`;
+    return startNatsServer({ dir, config });
   }
 
   it('a cache resumes after nats-server restarts, without restarting the controller', async () => {

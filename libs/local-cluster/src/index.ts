@@ -59,6 +59,7 @@ export { createCertificateAuthority, type CertificateAuthority, type KeyPairPem 
 export { freePort, freePorts } from './ports.js';
 export { alive, ManagedProcess, stopRecorded, type ProcessRecord, type ProcessSpec } from './process.js';
 export { waitFor } from './wait.js';
+export { startNatsServer, type NatsServerOptions } from './nats-server.js';
 export * from './versions.js';
 export { applyObjects, installCrds, registerWebhooks } from './resources.js';
 export {

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { Cache, connectBus, KINDS, type Bus } from '@regatta/bus';
 import { KubeClient } from '@regatta/kube';
-import { freePorts, locateBinaries, ManagedProcess, natsConfig, waitFor } from '@regatta/local-cluster';
+import { freePorts, ManagedProcess, natsConfig, startNatsServer } from '@regatta/local-cluster';
 import { KindMirror } from './kind-mirror.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -14,17 +14,8 @@ afterEach(async () => {
 });
 
 /** A nats-server of this test's own, so it can be stopped without disturbing other files. */
-async function startNats(dir: string, port: number, monitorPort: number): Promise<ManagedProcess> {
-  const conf = join(dir, 'nats.conf');
-  await writeFile(conf, natsConfig({ port, monitorPort, storeDir: join(dir, 'js') }));
-  const p = ManagedProcess.start({
-    name: 'nats',
-    command: locateBinaries().natsServer,
-    args: ['-c', conf],
-    logFile: join(dir, 'nats.log'),
-  });
-  await waitFor('nats-server', async () => (await fetch(`http://127.0.0.1:${monitorPort}/healthz`)).ok);
-  return p;
+function startNats(dir: string, port: number, monitorPort: number): Promise<ManagedProcess> {
+  return startNatsServer({ dir, config: natsConfig({ port, monitorPort, storeDir: join(dir, 'js') }), monitorPort });
 }
 
 describe('KindMirror', () => {
