@@ -253,6 +253,25 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
     expect(value('REGATTA_WEBHOOK_URL')).toBeUndefined();
   });
 
+  it('controllers.imagepull.daemonConfigNamespace moves the pull-secret copies: the namespace, both Roles, the variable', () => {
+    const inNs = (ms: Manifest[], ns: string) => {
+      const d = ms.find((m) => m.kind === 'Deployment' && m.metadata.name === 'regatta-imagepull')!;
+      const env = (d['spec'] as { template: { spec: PodSpec } }).template.spec.containers[0]!.env;
+      expect(env.find((e) => e.name === 'KRUISE_DAEMON_CONFIG_NS')?.value).toBe(ns);
+      expect(ms.filter((m) => m.kind === 'Namespace').map((m) => m.metadata.name)).toEqual([ns]);
+      for (const role of ['regatta-imagepull-pull-secrets', 'regatta-imagepull-agent-pull-secrets'])
+        for (const kind of ['Role', 'RoleBinding'])
+          expect(ms.find((m) => m.kind === kind && m.metadata.name === role)?.metadata.namespace, role).toBe(ns);
+      const nsRead = rulesOf(ms, 'ClusterRole', 'regatta-imagepull').find((r) => r.resources.includes('namespaces'));
+      expect(nsRead?.resourceNames).toEqual([ns]);
+    };
+    inNs(rendered['all-on']!, 'kruise-daemon-config'); // upstream's name by default
+    inNs(
+      parseManifests(templateChart(chart.dir, [...VALUE_SETS['all-on']!, 'controllers.imagepull.daemonConfigNamespace=pull-secrets'])),
+      'pull-secrets',
+    );
+  });
+
   it('the node agent gets its node and CRI socket under the names apps/imagepull-agent/src/main.ts reads', () => {
     const ds = rendered['all-on']!.find(
       (m) => m.kind === 'DaemonSet' && m.metadata.name === 'regatta-imagepull-agent',

@@ -152,11 +152,11 @@ imagepull:
     - { apiGroups: [apps.kruise.io], resources: [nodeimages/status], verbs: [update] }
     # the fresh read of a Node the cache no longer has, before its NodeImage is deleted (nodeimage-reconciler)
     - { apiGroups: [""], resources: [nodes], verbs: [get] }
-    # a job's pull secrets, read from the job's namespace and copied into kruise-daemon-config (libs/imagepull
+    # a job's pull secrets, read from the job's namespace and copied into the daemon config namespace (libs/imagepull
     # secret-sync, as upstream's imagepulljob controller); the copies are written there only (controllers.yaml),
     # and that namespace, which the chart installs, is only read
     - { apiGroups: [""], resources: [secrets], verbs: [get] }
-    - { apiGroups: [""], resources: [namespaces], resourceNames: [kruise-daemon-config], verbs: [get] }
+    - { apiGroups: [""], resources: [namespaces], resourceNames: [{{ include "regatta.daemonConfigNamespace" . }}], verbs: [get] }
     # delete: a finished job after its ttlSecondsAfterFinished (libs/imagepull job-reconciler)
     - { apiGroups: [apps.kruise.io], resources: [imagepulljobs], verbs: [get, patch, delete] }
     - { apiGroups: [apps.kruise.io], resources: [imagepulljobs/status], verbs: [update] }

@@ -62,6 +62,11 @@ agents with bus.nodeAgentAuth=callout; pass (dict "root" $ "nodeAgent" true). Al
 {{- if and (eq .role "imagepull") (not .nodeAgent) (eq .root.Values.bus.nodeAgentAuth "callout") .root.Values.controllers.imagepull.agent.enabled }}true{{ end -}}
 {{- end -}}
 
+{{/* Where the imagepull program copies pull secrets for the node agents (KRUISE_DAEMON_CONFIG_NS). */}}
+{{- define "regatta.daemonConfigNamespace" -}}
+{{- .Values.controllers.imagepull.daemonConfigNamespace | default "kruise-daemon-config" -}}
+{{- end -}}
+
 {{/* Environment every program gets; pass (dict "root" $ "role" "watcher"|<controller> ["nodeAgent" true]). */}}
 {{- define "regatta.commonEnv" -}}
 - name: POD_NAME
