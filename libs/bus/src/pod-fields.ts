@@ -1,0 +1,48 @@
+/**
+ * The pod fields each program's controllers read, declared with the kinds it registers (docs/adr/0060-pod-projection.md).
+ * Found by reading the libraries the program runs; a field one is unsure about is kept. Every field of metadata is kept
+ * (managedFields are dropped by the watcher already); of spec and status only what is listed.
+ */
+import type { FieldSet } from './projection.js';
+
+/**
+ * The CloneSet program (apps/cloneset): libs/cloneset (scale, update, status, pvc clean-up, webhook's pod lookups),
+ * libs/rollout (active-pod order: phase, node, readiness, restarts; availability: the Ready condition), libs/lifecycle
+ * (readiness gates, conditions, phase, node), libs/inplace-update (containers' name, image, resources and env, the
+ * statuses' image, imageID, containerID, ready, restarts). Kept whole besides: conditions (written back by type),
+ * status reason and message, container state.
+ */
+export const CLONESET_POD_FIELDS: FieldSet = {
+  apiVersion: true,
+  kind: true,
+  metadata: {
+    '*': true,
+    namespace: 'shared',
+    generateName: 'shared',
+    labels: 'shared',
+    annotations: 'shared',
+    ownerReferences: 'shared',
+    finalizers: 'shared',
+  },
+  spec: {
+    nodeName: 'shared',
+    readinessGates: 'shared',
+    containers: { name: 'shared', image: 'shared', resources: 'shared', env: 'shared' },
+  },
+  status: {
+    phase: 'shared',
+    reason: 'shared',
+    message: true,
+    conditions: { '*': true, type: 'shared', status: 'shared', reason: 'shared' },
+    containerStatuses: {
+      name: 'shared',
+      ready: true,
+      started: true,
+      restartCount: true,
+      image: 'shared',
+      imageID: 'shared',
+      containerID: true,
+      state: true,
+    },
+  },
+};
