@@ -4,7 +4,6 @@ import type { Bus } from './connection.js';
 import { decodeEnvelope } from './envelope.js';
 import type { Change, KubeObject } from '@regatta/kube';
 import { LISTED_KEY, bucketName, objectKey, type KindRef } from './kinds.js';
-import type { projection } from './projection.js';
 
 /** The workspace's one change-event shape (`@regatta/kube`), emitted by every cache. */
 export type { Change, ChangeType } from '@regatta/kube';
@@ -27,7 +26,7 @@ export interface CacheOptions {
   keep?: (obj: KubeObject) => boolean;
   /**
    * Applied to each kept object before it is stored and before handlers see it (client-go's `SetTransform`): a
-   * {@link projection} to the fields the program reads (docs/adr/0060-pod-projection.md). It receives the decoded
+   * `projection` to the fields the program reads (docs/adr/0060-pod-projection.md). It receives the decoded
    * object, which nothing else holds, and may return it changed or a new one.
    */
   transform?: (obj: KubeObject) => KubeObject;

@@ -2,6 +2,7 @@ export { MAX_VALUE_BYTES } from './bucket.js';
 export { Cache, INDEX_NAMESPACE, INDEX_NODE_NAME, INDEX_OWNER_UID } from './cache.js';
 export type { CacheOptions, Change, ChangeHandler, ChangeType, IndexFunc } from './cache.js';
 export {
+  DEFAULT_DEDUPED_VALUES,
   DEFAULT_SHARED_STRINGS,
   MAX_SHARED_STRING_LENGTH,
   StringTable,

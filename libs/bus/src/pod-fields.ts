@@ -1,7 +1,8 @@
 /**
  * The pod fields each program's controllers read, declared with the kinds it registers (docs/adr/0060-pod-projection.md).
  * Found by reading the libraries the program runs; a field one is unsure about is kept. Every field of metadata is kept
- * (managedFields are dropped by the watcher already); of spec and status only what is listed.
+ * (managedFields are dropped by the watcher already); of spec and status only what is listed. Values the pods of one
+ * template have in common (env, resources, readiness gates, owner references) are held once (`'deduped'`).
  */
 import type { FieldSet } from './projection.js';
 
@@ -21,13 +22,13 @@ export const CLONESET_POD_FIELDS: FieldSet = {
     generateName: 'shared',
     labels: 'shared',
     annotations: 'shared',
-    ownerReferences: 'shared',
+    ownerReferences: 'deduped',
     finalizers: 'shared',
   },
   spec: {
     nodeName: 'shared',
-    readinessGates: 'shared',
-    containers: { name: 'shared', image: 'shared', resources: 'shared', env: 'shared' },
+    readinessGates: 'deduped',
+    containers: { name: 'shared', image: 'shared', resources: 'deduped', env: 'deduped' },
   },
   status: {
     phase: 'shared',

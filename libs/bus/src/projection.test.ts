@@ -49,6 +49,34 @@ describe('projectObject', () => {
   });
 });
 
+describe("'deduped'", () => {
+  it('holds a value equal across objects once, frozen, and a different one apart', () => {
+    const table = new StringTable();
+    const fields: FieldSet = { spec: { env: 'deduped' } };
+    const decode = (v: string): Obj => JSON.parse(JSON.stringify({ spec: { env: [{ name: 'A', value: v }] } }));
+    const a = projectObject(decode('1'), fields, table)['spec'] as { env: { value: string }[] };
+    const b = projectObject(decode('1'), fields, table)['spec'] as { env: { value: string }[] };
+    const c = projectObject(decode('2'), fields, table)['spec'] as { env: { value: string }[] };
+    expect(b.env).toBe(a.env);
+    expect(c.env).not.toBe(a.env);
+    expect(plain(c.env)).toEqual([{ name: 'A', value: '2' }]);
+    expect(Object.isFrozen(a.env) && Object.isFrozen(a.env[0])).toBe(true);
+    // a holder cannot change what the others hold
+    expect(() => {
+      a.env[0]!.value = 'x';
+    }).toThrow(TypeError);
+    expect(table.values).toBe(2);
+  });
+
+  it('is bounded too', () => {
+    const table = new StringTable(10, 256, 2);
+    for (let i = 0; i < 100; i++) table.dedupe({ i });
+    expect(table.values).toBeLessThanOrEqual(2);
+    expect(table.dedupe('s')).toBe('s');
+    expect(table.dedupe(3)).toBe(3);
+  });
+});
+
 describe('StringTable', () => {
   it('is bounded: a churn of unique values empties it and it fills again', () => {
     const table = new StringTable(3);
@@ -72,6 +100,7 @@ describe('unionFieldSets', () => {
     ['nested sets merge', { s: { x: true } }, { s: { y: true } }, { s: { x: true, y: true } }],
     ['the whole value wins over a set', { s: { x: true } }, { s: true }, { s: true }],
     ['shared wins over a set and over true', { s: { x: true }, t: true }, { s: 'shared', t: 'shared' }, { s: 'shared', t: 'shared' }],
+    ['deduped wins over shared', { s: 'deduped' }, { s: 'shared' }, { s: 'deduped' }],
   ];
   it.each(cases)('%s', (_name, a, b, want) => {
     expect(unionFieldSets(a, b)).toEqual(want);

@@ -9,9 +9,11 @@ import { type KubeObject, markProjected } from '@regatta/kube';
 /**
  * What to keep of one value: `true` the value as it is; `'shared'` the value as it is, with every string in it
  * taken from the string table (values that repeat across objects: images, node names, label values, condition
- * reasons); a {@link FieldSet} only the fields it names (for an array, of each element).
+ * reasons); `'deduped'` the value held once for every object where it is equal (a container's env and resources,
+ * owner references: one frozen copy, its strings shared); a {@link FieldSet} only the fields it names (for an
+ * array, of each element).
  */
-export type FieldRule = true | 'shared' | FieldSet;
+export type FieldRule = true | 'shared' | 'deduped' | FieldSet;
 
 /**
  * The fields to keep of an object, each with what to keep of its value; `'*'` is the rule of every field not named
@@ -26,17 +28,43 @@ export const DEFAULT_SHARED_STRINGS = 16_384;
 /** Longer strings are never shared (they rarely repeat; JSON held in annotations, say). */
 export const MAX_SHARED_STRING_LENGTH = 256;
 
+/** Default bound of the deduplicated values a {@link StringTable} holds. */
+export const DEFAULT_DEDUPED_VALUES = 4096;
+
 /**
- * One copy of each repeated string. Bounded: once it holds `max` strings it is emptied and fills again, so a churn of
- * unique values (names, IPs, timestamps) cannot grow it without end; the objects keep the strings they hold.
+ * One copy of each repeated string, and of each repeated `'deduped'` value. Bounded: once it holds `max` strings (or
+ * `maxValues` values) that part is emptied and fills again, so a churn of unique values (names, IPs, timestamps)
+ * cannot grow it without end; the objects keep what they hold.
  */
 export class StringTable {
   readonly #strings = new Map<string, string>();
+  readonly #values = new Map<string, unknown>();
 
   constructor(
     readonly max = DEFAULT_SHARED_STRINGS,
     readonly maxLength = MAX_SHARED_STRING_LENGTH,
+    readonly maxValues = DEFAULT_DEDUPED_VALUES,
   ) {}
+
+  /**
+   * The table's copy of a value equal to `v` (by its JSON), or `v` itself — its strings shared, deeply frozen, so
+   * that no holder can change what others hold — the first time. `v` must be the caller's own (a decoded object).
+   */
+  dedupe(v: unknown): unknown {
+    if (typeof v !== 'object' || v === null) return typeof v === 'string' ? this.share(v) : v;
+    const key = JSON.stringify(v);
+    const known = this.#values.get(key);
+    if (known !== undefined) return known;
+    if (this.#values.size >= this.maxValues) this.#values.clear();
+    const held = deepFreeze(share(v, this));
+    this.#values.set(key, held);
+    return held;
+  }
+
+  /** Distinct deduplicated values held. */
+  get values(): number {
+    return this.#values.size;
+  }
 
   /** The table's copy of `s` (`s` itself the first time). */
   share(s: string): string {
@@ -68,9 +96,18 @@ function share(v: unknown, table: StringTable): unknown {
   return v;
 }
 
+function deepFreeze<T>(v: T): T {
+  if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
+    for (const x of Object.values(v)) deepFreeze(x);
+    Object.freeze(v);
+  }
+  return v;
+}
+
 function projectValue(v: unknown, rule: FieldRule, table: StringTable): unknown {
   if (rule === true) return v;
   if (rule === 'shared') return share(v, table);
+  if (rule === 'deduped') return table.dedupe(v);
   if (Array.isArray(v)) return v.map((e) => projectValue(e, rule, table));
   if (!isObject(v)) return v;
   const out: Record<string, unknown> = {};
@@ -98,7 +135,8 @@ export function projection(fields: FieldSet, table = new StringTable()): (obj: K
 
 function unionRule(a: FieldRule, b: FieldRule): FieldRule {
   if (typeof a === 'object' && typeof b === 'object') return unionFieldSets(a, b);
-  // one keeps the whole value; sharing its strings changes no value
+  // one keeps the whole value; sharing its strings, or the value, changes no value
+  if (a === 'deduped' || b === 'deduped') return 'deduped';
   return a === 'shared' || b === 'shared' ? 'shared' : true;
 }
 
