@@ -12,7 +12,7 @@ export {
   type FieldRule,
   type FieldSet,
 } from './projection.js';
-export { CLONESET_POD_FIELDS } from './pod-fields.js';
+export { ASTS_POD_FIELDS, CLONESET_POD_FIELDS } from './pod-fields.js';
 export {
   authMethod,
   BUS_AUTH_ENV,

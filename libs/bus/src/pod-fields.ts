@@ -4,7 +4,7 @@
  * (managedFields are dropped by the watcher already); of spec and status only what is listed. Values the pods of one
  * template have in common (env, resources, readiness gates, owner references) are held once (`'deduped'`).
  */
-import type { FieldSet } from './projection.js';
+import { type FieldSet, unionFieldSets } from './projection.js';
 
 /**
  * The CloneSet program (apps/cloneset): libs/cloneset (scale, update, status, pvc clean-up, webhook's pod lookups),
@@ -47,3 +47,12 @@ export const CLONESET_POD_FIELDS: FieldSet = {
     },
   },
 };
+
+/**
+ * The Advanced StatefulSet program (apps/asts): what the CloneSet program reads (the same libraries: lifecycle,
+ * in-place update, rollout order), plus the pod's identity and storage (libs/asts planning/identity.ts: `hostname`,
+ * `subdomain`, and the volumes, which the identity fix compares with the claims the set wants).
+ */
+export const ASTS_POD_FIELDS: FieldSet = unionFieldSets(CLONESET_POD_FIELDS, {
+  spec: { hostname: 'shared', subdomain: 'shared', volumes: 'shared' },
+});

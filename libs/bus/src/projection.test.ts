@@ -1,6 +1,6 @@
 import { type KubeObject, isProjected } from '@regatta/kube';
 import { describe, expect, it } from 'vitest';
-import { CLONESET_POD_FIELDS } from './pod-fields.js';
+import { ASTS_POD_FIELDS, CLONESET_POD_FIELDS } from './pod-fields.js';
 import { type FieldSet, StringTable, projectObject, projection, unionFieldSets } from './projection.js';
 
 type Obj = KubeObject & Record<string, unknown>;
@@ -187,5 +187,17 @@ describe('CLONESET_POD_FIELDS', () => {
       ],
     });
     expect(isProjected(out)).toBe(true);
+  });
+});
+
+describe('ASTS_POD_FIELDS', () => {
+  it("keeps the CloneSet program's fields and the pod's identity and volumes", () => {
+    const spec = ASTS_POD_FIELDS['spec'] as FieldSet;
+    expect(spec['hostname']).toBe('shared');
+    expect(spec['subdomain']).toBe('shared');
+    expect(spec['volumes']).toBe('shared');
+    expect(spec['containers']).toEqual((CLONESET_POD_FIELDS['spec'] as FieldSet)['containers']);
+    expect(ASTS_POD_FIELDS['status']).toEqual(CLONESET_POD_FIELDS['status']);
+    expect(ASTS_POD_FIELDS['metadata']).toEqual(CLONESET_POD_FIELDS['metadata']);
   });
 });
