@@ -78,6 +78,7 @@ function podApi(stored: Pod, conflicts = 0) {
   return {
     client: client as never,
     calls,
+    stored: () => current,
     bump: () => (current = { ...current, metadata: { ...current.metadata, resourceVersion: String(++rv) } }),
   };
 }
@@ -114,7 +115,7 @@ describe('InPlaceUpdateControl.update', () => {
     }) as Pod;
     const control = new InPlaceUpdateControl({ client: api.client });
     await control.update(projected, oldRev, newRev, { now });
-    const stored = await api.client.get();
+    const stored = api.stored();
     expect(stored.spec?.containers?.[0]).toEqual({ name: 'c1', image: 'foo2', ports: [{ containerPort: 80 }] });
     expect((stored.spec as Record<string, unknown>)['volumes']).toEqual([{ name: 'data', emptyDir: {} }]);
     expect(PROJECTED in stored).toBe(false);

@@ -111,7 +111,8 @@ describe('updatePatch', () => {
 
   it('an unprojected pod may change a list whole (nothing was left out of it)', () => {
     const read = full();
-    const ops = updatePatch(read, { ...read, spec: { ...read.spec, volumes: [] } });
+    const planned: Pod = { ...read, spec: { ...read.spec, volumes: [] } };
+    const ops = updatePatch(read, planned);
     expect(ops.slice(1)).toEqual([{ op: 'remove', path: '/spec/volumes/0' }]);
   });
 });
