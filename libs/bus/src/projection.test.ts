@@ -18,7 +18,12 @@ describe('projectObject', () => {
       { l: { n: true } },
       { l: [{ n: 'a' }, { n: 'b' }, 'v'] },
     ],
-    ["'*' keeps every other field", { m: { a: 1, b: 2, c: 3 } }, { m: { '*': true, b: 'shared' } }, { m: { a: 1, b: 2, c: 3 } }],
+    [
+      "'*' keeps every other field",
+      { m: { a: 1, b: 2, c: 3 } },
+      { m: { '*': true, b: 'shared' } },
+      { m: { a: 1, b: 2, c: 3 } },
+    ],
     ['a set over a primitive keeps it', { s: 'x' }, { s: { y: true } }, { s: 'x' }],
   ];
   it.each(cases)('%s', (_name, obj, fields, want) => {
@@ -26,8 +31,16 @@ describe('projectObject', () => {
   });
 
   it('marks the object and each nested object it trimmed, and nothing else', () => {
-    const obj: Obj = { metadata: { name: 'x' }, spec: { keep: 1, drop: 2, c: [{ n: 'a', x: 1 }, { n: 'b' }] }, st: { a: 1 } };
-    const out = projectObject(obj, { metadata: true, spec: { keep: true, c: { n: true } }, st: { a: true } }, new StringTable());
+    const obj: Obj = {
+      metadata: { name: 'x' },
+      spec: { keep: 1, drop: 2, c: [{ n: 'a', x: 1 }, { n: 'b' }] },
+      st: { a: 1 },
+    };
+    const out = projectObject(
+      obj,
+      { metadata: true, spec: { keep: true, c: { n: true } }, st: { a: true } },
+      new StringTable(),
+    );
     const spec = out['spec'] as { c: object[] };
     expect(isProjected(out)).toBe(true);
     expect(isProjected(spec)).toBe(true);
@@ -40,7 +53,8 @@ describe('projectObject', () => {
 
   it("'shared' takes equal strings from one table: the same string object for every pod", () => {
     const table = new StringTable();
-    const decode = (): Obj => JSON.parse(JSON.stringify({ spec: { image: `registry.example/app:${'1'.repeat(20)}` } }));
+    const decode = (): Obj =>
+      JSON.parse(JSON.stringify({ spec: { image: `registry.example/app:${'1'.repeat(20)}` } }));
     const fields: FieldSet = { spec: { image: 'shared' } };
     const a = projectObject(decode(), fields, table);
     const b = projectObject(decode(), fields, table);
@@ -53,7 +67,8 @@ describe("'deduped'", () => {
   it('holds a value equal across objects once, frozen, and a different one apart', () => {
     const table = new StringTable();
     const fields: FieldSet = { spec: { env: 'deduped' } };
-    const decode = (v: string): Obj => JSON.parse(JSON.stringify({ spec: { env: [{ name: 'A', value: v }] } }));
+    const decode = (v: string): Obj =>
+      JSON.parse(JSON.stringify({ spec: { env: [{ name: 'A', value: v }] } }));
     const a = projectObject(decode('1'), fields, table)['spec'] as { env: { value: string }[] };
     const b = projectObject(decode('1'), fields, table)['spec'] as { env: { value: string }[] };
     const c = projectObject(decode('2'), fields, table)['spec'] as { env: { value: string }[] };
@@ -99,7 +114,12 @@ describe('unionFieldSets', () => {
     ['disjoint fields', { a: true }, { b: true }, { a: true, b: true }],
     ['nested sets merge', { s: { x: true } }, { s: { y: true } }, { s: { x: true, y: true } }],
     ['the whole value wins over a set', { s: { x: true } }, { s: true }, { s: true }],
-    ['shared wins over a set and over true', { s: { x: true }, t: true }, { s: 'shared', t: 'shared' }, { s: 'shared', t: 'shared' }],
+    [
+      'shared wins over a set and over true',
+      { s: { x: true }, t: true },
+      { s: 'shared', t: 'shared' },
+      { s: 'shared', t: 'shared' },
+    ],
     ['deduped wins over shared', { s: 'deduped' }, { s: 'shared' }, { s: 'deduped' }],
   ];
   it.each(cases)('%s', (_name, a, b, want) => {
@@ -119,7 +139,9 @@ describe('CLONESET_POD_FIELDS', () => {
       resourceVersion: '5',
       labels: { app: 'web' },
       annotations: { 'apps.kruise.io/inplace-update-state': '{}' },
-      ownerReferences: [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web', uid: 'c1', controller: true }],
+      ownerReferences: [
+        { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web', uid: 'c1', controller: true },
+      ],
       finalizers: ['f'],
       deletionGracePeriodSeconds: 30,
       someFutureField: 'kept',
@@ -167,7 +189,12 @@ describe('CLONESET_POD_FIELDS', () => {
       nodeName: 'node-1',
       readinessGates: [{ conditionType: 'InPlaceUpdateReady' }],
       containers: [
-        { name: 'main', image: 'nginx:1', env: [{ name: 'A', value: 'b' }], resources: { requests: { cpu: '100m' } } },
+        {
+          name: 'main',
+          image: 'nginx:1',
+          env: [{ name: 'A', value: 'b' }],
+          resources: { requests: { cpu: '100m' } },
+        },
       ],
     });
     expect(plain(out['status'])).toEqual({

@@ -104,7 +104,10 @@ describe('InPlaceUpdateControl.update', () => {
 
   it('a projected pod (fields left out by the cache) loses none of them: the patch names only what changed', async () => {
     const full = pod('5');
-    full.spec = { ...full.spec, containers: [{ name: 'c1', image: 'foo1', ports: [{ containerPort: 80 }] }] } as Pod['spec'];
+    full.spec = {
+      ...full.spec,
+      containers: [{ name: 'c1', image: 'foo1', ports: [{ containerPort: 80 }] }],
+    } as Pod['spec'];
     (full.spec as Record<string, unknown>)['volumes'] = [{ name: 'data', emptyDir: {} }];
     const api = podApi(full);
     // the cache's view: no ports, no volumes; the container and the spec marked as trimmed
@@ -116,7 +119,11 @@ describe('InPlaceUpdateControl.update', () => {
     const control = new InPlaceUpdateControl({ client: api.client });
     await control.update(projected, oldRev, newRev, { now });
     const stored = api.stored();
-    expect(stored.spec?.containers?.[0]).toEqual({ name: 'c1', image: 'foo2', ports: [{ containerPort: 80 }] });
+    expect(stored.spec?.containers?.[0]).toEqual({
+      name: 'c1',
+      image: 'foo2',
+      ports: [{ containerPort: 80 }],
+    });
     expect((stored.spec as Record<string, unknown>)['volumes']).toEqual([{ name: 'data', emptyDir: {} }]);
     expect(PROJECTED in stored).toBe(false);
   });

@@ -38,7 +38,12 @@ function addProjection(entry: CacheEntry, first: boolean, project: FieldSet | un
   else entry.project = entry.project && project ? unionFieldSets(entry.project, project) : undefined;
 }
 
-function declared(name: string, kind: KindRef, keep: ((o: KubeObject) => boolean) | undefined, project: FieldSet | undefined): KindDeclaration {
+function declared(
+  name: string,
+  kind: KindRef,
+  keep: ((o: KubeObject) => boolean) | undefined,
+  project: FieldSet | undefined,
+): KindDeclaration {
   return { name, kind, ...(keep ? { keep } : {}), ...(project ? { project } : {}) };
 }
 

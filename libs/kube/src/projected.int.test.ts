@@ -5,7 +5,9 @@ import { ConflictError } from './errors.js';
 import type { KubeObject } from './meta.js';
 import { ProjectedWriteError, markProjected, updatePatch } from './projected.js';
 
-type Pod = KubeObject & { spec: { containers: { name: string; image: string; ports?: unknown[] }[] } & Record<string, unknown> };
+type Pod = KubeObject & {
+  spec: { containers: { name: string; image: string; ports?: unknown[] }[] } & Record<string, unknown>;
+};
 
 describe('a guarded JSON patch against the real API server (docs/adr/0060-pod-projection.md)', () => {
   it(
@@ -33,7 +35,10 @@ describe('a guarded JSON patch against the real API server (docs/adr/0060-pod-pr
       const planned = {
         ...projected,
         metadata: { ...projected.metadata, labels: { app: 'web', v: '2' } },
-        spec: { ...projected.spec, containers: [{ ...projected.spec.containers[0]!, image: 'registry.example/app:2' }] },
+        spec: {
+          ...projected.spec,
+          containers: [{ ...projected.spec.containers[0]!, image: 'registry.example/app:2' }],
+        },
       };
 
       // a PUT of the projection is refused before it leaves the process
@@ -42,24 +47,31 @@ describe('a guarded JSON patch against the real API server (docs/adr/0060-pod-pr
       const written = await client.patch<Pod>(ref, updatePatch(projected, planned), { type: 'json' });
       expect(written.metadata?.resourceVersion).not.toBe(created.metadata?.resourceVersion);
       expect(written.metadata?.labels).toEqual({ app: 'web', v: '2' });
-      expect(written.spec.containers[0]).toMatchObject({ image: 'registry.example/app:2', ports: [{ containerPort: 80 }] });
+      expect(written.spec.containers[0]).toMatchObject({
+        image: 'registry.example/app:2',
+        ports: [{ containerPort: 80 }],
+      });
       // the server's defaults the projection never held are still there
       expect(written.spec['restartPolicy']).toBe('Always');
       expect(written.spec['nodeName']).toBe('nowhere');
 
       // the same patch on the version read before: refused as a PUT of it would be
       const stale = await client
-        .patch(ref, updatePatch(projected, { ...planned, metadata: { ...planned.metadata, labels: { v: '3' } } }), {
-          type: 'json',
-        })
+        .patch(
+          ref,
+          updatePatch(projected, { ...planned, metadata: { ...planned.metadata, labels: { v: '3' } } }),
+          {
+            type: 'json',
+          },
+        )
         .catch((e: unknown) => e);
       expect(stale).toBeInstanceOf(ConflictError);
       expect(stale).toMatchObject({ status: 409, reason: 'Conflict' });
       expect((stale as ConflictError).serverMessage).toMatch(/the object has been modified/);
       // even when it changes nothing
-      await expect(client.patch(ref, updatePatch(projected, projected), { type: 'json' })).rejects.toBeInstanceOf(
-        ConflictError,
-      );
+      await expect(
+        client.patch(ref, updatePatch(projected, projected), { type: 'json' }),
+      ).rejects.toBeInstanceOf(ConflictError);
       const now = await client.get<Pod>(ref);
       expect(now.metadata?.labels).toEqual({ app: 'web', v: '2' });
       expect(now.metadata?.resourceVersion).toBe(written.metadata?.resourceVersion);

@@ -45,12 +45,24 @@ describe('updatePatch', () => {
   const cases: [string, (p: Pod) => Pod, { path: string; value?: unknown }[]][] = [
     [
       'an image: one replace of that field',
-      (p) => ({ ...p, spec: { ...p.spec, containers: [{ ...(p.spec!['containers'] as object[])[0], image: 'a:2' }, (p.spec!['containers'] as object[])[1]] } }),
+      (p) => ({
+        ...p,
+        spec: {
+          ...p.spec,
+          containers: [
+            { ...(p.spec!['containers'] as object[])[0], image: 'a:2' },
+            (p.spec!['containers'] as object[])[1],
+          ],
+        },
+      }),
       [{ path: '/spec/containers/0/image', value: 'a:2' }],
     ],
     [
       'a label and an annotation added',
-      (p) => ({ ...p, metadata: { ...p.metadata, labels: { app: 'web', v: '2' }, annotations: { 'x.io/a': 'b' } } }),
+      (p) => ({
+        ...p,
+        metadata: { ...p.metadata, labels: { app: 'web', v: '2' }, annotations: { 'x.io/a': 'b' } },
+      }),
       [
         { path: '/metadata/labels/v', value: '2' },
         { path: '/metadata/annotations', value: { 'x.io/a': 'b' } },
@@ -67,7 +79,9 @@ describe('updatePatch', () => {
     const read = projected();
     const ops = updatePatch(read, plan(read));
     expect(ops[0]).toEqual({ op: 'replace', path: '/metadata/resourceVersion', value: '7' });
-    expect(ops.slice(1).map(({ path, ...o }) => ({ path, ...('value' in o ? { value: o.value } : {}) }))).toEqual(want);
+    expect(
+      ops.slice(1).map(({ path, ...o }) => ({ path, ...('value' in o ? { value: o.value } : {}) })),
+    ).toEqual(want);
     // applied to the stored pod, nothing the projection left out is lost
     const stored = applyJsonPatch<Pod>(full(), ops);
     expect(stored.spec!['volumes']).toEqual([{ name: 'data', emptyDir: {} }]);
@@ -80,7 +94,11 @@ describe('updatePatch', () => {
 
   it('guards with the version given (the one a status write produced) instead of the one read', () => {
     const read = projected();
-    expect(updatePatch(read, read, '9')[0]).toEqual({ op: 'replace', path: '/metadata/resourceVersion', value: '9' });
+    expect(updatePatch(read, read, '9')[0]).toEqual({
+      op: 'replace',
+      path: '/metadata/resourceVersion',
+      value: '9',
+    });
   });
 
   it('refuses a patch without a version', () => {
@@ -91,9 +109,18 @@ describe('updatePatch', () => {
   const refused: [string, (p: Pod) => Pod][] = [
     [
       'a container added after a trimmed one (the list changes length: the trimmed copy would be added whole)',
-      (p) => ({ ...p, spec: { ...p.spec, containers: [...(p.spec!['containers'] as object[]), { ...(p.spec!['containers'] as object[])[0] }] } }),
+      (p) => ({
+        ...p,
+        spec: {
+          ...p.spec,
+          containers: [...(p.spec!['containers'] as object[]), { ...(p.spec!['containers'] as object[])[0] }],
+        },
+      }),
     ],
-    ['the trimmed spec replaced by something else', (p) => ({ ...p, spec: 'x' as unknown as Record<string, unknown> })],
+    [
+      'the trimmed spec replaced by something else',
+      (p) => ({ ...p, spec: 'x' as unknown as Record<string, unknown> }),
+    ],
   ];
   it.each(refused)('refuses: %s', (_name, plan) => {
     const read = projected();
@@ -146,7 +173,9 @@ describe('KubeClient.replace of a projected object', () => {
     expect(err).toMatchObject({ name: 'ProjectedWriteError', code: 'REGATTA_KUBE_PROJECTED_WRITE' });
     expect((err as Error).message).toContain('replace Pod p');
     // a copy made with spread is still refused; one built field by field from JSON is not marked
-    const spread = await client.replace({ ...projected(), metadata: { name: 'p', resourceVersion: '8' } }).catch((e: unknown) => e);
+    const spread = await client
+      .replace({ ...projected(), metadata: { name: 'p', resourceVersion: '8' } })
+      .catch((e: unknown) => e);
     expect(spread).toBeInstanceOf(ProjectedWriteError);
     const status = await client.updateStatus(projected()).catch((e: unknown) => e);
     expect(status).toBeInstanceOf(ProjectedWriteError);

@@ -86,7 +86,8 @@ export function updatePatch(
   const ops = createJsonPatch(from, to);
   for (const op of ops) {
     const trimmed =
-      (op.op === 'replace' && (containsProjected(valueAt(from, op.path)) || containsProjected(valueAt(to, op.path)))) ||
+      (op.op === 'replace' &&
+        (containsProjected(valueAt(from, op.path)) || containsProjected(valueAt(to, op.path)))) ||
       (op.op === 'add' && containsProjected(valueAt(to, op.path)));
     if (trimmed) throw new ProjectedWriteError(`${op.op} ${op.path} of ${read.metadata?.name}`);
   }
