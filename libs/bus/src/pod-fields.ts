@@ -56,3 +56,10 @@ export const CLONESET_POD_FIELDS: FieldSet = {
 export const ASTS_POD_FIELDS: FieldSet = unionFieldSets(CLONESET_POD_FIELDS, {
   spec: { hostname: 'shared', subdomain: 'shared', volumes: 'shared' },
 });
+
+/**
+ * The Advanced DaemonSet program (apps/ads): what the CloneSet program reads, plus the required node affinity a pod
+ * not yet scheduled is placed by (libs/ads planning/node-pods.ts `nodeOfPod`). Node eligibility reads the template,
+ * not the pods.
+ */
+export const ADS_POD_FIELDS: FieldSet = unionFieldSets(CLONESET_POD_FIELDS, { spec: { affinity: 'shared' } });

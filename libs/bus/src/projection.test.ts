@@ -1,6 +1,6 @@
 import { type KubeObject, isProjected } from '@regatta/kube';
 import { describe, expect, it } from 'vitest';
-import { ASTS_POD_FIELDS, CLONESET_POD_FIELDS } from './pod-fields.js';
+import { ADS_POD_FIELDS, ASTS_POD_FIELDS, CLONESET_POD_FIELDS } from './pod-fields.js';
 import { type FieldSet, StringTable, projectObject, projection, unionFieldSets } from './projection.js';
 
 type Obj = KubeObject & Record<string, unknown>;
@@ -226,5 +226,12 @@ describe('ASTS_POD_FIELDS', () => {
     expect(spec['containers']).toEqual((CLONESET_POD_FIELDS['spec'] as FieldSet)['containers']);
     expect(ASTS_POD_FIELDS['status']).toEqual(CLONESET_POD_FIELDS['status']);
     expect(ASTS_POD_FIELDS['metadata']).toEqual(CLONESET_POD_FIELDS['metadata']);
+  });
+});
+
+describe('ADS_POD_FIELDS', () => {
+  it("keeps the CloneSet program's fields and the pod's node affinity", () => {
+    expect((ADS_POD_FIELDS['spec'] as FieldSet)['affinity']).toBe('shared');
+    expect(ADS_POD_FIELDS['status']).toEqual(CLONESET_POD_FIELDS['status']);
   });
 });
