@@ -24,6 +24,8 @@ export interface MemoryResult {
   count: number;
   bytes: { jsonBytesWithManagedFields: number; jsonBytes: number; envelopeBytes: number };
   cache: Measured;
+  /** The bus Cache with the CloneSet program's declared pod projection and shared strings (ADR 0060). */
+  clonesetCache: Measured;
   map: Measured;
   /** What-ifs: the same Map with repeated string values shared, or with pods reduced to what controllers read. */
   interned: Measured;
@@ -76,6 +78,11 @@ export async function benchMemory(ctx: Ctx): Promise<MemoryResult> {
     }
   };
   const cache = await measure('bus Cache', 'cache', { nats: ctx.nats, prefix: ctx.prefix });
+  const clonesetCache = await measure('bus Cache, CloneSet projection', 'cache', {
+    nats: ctx.nats,
+    prefix: ctx.prefix,
+    project: 'cloneset',
+  });
   const map = await measure('Map of parsed JSON', 'map', { jsonlFile, shape: 'parsed' });
   const interned = await measure('Map, strings shared', 'map', { jsonlFile, shape: 'interned' });
   const projected = await measure('Map, projected pods', 'map', { jsonlFile, shape: 'projected' });
@@ -83,7 +90,7 @@ export async function benchMemory(ctx: Ctx): Promise<MemoryResult> {
     jsonlFile,
     shape: 'projected+interned',
   });
-  return { count: ctx.count, bytes, cache, map, interned, projected, projectedInterned };
+  return { count: ctx.count, bytes, cache, clonesetCache, map, interned, projected, projectedInterned };
 }
 
 export function reportMemory(r: MemoryResult): string {
@@ -101,6 +108,7 @@ export function reportMemory(r: MemoryResult): string {
     table([
       ['holder', 'heap/pod', 'external/pod', 'ratio to Map', 'ratio to JSON bytes'],
       row('regatta bus Cache', r.cache),
+      row("regatta bus Cache, the CloneSet program's projection", r.clonesetCache),
       row('parsed JSON in a Map (baseline)', r.map),
       row('what-if: Map, repeated strings shared', r.interned),
       row('what-if: Map, pods projected to the fields controllers read', r.projected),

@@ -120,6 +120,8 @@ describe('deploy on the local cluster', () => {
         .split('\n')[0];
     // the CloneSet program writes pods, claims, revisions and its status; it reads through the bus
     expect(can('cloneset', 'create', 'pods', 'default')).toBe('yes');
+    expect(can('cloneset', 'patch', 'pods', 'default')).toBe('yes');
+    expect(can('cloneset', 'update', 'pods', 'default')).toBe('no');
     expect(can('cloneset', 'patch', 'clonesets.apps.kruise.io/status', 'default')).toBe('yes');
     expect(can('cloneset', 'update', 'clonesets.apps.kruise.io/status', 'default')).toBe('no');
     expect(can('cloneset', 'list', 'pods', 'default')).toBe('no');

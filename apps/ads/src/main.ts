@@ -1,7 +1,7 @@
 // The Advanced DaemonSet controller, declared: caches fed by the watcher over the bus (DaemonSets, their pods and
 // revisions, the nodes), a reconcile queue, and the DaemonSet admission webhooks; the kit (libs/kit) derives and runs
 // the rest. It never watches the API server.
-import { KINDS } from '@regatta/bus';
+import { ADS_POD_FIELDS, KINDS } from '@regatta/bus';
 import {
   CONTROLLER_NAME,
   DAEMONSET_FEATURE_GATES,
@@ -26,10 +26,16 @@ const ads = ControllerBuilder.controller({
   maxConcurrentReconciles: 3,
 })
   .for('daemonsets', KINDS.daemonsets)
-  // pods of other controllers are never read: only DaemonSets' pods and orphans they may adopt
-  .owns('pods', KINDS.pods, { keep: isDaemonSetPodOrOrphan, expectations: 'scale-and-updates' })
+  // pods of other controllers are never read: only DaemonSets' pods and orphans they may adopt, and of those only the
+  // fields the program reads (docs/adr/0060-pod-projection.md); pods are written as patches
+  .owns('pods', KINDS.pods, {
+    keep: isDaemonSetPodOrOrphan,
+    project: ADS_POD_FIELDS,
+    expectations: 'scale-and-updates',
+  })
   .owns('revisions', KINDS.controllerrevisions)
-  .watches('pods', KINDS.pods, daemonSetsForOrphanChange) // orphans: the DaemonSets that may adopt them
+  // orphans: the DaemonSets that may adopt them
+  .watches('pods', KINDS.pods, daemonSetsForOrphanChange, { project: ADS_POD_FIELDS })
   .watches('nodes', KINDS.nodes, daemonSetsForNodeChange) // a node's labels, taints or conditions moved
   // image pre-download: the jobs DaemonSets control, read to delete them once a rollout is over (no reconcile)
   .watches('imagepulljobs', KINDS.imagepulljobs, () => [], { keep: isPreDownloadJobOf('DaemonSet') })

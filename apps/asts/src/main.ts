@@ -1,7 +1,7 @@
 // The Advanced StatefulSet controller, declared: caches fed by the watcher over the bus, a reconcile queue, and the
 // StatefulSet admission webhooks (apps.kruise.io v1beta1 and v1alpha1); the kit (libs/kit) derives and runs the
 // rest. Program, Lease and trace service: `regatta-asts`. It never watches the API server.
-import { KINDS } from '@regatta/bus';
+import { ASTS_POD_FIELDS, KINDS } from '@regatta/bus';
 import {
   ASTS_FEATURE_GATES,
   CONTROLLER_NAME,
@@ -27,12 +27,18 @@ const asts = ControllerBuilder.controller({
   maxConcurrentReconciles: 3,
 })
   .for('statefulsets', KINDS.statefulsets)
-  // pods of native apps/v1 StatefulSets and other controllers are never read: only Kruise StatefulSets' and orphans
-  .owns('pods', KINDS.pods, { keep: isStatefulSetPodOrOrphan, expectations: 'scale-and-updates' })
+  // pods of native apps/v1 StatefulSets and other controllers are never read: only Kruise StatefulSets' and orphans,
+  // and of those only the fields the program reads (docs/adr/0060-pod-projection.md); pods are written as patches
+  .owns('pods', KINDS.pods, {
+    keep: isStatefulSetPodOrOrphan,
+    project: ASTS_POD_FIELDS,
+    expectations: 'scale-and-updates',
+  })
   // every claim of the namespace: with the Retain policy a set's claims carry no owner reference
   .owns('pvcs', KINDS.persistentvolumeclaims)
   .owns('revisions', KINDS.controllerrevisions)
-  .watches('pods', KINDS.pods, statefulSetsForOrphanChange) // orphans named `<set>-<ordinal>`: that set may adopt them
+  // orphans named `<set>-<ordinal>`: that set may adopt them
+  .watches('pods', KINDS.pods, statefulSetsForOrphanChange, { project: ASTS_POD_FIELDS })
   .watches('pvcs', KINDS.persistentvolumeclaims, statefulSetForResizedClaim) // a resize it waits for moved on
   // image pre-download: the jobs StatefulSets control, read to delete them once a rollout is over (no reconcile)
   .watches('imagepulljobs', KINDS.imagepulljobs, () => [], { keep: isPreDownloadJobOf('StatefulSet') })

@@ -1,6 +1,6 @@
 // The CloneSet controller, declared: caches fed by the watcher over the bus, a reconcile queue, and the CloneSet
 // admission webhooks; the kit (libs/kit) derives and runs the rest. It never watches the API server.
-import { KINDS } from '@regatta/bus';
+import { CLONESET_POD_FIELDS, KINDS } from '@regatta/bus';
 import {
   CLONESET_FEATURE_GATES,
   CONTROLLER_NAME,
@@ -24,11 +24,17 @@ const cloneset = ControllerBuilder.controller({
   maxConcurrentReconciles: 3,
 })
   .for('clonesets', KINDS.clonesets)
-  // pods of other controllers (Deployments, Jobs…) are never read: only CloneSets' pods and orphans it may adopt
-  .owns('pods', KINDS.pods, { keep: isCloneSetPodOrOrphan, expectations: 'scale-and-updates' })
+  // pods of other controllers (Deployments, Jobs…) are never read: only CloneSets' pods and orphans it may adopt, and
+  // of those only the fields the program reads (docs/adr/0060-pod-projection.md); pods are written as patches
+  .owns('pods', KINDS.pods, {
+    keep: isCloneSetPodOrOrphan,
+    project: CLONESET_POD_FIELDS,
+    expectations: 'scale-and-updates',
+  })
   .owns('pvcs', KINDS.persistentvolumeclaims, { expectations: 'scale' })
   .owns('revisions', KINDS.controllerrevisions)
-  .watches('pods', KINDS.pods, cloneSetsForOrphanChange) // orphans: the CloneSets that may adopt them
+  // orphans: the CloneSets that may adopt them
+  .watches('pods', KINDS.pods, cloneSetsForOrphanChange, { project: CLONESET_POD_FIELDS })
   // image pre-download: the jobs CloneSets control, read to delete them once a rollout is over (no reconcile)
   .watches('imagepulljobs', KINDS.imagepulljobs, () => [], { keep: isPreDownloadJobOf('CloneSet') })
   .webhooks(({ readers }) => ({

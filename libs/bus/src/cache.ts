@@ -24,6 +24,12 @@ export interface CacheOptions {
    * objects a controller never reads (a CloneSet controller and the pods of Deployments, say).
    */
   keep?: (obj: KubeObject) => boolean;
+  /**
+   * Applied to each kept object before it is stored and before handlers see it (client-go's `SetTransform`): a
+   * `projection` to the fields the program reads (docs/adr/0060-pod-projection.md). It receives the decoded
+   * object, which nothing else holds, and may return it changed or a new one.
+   */
+  transform?: (obj: KubeObject) => KubeObject;
 }
 
 /** Built-in indexes. */
@@ -192,10 +198,11 @@ export class Cache<T extends KubeObject = KubeObject> {
       old.metadata.resourceVersion === env.object.metadata?.resourceVersion
     )
       return;
-    this.store(e.key, env.object, old);
+    const object = this.options.transform ? (this.options.transform(env.object) as T) : env.object;
+    this.store(e.key, object, old);
     this.emit({
       type: old ? 'update' : 'add',
-      object: env.object,
+      object,
       ...(old ? { old } : {}),
       lagMs: Date.now() - env.observedAt,
     });

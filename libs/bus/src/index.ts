@@ -2,6 +2,18 @@ export { MAX_VALUE_BYTES } from './bucket.js';
 export { Cache, INDEX_NAMESPACE, INDEX_NODE_NAME, INDEX_OWNER_UID } from './cache.js';
 export type { CacheOptions, Change, ChangeHandler, ChangeType, IndexFunc } from './cache.js';
 export {
+  DEFAULT_DEDUPED_VALUES,
+  DEFAULT_SHARED_STRINGS,
+  MAX_SHARED_STRING_LENGTH,
+  StringTable,
+  projectObject,
+  projection,
+  unionFieldSets,
+  type FieldRule,
+  type FieldSet,
+} from './projection.js';
+export { ADS_POD_FIELDS, ASTS_POD_FIELDS, CLONESET_POD_FIELDS } from './pod-fields.js';
+export {
   authMethod,
   BUS_AUTH_ENV,
   connectionAuth,

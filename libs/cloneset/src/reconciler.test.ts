@@ -178,7 +178,11 @@ describe('CloneSetReconciler', () => {
     const { writes } = await w.round();
     // the rollout record first, then per pod the readiness condition and the pod, then the status
     expect(summary(writes).slice(0, 2)).toEqual(['create ControllerRevision', 'patch CloneSet']);
-    expect(writes.filter((x) => x.verb === 'replace' && x.kind === 'Pod')).toHaveLength(3);
+    // each pod written once, as a JSON patch on the version read (docs/adr/0060-pod-projection.md), never PUT
+    expect(writes.filter((x) => x.verb === 'replace' && x.kind === 'Pod')).toHaveLength(0);
+    expect(
+      writes.filter((x) => x.verb === 'patch' && x.kind === 'Pod' && Array.isArray(x.body)),
+    ).toHaveLength(3);
     expect(w.events.filter((e) => e === 'SuccessfulUpdatePodInPlace')).toHaveLength(3);
     const record = JSON.parse(w.cs().metadata?.annotations?.[ROLLOUT_TRACE_ANNOTATION] ?? '{}') as {
       to?: string;

@@ -1,4 +1,11 @@
-import { ConflictError, type KubeObject } from '@regatta/kube';
+import {
+  ConflictError,
+  type JsonPatchOperation,
+  type KubeObject,
+  PROJECTED,
+  applyJsonPatch,
+  markProjected,
+} from '@regatta/kube';
 import { LIFECYCLE_STATE_KEY, type Pod } from '@regatta/lifecycle';
 import type { ControllerRevision } from '@regatta/revision';
 import { describe, expect, it } from 'vitest';
@@ -58,16 +65,20 @@ function podApi(stored: Pod, conflicts = 0) {
       current = { ...current, metadata: { ...current.metadata, resourceVersion: String(++rv) } };
       return current;
     },
-    replace: async (p: Pod) => {
-      calls.push({ verb: 'replace', body: p });
-      current = { ...p, metadata: { ...p.metadata, resourceVersion: String(++rv) } };
+    // a JSON patch as the API server takes it: the patched object's resourceVersion must be the stored one
+    patch: async (_ref: unknown, ops: JsonPatchOperation[], opts: { type: string }) => {
+      calls.push({ verb: `patch:${opts.type}`, body: ops });
+      const next = applyJsonPatch<Pod>(current, ops);
+      if (next.metadata?.resourceVersion !== current.metadata?.resourceVersion)
+        throw new ConflictError({ status: 409, serverMessage: 'modified' });
+      current = { ...next, metadata: { ...next.metadata, resourceVersion: String(++rv) } };
       return current;
     },
-    patch: async () => current,
   };
   return {
     client: client as never,
     calls,
+    stored: () => current,
     bump: () => (current = { ...current, metadata: { ...current.metadata, resourceVersion: String(++rv) } }),
   };
 }
@@ -79,20 +90,59 @@ describe('InPlaceUpdateControl.update', () => {
     const control = new InPlaceUpdateControl({ client: api.client, onWritten: (o) => written.push(o) });
     const out = await control.update(pod('5'), oldRev, newRev, { now });
     expect(out).toEqual({ updated: true, delayMs: 0 });
-    expect(api.calls.map((c) => c.verb)).toEqual(['patchStatus', 'replace']);
+    expect(api.calls.map((c) => c.verb)).toEqual(['patchStatus', 'patch:json']);
     expect(api.calls[0]?.body).toMatchObject({ metadata: { resourceVersion: '5' } });
-    const replaced = api.calls[1]?.body as Pod;
-    expect(replaced.metadata?.resourceVersion).toBe('6');
-    expect(replaced.spec?.containers?.[0]?.image).toBe('foo2');
+    const ops = api.calls[1]?.body as JsonPatchOperation[];
+    // guarded by the version the status write produced, then only what changed
+    expect(ops[0]).toEqual({ op: 'replace', path: '/metadata/resourceVersion', value: '6' });
+    expect(ops).toContainEqual({ op: 'replace', path: '/spec/containers/0/image', value: 'foo2' });
+    expect(ops.some((o) => o.path.startsWith('/status'))).toBe(false);
+    const replaced = applyJsonPatch<Pod>(pod('6'), ops);
     expect(replaced.metadata?.annotations?.[INPLACE_UPDATE_STATE_KEY]).toContain('rev_new');
     expect(written.map((p) => p.metadata?.resourceVersion)).toEqual(['6', '7']);
+  });
+
+  it('a projected pod (fields left out by the cache) loses none of them: the patch names only what changed', async () => {
+    const full = pod('5');
+    full.spec = {
+      ...full.spec,
+      containers: [{ name: 'c1', image: 'foo1', ports: [{ containerPort: 80 }] }],
+    } as Pod['spec'];
+    (full.spec as Record<string, unknown>)['volumes'] = [{ name: 'data', emptyDir: {} }];
+    const api = podApi(full);
+    // the cache's view: no ports, no volumes; the container and the spec marked as trimmed
+    const container = markProjected({ name: 'c1', image: 'foo1' });
+    const projected = markProjected({
+      ...pod('5'),
+      spec: markProjected({ ...pod('5').spec, containers: [container] }),
+    }) as Pod;
+    const control = new InPlaceUpdateControl({ client: api.client });
+    await control.update(projected, oldRev, newRev, { now });
+    const stored = api.stored();
+    expect(stored.spec?.containers?.[0]).toEqual({
+      name: 'c1',
+      image: 'foo2',
+      ports: [{ containerPort: 80 }],
+    });
+    expect((stored.spec as Record<string, unknown>)['volumes']).toEqual([{ name: 'data', emptyDir: {} }]);
+    expect(PROJECTED in stored).toBe(false);
+  });
+
+  it('a stale pod is refused with a conflict, read again and written once', async () => {
+    // no readiness gate: the pod write is the first write, on the stale version
+    const noGate = { ...pod('5'), spec: { containers: [{ name: 'c1', image: 'foo1' }] } };
+    const api = podApi(noGate);
+    api.bump();
+    const control = new InPlaceUpdateControl({ client: api.client });
+    await control.update(noGate, oldRev, newRev, { now });
+    expect(api.calls.map((c) => c.verb)).toEqual(['patch:json', 'get', 'patch:json']);
   });
 
   it('after a conflict reads the pod again and retries', async () => {
     const api = podApi(pod('5'), 1);
     const control = new InPlaceUpdateControl({ client: api.client });
     await control.update(pod('5'), oldRev, newRev, { now });
-    expect(api.calls.map((c) => c.verb)).toEqual(['patchStatus', 'get', 'patchStatus', 'replace']);
+    expect(api.calls.map((c) => c.verb)).toEqual(['patchStatus', 'get', 'patchStatus', 'patch:json']);
   });
 
   it('the grace period is returned as the delay', async () => {

@@ -2,8 +2,13 @@
  * In-place update writes (OpenKruise `pkg/util/inplaceupdate/inplace_update.go`, its `inplaceupdate.Interface`):
  * the per-reconcile refresh of a pod and the in-place update itself. Every write reports the pod the server
  * answered to `onWritten`, so the caller expects to see that version in its cache.
+ *
+ * Where upstream PUTs the pod it read, the pod goes out as one JSON patch from the pod read to the pod planned
+ * (`updatePatch`): the pod read may be a cache's projection (docs/adr/0060-pod-projection.md), which a PUT would strip
+ * of the fields it left out. The patch replaces `metadata.resourceVersion` with the version read, so a stale pod is
+ * refused with 409 Conflict as the PUT was: one write per pod, the same retries.
  */
-import { type KubeClient, isConflict, isNotFound, retryOnConflict } from '@regatta/kube';
+import { type KubeClient, isConflict, isNotFound, retryOnConflict, updatePatch } from '@regatta/kube';
 import {
   type Pod,
   type PodWriteDeps,
@@ -23,7 +28,21 @@ import {
 const POD = { apiVersion: 'v1', kind: 'Pod' } as const;
 
 export interface InPlaceUpdateControlDeps extends PodWriteDeps {
-  client: Pick<KubeClient, 'get' | 'replace' | 'patch' | 'patchStatus'>;
+  client: Pick<KubeClient, 'get' | 'patch' | 'patchStatus'>;
+}
+
+/** Writes `planned` over `read` (the pod read, perhaps projected) as one patch guarded by `resourceVersion`. */
+async function writePod(
+  client: InPlaceUpdateControlDeps['client'],
+  read: Pod,
+  planned: Pod,
+  resourceVersion = read.metadata?.resourceVersion,
+): Promise<Pod> {
+  return client.patch<Pod>(
+    { ...POD, namespace: read.metadata?.namespace, name: read.metadata?.name ?? '' },
+    updatePatch(read, planned, resourceVersion),
+    { type: 'json' },
+  );
 }
 
 /** What an in-place update did. */
@@ -69,7 +88,7 @@ export class InPlaceUpdateControl {
       }
     }
     try {
-      if (refresh.action === 'update') this.#d.onWritten?.(await this.#d.client.replace(refresh.pod));
+      if (refresh.action === 'update') this.#d.onWritten?.(await writePod(this.#d.client, pod, refresh.pod));
       else if (refresh.action === 'setReady') await writePodConditions(this.#d, pod, refresh.conditions);
     } catch (err) {
       if (!isConflict(err) && !isNotFound(err)) throw err;
@@ -117,10 +136,7 @@ export class InPlaceUpdateControl {
       let rv = fresh.metadata?.resourceVersion;
       if (p.conditions)
         rv = (await writePodConditions(this.#d, fresh, p.conditions, rv)).metadata?.resourceVersion;
-      const out = await client.replace<Pod>({
-        ...p.pod,
-        metadata: { ...p.pod.metadata, ...(rv ? { resourceVersion: rv } : {}) },
-      });
+      const out = await writePod(client, fresh, p.pod, rv);
       this.#d.onWritten?.(out);
       result = { updated: true, delayMs: p.delaySeconds * 1000 };
     });

@@ -3,7 +3,7 @@
  * gates). The declaration is data; `derive.ts` turns it into kinds to register and event handlers, `program.ts` runs
  * it. Typed end to end: every `for`/`owns`/`watches` adds a typed reader to what the reconciler receives.
  */
-import type { KindRef } from '@regatta/bus';
+import type { FieldSet, KindRef } from '@regatta/bus';
 import type { EventRecorder, KubeClient, KubeObject, Change } from '@regatta/kube';
 import type {
   Expectations,
@@ -41,6 +41,12 @@ export interface KindDeclaration {
   kind: KindRef;
   /** Which objects the cache keeps (default: all); see the bus `Cache`'s `keep`. */
   keep?: (obj: KubeObject) => boolean;
+  /**
+   * The fields of each object the cache keeps (default: every field): the bus `projection`, for the fields this
+   * controller reads (docs/adr/0060-pod-projection.md). Objects read through it are marked projected and must be
+   * written as patches (`updatePatch` of `@regatta/kube`), never PUT back.
+   */
+  project?: FieldSet;
 }
 
 export interface ForDeclaration extends KindDeclaration {
@@ -181,7 +187,7 @@ export class ControllerBuilder<R extends Record<string, KubeObject>, G extends s
   for<N extends string, T extends KubeObject = KubeObject>(
     name: N,
     kind: KindRef,
-    opts: { keep?: (obj: KubeObject) => boolean; predicates?: readonly Predicate[] } = {},
+    opts: KeepOptions & { predicates?: readonly Predicate[] } = {},
   ): ControllerBuilder<R & Record<N, T>, G> {
     if (this.decl.forKind)
       throw new KitError('REGATTA_KIT_DECLARATION', `${this.decl.options.name}: For is declared twice`);
@@ -194,7 +200,7 @@ export class ControllerBuilder<R extends Record<string, KubeObject>, G extends s
   owns<N extends string, T extends KubeObject = KubeObject>(
     name: N,
     kind: KindRef,
-    opts: { keep?: (obj: KubeObject) => boolean; expectations?: OwnedExpectations } = {},
+    opts: KeepOptions & { expectations?: OwnedExpectations } = {},
   ): ControllerBuilder<R & Record<N, T>, G> {
     const owned: OwnsDeclaration = { name, kind, expectations: opts.expectations ?? 'none', ...keepOf(opts) };
     return this.next({ owns: [...(this.decl.owns ?? []), owned] });
@@ -205,7 +211,7 @@ export class ControllerBuilder<R extends Record<string, KubeObject>, G extends s
     name: N,
     kind: KindRef,
     map: (change: Change<T>, readers: Readers<R & Record<N, T>>) => readonly Request[],
-    opts: { keep?: (obj: KubeObject) => boolean } = {},
+    opts: KeepOptions = {},
   ): ControllerBuilder<R & Record<N, T>, G> {
     const watched: WatchesDeclaration = {
       name,
@@ -252,8 +258,11 @@ export class ControllerBuilder<R extends Record<string, KubeObject>, G extends s
   }
 }
 
-function keepOf(opts: { keep?: (obj: KubeObject) => boolean }): { keep?: (obj: KubeObject) => boolean } {
-  return opts.keep ? { keep: opts.keep } : {};
+/** What a reader's cache keeps: which objects, and which of their fields ({@link KindDeclaration}). */
+export type KeepOptions = Pick<KindDeclaration, 'keep' | 'project'>;
+
+function keepOf(opts: KeepOptions): KeepOptions {
+  return { ...(opts.keep ? { keep: opts.keep } : {}), ...(opts.project ? { project: opts.project } : {}) };
 }
 
 /** One reader name, one kind: a name declared twice must name the same kind. */

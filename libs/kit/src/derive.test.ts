@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KINDS, resourceId } from '@regatta/bus';
+import { type FieldSet, KINDS, resourceId } from '@regatta/bus';
 import type { Change, KubeObject } from '@regatta/kube';
 import { Expectations, type Request } from '@regatta/runtime';
 import { ControllerBuilder, type Reader } from './declaration.js';
@@ -202,6 +202,36 @@ describe('several declarations in one program', () => {
       'pods.v1',
       'nodes.v1',
     ]);
+  });
+
+  it('project a reader to the union of the fields each declares; one that declares none keeps every field', () => {
+    const withFields = (name: string, project: FieldSet, twice?: FieldSet) => {
+      const d = ControllerBuilder.controller({ name, eventComponent: name })
+        .for(`${name}s`, KINDS.clonesets)
+        .owns('pods', KINDS.pods, { project });
+      return (twice ? d.watches('pods', KINDS.pods, () => [], { project: twice }) : d).reconciler(() => ({
+        reconcile: async () => ({}),
+      }));
+    };
+    const spec = { spec: { nodeName: true } } as const;
+    const status = { status: { phase: true } } as const;
+    const projectOf = (decls: Parameters<typeof cachesOfAll>[0]) =>
+      cachesOfAll(decls, false).find((c) => c.name === 'pods')!.project;
+    expect(projectOf([withFields('x', spec)])).toEqual(spec);
+    expect(cachesOf(withFields('x', spec, status), false).find((c) => c.name === 'pods')!.project).toEqual({
+      ...spec,
+      ...status,
+    });
+    expect(projectOf([withFields('x', spec), withFields('y', status)])).toEqual({ ...spec, ...status });
+    // `a` reads pods whole
+    expect(projectOf([withFields('x', spec), a])).toBeUndefined();
+    expect(projectOf([a, withFields('x', spec)])).toBeUndefined();
+    const noFields = ControllerBuilder.controller({ name: 'z', eventComponent: 'z' })
+      .for('zs', KINDS.clonesets)
+      .owns('pods', KINDS.pods, { project: spec })
+      .watches('pods', KINDS.pods, () => [])
+      .reconciler(() => ({ reconcile: async () => ({}) }));
+    expect(cachesOf(noFields, false).find((c) => c.name === 'pods')!.project).toBeUndefined();
   });
 
   it('refuse one reader name for two kinds', () => {

@@ -3,7 +3,7 @@
  * and for each cache the handler that turns a change into requests (through predicates, owner mapping and
  * expectations).
  */
-import { KINDS, resourceId, type KindRef } from '@regatta/bus';
+import { KINDS, resourceId, unionFieldSets, type FieldSet, type KindRef } from '@regatta/bus';
 import { type Change, type KubeObject, type LabelSelector, labelSelectorMatches } from '@regatta/kube';
 import {
   enqueueForOwner,
@@ -24,32 +24,61 @@ export function ownerKindOf(kind: KindRef): OwnerKind {
   return { group: kind.group, kind: kind.kind, ...(kind.namespaced ? {} : { namespaced: false }) };
 }
 
-/** One cache per reader name: its kind and what it keeps (every `keep` given for that name must accept). */
+/** How each declaration of one reader name adds to its cache: the keeps given, and the projections (or none). */
+interface CacheEntry {
+  kind: KindRef;
+  keeps: ((o: KubeObject) => boolean)[];
+  /** Every declaration of the name so far gave a projection; their union. Undefined: one keeps every field. */
+  project: FieldSet | undefined;
+}
+
+function addProjection(entry: CacheEntry, first: boolean, project: FieldSet | undefined): void {
+  // a reader declared without a projection keeps every field: no declaration can take a field another reads
+  if (first) entry.project = project;
+  else entry.project = entry.project && project ? unionFieldSets(entry.project, project) : undefined;
+}
+
+function declared(
+  name: string,
+  kind: KindRef,
+  keep: ((o: KubeObject) => boolean) | undefined,
+  project: FieldSet | undefined,
+): KindDeclaration {
+  return { name, kind, ...(keep ? { keep } : {}), ...(project ? { project } : {}) };
+}
+
+/**
+ * One cache per reader name: its kind, what it keeps (every `keep` given for that name must accept) and the fields it
+ * keeps (the union of the projections given for that name; none when one declaration of it gives none).
+ */
 export function cachesOf(decl: AnyDeclaration, namespaceScoped: boolean): KindDeclaration[] {
-  const byName = new Map<string, { kind: KindRef; keeps: ((o: KubeObject) => boolean)[] }>();
+  const byName = new Map<string, CacheEntry>();
   const all: KindDeclaration[] = [decl.forKind, ...decl.owns, ...decl.watches];
   if (namespaceScoped && !all.some((d) => d.name === NAMESPACES))
     all.push({ name: NAMESPACES, kind: KINDS.namespaces });
   for (const d of all) {
-    const entry = byName.get(d.name) ?? { kind: d.kind, keeps: [] };
+    const found = byName.get(d.name);
+    const entry = found ?? { kind: d.kind, keeps: [], project: undefined };
     if (d.keep) entry.keeps.push(d.keep);
+    addProjection(entry, !found, d.project);
     byName.set(d.name, entry);
   }
-  return [...byName].map(([name, { kind, keeps }]) => {
-    if (keeps.length === 0) return { name, kind };
-    return { name, kind, keep: (o: KubeObject) => keeps.every((k) => k(o)) };
+  return [...byName].map(([name, { kind, keeps, project }]) => {
+    const keep = keeps.length === 0 ? undefined : (o: KubeObject) => keeps.every((k) => k(o));
+    return declared(name, kind, keep, project);
   });
 }
 
 /**
  * The caches of several declarations run as one program: one per reader name (the kinds must agree); a name several
- * declarations read keeps what any of them keeps.
+ * declarations read keeps what any of them keeps, and the union of their fields (every field when one reads all).
  */
 export function cachesOfAll(decls: readonly AnyDeclaration[], namespaceScoped: boolean): KindDeclaration[] {
-  const byName = new Map<string, { kind: KindRef; keeps: ((o: KubeObject) => boolean)[]; all: boolean }>();
+  const byName = new Map<string, CacheEntry & { all: boolean }>();
   for (const decl of decls) {
     for (const c of cachesOf(decl, namespaceScoped)) {
-      const entry = byName.get(c.name) ?? { kind: c.kind, keeps: [], all: false };
+      const found = byName.get(c.name);
+      const entry = found ?? { kind: c.kind, keeps: [], all: false, project: undefined };
       if (entry.kind.plural !== c.kind.plural || entry.kind.group !== c.kind.group) {
         throw new KitError(
           'REGATTA_KIT_DECLARATION',
@@ -58,12 +87,13 @@ export function cachesOfAll(decls: readonly AnyDeclaration[], namespaceScoped: b
       }
       if (c.keep) entry.keeps.push(c.keep);
       else entry.all = true;
+      addProjection(entry, !found, c.project);
       byName.set(c.name, entry);
     }
   }
-  return [...byName].map(([name, { kind, keeps, all }]) => {
-    if (all) return { name, kind };
-    return { name, kind, keep: (o: KubeObject) => keeps.some((k) => k(o)) };
+  return [...byName].map(([name, { kind, keeps, all, project }]) => {
+    const keep = all ? undefined : (o: KubeObject) => keeps.some((k) => k(o));
+    return declared(name, kind, keep, project);
   });
 }
 

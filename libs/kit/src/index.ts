@@ -5,6 +5,7 @@ export {
   type ControllerDeclaration,
   type ControllerOptions,
   type ForDeclaration,
+  type KeepOptions,
   type KindDeclaration,
   type OwnedExpectations,
   type OwnsDeclaration,

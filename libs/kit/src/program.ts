@@ -4,7 +4,7 @@
  * server with the shared certificates and the configurations kept in step, namespace scoping, graceful shutdown.
  * Environment: see the README's table (nothing here adds a variable).
  */
-import { Cache, registerKinds } from '@regatta/bus';
+import { Cache, projection, registerKinds } from '@regatta/bus';
 import { EventRecorder, type KubeObject } from '@regatta/kube';
 import {
   Controller,
@@ -77,7 +77,15 @@ async function setUpControllers(
   const onError = (err: unknown) => log.warn({ err }, 'cache trouble; re-watching');
   const caches = new Map<string, Cache>();
   for (const c of cachesOfAll(decls, !!scope)) {
-    caches.set(c.name, new Cache(bus, c.kind, { onError, ...(c.keep ? { keep: c.keep } : {}) }));
+    caches.set(
+      c.name,
+      new Cache(bus, c.kind, {
+        onError,
+        ...(c.keep ? { keep: c.keep } : {}),
+        // only the fields the program's controllers read (docs/adr/0060-pod-projection.md)
+        ...(c.project ? { transform: projection(c.project) } : {}),
+      }),
+    );
   }
   const rollouts = decls.flatMap((d) =>
     d.rolloutMetrics ? [{ kind: d.forKind.kind.kind, reader: caches.get(d.forKind.name)!, project: d.rolloutMetrics }] : [],

@@ -27,6 +27,7 @@ import { HttpMethod, IsomorphicFetchHttpLibrary, KubeConfig, RequestContext } fr
 import { GoneError, KubeApiError, NotFoundError, UnknownResourceError, kubeErrorFromResponse, toKubeApiError } from './errors.js';
 import type { KubeObject } from './meta.js';
 import { PATCH_CONTENT_TYPES, type PatchType } from './patch.js';
+import { ProjectedWriteError, isProjected } from './projected.js';
 import { type ResourceInfo, apiVersionPath, fieldSelectorToString, knownResource, resourcePath } from './resources.js';
 import { type LabelSelector, labelSelectorToString } from './selector.js';
 import { splitApiVersion } from './meta.js';
@@ -330,7 +331,10 @@ export class KubeClient {
     })) as T;
   }
 
-  /** PUT the whole object; optimistic — `metadata.resourceVersion` must be set unless `unconditional`. */
+  /**
+   * PUT the whole object; optimistic — `metadata.resourceVersion` must be set unless `unconditional`. A projected
+   * object (a cache's, marked `PROJECTED`) is refused with {@link ProjectedWriteError}: patch it instead.
+   */
   async replace<T extends KubeObject>(obj: T, options: ReplaceOptions = {}): Promise<T> {
     return this.put(obj, undefined, options);
   }
@@ -423,6 +427,7 @@ export class KubeClient {
     const { apiVersion, kind } = this.gvkOf(obj, subresource ? `update ${subresource}` : 'replace');
     const name = obj.metadata?.name;
     if (!name) throw new KubeUsageError(`replace ${kind}: metadata.name is required`);
+    if (isProjected(obj)) throw new ProjectedWriteError(`${subresource ? `update ${subresource} of` : 'replace'} ${kind} ${name}`);
     if (!obj.metadata?.resourceVersion && !options.unconditional) {
       throw new KubeUsageError(
         `replace ${kind} ${name}: metadata.resourceVersion is missing; send the object as read (optimistic update), ` +

@@ -85,6 +85,14 @@ export {
   type JsonPatchOperation,
 } from './json-patch.js';
 export {
+  PROJECTED,
+  ProjectedWriteError,
+  containsProjected,
+  isProjected,
+  markProjected,
+  updatePatch,
+} from './projected.js';
+export {
   APPLY_PATCH_CONTENT_TYPE,
   JSON_PATCH_CONTENT_TYPE,
   MERGE_PATCH_CONTENT_TYPE,

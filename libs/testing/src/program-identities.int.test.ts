@@ -67,6 +67,9 @@ describe.skipIf(programsRunAsAdmin())('scenario programs on their own ServiceAcc
     expect(canI(['get', 'secrets', '-n', ns, as('cloneset')])).toBe('no');
     expect(canI(['list', 'secrets', '-n', PROGRAMS_NAMESPACE, as('cloneset')])).toBe('no');
     expect(canI(['create', 'pods', '-n', ns, as('cloneset')])).toBe('yes');
+    // pods are patched on the version read, never PUT (its cache holds projections, docs/adr/0060-pod-projection.md)
+    expect(canI(['patch', 'pods', '-n', ns, as('cloneset')])).toBe('yes');
+    expect(canI(['update', 'pods', '-n', ns, as('cloneset')])).toBe('no');
     // status is written by merge patch only, and the CloneSet itself is never replaced (only the verbs it writes)
     expect(canI(['patch', 'clonesets.apps.kruise.io/status', '-n', ns, as('cloneset')])).toBe('yes');
     expect(canI(['update', 'clonesets.apps.kruise.io/status', '-n', ns, as('cloneset')])).toBe('no');

@@ -18,7 +18,8 @@ cloneset:
     - { group: "", resource: namespaces }
     - { group: apps.kruise.io, resource: imagepulljobs }
   writes:
-    - { apiGroups: [""], resources: [pods], verbs: [get, create, update, patch, delete] }
+    # pods are never PUT: in-place updates and identity fixes are JSON patches on the version read (docs/adr/0060)
+    - { apiGroups: [""], resources: [pods], verbs: [get, create, patch, delete] }
     - { apiGroups: [""], resources: [pods/status], verbs: [patch] }
     # claims: created with their pod; handed to a terminating pod and deleted by the clean-up (sync/pvc-cleanup.ts)
     - { apiGroups: [""], resources: [persistentvolumeclaims], verbs: [create, update, delete] }
@@ -42,7 +43,8 @@ asts:
     - { group: "", resource: namespaces }
     - { group: apps.kruise.io, resource: imagepulljobs }
   writes:
-    - { apiGroups: [""], resources: [pods], verbs: [get, create, update, patch, delete] }
+    # pods are never PUT: in-place updates and identity fixes are JSON patches on the version read (docs/adr/0060)
+    - { apiGroups: [""], resources: [pods], verbs: [get, create, patch, delete] }
     - { apiGroups: [""], resources: [pods/status], verbs: [patch] }
     # claims: created with their pod; owner references (retention policy) and sizes (resize) patched
     # (sync/pod-control.ts, sync/claim-resize.ts); deleting them is left to the garbage collector, but setting an owner
@@ -69,7 +71,8 @@ ads:
     - { group: "", resource: namespaces }
     - { group: apps.kruise.io, resource: imagepulljobs }
   writes:
-    - { apiGroups: [""], resources: [pods], verbs: [get, create, update, patch, delete] }
+    # pods are never PUT: in-place updates and identity fixes are JSON patches on the version read (docs/adr/0060)
+    - { apiGroups: [""], resources: [pods], verbs: [get, create, patch, delete] }
     - { apiGroups: [""], resources: [pods/status], verbs: [patch] }
     - { apiGroups: [apps], resources: [controllerrevisions], verbs: [get, create, update, patch, delete] }
     - { apiGroups: [apps.kruise.io], resources: [daemonsets], verbs: [get, patch] }

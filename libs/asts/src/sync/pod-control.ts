@@ -3,7 +3,7 @@
  * claims before the pod, events with upstream's reasons and messages, deletion through the preDelete hook, identity
  * and storage fixes, and claim owner references for the retention policy.
  */
-import { EventReasons, isAlreadyExists, isConflict, isNotFound } from '@regatta/kube';
+import { EventReasons, isAlreadyExists, isConflict, isNotFound, updatePatch } from '@regatta/kube';
 import { LifecycleState, type Pod, deleteStep, getPodLifecycleState } from '@regatta/lifecycle';
 import { ClaimRefsError, ClaimsError } from '../errors.js';
 import { errText, messages } from '../events.js';
@@ -170,7 +170,8 @@ export async function fixClaimRefs(s: AstsSync, pod: Pod, scaledDown: boolean): 
 
 /**
  * `UpdateStatefulPod`: identity and storage made to match the set (missing claims created), claim owner references
- * fixed; the pod is written only when it changed.
+ * fixed; the pod is written only when it changed, as one JSON patch from the pod read on its version (upstream PUTs
+ * it; a patch cannot strip fields a cache's projection left out, docs/adr/0060-pod-projection.md).
  */
 export async function updatePodIdentity(s: AstsSync, pod: Pod): Promise<void> {
   const name = nameOf(pod);
@@ -180,7 +181,13 @@ export async function updatePodIdentity(s: AstsSync, pod: Pod): Promise<void> {
     await createMissingClaims(s, fixed);
     await fixClaimRefs(s, pod, false);
     if (JSON.stringify(fixed) !== JSON.stringify(pod)) {
-      s.expectUpdated(await s.d.client.replace(fixed));
+      s.expectUpdated(
+        await s.d.client.patch<Pod>(
+          { ...POD, namespace: pod.metadata?.namespace, name },
+          updatePatch(pod, fixed),
+          { type: 'json' },
+        ),
+      );
       void s.d.recorder.normal(s.set, EventReasons.SuccessfulUpdate, messages.pod('update', name, setName));
     }
   } catch (err) {

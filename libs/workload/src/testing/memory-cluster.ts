@@ -8,8 +8,10 @@
 import {
   AlreadyExistsError,
   ConflictError,
+  type JsonPatchOperation,
   type KubeObject,
   NotFoundError,
+  applyJsonPatch,
   applyMergePatch,
   controllerRef,
 } from '@regatta/kube';
@@ -192,6 +194,13 @@ export class MemoryCluster {
     const rv = (p['metadata'] as { resourceVersion?: string } | undefined)?.resourceVersion;
     if (rv && rv !== cur.metadata?.resourceVersion)
       throw new ConflictError({ status: 409, reason: 'Conflict', serverMessage: `${ref.name} was modified` });
+    if (type === 'json') {
+      // RFC 6902 as the API server takes it: the patched object's resourceVersion must be the stored one
+      const patched = applyJsonPatch<KubeObject>(cur, patch as JsonPatchOperation[]);
+      if (patched.metadata?.resourceVersion !== cur.metadata?.resourceVersion)
+        throw new ConflictError({ status: 409, reason: 'Conflict', serverMessage: `${ref.name} was modified` });
+      return this.#store({ ...patched, metadata: { ...patched.metadata, uid: cur.metadata?.uid } }, true);
+    }
     const next = type === 'strategic' ? strategic(cur, p) : applyMergePatch<KubeObject>(cur, patch);
     return this.#store({ ...next, metadata: { ...next.metadata, uid: cur.metadata?.uid } }, true);
   }

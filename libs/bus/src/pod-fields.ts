@@ -1,0 +1,65 @@
+/**
+ * The pod fields each program's controllers read, declared with the kinds it registers (docs/adr/0060-pod-projection.md).
+ * Found by reading the libraries the program runs; a field one is unsure about is kept. Every field of metadata is kept
+ * (managedFields are dropped by the watcher already); of spec and status only what is listed. Values the pods of one
+ * template have in common (env, resources, readiness gates, owner references) are held once (`'deduped'`).
+ */
+import { type FieldSet, unionFieldSets } from './projection.js';
+
+/**
+ * The CloneSet program (apps/cloneset): libs/cloneset (scale, update, status, pvc clean-up, webhook's pod lookups),
+ * libs/rollout (active-pod order: phase, node, readiness, restarts; availability: the Ready condition), libs/lifecycle
+ * (readiness gates, conditions, phase, node), libs/inplace-update (containers' name, image, resources and env, the
+ * statuses' image, imageID, containerID, ready, restarts). Kept whole besides: conditions (written back by type),
+ * status reason and message, container state.
+ */
+export const CLONESET_POD_FIELDS: FieldSet = {
+  apiVersion: true,
+  kind: true,
+  metadata: {
+    '*': true,
+    namespace: 'shared',
+    generateName: 'shared',
+    labels: 'shared',
+    annotations: 'shared',
+    ownerReferences: 'deduped',
+    finalizers: 'shared',
+  },
+  spec: {
+    nodeName: 'shared',
+    readinessGates: 'deduped',
+    containers: { name: 'shared', image: 'shared', resources: 'deduped', env: 'deduped' },
+  },
+  status: {
+    phase: 'shared',
+    reason: 'shared',
+    message: true,
+    conditions: { '*': true, type: 'shared', status: 'shared', reason: 'shared' },
+    containerStatuses: {
+      name: 'shared',
+      ready: true,
+      started: true,
+      restartCount: true,
+      image: 'shared',
+      imageID: 'shared',
+      containerID: true,
+      state: true,
+    },
+  },
+};
+
+/**
+ * The Advanced StatefulSet program (apps/asts): what the CloneSet program reads (the same libraries: lifecycle,
+ * in-place update, rollout order), plus the pod's identity and storage (libs/asts planning/identity.ts: `hostname`,
+ * `subdomain`, and the volumes, which the identity fix compares with the claims the set wants).
+ */
+export const ASTS_POD_FIELDS: FieldSet = unionFieldSets(CLONESET_POD_FIELDS, {
+  spec: { hostname: 'shared', subdomain: 'shared', volumes: 'shared' },
+});
+
+/**
+ * The Advanced DaemonSet program (apps/ads): what the CloneSet program reads, plus the required node affinity a pod
+ * not yet scheduled is placed by (libs/ads planning/node-pods.ts `nodeOfPod`). Node eligibility reads the template,
+ * not the pods.
+ */
+export const ADS_POD_FIELDS: FieldSet = unionFieldSets(CLONESET_POD_FIELDS, { spec: { affinity: 'shared' } });
