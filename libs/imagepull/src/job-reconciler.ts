@@ -16,12 +16,13 @@ import {
   type ImagePullJob,
   type NodeImage,
 } from '@regatta/api';
-import { isNotFound, jsonEqual, retryOnConflict, type KubeClient, type KubeObject } from '@regatta/kube';
+import { isNotFound, retryOnConflict, type KubeClient, type KubeObject } from '@regatta/kube';
 import type { Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
 import type { Tracer } from '@opentelemetry/api';
 import { emitJobSpan } from './job-trace.js';
 import { WrittenObjects } from './own-writes.js';
 import { syncJobPullSecrets } from './secret-sync.js';
+import { decideJobStatusWrite } from './status-cadence.js';
 import { calculateStatus } from './status.js';
 import { syncBudget, syncJobIntoNodeImage, type TagPolicyOptions } from './sync.js';
 import { targetNodeImages, type PodLike } from './targets.js';
@@ -58,6 +59,8 @@ export class ImagePullJobReconciler implements Reconciler {
   /** The answers of this controller's writes, read over a cache that has not shown them yet (own-writes.ts). */
   readonly #writtenJobs = new WrittenObjects();
   readonly #writtenNodeImages = new WrittenObjects();
+  /** When this process last wrote each job's status (status-cadence.ts). */
+  readonly #statusWrittenAt = new Map<string, number>();
 
   constructor(deps: ImagePullJobReconcilerDeps) {
     this.#d = deps;
@@ -69,6 +72,7 @@ export class ImagePullJobReconciler implements Reconciler {
     const cached = this.#d.imagepulljobs.get(req.namespace, req.name) as ImagePullJob | undefined;
     if (!cached) {
       this.#writtenJobs.forget(req.namespace, req.name);
+      this.#statusWrittenAt.delete(key);
       return {};
     }
     let job = this.#writtenJobs.view(cached);
@@ -79,6 +83,7 @@ export class ImagePullJobReconciler implements Reconciler {
       return {};
     }
     if (job.status?.completionTime) {
+      this.#statusWrittenAt.delete(key);
       await this.#finalize(job, secretDeps);
       const ttl = job.spec.completionPolicy?.ttlSecondsAfterFinished;
       if (ttl == null) return {};
@@ -106,13 +111,13 @@ export class ImagePullJobReconciler implements Reconciler {
     const targets = targetNodeImages(job, nodeImages, pods);
     const secrets = await syncJobPullSecrets(job, secretDeps);
     const now = this.#now();
-    const { status, notSynced } = calculateStatus(job, targets, secrets, now);
+    const { status: before, notSynced } = calculateStatus(job, targets, secrets, now);
 
     // the NodeImages of this round are written side by side, NODE_IMAGE_WRITES at a time: a job's first round
     // (parallelism nodes) starts its pulls together instead of one GET and PUT after another (docs/benchmarks.md §9).
     // Each is read from the API server first: the bus copy lacks fields a PUT would drop (managedFields, JSON
     // annotations: libs/bus envelope.ts)
-    const names = notSynced.slice(0, syncBudget(job, status.active ?? 0, notSynced.length));
+    const names = notSynced.slice(0, syncBudget(job, before.active ?? 0, notSynced.length));
     for (let i = 0; i < names.length; i += NODE_IMAGE_WRITES) {
       const writes = await Promise.allSettled(
         names.slice(i, i + NODE_IMAGE_WRITES).map(async (name) => {
@@ -132,19 +137,33 @@ export class ImagePullJobReconciler implements Reconciler {
       if (failed) throw failed.reason;
     }
 
-    if (!jsonEqual((job.status ?? null) as never, status as never)) {
+    // the status counts the nodes just given the tag as active (computed before the writes, it would not, and the
+    // next reconcile would write it again), and counter-only changes are paced (status-cadence.ts)
+    const status =
+      names.length === 0
+        ? before
+        : calculateStatus(job, targets.map((ni) => this.#writtenNodeImages.view(ni)), secrets, now).status;
+    const write = decideJobStatusWrite({
+      stored: job.status,
+      next: status,
+      lastWriteMs: this.#statusWrittenAt.get(key),
+      nowMs: now.getTime(),
+    });
+    if (write.action === 'write') {
       const updated = await this.#d.client.updateStatus<ImagePullJob>({ ...job, ...JOB, status });
       this.#writtenJobs.record(updated);
+      this.#statusWrittenAt.set(key, this.#now().getTime());
       return {};
     }
+    const after: number[] = write.action === 'defer' ? [write.afterMs] : [];
     const deadline = job.spec.completionPolicy?.activeDeadlineSeconds;
     if (job.spec.completionPolicy?.type !== 'Never' && deadline != null && status.startTime) {
       const left = deadline * 1000 - (now.getTime() - Date.parse(status.startTime));
-      return { requeueAfterMs: Math.max(MIN_REQUEUE_MS, left) };
+      after.push(Math.max(MIN_REQUEUE_MS, left));
     }
     // source secret updates are not on the bus: re-read them while the job runs
-    if ((job.spec.pullSecrets ?? []).length > 0) return { requeueAfterMs: SECRET_RESYNC_MS };
-    return {};
+    if ((job.spec.pullSecrets ?? []).length > 0) after.push(SECRET_RESYNC_MS);
+    return after.length > 0 ? { requeueAfterMs: Math.min(...after) } : {};
   }
 
   async #finalize(job: ImagePullJob, secretDeps: Parameters<typeof syncJobPullSecrets>[1]): Promise<void> {
