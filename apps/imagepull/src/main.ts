@@ -50,12 +50,11 @@ const imagePullJobs = ControllerBuilder.controller({
     ],
     configurations: (url, ca, scope) => Object.values(imagePullWebhookConfigurations(url, ca, scope)),
   }))
-  .reconciler(({ readers, client, expectations, gates, tracer }) =>
+  .reconciler(({ readers, client, gates, tracer }) =>
     imagePullJobsEnabled(gates)
       ? new ImagePullJobReconciler({
           ...readers,
           client,
-          expectations,
           tracer, // each job's root span (docs/adr/0046)
           daemonConfigNamespace: settings.daemonConfigNamespace,
           tagPolicy: settings,

@@ -83,7 +83,8 @@ export class NodeImageAgent {
       credentials: (image, secrets) => this.credentials(image, secrets),
       // coalesced: the next sync writes this report with any that follow it; a final phase is not held for the
       // 3–5 s cadence (ADR 0041, amended)
-      onStatus: (st) =>
+      onStatus: (st) => {
+        o.log.debug({ tag: st.tag, phase: st.phase }, 'tag status reported');
         this.schedule(
           reportSyncDelayMs({
             final: st.phase === 'Succeeded' || st.phase === 'Failed',
@@ -91,7 +92,8 @@ export class NodeImageAgent {
             now: Date.now(),
             jitter: Math.random(),
           }),
-        ),
+        );
+      },
       log: (msg, fields) => o.log.debug(fields, msg),
       node: o.nodeName,
       ...(o.tracer ? { tracer: o.tracer } : {}),
@@ -101,6 +103,7 @@ export class NodeImageAgent {
       // like the informer's handler: new objects and spec changes (status echoes of our own writes are not); a
       // NodeImage gone or being deleted stops the pulls at once
       if (obj && !obj.metadata.deletionTimestamp && old && sameJson(old.spec, obj.spec)) return;
+      o.log.debug({ resourceVersion: obj?.metadata.resourceVersion }, 'NodeImage spec changed');
       this.specChangedAt = Date.now();
       this.schedule(0);
     }, { onError: (err) => o.log.warn({ err }, 'NodeImage watch interrupted') });
@@ -185,9 +188,11 @@ export class NodeImageAgent {
       return requeueAfterMs(false, Math.random());
     }
     this.target = ni;
+    const started = Date.now();
     await this.puller.sync(ni);
     const status = this.puller.status(ni);
     const decision = await this.status.offer(status);
+    this.o.log.debug({ decision, ms: Date.now() - started }, 'NodeImage synced');
     return requeueAfterMs(decision === 'limited' || isPulling(ni.spec?.images, status), Math.random());
   }
 

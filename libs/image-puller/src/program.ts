@@ -48,6 +48,7 @@ export async function runNodeAgent(a: NodeAgentArgs, env: NodeJS.ProcessEnv = pr
     process.once('SIGINT', () => resolve());
   });
   try {
+    await checkRuntime(cri, log);
     await agent.start();
     log.info({ criSocket: a.criSocket, maxWorkers: a.maxWorkers }, 'image puller started');
     await stopped;
@@ -61,5 +62,28 @@ export async function runNodeAgent(a: NodeAgentArgs, env: NodeJS.ProcessEnv = pr
     cri.close();
     await bus.close();
     await tracing.shutdown();
+  }
+}
+
+/** How long the start-up check waits for the CRI socket to answer. */
+export const RUNTIME_CHECK_TIMEOUT_MS = 10_000;
+
+/**
+ * One ImageFsInfo call before the agent starts: says in the log whether the node's runtime answers, and opens the
+ * gRPC channel to it, so the first pull does not pay for the connection (docs/benchmarks.md §9). A runtime that
+ * does not answer yet is not fatal: the pulls retry with their backoff, as they would after a runtime restart.
+ */
+export async function checkRuntime(
+  cri: Pick<CriImageClient, 'imageFsInfo' | 'socketPath'>,
+  log: { info(fields: object, msg: string): void; warn(fields: object, msg: string): void },
+): Promise<boolean> {
+  const started = Date.now();
+  try {
+    await cri.imageFsInfo({ timeoutMs: RUNTIME_CHECK_TIMEOUT_MS });
+    log.info({ criSocket: cri.socketPath, ms: Date.now() - started }, 'container runtime answers');
+    return true;
+  } catch (err) {
+    log.warn({ err, criSocket: cri.socketPath }, 'container runtime does not answer yet; pulls will retry');
+    return false;
   }
 }

@@ -181,6 +181,7 @@ export class PullWorker {
     if (!needsPull(this.tag.imagePullPolicy, present)) return;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = AbortSignal.any([this.ac.signal, timeout]);
+    this.ctx.log?.('pulling image', { image: ref });
     try {
       await this.ctx.runtime.pull(ref, {
         auths: this.auths,

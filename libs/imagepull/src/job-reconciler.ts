@@ -4,6 +4,8 @@
  * `ttlSecondsAfterFinished`), add the finalizer, select the target NodeImages (bus caches), sync pull secrets,
  * compute the status, write the job's tag into at most `parallelism − active` more NodeImages, write the status.
  * Dropping the finalizer of a finished job also emits the root span of its trace (job-trace.ts).
+ * The job and the NodeImages are read as the newer of the cache and this controller's last write of them
+ * (own-writes.ts): a reconcile does not wait for the bus to echo what the previous one wrote.
  */
 import {
   IMAGE_PULL_JOB_API_VERSION,
@@ -14,11 +16,13 @@ import {
   type ImagePullJob,
   type NodeImage,
 } from '@regatta/api';
-import { isNotFound, jsonEqual, retryOnConflict, type KubeClient, type KubeObject } from '@regatta/kube';
-import type { Expectations, Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
+import { isNotFound, retryOnConflict, type KubeClient, type KubeObject } from '@regatta/kube';
+import type { Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
 import type { Tracer } from '@opentelemetry/api';
 import { emitJobSpan } from './job-trace.js';
+import { WrittenObjects } from './own-writes.js';
 import { syncJobPullSecrets } from './secret-sync.js';
+import { decideJobStatusWrite } from './status-cadence.js';
 import { calculateStatus } from './status.js';
 import { syncBudget, syncJobIntoNodeImage, type TagPolicyOptions } from './sync.js';
 import { targetNodeImages, type PodLike } from './targets.js';
@@ -33,7 +37,6 @@ export interface ImagePullJobReconcilerDeps {
   nodeimages: Reader<KubeObject>;
   pods: Reader<KubeObject>;
   client: KubeClient;
-  expectations: Expectations;
   /** The namespace synced pull secrets live in (`kruise-daemon-config`). */
   daemonConfigNamespace: string;
   tagPolicy?: TagPolicyOptions;
@@ -44,8 +47,6 @@ export interface ImagePullJobReconcilerDeps {
 
 const JOB = { apiVersion: IMAGE_PULL_JOB_API_VERSION, kind: IMAGE_PULL_JOB_KIND } as const;
 const NODE_IMAGE = { apiVersion: NODE_IMAGE_API_VERSION, kind: NODE_IMAGE_KIND } as const;
-/** Requeue while the cache has not shown a NodeImage this controller wrote (upstream: 5 s). */
-const STALE_NODE_IMAGE_REQUEUE_MS = 5_000;
 const MIN_REQUEUE_MS = 1_000;
 /** NodeImage writes of one reconcile in flight together. */
 const NODE_IMAGE_WRITES = 10;
@@ -55,6 +56,11 @@ export const SECRET_RESYNC_MS = 5_000;
 export class ImagePullJobReconciler implements Reconciler {
   readonly #d: ImagePullJobReconcilerDeps;
   readonly #now: () => Date;
+  /** The answers of this controller's writes, read over a cache that has not shown them yet (own-writes.ts). */
+  readonly #writtenJobs = new WrittenObjects();
+  readonly #writtenNodeImages = new WrittenObjects();
+  /** When this process last wrote each job's status (status-cadence.ts). */
+  readonly #statusWrittenAt = new Map<string, number>();
 
   constructor(deps: ImagePullJobReconcilerDeps) {
     this.#d = deps;
@@ -63,17 +69,13 @@ export class ImagePullJobReconciler implements Reconciler {
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result> {
     const key = `${req.namespace ?? ''}/${req.name}`;
-    const job = this.#d.imagepulljobs.get(req.namespace, req.name) as ImagePullJob | undefined;
-    if (!job) {
-      this.#d.expectations.deleteUpdated(key);
+    const cached = this.#d.imagepulljobs.get(req.namespace, req.name) as ImagePullJob | undefined;
+    if (!cached) {
+      this.#writtenJobs.forget(req.namespace, req.name);
+      this.#statusWrittenAt.delete(key);
       return {};
     }
-    // the cache must show what this controller wrote last (the job's status, the NodeImages it synced)
-    this.#d.expectations.observeUpdatedFrom(key, (n) =>
-      n === '' ? job.metadata?.resourceVersion : this.#d.nodeimages.get(undefined, n)?.metadata?.resourceVersion,
-    );
-    const pending = this.#d.expectations.isUpdatedSatisfied(key);
-    if (!pending.satisfied) return { requeueAfterMs: Math.min(STALE_NODE_IMAGE_REQUEUE_MS, pending.remainingMs) };
+    let job = this.#writtenJobs.view(cached);
 
     const secretDeps = { client: this.#d.client, namespace: this.#d.daemonConfigNamespace, log: ctx.log };
     if (job.metadata?.deletionTimestamp) {
@@ -81,6 +83,7 @@ export class ImagePullJobReconciler implements Reconciler {
       return {};
     }
     if (job.status?.completionTime) {
+      this.#statusWrittenAt.delete(key);
       await this.#finalize(job, secretDeps);
       const ttl = job.spec.completionPolicy?.ttlSecondsAfterFinished;
       if (ttl == null) return {};
@@ -91,21 +94,30 @@ export class ImagePullJobReconciler implements Reconciler {
       return {};
     }
     if (!(job.metadata?.finalizers ?? []).includes(ImagePullJobKeys.DeletionProtectionFinalizer)) {
-      await this.#setFinalizers(job, [...(job.metadata?.finalizers ?? []), ImagePullJobKeys.DeletionProtectionFinalizer]);
-      return {};
+      // stored before any NodeImage gets the job's tag (the clean-up is guaranteed), and the same reconcile goes on
+      // with the answer instead of waiting for its echo (the webhook adds the finalizer on create: docs/imagepull.md)
+      const patched = await this.#setFinalizers(job, [
+        ...(job.metadata?.finalizers ?? []),
+        ImagePullJobKeys.DeletionProtectionFinalizer,
+      ]);
+      if (!patched) return {};
+      job = patched;
     }
 
     const pods = job.spec.podSelector
       ? (this.#d.pods.list({ namespace: req.namespace ?? '' }) as PodLike[])
       : [];
-    const targets = targetNodeImages(job, this.#d.nodeimages.list() as NodeImage[], pods);
+    const nodeImages = (this.#d.nodeimages.list() as NodeImage[]).map((ni) => this.#writtenNodeImages.view(ni));
+    const targets = targetNodeImages(job, nodeImages, pods);
     const secrets = await syncJobPullSecrets(job, secretDeps);
     const now = this.#now();
-    const { status, notSynced } = calculateStatus(job, targets, secrets, now);
+    const { status: before, notSynced } = calculateStatus(job, targets, secrets, now);
 
     // the NodeImages of this round are written side by side, NODE_IMAGE_WRITES at a time: a job's first round
-    // (parallelism nodes) starts its pulls together instead of one GET and PUT after another (docs/benchmarks.md §9)
-    const names = notSynced.slice(0, syncBudget(job, status.active ?? 0, notSynced.length));
+    // (parallelism nodes) starts its pulls together instead of one GET and PUT after another (docs/benchmarks.md §9).
+    // Each is read from the API server first: the bus copy lacks fields a PUT would drop (managedFields, JSON
+    // annotations: libs/bus envelope.ts)
+    const names = notSynced.slice(0, syncBudget(job, before.active ?? 0, notSynced.length));
     for (let i = 0; i < names.length; i += NODE_IMAGE_WRITES) {
       const writes = await Promise.allSettled(
         names.slice(i, i + NODE_IMAGE_WRITES).map(async (name) => {
@@ -115,29 +127,43 @@ export class ImagePullJobReconciler implements Reconciler {
             const next = syncJobIntoNodeImage(fresh, job, secrets, now, this.#d.tagPolicy);
             return next ? this.#d.client.replace(next) : undefined;
           });
-          const rv = written?.metadata?.resourceVersion;
-          if (rv) this.#d.expectations.expectUpdated(key, name, rv);
-          if (written) ctx.log.debug({ job: key, nodeImage: name }, 'image tag written into NodeImage');
+          if (written) {
+            this.#writtenNodeImages.record(written);
+            ctx.log.debug({ job: key, nodeImage: name }, 'image tag written into NodeImage');
+          }
         }),
       );
       const failed = writes.find((w): w is PromiseRejectedResult => w.status === 'rejected');
       if (failed) throw failed.reason;
     }
 
-    if (!jsonEqual((job.status ?? null) as never, status as never)) {
+    // the status counts the nodes just given the tag as active (computed before the writes, it would not, and the
+    // next reconcile would write it again), and counter-only changes are paced (status-cadence.ts)
+    const status =
+      names.length === 0
+        ? before
+        : calculateStatus(job, targets.map((ni) => this.#writtenNodeImages.view(ni)), secrets, now).status;
+    const write = decideJobStatusWrite({
+      stored: job.status,
+      next: status,
+      lastWriteMs: this.#statusWrittenAt.get(key),
+      nowMs: now.getTime(),
+    });
+    if (write.action === 'write') {
       const updated = await this.#d.client.updateStatus<ImagePullJob>({ ...job, ...JOB, status });
-      const rv = updated.metadata?.resourceVersion;
-      if (rv) this.#d.expectations.expectUpdated(key, '', rv);
+      this.#writtenJobs.record(updated);
+      this.#statusWrittenAt.set(key, this.#now().getTime());
       return {};
     }
+    const after: number[] = write.action === 'defer' ? [write.afterMs] : [];
     const deadline = job.spec.completionPolicy?.activeDeadlineSeconds;
     if (job.spec.completionPolicy?.type !== 'Never' && deadline != null && status.startTime) {
       const left = deadline * 1000 - (now.getTime() - Date.parse(status.startTime));
-      return { requeueAfterMs: Math.max(MIN_REQUEUE_MS, left) };
+      after.push(Math.max(MIN_REQUEUE_MS, left));
     }
     // source secret updates are not on the bus: re-read them while the job runs
-    if ((job.spec.pullSecrets ?? []).length > 0) return { requeueAfterMs: SECRET_RESYNC_MS };
-    return {};
+    if ((job.spec.pullSecrets ?? []).length > 0) after.push(SECRET_RESYNC_MS);
+    return after.length > 0 ? { requeueAfterMs: Math.min(...after) } : {};
   }
 
   async #finalize(job: ImagePullJob, secretDeps: Parameters<typeof syncJobPullSecrets>[1]): Promise<void> {
@@ -152,14 +178,17 @@ export class ImagePullJobReconciler implements Reconciler {
     if (this.#d.tracer) emitJobSpan(this.#d.tracer, job, this.#now());
   }
 
-  async #setFinalizers(job: ImagePullJob, finalizers: string[]): Promise<void> {
-    await this.#d.client
-      .patch(
+  /** The job as the patch left it; undefined when it is gone. */
+  async #setFinalizers(job: ImagePullJob, finalizers: string[]): Promise<ImagePullJob | undefined> {
+    const patched = await this.#d.client
+      .patch<ImagePullJob>(
         { ...JOB, namespace: job.metadata?.namespace ?? '', name: job.metadata?.name ?? '' },
         { metadata: { finalizers, resourceVersion: job.metadata?.resourceVersion } },
         { type: 'merge' },
       )
       .catch(ignoreNotFound);
+    if (patched) this.#writtenJobs.record(patched);
+    return patched;
   }
 }
 
