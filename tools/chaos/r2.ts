@@ -25,6 +25,7 @@ import {
   type Verdict,
 } from './fuzz.js';
 import { ADVANCED_DAEMONSET, RESOURCE_DISTRIBUTION, SIDECARSET, UNITED_DEPLOYMENT } from './fuzz-kinds.js';
+import { clusterRuleOnly, storedInvalid } from './r2-stored.js';
 import type { CheckResult } from './report.js';
 import type { World } from './world.js';
 
@@ -279,6 +280,26 @@ async function fuzzKind(
   }
   await main?.start();
 
+  // the second half: the program without webhooks, the invalid objects stored as they are (r2-stored.ts)
+  const byOwnRules = (x: (typeof results)[number]) =>
+    x.v.result === 'rejected' && x.v.by === 'webhook' && !clusterRuleOnly(x.r);
+  const plain = main ?? w.program(k.app);
+  if (!main) await plain.start();
+  const stored = await storedInvalid(w, k, {
+    seed: o.seed,
+    perKind: o.perKind,
+    judged: new Set(results.flatMap((x, i) => (byOwnRules(x) ? [i] : []))),
+    others: new Set(
+      results.flatMap((x, i) =>
+        !byOwnRules(x) && (x.f.shape === 'invalid' || x.v.result === 'rejected') ? [i] : [],
+      ),
+    ),
+    program: plain,
+  });
+  if (!main) await plain.stop();
+  violations.push(...stored.violations);
+  notes.push(...stored.notes);
+
   const count = (p: (x: (typeof results)[number]) => boolean) => results.filter(p).length;
   const rejected = results.filter((x) => x.v.result === 'rejected');
   const byWebhook = rejected.filter((x) => x.v.result === 'rejected' && x.v.by === 'webhook');
@@ -314,9 +335,10 @@ async function fuzzKind(
       ['response time p50 / max', `${fmt(s.p50)} ms / ${fmt(s.max)} ms`],
       ['accepted objects reconciled', `${[...names].filter((n) => reconciled.has(n)).length}/${names.size}`],
       ['error lines in the program log', String(errorsLogged)],
+      ...stored.figures,
     ],
     violations,
-    crashes: crashes.length,
+    crashes: crashes.length + stored.crashes,
     notes,
   };
 }
