@@ -24,14 +24,22 @@ describe('UnitedDeployment that fails validation, stored without the webhooks', 
 
     // the valid one is acted on: its two subset CloneSets appear
     await expect
-      .poll(async () => (await h.workloads(ns, CLONESET)).filter((c) => c.metadata?.name?.startsWith('good-')).length, {
-        timeout: 120_000,
-      })
+      .poll(
+        async () =>
+          (await h.workloads(ns, CLONESET)).filter((c) => c.metadata?.name?.startsWith('good-')).length,
+        {
+          timeout: 120_000,
+        },
+      )
       .toBe(2);
     await expect
-      .poll(async () => (await h.events(ns, 'InvalidSpec')).map((e) => `${e.involvedObject.name} ${e.type}: ${e.message}`), {
-        timeout: 60_000,
-      })
+      .poll(
+        async () =>
+          (await h.events(ns, 'InvalidSpec')).map((e) => `${e.involvedObject.name} ${e.type}: ${e.message}`),
+        {
+          timeout: 60_000,
+        },
+      )
       .toEqual([
         expect.stringMatching(
           /^bad Warning: not acting on this UnitedDeployment until it is fixed: spec\.topology\.subsets\[1\]\.name: Invalid value: "east": duplicated subset name east/,
@@ -46,7 +54,9 @@ describe('UnitedDeployment that fails validation, stored without the webhooks', 
     expect((await h.unitedDeployment(ns, 'bad')).status?.observedGeneration).toBeUndefined();
 
     // fixed: acted on
-    await h.patch(ns, 'bad', { spec: { topology: unitedDeployment(ns, 'bad', { replicas: 2, subsets }).spec['topology'] } });
+    await h.patch(ns, 'bad', {
+      spec: { topology: unitedDeployment(ns, 'bad', { replicas: 2, subsets }).spec['topology'] },
+    });
     await expect.poll(async () => (await owned(CLONESET)).length, { timeout: 120_000 }).toBe(2);
   }, 300_000);
 });
