@@ -50,12 +50,13 @@ const imagePullJobs = ControllerBuilder.controller({
     ],
     configurations: (url, ca, scope) => Object.values(imagePullWebhookConfigurations(url, ca, scope)),
   }))
-  .reconciler(({ readers, client, expectations, gates, tracer }) =>
+  .reconciler(({ readers, client, expectations, recorder, gates, tracer }) =>
     imagePullJobsEnabled(gates)
       ? new ImagePullJobReconciler({
           ...readers,
           client,
           expectations,
+          recorder, // InvalidSpec: a stored job that fails validation (docs/imagepull.md)
           tracer, // each job's root span (docs/adr/0046)
           daemonConfigNamespace: settings.daemonConfigNamespace,
           tagPolicy: settings,

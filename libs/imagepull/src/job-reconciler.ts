@@ -14,11 +14,12 @@ import {
   type ImagePullJob,
   type NodeImage,
 } from '@regatta/api';
-import { isNotFound, jsonEqual, retryOnConflict, type KubeClient, type KubeObject } from '@regatta/kube';
+import { isNotFound, jsonEqual, retryOnConflict, type EventRecorder, type KubeClient, type KubeObject } from '@regatta/kube';
 import type { Expectations, Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
 import type { Tracer } from '@opentelemetry/api';
 import { emitJobSpan } from './job-trace.js';
 import { syncJobPullSecrets } from './secret-sync.js';
+import { refuseInvalidSpec, SpecGuard } from './spec-guard.js';
 import { calculateStatus } from './status.js';
 import { syncBudget, syncJobIntoNodeImage, type TagPolicyOptions } from './sync.js';
 import { targetNodeImages, type PodLike } from './targets.js';
@@ -40,6 +41,8 @@ export interface ImagePullJobReconcilerDeps {
   now?: () => Date;
   /** The tracer of the jobs' root spans (job-trace.ts). */
   tracer?: Tracer;
+  /** The InvalidSpec Warning of a job that fails validation (spec-guard.ts). */
+  recorder?: Pick<EventRecorder, 'warning'>;
 }
 
 const JOB = { apiVersion: IMAGE_PULL_JOB_API_VERSION, kind: IMAGE_PULL_JOB_KIND } as const;
@@ -55,6 +58,7 @@ export const SECRET_RESYNC_MS = 5_000;
 export class ImagePullJobReconciler implements Reconciler {
   readonly #d: ImagePullJobReconcilerDeps;
   readonly #now: () => Date;
+  readonly #specGuard = new SpecGuard();
 
   constructor(deps: ImagePullJobReconcilerDeps) {
     this.#d = deps;
@@ -66,6 +70,7 @@ export class ImagePullJobReconciler implements Reconciler {
     const job = this.#d.imagepulljobs.get(req.namespace, req.name) as ImagePullJob | undefined;
     if (!job) {
       this.#d.expectations.deleteUpdated(key);
+      this.#specGuard.forget(key);
       return {};
     }
     // the cache must show what this controller wrote last (the job's status, the NodeImages it synced)
@@ -90,6 +95,8 @@ export class ImagePullJobReconciler implements Reconciler {
       await this.#d.client.delete({ ...JOB, namespace: req.namespace ?? '', name: req.name }).catch(ignoreNotFound);
       return {};
     }
+    const problem = this.#specGuard.problem(key, job);
+    if (problem) return refuseInvalidSpec(job, problem, this.#d.recorder, ctx.log);
     if (!(job.metadata?.finalizers ?? []).includes(ImagePullJobKeys.DeletionProtectionFinalizer)) {
       await this.#setFinalizers(job, [...(job.metadata?.finalizers ?? []), ImagePullJobKeys.DeletionProtectionFinalizer]);
       return {};
