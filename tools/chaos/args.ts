@@ -12,6 +12,7 @@ export const R2_APPS = [
   'uniteddeployment',
   'sidecarset',
   'resourcedistribution',
+  'imagepull',
 ] as const;
 
 export interface ChaosArgs {

@@ -214,6 +214,13 @@ export async function storedInvalid(
         notes.push(`could not delete ${KIND} ${s.name}: ${err instanceof Error ? err.message : String(err)}`);
       });
   await w.client.delete({ apiVersion: 'v1', kind: 'Namespace', name: NS }).catch(() => undefined);
+  // objects with a finalizer (an admitted ImagePullJob) need the program to go: it is stopped after this
+  const gone = Date.now() + 30_000;
+  while (
+    Date.now() < gone &&
+    (await w.client.getOrUndefined({ apiVersion: 'v1', kind: 'Namespace', name: NS }))
+  )
+    await sleep(1000);
 
   const n = (p: (x: (typeof seen)[number]) => boolean, xs = judged) => xs.filter(p).length;
   return {
