@@ -12,6 +12,7 @@ export const R2_APPS = [
   'uniteddeployment',
   'sidecarset',
   'resourcedistribution',
+  'imagepull',
 ] as const;
 
 export interface ChaosArgs {
@@ -36,7 +37,7 @@ export interface ChaosArgs {
 
 export const USAGE =
   'usage: npm run chaos [-- --only=R0,R5,R2,R4,R6,R1,R3] [-- --rollouts=10] [-- --pods=30-100] [-- --seed=1] ' +
-  '[-- --fault-gap=15-40] [-- --r6-pods=60] [-- --r4-pods=64] [-- --r3-pods=30] [-- --api-faults=0.02] [-- --fuzz=200] ' +
+  '[-- --fault-gap=15-40] [-- --r6-pods=60] [-- --r4-pods=64] [-- --r3-pods=30] [-- --api-faults=0.02] [-- --fuzz=50] ' +
   `[-- --r2-kinds=${R2_APPS.join(',')}] [-- --keep]`;
 
 /** An argument `npm run chaos` does not take; the message says which and why. */
@@ -71,7 +72,7 @@ export function parseArgs(argv: string[]): ChaosArgs {
     r4Pods: 64,
     r3Pods: 30,
     apiFaults: 0,
-    fuzz: 200,
+    fuzz: 50,
     r2Kinds: [...R2_APPS],
     keep: false,
   };

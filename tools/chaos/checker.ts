@@ -62,7 +62,9 @@ export type ViolationKind =
   /** R2: a rejection without a field path, a hung request, an invalid object accepted. */
   | 'admission'
   /** R2: a program crashed on an admitted object. */
-  | 'crash';
+  | 'crash'
+  /** R2, webhooks removed: an invalid stored object acted on, or not refused with an event naming a field. */
+  | 'stored-invalid';
 
 export interface Violation {
   kind: ViolationKind;

@@ -301,7 +301,9 @@ export function validAdvancedStatefulSet(ns: string): fc.Arbitrary<Obj> {
           spec: {
             containers: [{ name: 'main', image: r.image }],
             // an in-place policy needs the InPlaceUpdateReady gate in the template (docs/asts.md, Identity)
-            ...(r.podUpdatePolicy === 'ReCreate' ? {} : { readinessGates: [{ conditionType: 'InPlaceUpdateReady' }] }),
+            ...(r.podUpdatePolicy === 'ReCreate'
+              ? {}
+              : { readinessGates: [{ conditionType: 'InPlaceUpdateReady' }] }),
           },
         },
         updateStrategy: {
@@ -367,7 +369,7 @@ export interface Response {
   status?: number;
   message?: string;
   /** Status details' causes, when the API server gave them. */
-  causes?: { field?: string }[];
+  causes?: { field?: string; message?: string }[];
   accepted: boolean;
 }
 

@@ -1,5 +1,5 @@
 // R2, fuzzed admission (CloneSet, Advanced StatefulSet, Advanced DaemonSet, UnitedDeployment, SidecarSet,
-// ResourceDistribution, one after the other): seeded fast-check objects (tools/chaos/fuzz.ts), valid,
+// ResourceDistribution, ImagePullJob, one after the other): seeded fast-check objects (tools/chaos/fuzz.ts), valid,
 // invalid and hostile, sent one after the other through the real API server with the kind's program serving its
 // webhooks (from its bundle; for CloneSets in place of the world's one, which serves none). Counted: requests, accepted, rejected (by the webhook or the API
 // server), rejections without a field path, hung requests (> 10 s), failed calls, crashes, and whether each accepted
@@ -25,6 +25,8 @@ import {
   type Verdict,
 } from './fuzz.js';
 import { ADVANCED_DAEMONSET, RESOURCE_DISTRIBUTION, SIDECARSET, UNITED_DEPLOYMENT } from './fuzz-kinds.js';
+import { clusterRuleOnly, storedInvalid } from './r2-stored.js';
+import { IMAGE_PULL_JOB } from './fuzz-imagepull.js';
 import type { CheckResult } from './report.js';
 import type { World } from './world.js';
 
@@ -40,6 +42,8 @@ export interface R2Kind {
   entry: string;
   /** Cluster-scoped (SidecarSet, ResourceDistribution): listed cluster-wide, and the accepted ones deleted by name. */
   clusterScoped?: boolean;
+  /** The object was reconciled (default: `status.observedGeneration` at least the generation). */
+  reconciled?: (obj: KubeObject & { status?: Record<string, unknown> }) => boolean;
 }
 
 export const R2_KINDS: R2Kind[] = [
@@ -70,6 +74,14 @@ export const R2_KINDS: R2Kind[] = [
     apiVersion: 'apps.kruise.io/v1alpha1',
     entry: 'vresourcedistribution.kb.io',
     clusterScoped: true,
+  },
+  {
+    fuzz: IMAGE_PULL_JOB,
+    app: 'imagepull',
+    apiVersion: 'apps.kruise.io/v1beta1',
+    entry: 'vimagepulljob.kb.io',
+    // an ImagePullJob's status has no observedGeneration: the controller's first status write sets startTime
+    reconciled: (obj) => typeof obj.status?.['startTime'] === 'string',
   },
 ];
 const RECONCILE_WAIT_MS = 120_000;
@@ -222,7 +234,9 @@ async function fuzzKind(
     for (const cs of list.items)
       if (
         names.has(cs.metadata?.name ?? '') &&
-        (cs.status?.observedGeneration ?? 0) >= (cs.metadata?.generation ?? 1)
+        (k.reconciled
+          ? k.reconciled(cs as KubeObject & { status?: Record<string, unknown> })
+          : (cs.status?.observedGeneration ?? 0) >= (cs.metadata?.generation ?? 1))
       )
         reconciled.add(cs.metadata?.name ?? '');
     if (reconciled.size < names.size) await sleep(2000);
@@ -279,6 +293,26 @@ async function fuzzKind(
   }
   await main?.start();
 
+  // the second half: the program without webhooks, the invalid objects stored as they are (r2-stored.ts)
+  const byOwnRules = (x: (typeof results)[number]) =>
+    x.v.result === 'rejected' && x.v.by === 'webhook' && !clusterRuleOnly(x.r);
+  const plain = main ?? w.program(k.app);
+  if (!main) await plain.start();
+  const stored = await storedInvalid(w, k, {
+    seed: o.seed,
+    perKind: o.perKind,
+    judged: new Set(results.flatMap((x, i) => (byOwnRules(x) ? [i] : []))),
+    others: new Set(
+      results.flatMap((x, i) =>
+        !byOwnRules(x) && (x.f.shape === 'invalid' || x.v.result === 'rejected') ? [i] : [],
+      ),
+    ),
+    program: plain,
+  });
+  if (!main) await plain.stop();
+  violations.push(...stored.violations);
+  notes.push(...stored.notes);
+
   const count = (p: (x: (typeof results)[number]) => boolean) => results.filter(p).length;
   const rejected = results.filter((x) => x.v.result === 'rejected');
   const byWebhook = rejected.filter((x) => x.v.result === 'rejected' && x.v.by === 'webhook');
@@ -314,9 +348,10 @@ async function fuzzKind(
       ['response time p50 / max', `${fmt(s.p50)} ms / ${fmt(s.max)} ms`],
       ['accepted objects reconciled', `${[...names].filter((n) => reconciled.has(n)).length}/${names.size}`],
       ['error lines in the program log', String(errorsLogged)],
+      ...stored.figures,
     ],
     violations,
-    crashes: crashes.length,
+    crashes: crashes.length + stored.crashes,
     notes,
   };
 }

@@ -50,11 +50,12 @@ const imagePullJobs = ControllerBuilder.controller({
     ],
     configurations: (url, ca, scope) => Object.values(imagePullWebhookConfigurations(url, ca, scope)),
   }))
-  .reconciler(({ readers, client, gates, tracer }) =>
+  .reconciler(({ readers, client, recorder, gates, tracer }) =>
     imagePullJobsEnabled(gates)
       ? new ImagePullJobReconciler({
           ...readers,
           client,
+          recorder, // InvalidSpec: a stored job that fails validation (docs/imagepull.md)
           tracer, // each job's root span (docs/adr/0046)
           daemonConfigNamespace: settings.daemonConfigNamespace,
           tagPolicy: settings,

@@ -46,8 +46,9 @@ const resourcedistribution = ControllerBuilder.controller({
     ],
     configurations: (url, ca, scope) => resourceDistributionWebhookConfigurations(url, ca, scope),
   }))
-  .reconciler(({ readers, client, gates, tracer }) => {
+  .reconciler(({ readers, client, recorder, gates, tracer }) => {
     return new ResourceDistributionReconciler({
+      recorder, // InvalidSpec: a stored distribution that fails validation (docs/resourcedistribution.md)
       namespaces: readers.namespaces,
       secrets: readers.secrets,
       configmaps: readers.configmaps,

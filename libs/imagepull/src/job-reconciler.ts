@@ -16,12 +16,13 @@ import {
   type ImagePullJob,
   type NodeImage,
 } from '@regatta/api';
-import { isNotFound, retryOnConflict, type KubeClient, type KubeObject } from '@regatta/kube';
+import { isNotFound, retryOnConflict, type EventRecorder, type KubeClient, type KubeObject } from '@regatta/kube';
 import type { Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
 import type { Tracer } from '@opentelemetry/api';
 import { emitJobSpan } from './job-trace.js';
 import { WrittenObjects } from './own-writes.js';
 import { syncJobPullSecrets } from './secret-sync.js';
+import { refuseInvalidSpec, SpecGuard } from './spec-guard.js';
 import { decideJobStatusWrite } from './status-cadence.js';
 import { calculateStatus } from './status.js';
 import { syncBudget, syncJobIntoNodeImage, type TagPolicyOptions } from './sync.js';
@@ -43,6 +44,8 @@ export interface ImagePullJobReconcilerDeps {
   now?: () => Date;
   /** The tracer of the jobs' root spans (job-trace.ts). */
   tracer?: Tracer;
+  /** The InvalidSpec Warning of a job that fails validation (spec-guard.ts). */
+  recorder?: Pick<EventRecorder, 'warning'>;
 }
 
 const JOB = { apiVersion: IMAGE_PULL_JOB_API_VERSION, kind: IMAGE_PULL_JOB_KIND } as const;
@@ -61,6 +64,7 @@ export class ImagePullJobReconciler implements Reconciler {
   readonly #writtenNodeImages = new WrittenObjects();
   /** When this process last wrote each job's status (status-cadence.ts). */
   readonly #statusWrittenAt = new Map<string, number>();
+  readonly #specGuard = new SpecGuard();
 
   constructor(deps: ImagePullJobReconcilerDeps) {
     this.#d = deps;
@@ -73,6 +77,7 @@ export class ImagePullJobReconciler implements Reconciler {
     if (!cached) {
       this.#writtenJobs.forget(req.namespace, req.name);
       this.#statusWrittenAt.delete(key);
+      this.#specGuard.forget(key);
       return {};
     }
     let job = this.#writtenJobs.view(cached);
@@ -93,6 +98,8 @@ export class ImagePullJobReconciler implements Reconciler {
       await this.#d.client.delete({ ...JOB, namespace: req.namespace ?? '', name: req.name }).catch(ignoreNotFound);
       return {};
     }
+    const problem = this.#specGuard.problem(key, job);
+    if (problem) return refuseInvalidSpec(job, problem, this.#d.recorder, ctx.log);
     if (!(job.metadata?.finalizers ?? []).includes(ImagePullJobKeys.DeletionProtectionFinalizer)) {
       // stored before any NodeImage gets the job's tag (the clean-up is guaranteed), and the same reconcile goes on
       // with the answer instead of waiting for its echo (the webhook adds the finalizer on create: docs/imagepull.md)

@@ -31,3 +31,4 @@ export {
   resourceDistributionWebhookConfigurations,
   type ResourceDistributionValidatorSources,
 } from './webhooks.js';
+export { INVALID_SPEC_REASON, specProblem } from './spec-guard.js';

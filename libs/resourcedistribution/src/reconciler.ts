@@ -18,7 +18,7 @@ import {
   resourceHashCode,
   type ResourceDistribution,
 } from '@regatta/api';
-import { FieldPath, isAlreadyExists, isNotFound, type KubeClient, type KubeObject } from '@regatta/kube';
+import { FieldPath, isAlreadyExists, isNotFound, type EventRecorder, type KubeClient, type KubeObject } from '@regatta/kube';
 import type { Reader } from '@regatta/kit';
 import type { ReconcileContext, Reconciler, Request, Result } from '@regatta/runtime';
 import { withSpan } from '@regatta/telemetry';
@@ -28,6 +28,7 @@ import { inSlowStartBatches } from './batches.js';
 import { desiredCopy, isControlledByDistribution, needsUpdate } from './copies.js';
 import { DistributionFailedError } from './errors.js';
 import { namespacesForDistribution } from './matching.js';
+import { INVALID_SPEC_REASON, specProblem } from './spec-guard.js';
 import { distributionStatus, statusChanged, type NamespaceFailure } from './status.js';
 
 export interface ResourceDistributionReconcilerDeps {
@@ -36,6 +37,8 @@ export interface ResourceDistributionReconcilerDeps {
   configmaps: Reader<KubeObject>;
   client: KubeClient;
   tracer: Tracer;
+  /** The InvalidSpec Warning of a distribution that fails validation (spec-guard.ts). */
+  recorder: Pick<EventRecorder, 'warning'>;
   /** Feature gate ResourceDistributionGate: off → the controller does nothing. */
   enabled: boolean;
   now?: () => Date;
@@ -62,6 +65,13 @@ export class ResourceDistributionReconciler implements Reconciler {
       name: req.name,
     });
     if (!rd || rd.metadata?.deletionTimestamp) return {};
+    const problem = specProblem(rd);
+    if (problem) {
+      // nothing to retry until the distribution changes; the event tells the user what to fix
+      ctx.log.warn({ problem }, 'not reconciling this ResourceDistribution: it fails validation');
+      void this.d.recorder.warning(rd, INVALID_SPEC_REASON, `not acting on this ResourceDistribution until it is fixed: ${problem}`);
+      return {};
+    }
     const decoded = decodeResource(rd.spec?.resource, FieldPath.root('spec', 'resource'));
     if (!decoded.resource || !isSupportedResource(decoded.resource)) {
       ctx.log.warn({ name: req.name }, 'spec.resource cannot be distributed; waiting for a spec change');

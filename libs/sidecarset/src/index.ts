@@ -72,3 +72,6 @@ export {
   isPodRequest,
   type BarrierReconcilerDeps,
 } from './launch-priority/barrier-reconciler.js';
+
+// the admission rules, checked again by the upgrade reconciler
+export { INVALID_SPEC_REASON, SpecGuard, specProblem } from './spec-guard.js';

@@ -24,6 +24,7 @@ import {
 import { REASONS, RESERVED_POD_LABEL, UNITED_DEPLOYMENT_GVK, UnitedDeploymentConditions } from './keys.js';
 import { type SubsetTarget, planSubsets } from './planning/plan.js';
 import { computeStatus, initSubsetStatuses, statusChanged, statusMergePatch, withUpdatedCondition } from './planning/status.js';
+import { INVALID_SPEC_REASON, SpecGuard } from './spec-guard.js';
 import { subsetKindOf } from './subset/kinds.js';
 import type { StepContext, SyncDeps } from './sync/context.js';
 import { manageSubsets } from './sync/manage.js';
@@ -51,6 +52,7 @@ export class UnitedDeploymentReconciler implements Reconciler {
   readonly #traces: RolloutTraceControl;
   /** Per UnitedDeployment: its change's trace, and the subset rollouts already linked to it. */
   readonly #linked = new Map<string, { change: string; subsets: Set<string> }>();
+  readonly #specGuard = new SpecGuard();
 
   constructor(deps: UnitedDeploymentReconcilerDeps) {
     this.#d = deps;
@@ -70,8 +72,16 @@ export class UnitedDeploymentReconciler implements Reconciler {
     if (!cached || cached.metadata?.deletionTimestamp) {
       this.#traces.forget(key);
       this.#linked.delete(key);
+      this.#specGuard.forget(key);
       d.expectations.deleteScale(key);
       d.expectations.deleteUpdated(key);
+      return {};
+    }
+    const problem = this.#specGuard.problem(key, cached);
+    if (problem) {
+      // nothing to retry until the UnitedDeployment changes; the event tells the user what to fix (spec-guard.ts)
+      ctx.log.warn({ problem }, 'not reconciling this UnitedDeployment: it fails validation');
+      void d.recorder.warning(cached, INVALID_SPEC_REASON, `not acting on this UnitedDeployment until it is fixed: ${problem}`);
       return {};
     }
     const waiting = pendingWrites(d.expectations, key, (name) => this.#resourceVersion(req.namespace, name));

@@ -4,11 +4,13 @@
  * paused, hot-upgrade reset, done check, next pods upgraded in place. Cold upgrades change the sidecar image of the
  * same container; the pod is never recreated.
  */
+import type { SidecarSet } from '@regatta/api';
 import type { KubeObject } from '@regatta/kube';
 import { labelSelectorMatches, partitionOf } from '@regatta/kube';
 import type { Pod } from '@regatta/lifecycle';
 import type { ReconcileContext, Reconciler, Request, Result } from '@regatta/runtime';
 import { RolloutTraceControl, RolloutTracer, StatusCadence } from '@regatta/workload';
+import { INVALID_SPEC_REASON, SpecGuard } from '../spec-guard.js';
 import { SIDECARSET_GVK } from './revisions.js';
 import { matchingPods } from './status.js';
 import { injectedSidecarSets } from './pod-state.js';
@@ -45,6 +47,7 @@ interface Round {
 export class SidecarSetUpgradeReconciler implements Reconciler {
   readonly #d: SidecarSetUpgradeReconcilerDeps;
   readonly #statusCadence = new StatusCadence();
+  readonly #specGuard = new SpecGuard();
   readonly #now: () => Date;
   readonly #traces: SidecarSetTraces;
 
@@ -87,9 +90,17 @@ export class SidecarSetUpgradeReconciler implements Reconciler {
       this.#d.expectations.deleteUpdated(key);
       this.#traces.forget(key);
       this.#statusCadence.forget(StatusCadence.keyOf(undefined, key));
+      this.#specGuard.forget(key);
       return {};
     }
     const set: SidecarSetView = { ...cached, ...SIDECARSET_GVK };
+    const problem = this.#specGuard.problem(key, set as unknown as SidecarSet);
+    if (problem) {
+      // nothing to retry until the SidecarSet changes; the event tells the user what to fix (../spec-guard.ts)
+      ctx.log.warn({ problem }, 'not reconciling this SidecarSet: it fails validation');
+      void this.#d.recorder.warning(set, INVALID_SPEC_REASON, `not acting on this SidecarSet until it is fixed: ${problem}`);
+      return {};
+    }
     const d = this.#d;
     const s: UpgradeSync = {
       d,

@@ -1,0 +1,36 @@
+/**
+ * The admission rules, checked again by the reconciler (as CloneSet's, docs/cloneset.md "Validation"): with the
+ * webhooks off or bypassed the API server stores whatever the CRD schema allows, and acting on such a
+ * ResourceDistribution is harmful (a resource of a kind not distributed, a namespace both included and excluded, a
+ * system namespace among the targets: copies written where nobody asked for them). The reconciler does not act on a
+ * ResourceDistribution that fails validation and says why instead (an `InvalidSpec` event;
+ * docs/resourcedistribution.md "Validation").
+ *
+ * The pure rules only: the webhook's dry-run create of the resource (the API server's own rules for the Secret or
+ * ConfigMap) stays the webhook's; a copy the API server refuses shows in the status conditions as before. The
+ * validator never throws for any JSON (libs/api's tests); should it still throw, the error is the problem reported.
+ */
+import {
+  defaultResourceDistributionForAdmission,
+  resourceDistributionVersionOf,
+  validateResourceDistribution,
+  type ResourceDistribution,
+} from '@regatta/api';
+import { formatFieldError } from '@regatta/kube';
+
+/** The reason of the Warning event a ResourceDistribution that fails validation gets. */
+export const INVALID_SPEC_REASON = 'InvalidSpec';
+
+/** A user-facing reason not to act on the ResourceDistribution, or undefined when it passes the admission rules. */
+export function specProblem(rd: ResourceDistribution): string | undefined {
+  let errors;
+  try {
+    const version = resourceDistributionVersionOf(rd);
+    errors = validateResourceDistribution(defaultResourceDistributionForAdmission(rd, version), version);
+  } catch (err) {
+    return `the ResourceDistribution could not be validated (${err instanceof Error ? err.message : String(err)}); check its spec against the ResourceDistribution schema`;
+  }
+  if (errors.length === 0) return undefined;
+  const shown = errors.slice(0, 3).map(formatFieldError).join('; ');
+  return errors.length > 3 ? `${shown}; and ${errors.length - 3} more` : shown;
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { actedOn, clusterRuleOnly, refusalOf } from './r2-stored.js';
+
+describe('R2 with the webhooks removed: what counts as refused and as acted on', () => {
+  it.each([
+    ['nothing owned, no status, no finalizer', {}, [], undefined],
+    ['an empty status', { status: {} }, [], undefined],
+    ['pods owned', {}, ['Pod a-1'], /owns Pod a-1/],
+    ['a status written', { status: { observedGeneration: 1 } }, [], /status written/],
+    ['a finalizer added', { metadata: { finalizers: ['apps.kruise.io/x'] } }, [], /finalizers added/],
+  ])('%s', (_n, obj, owned, want) => {
+    const got = actedOn(obj as never, owned);
+    if (want === undefined) expect(got).toBeUndefined();
+    else expect(got).toMatch(want);
+  });
+
+  it.each([
+    ['no event', [], undefined],
+    [
+      'a Normal event only',
+      [{ type: 'Normal', reason: 'InvalidSpec', message: 'spec.replicas: x' }],
+      undefined,
+    ],
+    ['another reason', [{ type: 'Warning', reason: 'FailedCreate', message: 'spec.replicas: x' }], undefined],
+    [
+      'InvalidSpec naming a field',
+      [
+        {
+          type: 'Warning',
+          reason: 'InvalidSpec',
+          message: 'not acting on this CloneSet until it is fixed: spec.replicas: Invalid value: -1',
+        },
+      ],
+      'named',
+    ],
+    [
+      'InvalidSpec naming no field',
+      [{ type: 'Warning', reason: 'InvalidSpec', message: 'broken' }],
+      'unnamed',
+    ],
+  ])('%s', (_n, events, want) => {
+    expect(refusalOf(events)).toBe(want);
+  });
+});
+
+describe('a webhook refusal by a cluster rule only is not judged', () => {
+  it.each([
+    [
+      'podsToDelete naming no pod',
+      { causes: [{ message: 'find pod UPPER failed: pods "UPPER" not found' }] },
+      true,
+    ],
+    [
+      'a cluster rule and an own rule',
+      {
+        causes: [
+          { message: 'find pod x failed: pods "x" not found' },
+          { message: 'failed GetScaledValueFromIntOrPercent for maxUnavailable' },
+        ],
+      },
+      false,
+    ],
+    [
+      'a sidecar of another SidecarSet',
+      { causes: [{ message: 'container sidecar already exist in fz-3' }] },
+      true,
+    ],
+    ['the dry-run create', { causes: [{ message: 'spec.resource is invalid: data keys' }] }, true],
+    ['no causes, an own rule in the message', { message: 'spec.replicas: Invalid value: -1' }, false],
+  ])('%s', (_n, r, want) => {
+    expect(clusterRuleOnly(r)).toBe(want);
+  });
+});

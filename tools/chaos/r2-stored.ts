@@ -1,0 +1,245 @@
+// R2's second half (issue 18: "with the webhooks removed, invalid stored objects are refused by the reconciler with
+// an event, not acted on"). After the webhook half, the kind's program runs again without webhooks and with its
+// webhook configurations gone; the objects the first half's webhook refused, and those invalid by construction,
+// are sent again (same seed, so the same objects, in a namespace of their own with a pod quota of 10) straight to
+// the API server, whose CRD schema still applies (what it refuses is counted). For each one stored: a Warning event
+// `InvalidSpec` on it naming a field, nothing acted on (no object in the namespace owned by it: pods, revisions,
+// subset workloads, distributed copies; no status written, no finalizer added), no crash of the program. Only the
+// objects the webhook refused are judged; those invalid by construction that the webhook admitted (OpenKruise does
+// not check everything, see r2.ts) are counted, not judged.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { KubeApiError, type KubeObject } from '@regatta/kube';
+import type { Violation } from './checker.js';
+import { namesFieldPath, sampleObjects, type FuzzKind, type Fuzzed } from './fuzz.js';
+import type { SupervisedProgram } from './programs.js';
+import type { World } from './world.js';
+
+/** The reason the spec guards give (libs/cloneset/src/events.ts INVALID_SPEC_REASON and the others). */
+export const INVALID_SPEC = 'InvalidSpec';
+const WAIT_MS = 60_000;
+/** After every stored object has its event: how long the program has to show it would act anyway. */
+const SETTLE_MS = 5_000;
+
+/** What a reconciler may create in the namespace for an object it acts on (owned by it). */
+const CHILD_KINDS: { apiVersion: string; kind: string }[] = [
+  { apiVersion: 'v1', kind: 'Pod' },
+  { apiVersion: 'v1', kind: 'PersistentVolumeClaim' },
+  { apiVersion: 'v1', kind: 'ConfigMap' },
+  { apiVersion: 'v1', kind: 'Secret' },
+  { apiVersion: 'apps/v1', kind: 'ControllerRevision' },
+  { apiVersion: 'apps/v1', kind: 'Deployment' },
+  { apiVersion: 'apps/v1', kind: 'StatefulSet' },
+  { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' },
+  { apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet' },
+];
+
+export interface StoredKind {
+  fuzz: FuzzKind;
+  app: string;
+  apiVersion: string;
+  clusterScoped?: boolean;
+}
+
+export interface StoredOutcome {
+  figures: [string, string][];
+  violations: Violation[];
+  notes: string[];
+  crashes: number;
+}
+
+type Stored = KubeObject & { status?: { observedGeneration?: number }; metadata?: KubeObject['metadata'] };
+
+/** A stored object was acted on: something in the namespace it owns, a status written, a finalizer added. */
+export function actedOn(obj: Stored, owned: readonly string[]): string | undefined {
+  if (owned.length > 0) return `owns ${owned.join(', ')}`;
+  if (obj.status && Object.keys(obj.status).length > 0)
+    return `status written (${JSON.stringify(obj.status).slice(0, 120)})`;
+  const fin = obj.metadata?.finalizers ?? [];
+  if (fin.length > 0) return `finalizers added: ${fin.join(', ')}`;
+  return undefined;
+}
+
+/**
+ * The webhook rules that read the cluster, not the object: the pods `podsToDelete` names (CloneSet, Advanced
+ * StatefulSet), a SidecarSet's overlap with others, its canary base and revision, the pod-metadata whitelist, the
+ * ResourceDistribution's dry-run create. A reconciler's guard checks the object alone, so a refusal by these only is
+ * not judged.
+ */
+const CLUSTER_RULES =
+  /find pod .* failed|already exist in|in conflict with sidecarset|base sidecarSet|canary sidecarSet|whitelist|revision .*not found|spec\.resource is (invalid|forbidden):|dry-run/i;
+
+/** Every cause of the webhook's refusal is a cluster rule (or, without causes, its message names one). */
+export function clusterRuleOnly(r: { message?: string; causes?: { message?: string }[] }): boolean {
+  const causes = (r.causes ?? []).filter((c) => c.message);
+  if (causes.length === 0) return CLUSTER_RULES.test(r.message ?? '');
+  return causes.every((c) => CLUSTER_RULES.test(c.message ?? ''));
+}
+
+/** The reconciler's refusal: a Warning `InvalidSpec` event whose message names a field path. */
+export function refusalOf(
+  events: { type?: string; reason?: string; message?: string }[],
+): 'named' | 'unnamed' | undefined {
+  const mine = events.filter((e) => e.type === 'Warning' && e.reason === INVALID_SPEC);
+  if (mine.length === 0) return undefined;
+  return mine.some((e) => namesFieldPath(e.message ?? '')) ? 'named' : 'unnamed';
+}
+
+export async function storedInvalid(
+  w: World,
+  k: StoredKind,
+  o: {
+    seed: number;
+    perKind: number;
+    /** Indices the first half's webhook refused by the object's own rules (judged). */
+    judged: ReadonlySet<number>;
+    /** Indices sent too, not judged: invalid by construction but admitted, or refused by a cluster rule only. */
+    others: ReadonlySet<number>;
+    /** The program reconciling the kind, running without webhooks (its crashes counted from now on). */
+    program: SupervisedProgram;
+  },
+): Promise<StoredOutcome> {
+  const violations: Violation[] = [];
+  const notes: string[] = [];
+  const NS = `chaos-r2s-${k.app}`;
+  const KIND = k.fuzz.kind;
+  const startedAt = w.now();
+  await w.client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
+  await w.client.create({
+    apiVersion: 'v1',
+    kind: 'ResourceQuota',
+    metadata: { name: 'pods', namespace: NS },
+    spec: { hard: { pods: '10' } },
+  } as KubeObject);
+
+  const all = sampleObjects(k.fuzz, NS, o.perKind, o.seed, 'sv');
+  const chosen = [...new Set([...o.judged, ...o.others])].sort((a, b) => a - b);
+  const stored: { i: number; f: Fuzzed; uid: string; name: string; judged: boolean }[] = [];
+  let refusedBySchema = 0;
+  for (const i of chosen) {
+    const f = all[i];
+    if (!f) continue;
+    try {
+      const created = await w.client.create(f.object as unknown as KubeObject);
+      stored.push({
+        i,
+        f,
+        uid: created.metadata?.uid ?? '',
+        name: created.metadata?.name ?? '',
+        judged: o.judged.has(i),
+      });
+    } catch (err) {
+      if (!(err instanceof KubeApiError)) throw err;
+      refusedBySchema++;
+    }
+  }
+  w.log(`R2 (webhooks removed): ${chosen.length} ${KIND}s sent, ${stored.length} stored`);
+
+  const ref = { apiVersion: k.apiVersion, kind: KIND, ...(k.clusterScoped ? {} : { namespace: NS }) };
+  const look = async () => {
+    const events = (
+      await w.client.list<
+        KubeObject & { involvedObject?: { uid?: string }; type?: string; reason?: string; message?: string }
+      >({ apiVersion: 'v1', kind: 'Event' })
+    ).items;
+    const objects = new Map(
+      (await w.client.list<Stored>(ref)).items.map((x) => [x.metadata?.uid ?? '', x] as const),
+    );
+    const owned = new Map<string, string[]>();
+    for (const c of CHILD_KINDS) {
+      const items = (
+        await w.client.list({ ...c, namespace: NS }).catch(() => ({ items: [] as KubeObject[] }))
+      ).items;
+      for (const x of items)
+        for (const r of x.metadata?.ownerReferences ?? [])
+          owned.set(r.uid, [...(owned.get(r.uid) ?? []), `${c.kind} ${x.metadata?.name ?? ''}`]);
+    }
+    return stored.map((s) => ({
+      s,
+      refusal: refusalOf(events.filter((e) => e.involvedObject?.uid === s.uid)),
+      acted: actedOn(objects.get(s.uid) ?? ({} as Stored), owned.get(s.uid) ?? []),
+    }));
+  };
+  const until = Date.now() + WAIT_MS;
+  let seen = await look();
+  while (seen.some((x) => x.s.judged && !x.refusal && !x.acted) && Date.now() < until) {
+    await sleep(2000);
+    seen = await look();
+  }
+  await sleep(SETTLE_MS);
+  seen = await look();
+
+  const crashes = o.program.crashes.filter((c) => c.at >= startedAt);
+  for (const c of crashes)
+    violations.push({
+      kind: 'crash',
+      at: c.at,
+      count: 1,
+      detail: `the ${k.app} program exited (code ${c.code}) with invalid ${KIND}s stored (webhooks removed)`,
+    });
+  const judged = seen.filter((x) => x.s.judged);
+  for (const x of judged) {
+    const what = `${KIND} ${x.s.name} (#${x.s.i}, ${x.s.f.shape}: ${x.s.f.mutations.join(', ').slice(0, 160)})`;
+    if (x.acted)
+      violations.push({
+        kind: 'stored-invalid',
+        at: w.now(),
+        count: 1,
+        detail: `${what}: acted on: ${x.acted}`,
+      });
+    else if (!x.refusal)
+      violations.push({
+        kind: 'stored-invalid',
+        at: w.now(),
+        count: 1,
+        detail: `${what}: no ${INVALID_SPEC} event in ${WAIT_MS / 1000} s`,
+      });
+    else if (x.refusal === 'unnamed')
+      violations.push({
+        kind: 'stored-invalid',
+        at: w.now(),
+        count: 1,
+        detail: `${what}: the ${INVALID_SPEC} event names no field`,
+      });
+  }
+  const unjudged = seen.filter((x) => !x.s.judged);
+  for (const x of unjudged.filter((u) => u.refusal))
+    notes.push(
+      `admitted by the webhook, refused when stored: #${x.s.i} ${x.s.f.mutations.join('; ').slice(0, 160)}`,
+    );
+
+  // cluster-scoped objects outlive the namespace (a SidecarSet left behind would match later checks' pods)
+  if (k.clusterScoped)
+    for (const s of stored)
+      await w.client.delete({ apiVersion: k.apiVersion, kind: KIND, name: s.name }).catch((err: unknown) => {
+        notes.push(`could not delete ${KIND} ${s.name}: ${err instanceof Error ? err.message : String(err)}`);
+      });
+  await w.client.delete({ apiVersion: 'v1', kind: 'Namespace', name: NS }).catch(() => undefined);
+  // objects with a finalizer (an admitted ImagePullJob) need the program to go: it is stopped after this
+  const gone = Date.now() + 30_000;
+  while (
+    Date.now() < gone &&
+    (await w.client.getOrUndefined({ apiVersion: 'v1', kind: 'Namespace', name: NS }))
+  )
+    await sleep(1000);
+
+  const n = (p: (x: (typeof seen)[number]) => boolean, xs = judged) => xs.filter(p).length;
+  return {
+    figures: [
+      [
+        'webhooks removed: sent / refused by the API server / stored (webhook-refused)',
+        `${chosen.length} / ${refusedBySchema} / ${stored.length} (${judged.length})`,
+      ],
+      [
+        'webhooks removed: refused with an event / acted on / crashes',
+        `${n((x) => x.refusal === 'named' && !x.acted)}/${judged.length} / ${n((x) => !!x.acted)} / ${crashes.length}`,
+      ],
+      [
+        'webhooks removed: not judged (admitted, or a cluster rule) stored: refused / acted on',
+        `${n((x) => !!x.refusal, unjudged)} / ${n((x) => !!x.acted, unjudged)} of ${unjudged.length}`,
+      ],
+    ],
+    violations,
+    notes,
+    crashes: crashes.length,
+  };
+}
