@@ -28,6 +28,18 @@ describe('ImagePullJob defaults', () => {
     expect(j.metadata?.finalizers).toEqual(['apps.kruise.io/deletion-protection']);
     expect(defaultImagePullJob({ spec: { image: 'x', completionPolicy: {} } } as ImagePullJob, { create: false }).metadata).toBeUndefined();
   });
+
+  // the webhook answered 500 on these (reliability finding 5); the CRD schema refuses them with their field path
+  it.each([
+    ['a string completionPolicy', { spec: { image: 'x', completionPolicy: 'Always' } }, ['spec', 'completionPolicy'], 'Always'],
+    ['a number pullPolicy', { spec: { image: 'x', pullPolicy: 5 } }, ['spec', 'pullPolicy'], 5],
+    ['an array spec', { spec: [1] }, ['spec'], [1]],
+    ['a null completionPolicy', { spec: { image: 'x', completionPolicy: null } }, ['spec', 'completionPolicy'], { type: 'Always' }],
+    ['string finalizers', { metadata: { finalizers: 'f' }, spec: {} }, ['metadata', 'finalizers'], 'f'],
+  ])('leaves %s as it is, defaulting the rest, without throwing', (_, job, path, want) => {
+    const out = defaultImagePullJob(job as unknown as ImagePullJob, { create: true }) as unknown as Record<string, unknown>;
+    expect(path.reduce<unknown>((v, k) => (v as Record<string, unknown>)[k], out)).toEqual(want);
+  });
 });
 
 describe('ImagePullJob validation (§8.7 webhook table)', () => {

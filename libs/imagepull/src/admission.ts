@@ -13,26 +13,41 @@ import {
   type ImagePullJob,
   type NodeImage,
 } from '@regatta/api';
-import { cloneJson, fieldErrors, jsonEqual, validateLabelSelector, type FieldError } from '@regatta/kube';
+import { cloneJson, fieldErrors, isPlainObject, jsonEqual, validateLabelSelector, type FieldError } from '@regatta/kube';
 import { normalizeImageRef } from './image-ref.js';
 
-/** The ImagePullJob mutating webhook: completionPolicy.type Always, pullPolicy 600 s / 3, imagePullPolicy IfNotPresent; the finalizer on create. */
+/**
+ * The ImagePullJob mutating webhook: completionPolicy.type Always, pullPolicy 600 s / 3, imagePullPolicy IfNotPresent;
+ * the finalizer on create. A part of the wrong type (a string `completionPolicy`, an array `spec`) is left as it is,
+ * not defaulted: the CRD schema refuses it with its field path after this webhook (reliability finding 5).
+ */
 export function defaultImagePullJob<T extends ImagePullJob>(job: T, options: { create: boolean }): T {
   const out = cloneJson(job) as T;
-  const spec = (out.spec ??= {} as T['spec']);
-  spec.completionPolicy ??= {};
-  if (!spec.completionPolicy.type) spec.completionPolicy.type = DEFAULT_COMPLETION_POLICY_TYPE;
-  spec.pullPolicy ??= {};
-  spec.pullPolicy.timeoutSeconds ??= DEFAULT_PULL_TIMEOUT_SECONDS;
-  spec.pullPolicy.backoffLimit ??= DEFAULT_PULL_BACKOFF_LIMIT;
-  if (!spec.imagePullPolicy) spec.imagePullPolicy = DEFAULT_IMAGE_PULL_POLICY;
-  if (options.create) {
-    const meta = (out.metadata ??= {});
-    const finalizers = meta.finalizers ?? [];
-    if (!finalizers.includes(ImagePullJobKeys.DeletionProtectionFinalizer))
-      meta.finalizers = [...finalizers, ImagePullJobKeys.DeletionProtectionFinalizer];
+  const spec = defaultedPart(out as Record<string, unknown>, 'spec');
+  if (spec) {
+    const completion = defaultedPart(spec, 'completionPolicy');
+    if (completion && !completion['type']) completion['type'] = DEFAULT_COMPLETION_POLICY_TYPE;
+    const pull = defaultedPart(spec, 'pullPolicy');
+    if (pull) {
+      pull['timeoutSeconds'] ??= DEFAULT_PULL_TIMEOUT_SECONDS;
+      pull['backoffLimit'] ??= DEFAULT_PULL_BACKOFF_LIMIT;
+    }
+    if (!spec['imagePullPolicy']) spec['imagePullPolicy'] = DEFAULT_IMAGE_PULL_POLICY;
+  }
+  const meta = options.create ? defaultedPart(out as Record<string, unknown>, 'metadata') : undefined;
+  if (meta) {
+    const finalizers = Array.isArray(meta['finalizers']) ? (meta['finalizers'] as unknown[]) : meta['finalizers'] == null ? [] : undefined;
+    if (finalizers && !finalizers.includes(ImagePullJobKeys.DeletionProtectionFinalizer))
+      meta['finalizers'] = [...finalizers, ImagePullJobKeys.DeletionProtectionFinalizer];
   }
   return out;
+}
+
+/** `parent[key]`, an empty object put there when it is absent; undefined when it holds something else than an object. */
+function defaultedPart(parent: Record<string, unknown>, key: string): Record<string, unknown> | undefined {
+  parent[key] ??= {};
+  const v = parent[key];
+  return isPlainObject(v) ? v : undefined;
 }
 
 /** Upstream's reason texts (`pkg/webhook/imagepulljob/validating/imagepulljob_create_update_handler.go`). */
