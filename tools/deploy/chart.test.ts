@@ -10,6 +10,7 @@ import {
   REPO_ROOT,
   VALUE_SETS,
   chartCopy,
+  chartNotes,
   inventory,
   lintChart,
   parseManifests,
@@ -390,6 +391,18 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
     ).template.spec;
     expect(sharedAgent.volumes.some((v) => v.name === 'bus-token')).toBe(false);
     expect(shared.some((m) => m.metadata.name === 'regatta-imagepull-tokenreview')).toBe(false);
+  });
+
+  it("the install notes say when the bus is open, and when node agents share the imagepull program's bus user", () => {
+    const url = 'bus.url=nats://nats.example:4222';
+    const open = chartNotes(chart.dir, [url]);
+    expect(open).toContain('The bus is open');
+    const shared = chartNotes(chart.dir, [url, 'bus.credentialsSecret=regatta-bus']);
+    expect(shared).not.toContain('The bus is open');
+    expect(shared).toContain('bus.nodeAgentAuth=shared');
+    const callout = chartNotes(chart.dir, VALUE_SETS['imagepull-bus-callout']!);
+    expect(callout).not.toContain('bus.nodeAgentAuth=shared');
+    expect(callout).not.toContain('The bus is open');
   });
 
   it('refuses a callout without its issuer, and an unknown bus.nodeAgentAuth', () => {

@@ -7,6 +7,7 @@ export {
   CHART_DIR,
   REPO_ROOT,
   chartCopy,
+  chartNotes,
   lintChart,
   parseManifests,
   templateChart,

@@ -66,6 +66,21 @@ export function templateChart(chart: string, set: string[], namespace = 'regatta
   return helm(templateArgs(chart, set, namespace));
 }
 
+/** The chart's NOTES.txt as `helm install` would print it with `--set` values (a client-side dry run). */
+export function chartNotes(chart: string, set: string[], namespace = 'regatta-system'): string {
+  const out = helm([
+    'install',
+    'regatta',
+    chart,
+    '--dry-run=client',
+    '--namespace',
+    namespace,
+    ...set.flatMap((s) => ['--set', s]),
+  ]);
+  const at = out.indexOf('NOTES:\n');
+  return at < 0 ? '' : out.slice(at + 'NOTES:\n'.length);
+}
+
 /** `templateChart` without blocking the event loop (a test file's other programs keep running meanwhile). */
 export async function templateChartAsync(
   chart: string,

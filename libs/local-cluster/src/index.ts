@@ -74,6 +74,7 @@ export {
   CHART_DIR,
   REPO_ROOT,
   chartCopy,
+  chartNotes,
   lintChart,
   parseManifests,
   templateChart,
