@@ -8,7 +8,7 @@
  */
 import type { StatefulSet } from '@regatta/api';
 import type { ImagePreDownloadControl } from '@regatta/image-predownload';
-import type { EventRecorder, KubeObject } from '@regatta/kube';
+import { type EventRecorder, type KubeObject, OwnWrites } from '@regatta/kube';
 import { InPlaceUpdateControl } from '@regatta/inplace-update';
 import { LifecycleControl, type Pod } from '@regatta/lifecycle';
 import { type ControllerRevision, templateFromRevision } from '@regatta/revision';
@@ -23,7 +23,6 @@ import {
 import {
   type KubeWriter,
   type ObjectReader,
-  OwnWrites,
   StatusCadence,
   type RolloutTracer,
   RolloutTraceControl,

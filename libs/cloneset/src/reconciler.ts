@@ -7,7 +7,7 @@
  */
 import type { CloneSet } from '@regatta/api';
 import type { ImagePreDownloadControl } from '@regatta/image-predownload';
-import type { EventRecorder, KubeObject } from '@regatta/kube';
+import { type EventRecorder, type KubeObject, OwnWrites } from '@regatta/kube';
 import { InPlaceUpdateControl } from '@regatta/inplace-update';
 import { LifecycleControl } from '@regatta/lifecycle';
 import {
@@ -21,7 +21,6 @@ import {
 import {
   type KubeWriter,
   type ObjectReader,
-  OwnWrites,
   type RolloutTracer,
   RolloutTraceControl,
   StatusCadence,

@@ -5,7 +5,7 @@
  * compute the status, write the job's tag into at most `parallelism − active` more NodeImages, write the status.
  * Dropping the finalizer of a finished job also emits the root span of its trace (job-trace.ts).
  * The job and the NodeImages are read as the newer of the cache and this controller's last write of them
- * (own-writes.ts): a reconcile does not wait for the bus to echo what the previous one wrote.
+ * (`OwnWrites` of libs/kube): a reconcile does not wait for the bus to echo what the previous one wrote.
  */
 import {
   IMAGE_PULL_JOB_API_VERSION,
@@ -16,11 +16,10 @@ import {
   type ImagePullJob,
   type NodeImage,
 } from '@regatta/api';
-import { isNotFound, retryOnConflict, type EventRecorder, type KubeClient, type KubeObject } from '@regatta/kube';
+import { isNotFound, OwnWrites, retryOnConflict, type EventRecorder, type KubeClient, type KubeObject } from '@regatta/kube';
 import type { Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
 import type { Tracer } from '@opentelemetry/api';
 import { emitJobSpan } from './job-trace.js';
-import { WrittenObjects } from './own-writes.js';
 import { syncJobPullSecrets } from './secret-sync.js';
 import { refuseInvalidSpec, SpecGuard } from './spec-guard.js';
 import { decideJobStatusWrite } from './status-cadence.js';
@@ -59,9 +58,9 @@ export const SECRET_RESYNC_MS = 5_000;
 export class ImagePullJobReconciler implements Reconciler {
   readonly #d: ImagePullJobReconcilerDeps;
   readonly #now: () => Date;
-  /** The answers of this controller's writes, read over a cache that has not shown them yet (own-writes.ts). */
-  readonly #writtenJobs = new WrittenObjects();
-  readonly #writtenNodeImages = new WrittenObjects();
+  /** The answers of this controller's writes, read over a cache that has not shown them yet (libs/kube `OwnWrites`). */
+  readonly #writtenJobs = new OwnWrites();
+  readonly #writtenNodeImages = new OwnWrites();
   /** When this process last wrote each job's status (status-cadence.ts). */
   readonly #statusWrittenAt = new Map<string, number>();
   readonly #specGuard = new SpecGuard();

@@ -169,3 +169,4 @@ export {
 export { EventRecorder, MAX_EVENT_MESSAGE, involvedObjectOf, type EventRecorderOptions, type EventWriter } from './events.js';
 export { ListWatcher, type ListWatchHandlers, type ListWatchOptions, type WatchedResource } from './list-watch.js';
 export { withUserAgent } from './watch-config.js';
+export { OwnWrites, resourceVersionNewer } from './own-writes.js';

@@ -19,7 +19,6 @@ export {
   type StatusWriteDecision,
   type StatusWriteFacts,
 } from './status-cadence.js';
-export { OwnWrites, resourceVersionNewer } from './own-writes.js';
 export {
   ROLLOUT_TRACE_ANNOTATION,
   RolloutTracer,

@@ -1,6 +1,5 @@
-import type { KubeObject } from '@regatta/kube';
+import { type KubeObject, OwnWrites } from '@regatta/kube';
 import { describe, expect, it } from 'vitest';
-import { OwnWrites } from './own-writes.js';
 import {
   STATUS_WRITE_INTERVAL_MS,
   StatusCadence,

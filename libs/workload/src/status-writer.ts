@@ -4,8 +4,7 @@
  * subresource, retried on a conflict; a workload deleted meanwhile is not an error. `writeStatusOnCadence` also
  * spaces counter-only changes out ({@link StatusCadence}, docs/adr/0050-workload-status-write-cadence.md).
  */
-import { type KubeObject, isNotFound, retryOnConflict } from '@regatta/kube';
-import type { OwnWrites } from './own-writes.js';
+import { type KubeObject, type OwnWrites, isNotFound, retryOnConflict } from '@regatta/kube';
 import { StatusCadence, type StatusCadenceRules, decideStatusWrite } from './status-cadence.js';
 import type { KubeWriter, WorkloadKind } from './types.js';
 

@@ -2,11 +2,11 @@
  * What every step of one Advanced StatefulSet reconcile reads: the set, its key and effective spec, the clock, the
  * log, the reconciler's dependencies and the write-side controls bound to this set's expectations.
  */
-import type { EventRecorder, KubeObject } from '@regatta/kube';
+import type { EventRecorder, KubeObject, OwnWrites } from '@regatta/kube';
 import type { InPlaceUpdateControl } from '@regatta/inplace-update';
 import type { LifecycleControl } from '@regatta/lifecycle';
 import type { Expectations, ReconcileContext } from '@regatta/runtime';
-import type { KubeWriter, ObjectReader, OwnWrites, RolloutRecord, RolloutTraceControl } from '@regatta/workload';
+import type { KubeWriter, ObjectReader, RolloutRecord, RolloutTraceControl } from '@regatta/workload';
 import type { AstsFeatureGates, EffectiveSpec, StatefulSetObject } from '../statefulset-object.js';
 
 export const POD = { apiVersion: 'v1', kind: 'Pod' } as const;

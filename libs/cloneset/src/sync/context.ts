@@ -2,12 +2,12 @@
  * What every step of one CloneSet reconcile reads: the CloneSet, its key and rollout spec, the clock, the log, the
  * reconciler's dependencies and the write-side controls bound to this CloneSet's expectations.
  */
-import type { EventRecorder, KubeObject } from '@regatta/kube';
+import type { EventRecorder, KubeObject, OwnWrites } from '@regatta/kube';
 import type { InPlaceUpdateControl } from '@regatta/inplace-update';
 import type { LifecycleControl } from '@regatta/lifecycle';
 import type { CloneSetRolloutSpec } from '@regatta/rollout';
 import type { Expectations, ReconcileContext } from '@regatta/runtime';
-import type { KubeWriter, ObjectReader, OwnWrites, RolloutRecord, RolloutTraceControl } from '@regatta/workload';
+import type { KubeWriter, ObjectReader, RolloutRecord, RolloutTraceControl } from '@regatta/workload';
 import type { CloneSetFeatureGates, CloneSetObject } from '../cloneset-object.js';
 import type { RandomSource } from '../planning/index.js';
 

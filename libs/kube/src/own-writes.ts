@@ -1,17 +1,16 @@
 /**
- * What the ImagePullJob controller wrote last, for a reconcile that runs before the bus cache shows the write
- * (docs/imagepull.md "What a job does", docs/benchmarks.md §9).
+ * The objects this process last wrote, for a reconcile that runs before the cache shows those writes.
  *
- * The controller reads jobs and NodeImages from the bus cache, which trails the API server by one event. It used to
- * wait for the cache to show its own writes (the tag written into a NodeImage, the job's status) before the next
- * reconcile of the job: a node's pull ending right after a round was written waited for those echoes before the
- * next node got the tag. Instead each write's answer is kept, and a reconcile reads the newer of the cached object
- * and that answer. A NodeImage the job just wrote still counts as active (the parallelism holds), and a status
- * just written is not written again. An answer is dropped once the cache shows its resourceVersion or a newer one.
+ * A controller reads from the bus cache, which trails the API server by an event. When a reconcile starts before
+ * the cache has the controller's own last write, it would act on the older object: write a status condition again
+ * with a new `lastTransitionTime` (the workload status step, libs/workload), or wait for the echo of a NodeImage it
+ * just tagged before giving the next node the tag (the ImagePullJob controller, libs/imagepull). Kubernetes'
+ * controllers have the same gap and accept a conflict or wait; here the answer of each write is kept until the cache
+ * shows that resourceVersion or a newer one, and a reconcile reads the newer of the two.
  */
-import type { KubeObject } from '@regatta/kube';
+import type { KubeObject } from './meta.js';
 
-/** True when resourceVersion `a` is newer than `b` (etcd revisions are integers; anything else is never newer). */
+/** True when resourceVersion `a` is known to be newer than `b` (etcd revisions are integers; anything else is never newer). */
 export function resourceVersionNewer(a: string | undefined, b: string | undefined): boolean {
   if (a === undefined || b === undefined || !/^\d+$/.test(a) || !/^\d+$/.test(b)) return false;
   return BigInt(a) > BigInt(b);
@@ -19,7 +18,7 @@ export function resourceVersionNewer(a: string | undefined, b: string | undefine
 
 const keyOf = (namespace: string | undefined, name: string | undefined) => `${namespace ?? ''}/${name ?? ''}`;
 
-export class WrittenObjects {
+export class OwnWrites {
   readonly #latest = new Map<string, KubeObject>();
 
   /** Keeps the object a write returned (the API server's answer), unless a newer answer is kept already. */
@@ -31,8 +30,9 @@ export class WrittenObjects {
   }
 
   /**
-   * `cached`, or the answer kept for it when that is newer (same uid). A kept answer the cache has caught up with,
-   * or one of an object since replaced (another uid), is dropped.
+   * `cached`, or the object this process wrote last when that write is newer than `cached` (same uid), whole: its
+   * spec and generation belong with its status. Once the cache has caught up (or the object was replaced: another
+   * uid) the kept write is dropped, so only objects with a write in flight hold memory.
    */
   view<T extends KubeObject>(cached: T): T {
     const key = keyOf(cached.metadata?.namespace, cached.metadata?.name);
@@ -52,7 +52,7 @@ export class WrittenObjects {
     this.#latest.delete(keyOf(namespace, name));
   }
 
-  /** Answers kept (tests). */
+  /** Writes kept (tests). */
   get size(): number {
     return this.#latest.size;
   }

@@ -1,6 +1,6 @@
-import type { KubeObject } from '@regatta/kube';
 import { describe, expect, it } from 'vitest';
-import { resourceVersionNewer, WrittenObjects } from './own-writes.js';
+import type { KubeObject } from './meta.js';
+import { OwnWrites, resourceVersionNewer } from './own-writes.js';
 
 const ni = (rv: string, tag?: string, uid = 'u1'): KubeObject & { spec?: unknown } => ({
   apiVersion: 'apps.kruise.io/v1beta1',
@@ -26,7 +26,7 @@ type Step =
   | { view: KubeObject; shows: string | undefined; kept: number }
   | { forget: string };
 
-describe('WrittenObjects', () => {
+describe('OwnWrites', () => {
   it.each<[string, Step[]]>([
     [
       'the written NodeImage while the cache is older, then the cache once it caught up',
@@ -46,7 +46,7 @@ describe('WrittenObjects', () => {
     ['a newer answer replaces an older one', [{ record: ni('12', '1.24') }, { record: ni('14', '1.25') }, { view: ni('13'), shows: '14', kept: 1 }]],
     ['forget drops what was kept', [{ record: ni('12', '1.25') }, { forget: 'node-1' }, { view: ni('11'), shows: '11', kept: 0 }]],
   ])('%s', (_name, steps) => {
-    const w = new WrittenObjects();
+    const w = new OwnWrites();
     for (const s of steps) {
       if ('record' in s) w.record(s.record);
       else if ('forget' in s) w.forget(undefined, s.forget);
