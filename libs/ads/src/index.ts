@@ -2,7 +2,7 @@ export * from './daemonset-object.js';
 export * from './planning/index.js';
 export { CONTROLLER_NAME, REASONS, messages } from './events.js';
 export { DaemonSetReconciler, type DaemonSetReconcilerDeps } from './reconciler.js';
-export { SpecGuard, specProblem } from './spec-guard.js';
+export { specProblem } from './spec-guard.js';
 export {
   DAEMONSET_OWNER,
   daemonSetsForNodeChange,

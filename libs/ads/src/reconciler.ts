@@ -6,7 +6,7 @@
  * cache shows every earlier write), status, history.
  */
 import { type ImagePreDownloadControl, preDownloadSettings } from '@regatta/image-predownload';
-import { type KubeObject, controllerRef, isSelectorEmpty } from '@regatta/kube';
+import { type KubeObject, controllerRef, isSelectorEmpty, SpecGuard } from '@regatta/kube';
 import { InPlaceUpdateControl } from '@regatta/inplace-update';
 import { LifecycleControl, type Pod } from '@regatta/lifecycle';
 import type { Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
@@ -32,7 +32,7 @@ import {
   type SchedulingSpec,
   nodeShouldRunDaemonPod,
 } from './planning/index.js';
-import { SpecGuard } from './spec-guard.js';
+import { specProblem } from './spec-guard.js';
 import { claimStep } from './sync/claim.js';
 import { type DaemonSetSync, POD_WRITE_CONCURRENCY, type SyncDeps } from './sync/context.js';
 import { historyStep } from './sync/history.js';
@@ -66,7 +66,7 @@ export class DaemonSetReconciler implements Reconciler {
   readonly #now: () => Date;
   readonly #random: () => number;
   readonly #gates: DaemonSetFeatureGates;
-  readonly #specGuard = new SpecGuard();
+  readonly #specGuard = new SpecGuard(specProblem);
   readonly #traces: RolloutTraceControl;
   readonly #spans = new NodeSpans();
   readonly #failedBackoff = new FailedPodBackoff();

@@ -29,6 +29,6 @@ export {
   storageClassesFrom,
   type StatefulSetWebhookGates,
 } from './webhooks.js';
-export { SpecGuard, specProblem } from './spec-guard.js';
+export { specProblem } from './spec-guard.js';
 export { AstsError, ClaimRefsError, ClaimResizeError, ClaimsError, InPlaceOnlyError } from './errors.js';
 export * as planning from './planning/index.js';

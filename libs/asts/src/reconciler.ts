@@ -8,7 +8,7 @@
  */
 import type { StatefulSet } from '@regatta/api';
 import type { ImagePreDownloadControl } from '@regatta/image-predownload';
-import { type EventRecorder, type KubeObject, OwnWrites } from '@regatta/kube';
+import { type EventRecorder, type KubeObject, OwnWrites, SpecGuard } from '@regatta/kube';
 import { InPlaceUpdateControl } from '@regatta/inplace-update';
 import { LifecycleControl, type Pod } from '@regatta/lifecycle';
 import { type ControllerRevision, templateFromRevision } from '@regatta/revision';
@@ -37,7 +37,7 @@ import {
   scaleBudgetOf,
   splitPods,
 } from './planning/index.js';
-import { SpecGuard } from './spec-guard.js';
+import { specProblem } from './spec-guard.js';
 import {
   ASTS_FEATURE_GATES,
   type AstsFeatureGates,
@@ -82,7 +82,7 @@ export class StatefulSetReconciler implements Reconciler {
   readonly #d: StatefulSetReconcilerDeps;
   readonly #now: () => Date;
   readonly #gates: AstsFeatureGates;
-  readonly #specGuard = new SpecGuard();
+  readonly #specGuard = new SpecGuard(specProblem);
   readonly #traces: RolloutTraceControl;
   /** Status writes the cache may not show yet (a condition written twice would move its transition time). */
   readonly #ownWrites = new OwnWrites();

@@ -7,7 +7,7 @@
  */
 import type { CloneSet } from '@regatta/api';
 import type { ImagePreDownloadControl } from '@regatta/image-predownload';
-import { type EventRecorder, type KubeObject, OwnWrites } from '@regatta/kube';
+import { type EventRecorder, type KubeObject, OwnWrites, SpecGuard } from '@regatta/kube';
 import { InPlaceUpdateControl } from '@regatta/inplace-update';
 import { LifecycleControl } from '@regatta/lifecycle';
 import {
@@ -36,7 +36,7 @@ import {
 } from './cloneset-object.js';
 import { CONTROLLER_NAME, INVALID_SPEC_REASON } from './events.js';
 import type { RandomSource } from './planning/index.js';
-import { SpecGuard } from './spec-guard.js';
+import { specProblem } from './spec-guard.js';
 import { claimStep } from './sync/claim.js';
 import type { CloneSetSync, SyncDeps } from './sync/context.js';
 import { historyStep } from './sync/history.js';
@@ -85,7 +85,7 @@ export class CloneSetReconciler implements Reconciler {
   readonly #now: () => Date;
   readonly #random: RandomSource;
   readonly #gates: CloneSetFeatureGates;
-  readonly #specGuard = new SpecGuard();
+  readonly #specGuard = new SpecGuard(specProblem);
   readonly #traces: RolloutTraceControl;
   /** Status writes the cache may not show yet (a condition written twice would move its transition time). */
   readonly #ownWrites = new OwnWrites();

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CloneSet } from '@regatta/api';
-import { SpecGuard, specProblem } from './spec-guard.js';
+import { SpecGuard } from '@regatta/kube';
+import { specProblem } from './spec-guard.js';
 
 const cs = (spec: Record<string, unknown>, labels: Record<string, string> = { app: 'cs' }): CloneSet =>
   ({
@@ -67,7 +68,7 @@ describe('specProblem: the admission rules, for what the API server stored witho
   });
 
   it('is computed once per generation', () => {
-    const guard = new SpecGuard();
+    const guard = new SpecGuard(specProblem);
     const bad = cs({ selector: {} });
     const first = guard.problem('ns/web', bad);
     expect(first).toBeDefined();

@@ -11,39 +11,10 @@
  * problem reported, so a bad object is never retried hot.
  */
 import { type CloneSet, defaultCloneSet, validateCloneSet } from '@regatta/api';
-import { formatFieldError } from '@regatta/kube';
+import { specProblemOf } from '@regatta/kube';
 
 /** A user-facing reason not to act on the CloneSet, or undefined when it passes the admission rules. */
 export function specProblem(cs: CloneSet): string | undefined {
-  let errors;
-  try {
-    // validated as the webhook would see it: defaulted first (what the mutating webhook adds is not a problem)
-    errors = validateCloneSet(defaultCloneSet(cs));
-  } catch (err) {
-    return `the CloneSet could not be validated (${err instanceof Error ? err.message : String(err)}); check its spec against the CloneSet schema`;
-  }
-  if (errors.length === 0) return undefined;
-  const shown = errors.slice(0, 3).map(formatFieldError).join('; ');
-  return errors.length > 3 ? `${shown}; and ${errors.length - 3} more` : shown;
-}
-
-/** Remembers the verdict per CloneSet generation, so a reconcile does not validate the pod template again. */
-export class SpecGuard {
-  readonly #verdicts = new Map<string, { uid: string; generation: number; problem: string | undefined }>();
-
-  /** The problem of the CloneSet reconciled under `key` (namespace/name). */
-  problem(key: string, cs: CloneSet): string | undefined {
-    const uid = cs.metadata?.uid ?? '';
-    const generation = cs.metadata?.generation ?? 0;
-    const known = this.#verdicts.get(key);
-    if (known && known.uid === uid && known.generation === generation) return known.problem;
-    const problem = specProblem(cs);
-    this.#verdicts.set(key, { uid, generation, problem });
-    return problem;
-  }
-
-  /** The CloneSet is gone. */
-  forget(key: string): void {
-    this.#verdicts.delete(key);
-  }
+  // validated as the webhook would see it: defaulted first (what the mutating webhook adds is not a problem)
+  return specProblemOf('CloneSet', () => validateCloneSet(defaultCloneSet(cs)));
 }

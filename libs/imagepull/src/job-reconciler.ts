@@ -16,12 +16,12 @@ import {
   type ImagePullJob,
   type NodeImage,
 } from '@regatta/api';
-import { isNotFound, OwnWrites, retryOnConflict, type EventRecorder, type KubeClient, type KubeObject } from '@regatta/kube';
+import { isNotFound, OwnWrites, retryOnConflict, type EventRecorder, type KubeClient, type KubeObject, SpecGuard } from '@regatta/kube';
 import type { Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
 import type { Tracer } from '@opentelemetry/api';
 import { emitJobSpan } from './job-trace.js';
 import { syncJobPullSecrets } from './secret-sync.js';
-import { refuseInvalidSpec, SpecGuard } from './spec-guard.js';
+import { refuseInvalidSpec, specProblem } from './spec-guard.js';
 import { decideJobStatusWrite } from './status-cadence.js';
 import { calculateStatus } from './status.js';
 import { syncBudget, syncJobIntoNodeImage, type TagPolicyOptions } from './sync.js';
@@ -63,7 +63,7 @@ export class ImagePullJobReconciler implements Reconciler {
   readonly #writtenNodeImages = new OwnWrites();
   /** When this process last wrote each job's status (status-cadence.ts). */
   readonly #statusWrittenAt = new Map<string, number>();
-  readonly #specGuard = new SpecGuard();
+  readonly #specGuard = new SpecGuard(specProblem);
 
   constructor(deps: ImagePullJobReconcilerDeps) {
     this.#d = deps;

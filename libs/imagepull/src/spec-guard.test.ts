@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import type { ImagePullJob } from '@regatta/api';
-import { refuseInvalidSpec, SpecGuard, specProblem } from './spec-guard.js';
+import { SpecGuard } from '@regatta/kube';
+import { refuseInvalidSpec, specProblem } from './spec-guard.js';
 import { job } from './testing/fixtures.js';
 
 const spec = (j: ImagePullJob) => j.spec as unknown as Record<string, unknown>;
@@ -39,7 +40,7 @@ describe('specProblem: the admission rules, for what the API server stored witho
   });
 
   it('is computed once per generation', () => {
-    const guard = new SpecGuard();
+    const guard = new SpecGuard(specProblem);
     const bad = job((j) => {
       j.spec.image = '';
       j.metadata!.generation = 1;

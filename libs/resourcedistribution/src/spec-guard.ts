@@ -16,21 +16,14 @@ import {
   validateResourceDistribution,
   type ResourceDistribution,
 } from '@regatta/api';
-import { formatFieldError } from '@regatta/kube';
+import { specProblemOf } from '@regatta/kube';
 
-/** The reason of the Warning event a ResourceDistribution that fails validation gets. */
-export const INVALID_SPEC_REASON = 'InvalidSpec';
+export { INVALID_SPEC_REASON } from '@regatta/kube';
 
 /** A user-facing reason not to act on the ResourceDistribution, or undefined when it passes the admission rules. */
 export function specProblem(rd: ResourceDistribution): string | undefined {
-  let errors;
-  try {
+  return specProblemOf('ResourceDistribution', () => {
     const version = resourceDistributionVersionOf(rd);
-    errors = validateResourceDistribution(defaultResourceDistributionForAdmission(rd, version), version);
-  } catch (err) {
-    return `the ResourceDistribution could not be validated (${err instanceof Error ? err.message : String(err)}); check its spec against the ResourceDistribution schema`;
-  }
-  if (errors.length === 0) return undefined;
-  const shown = errors.slice(0, 3).map(formatFieldError).join('; ');
-  return errors.length > 3 ? `${shown}; and ${errors.length - 3} more` : shown;
+    return validateResourceDistribution(defaultResourceDistributionForAdmission(rd, version), version);
+  });
 }

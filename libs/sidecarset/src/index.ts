@@ -74,4 +74,4 @@ export {
 } from './launch-priority/barrier-reconciler.js';
 
 // the admission rules, checked again by the upgrade reconciler
-export { INVALID_SPEC_REASON, SpecGuard, specProblem } from './spec-guard.js';
+export { INVALID_SPEC_REASON, specProblem } from './spec-guard.js';

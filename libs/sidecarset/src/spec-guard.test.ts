@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SidecarSet } from '@regatta/api';
-import { SpecGuard, specProblem } from './spec-guard.js';
+import { SpecGuard } from '@regatta/kube';
+import { specProblem } from './spec-guard.js';
 import { sidecarSet } from './upgrade/testing/fixtures.js';
 
 const scs = (spec: Record<string, unknown> = {}, generation = 2): SidecarSet => {
@@ -61,7 +62,7 @@ describe('specProblem: the SidecarSet own admission rules, for what the API serv
   });
 
   it('is computed once per generation', () => {
-    const guard = new SpecGuard();
+    const guard = new SpecGuard(specProblem);
     const bad = scs({ updateStrategy: { type: 'Foo' } });
     const first = guard.problem('test-sidecarset', bad);
     expect(first).toBeDefined();

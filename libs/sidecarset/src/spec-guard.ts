@@ -10,42 +10,16 @@
  * for any JSON (libs/api's fuzz tests); should it still throw, the error is the problem reported.
  */
 import { defaultSidecarSetForAdmission, validateSidecarSet, type SidecarSet } from '@regatta/api';
-import { formatFieldError } from '@regatta/kube';
+import { specProblemOf } from '@regatta/kube';
 
-/** The reason of the Warning event a SidecarSet that fails validation gets. */
-export const INVALID_SPEC_REASON = 'InvalidSpec';
+export { INVALID_SPEC_REASON } from '@regatta/kube';
 
 /** A user-facing reason not to act on the SidecarSet, or undefined when it passes the admission rules. */
 export function specProblem(set: SidecarSet): string | undefined {
-  let errors;
-  try {
+  return specProblemOf('SidecarSet', () => {
     const version = set.apiVersion === 'apps.kruise.io/v1beta1' ? 'v1beta1' : 'v1alpha1';
     // as the validating webhook sees it: after the mutating one
     const { object } = defaultSidecarSetForAdmission(set, version);
-    errors = validateSidecarSet(object, { version, patchPodMetadataDefaultsAllowed: true });
-  } catch (err) {
-    return `the SidecarSet could not be validated (${err instanceof Error ? err.message : String(err)}); check its spec against the SidecarSet schema`;
-  }
-  if (errors.length === 0) return undefined;
-  const shown = errors.slice(0, 3).map(formatFieldError).join('; ');
-  return errors.length > 3 ? `${shown}; and ${errors.length - 3} more` : shown;
-}
-
-/** Remembers the verdict per SidecarSet generation. */
-export class SpecGuard {
-  readonly #verdicts = new Map<string, { uid: string; generation: number; problem: string | undefined }>();
-
-  problem(key: string, set: SidecarSet): string | undefined {
-    const uid = set.metadata?.uid ?? '';
-    const generation = set.metadata?.generation ?? 0;
-    const known = this.#verdicts.get(key);
-    if (known && known.uid === uid && known.generation === generation) return known.problem;
-    const problem = specProblem(set);
-    this.#verdicts.set(key, { uid, generation, problem });
-    return problem;
-  }
-
-  forget(key: string): void {
-    this.#verdicts.delete(key);
-  }
+    return validateSidecarSet(object, { version, patchPodMetadataDefaultsAllowed: true });
+  });
 }

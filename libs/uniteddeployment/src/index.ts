@@ -21,4 +21,4 @@ export { computeStatus, initSubsetStatuses, statusChanged, statusMergePatch, wit
 export { newUdRevision } from './sync/revisions.js';
 export { isSubsetPod, unitedDeploymentsForPod } from './handlers.js';
 export { UnitedDeploymentReconciler, unitedDeploymentKey, type UnitedDeploymentReconcilerDeps } from './reconciler.js';
-export { INVALID_SPEC_REASON, SpecGuard, specProblem } from './spec-guard.js';
+export { INVALID_SPEC_REASON, specProblem } from './spec-guard.js';

@@ -5,7 +5,7 @@
  * reads caches (the UnitedDeployments, the four subset kinds, their pods, revisions) and writes through the client.
  */
 import type { Tracer } from '@opentelemetry/api';
-import { type KubeObject, cloneJson, isNotFound, labelSelectorToString, retryOnConflict } from '@regatta/kube';
+import { type KubeObject, cloneJson, isNotFound, labelSelectorToString, retryOnConflict, SpecGuard } from '@regatta/kube';
 import type { Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
 import { pendingWrites } from '@regatta/runtime';
 import { RolloutTraceControl, RolloutTracer } from '@regatta/workload';
@@ -24,7 +24,7 @@ import {
 import { REASONS, RESERVED_POD_LABEL, UNITED_DEPLOYMENT_GVK, UnitedDeploymentConditions } from './keys.js';
 import { type SubsetTarget, planSubsets } from './planning/plan.js';
 import { computeStatus, initSubsetStatuses, statusChanged, statusMergePatch, withUpdatedCondition } from './planning/status.js';
-import { INVALID_SPEC_REASON, SpecGuard } from './spec-guard.js';
+import { INVALID_SPEC_REASON, specProblem } from './spec-guard.js';
 import { subsetKindOf } from './subset/kinds.js';
 import type { StepContext, SyncDeps } from './sync/context.js';
 import { manageSubsets } from './sync/manage.js';
@@ -52,7 +52,7 @@ export class UnitedDeploymentReconciler implements Reconciler {
   readonly #traces: RolloutTraceControl;
   /** Per UnitedDeployment: its change's trace, and the subset rollouts already linked to it. */
   readonly #linked = new Map<string, { change: string; subsets: Set<string> }>();
-  readonly #specGuard = new SpecGuard();
+  readonly #specGuard = new SpecGuard(specProblem);
 
   constructor(deps: UnitedDeploymentReconcilerDeps) {
     this.#d = deps;

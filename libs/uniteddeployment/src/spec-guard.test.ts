@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { UnitedDeployment } from '@regatta/api';
-import { SpecGuard, specProblem } from './spec-guard.js';
+import { SpecGuard } from '@regatta/kube';
+import { specProblem } from './spec-guard.js';
 import { ud, udWith } from './webhooks/test-objects.js';
 
 const withUid = (u: UnitedDeployment, generation = 1): UnitedDeployment => {
@@ -70,7 +71,7 @@ describe('specProblem: the admission rules, for what the API server stored witho
   });
 
   it('is computed once per generation', () => {
-    const guard = new SpecGuard();
+    const guard = new SpecGuard(specProblem);
     const bad = withUid(
       udWith((u) => {
         u.spec.replicas = -1;

@@ -5,12 +5,12 @@
  * same container; the pod is never recreated.
  */
 import type { SidecarSet } from '@regatta/api';
-import type { KubeObject } from '@regatta/kube';
+import { SpecGuard, type KubeObject } from '@regatta/kube';
 import { labelSelectorMatches, partitionOf } from '@regatta/kube';
 import type { Pod } from '@regatta/lifecycle';
 import type { ReconcileContext, Reconciler, Request, Result } from '@regatta/runtime';
 import { RolloutTraceControl, RolloutTracer, StatusCadence } from '@regatta/workload';
-import { INVALID_SPEC_REASON, SpecGuard } from '../spec-guard.js';
+import { INVALID_SPEC_REASON, specProblem } from '../spec-guard.js';
 import { SIDECARSET_GVK } from './revisions.js';
 import { matchingPods } from './status.js';
 import { injectedSidecarSets } from './pod-state.js';
@@ -47,7 +47,7 @@ interface Round {
 export class SidecarSetUpgradeReconciler implements Reconciler {
   readonly #d: SidecarSetUpgradeReconcilerDeps;
   readonly #statusCadence = new StatusCadence();
-  readonly #specGuard = new SpecGuard();
+  readonly #specGuard = new SpecGuard(specProblem);
   readonly #now: () => Date;
   readonly #traces: SidecarSetTraces;
 

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { fieldErrors } from './field-errors.js';
+import { SpecGuard, specProblemOf } from './spec-guard.js';
+
+describe('specProblemOf', () => {
+  const errs = (n: number) => Array.from({ length: n }, (_, i) => fieldErrors.required(`spec.f${i}`));
+  it.each([
+    [0, undefined],
+    [1, 'spec.f0: Required value'],
+    [3, 'spec.f0: Required value; spec.f1: Required value; spec.f2: Required value'],
+    [5, 'spec.f0: Required value; spec.f1: Required value; spec.f2: Required value; and 2 more'],
+  ])('%i field errors: %s', (n, want) => expect(specProblemOf('CloneSet', () => errs(n))).toBe(want));
+
+  it('a validator that throws is the problem, said with the kind', () => {
+    expect(
+      specProblemOf('SidecarSet', () => {
+        throw new TypeError('x is not iterable');
+      }),
+    ).toBe('the SidecarSet could not be validated (x is not iterable); check its spec against the SidecarSet schema');
+  });
+});
+
+describe('SpecGuard', () => {
+  it('checks an object once per generation, again when it changes or is recreated, and forgets it', () => {
+    const seen: string[] = [];
+    const guard = new SpecGuard<{ metadata: { uid: string; generation: number } }>((o) => {
+      seen.push(`${o.metadata.uid}/${o.metadata.generation}`);
+      return o.metadata.generation > 1 ? 'bad' : undefined;
+    });
+    const obj = (uid: string, generation: number) => ({ metadata: { uid, generation } });
+    expect(guard.problem('ns/a', obj('u1', 1))).toBeUndefined();
+    expect(guard.problem('ns/a', obj('u1', 1))).toBeUndefined();
+    expect(guard.problem('ns/a', obj('u1', 2))).toBe('bad');
+    expect(guard.problem('ns/a', obj('u2', 2))).toBe('bad');
+    guard.forget('ns/a');
+    expect(guard.problem('ns/a', obj('u2', 2))).toBe('bad');
+    expect(seen).toEqual(['u1/1', 'u1/2', 'u2/2', 'u2/2']);
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * The admission rules, checked again by a reconciler (docs/cloneset.md "Validation"; docs/reliability.md, R2 with the
+ * webhooks removed). With the webhooks off or bypassed the API server stores whatever the CRD schema allows, and
+ * acting on such an object is harmful or silently stuck; the controller does not act on it and says why instead
+ * (an `InvalidSpec` Warning event). Each kind's library gives its own check, built with {@link specProblemOf}.
+ */
+import { type FieldError, formatFieldError } from './field-errors.js';
+import type { KubeObject } from './meta.js';
+
+/** The reason of the Warning event an object that fails validation gets. */
+export const INVALID_SPEC_REASON = 'InvalidSpec';
+
+/**
+ * A user-facing reason not to act on a `kind` object: its first three field errors (and how many more), or what the
+ * validation threw (a validator should never throw; if one does, that is the problem reported, so a bad object is
+ * never retried hot). Undefined when `validate` finds nothing.
+ */
+export function specProblemOf(kind: string, validate: () => readonly FieldError[]): string | undefined {
+  let errors;
+  try {
+    errors = validate();
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    return `the ${kind} could not be validated (${why}); check its spec against the ${kind} schema`;
+  }
+  if (errors.length === 0) return undefined;
+  const shown = errors.slice(0, 3).map(formatFieldError).join('; ');
+  return errors.length > 3 ? `${shown}; and ${errors.length - 3} more` : shown;
+}
+
+/** Remembers the verdict of `check` per object generation (its uid and generation under a key). */
+export class SpecGuard<T extends KubeObject> {
+  readonly #verdicts = new Map<string, { uid: string; generation: number; problem: string | undefined }>();
+
+  constructor(private readonly check: (obj: T) => string | undefined) {}
+
+  /** The problem of the object reconciled under `key` (namespace/name), checked again only when it changed. */
+  problem(key: string, obj: T): string | undefined {
+    const uid = obj.metadata?.uid ?? '';
+    const generation = obj.metadata?.generation ?? 0;
+    const known = this.#verdicts.get(key);
+    if (known && known.uid === uid && known.generation === generation) return known.problem;
+    const problem = this.check(obj);
+    this.#verdicts.set(key, { uid, generation, problem });
+    return problem;
+  }
+
+  /** The object is gone. */
+  forget(key: string): void {
+    this.#verdicts.delete(key);
+  }
+}
