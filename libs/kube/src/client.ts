@@ -26,91 +26,26 @@
 import { HttpMethod, IsomorphicFetchHttpLibrary, KubeConfig, RequestContext } from '@kubernetes/client-node';
 import { GoneError, KubeApiError, NotFoundError, UnknownResourceError, kubeErrorFromResponse, toKubeApiError } from './errors.js';
 import type { KubeObject } from './meta.js';
-import { PATCH_CONTENT_TYPES, type PatchType } from './patch.js';
+import { PATCH_CONTENT_TYPES } from './patch.js';
 import { ProjectedWriteError, isProjected } from './projected.js';
 import { type ResourceInfo, apiVersionPath, fieldSelectorToString, knownResource, resourcePath } from './resources.js';
-import { type LabelSelector, labelSelectorToString } from './selector.js';
+import { labelSelectorToString } from './selector.js';
 import { splitApiVersion } from './meta.js';
 import { goEscapedJson } from './json-body.js';
 
-/** One object. `namespace` is required for namespaced kinds and ignored for cluster-scoped ones. */
-export interface ResourceRef {
-  apiVersion: string;
-  kind: string;
-  namespace?: string;
-  name: string;
-}
+import type {
+  CollectionRef,
+  DeleteOptions,
+  KubeClientOptions,
+  KubeList,
+  ListOptions,
+  PatchOptions,
+  RawRequest,
+  ReplaceOptions,
+  ResourceRef,
+  WriteOptions,
+} from './client-options.js';
 
-/** A collection: all namespaces when `namespace` is omitted for a namespaced kind. */
-export interface CollectionRef {
-  apiVersion: string;
-  kind: string;
-  namespace?: string;
-}
-
-export interface KubeList<T> {
-  apiVersion?: string;
-  kind?: string;
-  metadata: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
-  items: T[];
-}
-
-export interface ListOptions {
-  /** A selector string (`a=b,c in (d)`) or a LabelSelector object. */
-  labelSelector?: string | LabelSelector;
-  /** A field selector string or a map of equalities (`{ 'spec.nodeName': 'n1' }`). */
-  fieldSelector?: string | Readonly<Record<string, string>>;
-  limit?: number;
-  continue?: string;
-  resourceVersion?: string;
-  resourceVersionMatch?: 'Exact' | 'NotOlderThan';
-}
-
-export interface WriteOptions {
-  /** Defaults to the client's `fieldManager`. */
-  fieldManager?: string;
-  /** Validate and admit, but persist nothing. */
-  dryRun?: boolean;
-}
-
-export interface ReplaceOptions extends WriteOptions {
-  /** Allow a PUT without `metadata.resourceVersion` (last write wins). Off by default: updates are optimistic. */
-  unconditional?: boolean;
-}
-
-export interface PatchOptions extends WriteOptions {
-  type: PatchType;
-  /** Server-side apply only: take over fields owned by other managers. */
-  force?: boolean;
-  /** e.g. `status`, `scale`. */
-  subresource?: string;
-}
-
-export interface DeleteOptions {
-  /** The delete fails with a 409 Conflict unless the object still has this UID / resourceVersion. */
-  preconditions?: { uid?: string; resourceVersion?: string };
-  propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
-  gracePeriodSeconds?: number;
-  dryRun?: boolean;
-}
-
-export interface KubeClientOptions {
-  /** Sent as User-Agent; defaults to `regatta`. */
-  userAgent?: string;
-  /** Per-request timeout; defaults to 30 s. */
-  timeoutMs?: number;
-  /** Default field manager for writes (create/update/patch); required for apply patches. */
-  fieldManager?: string;
-}
-
-export interface RawRequest {
-  query?: Record<string, string | number | boolean | undefined>;
-  body?: unknown;
-  contentType?: string;
-  timeoutMs?: number;
-}
-
-/** The kubeconfig could not be loaded or names no cluster. */
 export class KubeConfigError extends Error {
   readonly code = 'REGATTA_KUBE_CONFIG';
 

@@ -138,21 +138,19 @@ export {
   resourcePath,
   type ResourceInfo,
 } from './resources.js';
-export {
-  KubeClient,
-  KubeConfigError,
-  KubeUsageError,
-  type CollectionRef,
-  type DeleteOptions,
-  type KubeClientOptions,
-  type KubeList,
-  type ListOptions,
-  type PatchOptions,
-  type RawRequest,
-  type ReplaceOptions,
-  type ResourceRef,
-  type WriteOptions,
-} from './client.js';
+export { KubeClient, KubeConfigError, KubeUsageError } from './client.js';
+export type {
+  CollectionRef,
+  DeleteOptions,
+  KubeClientOptions,
+  KubeList,
+  ListOptions,
+  PatchOptions,
+  RawRequest,
+  ReplaceOptions,
+  ResourceRef,
+  WriteOptions,
+} from './client-options.js';
 
 export { EventReasons, type EventReason } from './event-reasons.js';
 export type { CoreEvent, InvolvedObject } from './event-types.js';

@@ -1,0 +1,83 @@
+// The shapes a KubeClient call takes and returns: object and collection references, list, write, patch and delete
+// options, the client's own options (client.ts).
+import type { PatchType } from './patch.js';
+import type { LabelSelector } from './selector.js';
+
+/** One object. `namespace` is required for namespaced kinds and ignored for cluster-scoped ones. */
+export interface ResourceRef {
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+}
+
+/** A collection: all namespaces when `namespace` is omitted for a namespaced kind. */
+export interface CollectionRef {
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+}
+
+export interface KubeList<T> {
+  apiVersion?: string;
+  kind?: string;
+  metadata: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
+  items: T[];
+}
+
+export interface ListOptions {
+  /** A selector string (`a=b,c in (d)`) or a LabelSelector object. */
+  labelSelector?: string | LabelSelector;
+  /** A field selector string or a map of equalities (`{ 'spec.nodeName': 'n1' }`). */
+  fieldSelector?: string | Readonly<Record<string, string>>;
+  limit?: number;
+  continue?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: 'Exact' | 'NotOlderThan';
+}
+
+export interface WriteOptions {
+  /** Defaults to the client's `fieldManager`. */
+  fieldManager?: string;
+  /** Validate and admit, but persist nothing. */
+  dryRun?: boolean;
+}
+
+export interface ReplaceOptions extends WriteOptions {
+  /** Allow a PUT without `metadata.resourceVersion` (last write wins). Off by default: updates are optimistic. */
+  unconditional?: boolean;
+}
+
+export interface PatchOptions extends WriteOptions {
+  type: PatchType;
+  /** Server-side apply only: take over fields owned by other managers. */
+  force?: boolean;
+  /** e.g. `status`, `scale`. */
+  subresource?: string;
+}
+
+export interface DeleteOptions {
+  /** The delete fails with a 409 Conflict unless the object still has this UID / resourceVersion. */
+  preconditions?: { uid?: string; resourceVersion?: string };
+  propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
+  gracePeriodSeconds?: number;
+  dryRun?: boolean;
+}
+
+export interface KubeClientOptions {
+  /** Sent as User-Agent; defaults to `regatta`. */
+  userAgent?: string;
+  /** Per-request timeout; defaults to 30 s. */
+  timeoutMs?: number;
+  /** Default field manager for writes (create/update/patch); required for apply patches. */
+  fieldManager?: string;
+}
+
+export interface RawRequest {
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  contentType?: string;
+  timeoutMs?: number;
+}
+
+/** The kubeconfig could not be loaded or names no cluster. */
