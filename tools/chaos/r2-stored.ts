@@ -14,6 +14,17 @@ import { namesFieldPath, sampleObjects, type FuzzKind, type Fuzzed } from './fuz
 import type { SupervisedProgram } from './programs.js';
 import type { World } from './world.js';
 
+/** The namespace fuzzed objects are sent into, with a quota of 10 pods (absurd replica counts create at most 10). */
+export async function createFuzzNamespace(w: World, ns: string): Promise<void> {
+  await w.client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+  await w.client.create({
+    apiVersion: 'v1',
+    kind: 'ResourceQuota',
+    metadata: { name: 'pods', namespace: ns },
+    spec: { hard: { pods: '10' } },
+  } as KubeObject);
+}
+
 /** The reason the spec guards give (libs/cloneset/src/events.ts INVALID_SPEC_REASON and the others). */
 export const INVALID_SPEC = 'InvalidSpec';
 const WAIT_MS = 60_000;
@@ -103,13 +114,7 @@ export async function storedInvalid(
   const NS = `chaos-r2s-${k.app}`;
   const KIND = k.fuzz.kind;
   const startedAt = w.now();
-  await w.client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
-  await w.client.create({
-    apiVersion: 'v1',
-    kind: 'ResourceQuota',
-    metadata: { name: 'pods', namespace: NS },
-    spec: { hard: { pods: '10' } },
-  } as KubeObject);
+  await createFuzzNamespace(w, NS);
 
   const all = sampleObjects(k.fuzz, NS, o.perKind, o.seed, 'sv');
   const chosen = [...new Set([...o.judged, ...o.others])].sort((a, b) => a - b);

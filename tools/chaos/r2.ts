@@ -25,7 +25,7 @@ import {
   type Verdict,
 } from './fuzz.js';
 import { ADVANCED_DAEMONSET, RESOURCE_DISTRIBUTION, SIDECARSET, UNITED_DEPLOYMENT } from './fuzz-kinds.js';
-import { clusterRuleOnly, storedInvalid } from './r2-stored.js';
+import { clusterRuleOnly, createFuzzNamespace, storedInvalid } from './r2-stored.js';
 import { IMAGE_PULL_JOB } from './fuzz-imagepull.js';
 import type { CheckResult } from './report.js';
 import type { World } from './world.js';
@@ -158,13 +158,7 @@ async function fuzzKind(
   const CONFIG = `regatta-${k.app}`;
   const KIND = k.fuzz.kind;
   const failDir = join(o.dir, 'r2-failures');
-  await w.client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
-  await w.client.create({
-    apiVersion: 'v1',
-    kind: 'ResourceQuota',
-    metadata: { name: 'pods', namespace: NS },
-    spec: { hard: { pods: '10' } },
-  } as KubeObject);
+  await createFuzzNamespace(w, NS);
 
   // the program with its webhooks (for CloneSets in place of the world's: same name, same lease identity)
   const main = w.controllers.get(k.app);
