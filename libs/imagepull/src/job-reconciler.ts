@@ -18,6 +18,7 @@ import {
 } from '@regatta/api';
 import { isNotFound, OwnWrites, retryOnConflict, type EventRecorder, type KubeClient, type KubeObject, SpecGuard } from '@regatta/kube';
 import type { Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
+import { StatusCadence } from '@regatta/workload';
 import type { Tracer } from '@opentelemetry/api';
 import { emitJobSpan } from './job-trace.js';
 import { syncJobPullSecrets } from './secret-sync.js';
@@ -62,7 +63,7 @@ export class ImagePullJobReconciler implements Reconciler {
   readonly #writtenJobs = new OwnWrites();
   readonly #writtenNodeImages = new OwnWrites();
   /** When this process last wrote each job's status (status-cadence.ts). */
-  readonly #statusWrittenAt = new Map<string, number>();
+  readonly #statusWrites = new StatusCadence();
   readonly #specGuard = new SpecGuard(specProblem);
 
   constructor(deps: ImagePullJobReconcilerDeps) {
@@ -75,7 +76,7 @@ export class ImagePullJobReconciler implements Reconciler {
     const cached = this.#d.imagepulljobs.get(req.namespace, req.name) as ImagePullJob | undefined;
     if (!cached) {
       this.#writtenJobs.forget(req.namespace, req.name);
-      this.#statusWrittenAt.delete(key);
+      this.#statusWrites.forget(key);
       this.#specGuard.forget(key);
       return {};
     }
@@ -87,7 +88,7 @@ export class ImagePullJobReconciler implements Reconciler {
       return {};
     }
     if (job.status?.completionTime) {
-      this.#statusWrittenAt.delete(key);
+      this.#statusWrites.forget(key);
       await this.#finalize(job, secretDeps);
       const ttl = job.spec.completionPolicy?.ttlSecondsAfterFinished;
       if (ttl == null) return {};
@@ -152,13 +153,13 @@ export class ImagePullJobReconciler implements Reconciler {
     const write = decideJobStatusWrite({
       stored: job.status,
       next: status,
-      lastWriteMs: this.#statusWrittenAt.get(key),
+      lastWriteMs: this.#statusWrites.lastWrite(key, now.getTime()),
       nowMs: now.getTime(),
     });
     if (write.action === 'write') {
       const updated = await this.#d.client.updateStatus<ImagePullJob>({ ...job, ...JOB, status });
       this.#writtenJobs.record(updated);
-      this.#statusWrittenAt.set(key, this.#now().getTime());
+      this.#statusWrites.wrote(key, this.#now().getTime());
       return {};
     }
     const after: number[] = write.action === 'defer' ? [write.afterMs] : [];

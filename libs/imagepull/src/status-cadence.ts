@@ -11,12 +11,21 @@
  *   when the job's status was not written by this process within {@link JOB_STATUS_WRITE_INTERVAL_MS}; otherwise the
  *   reconcile asks to run again when the interval is over, and that reconcile writes the status it computes then.
  */
+import {
+  STATUS_WRITE_INTERVAL_MS,
+  type StatusCadenceRules,
+  changedBeyondCounters,
+  decideStatusWrite,
+} from '@regatta/workload';
 
-/** Least time between two counter-only status writes of one job (ms), as docs/adr/0050's. */
-export const JOB_STATUS_WRITE_INTERVAL_MS = 1000;
+/** Least time between two counter-only status writes of one job (ms): the workloads' (docs/adr/0050). */
+export const JOB_STATUS_WRITE_INTERVAL_MS = STATUS_WRITE_INTERVAL_MS;
 
 /** The status fields a change in which may wait for the interval. */
 export const JOB_STATUS_COUNTERS: readonly string[] = ['desired', 'active', 'succeeded', 'failed', 'message'];
+
+/** A job has no settled state to hurry: completion is a change of `completionTime`, written at once anyway. */
+const JOB_STATUS_RULES: StatusCadenceRules<unknown> = { counters: JOB_STATUS_COUNTERS, settled: () => false };
 
 export type JobStatusWrite =
   | { action: 'unchanged' }
@@ -24,14 +33,10 @@ export type JobStatusWrite =
   /** Counters only, inside the interval: reconcile again after `afterMs`. */
   | { action: 'defer'; afterMs: number };
 
-const asRecord = (v: unknown): Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-
 /**
- * Whether to write `next` over `stored` now. `lastWriteMs`: when this process last wrote the job's status
- * (undefined: not within memory). A clock that went back counts as the interval over.
+ * Whether to write `next` over `stored` now: libs/workload's `decideStatusWrite` with the job's counters.
+ * `lastWriteMs`: when this process last wrote the job's status (undefined: not within memory). A clock that went
+ * back counts as the interval over.
  */
 export function decideJobStatusWrite(f: {
   stored: unknown;
@@ -40,19 +45,7 @@ export function decideJobStatusWrite(f: {
   nowMs: number;
   intervalMs?: number;
 }): JobStatusWrite {
-  if (f.stored === undefined || f.stored === null) return { action: 'write' };
-  const s = asRecord(f.stored);
-  const n = asRecord(f.next);
-  let countersChanged = false;
-  for (const k of new Set([...Object.keys(s), ...Object.keys(n)])) {
-    if (same(s[k], n[k])) continue;
-    if (!JOB_STATUS_COUNTERS.includes(k)) return { action: 'write' };
-    countersChanged = true;
-  }
-  if (!countersChanged) return { action: 'unchanged' };
-  const interval = f.intervalMs ?? JOB_STATUS_WRITE_INTERVAL_MS;
-  if (f.lastWriteMs === undefined) return { action: 'write' };
-  const elapsed = f.nowMs - f.lastWriteMs;
-  if (elapsed < 0 || elapsed >= interval) return { action: 'write' };
-  return { action: 'defer', afterMs: interval - elapsed };
+  const changed = changedBeyondCounters(f.stored, f.next, []);
+  const d = decideStatusWrite({ ...f, changed }, JOB_STATUS_RULES);
+  return d.action === 'write' ? { action: 'write' } : d;
 }
