@@ -64,15 +64,14 @@ export function table(rows: (string | number)[][]): string {
 }
 
 /**
- * Sum of the samples of one metric family on the API server's /metrics (Prometheus text format)
- * whose labels include all of `match`. Read with the admin client certificate of the kubeconfig.
+ * Sum of the samples of one metric family in a Prometheus text exposition whose labels include all of `match`,
+ * and the sample lines summed.
  */
-export async function apiserverMetric(
-  client: KubeClient,
+export function metricSum(
+  text: string,
   name: string,
-  match: Record<string, string>,
-): Promise<{ sum: number; samples: string[] }> {
-  const text = String(await client.request<string>('GET', '/metrics', { timeoutMs: 20_000 }));
+  match: Record<string, string> = {},
+): { sum: number; samples: string[] } {
   let sum = 0;
   const samples: string[] = [];
   for (const line of text.split('\n')) {
@@ -88,6 +87,22 @@ export async function apiserverMetric(
     samples.push(line);
   }
   return { sum, samples };
+}
+
+/**
+ * Sum of the samples of one metric family on the API server's /metrics whose labels include all of `match`. Read
+ * with the admin client certificate of the kubeconfig.
+ */
+export async function apiserverMetric(
+  client: KubeClient,
+  name: string,
+  match: Record<string, string>,
+): Promise<{ sum: number; samples: string[] }> {
+  return metricSum(
+    String(await client.request<string>('GET', '/metrics', { timeoutMs: 20_000 })),
+    name,
+    match,
+  );
 }
 
 // ---- CPU accounting (Linux /proc) ----------------------------------------------------------------

@@ -33,6 +33,8 @@ function lastError(logFile: string): string {
 export interface Supervised {
   name: string;
   p: ManagedProcess;
+  /** The first instance's `http://127.0.0.1:PORT` (`/healthz`, `/readyz`, `/metrics`); a restarted one's is not known. */
+  health: string;
 }
 
 export class ProgramSupervisor {
@@ -70,7 +72,7 @@ export class ProgramSupervisor {
     const webhook = o.webhook ?? false;
     const first = await startServingProgram({ name, entry, logFile, env, probe, webhook, timeoutMs: 90_000 });
     await cluster.adopt(first.process);
-    const s: Supervised = { name, p: first.process };
+    const s: Supervised = { name, p: first.process, health: first.health };
     this.programs.push(s);
     void (async () => {
       for (;;) {

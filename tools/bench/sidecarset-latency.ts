@@ -15,7 +15,8 @@ import { KubeClient, type KubeObject } from '@regatta/kube';
 import { installCrds, waitFor, type LocalCluster } from '@regatta/local-cluster';
 import { apiserverMetric, cpuWindow, fmt, nowMs, summarize, table, type Summary } from './common.js';
 import { CONTROL_PLANE, clusterPids } from './process-memory.js';
-import { benchSupervisor } from './rollout-programs.js';
+import { loopFigures, type LoopFigures } from './program-loop.js';
+import { benchSupervisor, type Supervised } from './rollout-programs.js';
 import { compareLatency, type LatencyComparison, SELECTED_ADDED_P99_GOAL_MS } from './sidecarset-figures.js';
 
 export interface ScsLatencyCtx {
@@ -46,6 +47,8 @@ export interface ScsLatencyPhase {
   webhookMeanMs: number;
   matchConditions: number;
   matchConditionMeanMs: number;
+  /** The sidecarset program's event loop and collector over the phase (none without the program). */
+  loop?: LoopFigures;
 }
 
 export interface ScsLatencyResult {
@@ -118,9 +121,12 @@ export async function benchSidecarSetLatency(ctx: ScsLatencyCtx): Promise<ScsLat
   const run = async (
     kinds: { name: string; selected: boolean }[],
     extraPids: Record<string, number>,
+    program?: Supervised,
   ): Promise<ScsLatencyPhase[]> => {
     for (let i = 0; i < warmup; i++) for (const k of kinds) await createOne('warm', k.selected);
     const samples = kinds.map((k) => ({ ...k, latencies: [] as number[], injected: 0 }));
+    const scrape = async () => (program ? (await fetch(`${program.health}/metrics`)).text() : '');
+    const metrics0 = await scrape();
     const adm0 = await admission();
     const cpu = cpuWindow({ ...pids(), ...extraPids });
     for (let i = 0; i < n; i++) {
@@ -131,6 +137,7 @@ export async function benchSidecarSetLatency(ctx: ScsLatencyCtx): Promise<ScsLat
       }
     }
     const used = cpu.end().percent;
+    const loop = program ? loopFigures(metrics0, await scrape()) : undefined;
     const otherCpu = used['everything else'] ?? NaN;
     const regattaCpu = Object.keys(extraPids).reduce((sum, k) => sum + (used[k] ?? 0), 0);
     const adm1 = await admission();
@@ -142,6 +149,7 @@ export async function benchSidecarSetLatency(ctx: ScsLatencyCtx): Promise<ScsLat
       webhookMeanMs: calls > 0 ? (1000 * (adm1.webhook.sum - adm0.webhook.sum)) / calls : NaN,
       matchConditions: evals,
       matchConditionMeanMs: evals > 0 ? (1000 * (adm1.match.sum - adm0.match.sum)) / evals : NaN,
+      ...(loop ? { loop } : {}),
     };
     return samples.map((s) => ({
       ...server,
@@ -198,6 +206,7 @@ export async function benchSidecarSetLatency(ctx: ScsLatencyCtx): Promise<ScsLat
           watcher: watcher.p.pid,
           'regatta-sidecarset': program.p.pid,
         },
+        program,
       )),
     );
 
@@ -205,10 +214,14 @@ export async function benchSidecarSetLatency(ctx: ScsLatencyCtx): Promise<ScsLat
     // pod causes (the SidecarSet's reconcile and status write, the larger pod's events)
     log(`b'. unselected alone: ${n} pods`);
     phases.push(
-      ...(await run([{ name: 'unselected, alone', selected: false }], {
-        watcher: watcher.p.pid,
-        'regatta-sidecarset': program.p.pid,
-      })),
+      ...(await run(
+        [{ name: 'unselected, alone', selected: false }],
+        {
+          watcher: watcher.p.pid,
+          'regatta-sidecarset': program.p.pid,
+        },
+        program,
+      )),
     );
     let restarts = supervisor.restarts.length;
     await supervisor.stopAll();
@@ -243,6 +256,7 @@ export async function benchSidecarSetLatency(ctx: ScsLatencyCtx): Promise<ScsLat
           { name: 'no webhook, program running: label yes', selected: true },
         ],
         { watcher: watcher2.p.pid, 'regatta-sidecarset': program2.p.pid },
+        program2,
       )),
     );
     restarts += supervisor.restarts.length;
@@ -360,6 +374,30 @@ export function reportSidecarSetLatency(r: ScsLatencyResult): string {
           fmt(p?.webhookMeanMs ?? NaN, 2),
           p?.matchConditions ?? 0,
           fmt(p?.matchConditionMeanMs ?? NaN, 3),
+        ];
+      }),
+    ]),
+    '',
+    "The sidecarset program's event loop (how late its timers ran: a webhook request arriving then waits as long)",
+    'and garbage collections over each phase it ran in (its /metrics; delay resolution 10 ms, so p50 ≈ 10 is idle):',
+    '',
+    table([
+      ['phases', 'delay p50', 'delay p99', 'delay max', 'collections', 'GC ms', 'GC > 1 ms', 'GC > 10 ms'],
+      ...[...new Set(r.phases.map((p) => p.group))].flatMap((g) => {
+        const ps = r.phases.filter((p) => p.group === g);
+        const l = ps[0]?.loop;
+        if (!l) return [];
+        return [
+          [
+            ps.map((q) => q.name).join(' + '),
+            fmt(l.delayP50Ms),
+            fmt(l.delayP99Ms),
+            fmt(l.delayMaxMs),
+            l.gcCount,
+            fmt(l.gcMs),
+            l.gcOver1Ms,
+            l.gcOver10Ms,
+          ],
         ];
       }),
     ]),
