@@ -1,9 +1,10 @@
 // The Node flags every Regatta program runs with: deploy/Dockerfile's ENTRYPOINT (tools/deploy/build.test.ts checks
 // it says these) and every benchmark's programs (tools/bench/common.ts). Why: docs/adr/0051.
-// - `--max-semi-space-size=16` (MiB): V8's young generation at most 2 × 16 MiB. Node 24 lets it grow to 2 × 64 MiB
+// - `--max-semi-space-size=4` (MiB): V8's young generation at most 2 × 4 MiB. Node 24 lets it grow to 2 × 64 MiB
 //   on a machine with a few GiB, and a controller that parses every bus update fills it: 128 MiB of the CloneSet
 //   program's resident memory during a rollout were the young generation, most of it empty after each scavenge.
+//   16 MiB (the first cap) still cost 113 MiB of growth for 1000 pods; 4 MiB, 48 (docs/adr/0051, amendment).
 // - no `--enable-source-maps`: Node parses a bundle's whole map (one array per mapping) the first time a stack
 //   trace is formatted, 58-77 MiB of heap for the CloneSet program's. The map ships beside the bundle; set
 //   NODE_OPTIONS=--enable-source-maps to have traces name the TypeScript sources (docs/operations.md).
-export const NODE_FLAGS = ['--max-semi-space-size=16'];
+export const NODE_FLAGS = ['--max-semi-space-size=4'];
