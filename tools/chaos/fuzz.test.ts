@@ -30,13 +30,17 @@ describe('shape helpers', () => {
   });
 });
 
+// building hundreds of hostile objects (huge annotations, deep nesting), or importing R2's whole module graph, takes
+// seconds on a loaded two-core machine: these tests get more than the unit project's 5 s
+const SLOW_MS = 30_000;
+
 describe('sampleCloneSets', () => {
   it('is reproducible from its seed and names every object', () => {
     const a = sampleCloneSets('ns', 40, 7);
     expect(JSON.stringify(a)).toBe(JSON.stringify(sampleCloneSets('ns', 40, 7)));
     expect(JSON.stringify(a)).not.toBe(JSON.stringify(sampleCloneSets('ns', 40, 8)));
     expect(a.map((f) => (f.object['metadata'] as { name: string }).name)).toEqual(a.map((_, i) => `fz-${i}`));
-  });
+  }, SLOW_MS);
 
   it('covers every shape; a valid one is untouched, others name their mutations', () => {
     const xs = sampleCloneSets('ns', 300, 1);
@@ -54,14 +58,14 @@ describe('sampleCloneSets', () => {
       };
     };
     expect(valid.spec.template.metadata.labels).toEqual(valid.spec.selector.matchLabels);
-  });
+  }, SLOW_MS);
 
   it('objects do not share values (a mutation of one never shows in another)', () => {
     const xs = sampleCloneSets('ns', 200, 3);
     const before = JSON.stringify(xs[0]);
     for (const f of xs.slice(1)) setPath(f.object, 'spec.selector', 'changed');
     expect(JSON.stringify(xs[0])).toBe(before);
-  });
+  }, SLOW_MS);
 });
 
 describe('verdictOf / violationOf', () => {
@@ -143,7 +147,7 @@ describe('Advanced StatefulSet', () => {
     const names = a.flatMap((f) => f.mutations);
     expect(names.some((n) => n.startsWith('spec.updateStrategy.rollingUpdate.'))).toBe(true);
     expect(names.some((n) => /^spec\.updateStrategy\.(maxUnavailable|partition) /.test(n))).toBe(false);
-  });
+  }, SLOW_MS);
 });
 
 describe('isErrorLine', () => {
@@ -154,5 +158,5 @@ describe('isErrorLine', () => {
     expect(isErrorLine('{"level":"fatal","msg":"x"}')).toBe(true);
     expect(isErrorLine('{"level":"info","msg":"x"}')).toBe(false);
     expect(isErrorLine('{"level":30}')).toBe(false);
-  });
+  }, SLOW_MS);
 });
