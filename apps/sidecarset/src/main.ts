@@ -2,7 +2,7 @@
 // revisions), a reconcile queue, the pod injection webhook and the SidecarSet webhooks; the kit (libs/kit) derives and
 // runs the rest. It never watches the API server. The pod webhook's configuration follows the SidecarSets, so the API
 // server calls it only for the pods they select (docs/adr/0026-sidecarset-blast-radius.md).
-import { KINDS } from '@regatta/bus';
+import { KINDS, SIDECARSET_POD_FIELDS } from '@regatta/bus';
 import {
   AdmittedSidecarSets,
   BarrierReconciler,
@@ -40,11 +40,17 @@ const sidecarset = ControllerBuilder.controller({
 })
   .for<'sidecarsets', AnySidecarSet>('sidecarsets', KINDS.sidecarsets)
   // pods are not owned by SidecarSets: they map through their injected-list annotation
-  // and pods waiting on a launch barrier are reconciled themselves (namespaced requests: SidecarSets are cluster-scoped)
-  .watches('pods', KINDS.pods, (change, readers) => [
-    ...sidecarSetsForPod(change, readers.sidecarsets),
-    ...barrierRequestsForPodChange(change),
-  ])
+  // and pods waiting on a launch barrier are reconciled themselves (namespaced requests: SidecarSets are cluster-scoped);
+  // of pods only the fields the program reads (docs/adr/0060-pod-projection.md); pods are written as patches
+  .watches(
+    'pods',
+    KINDS.pods,
+    (change, readers) => [
+      ...sidecarSetsForPod(change, readers.sidecarsets),
+      ...barrierRequestsForPodChange(change),
+    ],
+    { project: SIDECARSET_POD_FIELDS },
+  )
   .watches('namespaces', KINDS.namespaces, none) // namespaceSelector, read by the pod webhook
   // injectionStrategy.revision; the upgrade controller's revisions (in its namespace, labelled with the SidecarSet)
   .watches<'revisions', SidecarSetRevision>(

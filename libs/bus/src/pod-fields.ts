@@ -6,6 +6,17 @@
  */
 import { type FieldSet, unionFieldSets } from './projection.js';
 
+/** Every program keeps every metadata field; the strings and lists pods have in common are held once. */
+const POD_METADATA_FIELDS: FieldSet = {
+  '*': true,
+  namespace: 'shared',
+  generateName: 'shared',
+  labels: 'shared',
+  annotations: 'shared',
+  ownerReferences: 'deduped',
+  finalizers: 'shared',
+};
+
 /**
  * The CloneSet program (apps/cloneset): libs/cloneset (scale, update, status, pvc clean-up, webhook's pod lookups),
  * libs/rollout (active-pod order: phase, node, readiness, restarts; availability: the Ready condition), libs/lifecycle
@@ -16,15 +27,7 @@ import { type FieldSet, unionFieldSets } from './projection.js';
 export const CLONESET_POD_FIELDS: FieldSet = {
   apiVersion: true,
   kind: true,
-  metadata: {
-    '*': true,
-    namespace: 'shared',
-    generateName: 'shared',
-    labels: 'shared',
-    annotations: 'shared',
-    ownerReferences: 'deduped',
-    finalizers: 'shared',
-  },
+  metadata: POD_METADATA_FIELDS,
   spec: {
     nodeName: 'shared',
     readinessGates: 'deduped',
@@ -63,3 +66,32 @@ export const ASTS_POD_FIELDS: FieldSet = unionFieldSets(CLONESET_POD_FIELDS, {
  * not the pods.
  */
 export const ADS_POD_FIELDS: FieldSet = unionFieldSets(CLONESET_POD_FIELDS, { spec: { affinity: 'shared' } });
+
+/**
+ * The SidecarSet program (apps/sidecarset): libs/sidecarset's upgrade (matching: labels, namespace, the injected-list
+ * and hash annotations, phase, deletion; consistency and readiness: each container's name and image against its
+ * status's name, image, imageID and ready, the Ready condition; the update order of libs/rollout: node, phase, the
+ * Ready condition's time, restarts, creation time, labels; the `SidecarSetUpgradable` condition, written back by
+ * type) and its launch-priority barrier reconciler (each container's env: the barrier's ConfigMap key). The pod
+ * webhook reads the pod of the admission request, never the cache.
+ */
+export const SIDECARSET_POD_FIELDS: FieldSet = {
+  apiVersion: true,
+  kind: true,
+  metadata: POD_METADATA_FIELDS,
+  spec: {
+    nodeName: 'shared',
+    containers: { name: 'shared', image: 'shared', env: 'deduped' },
+  },
+  status: {
+    phase: 'shared',
+    conditions: { '*': true, type: 'shared', status: 'shared', reason: 'shared' },
+    containerStatuses: {
+      name: 'shared',
+      ready: true,
+      restartCount: true,
+      image: 'shared',
+      imageID: 'shared',
+    },
+  },
+};

@@ -1,6 +1,6 @@
 import { type KubeObject, isProjected } from '@regatta/kube';
 import { describe, expect, it } from 'vitest';
-import { ADS_POD_FIELDS, ASTS_POD_FIELDS, CLONESET_POD_FIELDS } from './pod-fields.js';
+import { ADS_POD_FIELDS, ASTS_POD_FIELDS, CLONESET_POD_FIELDS, SIDECARSET_POD_FIELDS } from './pod-fields.js';
 import { type FieldSet, StringTable, projectObject, projection, unionFieldSets } from './projection.js';
 
 type Obj = KubeObject & Record<string, unknown>;
@@ -128,59 +128,62 @@ describe('unionFieldSets', () => {
   });
 });
 
+/** A pod as the API server has it, with fields no program reads (ports, probes, volumes, tolerations, IPs). */
+const fullPod = (): Obj => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: {
+    name: 'web-abcde',
+    namespace: 'ns',
+    uid: 'u1',
+    resourceVersion: '5',
+    labels: { app: 'web' },
+    annotations: { 'apps.kruise.io/inplace-update-state': '{}' },
+    ownerReferences: [
+      { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web', uid: 'c1', controller: true },
+    ],
+    finalizers: ['f'],
+    deletionGracePeriodSeconds: 30,
+    someFutureField: 'kept',
+  },
+  spec: {
+    nodeName: 'node-1',
+    readinessGates: [{ conditionType: 'InPlaceUpdateReady' }],
+    containers: [
+      {
+        name: 'main',
+        image: 'nginx:1',
+        env: [{ name: 'A', value: 'b' }],
+        resources: { requests: { cpu: '100m' } },
+        ports: [{ containerPort: 80 }],
+        livenessProbe: { httpGet: { path: '/' } },
+      },
+    ],
+    volumes: [{ name: 'v', emptyDir: {} }],
+    tolerations: [{ key: 'k' }],
+  },
+  status: {
+    phase: 'Running',
+    podIP: '10.0.0.2',
+    conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: 't', observedGeneration: 1 }],
+    containerStatuses: [
+      {
+        name: 'main',
+        image: 'nginx:1',
+        imageID: 'docker://sha',
+        containerID: 'containerd://x',
+        ready: true,
+        started: true,
+        restartCount: 0,
+        state: { running: { startedAt: 't' } },
+        lastState: {},
+      },
+    ],
+  },
+});
+
 describe('CLONESET_POD_FIELDS', () => {
-  const pod = (): Obj => ({
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {
-      name: 'web-abcde',
-      namespace: 'ns',
-      uid: 'u1',
-      resourceVersion: '5',
-      labels: { app: 'web' },
-      annotations: { 'apps.kruise.io/inplace-update-state': '{}' },
-      ownerReferences: [
-        { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web', uid: 'c1', controller: true },
-      ],
-      finalizers: ['f'],
-      deletionGracePeriodSeconds: 30,
-      someFutureField: 'kept',
-    },
-    spec: {
-      nodeName: 'node-1',
-      readinessGates: [{ conditionType: 'InPlaceUpdateReady' }],
-      containers: [
-        {
-          name: 'main',
-          image: 'nginx:1',
-          env: [{ name: 'A', value: 'b' }],
-          resources: { requests: { cpu: '100m' } },
-          ports: [{ containerPort: 80 }],
-          livenessProbe: { httpGet: { path: '/' } },
-        },
-      ],
-      volumes: [{ name: 'v', emptyDir: {} }],
-      tolerations: [{ key: 'k' }],
-    },
-    status: {
-      phase: 'Running',
-      podIP: '10.0.0.2',
-      conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: 't', observedGeneration: 1 }],
-      containerStatuses: [
-        {
-          name: 'main',
-          image: 'nginx:1',
-          imageID: 'docker://sha',
-          containerID: 'containerd://x',
-          ready: true,
-          started: true,
-          restartCount: 0,
-          state: { running: { startedAt: 't' } },
-          lastState: {},
-        },
-      ],
-    },
-  });
+  const pod = fullPod;
 
   it('keeps every metadata field, what the CloneSet program reads of spec and status, and nothing else', () => {
     const out = projection(CLONESET_POD_FIELDS)(pod()) as Obj;
@@ -233,5 +236,50 @@ describe('ADS_POD_FIELDS', () => {
   it("keeps the CloneSet program's fields and the pod's node affinity", () => {
     expect((ADS_POD_FIELDS['spec'] as FieldSet)['affinity']).toBe('shared');
     expect(ADS_POD_FIELDS['status']).toEqual(CLONESET_POD_FIELDS['status']);
+  });
+});
+
+describe('SIDECARSET_POD_FIELDS', () => {
+  it('keeps every metadata field, what the SidecarSet program reads of spec and status, and nothing else', () => {
+    const out = projection(SIDECARSET_POD_FIELDS)(fullPod()) as Obj;
+    expect(plain(out.metadata)).toEqual(fullPod().metadata);
+    expect(plain(out['spec'])).toEqual({
+      nodeName: 'node-1',
+      // the launch-priority barrier reads the containers' env (libs/sidecarset launch-priority)
+      containers: [{ name: 'main', image: 'nginx:1', env: [{ name: 'A', value: 'b' }] }],
+    });
+    expect(plain(out['status'])).toEqual({
+      phase: 'Running',
+      conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: 't', observedGeneration: 1 }],
+      containerStatuses: [
+        { name: 'main', image: 'nginx:1', imageID: 'docker://sha', ready: true, restartCount: 0 },
+      ],
+    });
+    expect(isProjected(out)).toBe(true);
+  });
+
+  // per field the program reads, where (the rest of the pod is dropped)
+  const reads: [string, string, unknown][] = [
+    ['metadata.annotations', 'injected list, hash, in-place state, hot-upgrade twins', { a: 'b' }],
+    ['metadata.labels', 'selector, update selector, priority and scatter', { app: 'web' }],
+    ['metadata.deletionTimestamp', 'active pods', 't'],
+    ['metadata.creationTimestamp', 'update order (libs/rollout)', 't'],
+    ['spec.nodeName', 'update order (libs/rollout)', 'node-1'],
+    ['status.phase', 'active, running and ready', 'Running'],
+  ];
+  it.each(reads)('keeps %s (%s)', (path, _why, value) => {
+    const [top, field] = path.split('.') as [string, string];
+    const obj = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p' },
+      [top]: { [field]: value, other: 1 },
+    };
+    const out = projection(SIDECARSET_POD_FIELDS)(obj as Obj) as Obj;
+    expect((out[top] as Record<string, unknown>)[field]).toEqual(value);
+  });
+
+  it("shares the CloneSet program's metadata rules", () => {
+    expect(SIDECARSET_POD_FIELDS['metadata']).toEqual(CLONESET_POD_FIELDS['metadata']);
   });
 });

@@ -70,6 +70,9 @@ describe.skipIf(programsRunAsAdmin())('scenario programs on their own ServiceAcc
     // pods are patched on the version read, never PUT (its cache holds projections, docs/adr/0060-pod-projection.md)
     expect(canI(['patch', 'pods', '-n', ns, as('cloneset')])).toBe('yes');
     expect(canI(['update', 'pods', '-n', ns, as('cloneset')])).toBe('no');
+    // the SidecarSet upgrade too: its pod cache holds projections since issue 17
+    expect(canI(['patch', 'pods', '-n', ns, as('sidecarset')])).toBe('yes');
+    expect(canI(['update', 'pods', '-n', ns, as('sidecarset')])).toBe('no');
     // status is written by merge patch only, and the CloneSet itself is never replaced (only the verbs it writes)
     expect(canI(['patch', 'clonesets.apps.kruise.io/status', '-n', ns, as('cloneset')])).toBe('yes');
     expect(canI(['update', 'clonesets.apps.kruise.io/status', '-n', ns, as('cloneset')])).toBe('no');

@@ -89,7 +89,8 @@ sidecarset:
     - { group: apps, resource: controllerrevisions }
     - { group: "", resource: namespaces }
   writes:
-    - { apiGroups: [""], resources: [pods], verbs: [get, update, patch] }
+    # pods are patched on the version read, never PUT: its pod cache holds a projection (docs/adr/0060-pod-projection.md)
+    - { apiGroups: [""], resources: [pods], verbs: [get, patch] }
     - { apiGroups: [""], resources: [pods/status], verbs: [patch] }
     # the launch-priority barrier ConfigMaps (libs/sidecarset launch-priority)
     - { apiGroups: [""], resources: [configmaps], verbs: [get, create, patch] }

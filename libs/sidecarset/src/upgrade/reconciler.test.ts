@@ -98,7 +98,7 @@ describe('SidecarSetUpgradeReconciler', () => {
     expect(summary(first.writes)).toEqual([
       'create ControllerRevision',
       'patchStatus SidecarSet',
-      'replace Pod',
+      'patch Pod',
       'patchStatus Pod',
     ]);
     const revision = w.c.all('ControllerRevision')[0]!;
@@ -166,7 +166,7 @@ describe('SidecarSetUpgradeReconciler', () => {
     // next pod is upgraded without waiting for a status write
     w.kubelet();
     const deferred = await w.round(true);
-    expect(summary(deferred.writes)).toEqual(['replace Pod', 'patchStatus Pod']);
+    expect(summary(deferred.writes)).toEqual(['patch Pod', 'patchStatus Pod']);
     expect(deferred.result).toEqual({ requeueAfterMs: 1000 });
     expect(w.set().status?.updatedPods).toBe(0);
     // the requeue a second later writes the latest counters (pod-0 upgraded, its sidecar not restarted yet)
@@ -197,7 +197,7 @@ describe('SidecarSetUpgradeReconciler', () => {
     await w.round(true);
     w.kubelet();
     const refused = new Error('etcdserver: timeout');
-    w.c.failOn((x) => (x.verb === 'replace' ? refused : undefined));
+    w.c.failOn((x) => (x.verb === 'patch' && x.kind === 'Pod' ? refused : undefined));
     await expect(w.round(true)).rejects.toBe(refused);
     expect(w.set().status).toMatchObject({ updatedPods: 1 });
   });

@@ -157,7 +157,7 @@ export class SidecarSetUpgradeReconciler implements Reconciler {
     // 6. all updated
     if (status.updatedPods >= status.matchedPods) return {};
     // 7. the next pods
-    // each pod's span starts as its UPDATE lands, also when another pod's write fails
+    // each pod's span starts as its update lands, also when another pod's write fails
     await upgradePodsStep(
       s,
       pods,

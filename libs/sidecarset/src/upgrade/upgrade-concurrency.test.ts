@@ -1,5 +1,5 @@
 // A round's pod writes (docs/adr/0055-sidecarset-pod-writes-concurrent.md): up to POD_WRITE_CONCURRENCY pods written
-// at once, each pod's UPDATE before its condition, never more pods chosen than maxUnavailable allows, and one pod's
+// at once, each pod's update before its condition, never more pods chosen than maxUnavailable allows, and one pod's
 // failure (deleted meanwhile, or refused) not stopping the others. In-memory readers and a writer whose pod writes
 // take a few milliseconds, so the writes of a round overlap as they do against an API server.
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
@@ -43,7 +43,14 @@ function world(n: number, maxUnavailable: number) {
   const w = c.writer;
   const writer = {
     ...w,
-    replace: slow('replace', (o: KubeObject) => o.metadata?.name ?? '', w.replace.bind(w)),
+    patch: (ref: Parameters<KubeWriter['patch']>[0], ...rest: unknown[]) =>
+      ref.kind === 'Pod'
+        ? slow(
+            'patch',
+            () => ref.name,
+            () => (w.patch as (...a: unknown[]) => Promise<KubeObject>)(ref, ...rest),
+          )()
+        : (w.patch as (...a: unknown[]) => Promise<KubeObject>)(ref, ...rest),
     patchStatus: (ref: Parameters<KubeWriter['patchStatus']>[0], ...rest: unknown[]) =>
       ref.kind === 'Pod'
         ? slow(
@@ -85,15 +92,15 @@ function world(n: number, maxUnavailable: number) {
 }
 
 describe('a round of sidecar upgrades', () => {
-  it('writes the chosen pods concurrently (at most POD_WRITE_CONCURRENCY), each UPDATE before its condition, within maxUnavailable', async () => {
+  it('writes the chosen pods concurrently (at most POD_WRITE_CONCURRENCY), each pod patch before its condition, within maxUnavailable', async () => {
     const w = world(40, 20);
     await w.round();
     expect(w.upgraded()).toHaveLength(20);
     expect(w.most()).toBe(POD_WRITE_CONCURRENCY);
     for (const name of w.upgraded()) {
-      const replace = w.log.indexOf(`replace ${name}`);
-      expect(replace).toBeGreaterThanOrEqual(0);
-      expect(w.log.indexOf(`status ${name}`)).toBeGreaterThan(replace);
+      const patch = w.log.indexOf(`patch ${name}`);
+      expect(patch).toBeGreaterThanOrEqual(0);
+      expect(w.log.indexOf(`status ${name}`)).toBeGreaterThan(patch);
     }
     // the 20 written pods have not restarted their sidecar: the budget is used, the next round writes no pod
     const before = w.log.length;
@@ -105,7 +112,7 @@ describe('a round of sidecar upgrades', () => {
   it('a pod deleted mid-round is skipped; the others are written and the round succeeds', async () => {
     const w = world(10, 10);
     w.onWrite((verb, name) => {
-      if (verb === 'replace' && name === 'pod-04')
+      if (verb === 'patch' && name === 'pod-04')
         void w.c.writer.delete({ apiVersion: 'v1', kind: 'Pod', namespace: 'ns', name });
     });
     await expect(w.round()).resolves.toEqual({});
@@ -123,14 +130,14 @@ describe('a round of sidecar upgrades', () => {
     expect(w.log.filter((l) => l.startsWith('status'))).toHaveLength(9);
   });
 
-  it('a pod whose UPDATE is refused fails the round only after the others are written and expected', async () => {
+  it('a pod whose patch is refused fails the round only after the others are written and expected', async () => {
     const w = world(10, 10);
     const refused = new ServerError({
       status: 500,
       reason: 'InternalError',
       serverMessage: 'etcdserver: timeout',
     });
-    w.c.failOn((x) => (x.verb === 'replace' && x.name === 'pod-07' ? refused : undefined));
+    w.c.failOn((x) => (x.verb === 'patch' && x.kind === 'Pod' && x.name === 'pod-07' ? refused : undefined));
     await expect(w.round()).rejects.toBe(refused);
     expect(w.upgraded()).toHaveLength(9);
     expect(w.log.filter((l) => l.startsWith('status'))).toHaveLength(9);

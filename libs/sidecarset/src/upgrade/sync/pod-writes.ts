@@ -1,14 +1,20 @@
 /**
- * Pod writes of the upgrade: one UPDATE of the freshest pod (GET, change, UPDATE, retried on conflict — upstream
+ * Pod writes of the upgrade: one update of the freshest pod (GET, change, write, retried on conflict — upstream
  * `retry.RetryOnConflict` around `Client.Update`) and the `SidecarSetUpgradable` condition (status patch).
+ *
+ * Where upstream PUTs the pod, the update goes out as one JSON patch from the pod read to the pod planned
+ * (`updatePatch`): the pod read first is the cache's projection (docs/adr/0060-pod-projection.md), which a PUT would
+ * strip of the fields it left out. The patch replaces `metadata.resourceVersion` with the version read, so a stale
+ * pod is refused with 409 Conflict as the PUT was: one write per pod, the same retries.
  */
-import { retryOnConflict } from '@regatta/kube';
+import { retryOnConflict, updatePatch } from '@regatta/kube';
 import { type Pod, writePodConditions } from '@regatta/lifecycle';
 import { upgradableCondition } from '../pod-upgrade.js';
 import { POD, type UpgradeSync } from './context.js';
 
 /**
- * Updates the pod with `change` applied to its latest version; returns what was written, or undefined when the
+ * Updates the pod with `change` applied to its latest version (the cached pod first, a GET after a conflict), as a
+ * guarded patch from that version to the changed pod; returns what was written, or undefined when the
  * latest version needs nothing (`change` answers undefined: another writer got there first).
  */
 export async function updatePod(
@@ -30,7 +36,11 @@ export async function updatePod(
     const next = change(fresh);
     result = undefined;
     if (!next) return;
-    const out = await s.d.client.replace<Pod>(next.pod);
+    const out = await s.d.client.patch<Pod>(
+      { ...POD, namespace: fresh.metadata?.namespace, name: fresh.metadata?.name ?? '' },
+      updatePatch(fresh, next.pod),
+      { type: 'json' },
+    );
     s.expectUpdated(out);
     result = { pod: out, changed: next.changed };
   });

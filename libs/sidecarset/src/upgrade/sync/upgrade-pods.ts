@@ -1,6 +1,7 @@
 /**
  * Step 7: upgrade the next pods (OpenKruise `Processor.updatePods`): not-upgradable pods get their condition and
- * one event, the chosen ones their new sidecar images in one pod UPDATE each, then `SidecarSetUpgradable=True`.
+ * one event, the chosen ones their new sidecar images in one pod update each (a patch
+ * guarded by the version read, ./pod-writes.ts), then `SidecarSetUpgradable=True`.
  * Each pod's writes go in order; up to POD_WRITE_CONCURRENCY pods are written at once, as CloneSet's in-place
  * updates are (upstream writes one pod after the other, which makes a round of N pods take 2·N write round trips:
  * docs/adr/0055-sidecarset-pod-writes-concurrent.md). The round's pods were all chosen under maxUnavailable before
@@ -28,7 +29,7 @@ async function unlessGone(write: () => Promise<void>): Promise<void> {
 }
 
 /**
- * Upgrades this round's pods; `onUpgraded` is called for every pod whose UPDATE was written (as written), also when
+ * Upgrades this round's pods; `onUpgraded` is called for every pod whose update was written (as written), also when
  * another pod's write failed. Returns those pods, in the round's order.
  */
 export async function upgradePodsStep(
