@@ -47,6 +47,7 @@ const CHILD_KINDS: { apiVersion: string; kind: string }[] = [
 export interface StoredKind {
   fuzz: FuzzKind;
   app: string;
+  id?: string;
   apiVersion: string;
   clusterScoped?: boolean;
 }
@@ -111,7 +112,7 @@ export async function storedInvalid(
 ): Promise<StoredOutcome> {
   const violations: Violation[] = [];
   const notes: string[] = [];
-  const NS = `chaos-r2s-${k.app}`;
+  const NS = `chaos-r2s-${k.id ?? k.app}`;
   const KIND = k.fuzz.kind;
   const startedAt = w.now();
   await createFuzzNamespace(w, NS);
