@@ -316,6 +316,11 @@ async function fuzzKind(
         !byOwnRules(x) && (x.f.shape === 'invalid' || x.v.result === 'rejected') ? [i] : [],
       ),
     ),
+    clusterRule: new Set(
+      results.flatMap((x, i) =>
+        x.v.result === 'rejected' && x.v.by === 'webhook' && clusterRuleOnly(x.r) ? [i] : [],
+      ),
+    ),
     program: plain,
   });
   if (!main) await plain.stop();
