@@ -73,8 +73,8 @@ describe('a webhook refusal by a cluster rule only is not judged', () => {
 });
 
 describe('the bystander pod of the second half', () => {
-  const pod = (uid: string, containers: unknown[], labels = { app: 'chaos-bystander' }) =>
-    ({ metadata: { uid, labels }, spec: { containers } }) as never;
+  const pod = (uid: string, containers: unknown[], labels: Record<string, string> = { app: 'chaos-bystander' }, ownerReferences?: unknown[]) =>
+    ({ metadata: { uid, labels, ...(ownerReferences ? { ownerReferences } : {}) }, spec: { containers } }) as never;
   const c = [{ name: 'main', image: 'busybox:1.37' }];
   it.each([
     ['untouched', pod('u', c), undefined],
@@ -82,6 +82,9 @@ describe('the bystander pod of the second half', () => {
     ['created again', pod('v', c), /created again/],
     ['a sidecar added', pod('u', [...c, { name: 'agent', image: 'x' }]), /changed/],
     ['relabelled', pod('u', c, { app: 'x' }), /relabelled/],
+    ['a label added', pod('u', c, { app: 'chaos-bystander', 'controller-revision-hash': 'h' }), /relabelled/],
+    ['given its zone by the node simulator', pod('u', c, { app: 'chaos-bystander', 'topology.kubernetes.io/zone': 'zone-a' }), undefined],
+    ['adopted', pod('u', c, undefined, [{ kind: 'CloneSet', name: 'sv-1' }]), /adopted \(CloneSet sv-1\)/],
   ])('%s', (_n, after, want) => {
     const got = bystanderHarm(pod('u', c), after);
     if (want === undefined) expect(got).toBeUndefined();

@@ -92,17 +92,28 @@ export function clusterRuleOnly(r: { message?: string; causes?: { message?: stri
   return causes.every((c) => CLUSTER_RULES.test(c.message ?? ''));
 }
 
-/** The bystander pod after the wait: deleted, or its containers or labels changed (undefined: untouched). */
+/** The label the node simulator gives a pod it starts (its node's zone): not a program's doing. */
+const SIMULATOR_LABELS = new Set(['topology.kubernetes.io/zone']);
+
+/**
+ * The bystander pod after the wait: deleted, adopted (an owner reference), its containers changed, or a label of its
+ * own changed or one added (other than the node simulator's zone); undefined when untouched.
+ */
 export function bystanderHarm(
   before: KubeObject & { spec?: unknown },
   after: (KubeObject & { spec?: unknown }) | undefined,
 ): string | undefined {
   if (!after) return 'deleted';
   if (after.metadata?.uid !== before.metadata?.uid) return 'deleted and created again';
+  const owners = after.metadata?.ownerReferences ?? [];
+  if (owners.length > 0) return `adopted (${owners.map((r) => `${r.kind} ${r.name}`).join(', ')})`;
   const containers = (p: { spec?: unknown }) => JSON.stringify((p.spec as { containers?: unknown })?.containers);
   if (containers(after) !== containers(before)) return `changed (containers ${containers(after).slice(0, 120)})`;
-  if (JSON.stringify(after.metadata?.labels) !== JSON.stringify(before.metadata?.labels))
-    return `relabelled (${JSON.stringify(after.metadata?.labels)})`;
+  const was = before.metadata?.labels ?? {};
+  const now = Object.fromEntries(
+    Object.entries(after.metadata?.labels ?? {}).filter(([k]) => !SIMULATOR_LABELS.has(k) || k in was),
+  );
+  if (JSON.stringify(now) !== JSON.stringify(was)) return `relabelled (${JSON.stringify(now)})`;
   return undefined;
 }
 
