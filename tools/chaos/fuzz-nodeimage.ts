@@ -102,19 +102,26 @@ const addImages = (o: Obj, images: Obj): void => {
   spec['images'] = { ...(spec['images'] as Obj), ...images };
 };
 
+/** The mutated image's tags (the valid base has at least one). */
+const tagsOf = (o: Obj): Obj[] => (((o['spec'] as Obj)['images'] as Obj)[IMAGE] as { tags: Obj[] }).tags;
+const firstTag = (o: Obj): Obj => {
+  const t = tagsOf(o)[0];
+  if (!t) throw new Error('a valid NodeImage of the generator has a tag');
+  return t;
+};
+
 const MUTATIONS: Mutations = {
   invalid: [
     fc.constant(at(`${TAGS}.0.tag`, '')),
     fc.constant(
       m('duplicated tag', (o) => {
-        const tags = ((o['spec'] as Obj)['images'] as Obj)[IMAGE] as { tags: Obj[] };
-        tags.tags.push(structuredClone(tags.tags[0]!));
+        tagsOf(o).push(structuredClone(firstTag(o)));
       }),
     ),
     fc.constantFrom(-1, -100).map((v) => at(`${TAGS}.0.version`, v)),
     fc.constant(
       m('no pullPolicy', (o) => {
-        delete (((o['spec'] as Obj)['images'] as Obj)[IMAGE] as { tags: Obj[] }).tags[0]!['pullPolicy'];
+        delete firstTag(o)['pullPolicy'];
       }),
     ),
     fc.constant(at(`${TAGS}.0.pullPolicy`, { timeoutSeconds: 60, backoffLimit: 1 })),
