@@ -13,9 +13,10 @@ import {
   validateSidecarSet,
   validateStatefulSet,
 } from '@regatta/api';
-import { defaultImagePullJob, validateImagePullJob } from '@regatta/imagepull';
+import { defaultImagePullJob, defaultNodeImage, validateImagePullJob, validateNodeImage } from '@regatta/imagepull';
 import { defaultUnitedDeployment, validateUnitedDeployment } from '@regatta/uniteddeployment';
 import { IMAGE_PULL_JOB } from './fuzz-imagepull.js';
+import { NODE_IMAGE } from './fuzz-nodeimage.js';
 import { ADVANCED_STATEFULSET, CLONESET, type FuzzKind, type Obj, sampleObjects, SHAPES } from './fuzz.js';
 import {
   ADVANCED_DAEMONSET,
@@ -36,7 +37,18 @@ const RULES: [FuzzKind, (o: Obj) => FieldError[]][] = [
   [SIDECARSET, (o) => validateSidecarSet(defaultSidecarSet(o))],
   [RESOURCE_DISTRIBUTION, (o) => validateResourceDistribution(o, 'v1alpha1')],
   [IMAGE_PULL_JOB, (o) => validateImagePullJob(defaultedJob(o))],
+  [NODE_IMAGE, (o) => validateNodeImage(defaultedNodeImage(o))],
 ];
+
+/** The NodeImage defaults, or the object as it is where the defaulting throws (the API server's schema refuses
+ * those wrong types before the validating webhook sees them). */
+function defaultedNodeImage(o: Obj): unknown {
+  try {
+    return defaultNodeImage(o as never, new Date(0));
+  } catch {
+    return o;
+  }
+}
 
 /** The ImagePullJob defaults, or the object as it is where the defaulting throws (the defect below). */
 function defaultedJob(o: Obj): unknown {

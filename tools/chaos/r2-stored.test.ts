@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actedOn, clusterRuleOnly, refusalOf } from './r2-stored.js';
+import { actedOn, bystanderHarm, clusterRuleOnly, refusalOf } from './r2-stored.js';
 
 describe('R2 with the webhooks removed: what counts as refused and as acted on', () => {
   it.each([
@@ -69,5 +69,25 @@ describe('a webhook refusal by a cluster rule only is not judged', () => {
     ['no causes, an own rule in the message', { message: 'spec.replicas: Invalid value: -1' }, false],
   ])('%s', (_n, r, want) => {
     expect(clusterRuleOnly(r)).toBe(want);
+  });
+});
+
+describe('the bystander pod of the second half', () => {
+  const pod = (uid: string, containers: unknown[], labels: Record<string, string> = { app: 'chaos-bystander' }, ownerReferences?: unknown[]) =>
+    ({ metadata: { uid, labels, ...(ownerReferences ? { ownerReferences } : {}) }, spec: { containers } }) as never;
+  const c = [{ name: 'main', image: 'busybox:1.37' }];
+  it.each([
+    ['untouched', pod('u', c), undefined],
+    ['deleted', undefined, /^deleted$/],
+    ['created again', pod('v', c), /created again/],
+    ['a sidecar added', pod('u', [...c, { name: 'agent', image: 'x' }]), /changed/],
+    ['relabelled', pod('u', c, { app: 'x' }), /relabelled/],
+    ['a label added', pod('u', c, { app: 'chaos-bystander', 'controller-revision-hash': 'h' }), /relabelled/],
+    ['given its zone by the node simulator', pod('u', c, { app: 'chaos-bystander', 'topology.kubernetes.io/zone': 'zone-a' }), undefined],
+    ['adopted', pod('u', c, undefined, [{ kind: 'CloneSet', name: 'sv-1' }]), /adopted \(CloneSet sv-1\)/],
+  ])('%s', (_n, after, want) => {
+    const got = bystanderHarm(pod('u', c), after);
+    if (want === undefined) expect(got).toBeUndefined();
+    else expect(got).toMatch(want);
   });
 });

@@ -6,7 +6,10 @@
 // `InvalidSpec` on it naming a field, nothing acted on (no object in the namespace owned by it: pods, revisions,
 // subset workloads, distributed copies; no status written, no finalizer added), no crash of the program. Only the
 // objects the webhook refused are judged; those invalid by construction that the webhook admitted (OpenKruise does
-// not check everything, see r2.ts) are counted, not judged.
+// not check everything, see r2.ts) are counted, not judged. Those refused by a rule that reads the cluster only (a
+// `podsToDelete` naming no pod of the object, SidecarSets overlapping, a resource the API server refuses) are stored
+// too, and must do no harm: no crash, and the bystander pod (a pod of the namespace no stored object owns, created
+// first) neither deleted nor changed; what the program did with each (status, Warning events) is listed.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { KubeApiError, type KubeObject } from '@regatta/kube';
 import type { Violation } from './checker.js';
@@ -28,6 +31,8 @@ export async function createFuzzNamespace(w: World, ns: string): Promise<void> {
 /** The reason the spec guards give (libs/cloneset/src/events.ts INVALID_SPEC_REASON and the others). */
 export const INVALID_SPEC = 'InvalidSpec';
 const WAIT_MS = 60_000;
+/** The pod of the second half's namespace that no fuzzed object owns. */
+export const BYSTANDER = 'chaos-bystander';
 /** After every stored object has its event: how long the program has to show it would act anyway. */
 const SETTLE_MS = 5_000;
 
@@ -47,6 +52,7 @@ const CHILD_KINDS: { apiVersion: string; kind: string }[] = [
 export interface StoredKind {
   fuzz: FuzzKind;
   app: string;
+  id?: string;
   apiVersion: string;
   clusterScoped?: boolean;
 }
@@ -86,6 +92,31 @@ export function clusterRuleOnly(r: { message?: string; causes?: { message?: stri
   return causes.every((c) => CLUSTER_RULES.test(c.message ?? ''));
 }
 
+/** The label the node simulator gives a pod it starts (its node's zone): not a program's doing. */
+const SIMULATOR_LABELS = new Set(['topology.kubernetes.io/zone']);
+
+/**
+ * The bystander pod after the wait: deleted, adopted (an owner reference), its containers changed, or a label of its
+ * own changed or one added (other than the node simulator's zone); undefined when untouched.
+ */
+export function bystanderHarm(
+  before: KubeObject & { spec?: unknown },
+  after: (KubeObject & { spec?: unknown }) | undefined,
+): string | undefined {
+  if (!after) return 'deleted';
+  if (after.metadata?.uid !== before.metadata?.uid) return 'deleted and created again';
+  const owners = after.metadata?.ownerReferences ?? [];
+  if (owners.length > 0) return `adopted (${owners.map((r) => `${r.kind} ${r.name}`).join(', ')})`;
+  const containers = (p: { spec?: unknown }) => JSON.stringify((p.spec as { containers?: unknown })?.containers);
+  if (containers(after) !== containers(before)) return `changed (containers ${containers(after).slice(0, 120)})`;
+  const was = before.metadata?.labels ?? {};
+  const now = Object.fromEntries(
+    Object.entries(after.metadata?.labels ?? {}).filter(([k]) => !SIMULATOR_LABELS.has(k) || k in was),
+  );
+  if (JSON.stringify(now) !== JSON.stringify(was)) return `relabelled (${JSON.stringify(now)})`;
+  return undefined;
+}
+
 /** The reconciler's refusal: a Warning `InvalidSpec` event whose message names a field path. */
 export function refusalOf(
   events: { type?: string; reason?: string; message?: string }[],
@@ -105,16 +136,26 @@ export async function storedInvalid(
     judged: ReadonlySet<number>;
     /** Indices sent too, not judged: invalid by construction but admitted, or refused by a cluster rule only. */
     others: ReadonlySet<number>;
+    /** Of `others`, those the webhook refused by a cluster rule only (what the program did with each is listed). */
+    clusterRule: ReadonlySet<number>;
     /** The program reconciling the kind, running without webhooks (its crashes counted from now on). */
     program: SupervisedProgram;
   },
 ): Promise<StoredOutcome> {
   const violations: Violation[] = [];
   const notes: string[] = [];
-  const NS = `chaos-r2s-${k.app}`;
+  const NS = `chaos-r2s-${k.id ?? k.app}`;
   const KIND = k.fuzz.kind;
   const startedAt = w.now();
   await createFuzzNamespace(w, NS);
+
+  // a pod no fuzzed object owns: a podsToDelete naming it, or any other rule, must not delete or change it
+  const bystander = await w.client.create<KubeObject & { spec?: unknown }>({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: BYSTANDER, namespace: NS, labels: { app: 'chaos-bystander' } },
+    spec: { containers: [{ name: 'main', image: 'busybox:1.37' }] },
+  } as KubeObject);
 
   const all = sampleObjects(k.fuzz, NS, o.perKind, o.seed, 'sv');
   const chosen = [...new Set([...o.judged, ...o.others])].sort((a, b) => a - b);
@@ -158,11 +199,15 @@ export async function storedInvalid(
         for (const r of x.metadata?.ownerReferences ?? [])
           owned.set(r.uid, [...(owned.get(r.uid) ?? []), `${c.kind} ${x.metadata?.name ?? ''}`]);
     }
-    return stored.map((s) => ({
-      s,
-      refusal: refusalOf(events.filter((e) => e.involvedObject?.uid === s.uid)),
-      acted: actedOn(objects.get(s.uid) ?? ({} as Stored), owned.get(s.uid) ?? []),
-    }));
+    return stored.map((s) => {
+      const mine = events.filter((e) => e.involvedObject?.uid === s.uid);
+      return {
+        s,
+        refusal: refusalOf(mine),
+        acted: actedOn(objects.get(s.uid) ?? ({} as Stored), owned.get(s.uid) ?? []),
+        warnings: [...new Set(mine.filter((e) => e.type === 'Warning').map((e) => `${e.reason}: ${(e.message ?? '').slice(0, 120)}`))],
+      };
+    });
   };
   const until = Date.now() + WAIT_MS;
   let seen = await look();
@@ -211,6 +256,25 @@ export async function storedInvalid(
     notes.push(
       `admitted by the webhook, refused when stored: #${x.s.i} ${x.s.f.mutations.join('; ').slice(0, 160)}`,
     );
+  for (const x of unjudged.filter((u) => o.clusterRule.has(u.s.i)))
+    notes.push(
+      `cluster rule only, stored: #${x.s.i} ${x.s.f.mutations.join('; ').slice(0, 120)}: ${x.acted ?? 'not acted on'}; ` +
+        `Warning events: ${x.warnings.join(' | ') || 'none'}`,
+    );
+  const after = await w.client.getOrUndefined<KubeObject & { spec?: unknown }>({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    namespace: NS,
+    name: BYSTANDER,
+  });
+  const harm = bystanderHarm(bystander, after);
+  if (harm)
+    violations.push({
+      kind: 'stored-invalid',
+      at: w.now(),
+      count: 1,
+      detail: `with invalid ${KIND}s stored, the bystander pod (owned by none of them) was ${harm}`,
+    });
 
   // cluster-scoped objects outlive the namespace (a SidecarSet left behind would match later checks' pods)
   if (k.clusterScoped)
@@ -241,6 +305,10 @@ export async function storedInvalid(
       [
         'webhooks removed: not judged (admitted, or a cluster rule) stored: refused / acted on',
         `${n((x) => !!x.refusal, unjudged)} / ${n((x) => !!x.acted, unjudged)} of ${unjudged.length}`,
+      ],
+      [
+        'webhooks removed: cluster rule only, stored / the bystander pod',
+        `${n((x) => o.clusterRule.has(x.s.i), unjudged)} / ${harm ?? 'untouched'}`,
       ],
     ],
     violations,

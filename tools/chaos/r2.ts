@@ -1,5 +1,5 @@
 // R2, fuzzed admission (CloneSet, Advanced StatefulSet, Advanced DaemonSet, UnitedDeployment, SidecarSet,
-// ResourceDistribution, ImagePullJob, one after the other): seeded fast-check objects (tools/chaos/fuzz.ts), valid,
+// ResourceDistribution, ImagePullJob, NodeImage, one after the other): seeded fast-check objects (tools/chaos/fuzz.ts), valid,
 // invalid and hostile, sent one after the other through the real API server with the kind's program serving its
 // webhooks (from its bundle; for CloneSets in place of the world's one, which serves none). Counted: requests, accepted, rejected (by the webhook or the API
 // server), rejections without a field path, hung requests (> 10 s), failed calls, crashes, and whether each accepted
@@ -27,6 +27,7 @@ import {
 import { ADVANCED_DAEMONSET, RESOURCE_DISTRIBUTION, SIDECARSET, UNITED_DEPLOYMENT } from './fuzz-kinds.js';
 import { clusterRuleOnly, createFuzzNamespace, storedInvalid } from './r2-stored.js';
 import { IMAGE_PULL_JOB } from './fuzz-imagepull.js';
+import { GONE_OWNER_IMAGE, NODE_IMAGE } from './fuzz-nodeimage.js';
 import type { CheckResult } from './report.js';
 import type { World } from './world.js';
 
@@ -37,6 +38,8 @@ export interface R2Kind {
   fuzz: FuzzKind;
   /** The app (its bundle) serving the webhooks and reconciling the kind. */
   app: string;
+  /** Names the kind's namespaces and saved files when its app serves another kind too (default: `app`). */
+  id?: string;
   apiVersion: string;
   /** The validating webhook entry whose registration says the program's webhooks are in the path. */
   entry: string;
@@ -82,6 +85,18 @@ export const R2_KINDS: R2Kind[] = [
     entry: 'vimagepulljob.kb.io',
     // an ImagePullJob's status has no observedGeneration: the controller's first status write sets startTime
     reconciled: (obj) => typeof obj.status?.['startTime'] === 'string',
+  },
+  {
+    fuzz: NODE_IMAGE,
+    app: 'imagepull',
+    id: 'nodeimage',
+    apiVersion: 'apps.kruise.io/v1beta1',
+    entry: 'vnodeimage.kb.io',
+    clusterScoped: true,
+    // a NodeImage's status is its node agent's (none runs here): the controller's spec maintenance dropped the tag
+    // whose owner job does not exist (tools/chaos/fuzz-nodeimage.ts)
+    reconciled: (obj) =>
+      !(obj as { spec?: { images?: Record<string, unknown> } }).spec?.images?.[GONE_OWNER_IMAGE],
   },
 ];
 const RECONCILE_WAIT_MS = 120_000;
@@ -154,7 +169,7 @@ async function fuzzKind(
 ): Promise<KindOutcome> {
   const violations: Violation[] = [];
   const notes: string[] = [];
-  const NS = `chaos-r2-${k.app}`;
+  const NS = `chaos-r2-${k.id ?? k.app}`;
   const CONFIG = `regatta-${k.app}`;
   const KIND = k.fuzz.kind;
   const failDir = join(o.dir, 'r2-failures');
@@ -178,7 +193,7 @@ async function fuzzKind(
   const results: { f: Fuzzed; r: Response; v: Verdict; at: number }[] = [];
   const save = async (f: Fuzzed, r: Response, why: string, i: number) => {
     await mkdir(failDir, { recursive: true });
-    const file = join(failDir, `${k.app}-${i}.json`);
+    const file = join(failDir, `${k.id ?? k.app}-${i}.json`);
     await writeFile(
       file,
       JSON.stringify(
@@ -259,7 +274,7 @@ async function fuzzKind(
   for (const x of accepted.filter((a) => a.f.shape === 'invalid')) {
     const i = objects.indexOf(x.f);
     await mkdir(join(o.dir, 'r2-accepted-invalid'), { recursive: true });
-    await writeFile(join(o.dir, 'r2-accepted-invalid', `${k.app}-${i}.json`), JSON.stringify(x.f, null, 1));
+    await writeFile(join(o.dir, 'r2-accepted-invalid', `${k.id ?? k.app}-${i}.json`), JSON.stringify(x.f, null, 1));
     notes.push(`invalid by construction, accepted: #${i} ${x.f.mutations.join('; ')}`);
   }
   const notReconciled = [...names].filter((n) => !reconciled.has(n));
@@ -299,6 +314,11 @@ async function fuzzKind(
     others: new Set(
       results.flatMap((x, i) =>
         !byOwnRules(x) && (x.f.shape === 'invalid' || x.v.result === 'rejected') ? [i] : [],
+      ),
+    ),
+    clusterRule: new Set(
+      results.flatMap((x, i) =>
+        x.v.result === 'rejected' && x.v.by === 'webhook' && clusterRuleOnly(x.r) ? [i] : [],
       ),
     ),
     program: plain,

@@ -139,6 +139,20 @@ describe('NodeImage admission', () => {
   ])('%j → %s', (image, detail) => {
     expect(validateNodeImage({ spec: { images: { ubuntu: image } } }).map((e) => e.detail)).toEqual([detail]);
   });
+  // the webhook answered 500 on these (R2, reliability finding 6); the CRD schema refuses them with their field path
+  it.each([
+    ['a string tags', { a: { tags: 'not a list' } }, ['a', 'tags'], 'not a list'],
+    ['a number tag', { a: { tags: [5, { tag: 'b' }] } }, ['a', 'tags', 0], 5],
+    ['a string pullPolicy', { a: { tags: [{ tag: 'b', pullPolicy: 'Always' }] } }, ['a', 'tags', 0, 'pullPolicy'], 'Always'],
+    ['a string image', { a: 'busybox:1.37' }, ['a'], 'busybox:1.37'],
+  ])('leaves %s as it is, defaulting the rest, without throwing', (_, images, path, want) => {
+    const out = defaultNodeImage({ spec: { images } } as unknown as NodeImage, new Date(0));
+    expect(path.reduce<unknown>((v, k) => (v as Record<string | number, unknown>)[k], out.spec!.images)).toEqual(want);
+  });
+  it('defaults the other tags of an image with a wrong-typed one', () => {
+    const out = defaultNodeImage({ spec: { images: { a: { tags: [5, { tag: 'b' }] } } } } as unknown as NodeImage, new Date(0));
+    expect(out.spec!.images!['a']!.tags[1]).toMatchObject({ tag: 'b', createdAt: '1970-01-01T00:00:00Z' });
+  });
   it('at most 256 images', () => {
     const images = Object.fromEntries(Array.from({ length: 257 }, (_, i) => [`i${i}`, { tags: [] }]));
     expect(validateNodeImage({ spec: { images } })[0]!.detail).toBe('spec images length 257 can not be more than 256');

@@ -13,11 +13,12 @@ import {
   type ImagePullJob,
   type NodeImage,
 } from '@regatta/api';
-import { isAlreadyExists, isNotFound, retryOnConflict, type EventRecorder, type KubeClient, type KubeObject } from '@regatta/kube';
+import { isAlreadyExists, isNotFound, retryOnConflict, SpecGuard, type EventRecorder, type KubeClient, type KubeObject } from '@regatta/kube';
 import type { Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
 import type { Reader } from './job-reconciler.js';
 import { maintainNodeImageSpec, type SpecLookups } from './nodeimage-spec.js';
 import { guardNodeImageStatus, pullFailedMessage, RESPONSE_TIMEOUT_MS } from './nodeimage-status.js';
+import { nodeImageSpecProblem, refuseInvalidNodeImage } from './spec-guard.js';
 
 export interface NodeLike extends KubeObject {
   status?: { conditions?: { type: string; status: string; lastTransitionTime?: string }[] };
@@ -56,6 +57,8 @@ export function nodeReadyDelay(node: NodeLike, now: Date, delayMs: number): { re
 export class NodeImageReconciler implements Reconciler {
   readonly #d: NodeImageReconcilerDeps;
   readonly #now: () => Date;
+  /** A NodeImage stored without the webhooks that fails their rules is not acted on (spec-guard.ts). */
+  readonly #specGuard = new SpecGuard(nodeImageSpecProblem);
 
   constructor(deps: NodeImageReconcilerDeps) {
     this.#d = deps;
@@ -80,6 +83,7 @@ export class NodeImageReconciler implements Reconciler {
     if (node && isVirtualKubelet(node)) return {};
     const now = this.#now();
     if (!cached) {
+      this.#specGuard.forget(name);
       if (!node) return {};
       const { ready, delayMs } = nodeReadyDelay(node, now, this.#d.creationDelayMs ?? DEFAULT_NODEIMAGE_CREATION_DELAY_MS);
       if (!ready) return {};
@@ -96,6 +100,8 @@ export class NodeImageReconciler implements Reconciler {
       return {};
     }
     if (cached.metadata?.deletionTimestamp) return {};
+    const problem = this.#specGuard.problem(name, cached);
+    if (problem) return refuseInvalidNodeImage(cached, problem, this.#d.recorder, ctx.log);
 
     let waitMs: number | undefined;
     const lookups = this.#lookups();

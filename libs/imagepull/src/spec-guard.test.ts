@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import type { ImagePullJob } from '@regatta/api';
+import type { ImagePullJob, NodeImage } from '@regatta/api';
 import { SpecGuard } from '@regatta/kube';
-import { refuseInvalidSpec, specProblem } from './spec-guard.js';
+import { nodeImageSpecProblem, refuseInvalidNodeImage, refuseInvalidSpec, specProblem } from './spec-guard.js';
 import { job } from './testing/fixtures.js';
 
 const spec = (j: ImagePullJob) => j.spec as unknown as Record<string, unknown>;
@@ -93,6 +93,55 @@ describe('specProblem: the admission rules, for what the API server stored witho
       bad,
       'InvalidSpec',
       expect.stringMatching(/^not acting on this ImagePullJob until it is fixed: spec\.image/),
+    );
+  });
+});
+
+const nodeImage = (images: unknown): NodeImage =>
+  ({ apiVersion: 'apps.kruise.io/v1beta1', kind: 'NodeImage', metadata: { name: 'n1' }, spec: { images } }) as NodeImage;
+const tag = (t: Record<string, unknown> = {}) => ({ tag: '1.37', pullPolicy: { ttlSecondsAfterFinished: 300 }, ...t });
+
+describe('nodeImageSpecProblem: the NodeImage rules, for what the API server stored without the webhooks', () => {
+  it.each<[string, NodeImage, RegExp | undefined]>([
+    ['a valid NodeImage', nodeImage({ busybox: { tags: [tag()] } }), undefined],
+    ['no spec', { metadata: { name: 'n1' } } as NodeImage, undefined],
+    // the webhook gives a tag its createdAt; the controller drops a stored tag without one (nodeimage-spec.ts)
+    ['a tag without createdAt', nodeImage({ busybox: { tags: [tag({ createdAt: undefined })] } }), undefined],
+    ['an empty tag', nodeImage({ busybox: { tags: [tag({ tag: '' })] } }), /^spec\.images\[busybox\]\.tags\[0\]\.tag: .*can not be empty/],
+    ['a duplicated tag', nodeImage({ busybox: { tags: [tag(), tag()] } }), /spec\.images\[busybox\]\.tags\[1\]\.tag: .*duplicated tag 1\.37/],
+    ['no TTL', nodeImage({ busybox: { tags: [tag({ pullPolicy: { timeoutSeconds: 60 } })] } }), /pullPolicy\.ttlSecondsAfterFinished: .*must set/],
+    ['a negative version', nodeImage({ busybox: { tags: [tag({ version: -1 })] } }), /\.version: .*can not be less than 0/],
+    [
+      '257 images',
+      nodeImage(Object.fromEntries(Array.from({ length: 257 }, (_, i) => [`i${i}`, { tags: [tag()] }]))),
+      /^spec\.images: .*257 can not be more than 256/,
+    ],
+    ['a string pullPolicy (the defaulting leaves it)', nodeImage({ busybox: { tags: [tag({ pullPolicy: 'Always' })] } }), /pullPolicy: .*must set/],
+  ])('%s', (_name, obj, want) => {
+    const got = nodeImageSpecProblem(obj);
+    if (want === undefined) expect(got).toBeUndefined();
+    else expect(got).toMatch(want);
+  });
+
+  it('never throws, for any JSON in its images (fast-check)', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.jsonValue({ maxDepth: 3 }), (images, t) => {
+        expect(typeof (nodeImageSpecProblem(nodeImage(images)) ?? '')).toBe('string');
+        expect(typeof (nodeImageSpecProblem(nodeImage({ a: { tags: [t] } })) ?? '')).toBe('string');
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('the refusal: a Warning InvalidSpec naming the field, nothing to retry', () => {
+    const warning = vi.fn(async () => undefined);
+    const warn = vi.fn();
+    const bad = nodeImage({ busybox: { tags: [tag(), tag()] } });
+    expect(refuseInvalidNodeImage(bad, nodeImageSpecProblem(bad)!, { warning }, { warn })).toEqual({});
+    expect(warning).toHaveBeenCalledWith(
+      bad,
+      'InvalidSpec',
+      expect.stringMatching(/^not acting on this NodeImage until it is fixed: spec\.images\[busybox\]\.tags\[1\]\.tag/),
     );
   });
 });

@@ -9,9 +9,9 @@
  * The validator never throws for any JSON; the defaulting may (a spec that is not an object): the error is then
  * the problem reported, so a bad object is never retried hot.
  */
-import type { ImagePullJob } from '@regatta/api';
+import type { ImagePullJob, NodeImage } from '@regatta/api';
 import { INVALID_SPEC_REASON, specProblemOf, type EventRecorder } from '@regatta/kube';
-import { defaultImagePullJob, validateImagePullJob } from './admission.js';
+import { defaultImagePullJob, defaultNodeImage, validateImagePullJob, validateNodeImage } from './admission.js';
 
 export { INVALID_SPEC_REASON } from '@regatta/kube';
 
@@ -34,5 +34,31 @@ export function refuseInvalidSpec(
     INVALID_SPEC_REASON,
     `not acting on this ImagePullJob until it is fixed: ${problem}`,
   );
+  return {};
+}
+
+/**
+ * The NodeImage rules (docs/imagepull.md "Admission"), for a NodeImage stored without the webhooks: more than 256
+ * images, an empty or duplicated tag, a tag without `pullPolicy` or its TTL (never dropped after completion), a
+ * negative version. Checked as the validating webhook sees it, after the defaulting (a tag without `createdAt` is
+ * not a problem here: the webhook would give it one, and the controller's spec maintenance drops it).
+ */
+export function nodeImageSpecProblem(ni: NodeImage): string | undefined {
+  return specProblemOf('NodeImage', () => validateNodeImage(defaultNodeImage(ni, new Date(0))));
+}
+
+/**
+ * The NodeImage controller's answer to a NodeImage that fails validation: no spec maintenance and no status written
+ * (no tag failed or dropped on its behalf), a Warning `InvalidSpec` naming the fields, nothing to retry until it
+ * changes. Deleting it once its node is gone still happens.
+ */
+export function refuseInvalidNodeImage(
+  ni: NodeImage,
+  problem: string,
+  recorder: Pick<EventRecorder, 'warning'> | undefined,
+  log: { warn(obj: object, msg: string): void },
+): Record<string, never> {
+  log.warn({ nodeImage: ni.metadata?.name, problem }, 'not reconciling this NodeImage: it fails validation');
+  void recorder?.warning(ni, INVALID_SPEC_REASON, `not acting on this NodeImage until it is fixed: ${problem}`);
   return {};
 }

@@ -66,3 +66,45 @@ describe('podDefaulter (§5.2: injection, then launch priority)', () => {
     ).toBeUndefined();
   });
 });
+
+describe('podDefaulter with a SidecarSet stored invalid (webhooks off; docs/reliability.md R2)', () => {
+  const invalid = (name: string, spec: Partial<AnySidecarSet['spec']>): AnySidecarSet => ({
+    ...sidecarSet,
+    metadata: { ...sidecarSet.metadata, name, uid: `uid-${name}`, generation: 1 },
+    spec: {
+      ...sidecarSet.spec,
+      containers: [{ name: `${name}-c`, image: 'busybox' }],
+      ...spec,
+    } as AnySidecarSet['spec'],
+  });
+  const pod: Pod = {
+    metadata: { name: 'p', labels: { app: 'web' } },
+    spec: { containers: [{ name: 'app', image: 'a' }] },
+  };
+  it.each([
+    ['an unparsable maxUnavailable', { updateStrategy: { type: 'RollingUpdate', maxUnavailable: 'lots' } }],
+    ['two sidecars of one name', { containers: [{ name: 'x', image: 'a' }, { name: 'x', image: 'b' }] }],
+    ['an unknown update type', { updateStrategy: { type: 'Sometimes' } }],
+  ])('is not injected (%s); the valid one is', async (_, spec) => {
+    const h = podDefaulter({
+      sidecarSets: () => [sidecarSet, invalid('bad', spec as Partial<AnySidecarSet['spec']>)],
+      namespaceLabels: () => ({}),
+      revisions: () => [],
+    });
+    const out = (await h(input(pod))) as Pod;
+    expect(out.spec!.containers!.map((c) => c.name)).toEqual(['envoy', 'app']);
+    expect(out.metadata!.annotations!['kruise.io/sidecarset-injected-list']).toBe('mesh');
+  });
+  it('is injected once fixed (a new generation)', async () => {
+    let bad = invalid('bad', { updateStrategy: { type: 'RollingUpdate', maxUnavailable: 'lots' } } as never);
+    const h = podDefaulter({
+      sidecarSets: () => [bad],
+      namespaceLabels: () => ({}),
+      revisions: () => [],
+    });
+    expect(await h(input(pod))).toBeUndefined();
+    bad = { ...bad, metadata: { ...bad.metadata, generation: 2 }, spec: { ...bad.spec, updateStrategy: { type: 'RollingUpdate', maxUnavailable: 1 } } } as AnySidecarSet;
+    const out = (await h(input(pod))) as Pod;
+    expect(out.spec!.containers!.map((c) => c.name)).toEqual(['app', 'bad-c']);
+  });
+});

@@ -2,12 +2,17 @@
  * The pod mutating webhook (OpenKruise `pkg/webhook/pod/mutating/pod_create_update_handler.go`): on CREATE, sidecar
  * injection (`sidecarset.go`), then container launch priority (`container_launch_priority_initialization.go`).
  * UPDATE is not registered: upstream's open-source UPDATE path injects nothing (docs/sidecarset.md).
+ *
+ * A SidecarSet that fails its own admission rules (stored while the SidecarSet webhook was off or bypassed; the
+ * upgrade reconciler refuses it with an `InvalidSpec` event, spec-guard.ts) is not injected either: a pod created
+ * meanwhile gets the sidecars of the valid SidecarSets only (docs/reliability.md, R2 with the webhooks removed).
  */
-import type { Labels } from '@regatta/kube';
+import { SpecGuard, type Labels } from '@regatta/kube';
 import type { AdmissionInput, MutatingHandler } from '@regatta/runtime';
 import { injectSidecars } from '../injection/inject.js';
 import type { AnySidecarSet, Pod, SidecarSetRevision } from '../injection/types.js';
 import { withLaunchBarriers } from '../launch-priority/barrier-env.js';
+import { specProblem } from '../spec-guard.js';
 
 export const MUTATE_POD_PATH = '/mutate-pod';
 
@@ -25,7 +30,16 @@ export interface PodWebhookSources {
 /** `metav1.Time` in JSON: seconds precision. */
 const rfc3339 = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
+/** The SidecarSets that pass their admission rules (each checked once per generation). */
+export function validSidecarSets(
+  sets: readonly AnySidecarSet[],
+  guard: SpecGuard<AnySidecarSet>,
+): AnySidecarSet[] {
+  return sets.filter((s) => guard.problem(s.metadata?.name ?? '', s) === undefined);
+}
+
 export function podDefaulter(src: PodWebhookSources): MutatingHandler<Pod> {
+  const guard = new SpecGuard<AnySidecarSet>(specProblem);
   return async (input: AdmissionInput<Pod>) => {
     const pod = input.object;
     if (!pod || input.operation !== 'CREATE') return undefined;
@@ -33,7 +47,7 @@ export function podDefaulter(src: PodWebhookSources): MutatingHandler<Pod> {
     const withNamespace: Pod = { ...pod, metadata: { ...pod.metadata, namespace } };
     const injected = injectSidecars({
       pod: withNamespace,
-      sidecarSets: await src.sidecarSets(),
+      sidecarSets: validSidecarSets(await src.sidecarSets(), guard),
       namespaceLabels: src.namespaceLabels(namespace),
       revisions: src.revisions(),
       now: rfc3339(src.now?.() ?? new Date()),
