@@ -118,6 +118,16 @@ describe('InvariantChecker', () => {
     expect(c.violations.map((v) => v.detail)).toEqual(detail ? [detail] : []);
   });
 
+  it('allows two live pods on one node while a DaemonSet surges, not three', () => {
+    const c = new InvariantChecker();
+    c.list([pod('a', { identity: 'node-1' })], 0);
+    c.begin({ minAvailable: 0, maxPods: 3, perIdentity: 2 }, 0);
+    c.upsert(pod('b', { identity: 'node-1' }), 1);
+    expect(c.violations).toEqual([]);
+    c.upsert(pod('c', { identity: 'node-1' }), 2);
+    expect(c.violations.map((v) => v.detail)).toEqual(['identity node-1 on cs-a and cs-b and cs-c']);
+  });
+
   it('reports an ordinal out of range and two live pods with one ordinal', () => {
     const c = new InvariantChecker();
     c.list([pod('a', { identity: '0' }), pod('b', { identity: '1' })], 0);

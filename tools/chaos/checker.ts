@@ -14,7 +14,8 @@ export interface PodView {
   revision: string;
   /**
    * What no two live pods of the workload may share (workloads/*.ts): a CloneSet's
-   * `apps.kruise.io/cloneset-instance-id`, an Advanced StatefulSet's ordinal. Empty: not checked.
+   * `apps.kruise.io/cloneset-instance-id`, an Advanced StatefulSet's ordinal, an Advanced DaemonSet's node.
+   * Empty: not checked.
    */
   identity: string;
   /** The first container's image in the spec (what an in-place update changes). */
@@ -56,6 +57,8 @@ export interface Bounds {
    * `oldBelow`: no live pod whose identity is an ordinal below it updated (an Advanced StatefulSet's partition).
    */
   partition?: { maxUpdated?: number; oldBelow?: number };
+  /** Live pods one identity may have (default 1; a DaemonSet surging: 2 on a node). */
+  perIdentity?: number;
   /** Identities are ordinals below this (an Advanced StatefulSet's `replicas`, no reserved ordinals). */
   ordinalsBelow?: number;
 }
@@ -64,7 +67,7 @@ export type ViolationKind =
   | 'unavailable'
   | 'surge'
   | 'recreate'
-  /** Two live pods with one identity (CloneSet instance id, StatefulSet ordinal), or an ordinal out of range. */
+  /** More live pods with one identity than allowed (instance id, ordinal, node), or an ordinal out of range. */
   | 'duplicate-identity'
   /** A pod updated that the partition keeps at its old revision. */
   | 'partition'
@@ -231,7 +234,7 @@ export class InvariantChecker {
         );
     }
     if (b.partition) this.judgePartition(b.partition, active, at);
-    const byId = new Map<string, string>();
+    const byId = new Map<string, string[]>();
     for (const p of active) {
       if (!p.identity) continue;
       if (b.ordinalsBelow !== undefined && !(Number(p.identity) < b.ordinalsBelow))
@@ -240,9 +243,10 @@ export class InvariantChecker {
           at,
           `ordinal ${p.identity} of ${p.name}, below ${b.ordinalsBelow} expected`,
         );
-      const other = byId.get(p.identity);
-      if (other) this.add('duplicate-identity', at, `identity ${p.identity} on ${other} and ${p.name}`);
-      else byId.set(p.identity, p.name);
+      const names = [...(byId.get(p.identity) ?? []), p.name];
+      byId.set(p.identity, names);
+      if (names.length > (b.perIdentity ?? 1))
+        this.add('duplicate-identity', at, `identity ${p.identity} on ${names.join(' and ')}`);
     }
   }
 

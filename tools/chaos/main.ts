@@ -71,16 +71,17 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const)
   });
 
 const R5_AGENT_NODES = ['chaos-r5-a', 'chaos-r5-b'] as const;
+const ADS_NODES = 10;
 const results: CheckResult[] = [];
 try {
-  const r1Kinds = args.r1Kinds.map((id) => WORKLOADS[id]);
+  const r1Kinds = args.only.includes('R1') ? args.r1Kinds.map((id) => WORKLOADS[id]) : [];
   // every check but R3 rolls out CloneSets (R1 only when its kinds include them)
   const withCloneSet = args.only.some((c) => c !== 'R3' && (c !== 'R1' || args.r1Kinds.includes('cloneset')));
   const apps = [
     ...new Set([
       'watcher',
       ...(withCloneSet ? ['cloneset'] : []),
-      ...(args.only.includes('R1') ? r1Kinds.map((k) => k.app) : []),
+      ...r1Kinds.map((k) => k.app),
       ...(args.only.includes('R3') ? ['sidecarset'] : []),
       ...(args.only.includes('R2')
         ? R2_KINDS.map((k) => k.app).filter((a) => a !== 'cloneset' && args.r2Kinds.includes(a))
@@ -107,14 +108,10 @@ try {
     cluster,
     dir,
     bundles,
-    controllers: [
-      ...new Set([
-        ...(withCloneSet ? ['cloneset'] : []),
-        ...(args.only.includes('R1') ? r1Kinds.map((k) => k.app) : []),
-      ]),
-    ],
+    controllers: [...new Set([...(withCloneSet ? ['cloneset'] : []), ...r1Kinds.map((k) => k.app)])],
     ...(args.apiFaults > 0 && args.only.includes('R1') ? { apiProxy: { seed: args.seed } } : {}),
-    nodes: Math.max(3, Math.ceil((2 * maxPods) / 110) + 1),
+    // R1's DaemonSets: one pod per node, ten nodes
+    nodes: Math.max(3, Math.ceil((2 * maxPods) / 110) + 1, r1Kinds.some((k) => k.perNode) ? ADS_NODES : 0),
     restartMs: 1000,
     now,
     log,

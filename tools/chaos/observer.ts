@@ -1,6 +1,7 @@
 // The suite's independent view (docs/adr/0043): one API watch on pods feeding an InvariantChecker per namespace,
-// and one on each workload kind the suite rolls out (CloneSets, Advanced StatefulSets) recording every status and
-// rollout-trace record (never the bus). The status fields read here are the same for CloneSets and StatefulSets.
+// and one on each workload kind the suite rolls out (CloneSets, Advanced StatefulSets and DaemonSets) recording every
+// status and rollout-trace record (never the bus). The status fields read here are CloneSets' and StatefulSets'
+// (a DaemonSet's are read by workloads/ads.ts).
 import type { Pod } from '@regatta/api';
 import { ListWatcher, type KubeClient, type KubeObject, type WatchedResource } from '@regatta/kube';
 import { waitFor } from '@regatta/local-cluster';
@@ -170,18 +171,27 @@ export class Observer {
 export async function createWorkloadReady(
   client: KubeClient,
   obs: Observer,
-  o: { ns: string; object: KubeObject; replicas: number; identity?: IdentityOf },
+  o: {
+    ns: string;
+    object: KubeObject;
+    replicas: number;
+    identity?: IdentityOf;
+    /** The kind's reading of its status (a CloneSet's by default). */
+    done?: (w: WorkloadObj, generation: number, replicas: number) => boolean;
+    describe?: (w: WorkloadObj | undefined) => string;
+  },
   timeoutMs = 600_000,
 ): Promise<void> {
   const name = o.object.metadata?.name ?? '';
+  const done = o.done ?? rolledOut;
   await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: o.ns } });
   obs.checker(o.ns, o.identity);
   const created = await client.create(o.object);
   const gen = created.metadata?.generation ?? 1;
-  const ok = await obs.until(o.ns, name, (w) => rolledOut(w, gen, o.replicas), timeoutMs);
+  const ok = await obs.until(o.ns, name, (w) => done(w, gen, o.replicas), timeoutMs);
   if (ok === undefined)
     throw new Error(
-      `${o.ns}/${name}: ${o.replicas} pods not ready in time: ${describeStatus(obs.workload(o.ns, name))}`,
+      `${o.ns}/${name}: ${o.replicas} pods not ready in time: ${(o.describe ?? describeStatus)(obs.workload(o.ns, name))}`,
     );
 }
 

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fmt } from '../bench/common.js';
 import { IMAGE_NEW } from '../bench/rollout-config.js';
 import { recoveryTimes, type Violation } from './checker.js';
-import { createWorkloadReady, describeStatus, removeWorkload, rolledOut, type Observer } from './observer.js';
+import { createWorkloadReady, removeWorkload, type Observer } from './observer.js';
 import { killNats, type Outage } from './programs.js';
 import { countBy, medianMax, type CheckResult } from './report.js';
 import { faultSchedule, rolloutPlans, type FaultKind, type RolloutPlan } from './schedule.js';
@@ -27,7 +27,11 @@ export async function checkChaosRollouts(
   kind: Workload,
   o: { rollouts: number; pods: [number, number]; seed: number; gapMs: [number, number]; apiFaults: number },
 ): Promise<CheckResult> {
-  const plans = rolloutPlans(o.seed, o.rollouts, o.pods);
+  const plans = rolloutPlans(o.seed, o.rollouts, o.pods, {
+    ...(kind.changes ? { changes: kind.changes } : {}),
+    ...(kind.perNode ? { replicas: w.nodes } : {}),
+  });
+  const podsFigure = kind.perNode ? `${w.nodes} (one per node)` : `${o.pods[0]}–${o.pods[1]}`;
   const faults = faultSchedule(o.seed, { horizonMs: 6 * 3600_000, gapMs: o.gapMs, downMs: [500, 3000] });
   const program = w.controllers.get(kind.app)!;
   const crashesBefore = program.crashes.length + w.watcher.crashes.length;
@@ -39,7 +43,7 @@ export async function checkChaosRollouts(
   if (proxy) proxy.rate = o.apiFaults;
   const apiFaultsBefore = proxy?.injected.length ?? 0;
   w.log(
-    `R1: ${plans.length} rollouts of ${kind.title}s, ${o.pods[0]}–${o.pods[1]} pods, seed ${o.seed}, a fault every ${o.gapMs[0] / 1000}–${o.gapMs[1] / 1000} s`,
+    `R1: ${plans.length} rollouts of ${kind.title}s, ${podsFigure} pods, seed ${o.seed}, a fault every ${o.gapMs[0] / 1000}–${o.gapMs[1] / 1000} s`,
   );
 
   const injector = (async () => {
@@ -96,7 +100,7 @@ export async function checkChaosRollouts(
     figures: [
       ['rollouts completed', `${completed}/${plans.length}`],
       ['kinds', countBy(plans.map((p) => p.change))],
-      ['pods per rollout', `${o.pods[0]}–${o.pods[1]} (seed ${o.seed})`],
+      ['pods per rollout', `${podsFigure} (seed ${o.seed})`],
       ['faults injected', `${injected.length} (${during.length} mid-rollout)`],
       ['faults by kind', countBy(injected.map((f) => f.kind))],
       [
@@ -142,6 +146,8 @@ async function oneRollout(
     object: kind.object(shape),
     replicas: n,
     identity: kind.identity,
+    done: kind.done,
+    describe: kind.describe,
   });
   await sleep(1000);
   const checker = obs.checker(ns);
@@ -164,25 +170,20 @@ async function oneRollout(
         Infinity;
     }
     const g = gen;
-    const step = await obs.until(
-      ns,
-      name,
-      (c) => (c.status?.observedGeneration ?? 0) >= g && (c.status?.updatedReadyReplicas ?? 0) >= want,
-      timeoutMs,
-    );
+    const step = await obs.until(ns, name, (c) => kind.stepDone(c, g, want, n), timeoutMs);
     if (step === undefined) break;
   }
-  const doneAt = await obs.until(ns, name, (c) => rolledOut(c, gen, n2), timeoutMs);
+  const doneAt = await obs.until(ns, name, (c) => kind.done(c, gen, n2), timeoutMs);
   await sleep(2000); // late pod events still count
   checker.end();
   if (doneAt === undefined)
     checker.report(
       'incomplete',
       w.now(),
-      `not rolled out in ${timeoutMs / 60_000} min: ${describeStatus(obs.workload(ns, name))}`,
+      `not rolled out in ${timeoutMs / 60_000} min: ${kind.describe(obs.workload(ns, name))}`,
     );
   else {
-    const revision = obs.workload(ns, name)?.status?.updateRevision ?? '';
+    const revision = kind.updateRevision(obs.workload(ns, name));
     const active = checker.active();
     const stale = active.filter((p) => p.revision !== revision || !p.available);
     const traces = obs.tracesOf(ns, name, revision);

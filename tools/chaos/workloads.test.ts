@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RolloutPlan } from './schedule.js';
+import { adsBounds, nodeOf } from './workloads/ads.js';
 import { astsBounds, ordinalOf } from './workloads/asts.js';
 import { cloneSetBounds } from './workloads/cloneset.js';
 import { changeOps, shapeOf, WORKLOADS } from './workloads/index.js';
@@ -92,6 +93,43 @@ describe('astsBounds', () => {
   });
 });
 
+describe('adsBounds', () => {
+  it.each([
+    // 10 nodes, rounded up: 10 % → 1; one pod per node
+    [
+      plan({ replicas: 10, scaleTo: 10 }),
+      undefined,
+      { minAvailable: 9, maxPods: 10, perIdentity: 1, inPlace: { creates: 0, deletes: 0 } },
+    ],
+    // maxUnavailable 0 % with no surge → 1
+    [
+      plan({ change: 'recreate', replicas: 10, scaleTo: 10, maxUnavailable: '0%' }),
+      undefined,
+      { minAvailable: 9, maxPods: 10, perIdentity: 1 },
+    ],
+    // a surge of 10 % → 1 node with an old and a new pod; maxUnavailable 20 % → 2
+    [
+      plan({ change: 'recreate', replicas: 10, scaleTo: 10, maxUnavailable: '20%', maxSurge: '10%' }),
+      undefined,
+      { minAvailable: 8, maxPods: 11, perIdentity: 2 },
+    ],
+    // a partition of 7 nodes: at most 3 updated
+    [
+      plan({ change: 'partition', replicas: 10, scaleTo: 10, partitions: [7, 4, 0] }),
+      7,
+      {
+        minAvailable: 9,
+        maxPods: 10,
+        perIdentity: 1,
+        inPlace: { creates: 0, deletes: 0 },
+        partition: { maxUpdated: 3 },
+      },
+    ],
+  ] as const)('%j, partition %s', (p, partition, want) => {
+    expect(adsBounds(p, partition)).toEqual(want);
+  });
+});
+
 describe('the kinds', () => {
   it.each([
     ['r1-0', '0'],
@@ -120,6 +158,67 @@ describe('the kinds', () => {
       shapeOf(WORKLOADS.asts, plan({ change: 'recreate' }), 'ns', 'r1'),
     ) as unknown as Obj;
     expect(recreate.spec.updateStrategy.rollingUpdate.podUpdatePolicy).toBe('ReCreate');
+  });
+
+  it.each([
+    [
+      {
+        metadata: { name: 'd-x' },
+        spec: {
+          affinity: {
+            nodeAffinity: {
+              requiredDuringSchedulingIgnoredDuringExecution: {
+                nodeSelectorTerms: [
+                  { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['node-3'] }] },
+                ],
+              },
+            },
+          },
+        },
+      },
+      'node-3',
+    ],
+    [{ metadata: { name: 'd-y' }, spec: { nodeName: 'node-4' } }, 'node-4'],
+    [{ metadata: { name: 'd-z' }, spec: {} }, ''],
+  ])('an Advanced DaemonSet pod is for its node (%#)', (p, want) => {
+    expect(nodeOf(p as never)).toBe(want);
+  });
+
+  it('builds an Advanced DaemonSet: in place or Standard, maxUnavailable, maxSurge, partition', () => {
+    const o = WORKLOADS.ads.object(
+      shapeOf(WORKLOADS.ads, plan({ change: 'recreate', replicas: 10, maxSurge: 1 }), 'ns', 'r1'),
+    ) as unknown as Obj;
+    expect(o.spec.updateStrategy.rollingUpdate).toMatchObject({
+      rollingUpdateType: 'Standard',
+      maxSurge: 1,
+      partition: 0,
+    });
+    const done = {
+      metadata: { generation: 2 },
+      status: {
+        observedGeneration: 2,
+        desiredNumberScheduled: 10,
+        currentNumberScheduled: 10,
+        updatedNumberScheduled: 10,
+        numberReady: 10,
+        numberAvailable: 10,
+        numberMisscheduled: 0,
+        updateRevision: 'h2',
+      },
+    };
+    expect(WORKLOADS.ads.done(done as never, 2, 10)).toBe(true);
+    expect(
+      WORKLOADS.ads.done({ ...done, status: { ...done.status, numberAvailable: 9 } } as never, 2, 10),
+    ).toBe(false);
+    expect(
+      WORKLOADS.ads.stepDone(
+        { ...done, status: { ...done.status, updatedNumberScheduled: 3 } } as never,
+        2,
+        3,
+        10,
+      ),
+    ).toBe(true);
+    expect(WORKLOADS.ads.updateRevision(done as never)).toBe('h2');
   });
 
   it('builds a CloneSet with its surge and type, and patches its partition', () => {

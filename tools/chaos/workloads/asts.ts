@@ -8,7 +8,7 @@ import { benchPodSpec, IMAGE_OLD } from '../../bench/rollout-config.js';
 import { KRUISE_STATEFULSETS } from '../../bench/rollout-watch.js';
 import type { Bounds } from '../checker.js';
 import { absolute, type RolloutPlan } from '../schedule.js';
-import { inPlaceAllowance, type Workload, type WorkloadShape } from './kind.js';
+import { inPlaceAllowance, replicaStatus, type Workload, type WorkloadShape } from './kind.js';
 
 /** The ordinal of a pod named `<set>-<n>`, as a string; empty for any other name. */
 export function ordinalOf(p: Pod): string {
@@ -67,4 +67,5 @@ export const ASTS: Workload = {
   identity: ordinalOf,
   bounds: astsBounds,
   partitionPatch: (partition) => ({ spec: { updateStrategy: { rollingUpdate: { partition } } } }),
+  ...replicaStatus,
 };

@@ -4,7 +4,7 @@ import { CLONESETS } from '../../bench/rollout-watch.js';
 import { cloneSetInstanceId, type Bounds } from '../checker.js';
 import { cloneSetObject, refOf } from '../cloneset.js';
 import { absolute, type RolloutPlan } from '../schedule.js';
-import { inPlaceAllowance, type Workload } from './kind.js';
+import { inPlaceAllowance, replicaStatus, type Workload } from './kind.js';
 
 /** maxUnavailable rounds up when maxSurge is 0, down otherwise; maxSurge rounds up. */
 export function cloneSetBounds(plan: RolloutPlan, partition: number | undefined): Bounds {
@@ -41,4 +41,5 @@ export const CLONESET: Workload = {
   identity: cloneSetInstanceId,
   bounds: cloneSetBounds,
   partitionPatch: (partition) => ({ spec: { updateStrategy: { partition } } }),
+  ...replicaStatus,
 };

@@ -1,12 +1,12 @@
 // What R1 needs to know of a workload kind to roll it out and judge it (docs/reliability.md, R1): its object, its
-// pods' identity, the bounds of each phase of a rollout, how its partition is set. One file per kind beside this
-// one; the rollout itself (r1.ts) is the same for all.
+// pods' identity, the bounds of each phase of a rollout, how its partition is set, what its status says. One file
+// per kind beside this one; the rollout itself (r1.ts) is the same for all.
 import type { KubeObject, WatchedResource } from '@regatta/kube';
 import type { Bounds, IdentityOf } from '../checker.js';
-import type { WorkloadRef } from '../observer.js';
-import type { RolloutPlan } from '../schedule.js';
+import { describeStatus, rolledOut, type WorkloadObj, type WorkloadRef } from '../observer.js';
+import type { ChangeKind, RolloutPlan } from '../schedule.js';
 
-export const WORKLOAD_IDS = ['cloneset', 'asts'] as const;
+export const WORKLOAD_IDS = ['cloneset', 'asts', 'ads'] as const;
 export type WorkloadId = (typeof WORKLOAD_IDS)[number];
 
 /** One workload of a rollout, before its change: `inPlace` picks the in-place update policy, else recreate. */
@@ -41,7 +41,26 @@ export interface Workload {
   bounds(plan: RolloutPlan, partition: number | undefined): Bounds;
   /** The merge patch that sets the partition. */
   partitionPatch(partition: number): Record<string, unknown>;
+  /** The changes its rollouts make (a DaemonSet has no scale change). */
+  changes?: readonly ChangeKind[];
+  /** One pod per node (a DaemonSet): a rollout's replicas are the cluster's nodes. */
+  perNode?: boolean;
+  /** The status says `replicas` pods run the template of `generation`, all ready, the rollout over. */
+  done(o: WorkloadObj, generation: number, replicas: number): boolean;
+  /** The status says at least `updated` of `replicas` pods run the template of `generation` and are ready. */
+  stepDone(o: WorkloadObj, generation: number, updated: number, replicas: number): boolean;
+  updateRevision(o: WorkloadObj | undefined): string;
+  describe(o: WorkloadObj | undefined): string;
 }
+
+/** The status reading of the kinds with `replicas` (CloneSet, StatefulSet): their status fields are the same. */
+export const replicaStatus = {
+  done: rolledOut,
+  stepDone: (o: WorkloadObj, generation: number, updated: number) =>
+    (o.status?.observedGeneration ?? 0) >= generation && (o.status?.updatedReadyReplicas ?? 0) >= updated,
+  updateRevision: (o: WorkloadObj | undefined) => o?.status?.updateRevision ?? '',
+  describe: describeStatus,
+} satisfies Pick<Workload, 'done' | 'stepDone' | 'updateRevision' | 'describe'>;
 
 /** The shape of `plan`'s workload before its change (the first partition of a partition rollout is its count). */
 export function shapeOf(w: Workload, plan: RolloutPlan, ns: string, name: string): WorkloadShape {
