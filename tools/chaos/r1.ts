@@ -30,7 +30,7 @@ export async function checkChaosRollouts(
   const plans = rolloutPlans(o.seed, o.rollouts, o.pods, {
     ...(kind.changes ? { changes: kind.changes } : {}),
     ...(kind.perNode ? { replicas: w.nodes } : {}),
-  });
+  }).map((p) => kind.plan?.(p) ?? p);
   const podsFigure = kind.perNode ? `${w.nodes} (one per node)` : `${o.pods[0]}–${o.pods[1]}`;
   const faults = faultSchedule(o.seed, { horizonMs: 6 * 3600_000, gapMs: o.gapMs, downMs: [500, 3000] });
   const program = w.controllers.get(kind.app)!;

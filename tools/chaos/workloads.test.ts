@@ -1,6 +1,7 @@
+import { validateCloneSet, validateDaemonSet, validateStatefulSet } from '@regatta/api';
 import { describe, expect, it } from 'vitest';
-import type { RolloutPlan } from './schedule.js';
-import { adsBounds, nodeOf } from './workloads/ads.js';
+import { rolloutPlans, type RolloutPlan } from './schedule.js';
+import { adsBounds, adsPlan, nodeOf } from './workloads/ads.js';
 import { astsBounds, ordinalOf } from './workloads/asts.js';
 import { cloneSetBounds } from './workloads/cloneset.js';
 import { changeOps, shapeOf, WORKLOADS } from './workloads/index.js';
@@ -130,7 +131,38 @@ describe('adsBounds', () => {
   });
 });
 
+describe('adsPlan', () => {
+  it('sets maxUnavailable 0 where the plan surges (both set is refused), keeps it otherwise', () => {
+    const surging = adsPlan(plan({ change: 'recreate', replicas: 10, maxUnavailable: 5, maxSurge: '10%' }));
+    expect([surging.maxUnavailable, surging.maxSurge]).toEqual([0, '10%']);
+    expect(adsBounds(surging, undefined)).toEqual({ minAvailable: 10, maxPods: 11, perIdentity: 2 });
+    expect(adsPlan(plan({ change: 'recreate', replicas: 10, maxSurge: 0 })).maxUnavailable).toBe('10%');
+  });
+});
+
 describe('the kinds', () => {
+  // the programs refuse to act on an object their webhook would refuse (an InvalidSpec event): every object R1
+  // sends must pass the kind's validation, at every partition it sets
+  it.each([
+    ['cloneset', validateCloneSet],
+    ['asts', validateStatefulSet],
+    ['ads', validateDaemonSet],
+  ] as const)('every %s R1 plans is valid', (id, validate) => {
+    const kind = WORKLOADS[id];
+    for (const seed of [1, 2, 3, 4, 7])
+      for (const p0 of rolloutPlans(seed, 12, [30, 100], {
+        ...(kind.changes ? { changes: kind.changes } : {}),
+        ...(kind.perNode ? { replicas: 10 } : {}),
+      })) {
+        const p = kind.plan?.(p0) ?? p0;
+        const shape = shapeOf(kind, p, 'ns', 'r1');
+        for (const partition of [shape.partition, ...p.partitions])
+          expect(
+            validate(kind.object({ ...shape, ...(partition !== undefined ? { partition } : {}) })),
+          ).toEqual([]);
+      }
+  });
+
   it.each([
     ['r1-0', '0'],
     ['r1-17', '17'],

@@ -30,6 +30,11 @@ export function nodeOf(p: Pod): string {
   return p.spec?.nodeName ?? '';
 }
 
+/** A surge needs maxUnavailable 0 (the validation refuses both, OpenKruise apis/apps/v1beta1 daemonset validation). */
+export function adsPlan(p: RolloutPlan): RolloutPlan {
+  return absolute(p.maxSurge, p.replicas, true) > 0 ? { ...p, maxUnavailable: 0 } : p;
+}
+
 export function adsBounds(plan: RolloutPlan, partition: number | undefined): Bounds {
   const n = plan.replicas;
   const surge = absolute(plan.maxSurge, n, true);
@@ -83,6 +88,7 @@ export const ADS: Workload = {
   surge: true,
   changes: ['in-place', 'recreate', 'partition'],
   perNode: true,
+  plan: adsPlan,
   ref: (ns, name) => ({ apiVersion: 'apps.kruise.io/v1beta1', kind: 'DaemonSet', namespace: ns, name }),
   object: adsObject,
   identity: nodeOf,

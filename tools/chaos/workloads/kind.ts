@@ -41,6 +41,8 @@ export interface Workload {
   bounds(plan: RolloutPlan, partition: number | undefined): Bounds;
   /** The merge patch that sets the partition. */
   partitionPatch(partition: number): Record<string, unknown>;
+  /** The plan as the kind can take it (a DaemonSet surging: maxUnavailable 0); as drawn when absent. */
+  plan?(p: RolloutPlan): RolloutPlan;
   /** The changes its rollouts make (a DaemonSet has no scale change). */
   changes?: readonly ChangeKind[];
   /** One pod per node (a DaemonSet): a rollout's replicas are the cluster's nodes. */
