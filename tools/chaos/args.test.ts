@@ -8,6 +8,7 @@ describe('parseArgs', () => {
     expect(a.fuzz).toBe(50);
     expect(a.rollouts).toBe(10);
     expect(a.pods).toEqual([30, 100]);
+    expect(a.r1Kinds).toEqual(['cloneset', 'asts', 'ads']);
   });
 
   it('reads the options', () => {
@@ -20,6 +21,7 @@ describe('parseArgs', () => {
       '--r6-pods=30',
       '--fuzz=10000',
       '--r2-kinds=sidecarset,ads',
+      '--r1-kinds=asts',
       '--keep',
     ]);
     expect(a).toMatchObject({
@@ -31,14 +33,20 @@ describe('parseArgs', () => {
       r6Pods: 30,
       fuzz: 10000,
       r2Kinds: ['ads', 'sidecarset'],
+      r1Kinds: ['asts'],
       keep: true,
     });
   });
 
-  it.each([['--only=R9'], ['--rollouts=0'], ['--api-faults=2'], ['--pods=40-20'], ['--bogus'], ['--r2-kinds=pods']])(
-    'refuses %s',
-    (arg) => {
-      expect(() => parseArgs([arg])).toThrow(ChaosArgsError);
-    },
-  );
+  it.each([
+    ['--only=R9'],
+    ['--rollouts=0'],
+    ['--api-faults=2'],
+    ['--pods=40-20'],
+    ['--bogus'],
+    ['--r2-kinds=pods'],
+    ['--r1-kinds=deployment'],
+  ])('refuses %s', (arg) => {
+    expect(() => parseArgs([arg])).toThrow(ChaosArgsError);
+  });
 });

@@ -1,5 +1,6 @@
 // `npm run chaos` arguments. Pure.
 import { RegattaError } from '@regatta/errors';
+import { WORKLOAD_IDS, type WorkloadId } from './workloads/kind.js';
 
 export const CHECKS = ['R0', 'R5', 'R2', 'R4', 'R6', 'R1', 'R3'] as const;
 export type Check = (typeof CHECKS)[number];
@@ -27,8 +28,10 @@ export interface ChaosArgs {
   r4Pods: number;
   /** R3's pods per measurement. */
   r3Pods: number;
-  /** R1: the probability that the API proxy breaks a request of the CloneSet program (0: no proxy). */
+  /** R1: the probability that the API proxy breaks a request of a controller program (0: no proxy). */
   apiFaults: number;
+  /** R1: the workload kinds rolled out, one after the other (all by default). */
+  r1Kinds: WorkloadId[];
   /** R2: objects generated per kind; the kinds, by their program (all by default). */
   fuzz: number;
   r2Kinds: string[];
@@ -37,7 +40,7 @@ export interface ChaosArgs {
 
 export const USAGE =
   'usage: npm run chaos [-- --only=R0,R5,R2,R4,R6,R1,R3] [-- --rollouts=10] [-- --pods=30-100] [-- --seed=1] ' +
-  '[-- --fault-gap=15-40] [-- --r6-pods=60] [-- --r4-pods=64] [-- --r3-pods=30] [-- --api-faults=0.02] [-- --fuzz=50] ' +
+  `[-- --fault-gap=15-40] [-- --r1-kinds=${WORKLOAD_IDS.join(',')}] [-- --r6-pods=60] [-- --r4-pods=64] [-- --r3-pods=30] [-- --api-faults=0.02] [-- --fuzz=50] ` +
   `[-- --r2-kinds=${R2_APPS.join(',')}] [-- --keep]`;
 
 /** An argument `npm run chaos` does not take; the message says which and why. */
@@ -72,6 +75,7 @@ export function parseArgs(argv: string[]): ChaosArgs {
     r4Pods: 64,
     r3Pods: 30,
     apiFaults: 0,
+    r1Kinds: [...WORKLOAD_IDS],
     fuzz: 50,
     r2Kinds: [...R2_APPS],
     keep: false,
@@ -122,6 +126,16 @@ export function parseArgs(argv: string[]): ChaosArgs {
       case '--fuzz':
         a.fuzz = positive(v, k);
         break;
+      case '--r1-kinds': {
+        const ids = v.split(',').filter(Boolean);
+        const bad = ids.filter((x) => !(WORKLOAD_IDS as readonly string[]).includes(x));
+        if (ids.length === 0 || bad.length > 0)
+          throw new ChaosArgsError(
+            `unknown R1 kind ${bad.join(',') || '(none)'}; R1's kinds: ${WORKLOAD_IDS.join(', ')}`,
+          );
+        a.r1Kinds = WORKLOAD_IDS.filter((x) => ids.includes(x));
+        break;
+      }
       case '--r2-kinds': {
         const apps = v.split(',').filter(Boolean);
         const bad = apps.filter((x) => !(R2_APPS as readonly string[]).includes(x));

@@ -7,7 +7,7 @@ const pod = (uid: string, o: Partial<PodView> = {}): PodView => ({
   available: true,
   terminating: false,
   revision: 'r1',
-  instanceId: uid,
+  identity: uid,
   image: 'old',
   ...o,
 });
@@ -32,7 +32,7 @@ describe('viewOf', () => {
       available: true,
       terminating: false,
       revision: 'cs-1',
-      instanceId: 'a',
+      identity: 'a',
       image: 'nginx',
     });
   });
@@ -89,13 +89,56 @@ describe('InvariantChecker', () => {
 
   it('reports two live pods with one instance id, not a terminating one and its replacement', () => {
     const c = new InvariantChecker();
-    c.list([pod('a', { instanceId: 'i1' }), pod('b', { instanceId: 'i2' })], 0);
+    c.list([pod('a', { identity: 'i1' }), pod('b', { identity: 'i2' })], 0);
     c.begin({ minAvailable: 0, maxPods: 3 }, 0);
-    c.upsert(pod('a', { instanceId: 'i1', terminating: true, available: false }), 1);
-    c.upsert(pod('c', { instanceId: 'i1' }), 2);
+    c.upsert(pod('a', { identity: 'i1', terminating: true, available: false }), 1);
+    c.upsert(pod('c', { identity: 'i1' }), 2);
     expect(c.violations).toEqual([]);
-    c.upsert(pod('d', { instanceId: 'i2' }), 3);
-    expect(c.violations.map((v) => v.kind)).toEqual(['duplicate-instance-id']);
+    c.upsert(pod('d', { identity: 'i2' }), 3);
+    expect(c.violations.map((v) => v.kind)).toEqual(['duplicate-identity']);
+  });
+
+  it.each([
+    // [bounds' partition, pods updated (by ordinal), violation]
+    [{ maxUpdated: 2 }, [3, 2], undefined],
+    [{ maxUpdated: 2 }, [3, 2, 1], '3 pods updated, the partition allows 2'],
+    [{ oldBelow: 2 }, [3, 2], undefined],
+    [{ oldBelow: 2 }, [3, 1], 'sts-1 updated below partition 2'],
+    [{ oldBelow: 0 }, [0, 1, 2, 3], undefined],
+  ] as const)('holds the partition %j with ordinals %j updated', (partition, updated, detail) => {
+    const c = new InvariantChecker();
+    const sts = (i: number, revision = 'r1') =>
+      pod(`u${i}`, { name: `sts-${i}`, identity: String(i), revision });
+    c.list(
+      [0, 1, 2, 3].map((i) => sts(i)),
+      0,
+    );
+    c.begin({ minAvailable: 0, maxPods: 4, partition, ordinalsBelow: 4 }, 0);
+    for (const i of updated) c.upsert(sts(i, 'r2'), i + 1);
+    expect(c.violations.map((v) => v.detail)).toEqual(detail ? [detail] : []);
+  });
+
+  it('allows two live pods on one node while a DaemonSet surges, not three', () => {
+    const c = new InvariantChecker();
+    c.list([pod('a', { identity: 'node-1' })], 0);
+    c.begin({ minAvailable: 0, maxPods: 3, perIdentity: 2 }, 0);
+    c.upsert(pod('b', { identity: 'node-1' }), 1);
+    expect(c.violations).toEqual([]);
+    c.upsert(pod('c', { identity: 'node-1' }), 2);
+    expect(c.violations.map((v) => v.detail)).toEqual(['identity node-1 on cs-a and cs-b and cs-c']);
+  });
+
+  it('reports an ordinal out of range and two live pods with one ordinal', () => {
+    const c = new InvariantChecker();
+    c.list([pod('a', { identity: '0' }), pod('b', { identity: '1' })], 0);
+    c.begin({ minAvailable: 0, maxPods: 3, ordinalsBelow: 2 }, 0);
+    c.upsert(pod('c', { name: 'sts-2', identity: '2' }), 1);
+    c.remove('c', 2);
+    c.upsert(pod('d', { name: 'sts-1b', identity: '1' }), 3);
+    expect(c.violations.map((v) => v.detail)).toEqual([
+      'ordinal 2 of sts-2, below 2 expected',
+      'identity 1 on cs-b and sts-1b',
+    ]);
   });
 
   it('judges a relist as one state, and nothing outside begin … end', () => {

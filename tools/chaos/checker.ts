@@ -10,10 +10,14 @@ export interface PodView {
   /** Ready condition True and no deletionTimestamp. */
   available: boolean;
   terminating: boolean;
-  /** `controller-revision-hash` (the CloneSet's revision of the pod). */
+  /** `controller-revision-hash` (the workload's revision of the pod; CloneSet, StatefulSet and DaemonSet alike). */
   revision: string;
-  /** `apps.kruise.io/cloneset-instance-id`. */
-  instanceId: string;
+  /**
+   * What no two live pods of the workload may share (workloads/*.ts): a CloneSet's
+   * `apps.kruise.io/cloneset-instance-id`, an Advanced StatefulSet's ordinal, an Advanced DaemonSet's node.
+   * Empty: not checked.
+   */
+  identity: string;
   /** The first container's image in the spec (what an in-place update changes). */
   image: string;
 }
@@ -21,7 +25,11 @@ export interface PodView {
 const INSTANCE_ID = 'apps.kruise.io/cloneset-instance-id';
 const REVISION = 'controller-revision-hash';
 
-export function viewOf(p: Pod): PodView {
+/** A pod's identity in its workload (PodView.identity); a CloneSet's instance id unless told otherwise. */
+export type IdentityOf = (p: Pod) => string;
+export const cloneSetInstanceId: IdentityOf = (p) => p.metadata?.labels?.[INSTANCE_ID] ?? '';
+
+export function viewOf(p: Pod, identityOf: IdentityOf = cloneSetInstanceId): PodView {
   const ready = p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
   const terminating = !!p.metadata?.deletionTimestamp;
   return {
@@ -30,7 +38,7 @@ export function viewOf(p: Pod): PodView {
     available: ready && !terminating,
     terminating,
     revision: p.metadata?.labels?.[REVISION] ?? '',
-    instanceId: p.metadata?.labels?.[INSTANCE_ID] ?? '',
+    identity: identityOf(p),
     image: p.spec?.containers?.[0]?.image ?? '',
   };
 }
@@ -43,13 +51,26 @@ export interface Bounds {
   maxPods: number;
   /** In-place expected: creates and deletes beyond these counts are recreates. Undefined: not checked. */
   inPlace?: { creates: number; deletes: number };
+  /**
+   * The partition in force: a pod is updated when its revision is none the pods had when checking began.
+   * `maxUpdated`: at most this many live pods updated (a CloneSet's partition keeps `partition` pods old).
+   * `oldBelow`: no live pod whose identity is an ordinal below it updated (an Advanced StatefulSet's partition).
+   */
+  partition?: { maxUpdated?: number; oldBelow?: number };
+  /** Live pods one identity may have (default 1; a DaemonSet surging: 2 on a node). */
+  perIdentity?: number;
+  /** Identities are ordinals below this (an Advanced StatefulSet's `replicas`, no reserved ordinals). */
+  ordinalsBelow?: number;
 }
 
 export type ViolationKind =
   | 'unavailable'
   | 'surge'
   | 'recreate'
-  | 'duplicate-instance-id'
+  /** More live pods with one identity than allowed (instance id, ordinal, node), or an ordinal out of range. */
+  | 'duplicate-identity'
+  /** A pod updated that the partition keeps at its old revision. */
+  | 'partition'
   | 'incomplete'
   | 'status'
   | 'trace'
@@ -84,6 +105,8 @@ export class InvariantChecker {
   private bounds: Bounds | undefined;
   /** Pods present when checking began (in-place: none of them may be deleted beyond the allowance). */
   private baseline = new Set<string>();
+  /** The revisions of the pods present when checking began (any other is an update). */
+  private baseRevisions = new Set<string>();
   private readonly createdSince = new Set<string>();
   private readonly deletedSince = new Set<string>();
   /** Lowest available count and highest active count seen while checking. */
@@ -116,7 +139,9 @@ export class InvariantChecker {
   /** Starts checking against `bounds` from the current state. */
   begin(bounds: Bounds, at: number): void {
     this.bounds = bounds;
-    this.baseline = new Set([...this.pods.values()].filter((p) => !p.terminating).map((p) => p.uid));
+    const live = [...this.pods.values()].filter((p) => !p.terminating);
+    this.baseline = new Set(live.map((p) => p.uid));
+    this.baseRevisions = new Set(live.map((p) => p.revision));
     this.createdSince.clear();
     this.deletedSince.clear();
     this.judge(at);
@@ -208,18 +233,35 @@ export class InvariantChecker {
           `${this.deletedSince.size} pods deleted, ${b.inPlace.deletes} allowed (in place)`,
         );
     }
-    const byId = new Map<string, string>();
+    if (b.partition) this.judgePartition(b.partition, active, at);
+    const byId = new Map<string, string[]>();
     for (const p of active) {
-      if (!p.instanceId) continue;
-      const other = byId.get(p.instanceId);
-      if (other)
-        this.add('duplicate-instance-id', at, `instance id ${p.instanceId} on ${other} and ${p.name}`);
-      else byId.set(p.instanceId, p.name);
+      if (!p.identity) continue;
+      if (b.ordinalsBelow !== undefined && !(Number(p.identity) < b.ordinalsBelow))
+        this.add(
+          'duplicate-identity',
+          at,
+          `ordinal ${p.identity} of ${p.name}, below ${b.ordinalsBelow} expected`,
+        );
+      const names = [...(byId.get(p.identity) ?? []), p.name];
+      byId.set(p.identity, names);
+      if (names.length > (b.perIdentity ?? 1))
+        this.add('duplicate-identity', at, `identity ${p.identity} on ${names.join(' and ')}`);
     }
   }
 
+  private judgePartition(pt: NonNullable<Bounds['partition']>, active: PodView[], at: number): void {
+    const updated = active.filter((p) => !this.baseRevisions.has(p.revision));
+    if (pt.maxUpdated !== undefined && updated.length > pt.maxUpdated)
+      this.add('partition', at, `${updated.length} pods updated, the partition allows ${pt.maxUpdated}`);
+    const below = pt.oldBelow;
+    if (below === undefined) return;
+    const early = updated.filter((p) => Number(p.identity) < below).map((p) => p.name);
+    if (early.length > 0) this.add('partition', at, `${early.join(', ')} updated below partition ${below}`);
+  }
+
   private add(kind: ViolationKind, at: number, detail: string): void {
-    const key = `${kind}:${kind === 'duplicate-instance-id' ? detail : ''}`;
+    const key = `${kind}:${kind === 'duplicate-identity' ? detail : ''}`;
     const v = this.found.get(key);
     if (v) v.count++;
     else this.found.set(key, { kind, at, count: 1, detail });

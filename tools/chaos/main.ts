@@ -1,6 +1,7 @@
-// `npm run chaos [-- --only=R4,R6,R1] [-- --rollouts=N] [-- --pods=MIN-MAX] [-- --seed=N] [-- --keep]`: Regatta's
-// reliability suite (docs/reliability.md, docs/adr/0043). Starts its own control plane and nats-server in a temp
-// folder, the node simulator, and the watcher and the CloneSet program from their bundles; runs the checks one after
+// `npm run chaos [-- --only=R4,R6,R1] [-- --rollouts=N] [-- --pods=MIN-MAX] [-- --r1-kinds=cloneset,asts] [-- --keep]`:
+// Regatta's reliability suite (docs/reliability.md, docs/adr/0043). Starts its own control plane and nats-server in a
+// temp folder, the node simulator, and the watcher and the controller programs the checks need (CloneSet, R1's
+// kinds) from their bundles; runs the checks one after
 // the other against them, each in namespaces of its own, judged by an independent checker watching the API server;
 // prints a table and stops everything, also on error or Ctrl-C. Exit code 1 when a check found a violation or a
 // crash (or broke), 0 otherwise. Not part of `npm test`: its pure parts are (tools/chaos/*.test.ts).
@@ -11,7 +12,7 @@ import { bucketName, KINDS, registrationKey } from '@regatta/bus';
 import { KUBERNETES_VERSION, LocalCluster, NATS_VERSION } from '@regatta/local-cluster';
 import { codeVersion, nowMs, stopAllChildren } from '../bench/common.js';
 import { ChaosArgsError, parseArgs, type ChaosArgs } from './args.js';
-import { Observer } from './cloneset.js';
+import { Observer } from './observer.js';
 import { checkTheChecker } from './r0.js';
 import { checkChaosRollouts } from './r1.js';
 import { checkFuzzedAdmission, R2_KINDS } from './r2.js';
@@ -21,6 +22,7 @@ import { checkLeastPrivilege } from './r5.js';
 import { checkRestartMidRollout } from './r6.js';
 import { passed, renderResults, type CheckResult } from './report.js';
 import { buildBundles, startWorld, type World } from './world.js';
+import { WORKLOADS } from './workloads/index.js';
 
 let args: ChaosArgs;
 try {
@@ -69,13 +71,17 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const)
   });
 
 const R5_AGENT_NODES = ['chaos-r5-a', 'chaos-r5-b'] as const;
+const ADS_NODES = 10;
 const results: CheckResult[] = [];
 try {
-  const withCloneSet = args.only.some((c) => c !== 'R3');
+  const r1Kinds = args.only.includes('R1') ? args.r1Kinds.map((id) => WORKLOADS[id]) : [];
+  // every check but R3 rolls out CloneSets (R1 only when its kinds include them)
+  const withCloneSet = args.only.some((c) => c !== 'R3' && (c !== 'R1' || args.r1Kinds.includes('cloneset')));
   const apps = [
     ...new Set([
       'watcher',
       ...(withCloneSet ? ['cloneset'] : []),
+      ...r1Kinds.map((k) => k.app),
       ...(args.only.includes('R3') ? ['sidecarset'] : []),
       ...(args.only.includes('R2')
         ? R2_KINDS.map((k) => k.app).filter((a) => a !== 'cloneset' && args.r2Kinds.includes(a))
@@ -102,48 +108,57 @@ try {
     cluster,
     dir,
     bundles,
-    controllers: withCloneSet ? ['cloneset'] : [],
+    controllers: [...new Set([...(withCloneSet ? ['cloneset'] : []), ...r1Kinds.map((k) => k.app)])],
     ...(args.apiFaults > 0 && args.only.includes('R1') ? { apiProxy: { seed: args.seed } } : {}),
-    nodes: Math.max(3, Math.ceil((2 * maxPods) / 110) + 1),
+    // R1's DaemonSets: one pod per node, ten nodes
+    nodes: Math.max(3, Math.ceil((2 * maxPods) / 110) + 1, r1Kinds.some((k) => k.perNode) ? ADS_NODES : 0),
     restartMs: 1000,
     now,
     log,
   });
-  observer = new Observer(world.client, now);
+  observer = new Observer(world.client, now, [
+    ...new Set([...(withCloneSet ? [WORKLOADS.cloneset] : []), ...r1Kinds].map((k) => k.resource)),
+  ]);
   await observer.start();
+  const [w, obs, natsAuth, natsUrl] = [world, observer, cluster.endpoints.natsAuth!, cluster.endpoints.nats!];
+  const check = async (id: (typeof args.only)[number]): Promise<CheckResult> =>
+    id === 'R0'
+      ? await checkTheChecker(w, obs)
+      : id === 'R4'
+        ? await checkLeakedExpectation(w, obs, { pods: args.r4Pods })
+        : id === 'R6'
+          ? await checkRestartMidRollout(w, obs, { pods: args.r6Pods })
+          : id === 'R3'
+            ? await checkBlastRadius(w, { pods: args.r3Pods })
+            : id === 'R2'
+              ? await checkFuzzedAdmission(w, {
+                  perKind: args.fuzz,
+                  seed: args.seed,
+                  dir,
+                  kinds: args.r2Kinds,
+                })
+              : await checkLeastPrivilege(w, {
+                  auth: natsAuth,
+                  natsUrl: natsUrl,
+                  agentNodes: [...R5_AGENT_NODES],
+                });
   for (const id of args.only) {
     console.log(`\n== ${id} (load average ${load()})`);
-    const r =
-      id === 'R0'
-        ? await checkTheChecker(world, observer)
-        : id === 'R4'
-          ? await checkLeakedExpectation(world, observer, { pods: args.r4Pods })
-          : id === 'R6'
-            ? await checkRestartMidRollout(world, observer, { pods: args.r6Pods })
-            : id === 'R3'
-              ? await checkBlastRadius(world, { pods: args.r3Pods })
-              : id === 'R2'
-                ? await checkFuzzedAdmission(world, {
-                    perKind: args.fuzz,
-                    seed: args.seed,
-                    dir,
-                    kinds: args.r2Kinds,
-                  })
-                : id === 'R5'
-                  ? await checkLeastPrivilege(world, {
-                      auth: cluster.endpoints.natsAuth!,
-                      natsUrl: cluster.endpoints.nats!,
-                      agentNodes: [...R5_AGENT_NODES],
-                    })
-                  : await checkChaosRollouts(world, observer, {
-                      rollouts: args.rollouts,
-                      pods: args.pods,
-                      seed: args.seed,
-                      gapMs: [args.gapS[0] * 1000, args.gapS[1] * 1000],
-                      apiFaults: args.apiFaults,
-                    });
-    results.push(r);
-    log(`${id}: ${passed(r) ? 'pass' : 'FAIL'}`);
+    const before = results.length;
+    if (id !== 'R1') results.push(await check(id));
+    // R1: each kind's rollouts in turn, the same seed's plans and faults, the kind's program the one killed
+    else
+      for (const kind of r1Kinds)
+        results.push(
+          await checkChaosRollouts(w, obs, kind, {
+            rollouts: args.rollouts,
+            pods: args.pods,
+            seed: args.seed,
+            gapMs: [args.gapS[0] * 1000, args.gapS[1] * 1000],
+            apiFaults: args.apiFaults,
+          }),
+        );
+    log(`${id}: ${results.slice(before).every(passed) ? 'pass' : 'FAIL'}`);
   }
   console.log(`\n== results (${(now() / 1000).toFixed(0)} s, load average ${load()})\n`);
   console.log(renderResults(results));

@@ -30,6 +30,10 @@ export class SupervisedProgram {
   private expectExit = false;
   private stopping = false;
   private paused = false;
+  /** A start under way (a kill or stop waits for it, so no process escapes them). */
+  private starting: Promise<void> | undefined;
+  /** Bumped by every kill and stop: a restart loop of an earlier epoch gives up. */
+  private epoch = 0;
 
   constructor(
     readonly name: string,
@@ -51,6 +55,12 @@ export class SupervisedProgram {
 
   /** Starts the program and waits until it answers its probe; supervised from then on. */
   async start(): Promise<void> {
+    const run = this.startOnce();
+    this.starting = run.catch(() => undefined);
+    await run;
+  }
+
+  private async startOnce(): Promise<void> {
     const { entry, env, logsDir, probe } = this.o;
     const s = await startServingProgram({
       name: this.name,
@@ -68,16 +78,35 @@ export class SupervisedProgram {
       if (this.expectExit || this.stopping || this.p !== p) return;
       this.crashes.push({ name: this.name, at: this.o.now(), code });
       this.o.log(`${this.name} EXITED on its own (code ${code}); starting it again in 1 s`);
+      const epoch = this.epoch;
       await sleep(1000);
-      if (!this.stopping && this.p === p)
-        await this.start().catch((err: unknown) => this.o.log(`${this.name}: ${String(err)}`));
+      if (!this.stopping && this.epoch === epoch && this.p === p) await this.startUntilUp(epoch);
     });
+  }
+
+  /**
+   * Starts the program as a kubelet would: again and again (1 s, doubling to 16 s) until it answers its probe, or
+   * the suite kills or stops it (a later epoch).
+   */
+  private async startUntilUp(epoch: number): Promise<void> {
+    for (let delayMs = 1000; ; delayMs = Math.min(2 * delayMs, 16_000)) {
+      try {
+        await this.start();
+        return;
+      } catch (err) {
+        this.o.log(`${this.name}: ${String(err)}; starting it again in ${delayMs / 1000} s`);
+      }
+      await sleep(delayMs);
+      if (this.stopping || this.epoch !== epoch) return;
+    }
   }
 
   /** kill -9, not started again (until `start`); the time of the kill. */
   async kill(): Promise<number> {
-    const p = this.p;
     const at = this.o.now();
+    this.epoch++;
+    await this.starting;
+    const p = this.p;
     if (p) {
       this.expectExit = true;
       p.killNow();
@@ -86,11 +115,11 @@ export class SupervisedProgram {
     return at;
   }
 
-  /** kill -9; started again `downMs` later (the suite's supervisor), resolved once it answers its probe. */
+  /** kill -9; started again `downMs` later (the suite's supervisor), resolved once it answers its probe (or is stopped). */
   async kill9(downMs: number): Promise<Outage> {
     const at = await this.kill();
     await sleep(downMs);
-    await this.start();
+    await this.startUntilUp(this.epoch);
     return { at, backAt: this.o.now() };
   }
 
@@ -107,6 +136,8 @@ export class SupervisedProgram {
 
   async stop(): Promise<void> {
     this.stopping = true;
+    this.epoch++;
+    await this.starting;
     this.resume();
     await this.p?.stop();
   }

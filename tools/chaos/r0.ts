@@ -3,7 +3,8 @@
 // suite force-deletes two pods at once (the controller recreates them): a recreate and too few available must be
 // seen. A check that passes here says the other checks' "0 violations" come from a checker that sees.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createReady, removeCloneSet, type Observer } from './cloneset.js';
+import { createReady, removeCloneSet } from './cloneset.js';
+import type { Observer } from './observer.js';
 import type { ViolationKind } from './checker.js';
 import type { CheckResult } from './report.js';
 import type { World } from './world.js';

@@ -1,16 +1,18 @@
-// R1, chaos rollouts (reduced): rollouts of CloneSets — in place, recreate, partition steps, scale changes, in turn
-// (schedule.ts rolloutPlans) — one after the other, while a seeded fault schedule kills -9 the watcher, the
-// CloneSet program and nats-server, each started again after its down time as a supervisor would. Each rollout is
-// held by the independent checker (checker.ts) from its change to its end: maxUnavailable, replicas + maxSurge,
-// no recreate where in-place is expected, no duplicate instance id, completion, status converged to the pods.
+// R1, chaos rollouts (reduced): rollouts of one workload kind (workloads/*.ts: CloneSet, Advanced StatefulSet) — in
+// place, recreate, partition steps, scale changes, in turn (schedule.ts rolloutPlans) — one after the other, while a
+// seeded fault schedule kills -9 the watcher, the kind's program and nats-server, each started again after its down
+// time as a supervisor would. Each rollout is held by the independent checker (checker.ts) from its change to its
+// end: maxUnavailable, replicas + maxSurge, no recreate where in-place is expected, no pod updated the partition
+// keeps, no two live pods with one identity (instance id, ordinal), completion, status converged to the pods.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fmt } from '../bench/common.js';
 import { IMAGE_NEW } from '../bench/rollout-config.js';
-import { recoveryTimes, type Bounds, type Violation } from './checker.js';
-import { createReady, removeCloneSet, describeStatus, refOf, rolledOut, type Observer } from './cloneset.js';
+import { recoveryTimes, type Violation } from './checker.js';
+import { createWorkloadReady, removeWorkload, type Observer } from './observer.js';
 import { killNats, type Outage } from './programs.js';
 import { countBy, medianMax, type CheckResult } from './report.js';
-import { absolute, faultSchedule, rolloutPlans, type FaultKind, type RolloutPlan } from './schedule.js';
+import { faultSchedule, rolloutPlans, type FaultKind, type RolloutPlan } from './schedule.js';
+import { changeOps, shapeOf, type Workload } from './workloads/index.js';
 import type { World } from './world.js';
 
 interface Injected extends Outage {
@@ -22,11 +24,16 @@ interface Injected extends Outage {
 export async function checkChaosRollouts(
   w: World,
   obs: Observer,
+  kind: Workload,
   o: { rollouts: number; pods: [number, number]; seed: number; gapMs: [number, number]; apiFaults: number },
 ): Promise<CheckResult> {
-  const plans = rolloutPlans(o.seed, o.rollouts, o.pods);
+  const plans = rolloutPlans(o.seed, o.rollouts, o.pods, {
+    ...(kind.changes ? { changes: kind.changes } : {}),
+    ...(kind.perNode ? { replicas: w.nodes } : {}),
+  }).map((p) => kind.plan?.(p) ?? p);
+  const podsFigure = kind.perNode ? `${w.nodes} (one per node)` : `${o.pods[0]}–${o.pods[1]}`;
   const faults = faultSchedule(o.seed, { horizonMs: 6 * 3600_000, gapMs: o.gapMs, downMs: [500, 3000] });
-  const program = w.controllers.get('cloneset')!;
+  const program = w.controllers.get(kind.app)!;
   const crashesBefore = program.crashes.length + w.watcher.crashes.length;
   const injected: Injected[] = [];
   let checking: number | undefined;
@@ -36,7 +43,7 @@ export async function checkChaosRollouts(
   if (proxy) proxy.rate = o.apiFaults;
   const apiFaultsBefore = proxy?.injected.length ?? 0;
   w.log(
-    `R1: ${plans.length} rollouts of ${o.pods[0]}–${o.pods[1]} pods, seed ${o.seed}, a fault every ${o.gapMs[0] / 1000}–${o.gapMs[1] / 1000} s`,
+    `R1: ${plans.length} rollouts of ${kind.title}s, ${podsFigure} pods, seed ${o.seed}, a fault every ${o.gapMs[0] / 1000}–${o.gapMs[1] / 1000} s`,
   );
 
   const injector = (async () => {
@@ -64,7 +71,7 @@ export async function checkChaosRollouts(
   let completed = 0;
   try {
     for (const plan of plans) {
-      const r = await oneRollout(w, obs, plan, (i) => (checking = i));
+      const r = await oneRollout(w, obs, kind, plan, (i) => (checking = i));
       checking = undefined;
       violations.push(
         ...r.violations.map((v) => ({
@@ -89,15 +96,15 @@ export async function checkChaosRollouts(
   const during = injected.filter((f) => f.rollout !== undefined);
   return {
     id: 'R1',
-    title: 'chaos rollouts',
+    title: `chaos rollouts (${kind.title})`,
     figures: [
       ['rollouts completed', `${completed}/${plans.length}`],
       ['kinds', countBy(plans.map((p) => p.change))],
-      ['pods per rollout', `${o.pods[0]}–${o.pods[1]} (seed ${o.seed})`],
+      ['pods per rollout', `${podsFigure} (seed ${o.seed})`],
       ['faults injected', `${injected.length} (${during.length} mid-rollout)`],
       ['faults by kind', countBy(injected.map((f) => f.kind))],
       [
-        'API faults (controller only)',
+        `API faults (${kind.app} program only)`,
         proxy
           ? `${apiFaults.length} at ${o.apiFaults} per request: ${countBy(apiFaults)}`
           : 'off (--api-faults)',
@@ -109,7 +116,7 @@ export async function checkChaosRollouts(
     violations,
     crashes: program.crashes.length + w.watcher.crashes.length - crashesBefore,
     notes: [
-      'time to recover: from a kill during a rollout to the first pod the CloneSet program acted on after the killed process was back (or the rollout end)',
+      `time to recover: from a kill during a rollout to the first pod the ${kind.app} program acted on after the killed process was back (or the rollout end)`,
       'available above the minimum: the fewest available pods seen minus replicas − maxUnavailable, over all rollouts (0: a rollout used its whole budget)',
     ],
   };
@@ -118,6 +125,7 @@ export async function checkChaosRollouts(
 async function oneRollout(
   w: World,
   obs: Observer,
+  kind: Workload,
   plan: RolloutPlan,
   setChecking: (i: number) => void,
 ): Promise<{
@@ -128,79 +136,54 @@ async function oneRollout(
   /** Fewest available minus the fewest allowed: 0 when the rollout used its whole budget. */
   margin: number;
 }> {
-  const ns = `chaos-r1-${plan.index}`;
-  const name = 'cs';
-  const { replicas: n, scaleTo: n2, maxSurge } = plan;
-  const inPlace = plan.change !== 'recreate';
-  const roundUp = absolute(maxSurge, n, true) === 0;
-  const unavail = (r: number) => absolute(plan.maxUnavailable, r, roundUp);
-  const surge = (r: number) => absolute(maxSurge, r, true);
-  await createReady(w.client, obs, {
+  const ns = `chaos-r1-${kind.id}-${plan.index}`;
+  const name = 'r1';
+  const ref = kind.ref(ns, name);
+  const { replicas: n, scaleTo: n2 } = plan;
+  const shape = shapeOf(kind, plan, ns, name);
+  await createWorkloadReady(w.client, obs, {
     ns,
-    name,
+    object: kind.object(shape),
     replicas: n,
-    type: inPlace ? 'InPlaceIfPossible' : 'ReCreate',
-    maxUnavailable: plan.maxUnavailable,
-    maxSurge,
-    ...(plan.change === 'partition' ? { partition: n } : {}),
+    identity: kind.identity,
+    done: kind.done,
+    describe: kind.describe,
   });
   await sleep(1000);
   const checker = obs.checker(ns);
-  const bounds: Bounds = {
-    minAvailable: Math.min(n, n2) - Math.max(unavail(n), unavail(n2)),
-    maxPods: Math.max(n, n2) + Math.max(surge(n), surge(n2)),
-    ...(inPlace ? { inPlace: { creates: Math.max(0, n2 - n), deletes: Math.max(0, n - n2) } } : {}),
-  };
+  const bounds = kind.bounds(plan, shape.partition);
   setChecking(plan.index);
   const changeAt = w.now();
   checker.begin(bounds, changeAt);
-  const change =
-    plan.change === 'recreate'
-      ? {
-          op: 'add',
-          path: '/spec/template/spec/containers/0/env',
-          value: [{ name: 'CHAOS_ROLLOUT', value: String(plan.index) }],
-        }
-      : { op: 'replace', path: '/spec/template/spec/containers/0/image', value: IMAGE_NEW };
-  const ops: unknown[] = [
-    change,
-    ...(plan.change === 'scale' ? [{ op: 'replace', path: '/spec/replicas', value: n2 }] : []),
-  ];
-  let gen = (await w.client.patch(refOf(ns, name), ops, { type: 'json' })).metadata?.generation ?? Infinity;
+  let gen =
+    (await w.client.patch(ref, changeOps(plan, IMAGE_NEW), { type: 'json' })).metadata?.generation ??
+    Infinity;
   const timeoutMs = 900_000;
   for (const p of plan.partitions) {
-    // each step: the status shows replicas − partition updated and ready, then the next partition
+    // each step: the status shows replicas − partition updated and ready, then the next partition; the checker
+    // takes the lower partition's bounds just before the patch (a few ms looser, never a false violation)
     const want = n - p;
     if (p !== n) {
+      checker.setBounds(kind.bounds(plan, p), w.now());
       gen =
-        (
-          await w.client.patch(
-            refOf(ns, name),
-            { spec: { updateStrategy: { partition: p } } },
-            { type: 'merge' },
-          )
-        ).metadata?.generation ?? Infinity;
+        (await w.client.patch(ref, kind.partitionPatch(p), { type: 'merge' })).metadata?.generation ??
+        Infinity;
     }
     const g = gen;
-    const step = await obs.until(
-      ns,
-      name,
-      (c) => (c.status?.observedGeneration ?? 0) >= g && (c.status?.updatedReadyReplicas ?? 0) >= want,
-      timeoutMs,
-    );
+    const step = await obs.until(ns, name, (c) => kind.stepDone(c, g, want, n), timeoutMs);
     if (step === undefined) break;
   }
-  const doneAt = await obs.until(ns, name, (c) => rolledOut(c, gen, n2), timeoutMs);
+  const doneAt = await obs.until(ns, name, (c) => kind.done(c, gen, n2), timeoutMs);
   await sleep(2000); // late pod events still count
   checker.end();
   if (doneAt === undefined)
     checker.report(
       'incomplete',
       w.now(),
-      `not rolled out in ${timeoutMs / 60_000} min: ${describeStatus(obs.cloneSet(ns, name))}`,
+      `not rolled out in ${timeoutMs / 60_000} min: ${kind.describe(obs.workload(ns, name))}`,
     );
   else {
-    const revision = obs.cloneSet(ns, name)?.status?.updateRevision ?? '';
+    const revision = kind.updateRevision(obs.workload(ns, name));
     const active = checker.active();
     const stale = active.filter((p) => p.revision !== revision || !p.available);
     const traces = obs.tracesOf(ns, name, revision);
@@ -213,7 +196,7 @@ async function oneRollout(
         `status says done, the pods say ${active.length} pods (want ${n2}), ${stale.length} not ready at ${revision}`,
       );
   }
-  await removeCloneSet(w.client, ns, name);
+  await removeWorkload(w.client, ref);
   const margin = checker.minAvailableSeen - bounds.minAvailable;
   return { violations: checker.violations, actions: checker.actions, changeAt, doneAt, margin };
 }

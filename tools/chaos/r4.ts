@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_EXPECTATION_TIMEOUT_MS } from '@regatta/runtime';
 import { fmt } from '../bench/common.js';
-import { createReady, removeCloneSet, refOf, type Observer } from './cloneset.js';
+import { createReady, removeCloneSet, refOf } from './cloneset.js';
+import type { Observer } from './observer.js';
 import type { CheckResult } from './report.js';
 import type { World } from './world.js';
 

@@ -5,7 +5,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { IMAGE_NEW } from '../bench/rollout-config.js';
 import { fmt } from '../bench/common.js';
-import { createReady, removeCloneSet, describeStatus, refOf, rolledOut, type Observer } from './cloneset.js';
+import { createReady, removeCloneSet, refOf } from './cloneset.js';
+import { describeStatus, rolledOut, type Observer } from './observer.js';
 import type { CheckResult } from './report.js';
 import { absolute } from './schedule.js';
 import type { World } from './world.js';
@@ -50,8 +51,8 @@ export async function checkRestartMidRollout(
     600_000,
   );
   if (mid === undefined)
-    throw new Error(`R6: ${third} pods not updated in 10 min: ${describeStatus(obs.cloneSet(ns, name))}`);
-  const updatedAtKill = obs.cloneSet(ns, name)?.status?.updatedReplicas ?? 0;
+    throw new Error(`R6: ${third} pods not updated in 10 min: ${describeStatus(obs.workload(ns, name))}`);
+  const updatedAtKill = obs.workload(ns, name)?.status?.updatedReplicas ?? 0;
   const outage = await program.kill9(2000);
   w.log(
     `R6: cloneset killed -9 with ${updatedAtKill}/${n} updated; back after ${fmt((outage.backAt - outage.at) / 1000)} s`,
@@ -64,9 +65,9 @@ export async function checkRestartMidRollout(
     checker.report(
       'incomplete',
       w.now() - t0,
-      `not rolled out in 15 min: ${describeStatus(obs.cloneSet(ns, name))}`,
+      `not rolled out in 15 min: ${describeStatus(obs.workload(ns, name))}`,
     );
-  const revision = obs.cloneSet(ns, name)?.status?.updateRevision ?? '';
+  const revision = obs.workload(ns, name)?.status?.updateRevision ?? '';
   const traces = obs.tracesOf(ns, name, revision);
   if (traces.length !== 1)
     checker.report(

@@ -74,6 +74,20 @@ describe('rolloutPlans', () => {
       if (p.change === 'partition') expect(p.partitions.at(-1)).toBe(0);
     }
     expect(rolloutPlans(9, 8, [30, 100])).toEqual(plans);
+    // a DaemonSet's: its nodes' count, no scale change
+    const ds = rolloutPlans(9, 6, [30, 100], {
+      changes: ['in-place', 'recreate', 'partition'],
+      replicas: 10,
+    });
+    expect(ds.map((p) => [p.change, p.replicas, p.scaleTo])).toEqual([
+      ['in-place', 10, 10],
+      ['recreate', 10, 10],
+      ['partition', 10, 10],
+      ['in-place', 10, 10],
+      ['recreate', 10, 10],
+      ['partition', 10, 10],
+    ]);
+    expect(ds[2]!.partitions).toEqual([7, 4, 0]);
   });
 });
 

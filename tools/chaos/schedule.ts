@@ -79,12 +79,23 @@ export interface RolloutPlan {
   partitions: number[];
 }
 
-export function rolloutPlans(seed: number, count: number, pods: [number, number]): RolloutPlan[] {
+/**
+ * `count` plans, every change kind of `o.changes` (all by default) equally often, in turn. `o.replicas`: every plan
+ * has that many pods (a DaemonSet's: the nodes), else a count drawn from `pods`.
+ */
+export function rolloutPlans(
+  seed: number,
+  count: number,
+  pods: [number, number],
+  o: { changes?: readonly ChangeKind[]; replicas?: number } = {},
+): RolloutPlan[] {
+  const changes = o.changes ?? CHANGE_KINDS;
   const rand = seededRandom(seed ^ 0x5eed);
   const plans: RolloutPlan[] = [];
   for (let index = 0; index < count; index++) {
-    const change = CHANGE_KINDS[index % CHANGE_KINDS.length]!; // every kind equally often, in turn
-    const replicas = randomInt(rand, pods[0], pods[1]);
+    const change = changes[index % changes.length]!; // every kind equally often, in turn
+    const drawn = randomInt(rand, pods[0], pods[1]);
+    const replicas = o.replicas ?? drawn;
     const maxUnavailable = pick(rand, ['10%', '20%', 5, '50%'] as const);
     const maxSurge = change === 'recreate' ? pick(rand, [0, 1, '10%'] as const) : 0;
     const scaleTo =

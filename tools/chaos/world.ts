@@ -46,6 +46,8 @@ export interface World {
   client: KubeClient;
   watcher: SupervisedProgram;
   controllers: Map<string, SupervisedProgram>;
+  /** The node simulator's nodes. */
+  nodes: number;
   /** The fault-injecting proxy the controllers reach the API server through, when asked for (`apiFaults`). */
   apiProxy: ApiProxy | undefined;
   /** A program not started yet (`start()` it), with the world's environment; `webhook`: admission webhooks on port 0. */
@@ -138,6 +140,7 @@ export async function startWorld(o: {
     client,
     watcher,
     controllers,
+    nodes: o.nodes,
     apiProxy,
     program: (name, p) => program(name, '/readyz', p?.webhook ?? false),
     now,

@@ -1,0 +1,103 @@
+// What R1 needs to know of a workload kind to roll it out and judge it (docs/reliability.md, R1): its object, its
+// pods' identity, the bounds of each phase of a rollout, how its partition is set, what its status says. One file
+// per kind beside this one; the rollout itself (r1.ts) is the same for all.
+import type { KubeObject, WatchedResource } from '@regatta/kube';
+import type { Bounds, IdentityOf } from '../checker.js';
+import { describeStatus, rolledOut, type WorkloadObj, type WorkloadRef } from '../observer.js';
+import type { ChangeKind, RolloutPlan } from '../schedule.js';
+
+export const WORKLOAD_IDS = ['cloneset', 'asts', 'ads'] as const;
+export type WorkloadId = (typeof WORKLOAD_IDS)[number];
+
+/** One workload of a rollout, before its change: `inPlace` picks the in-place update policy, else recreate. */
+export interface WorkloadShape {
+  ns: string;
+  name: string;
+  replicas: number;
+  inPlace: boolean;
+  maxUnavailable: number | string;
+  /** Kinds without maxSurge get 0 here (RolloutPlan.maxSurge is ignored). */
+  maxSurge: number | string;
+  partition?: number;
+}
+
+export interface Workload {
+  id: WorkloadId;
+  /** As the report names it. */
+  title: string;
+  /** The program that controls it (its bundle, its kill -9 in the fault schedule). */
+  app: string;
+  resource: WatchedResource;
+  /** The kind has maxSurge (a recreate may surge). */
+  surge: boolean;
+  ref(ns: string, name: string): WorkloadRef;
+  /** The object as the mutating webhook would leave it (no webhook runs in R1), pods of one container `app`. */
+  object(s: WorkloadShape): KubeObject;
+  identity: IdentityOf;
+  /**
+   * The limits of a phase of `plan`'s rollout, `partition` in force (undefined: none). Pure: from the change
+   * (replicas n → n2) to its end, the loosest of the two counts' limits.
+   */
+  bounds(plan: RolloutPlan, partition: number | undefined): Bounds;
+  /** The merge patch that sets the partition. */
+  partitionPatch(partition: number): Record<string, unknown>;
+  /** The plan as the kind can take it (a DaemonSet surging: maxUnavailable 0); as drawn when absent. */
+  plan?(p: RolloutPlan): RolloutPlan;
+  /** The changes its rollouts make (a DaemonSet has no scale change). */
+  changes?: readonly ChangeKind[];
+  /** One pod per node (a DaemonSet): a rollout's replicas are the cluster's nodes. */
+  perNode?: boolean;
+  /** The status says `replicas` pods run the template of `generation`, all ready, the rollout over. */
+  done(o: WorkloadObj, generation: number, replicas: number): boolean;
+  /** The status says at least `updated` of `replicas` pods run the template of `generation` and are ready. */
+  stepDone(o: WorkloadObj, generation: number, updated: number, replicas: number): boolean;
+  updateRevision(o: WorkloadObj | undefined): string;
+  describe(o: WorkloadObj | undefined): string;
+}
+
+/** The status reading of the kinds with `replicas` (CloneSet, StatefulSet): their status fields are the same. */
+export const replicaStatus = {
+  done: rolledOut,
+  stepDone: (o: WorkloadObj, generation: number, updated: number) =>
+    (o.status?.observedGeneration ?? 0) >= generation && (o.status?.updatedReadyReplicas ?? 0) >= updated,
+  updateRevision: (o: WorkloadObj | undefined) => o?.status?.updateRevision ?? '',
+  describe: describeStatus,
+} satisfies Pick<Workload, 'done' | 'stepDone' | 'updateRevision' | 'describe'>;
+
+/** The shape of `plan`'s workload before its change (the first partition of a partition rollout is its count). */
+export function shapeOf(w: Workload, plan: RolloutPlan, ns: string, name: string): WorkloadShape {
+  return {
+    ns,
+    name,
+    replicas: plan.replicas,
+    inPlace: plan.change !== 'recreate',
+    maxUnavailable: plan.maxUnavailable,
+    maxSurge: w.surge ? plan.maxSurge : 0,
+    ...(plan.change === 'partition' ? { partition: plan.replicas } : {}),
+  };
+}
+
+/** The JSON patch of `plan`'s change: the image (in place), an env variable (recreate), with `scale` the replicas. */
+export function changeOps(plan: RolloutPlan, image: string): unknown[] {
+  const change =
+    plan.change === 'recreate'
+      ? {
+          op: 'add',
+          path: '/spec/template/spec/containers/0/env',
+          value: [{ name: 'CHAOS_ROLLOUT', value: String(plan.index) }],
+        }
+      : { op: 'replace', path: '/spec/template/spec/containers/0/image', value: image };
+  return [
+    change,
+    ...(plan.change === 'scale' ? [{ op: 'replace', path: '/spec/replicas', value: plan.scaleTo }] : []),
+  ];
+}
+
+/** In-place rollouts: no pod created or deleted beyond what the scale change needs. */
+export function inPlaceAllowance(plan: RolloutPlan): Bounds['inPlace'] {
+  if (plan.change === 'recreate') return undefined;
+  return {
+    creates: Math.max(0, plan.scaleTo - plan.replicas),
+    deletes: Math.max(0, plan.replicas - plan.scaleTo),
+  };
+}
