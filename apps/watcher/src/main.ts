@@ -18,8 +18,9 @@ await runProgram({ name: 'watcher' }, ({ client, bus, registry, probes, manager,
     name: 'mirrors',
     needLeaderElection: () => true,
     async start(signal) {
-      await mirrors.start();
-      await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+      await mirrors.start(signal); // retries while the bus is not ready yet, until the signal aborts
+      if (!signal.aborted)
+        await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
       await mirrors.stop();
     },
   });

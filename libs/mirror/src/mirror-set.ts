@@ -1,8 +1,13 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { EventRecorder, type KubeClient } from '@regatta/kube';
 import { readRegistrations, resourceId, watchRegistrations, type Bus } from '@regatta/bus';
 import { kindsToMirror, planMirrors, type Refusal } from './admission.js';
 import { DEFAULT_ALLOW_LIST, type AllowList } from './catalogue.js';
 import { KindMirror, type MirrorStats, type SetAside } from './kind-mirror.js';
+
+/** The first wait before the registrations watch is tried again at start, doubled up to the cap. */
+const START_RETRY_MS = 200;
+const START_RETRY_CAP_MS = 5_000;
 
 /** What the mirror set logs (a pino logger fits). */
 export interface MirrorLogger {
@@ -54,12 +59,32 @@ export class MirrorSet {
     });
   }
 
-  async start(): Promise<void> {
+  /** Starts following the registrations; with `signal`, gives up retrying the start once it aborts. */
+  async start(signal?: AbortSignal): Promise<void> {
     this.stopped = false;
-    this.regWatch = await watchRegistrations(this.bus, () => this.resync());
+    this.regWatch = await this.watchRegistrationsRetried(signal);
+    if (this.stopped || signal?.aborted) return this.regWatch?.stop();
     this.timer = setInterval(() => this.resync(), this.o.resyncMs ?? 5000);
     this.resync();
     await this.busy;
+  }
+
+  /**
+   * The registrations watch, tried again until it starts or the set is stopped: a nats-server that has just come
+   * back answers JetStream requests with timeouts for a few seconds, and the running mirrors retry the same errors
+   * (docs/reliability.md finding 9: the watcher exited on them instead).
+   */
+  private async watchRegistrationsRetried(signal?: AbortSignal): Promise<{ stop(): void } | undefined> {
+    for (let attempt = 0; !this.stopped && !signal?.aborted; attempt++) {
+      try {
+        return await watchRegistrations(this.bus, () => this.resync());
+      } catch (err) {
+        this.o.onError(err, 'registrations');
+        const ms = Math.min(START_RETRY_MS * 2 ** attempt, START_RETRY_CAP_MS);
+        await sleep(ms, undefined, signal ? { signal } : {}).catch(() => undefined); // aborted: the loop ends
+      }
+    }
+    return undefined;
   }
 
   get running(): string[] {
