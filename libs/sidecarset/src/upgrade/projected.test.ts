@@ -9,7 +9,7 @@ import { Expectations, type ReconcileContext, silentLogger } from '@regatta/runt
 import { MemoryCluster, type ObjectReader } from '@regatta/workload';
 import { describe, expect, it } from 'vitest';
 import { SidecarSetUpgradeReconciler } from './reconciler.js';
-import { hotPod, hotSidecarSet, pod, sidecarSet } from './testing/fixtures.js';
+import { hotPod, hotSidecarSet, pod, sidecarSet, restartChangedContainers } from './testing/fixtures.js';
 
 const ctx: ReconcileContext = { reconcileID: 'r', log: silentLogger, signal: new AbortController().signal };
 
@@ -90,22 +90,7 @@ function world(...objects: KubeObject[]) {
     },
     stored: (name: string) => c.get('Pod', 'ns', name) as Pod,
     /** Restarts every container whose status image differs from its spec image, as a kubelet would. */
-    kubelet: () => {
-      for (const p of c.all<Pod>('Pod')) {
-        const image = new Map((p.spec?.containers ?? []).map((x) => [x.name, x.image ?? '']));
-        c.add(<Pod>{
-          ...p,
-          status: {
-            ...p.status,
-            containerStatuses: (p.status?.containerStatuses ?? []).map((s) =>
-              s.image === image.get(s.name)
-                ? s
-                : { ...s, image: image.get(s.name) ?? '', imageID: `${image.get(s.name)}-id` },
-            ),
-          },
-        });
-      }
-    },
+    kubelet: () => restartChangedContainers(c),
   };
 }
 

@@ -9,7 +9,7 @@ import { MemoryCluster, RolloutTracer } from '@regatta/workload';
 import { describe, expect, it } from 'vitest';
 import { SIDECARSET_HASH_KEY, SIDECARSET_NAME_LABEL } from './keys.js';
 import { SidecarSetUpgradeReconciler } from './reconciler.js';
-import { T0, hotPod, hotSidecarSet, pod, sidecarSet } from './testing/fixtures.js';
+import { T0, hotPod, hotSidecarSet, pod, sidecarSet, restartChangedContainers } from './testing/fixtures.js';
 import type { SidecarSetView } from './types.js';
 
 const ctx: ReconcileContext = { reconcileID: 'r', log: silentLogger, signal: new AbortController().signal };
@@ -57,27 +57,7 @@ function world(options: { tracer?: RolloutTracer; webhookInStep?: () => boolean 
     pods: () => c.all<Pod>('Pod').sort((a, b) => (a.metadata!.name! < b.metadata!.name! ? -1 : 1)),
     set: () => c.get('SidecarSet', undefined, 'test-sidecarset') as SidecarSetView,
     /** Restarts every container whose status image differs from its spec image (restartCount + 1). */
-    kubelet: () => {
-      for (const p of c.all<Pod>('Pod')) {
-        const image = new Map((p.spec?.containers ?? []).map((x) => [x.name, x.image ?? '']));
-        c.add(<Pod>{
-          ...p,
-          status: {
-            ...p.status,
-            containerStatuses: (p.status?.containerStatuses ?? []).map((s) =>
-              s.image === image.get(s.name)
-                ? s
-                : {
-                    ...s,
-                    image: image.get(s.name) ?? '',
-                    imageID: `${image.get(s.name)}-id`,
-                    restartCount: (s.restartCount ?? 0) + 1,
-                  },
-            ),
-          },
-        });
-      }
-    },
+    kubelet: () => restartChangedContainers(c),
   };
 }
 

@@ -1,5 +1,6 @@
 /** Pods and SidecarSets for the upgrade unit tests (no defaults applied: only what the logic reads). */
 import type { Pod } from '@regatta/lifecycle';
+import type { MemoryCluster } from '@regatta/workload';
 import {
   SIDECARSET_HASH_KEY,
   SIDECARSET_HASH_WITHOUT_IMAGE_KEY,
@@ -141,3 +142,29 @@ export const hotSidecarSet = (image = 'hot-image:v2'): SidecarSetView =>
       { name: 'hot', image, upgradeStrategy: { upgradeType: 'HotUpgrade', hotUpgradeEmptyImage: 'empty:1' } },
     ],
   });
+
+/**
+ * What a kubelet does after an in-place sidecar upgrade, for every pod in `c`: each container whose status image
+ * differs from its spec image is restarted on the new one (its image, an imageID, restartCount + 1).
+ */
+export function restartChangedContainers(c: MemoryCluster): void {
+  for (const p of c.all<Pod>('Pod')) {
+    const image = new Map((p.spec?.containers ?? []).map((x) => [x.name, x.image ?? '']));
+    c.add(<Pod>{
+      ...p,
+      status: {
+        ...p.status,
+        containerStatuses: (p.status?.containerStatuses ?? []).map((s) =>
+          s.image === image.get(s.name)
+            ? s
+            : {
+                ...s,
+                image: image.get(s.name) ?? '',
+                imageID: `${image.get(s.name)}-id`,
+                restartCount: (s.restartCount ?? 0) + 1,
+              },
+        ),
+      },
+    });
+  }
+}
