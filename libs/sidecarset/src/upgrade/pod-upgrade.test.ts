@@ -256,6 +256,13 @@ describe('matching pods and status', () => {
     );
     expect(matched.map((p) => p.metadata?.name)).toEqual(['a']);
   });
+  it('a selector that cannot be used (stored without the webhook) matches no pod; one outside a covered namespace neither', () => {
+    const broken = sidecarSet({
+      selector: { matchExpressions: [{ key: 'app', operator: 'Bogus' as 'In' }] },
+    });
+    expect(matchingPods(broken, [pod({ name: 'a' })], () => true)).toEqual([]);
+    expect(matchingPods(sidecarSet(), [pod({ name: 'a' })], () => false)).toEqual([]);
+  });
   it('matched/updated/ready/updatedReady and the change check', () => {
     const all = [
       pod({ name: 'a', updated: true }),

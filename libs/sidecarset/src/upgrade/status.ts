@@ -2,7 +2,7 @@
  * Matched pods and status (OpenKruise `pkg/controller/sidecarset/sidecarset_processor.go` `getMatchingPods`,
  * `calculateStatus`, `inconsistentStatus`).
  */
-import { labelSelectorMatches } from '@regatta/kube';
+import { compileLabelSelector, type CompiledSelector } from '@regatta/kube';
 import type { Pod } from '@regatta/lifecycle';
 import type { StatusCadenceRules } from '@regatta/workload';
 import {
@@ -27,15 +27,21 @@ export function matchingPods(
   const name = set.metadata?.name ?? '';
   const selector = set.spec?.selector;
   if (!selector) return [];
-  return pods.filter((pod) => {
-    if (!namespaceCovered(pod.metadata?.namespace ?? '')) return false;
-    try {
-      if (!labelSelectorMatches(selector, pod.metadata?.labels ?? {})) return false;
-    } catch {
-      return false;
-    }
-    return isPodActive(pod) && injectedSidecarSets(pod).includes(name) && podHasAllSidecars(set, pod);
-  });
+  // compiled once per call, not once per pod: this runs over every cached pod on every reconcile
+  let selects: CompiledSelector;
+  try {
+    selects = compileLabelSelector(selector);
+  } catch {
+    return []; // a selector that cannot be used selects no pod
+  }
+  return pods.filter(
+    (pod) =>
+      namespaceCovered(pod.metadata?.namespace ?? '') &&
+      selects.matches(pod.metadata?.labels ?? {}) &&
+      isPodActive(pod) &&
+      injectedSidecarSets(pod).includes(name) &&
+      podHasAllSidecars(set, pod),
+  );
 }
 
 /** `calculateStatus`: ready = consistent and ready (idle twins on the empty image). */
