@@ -3,7 +3,7 @@
  * `GetNextUpgradePods`): candidates not yet updated and selected by `updateStrategy.selector`, not-upgradable ones set
  * aside, sorted by the shared update order (libs/rollout), cut by partition, then walked under maxUnavailable.
  */
-import { type LabelSelector, labelSelectorMatches, partitionOf, scaleK8s } from '@regatta/kube';
+import { type LabelSelector, compileLabelSelector, partitionOf, scaleK8s } from '@regatta/kube';
 import type { Pod } from '@regatta/lifecycle';
 import { type UpdateScatterTerm, compareActivePods, sortByPriority, sortByScatter } from '@regatta/rollout';
 import {
@@ -100,21 +100,24 @@ export function upgradeCount(set: SidecarSetView, pods: readonly Pod[], sorted: 
   return count;
 }
 
-function selects(selector: LabelSelector, pod: Pod): boolean {
+/** The canary selector as a matcher compiled once; an unusable selector selects nothing (upstream). */
+function canarySelects(selector: LabelSelector | null | undefined): (pod: Pod) => boolean {
+  if (!selector) return () => true;
   try {
-    return labelSelectorMatches(selector, pod.metadata?.labels ?? {});
+    const compiled = compileLabelSelector(selector);
+    return (pod) => compiled.matches(pod.metadata?.labels ?? {});
   } catch {
-    return false; // an unusable selector selects nothing (upstream)
+    return () => false;
   }
 }
 
 export function getNextUpgradePods(set: SidecarSetView, pods: readonly Pod[]): NextUpgradePods {
-  const selector = set.spec?.updateStrategy?.selector;
+  const selects = canarySelects(set.spec?.updateStrategy?.selector);
   const waiting: number[] = [];
   const notUpgradable: Pod[] = [];
   pods.forEach((pod, i) => {
     if (isPodSidecarUpdated(set, pod)) return;
-    if (selector && !selects(selector, pod)) return;
+    if (!selects(pod)) return;
     const { canUpgrade, consistent } = sidecarSetUpgradable(set, pod);
     if (!canUpgrade) notUpgradable.push(pod);
     else if (consistent) waiting.push(i);

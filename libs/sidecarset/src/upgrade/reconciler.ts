@@ -98,7 +98,11 @@ export class SidecarSetUpgradeReconciler implements Reconciler {
     if (problem) {
       // nothing to retry until the SidecarSet changes; the event tells the user what to fix (../spec-guard.ts)
       ctx.log.warn({ problem }, 'not reconciling this SidecarSet: it fails validation');
-      void this.#d.recorder.warning(set, INVALID_SPEC_REASON, `not acting on this SidecarSet until it is fixed: ${problem}`);
+      void this.#d.recorder.warning(
+        set,
+        INVALID_SPEC_REASON,
+        `not acting on this SidecarSet until it is fixed: ${problem}`,
+      );
       return {};
     }
     const d = this.#d;
@@ -115,7 +119,15 @@ export class SidecarSetUpgradeReconciler implements Reconciler {
     };
 
     // 1. matching pods, latest revision
-    const pods = matchingPods(set, d.pods.list() as Pod[], (ns) => this.#namespaceCovered(set, ns));
+    const covered = new Map<string, boolean>(); // each namespace's answer once per reconcile, not once per pod
+    const namespaceCovered = (ns: string): boolean => {
+      const known = covered.get(ns);
+      if (known !== undefined) return known;
+      const answer = this.#namespaceCovered(set, ns);
+      covered.set(ns, answer);
+      return answer;
+    };
+    const pods = matchingPods(set, d.pods.list() as Pod[], namespaceCovered);
     const { latest, collisionCount } = await registerLatestRevision(s, pods);
     const latestName = latest.metadata?.name ?? '';
     const record = await this.#traces.begin(s, latestName, pods.length);
