@@ -2,13 +2,11 @@
 // and one on each workload kind the suite rolls out (CloneSets, Advanced StatefulSets and DaemonSets) recording every
 // status and rollout-trace record (never the bus). The status fields read here are CloneSets' and StatefulSets'
 // (a DaemonSet's are read by workloads/ads.ts).
-import type { Pod } from '@regatta/api';
+import { Annotations, type Pod } from '@regatta/api';
 import { ListWatcher, type KubeClient, type KubeObject, type WatchedResource } from '@regatta/kube';
 import { waitFor } from '@regatta/local-cluster';
 import { CLONESETS, PODS, type CloneSetObj } from '../bench/rollout-watch.js';
 import { InvariantChecker, viewOf, type IdentityOf } from './checker.js';
-
-export const ROLLOUT_TRACE = 'regatta.dev/rollout-trace';
 
 /** A workload as the suite reads it: CloneSet and StatefulSet statuses share these fields. */
 export type WorkloadObj = CloneSetObj;
@@ -47,7 +45,7 @@ export function describeStatus(o: WorkloadObj | undefined): string {
 
 /** The rollout-trace record's traceparent and target revision (docs/adr/0007), if the workload has one. */
 export function traceOf(o: KubeObject | undefined): { traceparent: string; to: string } | undefined {
-  const raw = o?.metadata?.annotations?.[ROLLOUT_TRACE];
+  const raw = o?.metadata?.annotations?.[Annotations.RolloutTrace];
   if (!raw) return undefined;
   try {
     const r = JSON.parse(raw) as { traceparent?: unknown; to?: unknown };
