@@ -8,7 +8,7 @@
  * of the fields it left out. The patch replaces `metadata.resourceVersion` with the version read, so a stale pod is
  * refused with 409 Conflict as the PUT was: one write per pod, the same retries.
  */
-import { type KubeClient, isConflict, isNotFound, retryOnConflict, updatePatch } from '@regatta/kube';
+import { type KubeClient, isConflict, isNotFound, retryOnConflict, writeUpdatePatch } from '@regatta/kube';
 import {
   type Pod,
   type PodWriteDeps,
@@ -29,20 +29,6 @@ const POD = { apiVersion: 'v1', kind: 'Pod' } as const;
 
 export interface InPlaceUpdateControlDeps extends PodWriteDeps {
   client: Pick<KubeClient, 'get' | 'patch' | 'patchStatus'>;
-}
-
-/** Writes `planned` over `read` (the pod read, perhaps projected) as one patch guarded by `resourceVersion`. */
-async function writePod(
-  client: InPlaceUpdateControlDeps['client'],
-  read: Pod,
-  planned: Pod,
-  resourceVersion = read.metadata?.resourceVersion,
-): Promise<Pod> {
-  return client.patch<Pod>(
-    { ...POD, namespace: read.metadata?.namespace, name: read.metadata?.name ?? '' },
-    updatePatch(read, planned, resourceVersion),
-    { type: 'json' },
-  );
 }
 
 /** What an in-place update did. */
@@ -88,7 +74,8 @@ export class InPlaceUpdateControl {
       }
     }
     try {
-      if (refresh.action === 'update') this.#d.onWritten?.(await writePod(this.#d.client, pod, refresh.pod));
+      if (refresh.action === 'update')
+        this.#d.onWritten?.(await writeUpdatePatch(this.#d.client, POD, pod, refresh.pod));
       else if (refresh.action === 'setReady') await writePodConditions(this.#d, pod, refresh.conditions);
     } catch (err) {
       if (!isConflict(err) && !isNotFound(err)) throw err;
@@ -136,7 +123,7 @@ export class InPlaceUpdateControl {
       let rv = fresh.metadata?.resourceVersion;
       if (p.conditions)
         rv = (await writePodConditions(this.#d, fresh, p.conditions, rv)).metadata?.resourceVersion;
-      const out = await writePod(client, fresh, p.pod, rv);
+      const out = await writeUpdatePatch(client, POD, fresh, p.pod, rv);
       this.#d.onWritten?.(out);
       result = { updated: true, delayMs: p.delaySeconds * 1000 };
     });

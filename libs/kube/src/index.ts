@@ -91,6 +91,7 @@ export {
   isProjected,
   markProjected,
   updatePatch,
+  writeUpdatePatch,
 } from './projected.js';
 export {
   APPLY_PATCH_CONTENT_TYPE,

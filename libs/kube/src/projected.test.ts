@@ -10,6 +10,7 @@ import {
   isProjected,
   markProjected,
   updatePatch,
+  writeUpdatePatch,
 } from './projected.js';
 
 type Pod = KubeObject & { spec?: Record<string, unknown>; status?: Record<string, unknown> };
@@ -141,6 +142,34 @@ describe('updatePatch', () => {
     const planned: Pod = { ...read, spec: { ...read.spec, volumes: [] } };
     const ops = updatePatch(read, planned);
     expect(ops.slice(1)).toEqual([{ op: 'remove', path: '/spec/volumes/0' }]);
+  });
+});
+
+describe('writeUpdatePatch', () => {
+  it('sends updatePatch as one JSON patch to the object read, named by the given type', async () => {
+    const sent: unknown[][] = [];
+    const client = {
+      patch: async <T>(...args: unknown[]) => {
+        sent.push(args);
+        return args[0] as T;
+      },
+    } as unknown as Pick<KubeClient, 'patch'>;
+    // as a cache may hold it: no apiVersion or kind
+    const read = markProjected({ metadata: { name: 'p', namespace: 'ns', resourceVersion: '7' } }) as Pod;
+    const planned = { ...read, metadata: { ...read.metadata, labels: { app: 'web' } } };
+    await writeUpdatePatch(client, { apiVersion: 'v1', kind: 'Pod' }, read, planned, '9');
+    expect(sent).toEqual([
+      [
+        { apiVersion: 'v1', kind: 'Pod', namespace: 'ns', name: 'p' },
+        updatePatch(read, planned, '9'),
+        { type: 'json' },
+      ],
+    ]);
+    expect(updatePatch(read, planned, '9')[0]).toEqual({
+      op: 'replace',
+      path: '/metadata/resourceVersion',
+      value: '9',
+    });
   });
 });
 

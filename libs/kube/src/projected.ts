@@ -9,6 +9,7 @@
 import { type JsonPatchOperation, createJsonPatch } from './json-patch.js';
 import { isPlainObject } from './json.js';
 import { parsePointer } from './json-pointer.js';
+import type { KubeClient } from './client.js';
 import type { KubeObject } from './meta.js';
 
 /** The marker of a projected object, and of each nested object whose fields it trimmed. */
@@ -92,4 +93,22 @@ export function updatePatch(
     if (trimmed) throw new ProjectedWriteError(`${op.op} ${op.path} of ${read.metadata?.name}`);
   }
   return [{ op: 'replace', path: '/metadata/resourceVersion', value: resourceVersion }, ...ops];
+}
+
+/**
+ * Writes `planned` over `read` as {@link updatePatch}'s guarded patch: the one write that takes the place of a PUT
+ * of a cached (perhaps projected) object. `type` names the resource, which a cached object may not carry.
+ */
+export function writeUpdatePatch<T extends KubeObject>(
+  client: Pick<KubeClient, 'patch'>,
+  type: { apiVersion: string; kind: string },
+  read: T,
+  planned: T,
+  resourceVersion = read.metadata?.resourceVersion,
+): Promise<T> {
+  return client.patch<T>(
+    { ...type, namespace: read.metadata?.namespace, name: read.metadata?.name ?? '' },
+    updatePatch(read, planned, resourceVersion),
+    { type: 'json' },
+  );
 }

@@ -3,7 +3,7 @@
  * claims before the pod, events with upstream's reasons and messages, deletion through the preDelete hook, identity
  * and storage fixes, and claim owner references for the retention policy.
  */
-import { EventReasons, isAlreadyExists, isConflict, isNotFound, updatePatch } from '@regatta/kube';
+import { EventReasons, isAlreadyExists, isConflict, isNotFound, writeUpdatePatch } from '@regatta/kube';
 import { LifecycleState, type Pod, deleteStep, getPodLifecycleState } from '@regatta/lifecycle';
 import { ClaimRefsError, ClaimsError } from '../errors.js';
 import { errText, messages } from '../events.js';
@@ -181,13 +181,7 @@ export async function updatePodIdentity(s: AstsSync, pod: Pod): Promise<void> {
     await createMissingClaims(s, fixed);
     await fixClaimRefs(s, pod, false);
     if (JSON.stringify(fixed) !== JSON.stringify(pod)) {
-      s.expectUpdated(
-        await s.d.client.patch<Pod>(
-          { ...POD, namespace: pod.metadata?.namespace, name },
-          updatePatch(pod, fixed),
-          { type: 'json' },
-        ),
-      );
+      s.expectUpdated(await writeUpdatePatch(s.d.client, POD, pod, fixed));
       void s.d.recorder.normal(s.set, EventReasons.SuccessfulUpdate, messages.pod('update', name, setName));
     }
   } catch (err) {

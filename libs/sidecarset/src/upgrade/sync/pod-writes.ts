@@ -7,7 +7,7 @@
  * strip of the fields it left out. The patch replaces `metadata.resourceVersion` with the version read, so a stale
  * pod is refused with 409 Conflict as the PUT was: one write per pod, the same retries.
  */
-import { retryOnConflict, updatePatch } from '@regatta/kube';
+import { retryOnConflict, writeUpdatePatch } from '@regatta/kube';
 import { type Pod, writePodConditions } from '@regatta/lifecycle';
 import { upgradableCondition } from '../pod-upgrade.js';
 import { POD, type UpgradeSync } from './context.js';
@@ -36,11 +36,7 @@ export async function updatePod(
     const next = change(fresh);
     result = undefined;
     if (!next) return;
-    const out = await s.d.client.patch<Pod>(
-      { ...POD, namespace: fresh.metadata?.namespace, name: fresh.metadata?.name ?? '' },
-      updatePatch(fresh, next.pod),
-      { type: 'json' },
-    );
+    const out = await writeUpdatePatch(s.d.client, POD, fresh, next.pod);
     s.expectUpdated(out);
     result = { pod: out, changed: next.changed };
   });
