@@ -36,4 +36,18 @@ describe('SpecGuard', () => {
     expect(guard.problem('ns/a', obj('u2', 2))).toBe('bad');
     expect(seen).toEqual(['u1/1', 'u1/2', 'u2/2', 'u2/2']);
   });
+
+  it('retainOnly forgets the keys that are not live, and keeps the verdicts of those that are', () => {
+    let checks = 0;
+    const guard = new SpecGuard<{ metadata: { uid: string; generation: number } }>(() => {
+      checks++;
+      return undefined;
+    });
+    const obj = { metadata: { uid: 'u', generation: 1 } };
+    for (const key of ['a', 'b', 'c']) guard.problem(key, obj);
+    guard.retainOnly(new Set(['b', 'x']));
+    expect(guard.size).toBe(1);
+    guard.problem('b', obj);
+    expect(checks).toBe(3);
+  });
 });

@@ -49,4 +49,17 @@ export class SpecGuard<T extends KubeObject> {
   forget(key: string): void {
     this.#verdicts.delete(key);
   }
+
+  /** How many verdicts are remembered. */
+  get size(): number {
+    return this.#verdicts.size;
+  }
+
+  /**
+   * Forgets every key not in `live`: for a caller that sees the whole current list (a webhook reading its cache)
+   * rather than each deletion.
+   */
+  retainOnly(live: ReadonlySet<string>): void {
+    for (const key of this.#verdicts.keys()) if (!live.has(key)) this.#verdicts.delete(key);
+  }
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AdmissionInput } from '@regatta/runtime';
 import type { AnySidecarSet, Pod } from '../injection/types.js';
-import { podDefaulter } from './pod-webhook.js';
+import { SpecGuard } from '@regatta/kube';
+import { podDefaulter, validSidecarSets } from './pod-webhook.js';
 
 const sidecarSet: AnySidecarSet = {
   metadata: {
@@ -106,5 +107,20 @@ describe('podDefaulter with a SidecarSet stored invalid (webhooks off; docs/reli
     bad = { ...bad, metadata: { ...bad.metadata, generation: 2 }, spec: { ...bad.spec, updateStrategy: { type: 'RollingUpdate', maxUnavailable: 1 } } } as AnySidecarSet;
     const out = (await h(input(pod))) as Pod;
     expect(out.spec!.containers!.map((c) => c.name)).toEqual(['app', 'bad-c']);
+  });
+});
+
+describe('validSidecarSets', () => {
+  const named = (name: string): AnySidecarSet => ({
+    ...sidecarSet,
+    metadata: { ...sidecarSet.metadata, name, uid: `uid-${name}`, generation: 1 },
+  });
+  it('forgets the verdict of a SidecarSet that was deleted', () => {
+    const guard = new SpecGuard<AnySidecarSet>(() => undefined);
+    const all = ['a', 'b', 'c'].map(named);
+    expect(validSidecarSets(all, guard)).toHaveLength(3);
+    expect(guard.size).toBe(3);
+    expect(validSidecarSets([all[1]!], guard).map((s) => s.metadata?.name)).toEqual(['b']);
+    expect(guard.size).toBe(1);
   });
 });

@@ -30,12 +30,19 @@ export interface PodWebhookSources {
 /** `metav1.Time` in JSON: seconds precision. */
 const rfc3339 = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-/** The SidecarSets that pass their admission rules (each checked once per generation). */
+const nameOf = (s: AnySidecarSet): string => s.metadata?.name ?? '';
+
+/**
+ * The SidecarSets that pass their admission rules (each checked once per generation). The guard forgets a deleted
+ * SidecarSet's verdict the first time it remembers more SidecarSets than there are.
+ */
 export function validSidecarSets(
   sets: readonly AnySidecarSet[],
   guard: SpecGuard<AnySidecarSet>,
 ): AnySidecarSet[] {
-  return sets.filter((s) => guard.problem(s.metadata?.name ?? '', s) === undefined);
+  const valid = sets.filter((s) => guard.problem(nameOf(s), s) === undefined);
+  if (guard.size > sets.length) guard.retainOnly(new Set(sets.map(nameOf)));
+  return valid;
 }
 
 export function podDefaulter(src: PodWebhookSources): MutatingHandler<Pod> {
