@@ -20,9 +20,11 @@ import {
   trace,
   TraceFlags,
 } from '@opentelemetry/api';
+import { Annotations } from '@regatta/api';
 import type { HoldStarts, RolloutHold } from './rollout-holds.js';
 
-export const ROLLOUT_TRACE_ANNOTATION = 'regatta.dev/rollout-trace';
+/** The workload annotation holding its rollout record (docs/adr/0007). */
+export const ROLLOUT_TRACE_ANNOTATION = Annotations.RolloutTrace;
 
 /** What the annotation holds. */
 export interface RolloutRecord {
