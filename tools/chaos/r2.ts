@@ -233,6 +233,7 @@ async function fuzzKind(
   const accepted = results.filter((x) => x.r.accepted);
   const names = new Set(accepted.map((x) => (x.f.object['metadata'] as { name: string }).name));
   const reconciled = new Set<string>();
+  const gone = new Set<string>();
   const until = Date.now() + RECONCILE_WAIT_MS;
   while (reconciled.size < names.size && Date.now() < until) {
     const list = await w.client.list<KubeObject & { status?: { observedGeneration?: number } }>({
@@ -240,6 +241,13 @@ async function fuzzKind(
       kind: KIND,
       ...(k.clusterScoped ? {} : { namespace: NS }),
     });
+    const listed = new Set(list.items.map((cs) => cs.metadata?.name ?? ''));
+    // an object only its controller deletes (an ImagePullJob's ttlSecondsAfterFinished) was acted on
+    for (const n of names)
+      if (!listed.has(n) && !reconciled.has(n)) {
+        gone.add(n);
+        reconciled.add(n);
+      }
     for (const cs of list.items)
       if (
         names.has(cs.metadata?.name ?? '') &&
@@ -277,6 +285,8 @@ async function fuzzKind(
     await writeFile(join(o.dir, 'r2-accepted-invalid', `${k.id ?? k.app}-${i}.json`), JSON.stringify(x.f, null, 1));
     notes.push(`invalid by construction, accepted: #${i} ${x.f.mutations.join('; ')}`);
   }
+  if (gone.size > 0)
+    notes.push(`deleted by their controller (TTL after finishing) before a list saw their status: ${[...gone].join(', ')}`);
   const notReconciled = [...names].filter((n) => !reconciled.has(n));
   if (notReconciled.length > 0)
     notes.push(`accepted but not reconciled in ${RECONCILE_WAIT_MS / 1000} s: ${notReconciled.join(', ')}`);
