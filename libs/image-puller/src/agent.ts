@@ -45,7 +45,7 @@ export interface AgentOptions {
 }
 
 /** The code of a status write refused because the NodeImage it would go to fails the NodeImage rules. */
-export const INVALID_NODEIMAGE_WRITE = 'REGATTA_IMAGEPULL_AGENT_INVALID_NODEIMAGE';
+const INVALID_NODEIMAGE_WRITE = 'REGATTA_IMAGEPULL_AGENT_INVALID_NODEIMAGE';
 
 export class NodeImageAgent {
   private readonly watch: ObjectWatch<NodeImage & KubeObject>;
