@@ -4,16 +4,19 @@
 // does not write at once: a Waiting or Pulling report is written by the next sync (3–5 s, coalesced with the reports
 // before it), a final phase by a sync as soon as 3 s have passed since the spec change (rate-limit.ts
 // reportSyncDelayMs); every write goes through the per-node rate limit (status-updater.ts, ADR 0041), and the latest
-// status is flushed on stop. Secrets are read from the API server only.
+// status is flushed on stop. Secrets are read from the API server only. A NodeImage that fails the NodeImage rules
+// (stored without the webhooks) is not pulled and gets no status write until a new generation passes (spec-check.ts).
 import type { Tracer } from '@opentelemetry/api';
 import { ObjectWatch, registerKinds, type Bus } from '@regatta/bus';
-import { EventRecorder, isConflict, isNotFound, type KubeClient, type KubeObject } from '@regatta/kube';
+import { ImagePullError } from '@regatta/imagepull';
+import { EventRecorder, isConflict, isNotFound, SpecGuard, type KubeClient, type KubeObject } from '@regatta/kube';
 import { credentialsFor, type SecretData } from './credentials.js';
 import { agentInstance, EVENT_COMPONENT, NODEIMAGE_KIND, REGISTRATION_CONTROLLER } from './kinds.js';
 import { ImagePuller } from './puller.js';
 import { PullPool } from './pull-pool.js';
 import { reportSyncDelayMs, requeueAfterMs, sameJson, syncBackoffMs } from './rate-limit.js';
 import type { ImageRuntime } from './runtime.js';
+import { decideOnSpec, nodeImageProblem, specGenerationOf, type SpecGeneration } from './spec-check.js';
 import { isPulling } from './status.js';
 import { StatusUpdater, type UpdaterClock } from './status-updater.js';
 import type { NodeImage, NodeImageStatus, ObjectReference, ReferenceObject } from './types.js';
@@ -41,6 +44,9 @@ export interface AgentOptions {
   tracer?: Tracer;
 }
 
+/** The code of a status write refused because the NodeImage it would go to fails the NodeImage rules. */
+const INVALID_NODEIMAGE_WRITE = 'REGATTA_IMAGEPULL_AGENT_INVALID_NODEIMAGE';
+
 export class NodeImageAgent {
   private readonly watch: ObjectWatch<NodeImage & KubeObject>;
   private readonly puller: ImagePuller;
@@ -63,6 +69,10 @@ export class NodeImageAgent {
   /** When the NodeImage was first seen or its spec last changed (the earliest a final phase is written counts from it). */
   private specChangedAt = Date.now();
   private registration: { stop(): Promise<void> } | undefined;
+  /** The NodeImage rules' verdict, once per generation. */
+  private readonly specGuard = new SpecGuard<NodeImage & KubeObject>(nodeImageProblem);
+  /** The refused generation already logged. */
+  private warned: SpecGeneration | undefined;
   /** Status writes done (for tests and metrics). */
   get writes(): number {
     return this.status.writes;
@@ -172,6 +182,9 @@ export class NodeImageAgent {
       next = syncBackoffMs(this.failures++, this.backoffCapJitter);
       // a conflict is the bus copy trailing the API server by a write: the retry uses the newer copy
       if (isConflict(err)) this.o.log.debug({ err, retryInMs: next }, 'NodeImage status write conflicted');
+      // the spec turned invalid during the sync: the next one refuses it (and logs why, once)
+      else if (err instanceof ImagePullError && err.code === INVALID_NODEIMAGE_WRITE)
+        this.o.log.debug({ err, retryInMs: next }, 'NodeImage status not written');
       else this.o.log.warn({ err, retryInMs: next }, 'NodeImage sync failed');
     } finally {
       this.running = false;
@@ -187,6 +200,10 @@ export class NodeImageAgent {
       this.puller.stop();
       return requeueAfterMs(false, Math.random());
     }
+    if (this.refuses(ni)) {
+      this.puller.stop();
+      return requeueAfterMs(false, Math.random());
+    }
     this.target = ni;
     const started = Date.now();
     await this.puller.sync(ni);
@@ -196,10 +213,31 @@ export class NodeImageAgent {
     return requeueAfterMs(decision === 'limited' || isPulling(ni.spec?.images, status), Math.random());
   }
 
+  /**
+   * Whether the NodeImage fails the NodeImage rules: nothing of it is pulled and no status written until a generation
+   * passes them. The first look at a refused generation logs the problem (its field path) at warn level.
+   */
+  private refuses(ni: NodeImage & KubeObject): boolean {
+    const generation = specGenerationOf(ni);
+    const decision = decideOnSpec(generation, this.specGuard.problem(this.o.nodeName, ni), this.warned);
+    this.warned = decision.warned;
+    if (decision.warn !== undefined)
+      this.o.log.warn(
+        { generation: generation.generation, problem: decision.warn },
+        'not pulling this NodeImage until it is fixed: it fails the NodeImage rules',
+      );
+    return !decision.pull;
+  }
+
+  /** Whether the NodeImage fails the NodeImage rules (no log: the sync logs it). */
+  private invalid(ni: NodeImage & KubeObject): boolean {
+    return this.specGuard.problem(this.o.nodeName, ni) !== undefined;
+  }
+
   /** On stop: the workers' latest status, past the rate limit, unless already written (nothing reported is lost). */
   private async flush(): Promise<void> {
     const ni = this.watch.object ?? this.target;
-    if (!ni || ni.metadata.deletionTimestamp) return;
+    if (!ni || ni.metadata.deletionTimestamp || this.invalid(ni)) return;
     const status = this.puller.status(ni);
     try {
       try {
@@ -222,6 +260,9 @@ export class NodeImageAgent {
   private async writeStatus(status: NodeImageStatus): Promise<void> {
     const ni = this.fresh ?? this.watch.object ?? this.target;
     if (!ni) return;
+    // the spec changed to one that fails the rules since the sync began: that status is not for it
+    if (this.invalid(ni))
+      throw new ImagePullError(INVALID_NODEIMAGE_WRITE, `NodeImage ${this.o.nodeName} fails the NodeImage rules; status not written`);
     await this.o.client.updateStatus({
       ...ni,
       apiVersion: `${NODEIMAGE_KIND.group}/${NODEIMAGE_KIND.version}`,

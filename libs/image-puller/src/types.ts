@@ -77,6 +77,7 @@ export interface NodeImage {
     name?: string;
     uid?: string;
     resourceVersion?: string;
+    generation?: number;
     deletionTimestamp?: string;
     labels?: Record<string, string>;
   };

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import type { KubeClient } from '@regatta/kube';
-import type { ManagedProcess } from '@regatta/local-cluster';
+import type { ManagedProcess, ServingProgram } from '@regatta/local-cluster';
 import { NodeSimulator } from '@regatta/node-simulator';
-import { testNodeTaint, useScenarioLayer, type ScenarioPrograms } from '@regatta/testing';
+import { programLog, testNodeTaint, useScenarioLayer, type ScenarioPrograms } from '@regatta/testing';
 
 export interface PrivateNodes {
   readonly id: string;
@@ -28,6 +28,8 @@ export interface PrivateNodes {
   /** Starts (again) the agent of `node` as instance `instance`. */
   startAgent(node: string, instance: string): Promise<void>;
   agent(node: string): ManagedProcess;
+  /** What the agent of `node` logged so far (JSON lines). */
+  agentLog(node: string): string;
 }
 
 /** `before` runs after the watcher started and before the agents (e.g. to start the imagepull program). */
@@ -39,7 +41,7 @@ export function usePrivateNodes(o: {
   /** Added to every program's environment, evaluated at the start (e.g. a bus of the file's own: NATS_URL). */
   env?: () => Record<string, string>;
 }): PrivateNodes {
-  const agents = new Map<string, ManagedProcess>();
+  const agents = new Map<string, ServingProgram>();
   const added: string[] = [];
   let sim: NodeSimulator | undefined;
   let socketDir = '';
@@ -96,9 +98,10 @@ export function usePrivateNodes(o: {
         NODE_NAME: node,
         CRI_SOCKET: sim!.criSocket(node)!,
       });
-      agents.set(node, started.process);
+      agents.set(node, started);
     },
-    agent: (node) => agents.get(node)!,
+    agent: (node) => agents.get(node)!.process,
+    agentLog: (node) => programLog(agents.get(node)),
   };
 
   afterAll(async () => {
