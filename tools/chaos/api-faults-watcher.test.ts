@@ -27,43 +27,57 @@ describe('decideWatcherFault', () => {
     ).toBeUndefined();
   });
 
-  it('gives lists 429, 500 and delays, watches also drops and clean ends, and 410 only to a resumed watch', () => {
+  it('gives lists 429, 500 and delays; watches also drops and clean ends, and 410 only when resumed', () => {
     const rand = seededRandom(7);
     const seen = { list: new Set<string>(), first: new Set<string>(), resumed: new Set<string>() };
     for (let i = 0; i < 600; i++) {
-      seen.list.add(decideWatcherFault(rand, { method: 'GET', path: LIST, reestablish: false }, 1)!.kind);
-      seen.first.add(decideWatcherFault(rand, { method: 'GET', path: WATCH, reestablish: false }, 1)!.kind);
-      seen.resumed.add(decideWatcherFault(rand, { method: 'GET', path: WATCH, reestablish: true }, 1)!.kind);
+      seen.list.add(
+        decideWatcherFault(rand, { method: 'GET', path: LIST, reestablish: false }, 0.5)?.kind ?? 'none',
+      );
+      seen.first.add(decideWatcherFault(rand, { method: 'GET', path: WATCH, reestablish: false }, 0.5)!.kind);
+      seen.resumed.add(
+        decideWatcherFault(rand, { method: 'GET', path: WATCH, reestablish: true }, 0.5)!.kind,
+      );
     }
-    expect(seen.list).toEqual(new Set(['429', '500', 'delay']));
+    expect(seen.list).toEqual(new Set(['429', '500', 'delay', 'none']));
     expect(seen.first).toEqual(new Set(['drop-watch', 'end-watch', '429', '500', 'delay']));
     expect(seen.resumed).toEqual(new Set(['drop-watch', 'end-watch', '410', '429', '500', 'delay']));
   });
 
-  it('cuts a watch after 1–30 events or 1–20 s, and delays 0.5–5 s', () => {
+  it('cuts every other watch after 1–60 events or 2–60 s, and delays 0.5–5 s', () => {
     const rand = seededRandom(11);
+    let cuts = 0;
     for (let i = 0; i < 500; i++) {
-      const f = decideWatcherFault(rand, { method: 'GET', path: WATCH, reestablish: true }, 1)!;
-      if (f.kind === 'drop-watch' || f.kind === 'end-watch') {
+      const f = decideWatcherFault(rand, { method: 'GET', path: WATCH, reestablish: false }, 0.1);
+      expect(f).toBeDefined();
+      if (f?.kind === 'drop-watch' || f?.kind === 'end-watch') {
+        cuts++;
         expect(f.afterEvents).toBeGreaterThanOrEqual(1);
-        expect(f.afterEvents).toBeLessThanOrEqual(30);
-        expect(f.afterMs).toBeGreaterThanOrEqual(1000);
-        expect(f.afterMs).toBeLessThanOrEqual(20_000);
+        expect(f.afterEvents).toBeLessThanOrEqual(60);
+        expect(f.afterMs).toBeGreaterThanOrEqual(2000);
+        expect(f.afterMs).toBeLessThanOrEqual(60_000);
       }
-      if (f.kind === 'delay') {
+      if (f?.kind === 'delay') {
         expect(f.ms).toBeGreaterThanOrEqual(500);
         expect(f.ms).toBeLessThanOrEqual(5000);
       }
     }
+    expect(cuts).toBeGreaterThan(400);
   });
 
-  it('breaks about `rate` of the lists and watches', () => {
+  it('breaks about `rate` of the lists, and answers about `rate` of the resumed watches 410', () => {
     const rand = seededRandom(5);
-    let n = 0;
-    for (let i = 0; i < 10_000; i++)
-      if (decideWatcherFault(rand, { method: 'GET', path: LIST, reestablish: false }, 0.3)) n++;
-    expect(n).toBeGreaterThan(2800);
-    expect(n).toBeLessThan(3200);
+    let lists = 0;
+    let gone = 0;
+    for (let i = 0; i < 10_000; i++) {
+      if (decideWatcherFault(rand, { method: 'GET', path: LIST, reestablish: false }, 0.3)) lists++;
+      if (decideWatcherFault(rand, { method: 'GET', path: WATCH, reestablish: true }, 0.3)?.kind === '410')
+        gone++;
+    }
+    for (const n of [lists, gone]) {
+      expect(n).toBeGreaterThan(2800);
+      expect(n).toBeLessThan(3200);
+    }
   });
 });
 

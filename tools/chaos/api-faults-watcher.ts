@@ -1,19 +1,16 @@
 // Which of the watcher's API requests the fault-injecting proxy (api-proxy.ts, `watcher` mode) breaks, and how. The
 // watcher is the only process that watches the API server (docs/architecture.md, "Data path"): its requests are a
 // paged list and a long watch per mirrored kind, its Lease, and an Event now and then. Pure: a request and a random
-// source in, a decision out. Faults, on lists and watches only (the Lease and Events are spared):
-// - `drop-watch`: the watch is forwarded, then its socket is closed after `afterEvents` events (or `afterMs`, whichever
-//   comes first), half the time in the middle of the next event's line;
-// - `end-watch`: the same, but the response ends cleanly at an event boundary (as the API server's own timeout does);
-// - `410`: a watch re-established after an earlier watch of the same collection is answered as the API server answers
-//   a resourceVersion it no longer holds: 200, one ERROR event whose Status is 410 Expired, end of stream (the
-//   watcher must list again);
-// - `429` (Retry-After 1) and `500`, before the request reaches the API server;
-// - `delay`: the request is held `ms`, then forwarded.
+// source in, a decision out. Faults, on lists and watches only (the Lease and Events are spared), with a fault `rate`:
+// - a watch re-established after an earlier watch of the same collection (not the one after a list) is answered, with
+//   probability `rate`, as the API server answers a resourceVersion it no longer holds: 200, one ERROR event whose
+//   Status is 410 Expired, end of stream (the watcher must list again);
+// - with probability `rate`, a list or a watch is answered `429` (Retry-After 1) or `500` before it reaches the API
+//   server, or is held (`delay`) 0.5–5 s and then forwarded;
+// - every other watch is forwarded and cut after 1–60 events or 2–60 s, whichever comes first (a watch lives long:
+//   a fault decided per request would seldom meet one): `drop-watch` closes its socket, half the time in the middle of
+//   an event's line; `end-watch` ends the response cleanly at an event boundary, as the API server's own timeout does.
 import { isLease, isWatch, type ApiRequest } from './api-faults.js';
-
-export const WATCHER_FAULT_KINDS = ['drop-watch', 'end-watch', '410', '429', '500', 'delay'] as const;
-export type WatcherFaultKind = (typeof WATCHER_FAULT_KINDS)[number];
 
 export type WatcherFault =
   | { kind: 'drop-watch'; afterEvents: number; afterMs: number; midEvent: boolean }
@@ -31,32 +28,26 @@ export const collectionOf = (path: string): string => path.split('?')[0] ?? path
 
 const between = (rand: () => number, lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
 
-/** The fault for one of the watcher's requests, or undefined: with probability `rate`, on lists and watches only. */
+/** The fault for one of the watcher's requests, or undefined (none at rate 0, none but on lists and watches). */
 export function decideWatcherFault(
   rand: () => number,
   r: WatcherRequest,
   rate: number,
 ): WatcherFault | undefined {
-  if (r.method !== 'GET' || isLease(r) || rand() >= rate) return undefined;
-  const kinds: WatcherFaultKind[] = isWatch(r)
-    ? ['drop-watch', 'end-watch', ...(r.reestablish ? (['410'] as const) : []), '429', '500', 'delay']
-    : ['429', '500', 'delay'];
-  const kind = kinds[Math.floor(rand() * kinds.length)] ?? 'delay';
-  switch (kind) {
-    case 'drop-watch':
-      return {
-        kind,
-        afterEvents: between(rand, 1, 30),
-        afterMs: between(rand, 1000, 20_000),
-        midEvent: rand() < 0.5,
-      };
-    case 'end-watch':
-      return { kind, afterEvents: between(rand, 1, 30), afterMs: between(rand, 1000, 20_000) };
-    case 'delay':
-      return { kind, ms: between(rand, 500, 5000) };
-    default:
-      return { kind };
+  if (r.method !== 'GET' || isLease(r) || rate <= 0) return undefined;
+  const watch = isWatch(r);
+  if (watch && r.reestablish && rand() < rate) return { kind: '410' };
+  if (rand() < rate) {
+    const kinds = ['429', '500', 'delay'] as const;
+    const kind = kinds[Math.floor(rand() * kinds.length)] ?? 'delay';
+    return kind === 'delay' ? { kind, ms: between(rand, 500, 5000) } : { kind };
   }
+  if (!watch) return undefined;
+  const afterEvents = between(rand, 1, 60);
+  const afterMs = between(rand, 2000, 60_000);
+  return rand() < 0.5
+    ? { kind: 'drop-watch', afterEvents, afterMs, midEvent: rand() < 0.5 }
+    : { kind: 'end-watch', afterEvents, afterMs };
 }
 
 /**

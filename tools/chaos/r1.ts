@@ -157,7 +157,7 @@ export async function checkChaosRollouts(
       [
         "API faults (watcher's link)",
         watcherProxy
-          ? `${watcherFaults.length} at ${watcherRate} per list/watch: ${countBy(watcherFaults)}`
+          ? `${watcherFaults.length} (rate ${watcherRate}, every watch cut): ${countBy(watcherFaults)}`
           : 'off (--api-faults)',
       ],
       [
