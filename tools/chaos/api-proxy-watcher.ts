@@ -3,7 +3,7 @@
 // be cut after a number of them: its socket closed (half the time in the middle of an event) or its response ended.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ClientRequest } from 'node:http';
-import { isWatch, statusBody } from './api-faults.js';
+import { isLease, isWatch, statusBody } from './api-faults.js';
 import {
   collectionOf,
   cutPoint,
@@ -25,6 +25,8 @@ export function watcherHandler(o: {
   rand: () => number;
   rate: () => number;
   injected: string[];
+  /** Counted: every GET of a collection that is not a Lease, a list (each page) or a watch. */
+  requests: { lists: number; watches: number };
   forward: Forward;
 }): (req: IncomingMessage, res: ServerResponse, body: Buffer) => void {
   /** collection → its last request was a watch */
@@ -37,6 +39,7 @@ export function watcherHandler(o: {
     const collection = collectionOf(path);
     const reestablish = watch && (lastWasWatch.get(collection) ?? false);
     if (method === 'GET') lastWasWatch.set(collection, watch);
+    if (method === 'GET' && !isLease({ method, path })) o.requests[watch ? 'watches' : 'lists']++;
     const fault = decideWatcherFault(o.rand, { method, path, reestablish }, o.rate());
 
     const badGateway = (err: Error) => {

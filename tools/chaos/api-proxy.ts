@@ -21,6 +21,8 @@ export interface ApiProxy {
   kubeconfig: string;
   /** Faults injected so far, by kind (`500 after`: the request was served, its answer lost). */
   injected: string[];
+  /** The watcher's proxy: the lists (pages included) and watches it was asked for. */
+  requests: { lists: number; watches: number };
   /** The probability of a fault per request (0 switches the proxy to plain forwarding). */
   rate: number;
   close(): Promise<void>;
@@ -38,6 +40,7 @@ export async function startApiProxy(
   const proxy: ApiProxy = {
     kubeconfig: o.kubeconfig,
     injected: [],
+    requests: { lists: 0, watches: 0 },
     rate: o.rate,
     close: async () => undefined,
   };
@@ -100,7 +103,13 @@ export async function startApiProxy(
 
   const handler =
     o.mode === 'watcher'
-      ? watcherHandler({ rand, rate: () => proxy.rate, injected: proxy.injected, forward })
+      ? watcherHandler({
+          rand,
+          rate: () => proxy.rate,
+          injected: proxy.injected,
+          requests: proxy.requests,
+          forward,
+        })
       : handle;
   const server: Server = createServer({ cert: serving.certPem, key: serving.keyPem }, (req, res) => {
     const chunks: Buffer[] = [];

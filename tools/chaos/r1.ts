@@ -59,6 +59,7 @@ export async function checkChaosRollouts(
   const watcherRate = Math.min(0.5, WATCHER_FAULT_FACTOR * o.apiFaults);
   if (watcherProxy) watcherProxy.rate = watcherRate;
   const watcherFaultsBefore = watcherProxy?.injected.length ?? 0;
+  const watcherRequestsBefore = { ...(watcherProxy?.requests ?? { lists: 0, watches: 0 }) };
   const mirrorKinds: KindRef[] = [KINDS.pods, { ...kind.resource, namespaced: true }];
   const mirrorChecks: MirrorAgreement[] = [];
   const violations: Violation[] = [];
@@ -159,6 +160,12 @@ export async function checkChaosRollouts(
         watcherProxy
           ? `${watcherFaults.length} (rate ${watcherRate}, every watch cut): ${countBy(watcherFaults)}`
           : 'off (--api-faults)',
+      ],
+      [
+        "the watcher's lists / watches",
+        watcherProxy
+          ? `${watcherProxy.requests.lists - watcherRequestsBefore.lists} / ${watcherProxy.requests.watches - watcherRequestsBefore.watches}`
+          : 'n/a (no proxy)',
       ],
       [
         `mirror agrees with the API server (pods, ${kind.resource.plural})`,
