@@ -5,8 +5,8 @@
 // end: maxUnavailable, replicas + maxSurge, no recreate where in-place is expected, no pod updated the partition
 // keeps, no two live pods with one identity (instance id, ordinal), completion, status converged to the pods.
 // With API faults, the kind's program and the watcher each reach the API server through a fault-injecting proxy
-// (api-proxy.ts); after each rollout and at the end, the watcher's mirror on the bus must come to agree with the API
-// server (mirror-agreement.ts).
+// (api-proxy.ts). After each rollout and at the end, with or without them, the watcher's mirror on the bus must come
+// to agree with the API server (mirror-agreement.ts).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fmt } from '../bench/common.js';
 import { IMAGE_NEW } from '../bench/rollout-config.js';
