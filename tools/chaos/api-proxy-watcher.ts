@@ -89,9 +89,10 @@ export function watcherHandler(o: {
         let cut = false;
         /** Everything forwarded so far ends with a whole event (or nothing was forwarded). */
         let atBoundary = true;
-        const cutNow = () => {
-          if (cut) return;
-          cut = true;
+        /** The API server answered 200: a watch stream is being forwarded. */
+        let streaming = false;
+        /** Closes the socket or ends the response; `cut` is set before, so nothing more is forwarded meanwhile. */
+        const finish = () => {
           o.injected.push(fault.kind);
           up.destroy();
           if (fault.kind === 'drop-watch') res.destroy();
@@ -99,7 +100,11 @@ export function watcherHandler(o: {
         };
         const timer = setTimeout(() => {
           // now, once the stream has begun, if that splits no event (a clean end never does); else after the next one
-          if (res.headersSent && (atBoundary || fault.kind === 'drop-watch')) return cutNow();
+          if (!streaming || cut) return;
+          if (atBoundary || fault.kind === 'drop-watch') {
+            cut = true;
+            return finish();
+          }
           target = events + 1;
           midEvent = false;
         }, fault.afterMs);
@@ -109,6 +114,7 @@ export function watcherHandler(o: {
           (upRes) => {
             res.writeHead(upRes.statusCode ?? 502, upRes.headers);
             if (upRes.statusCode !== 200) return void upRes.pipe(res);
+            streaming = true;
             upRes.on('data', (chunk: Buffer) => {
               if (cut) return;
               const at = cutPoint(chunk, events, target, midEvent);
@@ -118,7 +124,8 @@ export function watcherHandler(o: {
                 res.write(chunk);
                 return;
               }
-              res.write(chunk.subarray(0, at), cutNow);
+              cut = true;
+              res.write(chunk.subarray(0, at), finish);
             });
             upRes.on('end', () => {
               if (!cut) res.end();
