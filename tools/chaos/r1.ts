@@ -65,7 +65,6 @@ export async function checkChaosRollouts(
   const violations: Violation[] = [];
   const checkMirror = async (when: string) => {
     const m = await mirrorAgreement(w, mirrorKinds);
-    if (!m) return;
     mirrorChecks.push(m);
     if (m.agreedAfterMs === undefined)
       violations.push({
@@ -135,6 +134,14 @@ export async function checkChaosRollouts(
     if (watcherProxy) watcherProxy.rate = 0;
     await injector;
   }
+  const selfTest = await mirrorSelfTest(w, kind.id, mirrorKinds);
+  if (selfTest !== 'reported')
+    violations.push({
+      kind: 'mirror',
+      at: w.now(),
+      count: 1,
+      detail: `the mirror comparison's self-test: ${selfTest}`,
+    });
   await checkMirror('at the end (faults stopped, workloads removed)');
   const apiFaults = proxy?.injected.slice(apiFaultsBefore) ?? [];
   const watcherFaults = watcherProxy?.injected.slice(watcherFaultsBefore) ?? [];
@@ -171,6 +178,7 @@ export async function checkChaosRollouts(
         `mirror agrees with the API server (pods, ${kind.resource.plural})`,
         `${agreed.length}/${mirrorChecks.length} comparisons, after ${medianMax(agreed.map((m) => m.agreedAfterMs ?? 0))} (median / max)`,
       ],
+      ['a pod created with the watcher down (self-test)', selfTest],
       ['rollout duration, median / max', medianMax(durations)],
       ['time to recover, median / max', medianMax(recoveries)],
       ['available above the minimum, fewest', margins.length ? `${Math.min(...margins)} pods` : 'n/a'],
@@ -267,11 +275,11 @@ async function oneRollout(
   return { violations: checker.violations, actions: checker.actions, changeAt, doneAt, margin };
 }
 
-/** The mirror of `kinds` compared with the API server (undefined when the bus has no reader user). */
-async function mirrorAgreement(w: World, kinds: KindRef[]): Promise<MirrorAgreement | undefined> {
+/** The API server and the bus, read with the bus's reader user. */
+function mirrorSource(w: World) {
   const { natsAuth, nats } = w.cluster.endpoints;
-  if (!natsAuth || !nats) return undefined;
-  return waitForMirrorAgreement({
+  if (!natsAuth || !nats) throw new Error('R1 needs the bus with its users (natsAuth)');
+  return {
     client: w.client,
     nats: {
       url: nats,
@@ -279,7 +287,34 @@ async function mirrorAgreement(w: World, kinds: KindRef[]): Promise<MirrorAgreem
       password: natsAuth.controller.password,
       prefix: natsAuth.prefix,
     },
-    kinds,
-    deadlineMs: MIRROR_AGREEMENT_MS,
-  });
+  };
+}
+
+/** The mirror of `kinds` compared with the API server until they agree or {@link MIRROR_AGREEMENT_MS} pass. */
+function mirrorAgreement(w: World, kinds: KindRef[]): Promise<MirrorAgreement> {
+  return waitForMirrorAgreement({ ...mirrorSource(w), kinds, deadlineMs: MIRROR_AGREEMENT_MS });
+}
+
+/**
+ * The comparison's self-test (as R0 is the checker's): with the watcher killed, a pod is created; the comparison must
+ * report the mirror behind (`reported`). The watcher is then started again, the pod's namespace deleted, and the
+ * comparison at the end of R1 sees both reach the mirror.
+ */
+async function mirrorSelfTest(w: World, id: string, kinds: KindRef[]): Promise<string> {
+  const ns = `chaos-r1-mirror-${id}`;
+  await w.client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+  await w.watcher.kill();
+  try {
+    await w.client.create({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'probe', namespace: ns },
+      spec: { containers: [{ name: 'main', image: 'nginx:1.27.3' }] },
+    });
+    const m = await waitForMirrorAgreement({ ...mirrorSource(w), kinds, deadlineMs: 3000 });
+    return m.agreedAfterMs === undefined ? 'reported' : 'NOT REPORTED: the mirror agreed without the pod';
+  } finally {
+    await w.watcher.start();
+    await w.client.delete({ apiVersion: 'v1', kind: 'Namespace', name: ns });
+  }
 }
