@@ -19,8 +19,8 @@ export interface ApiRequest {
   path: string;
 }
 
-const isWatch = (r: ApiRequest) => /[?&]watch=(1|true)\b/.test(r.path);
-const isLease = (r: ApiRequest) => r.path.includes('/apis/coordination.k8s.io/');
+export const isWatch = (r: ApiRequest) => /[?&]watch=(1|true)\b/.test(r.path);
+export const isLease = (r: ApiRequest) => r.path.includes('/apis/coordination.k8s.io/');
 
 /** The fault for one request, or undefined: with probability `rate`, a kind the request can meet. */
 export function decideApiFault(rand: () => number, r: ApiRequest, rate: number): ApiFault | undefined {

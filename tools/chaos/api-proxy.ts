@@ -1,13 +1,16 @@
-// The fault-injecting API proxy R1 puts between the CloneSet program and the API server (only the program uses it:
-// the watcher and the suite's checker talk to the API server directly). HTTPS with a serving certificate of the
-// cluster's CA, so the program's kubeconfig differs from the admin one by its server URL only; every request is
-// forwarded with a client certificate of its own, or broken as api-faults.ts decides.
+// The fault-injecting API proxies R1 puts between the programs and the API server: one in front of the controller
+// programs (`controller` mode, faults decided by api-faults.ts), one in front of the watcher (`watcher` mode,
+// api-proxy-watcher.ts: dropped and ended watches, 410 Gone on a resumed watch, 429, 500, delays); the suite's checker
+// talks to the API server directly. HTTPS with a serving certificate of the cluster's CA, so a program's kubeconfig
+// differs from the admin one by its server URL only; every request is forwarded with a client certificate of its own,
+// or broken.
 import { request as httpsRequest, createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import type { LocalCluster } from '@regatta/local-cluster';
 import { writePrivateFile } from '@regatta/local-cluster';
 import { decideApiFault, statusBody, type ApiFaultKind } from './api-faults.js';
+import { watcherHandler, type Forward } from './api-proxy-watcher.js';
 import { seededRandom } from './schedule.js';
 
 /** How long a `timeout` fault holds the request before closing the connection (the client's own timeout is 30 s). */
@@ -18,6 +21,8 @@ export interface ApiProxy {
   kubeconfig: string;
   /** Faults injected so far, by kind (`500 after`: the request was served, its answer lost). */
   injected: string[];
+  /** The watcher's proxy: the lists (pages included) and watches it was asked for. */
+  requests: { lists: number; watches: number };
   /** The probability of a fault per request (0 switches the proxy to plain forwarding). */
   rate: number;
   close(): Promise<void>;
@@ -25,7 +30,7 @@ export interface ApiProxy {
 
 export async function startApiProxy(
   cluster: LocalCluster,
-  o: { rate: number; seed: number; kubeconfig: string },
+  o: { rate: number; seed: number; kubeconfig: string; mode?: 'controller' | 'watcher' },
 ): Promise<ApiProxy> {
   const upstream = new URL(cluster.endpoints.apiserver);
   const serving = await cluster.ca.issueServing(['127.0.0.1', 'localhost'], 'regatta-chaos-proxy');
@@ -35,16 +40,12 @@ export async function startApiProxy(
   const proxy: ApiProxy = {
     kubeconfig: o.kubeconfig,
     injected: [],
+    requests: { lists: 0, watches: 0 },
     rate: o.rate,
     close: async () => undefined,
   };
 
-  const forward = (
-    req: IncomingMessage,
-    body: Buffer,
-    onResponse: (up: IncomingMessage) => void,
-    onError: (e: Error) => void,
-  ) => {
+  const forward: Forward = (req, body, onResponse, onError) => {
     const headers = { ...req.headers, host: upstream.host };
     const up = httpsRequest(
       {
@@ -65,8 +66,6 @@ export async function startApiProxy(
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
-    open.add(res);
-    res.on('close', () => open.delete(res));
     const fault = decideApiFault(rand, { method: req.method ?? 'GET', path: req.url ?? '/' }, proxy.rate);
     if (fault)
       proxy.injected.push(
@@ -102,10 +101,24 @@ export async function startApiProxy(
     res.on('close', () => up.destroy());
   };
 
+  const handler =
+    o.mode === 'watcher'
+      ? watcherHandler({
+          rand,
+          rate: () => proxy.rate,
+          injected: proxy.injected,
+          requests: proxy.requests,
+          forward,
+        })
+      : handle;
   const server: Server = createServer({ cert: serving.certPem, key: serving.keyPem }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => handle(req, res, Buffer.concat(chunks)));
+    req.on('end', () => {
+      open.add(res);
+      res.on('close', () => open.delete(res));
+      handler(req, res, Buffer.concat(chunks));
+    });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const addr = server.address();

@@ -85,7 +85,9 @@ export type ViolationKind =
   /** R2: a program crashed on an admitted object. */
   | 'crash'
   /** R2, webhooks removed: an invalid stored object acted on, or not refused with an event naming a field. */
-  | 'stored-invalid';
+  | 'stored-invalid'
+  /** R1: the watcher's mirror on the bus did not come to agree with the API server. */
+  | 'mirror';
 
 export interface Violation {
   kind: ViolationKind;

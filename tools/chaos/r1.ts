@@ -4,16 +4,29 @@
 // time as a supervisor would. Each rollout is held by the independent checker (checker.ts) from its change to its
 // end: maxUnavailable, replicas + maxSurge, no recreate where in-place is expected, no pod updated the partition
 // keeps, no two live pods with one identity (instance id, ordinal), completion, status converged to the pods.
+// With API faults, the kind's program and the watcher each reach the API server through a fault-injecting proxy
+// (api-proxy.ts). After each rollout and at the end, with or without them, the watcher's mirror on the bus must come
+// to agree with the API server (mirror-agreement.ts).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fmt } from '../bench/common.js';
 import { IMAGE_NEW } from '../bench/rollout-config.js';
+import { KINDS, type KindRef } from '@regatta/bus';
 import { recoveryTimes, type Violation } from './checker.js';
+import { waitForMirrorAgreement, type MirrorAgreement } from './mirror-agreement.js';
 import { createWorkloadReady, removeWorkload, type Observer } from './observer.js';
 import { killNats, type Outage } from './programs.js';
 import { countBy, medianMax, type CheckResult } from './report.js';
 import { faultSchedule, rolloutPlans, type FaultKind, type RolloutPlan } from './schedule.js';
 import { changeOps, shapeOf, type Workload } from './workloads/index.js';
 import type { World } from './world.js';
+
+/**
+ * The watcher's link breaks this many times the kind program's share of requests (at most half): the watcher makes
+ * few, a list and a long watch per kind, where a controller makes thousands.
+ */
+const WATCHER_FAULT_FACTOR = 10;
+/** How long the mirror may take to agree with the API server after a rollout (kills and faults go on meanwhile). */
+const MIRROR_AGREEMENT_MS = 90_000;
 
 interface Injected extends Outage {
   kind: FaultKind;
@@ -42,6 +55,28 @@ export async function checkChaosRollouts(
   const proxy = w.apiProxy;
   if (proxy) proxy.rate = o.apiFaults;
   const apiFaultsBefore = proxy?.injected.length ?? 0;
+  const watcherProxy = w.watcherProxy;
+  const watcherRate = Math.min(0.5, WATCHER_FAULT_FACTOR * o.apiFaults);
+  if (watcherProxy) watcherProxy.rate = watcherRate;
+  const watcherFaultsBefore = watcherProxy?.injected.length ?? 0;
+  const watcherRequestsBefore = { ...(watcherProxy?.requests ?? { lists: 0, watches: 0 }) };
+  const mirrorKinds: KindRef[] = [KINDS.pods, { ...kind.resource, namespaced: true }];
+  const mirrorChecks: MirrorAgreement[] = [];
+  const violations: Violation[] = [];
+  const checkMirror = async (when: string) => {
+    const m = await mirrorAgreement(w, mirrorKinds);
+    mirrorChecks.push(m);
+    if (m.agreedAfterMs === undefined)
+      violations.push({
+        kind: 'mirror',
+        at: w.now(),
+        count: 1,
+        detail: `${when}: the mirror did not agree with the API server in ${MIRROR_AGREEMENT_MS / 1000} s: ${m.differences.join('; ')}`,
+      });
+    w.log(
+      `R1: mirror ${m.agreedAfterMs === undefined ? 'DISAGREES' : `agrees (${fmt(m.agreedAfterMs / 1000)} s)`} ${when}, ${m.objects} objects`,
+    );
+  };
   w.log(
     `R1: ${plans.length} rollouts of ${kind.title}s, ${podsFigure} pods, seed ${o.seed}, a fault every ${o.gapMs[0] / 1000}–${o.gapMs[1] / 1000} s`,
   );
@@ -64,14 +99,20 @@ export async function checkChaosRollouts(
     }
   })();
 
-  const violations: Violation[] = [];
   const recoveries: number[] = [];
   const durations: number[] = [];
   const margins: number[] = [];
   let completed = 0;
   try {
     for (const plan of plans) {
-      const r = await oneRollout(w, obs, kind, plan, (i) => (checking = i));
+      const r = await oneRollout(
+        w,
+        obs,
+        kind,
+        plan,
+        (i) => (checking = i),
+        () => checkMirror(`after rollout ${plan.index}`),
+      );
       checking = undefined;
       violations.push(
         ...r.violations.map((v) => ({
@@ -90,9 +131,21 @@ export async function checkChaosRollouts(
   } finally {
     finished = true;
     if (proxy) proxy.rate = 0;
+    if (watcherProxy) watcherProxy.rate = 0;
     await injector;
   }
+  const selfTest = await mirrorSelfTest(w, kind.id, mirrorKinds);
+  if (selfTest !== 'reported')
+    violations.push({
+      kind: 'mirror',
+      at: w.now(),
+      count: 1,
+      detail: `the mirror comparison's self-test: ${selfTest}`,
+    });
+  await checkMirror('at the end (faults stopped, workloads removed)');
   const apiFaults = proxy?.injected.slice(apiFaultsBefore) ?? [];
+  const watcherFaults = watcherProxy?.injected.slice(watcherFaultsBefore) ?? [];
+  const agreed = mirrorChecks.filter((m) => m.agreedAfterMs !== undefined);
   const during = injected.filter((f) => f.rollout !== undefined);
   return {
     id: 'R1',
@@ -109,6 +162,23 @@ export async function checkChaosRollouts(
           ? `${apiFaults.length} at ${o.apiFaults} per request: ${countBy(apiFaults)}`
           : 'off (--api-faults)',
       ],
+      [
+        "API faults (watcher's link)",
+        watcherProxy
+          ? `${watcherFaults.length} (rate ${watcherRate}, every watch cut): ${countBy(watcherFaults)}`
+          : 'off (--api-faults)',
+      ],
+      [
+        "the watcher's lists / watches",
+        watcherProxy
+          ? `${watcherProxy.requests.lists - watcherRequestsBefore.lists} / ${watcherProxy.requests.watches - watcherRequestsBefore.watches}`
+          : 'n/a (no proxy)',
+      ],
+      [
+        `mirror agrees with the API server (pods, ${kind.resource.plural})`,
+        `${agreed.length}/${mirrorChecks.length} comparisons, after ${medianMax(agreed.map((m) => m.agreedAfterMs ?? 0))} (median / max)`,
+      ],
+      ['a pod created with the watcher down (self-test)', selfTest],
       ['rollout duration, median / max', medianMax(durations)],
       ['time to recover, median / max', medianMax(recoveries)],
       ['available above the minimum, fewest', margins.length ? `${Math.min(...margins)} pods` : 'n/a'],
@@ -118,6 +188,7 @@ export async function checkChaosRollouts(
     notes: [
       `time to recover: from a kill during a rollout to the first pod the ${kind.app} program acted on after the killed process was back (or the rollout end)`,
       'available above the minimum: the fewest available pods seen minus replicas − maxUnavailable, over all rollouts (0: a rollout used its whole budget)',
+      `mirror agrees: every pod and ${kind.resource.plural} object the API server lists is in the watcher's bucket at the listed resourceVersion, and nothing else; compared after each rollout (kills and faults going on) and at the end, until they agree or ${MIRROR_AGREEMENT_MS / 1000} s pass`,
     ],
   };
 }
@@ -128,6 +199,8 @@ async function oneRollout(
   kind: Workload,
   plan: RolloutPlan,
   setChecking: (i: number) => void,
+  /** Before the workload is removed: the mirror compared with the API server. */
+  checkMirror: () => Promise<void>,
 ): Promise<{
   violations: Violation[];
   actions: number[];
@@ -196,7 +269,52 @@ async function oneRollout(
         `status says done, the pods say ${active.length} pods (want ${n2}), ${stale.length} not ready at ${revision}`,
       );
   }
+  await checkMirror();
   await removeWorkload(w.client, ref);
   const margin = checker.minAvailableSeen - bounds.minAvailable;
   return { violations: checker.violations, actions: checker.actions, changeAt, doneAt, margin };
+}
+
+/** The API server and the bus, read with the bus's reader user. */
+function mirrorSource(w: World) {
+  const { natsAuth, nats } = w.cluster.endpoints;
+  if (!natsAuth || !nats) throw new Error('R1 needs the bus with its users (natsAuth)');
+  return {
+    client: w.client,
+    nats: {
+      url: nats,
+      user: natsAuth.controller.user,
+      password: natsAuth.controller.password,
+      prefix: natsAuth.prefix,
+    },
+  };
+}
+
+/** The mirror of `kinds` compared with the API server until they agree or {@link MIRROR_AGREEMENT_MS} pass. */
+function mirrorAgreement(w: World, kinds: KindRef[]): Promise<MirrorAgreement> {
+  return waitForMirrorAgreement({ ...mirrorSource(w), kinds, deadlineMs: MIRROR_AGREEMENT_MS });
+}
+
+/**
+ * The comparison's self-test (as R0 is the checker's): with the watcher killed, a pod is created; the comparison must
+ * report the mirror behind (`reported`). The watcher is then started again, the pod's namespace deleted, and the
+ * comparison at the end of R1 sees both reach the mirror.
+ */
+async function mirrorSelfTest(w: World, id: string, kinds: KindRef[]): Promise<string> {
+  const ns = `chaos-r1-mirror-${id}`;
+  await w.client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+  await w.watcher.kill();
+  try {
+    await w.client.create({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'probe', namespace: ns },
+      spec: { containers: [{ name: 'main', image: 'nginx:1.27.3' }] },
+    });
+    const m = await waitForMirrorAgreement({ ...mirrorSource(w), kinds, deadlineMs: 3000 });
+    return m.agreedAfterMs === undefined ? 'reported' : 'NOT REPORTED: the mirror agreed without the pod';
+  } finally {
+    await w.watcher.start();
+    await w.client.delete({ apiVersion: 'v1', kind: 'Namespace', name: ns });
+  }
 }

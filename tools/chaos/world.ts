@@ -50,6 +50,8 @@ export interface World {
   nodes: number;
   /** The fault-injecting proxy the controllers reach the API server through, when asked for (`apiFaults`). */
   apiProxy: ApiProxy | undefined;
+  /** The watcher's own fault-injecting proxy (its lists and watches), started with `apiProxy`. */
+  watcherProxy: ApiProxy | undefined;
   /** A program not started yet (`start()` it), with the world's environment; `webhook`: admission webhooks on port 0. */
   program(name: string, o?: { webhook?: boolean }): SupervisedProgram;
   now: () => number;
@@ -64,7 +66,8 @@ export async function startWorld(o: {
   controllers: string[];
   nodes: number;
   restartMs: number;
-  /** Route the controllers through the fault-injecting API proxy (rate 0 until a check raises it). */
+  /** Route the controllers, and the watcher through a proxy of its own, through fault-injecting API proxies (rate 0
+   * until a check raises it). */
   apiProxy?: { seed: number };
   now: () => number;
   log: (line: string) => void;
@@ -109,6 +112,14 @@ export async function startWorld(o: {
         kubeconfig: join(o.dir, 'kubeconfig-proxy'),
       })
     : undefined;
+  const watcherProxy = o.apiProxy
+    ? await startApiProxy(cluster, {
+        rate: 0,
+        seed: o.apiProxy.seed + 1,
+        kubeconfig: join(o.dir, 'kubeconfig-watcher-proxy'),
+        mode: 'watcher',
+      })
+    : undefined;
   const program = (name: string, probe: '/healthz' | '/readyz', webhook = false) =>
     new SupervisedProgram(name, {
       entry: appEntryPath(name, { REGATTA_APP_BUNDLES: o.bundles }),
@@ -118,6 +129,7 @@ export async function startWorld(o: {
         // the watcher's key for Secrets' keyed hash (docs/adr/0009), fresh per run
         ...(name === 'watcher' ? { REGATTA_SECRET_HASH_KEY: randomBytes(32).toString('base64url') } : {}),
         ...(name !== 'watcher' && apiProxy ? { KUBECONFIG: apiProxy.kubeconfig } : {}),
+        ...(name === 'watcher' && watcherProxy ? { KUBECONFIG: watcherProxy.kubeconfig } : {}),
       },
       logsDir,
       probe,
@@ -142,6 +154,7 @@ export async function startWorld(o: {
     controllers,
     nodes: o.nodes,
     apiProxy,
+    watcherProxy,
     program: (name, p) => program(name, '/readyz', p?.webhook ?? false),
     now,
     log,
@@ -152,6 +165,7 @@ export async function startWorld(o: {
       await sim.stop();
       await client.close();
       await apiProxy?.close();
+      await watcherProxy?.close();
       sink.server.close();
     },
   };
