@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { KubeClient } from '@regatta/kube';
+import { NODE_ARGS_ENV } from '@regatta/local-cluster';
 import { NODE_FLAGS } from '../build/node-flags.mjs';
 
 /**
@@ -321,9 +322,9 @@ export const describeBundles = (b: AppBundles): string =>
  * Makes every Regatta program the benchmarks start run as it ships: from its bundle (tools/build/build.mjs, what
  * deploy/Dockerfile copies into the image; docs/operations.md), not from TypeScript sources under tsx, with the
  * Dockerfile's Node flags (tools/build/node-flags.mjs). Builds `apps` once into `<runDir>/bundles`, unless
- * REGATTA_APP_BUNDLES already names a build folder, and sets REGATTA_APP_BUNDLES, and the flags in NODE_OPTIONS, in
- * this process' environment: every program start reads the first (`appEntryPath` in @regatta/local-cluster), and
- * every process the run starts inherits both (the benchmark's own helpers too, which the flags do not change).
+ * REGATTA_APP_BUNDLES already names a build folder, and sets REGATTA_APP_BUNDLES, and the flags in REGATTA_NODE_ARGS, in
+ * this process' environment: every program start reads both (`appEntryPath` and `entryCommand` in
+ * @regatta/local-cluster), which put the flags on the bundle's command line as the Dockerfile does.
  * `sources` keeps the programs on sources without the flags (the baseline of docs/benchmarks.md section 3).
  */
 export function useAppBundles(runDir: string, apps: string[], o: { sources?: boolean } = {}): AppBundles {
@@ -332,7 +333,7 @@ export function useAppBundles(runDir: string, apps: string[], o: { sources?: boo
     return { dir: undefined, built: false, ms: 0 };
   }
   const root = fileURLToPath(new URL('../../', import.meta.url));
-  process.env['NODE_OPTIONS'] = [process.env['NODE_OPTIONS'], ...NODE_FLAGS].filter(Boolean).join(' ');
+  process.env[NODE_ARGS_ENV] = NODE_FLAGS.join(' ');
   const given = process.env['REGATTA_APP_BUNDLES'];
   if (given) return { dir: resolve(root, given), built: false, ms: 0 };
   const dir = join(runDir, 'bundles');

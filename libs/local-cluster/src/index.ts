@@ -65,6 +65,7 @@ export { applyObjects, installCrds, registerWebhooks } from './resources.js';
 export {
   appEntryPath,
   entryCommand,
+  NODE_ARGS_ENV,
   startProgram,
   startServingProgram,
   tsEntryCommand,

@@ -30,13 +30,24 @@ export function tsEntryCommand(entry: string, args: string[] = []): { command: s
 }
 
 /**
- * The command line that runs an entry point with the current Node: a built bundle (`.mjs`/`.js`, what
- * `npm run build` writes to dist/apps/<app>/main.mjs) as it is, with no loader and no node_modules needed;
- * TypeScript through tsx (`tsEntryCommand`).
+ * Node flags a built bundle runs with, given on its command line as deploy/Dockerfile's ENTRYPOINT does (V8 flags
+ * such as `--optimize-for-size` are refused in NODE_OPTIONS): space-separated, from `REGATTA_NODE_ARGS`.
  */
-export function entryCommand(entry: string, args: string[] = []): { command: string; args: string[] } {
+export const NODE_ARGS_ENV = 'REGATTA_NODE_ARGS';
+
+/**
+ * The command line that runs an entry point with the current Node: a built bundle (`.mjs`/`.js`, what
+ * `npm run build` writes to dist/apps/<app>/main.mjs) as it is, with no loader and no node_modules needed, after the
+ * flags of {@link NODE_ARGS_ENV}; TypeScript through tsx (`tsEntryCommand`).
+ */
+export function entryCommand(
+  entry: string,
+  args: string[] = [],
+  env: NodeJS.ProcessEnv = process.env,
+): { command: string; args: string[] } {
+  const nodeArgs = (env[NODE_ARGS_ENV] ?? '').split(' ').filter(Boolean);
   return /\.(mjs|js)$/.test(entry)
-    ? { command: process.execPath, args: [entry, ...args] }
+    ? { command: process.execPath, args: [...nodeArgs, entry, ...args] }
     : tsEntryCommand(entry, args);
 }
 
@@ -49,14 +60,15 @@ export function startProgram(o: {
   logFile: string;
   keepAfterExit?: boolean;
 }): ManagedProcess {
-  const cmd = entryCommand(o.entry, o.args);
+  const env = { ...process.env, ...o.env };
+  const cmd = entryCommand(o.entry, o.args, env);
   return ManagedProcess.start(
     {
       name: o.name,
       command: cmd.command,
       args: cmd.args,
       logFile: o.logFile,
-      env: { ...process.env, ...o.env },
+      env,
     },
     { keepAfterExit: o.keepAfterExit ?? false },
   );
