@@ -4,7 +4,12 @@
 //   on a machine with a few GiB, and a controller that parses every bus update fills it: 128 MiB of the CloneSet
 //   program's resident memory during a rollout were the young generation, most of it empty after each scavenge.
 //   16 MiB (the first cap) still cost 113 MiB of growth for 1000 pods; 4 MiB, 48 (docs/adr/0051, amendment).
+// - `--heap-growing-percent=30`: after a full collection V8 lets the old generation grow to 1.3 × what survived
+//   before the next one (by default it picks a factor up to 4 from how fast it collects), so a rollout's decoded
+//   updates no longer stack up as headroom: the CloneSet program's peak over the 1000-pod rollout 211 → 146 MiB,
+//   for 18 % more of its CPU (docs/adr/0051, second amendment). A V8 flag: Node refuses it in NODE_OPTIONS, so it
+//   goes on the command line (the Dockerfile's ENTRYPOINT; REGATTA_NODE_ARGS for the benchmarks' programs).
 // - no `--enable-source-maps`: Node parses a bundle's whole map (one array per mapping) the first time a stack
 //   trace is formatted, 58-77 MiB of heap for the CloneSet program's. The map ships beside the bundle; set
 //   NODE_OPTIONS=--enable-source-maps to have traces name the TypeScript sources (docs/operations.md).
-export const NODE_FLAGS = ['--max-semi-space-size=4'];
+export const NODE_FLAGS = ['--max-semi-space-size=4', '--heap-growing-percent=30'];

@@ -37,8 +37,9 @@ describe('npm run build', { timeout: 180_000 }, () => {
       'main.mjs.map',
       'package.json',
     ]);
-    // every module is loaded before the program reads its configuration: a missing one would fail first
-    const run = spawnSync(process.execPath, [main], {
+    // every module is loaded before the program reads its configuration: a missing one would fail first; with the
+    // image's Node flags, which the pinned Node must accept (V8 refuses an unknown one before the program starts)
+    const run = spawnSync(process.execPath, [...NODE_FLAGS, main], {
       cwd: dirname(main),
       env: { PATH: '/usr/bin:/bin' },
       encoding: 'utf8',
