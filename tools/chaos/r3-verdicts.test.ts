@@ -25,6 +25,8 @@ const good = (): ProgramRun => ({
   unrelated: { absent: writes(50), running: writes(55), killed: writes(48), hung: writes(60) },
   own: [...own('running', true), ...own('killed', false, 5), ...own('hung', false, 10_000)],
   admittedAgainMs: { killed: 3000, hung: 400 },
+  exitedAfterResume: true,
+  admittedAfterExitMs: 2500,
 });
 
 describe('R3 verdicts', () => {
@@ -73,6 +75,11 @@ describe('R3 verdicts', () => {
       (r: ProgramRun) => (r.admittedAgainMs.hung = undefined),
       'not admitted again after it was resumed',
     ],
+    [
+      'not admitted again after its exit',
+      (r: ProgramRun) => (r.admittedAfterExitMs = undefined),
+      'after its exit on SIGCONT and its restart',
+    ],
   ])('reports %s', (_, spoil, detail) => {
     const run = good();
     spoil(run);
@@ -98,7 +105,14 @@ describe('R3 verdicts', () => {
     expect(f['… hung (SIGSTOP)']).toBe('create 60.0 / 60.0 ms, update 60.0 / 60.0 ms (p50 1.20× absent)');
     expect(f['CloneSet writes, killed']).toBe('refused 2/2 (slowest answer 0.0 s)');
     expect(f['… hung']).toBe('refused 2/2 (slowest answer 10.0 s)');
-    expect(f['admitted again after restart / SIGCONT']).toBe('3.0 s / 0.4 s');
+    expect(f['admitted again after restart / SIGCONT / exit after SIGCONT']).toBe('3.0 s / 0.4 s / 2.5 s');
+    const noExit = Object.fromEntries(
+      r3Figures({ ...good(), exitedAfterResume: false, admittedAfterExitMs: undefined }, ['CloneSet']),
+    );
+    expect(noExit['admitted again after restart / SIGCONT / exit after SIGCONT']).toBe(
+      '3.0 s / 0.4 s / no exit',
+    );
+    expect(r3Violations({ ...good(), exitedAfterResume: false, admittedAfterExitMs: undefined })).toEqual([]);
   });
 });
 

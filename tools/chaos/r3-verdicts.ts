@@ -45,6 +45,10 @@ export interface ProgramRun {
   own: OwnWrite[];
   /** From the program started again (killed) or SIGCONT (hung) to its kinds' first admitted create, ms; undefined: never. */
   admittedAgainMs: Record<DownPhase, number | undefined>;
+  /** The program exited after SIGCONT (its lease lost) and was started again by the supervisor. */
+  exitedAfterResume: boolean;
+  /** From that exit to its kinds' first admitted create, ms; undefined: never, or no exit. */
+  admittedAfterExitMs: number | undefined;
 }
 
 const ms = (xs: readonly UnrelatedWrite[]) => xs.map((x) => x.ms);
@@ -104,6 +108,8 @@ export function r3Violations(run: ProgramRun): Violation[] {
         1,
         `its kinds were not admitted again after it was ${phase === 'killed' ? 'restarted' : 'resumed'}`,
       );
+  if (run.exitedAfterResume && run.admittedAfterExitMs === undefined)
+    add('admission', 1, 'its kinds were not admitted again after its exit on SIGCONT and its restart');
   return out;
 }
 
@@ -141,8 +147,9 @@ export function r3Figures(run: ProgramRun, kinds: readonly string[]): [string, s
     [`${kinds.join(', ')} writes, killed`, refusals(run.own, 'killed')],
     ['… hung', refusals(run.own, 'hung')],
     [
-      'admitted again after restart / SIGCONT',
-      `${seconds(run.admittedAgainMs.killed)} / ${seconds(run.admittedAgainMs.hung)}`,
+      'admitted again after restart / SIGCONT / exit after SIGCONT',
+      `${seconds(run.admittedAgainMs.killed)} / ${seconds(run.admittedAgainMs.hung)} / ` +
+        (run.exitedAfterResume ? seconds(run.admittedAfterExitMs) : 'no exit'),
     ],
   ];
 }
