@@ -199,15 +199,22 @@ export async function checkProgramBlastRadius(
   const hung = await unrelated('hung');
   await ownWrites('hung');
   program.resume();
-  const resumedAt = nowMs();
+  const resumedAt = w.now();
   const backHung = await admittedAgain('hung');
   // a program hung past its lease's renew deadline (the kit's is 6 s, libs/runtime leader-election.ts) gives the
   // lease up once resumed and exits; the supervisor starts it again a second later, as a kubelet would. R3 waits for
   // that exit and measures the second time its kinds are admitted again; the exit is counted apart from crashes when
   // its log says the lease was lost.
-  while (program.crashes.length === crashesBefore && nowMs() - resumedAt < EXIT_WAIT_MS) await sleep(100);
-  const exited = program.crashes.length > crashesBefore;
-  const backAfterExit = exited ? await admittedAgain('exit') : undefined;
+  while (program.crashes.length === crashesBefore && w.now() - resumedAt < EXIT_WAIT_MS) await sleep(100);
+  const exitAt = program.crashes[crashesBefore]?.at;
+  const exited = exitAt !== undefined;
+  // from the exit (the suite's clock): to the admission already seen when the restart came first, else to the next
+  const admittedAt = backHung === undefined ? undefined : resumedAt + backHung;
+  const backAfterExit = !exited
+    ? undefined
+    : admittedAt !== undefined && admittedAt > exitAt
+      ? admittedAt - exitAt
+      : await admittedAgain('exit').then((x) => (x === undefined ? undefined : w.now() - exitAt));
   const afterResume = program.crashes.slice(crashesBefore);
   const leaseLost = (await leaseLostLines(logsDir, p.app)) - leaseLostBefore;
   const expectedExits = Math.min(afterResume.length, leaseLost);
