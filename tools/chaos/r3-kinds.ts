@@ -170,79 +170,84 @@ export async function checkProgramBlastRadius(
   const absent = await unrelated('absent');
 
   const program = w.program(p.app, { webhook: true });
-  await program.start();
-  const deadline = Date.now() + BACK_WAIT_MS;
-  for (;;) {
-    const entries = await webhookEntries(w, `regatta-${p.app}`);
-    if (p.kinds.every((kind) => entries.includes(kind.entry))) break;
-    if (Date.now() > deadline)
-      throw new Error(`R3: the ${p.app} webhook configurations did not appear in 2 min`);
+  let run: ProgramRun;
+  let expectedExits: number;
+  try {
+    await program.start();
+    const deadline = Date.now() + BACK_WAIT_MS;
+    for (;;) {
+      const entries = await webhookEntries(w, `regatta-${p.app}`);
+      if (p.kinds.every((kind) => entries.includes(kind.entry))) break;
+      if (Date.now() > deadline)
+        throw new Error(`R3: the ${p.app} webhook configurations did not appear in 2 min`);
+      await sleep(500);
+    }
+    await ownWrites('running');
+    w.log(`R3 ${p.app}: the same with the program running`);
+    const running = await unrelated('running');
+
+    await program.kill();
+    w.log(`R3 ${p.app}: the same with the program killed (-9)`);
+    const killed = await unrelated('killed');
+    await ownWrites('killed');
+    const starting = program.start();
+    const backKilled = await admittedAgain('killed');
+    await starting;
+
+    const crashesBefore = program.crashes.length;
+    const leaseLostBefore = await leaseLostLines(logsDir, p.app);
+    program.pause();
     await sleep(500);
+    w.log(`R3 ${p.app}: the same with the program hung (SIGSTOP)`);
+    const hung = await unrelated('hung');
+    await ownWrites('hung');
+    program.resume();
+    const resumedAt = w.now();
+    const backHung = await admittedAgain('hung');
+    // a program hung past its lease's renew deadline (the kit's is 6 s, libs/runtime leader-election.ts) gives the
+    // lease up once resumed and exits; the supervisor starts it again a second later, as a kubelet would. R3 waits for
+    // that exit and measures the second time its kinds are admitted again; the exit is counted apart from crashes when
+    // its log says the lease was lost.
+    while (program.crashes.length === crashesBefore && w.now() - resumedAt < EXIT_WAIT_MS) await sleep(100);
+    const exitAt = program.crashes[crashesBefore]?.at;
+    const exited = exitAt !== undefined;
+    // from the exit (the suite's clock): to the admission already seen when the restart came first, else to the next
+    const admittedAt = backHung === undefined ? undefined : resumedAt + backHung;
+    const backAfterExit = !exited
+      ? undefined
+      : admittedAt !== undefined && admittedAt > exitAt
+        ? admittedAt - exitAt
+        : await admittedAgain('exit').then((x) => (x === undefined ? undefined : w.now() - exitAt));
+    const afterResume = program.crashes.slice(crashesBefore);
+    const leaseLost = (await leaseLostLines(logsDir, p.app)) - leaseLostBefore;
+    expectedExits = Math.min(afterResume.length, leaseLost);
+    if (afterResume.length > 0)
+      notes.push(
+        `${p.app} exited ${afterResume.length} time(s) after SIGCONT (codes ${afterResume.map((c) => c.code).join(', ')}); ` +
+          `'leadership lost' in its log ${leaseLost} time(s) meanwhile`,
+      );
+
+    for (const kind of p.kinds.filter((x) => x.clusterScoped)) {
+      const list = await w.client.list({ apiVersion: kind.apiVersion, kind: kind.kind });
+      for (const obj of list.items.filter((x) => x.metadata?.name?.startsWith(`${ns}-`)))
+        await w.client.delete(refOf(obj)).catch(() => undefined);
+    }
+    await w.client.delete({ apiVersion: 'v1', kind: 'Namespace', name: ns }).catch(() => undefined);
+    run = {
+      program: p.app,
+      at,
+      unrelated: { absent, running, killed, hung },
+      own,
+      admittedAgainMs: { killed: backKilled, hung: backHung },
+      exitedAfterResume: exited,
+      admittedAfterExitMs: backAfterExit,
+    };
+  } finally {
+    await program.stop();
   }
-  await ownWrites('running');
-  w.log(`R3 ${p.app}: the same with the program running`);
-  const running = await unrelated('running');
-
-  await program.kill();
-  w.log(`R3 ${p.app}: the same with the program killed (-9)`);
-  const killed = await unrelated('killed');
-  await ownWrites('killed');
-  const starting = program.start();
-  const backKilled = await admittedAgain('killed');
-  await starting;
-
-  const crashesBefore = program.crashes.length;
-  const leaseLostBefore = await leaseLostLines(logsDir, p.app);
-  program.pause();
-  await sleep(500);
-  w.log(`R3 ${p.app}: the same with the program hung (SIGSTOP)`);
-  const hung = await unrelated('hung');
-  await ownWrites('hung');
-  program.resume();
-  const resumedAt = w.now();
-  const backHung = await admittedAgain('hung');
-  // a program hung past its lease's renew deadline (the kit's is 6 s, libs/runtime leader-election.ts) gives the
-  // lease up once resumed and exits; the supervisor starts it again a second later, as a kubelet would. R3 waits for
-  // that exit and measures the second time its kinds are admitted again; the exit is counted apart from crashes when
-  // its log says the lease was lost.
-  while (program.crashes.length === crashesBefore && w.now() - resumedAt < EXIT_WAIT_MS) await sleep(100);
-  const exitAt = program.crashes[crashesBefore]?.at;
-  const exited = exitAt !== undefined;
-  // from the exit (the suite's clock): to the admission already seen when the restart came first, else to the next
-  const admittedAt = backHung === undefined ? undefined : resumedAt + backHung;
-  const backAfterExit = !exited
-    ? undefined
-    : admittedAt !== undefined && admittedAt > exitAt
-      ? admittedAt - exitAt
-      : await admittedAgain('exit').then((x) => (x === undefined ? undefined : w.now() - exitAt));
-  const afterResume = program.crashes.slice(crashesBefore);
-  const leaseLost = (await leaseLostLines(logsDir, p.app)) - leaseLostBefore;
-  const expectedExits = Math.min(afterResume.length, leaseLost);
-  if (afterResume.length > 0)
-    notes.push(
-      `${p.app} exited ${afterResume.length} time(s) after SIGCONT (codes ${afterResume.map((c) => c.code).join(', ')}); ` +
-        `'leadership lost' in its log ${leaseLost} time(s) meanwhile`,
-    );
-
-  for (const kind of p.kinds.filter((x) => x.clusterScoped)) {
-    const list = await w.client.list({ apiVersion: kind.apiVersion, kind: kind.kind });
-    for (const obj of list.items.filter((x) => x.metadata?.name?.startsWith(`${ns}-`)))
-      await w.client.delete(refOf(obj)).catch(() => undefined);
-  }
-  await w.client.delete({ apiVersion: 'v1', kind: 'Namespace', name: ns }).catch(() => undefined);
-  await program.stop();
   await deleteConfigurations(w, p.app);
   await main?.start();
 
-  const run: ProgramRun = {
-    program: p.app,
-    at,
-    unrelated: { absent, running, killed, hung },
-    own,
-    admittedAgainMs: { killed: backKilled, hung: backHung },
-    exitedAfterResume: exited,
-    admittedAfterExitMs: backAfterExit,
-  };
   return {
     id: 'R3',
     title: `blast radius (${p.app})`,
