@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { KubeApiError, type KubeObject } from '@regatta/kube';
+import { isNotFound, KubeApiError, type KubeObject } from '@regatta/kube';
 import { nowMs } from '../bench/common.js';
 import type { CheckResult } from './report.js';
 import { deployment, pod, type R3Kind, type R3Program } from './r3-programs.js';
@@ -42,6 +42,11 @@ const refOf = (o: KubeObject) => ({
   ...(o.metadata?.namespace ? { namespace: o.metadata.namespace } : {}),
 });
 
+/** Gone already is what a delete wants; any other error is the run's. */
+const unlessGone = (err: unknown) => {
+  if (!isNotFound(err)) throw err;
+};
+
 /** A write's duration, and the API server's message when it refused it. */
 async function timed(write: () => Promise<unknown>): Promise<{ ms: number; error?: string }> {
   const t = nowMs();
@@ -73,7 +78,7 @@ export async function deleteConfigurations(w: World, app: string): Promise<void>
     for (const c of configs.items) {
       const name = c.metadata?.name ?? '';
       if (name === `regatta-${app}` || name.startsWith(`regatta-${app}-`))
-        await w.client.delete({ apiVersion: ADMISSION, kind, name }).catch(() => undefined);
+        await w.client.delete({ apiVersion: ADMISSION, kind, name }).catch(unlessGone);
     }
   }
 }
@@ -230,9 +235,9 @@ export async function checkProgramBlastRadius(
     for (const kind of p.kinds.filter((x) => x.clusterScoped)) {
       const list = await w.client.list({ apiVersion: kind.apiVersion, kind: kind.kind });
       for (const obj of list.items.filter((x) => x.metadata?.name?.startsWith(`${ns}-`)))
-        await w.client.delete(refOf(obj)).catch(() => undefined);
+        await w.client.delete(refOf(obj)).catch(unlessGone);
     }
-    await w.client.delete({ apiVersion: 'v1', kind: 'Namespace', name: ns }).catch(() => undefined);
+    await w.client.delete({ apiVersion: 'v1', kind: 'Namespace', name: ns }).catch(unlessGone);
     run = {
       program: p.app,
       at,
