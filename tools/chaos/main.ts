@@ -17,6 +17,8 @@ import { checkTheChecker } from './r0.js';
 import { checkChaosRollouts } from './r1.js';
 import { checkFuzzedAdmission, R2_KINDS } from './r2.js';
 import { checkBlastRadius } from './r3.js';
+import { checkProgramBlastRadius } from './r3-kinds.js';
+import { R3_PROGRAMS } from './r3-programs.js';
 import { checkLeakedExpectation } from './r4.js';
 import { checkLeastPrivilege } from './r5.js';
 import { checkRestartMidRollout } from './r6.js';
@@ -82,7 +84,7 @@ try {
       'watcher',
       ...(withCloneSet ? ['cloneset'] : []),
       ...r1Kinds.map((k) => k.app),
-      ...(args.only.includes('R3') ? ['sidecarset'] : []),
+      ...(args.only.includes('R3') ? ['sidecarset', ...R3_PROGRAMS.map((p) => p.app)] : []),
       ...(args.only.includes('R2')
         ? R2_KINDS.map((k) => k.app).filter((a) => a !== 'cloneset' && args.r2Kinds.includes(a))
         : []),
@@ -145,7 +147,11 @@ try {
   for (const id of args.only) {
     console.log(`\n== ${id} (load average ${load()})`);
     const before = results.length;
-    if (id !== 'R1') results.push(await check(id));
+    if (id === 'R3') {
+      // the SidecarSet program (its pod webhook), then each program with kind webhooks: a row each
+      results.push(await check(id));
+      for (const p of R3_PROGRAMS) results.push(await checkProgramBlastRadius(w, p, { writes: args.r3Pods }));
+    } else if (id !== 'R1') results.push(await check(id));
     // R1: each kind's rollouts in turn, the same seed's plans and faults, the kind's program the one killed
     else
       for (const kind of r1Kinds)

@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubeClient, KubeObject } from '@regatta/kube';
 import { fmt, nowMs, summarize } from '../bench/common.js';
 import type { CheckResult } from './report.js';
+import { deleteConfigurations } from './r3-kinds.js';
 import type { Violation } from './checker.js';
 import type { World } from './world.js';
 
@@ -114,6 +115,9 @@ export async function checkBlastRadius(w: World, o: { pods: number }): Promise<C
   await w.client
     .delete({ apiVersion: 'apps.kruise.io/v1beta1', kind: 'SidecarSet', name: 'chaos-r3' })
     .catch(() => undefined);
+  // its configurations (`regatta-sidecarset-pods` keeps a pod entry per SidecarSet, failurePolicy Fail): a dead
+  // program's would refuse the next checks' writes
+  await deleteConfigurations(w, 'sidecarset');
   await w.client.delete({ apiVersion: 'v1', kind: 'Namespace', name: ns });
   const p = (xs: number[]) => {
     const s = summarize(xs);
