@@ -151,6 +151,33 @@ describe('LeaderElector', () => {
     expect(a.events.slice(-2)).toEqual(['leadership-signal-aborted', 'stopped']);
   });
 
+  it('keeps leading after a pause past the renew deadline when nobody wrote the lease meanwhile', async () => {
+    const store = new MemoryLeaseStore();
+    let pausedMs = 0;
+    const a = candidate(store, 'a', { clock: () => Date.now() + pausedMs });
+    await waitFor(() => a.elector.isLeader());
+    pausedMs = 1000; // as after a SIGSTOP of 1 s: past the renew deadline (200 ms) and the lease (300 ms)
+    const writes = store.writes;
+    await waitFor(() => store.writes >= writes + 3);
+    expect(a.elector.isLeader()).toBe(true);
+    expect(a.events).not.toContain('stopped');
+    a.stop.abort();
+    expect(await a.done).toBe('stopped');
+  });
+
+  it('gives leadership up after a pause past the renew deadline when the lease was written meanwhile', async () => {
+    const store = new MemoryLeaseStore();
+    let pausedMs = 0;
+    const a = candidate(store, 'a', { clock: () => Date.now() + pausedMs });
+    await waitFor(() => a.elector.isLeader());
+    const current = store.peek(ns, name);
+    if (!current) throw new Error('no lease');
+    // a write the paused elector did not make (the holder is unchanged: only the version tells)
+    await store.update({ ...current, metadata: { ...current.metadata, labels: { touched: 'yes' } } });
+    pausedMs = 1000;
+    expect(await a.done).toBe('lost');
+  });
+
   it('gives leadership up at once when it finds another holder on the lease', async () => {
     const store = new MemoryLeaseStore();
     const a = candidate(store, 'a');

@@ -182,6 +182,14 @@ export class LeaderElector {
     for (;;) {
       if (!(await sleep(this.#timings.retryPeriodMs, signal))) return 'stopped';
       const deadline = lastRenew + this.#timings.renewDeadlineMs;
+      // the round starts past its deadline: the process was paused (SIGSTOP, a long block of its event loop)
+      if (this.#clock() >= deadline) {
+        if (await this.#renewAfterPause(deadline)) {
+          lastRenew = this.#clock();
+          continue;
+        }
+        return 'lost';
+      }
       for (;;) {
         const remaining = deadline - this.#clock();
         // an attempt still pending at the deadline counts as failed (it may finish in the background)
@@ -209,6 +217,25 @@ export class LeaderElector {
         if (!(await sleep(this.#timings.retryPeriodMs, signal))) return 'stopped';
       }
     }
+  }
+
+  /**
+   * After a pause past the renew deadline, one renewal guarded by the version this elector last wrote: it succeeds
+   * only if nobody wrote the lease meanwhile, so nobody else can have led, and leadership goes on where client-go's
+   * elector (whose renew deadline starts at each round) would go on too. Otherwise leadership is lost.
+   */
+  async #renewAfterPause(deadline: number): Promise<boolean> {
+    const late = this.#clock() - deadline;
+    const held = this.#held;
+    const renewed =
+      held !== undefined && (await withDeadline(this.#renewHeld(held), this.#timings.renewDeadlineMs, false));
+    if (renewed) this.#log.warn({ lateMs: late }, 'renewed the leader lease after a pause past the renew deadline');
+    else
+      this.#log.error(
+        { lateMs: late, renewDeadlineMs: this.#timings.renewDeadlineMs },
+        'paused past the renew deadline and the leader lease changed meanwhile; leadership lost',
+      );
+    return renewed;
   }
 
   /** One attempt: `ok` (we hold the lease now), `taken` (someone else holds a live one) or `failed`. */
