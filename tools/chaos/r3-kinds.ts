@@ -25,7 +25,7 @@ import type { World } from './world.js';
 const ADMISSION = 'admissionregistration.k8s.io/v1';
 /** How long R3 waits for a program's kinds to be admitted again. */
 const BACK_WAIT_MS = 120_000;
-/** After SIGCONT, how long R3 waits for the program's exit (a hang over the lease's renew deadline ends it). */
+/** After SIGCONT, how long R3 waits for the program's exit (a hang over the renew deadline ended it, finding 11). */
 const EXIT_WAIT_MS = 20_000;
 
 const message = (err: unknown) =>
@@ -209,10 +209,11 @@ export async function checkProgramBlastRadius(
     program.resume();
     const resumedAt = w.now();
     const backHung = await admittedAgain('hung');
-    // a program hung past its lease's renew deadline (the kit's is 6 s, libs/runtime leader-election.ts) gives the
-    // lease up once resumed and exits; the supervisor starts it again a second later, as a kubelet would. R3 waits for
-    // that exit and measures the second time its kinds are admitted again; the exit is counted apart from crashes when
-    // its log says the lease was lost.
+    // a program hung past its lease's renew deadline (the kit's is 6 s, libs/runtime leader-election.ts) renews on
+    // resume when nobody wrote the lease meanwhile; it used to give the lease up and exit (docs/reliability.md, finding
+    // 11). Should it exit, the supervisor starts it again a second later, as a kubelet would: R3 waits for that exit and
+    // measures the second time its kinds are admitted again; the exit is counted apart from crashes when its log says
+    // the lease was lost.
     while (program.crashes.length === crashesBefore && w.now() - resumedAt < EXIT_WAIT_MS) await sleep(100);
     const exitAt = program.crashes[crashesBefore]?.at;
     const exited = exitAt !== undefined;
