@@ -1,5 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeClient } from './client.js';
+import { KubeApiError } from './errors.js';
 import {
   FIRST_BACKOFF_MS,
   afterWatch,
@@ -22,8 +23,8 @@ export interface WatchedResource {
 
 export interface ListWatchHandlers<T extends KubeObject> {
   /**
-   * A complete list (first start, after 410 Gone or a watch refused for good, e.g. 403, and every relist interval): the whole truth. `receivedAt`: when
-   * its last page arrived (ms since epoch).
+   * A complete list (first start, after 410 Gone or a watch refused for good, e.g. 403, and every relist interval):
+   * the whole truth. `receivedAt`: when its last page arrived (ms since epoch).
    */
   onList(objects: T[], resourceVersion: string, receivedAt: number): Promise<void>;
   /**
@@ -100,27 +101,42 @@ export class ListWatcher<T extends KubeObject = KubeObject> {
       } catch (err) {
         if (this.stopped) break;
         this.handlers.onError?.(err);
-        await this.sleep(retryDelayMs(backoffMs, (err as { retryAfterSeconds?: number }).retryAfterSeconds));
+        await this.sleep(retryDelayMs(backoffMs, err instanceof KubeApiError ? err.retryAfterSeconds : undefined));
         backoffMs = nextBackoffMs(backoffMs);
         continue;
       }
-      backoffMs = FIRST_BACKOFF_MS;
-      const relistAt = Date.now() + (this.options.relistIntervalMs ?? 600_000);
-      while (!this.stopped && Date.now() < relistAt) {
-        const end = await this.watchOnce(rv, relistAt - Date.now());
-        if (end.stopped) break;
-        rv = end.resourceVersion;
-        if (end.error) this.handlers.onError?.(end.error);
-        const next = afterWatch(end.ending, backoffMs);
-        if (next.action === 'resume') {
-          backoffMs = FIRST_BACKOFF_MS;
-          continue;
-        }
-        await this.sleep(next.delayMs);
-        if (next.delayMs > 0) backoffMs = nextBackoffMs(backoffMs);
-        if (next.action === 'relist') break;
+      // the back-off is reset by a watch that worked, not by the list: a watch refused for good after every list
+      // (403, 404) must not make a list every 250 ms
+      try {
+        backoffMs = await this.watchUntilRelist(rv, backoffMs);
+      } catch (err) {
+        // not a watch's failure (those are decided in watchUntilRelist) but a handler's or this code's: list again
+        if (this.stopped) break;
+        this.handlers.onError?.(err);
+        await this.sleep(backoffMs);
+        backoffMs = nextBackoffMs(backoffMs);
       }
     }
+  }
+
+  /** Watches from `rv` on until a relist is due (410, a watch refused for good, the relist timer) or the stop. */
+  private async watchUntilRelist(rv: string, backoffMs: number): Promise<number> {
+    const relistAt = Date.now() + (this.options.relistIntervalMs ?? 600_000);
+    while (!this.stopped && Date.now() < relistAt) {
+      const end = await this.watchOnce(rv, relistAt - Date.now());
+      if (end.stopped) break;
+      rv = end.resourceVersion;
+      if (end.error) this.handlers.onError?.(end.error);
+      const next = afterWatch(end.ending, backoffMs);
+      if (next.action === 'resume') {
+        backoffMs = FIRST_BACKOFF_MS;
+        continue;
+      }
+      await this.sleep(next.delayMs);
+      if (next.delayMs > 0) backoffMs = nextBackoffMs(backoffMs);
+      if (next.action === 'relist') break;
+    }
+    return backoffMs;
   }
 
   private sleep(ms: number): Promise<void> {
