@@ -10,6 +10,7 @@ import {
 } from './list-watch-decision.js';
 import { watchRequest } from './list-watch-stream.js';
 import type { KubeObject } from './meta.js';
+import { sleep } from './retry.js';
 import { withUserAgent } from './watch-config.js';
 
 /** The resource a ListWatcher follows. */
@@ -101,7 +102,8 @@ export class ListWatcher<T extends KubeObject = KubeObject> {
       } catch (err) {
         if (this.stopped) break;
         this.handlers.onError?.(err);
-        await this.sleep(retryDelayMs(backoffMs, err instanceof KubeApiError ? err.retryAfterSeconds : undefined));
+        const retryAfter = err instanceof KubeApiError ? err.retryAfterSeconds : undefined;
+        await sleep(retryDelayMs(backoffMs, retryAfter), this.stopping.signal);
         backoffMs = nextBackoffMs(backoffMs);
         continue;
       }
@@ -113,7 +115,7 @@ export class ListWatcher<T extends KubeObject = KubeObject> {
         // not a watch's failure (those are decided in watchUntilRelist) but a handler's or this code's: list again
         if (this.stopped) break;
         this.handlers.onError?.(err);
-        await this.sleep(backoffMs);
+        await sleep(backoffMs, this.stopping.signal);
         backoffMs = nextBackoffMs(backoffMs);
       }
     }
@@ -132,25 +134,11 @@ export class ListWatcher<T extends KubeObject = KubeObject> {
         backoffMs = FIRST_BACKOFF_MS;
         continue;
       }
-      await this.sleep(next.delayMs);
+      await sleep(next.delayMs, this.stopping.signal);
       if (next.delayMs > 0) backoffMs = nextBackoffMs(backoffMs);
       if (next.action === 'relist') break;
     }
     return backoffMs;
-  }
-
-  private sleep(ms: number): Promise<void> {
-    if (ms <= 0 || this.stopped) return Promise.resolve();
-    const signal = this.stopping.signal;
-    return new Promise((resolve) => {
-      const t = setTimeout(done, ms);
-      function done() {
-        clearTimeout(t);
-        signal.removeEventListener('abort', done);
-        resolve();
-      }
-      signal.addEventListener('abort', done, { once: true });
-    });
   }
 
   private async list(): Promise<string> {
