@@ -1,6 +1,16 @@
-import { Watch } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeClient } from './client.js';
+import { KubeApiError } from './errors.js';
+import {
+  FIRST_BACKOFF_MS,
+  afterWatch,
+  nextBackoffMs,
+  retryDelayMs,
+  type WatchEnding,
+} from './list-watch-decision.js';
+import { watchRequest } from './list-watch-stream.js';
 import type { KubeObject } from './meta.js';
+import { sleep } from './retry.js';
 import { withUserAgent } from './watch-config.js';
 
 /** The resource a ListWatcher follows. */
@@ -14,8 +24,8 @@ export interface WatchedResource {
 
 export interface ListWatchHandlers<T extends KubeObject> {
   /**
-   * A complete list (first start, after 410 Gone, and every relist interval): the whole truth. `receivedAt`: when
-   * its last page arrived (ms since epoch).
+   * A complete list (first start, after 410 Gone or a watch refused for good, e.g. 403, and every relist interval):
+   * the whole truth. `receivedAt`: when its last page arrived (ms since epoch).
    */
   onList(objects: T[], resourceVersion: string, receivedAt: number): Promise<void>;
   /**
@@ -27,8 +37,8 @@ export interface ListWatchHandlers<T extends KubeObject> {
   /** One object deleted; a rejection is reported like `onUpsert`'s. */
   onDelete(obj: T, receivedAt: number): Promise<void>;
   /**
-   * Recoverable trouble: a failed list or watch (retried with backoff, `obj` absent), or a handler's rejection
-   * for one object (`obj` set).
+   * Recoverable trouble: a failed list, a watch refused or broken (retried as list-watch-decision.ts decides, `obj`
+   * absent; a KubeApiError), or a handler's rejection for one object (`obj` set).
    */
   onError?(err: unknown, obj?: T): void;
 }
@@ -40,19 +50,19 @@ export interface ListWatchOptions {
   pageSize?: number;
 }
 
-/** Why one watch request ended. */
-type WatchEnd = { expired: true } | { expired: false; resourceVersion: string };
-
 /**
- * list + watch of one resource across all namespaces, as an informer's reflector does: list (paged),
- * then watch from the list's resourceVersion with bookmarks, resuming from the last seen version when
- * a watch ends, relisting on 410 Gone and on a timer. Handlers run strictly in event order.
+ * list + watch of one resource across all namespaces, as client-go's reflector does
+ * (k8s.io/client-go/tools/cache/reflector.go): list (paged), then watch from the list's resourceVersion with
+ * bookmarks. After a watch ends, list-watch-decision.ts decides: a stream that ended or broke is watched again from
+ * the last version seen (bookmarks included); a watch answered 429, 5xx or not at all is watched again from the same
+ * version after a back-off (the server's Retry-After when it gave one); only 410 Gone (a status or an ERROR event)
+ * and the relist timer list again. Handlers run strictly in event order.
  */
 export class ListWatcher<T extends KubeObject = KubeObject> {
   private stopped = false;
-  private abort?: AbortController;
+  private readonly stopping = new AbortController();
   private loop?: Promise<void>;
-  private readonly watch: Watch;
+  private readonly kubeConfig: KubeConfig;
 
   constructor(
     private readonly client: KubeClient,
@@ -61,7 +71,7 @@ export class ListWatcher<T extends KubeObject = KubeObject> {
     private readonly options: ListWatchOptions = {},
   ) {
     // with the client's user agent, as its other requests (watch-config.ts)
-    this.watch = new Watch(withUserAgent(client.kubeConfig, client.userAgent));
+    this.kubeConfig = withUserAgent(client.kubeConfig, client.userAgent);
   }
 
   get apiVersion(): string {
@@ -79,29 +89,56 @@ export class ListWatcher<T extends KubeObject = KubeObject> {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.abort?.abort();
+    this.stopping.abort();
     await this.loop;
   }
 
   private async run(): Promise<void> {
-    let backoffMs = 250;
+    let backoffMs = FIRST_BACKOFF_MS;
     while (!this.stopped) {
+      let rv: string;
       try {
-        let rv = await this.list();
-        backoffMs = 250;
-        const relistAt = Date.now() + (this.options.relistIntervalMs ?? 600_000);
-        while (!this.stopped && Date.now() < relistAt) {
-          const end = await this.watchOnce(rv, relistAt - Date.now());
-          if (end.expired) break;
-          rv = end.resourceVersion;
-        }
+        rv = await this.list();
       } catch (err) {
         if (this.stopped) break;
         this.handlers.onError?.(err);
-        await new Promise((r) => setTimeout(r, backoffMs));
-        backoffMs = Math.min(backoffMs * 2, 30_000);
+        const retryAfter = err instanceof KubeApiError ? err.retryAfterSeconds : undefined;
+        await sleep(retryDelayMs(backoffMs, retryAfter), this.stopping.signal);
+        backoffMs = nextBackoffMs(backoffMs);
+        continue;
+      }
+      // the back-off is reset by a watch that worked, not by the list: a watch refused for good after every list
+      // (403, 404) must not make a list every 250 ms
+      try {
+        backoffMs = await this.watchUntilRelist(rv, backoffMs);
+      } catch (err) {
+        // not a watch's failure (those are decided in watchUntilRelist) but a handler's or this code's: list again
+        if (this.stopped) break;
+        this.handlers.onError?.(err);
+        await sleep(backoffMs, this.stopping.signal);
+        backoffMs = nextBackoffMs(backoffMs);
       }
     }
+  }
+
+  /** Watches from `rv` on until a relist is due (410, a watch refused for good, the relist timer) or the stop. */
+  private async watchUntilRelist(rv: string, backoffMs: number): Promise<number> {
+    const relistAt = Date.now() + (this.options.relistIntervalMs ?? 600_000);
+    while (!this.stopped && Date.now() < relistAt) {
+      const end = await this.watchOnce(rv, relistAt - Date.now());
+      if (end.stopped) break;
+      rv = end.resourceVersion;
+      if (end.error) this.handlers.onError?.(end.error);
+      const next = afterWatch(end.ending, backoffMs);
+      if (next.action === 'resume') {
+        backoffMs = FIRST_BACKOFF_MS;
+        continue;
+      }
+      await sleep(next.delayMs, this.stopping.signal);
+      if (next.delayMs > 0) backoffMs = nextBackoffMs(backoffMs);
+      if (next.action === 'relist') break;
+    }
+    return backoffMs;
   }
 
   private async list(): Promise<string> {
@@ -114,59 +151,48 @@ export class ListWatcher<T extends KubeObject = KubeObject> {
     return rv;
   }
 
-  /** Runs one watch request until the server or the idle timeout ends it. */
-  private watchOnce(resourceVersion: string, maxMs: number): Promise<WatchEnd> {
-    return new Promise<WatchEnd>((resolve, reject) => {
-      let rv = resourceVersion;
-      let expired = false;
-      let chain: Promise<void> = Promise.resolve();
-      const timeoutSeconds = Math.max(1, Math.min(300, Math.ceil(maxMs / 1000)));
-      const done = (err: unknown) => {
-        // let queued handlers finish before reporting where the stream ended
-        void chain.then(() => {
-          if (expired || isGone(err)) resolve({ expired: true });
-          else if (err && !isNormalEnd(err) && !this.stopped) reject(err);
-          else resolve({ expired: false, resourceVersion: rv });
-        }, reject);
-      };
-      this.watch
-        .watch(
-          this.path,
-          { resourceVersion, allowWatchBookmarks: true, timeoutSeconds },
-          (phase: string, obj: T & { code?: number; kind?: string }) => {
-            if (phase === 'ERROR') {
-              if (obj?.code === 410) expired = true;
-              return;
-            }
-            const objRv = obj?.metadata?.resourceVersion;
-            if (objRv) rv = objRv;
-            if (phase === 'BOOKMARK') return;
-            const receivedAt = Date.now();
-            const full = { ...obj, apiVersion: this.apiVersion, kind: this.resource.kind } as T;
-            // one object's failure is that object's: reported, and the stream goes on (docs/adr/0008)
-            chain = chain
-              .then(() =>
-                phase === 'DELETED' ? this.handlers.onDelete(full, receivedAt) : this.handlers.onUpsert(full, receivedAt),
-              )
-              .catch((err: unknown) => this.handlers.onError?.(err, full));
-          },
-          done,
-        )
-        .then((ac) => {
-          this.abort = ac;
-          // stopped while this request was being opened: the abort above found no controller for it
-          if (this.stopped) ac.abort();
-        }, reject);
+  /**
+   * Runs one watch request until it ends, then lets the queued handlers finish before reporting how it ended and the
+   * last resourceVersion seen.
+   */
+  private async watchOnce(
+    resourceVersion: string,
+    maxMs: number,
+  ): Promise<{ stopped: true } | { stopped: false; resourceVersion: string; ending: WatchEnding; error?: unknown }> {
+    let rv = resourceVersion;
+    let chain: Promise<void> = Promise.resolve();
+    const timeoutSeconds = Math.max(1, Math.min(300, Math.ceil(maxMs / 1000)));
+    const query = new URLSearchParams({
+      watch: 'true',
+      resourceVersion,
+      allowWatchBookmarks: 'true',
+      timeoutSeconds: String(timeoutSeconds),
     });
+    const result = await watchRequest({
+      kubeConfig: this.kubeConfig,
+      url: `${this.client.serverUrl}${this.path}?${query.toString()}`,
+      signal: this.stopping.signal,
+      idleMs: IDLE_MS,
+      onEvent: (phase, o) => {
+        const obj = o as T;
+        const objRv = obj?.metadata?.resourceVersion;
+        if (objRv) rv = objRv;
+        if (phase === 'BOOKMARK') return;
+        const receivedAt = Date.now();
+        const full = { ...obj, apiVersion: this.apiVersion, kind: this.resource.kind } as T;
+        // one object's failure is that object's: reported, and the stream goes on (docs/adr/0008)
+        chain = chain
+          .then(() =>
+            phase === 'DELETED' ? this.handlers.onDelete(full, receivedAt) : this.handlers.onUpsert(full, receivedAt),
+          )
+          .catch((err: unknown) => this.handlers.onError?.(err, full));
+      },
+    });
+    await chain;
+    if (result.stopped) return result;
+    return { stopped: false, resourceVersion: rv, ending: result.ending, error: result.error };
   }
 }
 
-function isGone(err: unknown): boolean {
-  return (err as { statusCode?: number; code?: number } | null)?.code === 410;
-}
-
-/** The server closed the stream, or our idle timer did: both mean "watch again from the last version". */
-function isNormalEnd(err: unknown): boolean {
-  const name = (err as { name?: string } | null)?.name;
-  return name === 'TimeoutError' || name === 'AbortError';
-}
+/** A watch that sent nothing (not even a bookmark) for this long is ended and watched again (client-node's figure). */
+const IDLE_MS = 30_000;

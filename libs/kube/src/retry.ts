@@ -43,7 +43,8 @@ export function backoffDelays(steps: number, backoff: Backoff): number[] {
   return out;
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** Resolves after `ms`, or at once when `signal` aborts (also used by list-watch.ts). */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve();
     const t = setTimeout(() => {
