@@ -12,45 +12,30 @@ import {
   WORKING_HOT_UPGRADE_CONTAINER_KEY,
 } from './keys.js';
 import type { SidecarContainerView, SidecarSetView } from './types.js';
+import { annotationMemo } from './annotation-memo.js';
+import {
+  type HashEntries,
+  type SidecarInPlaceUpdateState,
+  hashEntriesOf,
+  injectedListOf,
+  updateStatesOf,
+  workingTwinsOf,
+} from './pod-annotations.js';
 
-/** One SidecarSet's entry in the pod's `kruise.io/sidecarset-hash` (and `…-without-image`) annotation. */
-export interface SidecarSetUpgradeSpec {
-  updateTimestamp?: string;
-  hash?: string;
-  sidecarSetName?: string;
-  sidecarList?: string[];
-  controllerRevision?: string;
-}
+export type { SidecarInPlaceUpdateState, SidecarSetUpgradeSpec } from './pod-annotations.js';
 
-/** One SidecarSet's entry in `kruise.io/sidecarset-inplace-update-state`. */
-export interface SidecarInPlaceUpdateState {
-  revision: string;
-  updateTimestamp: string;
-  lastContainerStatuses: Record<string, { imageID: string }> | null;
-}
+// each annotation read once per pod version (./annotation-memo.ts): the reconcile reads them for every matched pod
+const hashEntries = {
+  [SIDECARSET_HASH_KEY]: annotationMemo(SIDECARSET_HASH_KEY, hashEntriesOf),
+  [SIDECARSET_HASH_WITHOUT_IMAGE_KEY]: annotationMemo(SIDECARSET_HASH_WITHOUT_IMAGE_KEY, hashEntriesOf),
+};
+const workingTwins = annotationMemo(WORKING_HOT_UPGRADE_CONTAINER_KEY, workingTwinsOf);
+const updateStates = annotationMemo(SIDECARSET_INPLACE_UPDATE_STATE_KEY, updateStatesOf);
+const injectedList = annotationMemo(SIDECARSET_LIST_KEY, injectedListOf);
 
-function parseJsonMap(raw: string | undefined): Record<string, unknown> | undefined {
-  if (!raw) return undefined;
-  try {
-    const v: unknown = JSON.parse(raw);
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The hash annotation as a map; the old `{name: hash}` format is read as entries with only a hash. */
-export function podHashEntries(
-  pod: Pod,
-  key: string = SIDECARSET_HASH_KEY,
-): Record<string, SidecarSetUpgradeSpec> {
-  const map = parseJsonMap(pod.metadata?.annotations?.[key]) ?? {};
-  const out: Record<string, SidecarSetUpgradeSpec> = {};
-  for (const [name, v] of Object.entries(map)) {
-    if (typeof v === 'string') out[name] = { hash: v };
-    else if (v && typeof v === 'object') out[name] = v as SidecarSetUpgradeSpec;
-  }
-  return out;
+/** The hash annotation (or the one without image) as a map; see {@link hashEntriesOf}. Shared: do not change it. */
+export function podHashEntries(pod: Pod, key: keyof typeof hashEntries = SIDECARSET_HASH_KEY): HashEntries {
+  return hashEntries[key](pod.metadata?.annotations);
 }
 
 export const sidecarSetHash = (set: SidecarSetView): string =>
@@ -69,9 +54,8 @@ export function podControllerRevision(setName: string, pod: Pod): string {
   return podHashEntries(pod)[setName]?.controllerRevision ?? '';
 }
 
-export function injectedSidecarSets(pod: Pod): string[] {
-  const raw = pod.metadata?.annotations?.[SIDECARSET_LIST_KEY] ?? '';
-  return raw === '' ? [] : raw.split(',');
+export function injectedSidecarSets(pod: Pod): readonly string[] {
+  return injectedList(pod.metadata?.annotations);
 }
 
 export const isHotUpgrade = (c: SidecarContainerView): boolean =>
@@ -79,11 +63,8 @@ export const isHotUpgrade = (c: SidecarContainerView): boolean =>
 export const hotUpgradeNames = (name: string): [string, string] => [`${name}-1`, `${name}-2`];
 
 /** `kruise.io/sidecarset-working-hotupgrade-container`: sidecar name → working twin. */
-export function workingHotUpgradeContainers(pod: Pod): Record<string, string> {
-  const map = parseJsonMap(pod.metadata?.annotations?.[WORKING_HOT_UPGRADE_CONTAINER_KEY]) ?? {};
-  return Object.fromEntries(
-    Object.entries(map).filter((e): e is [string, string] => typeof e[1] === 'string'),
-  );
+export function workingHotUpgradeContainers(pod: Pod): Readonly<Record<string, string>> {
+  return workingTwins(pod.metadata?.annotations);
 }
 
 /** `GetPodHotUpgradeContainers`: the working twin and the other one (idle, or the older one while upgrading). */
@@ -121,13 +102,11 @@ export function isPodActive(pod: Pod): boolean {
   return phase !== 'Succeeded' && phase !== 'Failed' && !pod.metadata?.deletionTimestamp;
 }
 
+/** `kruise.io/sidecarset-inplace-update-state`, see {@link updateStatesOf}. Shared: do not change it. */
 export function readSidecarUpdateStates(
   pod: Pod,
-): Record<string, SidecarInPlaceUpdateState> | 'invalid' | undefined {
-  const raw = pod.metadata?.annotations?.[SIDECARSET_INPLACE_UPDATE_STATE_KEY];
-  if (raw === undefined) return undefined;
-  const map = parseJsonMap(raw);
-  return map ? (map as Record<string, SidecarInPlaceUpdateState>) : 'invalid';
+): Readonly<Record<string, SidecarInPlaceUpdateState>> | 'invalid' | undefined {
+  return updateStates(pod.metadata?.annotations);
 }
 
 /**
