@@ -75,25 +75,41 @@ export function hotUpgradeContainers(sidecar: string, pod: Pod): { working: stri
     : { working: n2, other: n1 };
 }
 
-/** Names of the SidecarSet's containers as they appear in pods (hot-upgrade sidecars as both twins). */
-export function sidecarContainersInPod(set: SidecarSetView): Set<string> {
+const NO_CONTAINERS: readonly SidecarContainerView[] = [];
+/** Per SidecarSet containers list (a cached SidecarSet's, replaced whole when it changes): computed once, not per pod. */
+const inPodNames = new WeakMap<readonly SidecarContainerView[], ReadonlySet<string>>();
+
+/** Names of the SidecarSet's containers as they appear in pods (hot-upgrade sidecars as both twins). Shared. */
+export function sidecarContainersInPod(set: SidecarSetView): ReadonlySet<string> {
+  const containers = set.spec?.containers ?? NO_CONTAINERS;
+  const known = inPodNames.get(containers);
+  if (known) return known;
   const names = new Set<string>();
-  for (const c of set.spec?.containers ?? []) {
+  for (const c of containers) {
     if (isHotUpgrade(c)) for (const n of hotUpgradeNames(c.name)) names.add(n);
     else names.add(c.name);
   }
+  inPodNames.set(containers, names);
   return names;
 }
 
-const containerOf = (pod: Pod, name: string) => pod.spec?.containers?.find((c) => c.name === name);
+function containerOf(pod: Pod, name: string) {
+  for (const c of pod.spec?.containers ?? []) if (c.name === name) return c;
+  return undefined;
+}
 
 /** `IsPodConsistentWithSidecarSet`: the pod holds every sidecar container (hot ones as both twins). */
 export function podHasAllSidecars(set: SidecarSetView, pod: Pod): boolean {
-  return (set.spec?.containers ?? []).every((c) => {
-    if (!isHotUpgrade(c)) return containerOf(pod, c.name) !== undefined;
+  for (const c of set.spec?.containers ?? []) {
+    if (!isHotUpgrade(c)) {
+      if (containerOf(pod, c.name) === undefined) return false;
+      continue;
+    }
     const [n1, n2] = hotUpgradeNames(c.name);
-    return c.name in workingHotUpgradeContainers(pod) && !!containerOf(pod, n1) && !!containerOf(pod, n2);
-  });
+    if (!(c.name in workingHotUpgradeContainers(pod)) || !containerOf(pod, n1) || !containerOf(pod, n2))
+      return false;
+  }
+  return true;
 }
 
 /** `IsPodInjectedSidecarSet` + active + all sidecars present: the pod counts for the SidecarSet. */
@@ -116,7 +132,7 @@ export function readSidecarUpdateStates(
 export function isSidecarContainerUpdateCompleted(
   pod: Pod,
   setNames: readonly string[],
-  containers: Set<string>,
+  containers: ReadonlySet<string>,
 ): boolean {
   const states = readSidecarUpdateStates(pod);
   if (states === undefined) return true;
@@ -148,7 +164,11 @@ function stripScheme(imageID: string): string {
  * the SidecarSet's) is a digest reference, each status imageID must carry that digest; otherwise the in-place state
  * must show each changed sidecar's imageID changed.
  */
-export function isPodStateConsistent(set: SidecarSetView, pod: Pod, containers?: Set<string>): boolean {
+export function isPodStateConsistent(
+  set: SidecarSetView,
+  pod: Pod,
+  containers?: ReadonlySet<string>,
+): boolean {
   const specContainers = pod.spec?.containers ?? [];
   if (specContainers.length !== (pod.status?.containerStatuses ?? []).length) return false;
   const names = containers && containers.size > 0 ? containers : sidecarContainersInPod(set);
@@ -165,7 +185,7 @@ export function isPodStateConsistent(set: SidecarSetView, pod: Pod, containers?:
     const id = digestOf(stripScheme(status.imageID ?? ''));
     if (!id || id.digest !== d.digest) return false;
   }
-  if (allDigest) return true;
+  if (allDigest || readSidecarUpdateStates(pod) === undefined) return true;
   return isSidecarContainerUpdateCompleted(pod, [nameOf(set)], names);
 }
 
@@ -174,7 +194,11 @@ export function isRunningAndReady(pod: Pod): boolean {
 }
 
 /** Idle twins (sidecar twin name → the empty image it should run). */
-function idleTwins(set: SidecarSetView, pod: Pod): Map<string, string> {
+const NO_TWINS: ReadonlyMap<string, string> = new Map();
+
+function idleTwins(set: SidecarSetView, pod: Pod): ReadonlyMap<string, string> {
+  // most SidecarSets have no hot-upgrade sidecar: nothing to allocate per pod
+  if (!(set.spec?.containers ?? NO_CONTAINERS).some(isHotUpgrade)) return NO_TWINS;
   const out = new Map<string, string>();
   for (const c of set.spec?.containers ?? [])
     if (isHotUpgrade(c))
@@ -207,7 +231,7 @@ export function isHotUpgradingReady(set: SidecarSetView, pod: Pod): boolean {
 
 /** Sidecar containers without the idle twins (the ones that must be consistent before the reset). */
 export function workingSidecarContainers(set: SidecarSetView, pod: Pod): Set<string> {
-  const names = sidecarContainersInPod(set);
+  const names = new Set(sidecarContainersInPod(set));
   for (const idle of idleTwins(set, pod).keys()) names.delete(idle);
   return names;
 }
