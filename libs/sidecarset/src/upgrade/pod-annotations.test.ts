@@ -1,5 +1,6 @@
 // The upgrade controller's pod annotations from their raw values (pod-annotations.ts), and each read once per pod
 // version (annotation-memo.ts, through pod-state.ts): the reconcile reads them for every matched pod on every pod event.
+import { StringTable } from '@regatta/bus';
 import { describe, expect, it } from 'vitest';
 import { annotationMemo } from './annotation-memo.js';
 import { SIDECARSET_HASH_KEY, SIDECARSET_HASH_WITHOUT_IMAGE_KEY, SIDECARSET_LIST_KEY } from './keys.js';
@@ -34,6 +35,25 @@ describe('hashEntriesOf', () => {
     expect(got).toEqual(want);
     expect(Object.isFrozen(got)).toBe(true);
     for (const v of Object.values(got)) expect(Object.isFrozen(v)).toBe(true);
+  });
+});
+
+describe('with a string table', () => {
+  it('equal hash entries and injected lists are one frozen copy', () => {
+    const table = new StringTable();
+    const raw = (ts: string) =>
+      JSON.stringify({ s: { updateTimestamp: ts, hash: 'h2', sidecarList: ['a'] }, t: 'h1' });
+    const a = hashEntriesOf(raw('2026-12-03T08:00:00Z'), table);
+    const b = hashEntriesOf(raw('2026-12-03T08:00:00Z'), table);
+    const c = hashEntriesOf(raw('2026-12-03T08:00:01Z'), table);
+    expect(a).toEqual(hashEntriesOf(raw('2026-12-03T08:00:00Z')));
+    expect(b['s']).toBe(a['s']);
+    expect(b['t']).toBe(a['t']);
+    expect(c['s']).not.toBe(a['s']);
+    expect(c['s']?.hash).toBe('h2');
+    expect(Object.isFrozen(a['s']?.sidecarList)).toBe(true);
+    expect(injectedListOf('x,y', table)).toBe(injectedListOf('x,y', table));
+    expect(injectedListOf('x,y', table)).toEqual(['x', 'y']);
   });
 });
 
@@ -116,6 +136,9 @@ describe('pod-state reads each annotation once per pod version', () => {
       podHashEntries(p, SIDECARSET_HASH_WITHOUT_IMAGE_KEY),
     );
     expect(injectedSidecarSets(p)).toBe(injectedSidecarSets(p));
+    // another pod with the same annotations holds the same entries (one copy for a SidecarSet's pods)
+    const twin = pod({ name: 'pod-1', updated: true });
+    expect(podHashEntries(twin)['test-sidecarset']).toBe(entries['test-sidecarset']);
     expect(isPodSidecarUpdated(sidecarSet(), p)).toBe(true);
     const hot = hotPod({ one: 'hot-image:v1', two: 'empty:1' });
     expect(workingHotUpgradeContainers(hot)).toBe(workingHotUpgradeContainers(hot));

@@ -1,8 +1,11 @@
 /**
  * The pod annotations the upgrade controller reads, from their raw values (OpenKruise
  * `pkg/control/sidecarcontrol/util.go`, `util_hotupgrade.go`). Pure; each result is frozen, because pod-state.ts
- * keeps it for the pod version it came from (./annotation-memo.ts) and hands the same value to every caller.
+ * keeps it for the pod version it came from (./annotation-memo.ts) and hands the same value to every caller. With a
+ * string table (libs/bus), equal hash entries and injected lists are one shared copy: most pods of a SidecarSet carry
+ * the same ones, and they are kept as long as the pod version is cached.
  */
+import type { StringTable } from '@regatta/bus';
 
 /** One SidecarSet's entry in the pod's `kruise.io/sidecarset-hash` (and `…-without-image`) annotation. */
 export interface SidecarSetUpgradeSpec {
@@ -39,13 +42,15 @@ function parseJsonMap(raw: string | undefined): Record<string, unknown> | undefi
  * The hash annotation as entries by SidecarSet name; the old `{name: hash}` format is read as entries with only a
  * hash; an unreadable value (or one that is not an object) as no entries.
  */
-export function hashEntriesOf(raw: string | undefined): HashEntries {
+export function hashEntriesOf(raw: string | undefined, table?: StringTable): HashEntries {
   const map = parseJsonMap(raw);
   if (!map) return NONE;
   const out: Record<string, Readonly<SidecarSetUpgradeSpec>> = {};
+  const held = (entry: SidecarSetUpgradeSpec) =>
+    (table ? table.dedupe(entry) : Object.freeze(entry)) as Readonly<SidecarSetUpgradeSpec>;
   for (const [name, v] of Object.entries(map)) {
-    if (typeof v === 'string') out[name] = Object.freeze({ hash: v });
-    else if (v && typeof v === 'object') out[name] = Object.freeze(v as SidecarSetUpgradeSpec);
+    if (typeof v === 'string') out[name] = held({ hash: v });
+    else if (v && typeof v === 'object') out[name] = held(v as SidecarSetUpgradeSpec);
   }
   return Object.freeze(out);
 }
@@ -69,6 +74,8 @@ export function updateStatesOf(
 }
 
 /** `kruise.io/sidecarset-injected-list`: the SidecarSet names, comma-separated. */
-export function injectedListOf(raw: string | undefined): readonly string[] {
-  return raw === undefined || raw === '' ? NO_NAMES : Object.freeze(raw.split(','));
+export function injectedListOf(raw: string | undefined, table?: StringTable): readonly string[] {
+  if (raw === undefined || raw === '') return NO_NAMES;
+  const names = raw.split(',');
+  return (table ? table.dedupe(names) : Object.freeze(names)) as readonly string[];
 }

@@ -3,6 +3,7 @@
  * `sidecarset_control.go`): the per-SidecarSet hash entries, the injected list, the working hot-upgrade twins, and
  * whether the sidecar containers run what their spec says ("consistent").
  */
+import { StringTable } from '@regatta/bus';
 import { type Pod, getContainerStatus, isPodReady } from '@regatta/lifecycle';
 import {
   SIDECARSET_HASH_KEY,
@@ -24,14 +25,17 @@ import {
 
 export type { SidecarInPlaceUpdateState, SidecarSetUpgradeSpec } from './pod-annotations.js';
 
-// each annotation read once per pod version (./annotation-memo.ts): the reconcile reads them for every matched pod
+// each annotation read once per pod version (./annotation-memo.ts): the reconcile reads them for every matched pod;
+// what the pods of a SidecarSet hold alike (their hash entries, the injected list) is held once
+const shared = new StringTable();
+const sharedHashEntries = (raw: string | undefined) => hashEntriesOf(raw, shared);
 const hashEntries = {
-  [SIDECARSET_HASH_KEY]: annotationMemo(SIDECARSET_HASH_KEY, hashEntriesOf),
-  [SIDECARSET_HASH_WITHOUT_IMAGE_KEY]: annotationMemo(SIDECARSET_HASH_WITHOUT_IMAGE_KEY, hashEntriesOf),
+  [SIDECARSET_HASH_KEY]: annotationMemo(SIDECARSET_HASH_KEY, sharedHashEntries),
+  [SIDECARSET_HASH_WITHOUT_IMAGE_KEY]: annotationMemo(SIDECARSET_HASH_WITHOUT_IMAGE_KEY, sharedHashEntries),
 };
 const workingTwins = annotationMemo(WORKING_HOT_UPGRADE_CONTAINER_KEY, workingTwinsOf);
 const updateStates = annotationMemo(SIDECARSET_INPLACE_UPDATE_STATE_KEY, updateStatesOf);
-const injectedList = annotationMemo(SIDECARSET_LIST_KEY, injectedListOf);
+const injectedList = annotationMemo(SIDECARSET_LIST_KEY, (raw) => injectedListOf(raw, shared));
 
 /** The hash annotation (or the one without image) as a map; see {@link hashEntriesOf}. Shared: do not change it. */
 export function podHashEntries(pod: Pod, key: keyof typeof hashEntries = SIDECARSET_HASH_KEY): HashEntries {
