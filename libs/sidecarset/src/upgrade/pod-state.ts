@@ -197,9 +197,9 @@ export function isRunningAndReady(pod: Pod): boolean {
   return pod.status?.phase === 'Running' && isPodReady(pod) && !pod.metadata?.deletionTimestamp;
 }
 
-/** Idle twins (sidecar twin name → the empty image it should run). */
 const NO_TWINS: ReadonlyMap<string, string> = new Map();
 
+/** Idle twins (sidecar twin name → the empty image it should run). */
 function idleTwins(set: SidecarSetView, pod: Pod): ReadonlyMap<string, string> {
   // most SidecarSets have no hot-upgrade sidecar: nothing to allocate per pod
   if (!(set.spec?.containers ?? NO_CONTAINERS).some(isHotUpgrade)) return NO_TWINS;
