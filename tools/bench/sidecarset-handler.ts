@@ -6,20 +6,40 @@
 //      applied) and the SidecarSet of benchmark 8a;
 //   2. over HTTPS on loopback against the program's own WebhookServer (libs/runtime), one request in flight:
 //      the pod route, a route whose handler answers nothing (the server's own cost), each with one kept-alive
-//      connection and with a new TLS connection per request (what a client that does not reuse connections pays).
+//      connection and with a new TLS connection per request (what a client that does not reuse connections pays);
+//   3. inside that server, one kept-alive connection: from the request's headers to the response handed to the
+//      socket, split at the body's end, the handler's start and end and the response's `end` (the server's
+//      `createServer` is wrapped to see its requests; its code runs unchanged), with the handler's sources as the
+//      program builds them (apps/sidecarset main.ts: the cached SidecarSets and ControllerRevisions listed per
+//      request), once with benchmark 8a's one SidecarSet and once with 20 SidecarSets and 2000 ControllerRevisions.
 // The figures are the program's side only; the API server's (its client, the patch it applies, the larger pod it
 // stores) is benchmark 8a's "webhook call" against the pod's added latency. Nothing is a timed assertion.
 import { execFileSync } from 'node:child_process';
-import { Agent, request } from 'node:https';
+import https, { Agent, request } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { syncBuiltinESMExports } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import type { Pod } from '@regatta/api';
 import { createJsonPatch } from '@regatta/kube';
-import { type AdmissionInput, Mutation, WebhookServer, createCertificateAuthority } from '@regatta/runtime';
-import { MUTATE_POD_PATH, type AnySidecarSet, podDefaulter, sidecarSetDefaulter } from '@regatta/sidecarset';
+import {
+  type AdmissionInput,
+  type MutatingHandler,
+  Mutation,
+  WebhookServer,
+  createCertificateAuthority,
+} from '@regatta/runtime';
+import {
+  MUTATE_POD_PATH,
+  type AnySidecarSet,
+  type SidecarSetRevision,
+  podDefaulter,
+  sidecarSetDefaulter,
+} from '@regatta/sidecarset';
 
 const N = Number(process.argv[2] ?? 2000);
 const HTTPS_N = Math.max(100, Math.floor(N / 4));
 const NOOP_PATH = '/noop';
+watchServerRequests();
 
 /** The pod of benchmark 8a as a 1.36 API server sends it to a mutating webhook on CREATE. */
 const pod = (i: number): Pod =>
@@ -118,14 +138,17 @@ const review = (i: number, path: string) =>
     },
   });
 
-/** The SidecarSet of benchmark 8a, as its mutating webhook leaves it (hashes, defaults). */
-async function sidecarSet(): Promise<AnySidecarSet> {
+/** The SidecarSet of benchmark 8a, as its mutating webhook leaves it (hashes, defaults); others select other pods. */
+async function sidecarSet(
+  name = 'bench-latency',
+  selects: Record<string, string> = { 'bench-sidecar': 'yes' },
+): Promise<AnySidecarSet> {
   const raw = {
     apiVersion: 'apps.kruise.io/v1beta1',
     kind: 'SidecarSet',
-    metadata: { name: 'bench-latency', uid: 'u-1', generation: 1 },
+    metadata: { name, uid: `u-${name}`, generation: 1 },
     spec: {
-      selector: { matchLabels: { 'bench-sidecar': 'yes' } },
+      selector: { matchLabels: selects },
       containers: [{ name: 'sidecar', image: 'busybox:1.36', command: ['sleep', '999d'] }],
     },
   };
@@ -135,7 +158,7 @@ async function sidecarSet(): Promise<AnySidecarSet> {
     oldObject: null,
     kind: { group: 'apps.kruise.io', version: 'v1beta1', kind: 'SidecarSet' },
     uid: 'x',
-    name: 'bench-latency',
+    name,
     namespace: '',
     dryRun: false,
   } as unknown as AdmissionInput<never>);
@@ -283,6 +306,120 @@ async function overHttps(set: AnySidecarSet): Promise<string[]> {
   return out;
 }
 
+/** Times of one request inside the server (performance.now()). */
+interface Marks {
+  start: number;
+  bodyEnd?: number;
+  handlerStart?: number;
+  handlerEnd?: number;
+  endCalled?: number;
+  finish?: number;
+}
+let inFlight: Marks | undefined; // one request in flight at a time
+const served: Marks[] = [];
+
+/** Wraps node:https `createServer` (the WebhookServer's) to time each request from its headers to its last byte. */
+function watchServerRequests(): void {
+  const original = https.createServer;
+  const wrapped = (
+    options: https.ServerOptions,
+    listener: (req: IncomingMessage, res: ServerResponse) => void,
+  ) =>
+    original(options, (req, res) => {
+      const m: Marks = { start: performance.now() };
+      inFlight = m;
+      req.once('end', () => (m.bodyEnd = performance.now()));
+      const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+      res.end = ((...args: unknown[]) => {
+        m.endCalled = performance.now();
+        return end(...args);
+      }) as typeof res.end;
+      res.once('finish', () => {
+        m.finish = performance.now();
+        served.push(m);
+      });
+      listener(req, res);
+    });
+  https.createServer = wrapped as typeof https.createServer;
+  syncBuiltinESMExports();
+}
+
+function timedHandler(handler: MutatingHandler<Pod>): MutatingHandler<Pod> {
+  return async (input) => {
+    const m = inFlight;
+    if (m) m.handlerStart = performance.now();
+    const out = await handler(input);
+    if (m) m.handlerEnd = performance.now();
+    return out;
+  };
+}
+
+/** The program's sources (apps/sidecarset main.ts): its caches listed per request, a merge with no admitted set. */
+function programSources(sets: readonly AnySidecarSet[], revisions: readonly SidecarSetRevision[]) {
+  const setCache = new Map(sets.map((x) => [x.metadata?.name ?? '', x]));
+  const revisionCache = new Map(revisions.map((r) => [`${r.metadata?.namespace}/${r.metadata?.name}`, r]));
+  return {
+    sidecarSets: async () => [...[...setCache.values()]],
+    namespaceLabels: (ns: string) => ({ 'kubernetes.io/metadata.name': ns }),
+    revisions: () => [...revisionCache.values()],
+  };
+}
+
+const revisionsOfOthers = (n: number): SidecarSetRevision[] =>
+  Array.from({ length: n }, (_, i) => ({
+    apiVersion: 'apps/v1',
+    kind: 'ControllerRevision',
+    metadata: { name: `app-${i}-5d8b7c9f4`, namespace: `team-${i % 50}`, labels: { app: `app-${i}` } },
+    revision: 1,
+    data: { spec: { template: { metadata: { labels: { app: `app-${i}` } } } } },
+  })) as unknown as SidecarSetRevision[];
+
+async function insideServer(set: AnySidecarSet): Promise<string[]> {
+  const ca = await createCertificateAuthority('bench-ca');
+  const serving = await ca.issueServing(['127.0.0.1', 'localhost']);
+  const others = await Promise.all(
+    Array.from({ length: 19 }, (_, i) => sidecarSet(`other-${i}`, { 'other-sidecar': String(i) })),
+  );
+  const out = [`inside the server, ${N} requests each, one kept-alive connection, one request in flight`];
+  for (const [name, sets, revisions] of [
+    ['1 SidecarSet, 0 revisions', [set], []],
+    ['20 SidecarSets, 2000 ControllerRevisions', [...others, set], revisionsOfOthers(2000)],
+  ] as const) {
+    const server = new WebhookServer({ tls: serving, host: '127.0.0.1', port: 0 });
+    server.mutate(MUTATE_POD_PATH, timedHandler(podDefaulter(programSources(sets, revisions))));
+    const stop = new AbortController();
+    const running = server.start(stop.signal);
+    const { port } = await server.listening();
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const client: number[] = [];
+    served.length = 0;
+    try {
+      for (let i = 0; i < N + 200; i++) {
+        const t = await post(agent, port, MUTATE_POD_PATH, review(i, MUTATE_POD_PATH));
+        if (i >= 200) client.push(t);
+      }
+    } finally {
+      agent.destroy();
+      stop.abort();
+      await running;
+    }
+    const marks = served.splice(0).slice(200);
+    const span = (from: keyof Marks, to: keyof Marks) =>
+      stats(marks.map((m) => (m[to] ?? NaN) - (m[from] ?? NaN)));
+    out.push(
+      `  ${name}`,
+      row('    body read (headers → body end)', span('start', 'bodyEnd')),
+      row('    JSON.parse, review checks, structuredClone', span('bodyEnd', 'handlerStart')),
+      row('    pod handler (list, injection, launch priority)', span('handlerStart', 'handlerEnd')),
+      row('    JSON patch, base64, response JSON.stringify', span('handlerEnd', 'endCalled')),
+      row('    response handed to the socket', span('endCalled', 'finish')),
+      row('    in the server (headers → response written)', span('start', 'finish')),
+      row('    client round trip', stats(client)),
+    );
+  }
+  return out;
+}
+
 async function main(): Promise<void> {
   const uptime = execFileSync('uptime', { encoding: 'utf8' }).trim();
   const set = await sidecarSet();
@@ -292,6 +429,7 @@ async function main(): Promise<void> {
   );
   for (const line of await inProcess(set)) console.log(line);
   for (const line of await overHttps(set)) console.log(line);
+  for (const line of await insideServer(set)) console.log(line);
   console.log(`after: ${execFileSync('uptime', { encoding: 'utf8' }).trim()}`);
 }
 

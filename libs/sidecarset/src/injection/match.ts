@@ -4,7 +4,7 @@
  * (non-empty) selector matching the pod's labels; a canary SidecarSet replaces its base.
  */
 import { SidecarSetAnnotations, SidecarSetLabels } from '@regatta/api';
-import { compileLabelSelector, type Labels } from '@regatta/kube';
+import { type CompiledSelector, compileLabelSelector, type Labels } from '@regatta/kube';
 import type { AnySidecarSet, Pod } from './types.js';
 
 /** A pod is injected only while active: not being deleted, not Succeeded/Failed (`kubecontroller.IsPodActive`). */
@@ -31,7 +31,7 @@ export function podMatchesSidecarSet(
     if (namespaceLabels === undefined) return false;
     if (!safeMatches(nsSelector, namespaceLabels)) return false;
   }
-  const compiled = safeCompile(s.spec.selector);
+  const compiled = compiledSelector(s.spec.selector);
   return !!compiled && !compiled.everything && compiled.matches(pod.metadata?.labels ?? {});
 }
 
@@ -58,16 +58,30 @@ export function matchSidecarSets(
   return withoutCanaryBases(matched);
 }
 
-function safeCompile(selector: Parameters<typeof compileLabelSelector>[0]) {
+type Selector = Parameters<typeof compileLabelSelector>[0];
+
+/**
+ * Selectors compiled (validated, sorted) once per selector object, not once per admission request: a cached
+ * SidecarSet is replaced whole when it changes, so its selector object stands for one version of it.
+ */
+const compiledSelectors = new WeakMap<object, CompiledSelector | undefined>();
+
+/** The selector compiled; undefined for none or an invalid one, which matches nothing. */
+export function compiledSelector(selector: Selector): CompiledSelector | undefined {
+  if (!selector) return undefined;
+  if (compiledSelectors.has(selector)) return compiledSelectors.get(selector);
+  let compiled: CompiledSelector | undefined;
   try {
-    return selector ? compileLabelSelector(selector) : undefined;
+    compiled = compileLabelSelector(selector);
   } catch {
     // an invalid selector matches nothing (upstream returns the parse error; validation refuses such SidecarSets)
-    return undefined;
+    compiled = undefined;
   }
+  compiledSelectors.set(selector, compiled);
+  return compiled;
 }
 
-function safeMatches(selector: Parameters<typeof compileLabelSelector>[0], labels: Labels): boolean {
-  const c = safeCompile(selector);
+function safeMatches(selector: Selector, labels: Labels): boolean {
+  const c = compiledSelector(selector);
   return !!c && c.matches(labels);
 }

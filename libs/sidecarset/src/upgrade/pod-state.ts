@@ -3,6 +3,7 @@
  * `sidecarset_control.go`): the per-SidecarSet hash entries, the injected list, the working hot-upgrade twins, and
  * whether the sidecar containers run what their spec says ("consistent").
  */
+import { StringTable } from '@regatta/bus';
 import { type Pod, getContainerStatus, isPodReady } from '@regatta/lifecycle';
 import {
   SIDECARSET_HASH_KEY,
@@ -12,45 +13,33 @@ import {
   WORKING_HOT_UPGRADE_CONTAINER_KEY,
 } from './keys.js';
 import type { SidecarContainerView, SidecarSetView } from './types.js';
+import { annotationMemo } from './annotation-memo.js';
+import {
+  type HashEntries,
+  type SidecarInPlaceUpdateState,
+  hashEntriesOf,
+  injectedListOf,
+  updateStatesOf,
+  workingTwinsOf,
+} from './pod-annotations.js';
 
-/** One SidecarSet's entry in the pod's `kruise.io/sidecarset-hash` (and `…-without-image`) annotation. */
-export interface SidecarSetUpgradeSpec {
-  updateTimestamp?: string;
-  hash?: string;
-  sidecarSetName?: string;
-  sidecarList?: string[];
-  controllerRevision?: string;
-}
+export type { SidecarInPlaceUpdateState, SidecarSetUpgradeSpec } from './pod-annotations.js';
 
-/** One SidecarSet's entry in `kruise.io/sidecarset-inplace-update-state`. */
-export interface SidecarInPlaceUpdateState {
-  revision: string;
-  updateTimestamp: string;
-  lastContainerStatuses: Record<string, { imageID: string }> | null;
-}
+// each annotation read once per pod version (./annotation-memo.ts): the reconcile reads them for every matched pod;
+// what the pods of a SidecarSet hold alike (their hash entries, the injected list) is held once
+const shared = new StringTable();
+const sharedHashEntries = (raw: string | undefined) => hashEntriesOf(raw, shared);
+const hashEntries = {
+  [SIDECARSET_HASH_KEY]: annotationMemo(SIDECARSET_HASH_KEY, sharedHashEntries),
+  [SIDECARSET_HASH_WITHOUT_IMAGE_KEY]: annotationMemo(SIDECARSET_HASH_WITHOUT_IMAGE_KEY, sharedHashEntries),
+};
+const workingTwins = annotationMemo(WORKING_HOT_UPGRADE_CONTAINER_KEY, workingTwinsOf);
+const updateStates = annotationMemo(SIDECARSET_INPLACE_UPDATE_STATE_KEY, updateStatesOf);
+const injectedList = annotationMemo(SIDECARSET_LIST_KEY, (raw) => injectedListOf(raw, shared));
 
-function parseJsonMap(raw: string | undefined): Record<string, unknown> | undefined {
-  if (!raw) return undefined;
-  try {
-    const v: unknown = JSON.parse(raw);
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The hash annotation as a map; the old `{name: hash}` format is read as entries with only a hash. */
-export function podHashEntries(
-  pod: Pod,
-  key: string = SIDECARSET_HASH_KEY,
-): Record<string, SidecarSetUpgradeSpec> {
-  const map = parseJsonMap(pod.metadata?.annotations?.[key]) ?? {};
-  const out: Record<string, SidecarSetUpgradeSpec> = {};
-  for (const [name, v] of Object.entries(map)) {
-    if (typeof v === 'string') out[name] = { hash: v };
-    else if (v && typeof v === 'object') out[name] = v as SidecarSetUpgradeSpec;
-  }
-  return out;
+/** The hash annotation (or the one without image) as a map; see {@link hashEntriesOf}. Shared: do not change it. */
+export function podHashEntries(pod: Pod, key: keyof typeof hashEntries = SIDECARSET_HASH_KEY): HashEntries {
+  return hashEntries[key](pod.metadata?.annotations);
 }
 
 export const sidecarSetHash = (set: SidecarSetView): string =>
@@ -69,9 +58,8 @@ export function podControllerRevision(setName: string, pod: Pod): string {
   return podHashEntries(pod)[setName]?.controllerRevision ?? '';
 }
 
-export function injectedSidecarSets(pod: Pod): string[] {
-  const raw = pod.metadata?.annotations?.[SIDECARSET_LIST_KEY] ?? '';
-  return raw === '' ? [] : raw.split(',');
+export function injectedSidecarSets(pod: Pod): readonly string[] {
+  return injectedList(pod.metadata?.annotations);
 }
 
 export const isHotUpgrade = (c: SidecarContainerView): boolean =>
@@ -79,11 +67,8 @@ export const isHotUpgrade = (c: SidecarContainerView): boolean =>
 export const hotUpgradeNames = (name: string): [string, string] => [`${name}-1`, `${name}-2`];
 
 /** `kruise.io/sidecarset-working-hotupgrade-container`: sidecar name → working twin. */
-export function workingHotUpgradeContainers(pod: Pod): Record<string, string> {
-  const map = parseJsonMap(pod.metadata?.annotations?.[WORKING_HOT_UPGRADE_CONTAINER_KEY]) ?? {};
-  return Object.fromEntries(
-    Object.entries(map).filter((e): e is [string, string] => typeof e[1] === 'string'),
-  );
+export function workingHotUpgradeContainers(pod: Pod): Readonly<Record<string, string>> {
+  return workingTwins(pod.metadata?.annotations);
 }
 
 /** `GetPodHotUpgradeContainers`: the working twin and the other one (idle, or the older one while upgrading). */
@@ -94,25 +79,41 @@ export function hotUpgradeContainers(sidecar: string, pod: Pod): { working: stri
     : { working: n2, other: n1 };
 }
 
-/** Names of the SidecarSet's containers as they appear in pods (hot-upgrade sidecars as both twins). */
-export function sidecarContainersInPod(set: SidecarSetView): Set<string> {
+const NO_CONTAINERS: readonly SidecarContainerView[] = [];
+/** Per SidecarSet containers list (a cached SidecarSet's, replaced whole when it changes): computed once, not per pod. */
+const inPodNames = new WeakMap<readonly SidecarContainerView[], ReadonlySet<string>>();
+
+/** Names of the SidecarSet's containers as they appear in pods (hot-upgrade sidecars as both twins). Shared. */
+export function sidecarContainersInPod(set: SidecarSetView): ReadonlySet<string> {
+  const containers = set.spec?.containers ?? NO_CONTAINERS;
+  const known = inPodNames.get(containers);
+  if (known) return known;
   const names = new Set<string>();
-  for (const c of set.spec?.containers ?? []) {
+  for (const c of containers) {
     if (isHotUpgrade(c)) for (const n of hotUpgradeNames(c.name)) names.add(n);
     else names.add(c.name);
   }
+  inPodNames.set(containers, names);
   return names;
 }
 
-const containerOf = (pod: Pod, name: string) => pod.spec?.containers?.find((c) => c.name === name);
+function containerOf(pod: Pod, name: string) {
+  for (const c of pod.spec?.containers ?? []) if (c.name === name) return c;
+  return undefined;
+}
 
 /** `IsPodConsistentWithSidecarSet`: the pod holds every sidecar container (hot ones as both twins). */
 export function podHasAllSidecars(set: SidecarSetView, pod: Pod): boolean {
-  return (set.spec?.containers ?? []).every((c) => {
-    if (!isHotUpgrade(c)) return containerOf(pod, c.name) !== undefined;
+  for (const c of set.spec?.containers ?? []) {
+    if (!isHotUpgrade(c)) {
+      if (containerOf(pod, c.name) === undefined) return false;
+      continue;
+    }
     const [n1, n2] = hotUpgradeNames(c.name);
-    return c.name in workingHotUpgradeContainers(pod) && !!containerOf(pod, n1) && !!containerOf(pod, n2);
-  });
+    if (!(c.name in workingHotUpgradeContainers(pod)) || !containerOf(pod, n1) || !containerOf(pod, n2))
+      return false;
+  }
+  return true;
 }
 
 /** `IsPodInjectedSidecarSet` + active + all sidecars present: the pod counts for the SidecarSet. */
@@ -121,13 +122,11 @@ export function isPodActive(pod: Pod): boolean {
   return phase !== 'Succeeded' && phase !== 'Failed' && !pod.metadata?.deletionTimestamp;
 }
 
+/** `kruise.io/sidecarset-inplace-update-state`, see {@link updateStatesOf}. Shared: do not change it. */
 export function readSidecarUpdateStates(
   pod: Pod,
-): Record<string, SidecarInPlaceUpdateState> | 'invalid' | undefined {
-  const raw = pod.metadata?.annotations?.[SIDECARSET_INPLACE_UPDATE_STATE_KEY];
-  if (raw === undefined) return undefined;
-  const map = parseJsonMap(raw);
-  return map ? (map as Record<string, SidecarInPlaceUpdateState>) : 'invalid';
+): Readonly<Record<string, SidecarInPlaceUpdateState>> | 'invalid' | undefined {
+  return updateStates(pod.metadata?.annotations);
 }
 
 /**
@@ -137,7 +136,7 @@ export function readSidecarUpdateStates(
 export function isSidecarContainerUpdateCompleted(
   pod: Pod,
   setNames: readonly string[],
-  containers: Set<string>,
+  containers: ReadonlySet<string>,
 ): boolean {
   const states = readSidecarUpdateStates(pod);
   if (states === undefined) return true;
@@ -169,7 +168,11 @@ function stripScheme(imageID: string): string {
  * the SidecarSet's) is a digest reference, each status imageID must carry that digest; otherwise the in-place state
  * must show each changed sidecar's imageID changed.
  */
-export function isPodStateConsistent(set: SidecarSetView, pod: Pod, containers?: Set<string>): boolean {
+export function isPodStateConsistent(
+  set: SidecarSetView,
+  pod: Pod,
+  containers?: ReadonlySet<string>,
+): boolean {
   const specContainers = pod.spec?.containers ?? [];
   if (specContainers.length !== (pod.status?.containerStatuses ?? []).length) return false;
   const names = containers && containers.size > 0 ? containers : sidecarContainersInPod(set);
@@ -186,7 +189,7 @@ export function isPodStateConsistent(set: SidecarSetView, pod: Pod, containers?:
     const id = digestOf(stripScheme(status.imageID ?? ''));
     if (!id || id.digest !== d.digest) return false;
   }
-  if (allDigest) return true;
+  if (allDigest || readSidecarUpdateStates(pod) === undefined) return true;
   return isSidecarContainerUpdateCompleted(pod, [nameOf(set)], names);
 }
 
@@ -194,8 +197,12 @@ export function isRunningAndReady(pod: Pod): boolean {
   return pod.status?.phase === 'Running' && isPodReady(pod) && !pod.metadata?.deletionTimestamp;
 }
 
+const NO_TWINS: ReadonlyMap<string, string> = new Map();
+
 /** Idle twins (sidecar twin name → the empty image it should run). */
-function idleTwins(set: SidecarSetView, pod: Pod): Map<string, string> {
+function idleTwins(set: SidecarSetView, pod: Pod): ReadonlyMap<string, string> {
+  // most SidecarSets have no hot-upgrade sidecar: nothing to allocate per pod
+  if (!(set.spec?.containers ?? NO_CONTAINERS).some(isHotUpgrade)) return NO_TWINS;
   const out = new Map<string, string>();
   for (const c of set.spec?.containers ?? [])
     if (isHotUpgrade(c))
@@ -228,7 +235,7 @@ export function isHotUpgradingReady(set: SidecarSetView, pod: Pod): boolean {
 
 /** Sidecar containers without the idle twins (the ones that must be consistent before the reset). */
 export function workingSidecarContainers(set: SidecarSetView, pod: Pod): Set<string> {
-  const names = sidecarContainersInPod(set);
+  const names = new Set(sidecarContainersInPod(set));
   for (const idle of idleTwins(set, pod).keys()) names.delete(idle);
   return names;
 }

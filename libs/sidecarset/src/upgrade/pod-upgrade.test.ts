@@ -13,6 +13,8 @@ import {
   isPodStateConsistent,
   isSidecarContainerUpdateCompleted,
   isSidecarPodReady,
+  sidecarContainersInPod,
+  workingSidecarContainers,
 } from './pod-state.js';
 import { resetIdleTwins, upgradableCondition, upgradePodSidecars } from './pod-upgrade.js';
 import { calculateStatus, matchingPods, statusChanged } from './status.js';
@@ -78,6 +80,19 @@ describe('isSidecarContainerUpdateCompleted', () => {
       metadata: { ...pod().metadata, annotations: { [SIDECARSET_INPLACE_UPDATE_STATE_KEY]: '{' } },
     } as Pod;
     expect(isSidecarContainerUpdateCompleted(p, set, names)).toBe(false);
+  });
+});
+
+describe('sidecarContainersInPod', () => {
+  it('computed once per SidecarSet containers list, and the working set is a copy of it', () => {
+    const set = hotSidecarSet();
+    const names = sidecarContainersInPod(set);
+    expect([...names]).toEqual(['hot-1', 'hot-2']);
+    expect(sidecarContainersInPod({ ...set, status: { matchedPods: 1 } })).toBe(names);
+    const p = hotPod({ one: 'hot-image:v1', two: 'empty:1' });
+    expect([...workingSidecarContainers(set, p)]).toEqual(['hot-1']);
+    expect([...sidecarContainersInPod(set)]).toEqual(['hot-1', 'hot-2']);
+    expect([...sidecarContainersInPod(sidecarSet())]).toEqual(['cold-sidecar']);
   });
 });
 
