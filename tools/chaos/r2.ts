@@ -29,9 +29,9 @@ import { clusterRuleOnly, createFuzzNamespace, storedInvalid } from './r2-stored
 import { IMAGE_PULL_JOB } from './fuzz-imagepull.js';
 import { GONE_OWNER_IMAGE, NODE_IMAGE } from './fuzz-nodeimage.js';
 import type { CheckResult } from './report.js';
+import { deleteConfigurations, webhookEntries } from './webhook-configs.js';
 import type { World } from './world.js';
 
-const ADMISSION = 'admissionregistration.k8s.io/v1';
 
 /** A kind R2 fuzzes and the program whose webhooks admit it. */
 export interface R2Kind {
@@ -118,19 +118,6 @@ async function send(w: World, obj: KubeObject): Promise<Response> {
       };
     return { ms, accepted: false, message: err instanceof Error ? err.message : String(err) };
   }
-}
-
-async function webhookEntries(w: World, config: string): Promise<string[]> {
-  const names: string[] = [];
-  for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
-    const c = await w.client.getOrUndefined<KubeObject & { webhooks?: { name: string }[] }>({
-      apiVersion: ADMISSION,
-      kind,
-      name: config,
-    });
-    names.push(...(c?.webhooks?.map((h) => h.name) ?? []));
-  }
-  return names;
 }
 
 interface KindOutcome {
@@ -302,14 +289,7 @@ async function fuzzKind(
   await hook.stop();
   // the program's configurations, and those it keeps for other objects (`regatta-sidecarset-pods`: a pod entry
   // per SidecarSet, failurePolicy Fail, that would refuse later checks' pods with the program gone)
-  for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
-    const configs = await w.client.list({ apiVersion: ADMISSION, kind });
-    for (const c of configs.items) {
-      const name = c.metadata?.name ?? '';
-      if (name === CONFIG || name.startsWith(`${CONFIG}-`))
-        await w.client.delete({ apiVersion: ADMISSION, kind, name }).catch(() => undefined);
-    }
-  }
+  await deleteConfigurations(w, k.app);
   await main?.start();
 
   // the second half: the program without webhooks, the invalid objects stored as they are (r2-stored.ts)

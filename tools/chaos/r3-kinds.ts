@@ -20,9 +20,9 @@ import {
   type ProgramRun,
   type UnrelatedWrite,
 } from './r3-verdicts.js';
+import { deleteConfigurations, webhookEntries } from './webhook-configs.js';
 import type { World } from './world.js';
 
-const ADMISSION = 'admissionregistration.k8s.io/v1';
 /** How long R3 waits for a program's kinds to be admitted again. */
 const BACK_WAIT_MS = 120_000;
 /** After SIGCONT, how long R3 waits for the program's exit (a hang over the renew deadline ended it, finding 11). */
@@ -55,31 +55,6 @@ async function timed(write: () => Promise<unknown>): Promise<{ ms: number; error
     return { ms: nowMs() - t };
   } catch (err) {
     return { ms: nowMs() - t, error: message(err) };
-  }
-}
-
-async function webhookEntries(w: World, config: string): Promise<string[]> {
-  const names: string[] = [];
-  for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
-    const c = await w.client.getOrUndefined<KubeObject & { webhooks?: { name: string }[] }>({
-      apiVersion: ADMISSION,
-      kind,
-      name: config,
-    });
-    names.push(...(c?.webhooks?.map((h) => h.name) ?? []));
-  }
-  return names;
-}
-
-/** Deletes `regatta-<app>` and the configurations named after it: a dead program's would refuse later checks' writes. */
-export async function deleteConfigurations(w: World, app: string): Promise<void> {
-  for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
-    const configs = await w.client.list({ apiVersion: ADMISSION, kind });
-    for (const c of configs.items) {
-      const name = c.metadata?.name ?? '';
-      if (name === `regatta-${app}` || name.startsWith(`regatta-${app}-`))
-        await w.client.delete({ apiVersion: ADMISSION, kind, name }).catch(unlessGone);
-    }
   }
 }
 

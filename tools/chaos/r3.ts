@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubeClient, KubeObject } from '@regatta/kube';
 import { fmt, nowMs, summarize } from '../bench/common.js';
 import type { CheckResult } from './report.js';
-import { deleteConfigurations } from './r3-kinds.js';
+import { deleteConfigurations } from './webhook-configs.js';
 import type { Violation } from './checker.js';
 import type { World } from './world.js';
 
