@@ -1,5 +1,5 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { request, type RequestOptions } from 'node:https';
+import { Agent, request, type RequestOptions } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
@@ -16,6 +16,8 @@ interface Reply {
   headers: Record<string, string | string[] | undefined>;
   body: string;
   json: () => Record<string, unknown>;
+  /** The request went over a kept-alive connection opened before. */
+  reusedSocket: boolean;
   certificate?: X509Certificate;
 }
 
@@ -29,7 +31,15 @@ beforeAll(async () => {
 
 function send(
   port: number,
-  opts: { path?: string; method?: string; body?: string | Buffer; contentType?: string; caPem?: string } = {},
+  opts: {
+    path?: string;
+    method?: string;
+    body?: string | Buffer;
+    contentType?: string;
+    caPem?: string;
+    /** A kept-alive agent (default: a new connection per request). */
+    agent?: Agent;
+  } = {},
 ): Promise<Reply> {
   const body = opts.body ?? '';
   const options: RequestOptions = {
@@ -38,7 +48,7 @@ function send(
     path: opts.path ?? '/validate-cloneset',
     method: opts.method ?? 'POST',
     ca: opts.caPem ?? ca.certPem,
-    agent: false,
+    agent: opts.agent ?? false,
     headers: {
       'content-type': opts.contentType ?? 'application/json',
       'content-length': Buffer.byteLength(body),
@@ -56,6 +66,7 @@ function send(
           headers: res.headers,
           body: text,
           json: () => JSON.parse(text) as Record<string, unknown>,
+          reusedSocket: req.reusedSocket,
           ...(peer && { certificate: peer }),
         }),
       );
@@ -281,6 +292,19 @@ describe('WebhookServer: validation', () => {
     expect(reply.json()).toMatchObject({ code: 413, reason: 'RequestEntityTooLarge' });
     expect((await send(h.port, { body: review(createRequest(cloneSet)) })).status).toBe(200);
   });
+
+  it('keeps an idle connection open past 5 s (the Node default), so the API server is the one to close it', async () => {
+    const agent = new Agent({ keepAlive: true, ca: ca.certPem, maxSockets: 1 });
+    try {
+      expect((await send(h.port, { body: review(createRequest(cloneSet)), agent })).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 6_000));
+      const again = await send(h.port, { body: review(createRequest(cloneSet)), agent });
+      expect(again.status).toBe(200);
+      expect(again.reusedSocket).toBe(true);
+    } finally {
+      agent.destroy();
+    }
+  }, 15_000);
 
   it('presents a certificate the CA verifies, and is ready only while serving', async () => {
     const reply = await send(h.port, { body: review(createRequest(cloneSet)) });

@@ -67,6 +67,9 @@ class HandlerTimeout extends Error {}
  *   405, non-JSON content type 415, body over the limit 413, unparseable JSON or not an
  *   AdmissionReview v1 request (apiVersion, kind, request.uid…) 400.
  */
+/** How long an idle kept-alive connection stays open: longer than the API server's 90 s, so it is the one to close. */
+const KEEP_ALIVE_TIMEOUT_MS = 120_000;
+
 export class WebhookServer implements Runnable {
   readonly name = 'webhook-server';
   readonly isServer = true;
@@ -128,6 +131,11 @@ export class WebhookServer implements Runnable {
     });
     server.requestTimeout = this.#timeoutMs;
     server.headersTimeout = this.#timeoutMs;
+    // the API server keeps its webhook connections for up to 90 s idle (Go's transport default): a server closing
+    // them sooner (Node's default is 5 s) races the API server's next request on that connection, which then fails
+    // with "use of closed network connection" as a 500 to the user (an admission POST is not retried). The client
+    // closes first when the server waits longer.
+    server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
     const stopReload = this.#watchCertificates(server);
     try {
       await serveUntil(
