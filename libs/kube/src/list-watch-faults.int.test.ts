@@ -13,8 +13,14 @@ import { KubeClient } from './client.js';
 import { ListWatcher } from './list-watch.js';
 import type { KubeObject } from './meta.js';
 
-const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
-const COLLECTION = '/api/v1/configmaps';
+// PodTemplates: a kind no other test of the shared cluster writes, so the watch cache's window is this test's alone
+// (with ConfigMaps, the rest of the suite's churn could age a resumed version out: a real 410, and a second list)
+const TEMPLATE = {
+  apiVersion: 'v1',
+  kind: 'PodTemplate',
+  template: { spec: { containers: [{ name: 'c', image: 'nginx:1.27.3' }] } },
+} as const;
+const COLLECTION = '/api/v1/podtemplates';
 
 /** What the proxy does to the next watch requests, one step each; an empty plan forwards. */
 type Step = 'cut' | '429' | 'reset' | 'gone-status' | 'gone-event';
@@ -166,13 +172,13 @@ describe('ListWatcher through a faulty link', () => {
       const p = proxy;
       const ns = `lwf-${randomBytes(3).toString('hex')}`;
       await direct.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-      const mine = (o: KubeObject) => o.metadata?.namespace === ns && o.metadata.name !== 'kube-root-ca.crt';
+      const mine = (o: KubeObject) => o.metadata?.namespace === ns;
       const seen = new Set<string>();
       let lists = 0;
       const errors: string[] = [];
       lw = new ListWatcher(
         new KubeClient(throughProxy(p.url)),
-        { group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps' },
+        { group: '', version: 'v1', kind: 'PodTemplate', plural: 'podtemplates' },
         {
           onList: async (items) => {
             lists++;
@@ -191,7 +197,7 @@ describe('ListWatcher through a faulty link', () => {
       await expect.poll(() => [lists, errors.slice(0, 1)], { timeout: 30_000 }).toEqual([1, []]);
       const names = Array.from({ length: 24 }, (_, i) => `cm-${i}`);
       for (const name of names) {
-        await direct.create({ ...CM, metadata: { name, namespace: ns }, data: { v: '1' } });
+        await direct.create({ ...TEMPLATE, metadata: { name, namespace: ns } });
         await new Promise((r) => setTimeout(r, 50));
       }
       await expect.poll(() => names.filter((n) => !seen.has(n)), { timeout: 60_000 }).toEqual([]);
@@ -211,7 +217,7 @@ describe('ListWatcher through a faulty link', () => {
         p.plan.push(gone);
         p.dropWatches();
         await expect.poll(() => p.lists, { timeout: 30_000 }).toBe(2 + i);
-        await direct.create({ ...CM, metadata: { name: `after-${i}`, namespace: ns }, data: { v: '1' } });
+        await direct.create({ ...TEMPLATE, metadata: { name: `after-${i}`, namespace: ns } });
         await expect.poll(() => seen.has(`after-${i}`), { timeout: 30_000 }).toBe(true);
         expect(p.lists).toBe(2 + i);
       }
