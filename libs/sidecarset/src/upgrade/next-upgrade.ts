@@ -3,9 +3,10 @@
  * `GetNextUpgradePods`): candidates not yet updated and selected by `updateStrategy.selector`, not-upgradable ones set
  * aside, sorted by the shared update order (libs/rollout), cut by partition, then walked under maxUnavailable.
  */
-import { type LabelSelector, compileLabelSelector, partitionOf, scaleK8s } from '@regatta/kube';
+import { type LabelSelector, partitionOf, scaleK8s } from '@regatta/kube';
 import type { Pod } from '@regatta/lifecycle';
 import { type UpdateScatterTerm, compareActivePods, sortByPriority, sortByScatter } from '@regatta/rollout';
+import { compiledSelector } from '../injection/match.js';
 import {
   isPodSidecarUpdated,
   isPodStateConsistent,
@@ -103,12 +104,8 @@ export function upgradeCount(set: SidecarSetView, pods: readonly Pod[], sorted: 
 /** The canary selector as a matcher compiled once; an unusable selector selects nothing (upstream). */
 function canarySelects(selector: LabelSelector | null | undefined): (pod: Pod) => boolean {
   if (!selector) return () => true;
-  try {
-    const compiled = compileLabelSelector(selector);
-    return (pod) => compiled.matches(pod.metadata?.labels ?? {});
-  } catch {
-    return () => false;
-  }
+  const compiled = compiledSelector(selector);
+  return compiled ? (pod) => compiled.matches(pod.metadata?.labels ?? {}) : () => false;
 }
 
 export function getNextUpgradePods(set: SidecarSetView, pods: readonly Pod[]): NextUpgradePods {

@@ -2,9 +2,9 @@
  * Matched pods and status (OpenKruise `pkg/controller/sidecarset/sidecarset_processor.go` `getMatchingPods`,
  * `calculateStatus`, `inconsistentStatus`).
  */
-import { compileLabelSelector, type CompiledSelector } from '@regatta/kube';
 import type { Pod } from '@regatta/lifecycle';
 import type { StatusCadenceRules } from '@regatta/workload';
+import { compiledSelector } from '../injection/match.js';
 import {
   injectedSidecarSets,
   isPodActive,
@@ -27,13 +27,9 @@ export function matchingPods(
   const name = set.metadata?.name ?? '';
   const selector = set.spec?.selector;
   if (!selector) return [];
-  // compiled once per call, not once per pod: this runs over every cached pod on every reconcile
-  let selects: CompiledSelector;
-  try {
-    selects = compileLabelSelector(selector);
-  } catch {
-    return []; // a selector that cannot be used selects no pod
-  }
+  // compiled once per selector object, not once per pod: this runs over every cached pod on every reconcile
+  const selects = compiledSelector(selector);
+  if (!selects) return []; // a selector that cannot be used selects no pod
   return pods.filter(
     (pod) =>
       namespaceCovered(pod.metadata?.namespace ?? '') &&
