@@ -25,7 +25,6 @@ export {
   type WriteDecision,
 } from './rate-limit.js';
 export { CriImageRuntime, PULLING_IMAGE_BY_ANNOTATION, type ImageRuntime, type PullRequest } from './runtime.js';
-export { decideOnSpec, nodeImageProblem, specGenerationOf, type SpecDecision, type SpecGeneration } from './spec-check.js';
 export { isPulling, nodeImageStatus } from './status.js';
 export { StatusUpdater, systemClock, type StatusUpdaterOptions, type UpdaterClock } from './status-updater.js';
 export { planTags, type TagPlan } from './tag-plan.js';
