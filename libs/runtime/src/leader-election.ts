@@ -229,11 +229,12 @@ export class LeaderElector {
     const held = this.#held;
     const renewed =
       held !== undefined && (await withDeadline(this.#renewHeld(held), this.#timings.renewDeadlineMs, false));
-    if (renewed) this.#log.warn({ lateMs: late }, 'renewed the leader lease after a pause past the renew deadline');
+    if (renewed)
+      this.#log.warn({ lateMs: late }, 'renewed the leader lease after a pause past the renew deadline');
     else
       this.#log.error(
         { lateMs: late, renewDeadlineMs: this.#timings.renewDeadlineMs },
-        'paused past the renew deadline and the leader lease changed meanwhile; leadership lost',
+        'paused past the renew deadline, and the leader lease could not be renewed as last written (written meanwhile, or no answer); leadership lost',
       );
     return renewed;
   }
