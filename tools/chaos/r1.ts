@@ -14,9 +14,10 @@ import { KINDS, type KindRef } from '@regatta/bus';
 import { recoveryTimes, type Violation } from './checker.js';
 import { waitForMirrorAgreement, type MirrorAgreement } from './mirror-agreement.js';
 import { createWorkloadReady, removeWorkload, type Observer } from './observer.js';
-import { killNats, type Outage } from './programs.js';
+import { startFaultInjector } from './fault-injector.js';
+import { killNats } from './programs.js';
 import { countBy, medianMax, type CheckResult } from './report.js';
-import { faultSchedule, rolloutPlans, type FaultKind, type RolloutPlan } from './schedule.js';
+import { faultSchedule, rolloutPlans, type RolloutPlan } from './schedule.js';
 import { changeOps, shapeOf, type Workload } from './workloads/index.js';
 import type { World } from './world.js';
 
@@ -27,12 +28,6 @@ import type { World } from './world.js';
 const WATCHER_FAULT_FACTOR = 10;
 /** How long the mirror may take to agree with the API server after a rollout (kills and faults go on meanwhile). */
 const MIRROR_AGREEMENT_MS = 90_000;
-
-interface Injected extends Outage {
-  kind: FaultKind;
-  /** The rollout in its checked phase when the fault came, if any. */
-  rollout: number | undefined;
-}
 
 export async function checkChaosRollouts(
   w: World,
@@ -48,10 +43,7 @@ export async function checkChaosRollouts(
   const faults = faultSchedule(o.seed, { horizonMs: 6 * 3600_000, gapMs: o.gapMs, downMs: [500, 3000] });
   const program = w.controllers.get(kind.app)!;
   const crashesBefore = program.crashes.length + w.watcher.crashes.length;
-  const injected: Injected[] = [];
   let checking: number | undefined;
-  let finished = false;
-  const t0 = w.now();
   const proxy = w.apiProxy;
   if (proxy) proxy.rate = o.apiFaults;
   const apiFaultsBefore = proxy?.injected.length ?? 0;
@@ -81,23 +73,18 @@ export async function checkChaosRollouts(
     `R1: ${plans.length} rollouts of ${kind.title}s, ${podsFigure} pods, seed ${o.seed}, a fault every ${o.gapMs[0] / 1000}–${o.gapMs[1] / 1000} s`,
   );
 
-  const injector = (async () => {
-    for (const f of faults) {
-      while (!finished && w.now() - t0 < f.atMs) await sleep(200);
-      if (finished) return;
-      const rollout = checking;
-      const outage =
-        f.kind === 'kill-watcher'
-          ? await w.watcher.kill9(f.downMs)
-          : f.kind === 'kill-controller'
-            ? await program.kill9(f.downMs)
-            : await killNats(w.cluster.dir, f.downMs, w.now);
-      injected.push({ ...outage, kind: f.kind, rollout });
-      w.log(
-        `R1: ${f.kind} (down ${f.downMs} ms, back after ${fmt((outage.backAt - outage.at) / 1000)} s)${rollout === undefined ? '' : ` during rollout ${rollout}`}`,
-      );
-    }
-  })();
+  const injector = startFaultInjector(
+    w,
+    faults,
+    (kind, downMs) =>
+      kind === 'kill-watcher'
+        ? w.watcher.kill9(downMs)
+        : kind === 'kill-controller'
+          ? program.kill9(downMs)
+          : killNats(w.cluster.dir, downMs, w.now),
+    () => checking,
+  );
+  const injected = injector.injected;
 
   const recoveries: number[] = [];
   const durations: number[] = [];
@@ -129,10 +116,9 @@ export async function checkChaosRollouts(
       for (const t of recoveryTimes(mine, r.actions, r.doneAt)) if (t !== undefined) recoveries.push(t);
     }
   } finally {
-    finished = true;
     if (proxy) proxy.rate = 0;
     if (watcherProxy) watcherProxy.rate = 0;
-    await injector;
+    await injector.stop();
   }
   const selfTest = await mirrorSelfTest(w, kind.id, mirrorKinds);
   if (selfTest !== 'reported')
