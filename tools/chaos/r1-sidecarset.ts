@@ -1,13 +1,14 @@
 // R1, chaos rollouts of SidecarSet sidecar upgrades (docs/reliability.md, R1): per rollout, a SidecarSet of one or two
 // ColdUpgrade sidecars, then a CloneSet whose pods it selects, injected by the SidecarSet program's pod webhook at
-// creation; then the sidecars' image is changed (sidecar-rollouts.ts: at once, in partition steps, or with a
-// scale-up of the CloneSet made while the SidecarSet program is down, so its creates are refused by the webhook's
+// creation; then the sidecars' image is changed (sidecar-rollouts.ts: at once, in partition steps, canaries first, or
+// with a scale-up of the CloneSet made while the SidecarSet program is down, so its creates are refused by the webhook's
 // fail-safe and retried by the CloneSet program until it is back). Meanwhile a seeded fault schedule kills -9 the
 // SidecarSet program, the CloneSet program, the watcher and nats-server. The independent checker (checker.ts) holds
 // each rollout, seeing pods as sidecarPodView does: maxUnavailable of the matched pods (a sidecar being upgraded
 // counts), no pod created or deleted but the scale-up's, the partition, no pod ever without its sidecars; at the end
 // every pod runs the new sidecar image and the SidecarSet's status counts them all.
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Pod } from '@regatta/api';
 import { RegattaError } from '@regatta/errors';
 import type { KubeObject } from '@regatta/kube';
 import { fmt } from '../bench/common.js';
@@ -23,6 +24,8 @@ import { killNats, type Outage, type SupervisedProgram } from './programs.js';
 import { countBy, medianMax, type CheckResult } from './report.js';
 import { faultSchedule, type FaultKind } from './schedule.js';
 import {
+  CANARY_LABEL,
+  firstPartition,
   imageOps,
   notAtImage,
   sidecarBounds,
@@ -220,9 +223,9 @@ async function oneRollout(
         'REGATTA_CHAOS_R1_SIDECAR',
         `${setName}: ${n} pods not matched: ${describeSidecarSet(follower.latest)}`,
       );
+    if (plan.canary > 0) await labelCanaries(w, ns, plan.canary);
     await sleep(1000);
-    const first = plan.change === 'partition' ? n : undefined;
-    const bounds = sidecarBounds(plan, first);
+    const bounds = sidecarBounds(plan, firstPartition(plan));
     setChecking(plan.index);
     const changeAt = w.now();
     checker.begin(bounds, changeAt);
@@ -248,6 +251,15 @@ async function oneRollout(
       }
       const g = gen;
       if ((await follower.until((s) => sidecarStepDone(s, g, n - p, n), TIMEOUT_MS)) === undefined) break;
+    }
+    if (plan.canary > 0) {
+      // the canaries first (at most they updated), then the selector removed: all
+      const g = gen;
+      if ((await follower.until((s) => sidecarStepDone(s, g, plan.canary, n), TIMEOUT_MS)) !== undefined) {
+        checker.setBounds(sidecarBounds(plan, undefined), w.now());
+        const release = [{ op: 'remove', path: '/spec/updateStrategy/selector' }];
+        gen = await patchSet('the canary selector removed', release, 'json');
+      }
     }
     const g = gen;
     const done = await follower.until((s) => sidecarSetDone(n2)(s, g), TIMEOUT_MS);
@@ -287,6 +299,18 @@ async function oneRollout(
   } finally {
     await follower.stop();
   }
+}
+
+/** The canary label on the first `k` pods of `ns` by name (before the rollout; no controller acts on it). */
+async function labelCanaries(w: World, ns: string, k: number): Promise<void> {
+  const pods = await w.client.list<Pod>({ apiVersion: 'v1', kind: 'Pod', namespace: ns });
+  const names = pods.items.map((p) => p.metadata?.name ?? '').sort();
+  for (const name of names.slice(0, k))
+    await w.client.patch(
+      { apiVersion: 'v1', kind: 'Pod', namespace: ns, name },
+      { metadata: { labels: { [CANARY_LABEL]: 'true' } } },
+      { type: 'merge' },
+    );
 }
 
 /** The CloneSet's FailedCreate events in `ns` (their counts summed). */

@@ -2,6 +2,7 @@ import { validateSidecarSet, type Pod } from '@regatta/api';
 import { describe, expect, it } from 'vitest';
 import { InvariantChecker, type PodView } from './checker.js';
 import {
+  firstPartition,
   imageOps,
   notAtImage,
   sidecarBounds,
@@ -22,6 +23,7 @@ const plan = (o: Partial<SidecarPlan>): SidecarPlan => ({
   maxSurge: 0,
   partitions: [],
   sidecars: 1,
+  canary: 0,
   ...o,
 });
 
@@ -57,7 +59,7 @@ describe('sidecarPlans', () => {
   it('takes every change in turn, scales only up, never surges, gives each change one and two sidecars', () => {
     const ps = sidecarPlans(1, 12, [10, 30]);
     expect(ps.map((p) => p.change)).toEqual(
-      Array.from({ length: 4 }, () => ['in-place', 'partition', 'scale']).flat(),
+      Array.from({ length: 3 }, () => ['in-place', 'partition', 'scale', 'canary']).flat(),
     );
     for (const p of ps) {
       expect(p.scaleTo).toBeGreaterThanOrEqual(p.replicas);
@@ -65,7 +67,8 @@ describe('sidecarPlans', () => {
       if (p.change !== 'scale') expect(p.scaleTo).toBe(p.replicas);
     }
     expect(ps.filter((p) => p.change === 'scale').every((p) => p.scaleTo > p.replicas)).toBe(true);
-    expect(ps.map((p) => p.sidecars)).toEqual([1, 1, 1, 2, 2, 2, 1, 1, 1, 2, 2, 2]);
+    expect(ps.map((p) => p.sidecars)).toEqual([1, 1, 1, 1, 2, 2, 2, 2, 1, 1, 1, 1]);
+    for (const p of ps) expect(p.canary).toBe(p.change === 'canary' ? Math.ceil(p.replicas / 4) : 0);
     expect(sidecarPlans(1, 12, [10, 30])).toEqual(ps);
   });
 });
@@ -176,19 +179,30 @@ describe('notAtImage', () => {
 });
 
 describe('sidecarSetObject', () => {
-  it.each([plan({}), plan({ change: 'partition', sidecars: 2, maxUnavailable: 3 })])(
-    'is a valid SidecarSet (%j)',
-    (p) => {
-      const o = sidecarSetObject(p, 'chaos-r1-0', 'r1-scs-0', 'nginx:1.27.3');
-      expect(validateSidecarSet(o as never)).toEqual([]);
-      const spec = (
-        o as unknown as { spec: { containers: unknown[]; updateStrategy: { partition?: number } } }
-      ).spec;
-      expect(spec.containers).toHaveLength(p.sidecars);
-      expect(spec.updateStrategy.partition).toBe(p.change === 'partition' ? p.replicas : undefined);
-      expect(imageOps(p, 'x')).toHaveLength(p.sidecars);
-    },
-  );
+  it.each([
+    plan({}),
+    plan({ change: 'partition', sidecars: 2, maxUnavailable: 3 }),
+    plan({ change: 'canary', canary: 3 }),
+  ])('is a valid SidecarSet (%j)', (p) => {
+    const o = sidecarSetObject(p, 'chaos-r1-0', 'r1-scs-0', 'nginx:1.27.3');
+    expect(validateSidecarSet(o as never)).toEqual([]);
+    const spec = (o as unknown as { spec: { containers: unknown[]; updateStrategy: { partition?: number } } })
+      .spec;
+    expect(spec.containers).toHaveLength(p.sidecars);
+    expect(spec.updateStrategy.partition).toBe(p.change === 'partition' ? p.replicas : undefined);
+    expect(imageOps(p, 'x')).toHaveLength(p.sidecars + (p.change === 'canary' ? 1 : 0));
+  });
+});
+
+describe('firstPartition', () => {
+  it.each([
+    [plan({}), undefined],
+    [plan({ change: 'partition' }), 10],
+    // a canary of 3: the other 7 kept
+    [plan({ change: 'canary', canary: 3 }), 7],
+  ] as const)('%j → %s', (p, want) => {
+    expect(firstPartition(p)).toBe(want);
+  });
 });
 
 describe('sidecarStepDone', () => {

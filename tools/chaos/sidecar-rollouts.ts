@@ -10,22 +10,41 @@ import type { KubeObject } from '@regatta/kube';
 import { cloneSetInstanceId, viewOf, type Bounds, type PodView } from './checker.js';
 import { absolute, rolloutPlans, type RolloutPlan } from './schedule.js';
 
-/** `in-place`: the sidecars' images; `partition`: the same released in partition steps; `scale`: with a scale-up. */
-export const SIDECAR_CHANGES = ['in-place', 'partition', 'scale'] as const;
+/**
+ * `in-place`: the sidecars' images; `partition`: the same released in partition steps; `scale`: with a scale-up;
+ * `canary`: first to the pods an `updateStrategy.selector` picks (a label the suite gives a quarter of them), then,
+ * the selector removed, to all.
+ */
+export const SIDECAR_CHANGES = ['in-place', 'partition', 'scale', 'canary'] as const;
+export type SidecarChange = (typeof SIDECAR_CHANGES)[number];
+/** The label of the canary pods, `"true"`. */
+export const CANARY_LABEL = 'chaos-canary';
 
-export interface SidecarPlan extends RolloutPlan {
+export interface SidecarPlan extends Omit<RolloutPlan, 'change'> {
+  change: SidecarChange;
   /** The SidecarSet's sidecars, 1 or 2 (each change kind gets both counts in turn). */
   sidecars: number;
+  /** `canary`: how many pods get the canary label (updated first); 0 otherwise. */
+  canary: number;
 }
 
-/** The SidecarSet's own plans from R1's (schedule.ts rolloutPlans): a scale change is always up. */
+/**
+ * The SidecarSet's own plans from R1's (schedule.ts rolloutPlans, a canary drawn as an in-place change): a scale
+ * change is always up.
+ */
 export function sidecarPlans(seed: number, count: number, pods: [number, number]): SidecarPlan[] {
-  return rolloutPlans(seed, count, pods, { changes: SIDECAR_CHANGES }).map((p) => ({
-    ...p,
-    scaleTo: p.replicas + Math.abs(p.scaleTo - p.replicas),
-    maxSurge: 0,
-    sidecars: 1 + (Math.floor(p.index / SIDECAR_CHANGES.length) % 2),
-  }));
+  const drawnAs = ['in-place', 'partition', 'scale', 'in-place'] as const;
+  return rolloutPlans(seed, count, pods, { changes: drawnAs }).map((p) => {
+    const change = SIDECAR_CHANGES[p.index % SIDECAR_CHANGES.length] ?? 'in-place';
+    return {
+      ...p,
+      change,
+      scaleTo: p.replicas + Math.abs(p.scaleTo - p.replicas),
+      maxSurge: 0,
+      sidecars: 1 + (Math.floor(p.index / SIDECAR_CHANGES.length) % 2),
+      canary: change === 'canary' ? Math.ceil(p.replicas / 4) : 0,
+    };
+  });
 }
 
 export const sidecarNames = (plan: SidecarPlan): string[] =>
@@ -55,16 +74,36 @@ export function sidecarSetObject(plan: SidecarPlan, name: string, app: string, i
   } as KubeObject;
 }
 
-/** The JSON patch of the sidecars' images. */
-export const imageOps = (plan: SidecarPlan, image: string): unknown[] =>
-  sidecarNames(plan).map((_, i) => ({ op: 'replace', path: `/spec/containers/${i}/image`, value: image }));
+/** The JSON patch of the sidecars' images (a canary's: with the selector of the canary pods). */
+export const imageOps = (plan: SidecarPlan, image: string): unknown[] => [
+  ...sidecarNames(plan).map((_, i) => ({ op: 'replace', path: `/spec/containers/${i}/image`, value: image })),
+  ...(plan.change === 'canary'
+    ? [
+        {
+          op: 'add',
+          path: '/spec/updateStrategy/selector',
+          value: { matchLabels: { [CANARY_LABEL]: 'true' } },
+        },
+      ]
+    : []),
+];
+
+/** The partition in force when a rollout begins: all pods kept (partition steps), all but the canaries, or none. */
+export function firstPartition(plan: SidecarPlan): number | undefined {
+  if (plan.change === 'partition') return plan.replicas;
+  if (plan.change === 'canary') return plan.replicas - plan.canary;
+  return undefined;
+}
 
 /**
  * The limits of a phase, `partition` in force (undefined: none): maxUnavailable of the matched pods (the loosest of
  * the two counts of a scale-up), no pod beyond the CloneSet's replicas, none created but the scale-up's, none
  * deleted, at most matched − partition pods at a new revision.
  */
-export function sidecarBounds(plan: SidecarPlan, partition: number | undefined): Bounds {
+export function sidecarBounds(
+  plan: Pick<SidecarPlan, 'replicas' | 'scaleTo' | 'maxUnavailable'>,
+  partition: number | undefined,
+): Bounds {
   const { replicas: n, scaleTo: n2 } = plan;
   const unavail = (r: number) => absolute(plan.maxUnavailable, r, true);
   return {
