@@ -16,12 +16,12 @@ import { IMAGE_NEW, IMAGE_OLD } from '../bench/rollout-config.js';
 import { Follower } from '../bench/rollout-watch.js';
 import { describeSidecarSet, sidecarSetDone } from '../bench/sidecarset-figures.js';
 import { SIDECARSETS } from '../bench/sidecarset-upgrade.js';
-import { recoveryTimes, type Violation } from './checker.js';
 import { cloneSetObject, refOf } from './cloneset.js';
 import { startFaultInjector } from './fault-injector.js';
+import { RolloutTally, type RolloutOutcome } from './rollout-tally.js';
 import { createWorkloadReady, removeWorkload, type Observer } from './observer.js';
 import { killNats, type Outage, type SupervisedProgram } from './programs.js';
-import { countBy, medianMax, type CheckResult } from './report.js';
+import { countBy, type CheckResult } from './report.js';
 import { faultSchedule, type FaultKind } from './schedule.js';
 import {
   CANARY_LABEL,
@@ -108,30 +108,20 @@ export async function checkSidecarRollouts(
   w.log(
     `R1: ${plans.length} SidecarSet rollouts, ${o.pods[0]}–${o.pods[1]} pods, seed ${o.seed}, a fault every ${o.gapMs[0] / 1000}–${o.gapMs[1] / 1000} s`,
   );
-  const violations: Violation[] = [];
-  const recoveries: number[] = [];
-  const durations: number[] = [];
-  const margins: number[] = [];
+  const tally = new RolloutTally();
+  const violations = tally.violations;
   const refused: number[] = [];
-  let completed = 0;
   try {
     for (const plan of plans) {
       const r = await oneRollout(w, obs, plan, scs, exclusive, (i) => (checking = i));
       checking = undefined;
-      violations.push(
-        ...r.violations.map((v) => ({
-          ...v,
-          detail: `rollout ${plan.index} (${plan.change}, ${plan.replicas} pods, ${plan.sidecars} sidecar(s)): ${v.detail}`,
-        })),
-      );
-      margins.push(r.margin);
       if (r.refused !== undefined) refused.push(r.refused);
-      if (r.doneAt !== undefined) {
-        completed++;
-        durations.push(r.doneAt - r.changeAt);
-      }
-      const mine = injector.injected.filter((f) => f.rollout === plan.index);
-      for (const t of recoveryTimes(mine, r.actions, r.doneAt)) if (t !== undefined) recoveries.push(t);
+      tally.add(
+        plan.index,
+        `${plan.change}, ${plan.replicas} pods, ${plan.sidecars} sidecar(s)`,
+        r,
+        injector.injected,
+      );
     }
   } finally {
     await injector.stop();
@@ -144,7 +134,7 @@ export async function checkSidecarRollouts(
     id: 'R1',
     title: 'chaos rollouts (SidecarSet sidecar upgrades)',
     figures: [
-      ['rollouts completed', `${completed}/${plans.length}`],
+      tally.completedFigure(plans.length),
       ['kinds', countBy(plans.map((p) => `${p.change} (${p.sidecars} sidecar${p.sidecars > 1 ? 's' : ''})`))],
       ['pods per rollout', `${o.pods[0]}–${o.pods[1]} (seed ${o.seed})`],
       [
@@ -156,9 +146,7 @@ export async function checkSidecarRollouts(
         'scale-ups with the SidecarSet program down: creates refused (FailedCreate events)',
         refused.length ? refused.join(', ') : 'none',
       ],
-      ['rollout duration, median / max', medianMax(durations)],
-      ['time to recover, median / max', medianMax(recoveries)],
-      ['available above the minimum, fewest', margins.length ? `${Math.min(...margins)} pods` : 'n/a'],
+      ...tally.timeFigures(),
     ],
     violations,
     crashes: scs.crashes.length + owner.crashes.length + w.watcher.crashes.length - crashesBefore,
@@ -177,15 +165,12 @@ async function oneRollout(
   scs: SupervisedProgram,
   exclusive: <T>(f: () => Promise<T>) => Promise<T>,
   setChecking: (i: number) => void,
-): Promise<{
-  violations: Violation[];
-  actions: number[];
-  changeAt: number;
-  doneAt: number | undefined;
-  margin: number;
-  /** A scale-up's FailedCreate events. */
-  refused: number | undefined;
-}> {
+): Promise<
+  RolloutOutcome & {
+    /** A scale-up's FailedCreate events. */
+    refused: number | undefined;
+  }
+> {
   const ns = `chaos-r1-sidecarset-${plan.index}`;
   const name = `r1-scs-${plan.index}`;
   const setName = `chaos-r1-${plan.index}`;

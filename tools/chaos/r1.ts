@@ -6,15 +6,15 @@
 // keeps, no two live pods with one identity (instance id, ordinal), completion, status converged to the pods.
 // With API faults, the kind's program and the watcher each reach the API server through a fault-injecting proxy
 // (api-proxy.ts). After each rollout and at the end, with or without them, the watcher's mirror on the bus must come
-// to agree with the API server (mirror-agreement.ts).
+// to agree with the API server (mirror-agreement.ts). SidecarSet sidecar upgrades are R1's sibling, r1-sidecarset.ts.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fmt } from '../bench/common.js';
 import { IMAGE_NEW } from '../bench/rollout-config.js';
 import { KINDS, type KindRef } from '@regatta/bus';
-import { recoveryTimes, type Violation } from './checker.js';
 import { waitForMirrorAgreement, type MirrorAgreement } from './mirror-agreement.js';
 import { createWorkloadReady, removeWorkload, type Observer } from './observer.js';
 import { startFaultInjector } from './fault-injector.js';
+import { RolloutTally, type RolloutOutcome } from './rollout-tally.js';
 import { killNats } from './programs.js';
 import { countBy, medianMax, type CheckResult } from './report.js';
 import { faultSchedule, rolloutPlans, type RolloutPlan } from './schedule.js';
@@ -54,7 +54,8 @@ export async function checkChaosRollouts(
   const watcherRequestsBefore = { ...(watcherProxy?.requests ?? { lists: 0, watches: 0 }) };
   const mirrorKinds: KindRef[] = [KINDS.pods, { ...kind.resource, namespaced: true }];
   const mirrorChecks: MirrorAgreement[] = [];
-  const violations: Violation[] = [];
+  const tally = new RolloutTally();
+  const violations = tally.violations;
   const checkMirror = async (when: string) => {
     const m = await mirrorAgreement(w, mirrorKinds);
     mirrorChecks.push(m);
@@ -79,17 +80,13 @@ export async function checkChaosRollouts(
     (kind, downMs) =>
       kind === 'kill-watcher'
         ? w.watcher.kill9(downMs)
-        : kind === 'kill-controller'
-          ? program.kill9(downMs)
-          : killNats(w.cluster.dir, downMs, w.now),
+        : kind === 'kill-nats'
+          ? killNats(w.cluster.dir, downMs, w.now)
+          : program.kill9(downMs), // kill-controller (the default schedule draws no kill-owner)
     () => checking,
   );
   const injected = injector.injected;
 
-  const recoveries: number[] = [];
-  const durations: number[] = [];
-  const margins: number[] = [];
-  let completed = 0;
   try {
     for (const plan of plans) {
       const r = await oneRollout(
@@ -101,19 +98,7 @@ export async function checkChaosRollouts(
         () => checkMirror(`after rollout ${plan.index}`),
       );
       checking = undefined;
-      violations.push(
-        ...r.violations.map((v) => ({
-          ...v,
-          detail: `rollout ${plan.index} (${plan.change}, ${plan.replicas} pods): ${v.detail}`,
-        })),
-      );
-      margins.push(r.margin);
-      if (r.doneAt !== undefined) {
-        completed++;
-        durations.push(r.doneAt - r.changeAt);
-      }
-      const mine = injected.filter((f) => f.rollout === plan.index);
-      for (const t of recoveryTimes(mine, r.actions, r.doneAt)) if (t !== undefined) recoveries.push(t);
+      tally.add(plan.index, `${plan.change}, ${plan.replicas} pods`, r, injected);
     }
   } finally {
     if (proxy) proxy.rate = 0;
@@ -137,7 +122,7 @@ export async function checkChaosRollouts(
     id: 'R1',
     title: `chaos rollouts (${kind.title})`,
     figures: [
-      ['rollouts completed', `${completed}/${plans.length}`],
+      tally.completedFigure(plans.length),
       ['kinds', countBy(plans.map((p) => p.change))],
       ['pods per rollout', `${podsFigure} (seed ${o.seed})`],
       ['faults injected', `${injected.length} (${during.length} mid-rollout)`],
@@ -165,9 +150,7 @@ export async function checkChaosRollouts(
         `${agreed.length}/${mirrorChecks.length} comparisons, after ${medianMax(agreed.map((m) => m.agreedAfterMs ?? 0))} (median / max)`,
       ],
       ['a pod created with the watcher down (self-test)', selfTest],
-      ['rollout duration, median / max', medianMax(durations)],
-      ['time to recover, median / max', medianMax(recoveries)],
-      ['available above the minimum, fewest', margins.length ? `${Math.min(...margins)} pods` : 'n/a'],
+      ...tally.timeFigures(),
     ],
     violations,
     crashes: program.crashes.length + w.watcher.crashes.length - crashesBefore,
@@ -187,14 +170,7 @@ async function oneRollout(
   setChecking: (i: number) => void,
   /** Before the workload is removed: the mirror compared with the API server. */
   checkMirror: () => Promise<void>,
-): Promise<{
-  violations: Violation[];
-  actions: number[];
-  changeAt: number;
-  doneAt: number | undefined;
-  /** Fewest available minus the fewest allowed: 0 when the rollout used its whole budget. */
-  margin: number;
-}> {
+): Promise<RolloutOutcome> {
   const ns = `chaos-r1-${kind.id}-${plan.index}`;
   const name = 'r1';
   const ref = kind.ref(ns, name);
