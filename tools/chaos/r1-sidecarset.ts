@@ -20,7 +20,7 @@ import { cloneSetObject, refOf } from './cloneset.js';
 import { startFaultInjector } from './fault-injector.js';
 import { RolloutTally, type RolloutOutcome } from './rollout-tally.js';
 import { createWorkloadReady, removeWorkload, type Observer } from './observer.js';
-import { killNats, type Outage, type SupervisedProgram } from './programs.js';
+import { killNats, type SupervisedProgram } from './programs.js';
 import { countBy, type CheckResult } from './report.js';
 import { faultSchedule, type FaultKind } from './schedule.js';
 import {
@@ -109,7 +109,6 @@ export async function checkSidecarRollouts(
     `R1: ${plans.length} SidecarSet rollouts, ${o.pods[0]}–${o.pods[1]} pods, seed ${o.seed}, a fault every ${o.gapMs[0] / 1000}–${o.gapMs[1] / 1000} s`,
   );
   const tally = new RolloutTally();
-  const violations = tally.violations;
   const refused: number[] = [];
   try {
     for (const plan of plans) {
@@ -148,7 +147,7 @@ export async function checkSidecarRollouts(
       ],
       ...tally.timeFigures(),
     ],
-    violations,
+    violations: tally.violations,
     crashes: scs.crashes.length + owner.crashes.length + w.watcher.crashes.length - crashesBefore,
     notes: [
       'kill-controller: the SidecarSet program (its webhooks too); kill-owner: the CloneSet program owning the pods',
@@ -221,12 +220,11 @@ async function oneRollout(
     let refused: number | undefined;
     if (plan.change === 'scale') {
       // the scale-up while the SidecarSet program is down: the CloneSet's creates meet the fail-safe
-      await exclusive(async (): Promise<Outage> => {
-        const at = await scs.kill();
+      await exclusive(async () => {
+        await scs.kill();
         await w.client.patch(refOf(ns, name), { spec: { replicas: n2 } }, { type: 'merge' });
         await sleep(SCALE_OUTAGE_MS);
         await scs.start();
-        return { at, backAt: w.now() };
       });
     }
     for (const p of plan.partitions) {
