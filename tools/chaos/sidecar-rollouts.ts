@@ -1,7 +1,6 @@
 // R1's SidecarSet rollouts, the pure parts (docs/reliability.md, R1): the plans (a cold in-place sidecar image change,
 // in partition steps, canaries first, or with a scale-up of the pods' CloneSet while the SidecarSet program is down),
-// the SidecarSet
-// each rollout creates, the limits of each phase, and how the checker sees a pod: its revision is its
+// the SidecarSet each rollout creates, the limits of each phase, and how the checker sees a pod: its revision is its
 // `kruise.io/sidecarset-hash` entry for the SidecarSet, it is available when Ready with every sidecar running the
 // image its spec names (a sidecar being upgraded counts against maxUnavailable, OpenKruise
 // pkg/controller/sidecarset/sidecarset_strategy.go), and it must never lack a sidecar (docs/sidecarset.md, blast
