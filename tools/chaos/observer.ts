@@ -6,7 +6,7 @@ import { Annotations, type Pod } from '@regatta/api';
 import { ListWatcher, type KubeClient, type KubeObject, type WatchedResource } from '@regatta/kube';
 import { waitFor } from '@regatta/local-cluster';
 import { CLONESETS, PODS, type CloneSetObj } from '../bench/rollout-watch.js';
-import { InvariantChecker, viewOf, type IdentityOf } from './checker.js';
+import { InvariantChecker, viewOf, type IdentityOf, type PodView } from './checker.js';
 
 /** A workload as the suite reads it: CloneSet and StatefulSet statuses share these fields. */
 export type WorkloadObj = CloneSetObj;
@@ -63,7 +63,7 @@ export function traceOf(o: KubeObject | undefined): { traceparent: string; to: s
  * distinct traceparent seen per workload and target revision.
  */
 export class Observer {
-  private readonly checkers = new Map<string, { checker: InvariantChecker; identity?: IdentityOf }>();
+  private readonly checkers = new Map<string, { checker: InvariantChecker; view: (p: Pod) => PodView }>();
   readonly latest = new Map<string, WorkloadObj>();
   readonly traces = new Map<string, Set<string>>();
   private readonly pods: ListWatcher<Pod>;
@@ -75,7 +75,7 @@ export class Observer {
     private readonly now: () => number,
     resources: readonly WatchedResource[] = [CLONESETS],
   ) {
-    const view = (ns: string, p: Pod) => viewOf(p, this.checkers.get(ns)?.identity);
+    const view = (ns: string, p: Pod) => this.checkers.get(ns)?.view(p) ?? viewOf(p);
     this.pods = new ListWatcher<Pod>(client, PODS, {
       onList: async (pods) => {
         const byNs = new Map<string, Pod[]>();
@@ -122,12 +122,16 @@ export class Observer {
 
   /**
    * The checker of a namespace, created empty (its pods arrive with their first event); `identity`: what no two of
-   * its pods may share (a CloneSet's instance id when not given), fixed when the checker is created.
+   * its pods may share (a CloneSet's instance id when not given); `view`: how it sees a pod (viewOf with `identity`
+   * when not given). Both fixed when the checker is created.
    */
-  checker(ns: string, identity?: IdentityOf): InvariantChecker {
+  checker(ns: string, identity?: IdentityOf, view?: (p: Pod) => PodView): InvariantChecker {
     let c = this.checkers.get(ns);
     if (!c)
-      this.checkers.set(ns, (c = { checker: new InvariantChecker(), ...(identity ? { identity } : {}) }));
+      this.checkers.set(
+        ns,
+        (c = { checker: new InvariantChecker(), view: view ?? ((p) => viewOf(p, identity)) }),
+      );
     return c.checker;
   }
 

@@ -6,17 +6,18 @@
 // keeps, no two live pods with one identity (instance id, ordinal), completion, status converged to the pods.
 // With API faults, the kind's program and the watcher each reach the API server through a fault-injecting proxy
 // (api-proxy.ts). After each rollout and at the end, with or without them, the watcher's mirror on the bus must come
-// to agree with the API server (mirror-agreement.ts).
+// to agree with the API server (mirror-agreement.ts). SidecarSet sidecar upgrades are R1's sibling, r1-sidecarset.ts.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fmt } from '../bench/common.js';
 import { IMAGE_NEW } from '../bench/rollout-config.js';
 import { KINDS, type KindRef } from '@regatta/bus';
-import { recoveryTimes, type Violation } from './checker.js';
 import { waitForMirrorAgreement, type MirrorAgreement } from './mirror-agreement.js';
 import { createWorkloadReady, removeWorkload, type Observer } from './observer.js';
-import { killNats, type Outage } from './programs.js';
+import { startFaultInjector } from './fault-injector.js';
+import { RolloutTally, type RolloutOutcome } from './rollout-tally.js';
+import { killNats } from './programs.js';
 import { countBy, medianMax, type CheckResult } from './report.js';
-import { faultSchedule, rolloutPlans, type FaultKind, type RolloutPlan } from './schedule.js';
+import { faultSchedule, rolloutPlans, type RolloutPlan } from './schedule.js';
 import { changeOps, shapeOf, type Workload } from './workloads/index.js';
 import type { World } from './world.js';
 
@@ -27,12 +28,6 @@ import type { World } from './world.js';
 const WATCHER_FAULT_FACTOR = 10;
 /** How long the mirror may take to agree with the API server after a rollout (kills and faults go on meanwhile). */
 const MIRROR_AGREEMENT_MS = 90_000;
-
-interface Injected extends Outage {
-  kind: FaultKind;
-  /** The rollout in its checked phase when the fault came, if any. */
-  rollout: number | undefined;
-}
 
 export async function checkChaosRollouts(
   w: World,
@@ -48,10 +43,7 @@ export async function checkChaosRollouts(
   const faults = faultSchedule(o.seed, { horizonMs: 6 * 3600_000, gapMs: o.gapMs, downMs: [500, 3000] });
   const program = w.controllers.get(kind.app)!;
   const crashesBefore = program.crashes.length + w.watcher.crashes.length;
-  const injected: Injected[] = [];
   let checking: number | undefined;
-  let finished = false;
-  const t0 = w.now();
   const proxy = w.apiProxy;
   if (proxy) proxy.rate = o.apiFaults;
   const apiFaultsBefore = proxy?.injected.length ?? 0;
@@ -62,7 +54,8 @@ export async function checkChaosRollouts(
   const watcherRequestsBefore = { ...(watcherProxy?.requests ?? { lists: 0, watches: 0 }) };
   const mirrorKinds: KindRef[] = [KINDS.pods, { ...kind.resource, namespaced: true }];
   const mirrorChecks: MirrorAgreement[] = [];
-  const violations: Violation[] = [];
+  const tally = new RolloutTally();
+  const violations = tally.violations;
   const checkMirror = async (when: string) => {
     const m = await mirrorAgreement(w, mirrorKinds);
     mirrorChecks.push(m);
@@ -81,28 +74,19 @@ export async function checkChaosRollouts(
     `R1: ${plans.length} rollouts of ${kind.title}s, ${podsFigure} pods, seed ${o.seed}, a fault every ${o.gapMs[0] / 1000}–${o.gapMs[1] / 1000} s`,
   );
 
-  const injector = (async () => {
-    for (const f of faults) {
-      while (!finished && w.now() - t0 < f.atMs) await sleep(200);
-      if (finished) return;
-      const rollout = checking;
-      const outage =
-        f.kind === 'kill-watcher'
-          ? await w.watcher.kill9(f.downMs)
-          : f.kind === 'kill-controller'
-            ? await program.kill9(f.downMs)
-            : await killNats(w.cluster.dir, f.downMs, w.now);
-      injected.push({ ...outage, kind: f.kind, rollout });
-      w.log(
-        `R1: ${f.kind} (down ${f.downMs} ms, back after ${fmt((outage.backAt - outage.at) / 1000)} s)${rollout === undefined ? '' : ` during rollout ${rollout}`}`,
-      );
-    }
-  })();
+  const injector = startFaultInjector(
+    w,
+    faults,
+    (kind, downMs) =>
+      kind === 'kill-watcher'
+        ? w.watcher.kill9(downMs)
+        : kind === 'kill-nats'
+          ? killNats(w.cluster.dir, downMs, w.now)
+          : program.kill9(downMs), // kill-controller (the default schedule draws no kill-owner)
+    () => checking,
+  );
+  const injected = injector.injected;
 
-  const recoveries: number[] = [];
-  const durations: number[] = [];
-  const margins: number[] = [];
-  let completed = 0;
   try {
     for (const plan of plans) {
       const r = await oneRollout(
@@ -114,25 +98,12 @@ export async function checkChaosRollouts(
         () => checkMirror(`after rollout ${plan.index}`),
       );
       checking = undefined;
-      violations.push(
-        ...r.violations.map((v) => ({
-          ...v,
-          detail: `rollout ${plan.index} (${plan.change}, ${plan.replicas} pods): ${v.detail}`,
-        })),
-      );
-      margins.push(r.margin);
-      if (r.doneAt !== undefined) {
-        completed++;
-        durations.push(r.doneAt - r.changeAt);
-      }
-      const mine = injected.filter((f) => f.rollout === plan.index);
-      for (const t of recoveryTimes(mine, r.actions, r.doneAt)) if (t !== undefined) recoveries.push(t);
+      tally.add(plan.index, `${plan.change}, ${plan.replicas} pods`, r, injected);
     }
   } finally {
-    finished = true;
     if (proxy) proxy.rate = 0;
     if (watcherProxy) watcherProxy.rate = 0;
-    await injector;
+    await injector.stop();
   }
   const selfTest = await mirrorSelfTest(w, kind.id, mirrorKinds);
   if (selfTest !== 'reported')
@@ -151,7 +122,7 @@ export async function checkChaosRollouts(
     id: 'R1',
     title: `chaos rollouts (${kind.title})`,
     figures: [
-      ['rollouts completed', `${completed}/${plans.length}`],
+      tally.completedFigure(plans.length),
       ['kinds', countBy(plans.map((p) => p.change))],
       ['pods per rollout', `${podsFigure} (seed ${o.seed})`],
       ['faults injected', `${injected.length} (${during.length} mid-rollout)`],
@@ -179,9 +150,7 @@ export async function checkChaosRollouts(
         `${agreed.length}/${mirrorChecks.length} comparisons, after ${medianMax(agreed.map((m) => m.agreedAfterMs ?? 0))} (median / max)`,
       ],
       ['a pod created with the watcher down (self-test)', selfTest],
-      ['rollout duration, median / max', medianMax(durations)],
-      ['time to recover, median / max', medianMax(recoveries)],
-      ['available above the minimum, fewest', margins.length ? `${Math.min(...margins)} pods` : 'n/a'],
+      ...tally.timeFigures(),
     ],
     violations,
     crashes: program.crashes.length + w.watcher.crashes.length - crashesBefore,
@@ -201,14 +170,7 @@ async function oneRollout(
   setChecking: (i: number) => void,
   /** Before the workload is removed: the mirror compared with the API server. */
   checkMirror: () => Promise<void>,
-): Promise<{
-  violations: Violation[];
-  actions: number[];
-  changeAt: number;
-  doneAt: number | undefined;
-  /** Fewest available minus the fewest allowed: 0 when the rollout used its whole budget. */
-  margin: number;
-}> {
+): Promise<RolloutOutcome> {
   const ns = `chaos-r1-${kind.id}-${plan.index}`;
   const name = 'r1';
   const ref = kind.ref(ns, name);

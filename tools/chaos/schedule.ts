@@ -24,7 +24,11 @@ function pick<T>(rand: () => number, xs: readonly T[]): T {
 }
 
 export const FAULT_KINDS = ['kill-watcher', 'kill-controller', 'kill-nats'] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
+/**
+ * `kill-controller`: the program under test; `kill-owner`: the program owning its pods when that is another one
+ * (R1's SidecarSet rollouts: the CloneSet program), drawn only when a schedule's `kinds` name it.
+ */
+export type FaultKind = (typeof FAULT_KINDS)[number] | 'kill-owner';
 
 /** One fault: at `atMs` after the schedule starts, kill -9 the process; a supervisor starts it again `downMs` later. */
 export interface Fault {
