@@ -8,7 +8,7 @@ describe('parseArgs', () => {
     expect(a.fuzz).toBe(50);
     expect(a.rollouts).toBe(10);
     expect(a.pods).toEqual([30, 100]);
-    expect(a.r1Kinds).toEqual(['cloneset', 'asts', 'ads']);
+    expect(a.r1Kinds).toEqual(['cloneset', 'asts', 'ads', 'ud']);
   });
 
   it('reads the options', () => {

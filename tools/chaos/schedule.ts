@@ -24,7 +24,9 @@ function pick<T>(rand: () => number, xs: readonly T[]): T {
 }
 
 export const FAULT_KINDS = ['kill-watcher', 'kill-controller', 'kill-nats'] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
+/** Also for a kind whose pods are its subset workloads' (a UnitedDeployment): kill -9 the program of those. */
+export const SUBSET_FAULT_KINDS = [...FAULT_KINDS, 'kill-subset-program'] as const;
+export type FaultKind = (typeof SUBSET_FAULT_KINDS)[number];
 
 /** One fault: at `atMs` after the schedule starts, kill -9 the process; a supervisor starts it again `downMs` later. */
 export interface Fault {
