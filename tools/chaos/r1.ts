@@ -64,6 +64,8 @@ export async function checkChaosRollouts(
   });
   const program = w.controllers.get(kind.app)!;
   const subsetProgram = kind.subsets ? w.controllers.get(kind.subsets.app) : undefined;
+  if (kind.subsets && !subsetProgram)
+    throw new Error(`R1 ${kind.id}: the ${kind.subsets.app} program is not running`);
   const crashCount = () =>
     program.crashes.length + w.watcher.crashes.length + (subsetProgram?.crashes.length ?? 0);
   const crashesBefore = crashCount();
@@ -184,7 +186,7 @@ export async function checkChaosRollouts(
       ['faults injected', `${injected.length} (${during.length} mid-rollout)`],
       ['faults by kind', countBy(injected.map((f) => f.kind))],
       [
-        `API faults (${kind.app} program only)`,
+        `API faults (${kind.subsets ? `${kind.app} and ${kind.subsets.app} programs` : `${kind.app} program only`})`,
         proxy
           ? `${apiFaults.length} at ${o.apiFaults} per request: ${countBy(apiFaults)}`
           : 'off (--api-faults)',
