@@ -21,8 +21,8 @@ export interface PodView {
   /** The first container's image in the spec (what an in-place update changes). */
   image: string;
   /**
-   * The workload of its workload the pod belongs to, judged against `Bounds.groups` (a UnitedDeployment's subset);
-   * empty for single workloads.
+   * The part of its workload the pod belongs to (a UnitedDeployment's subset), judged against `Bounds.groups`; empty
+   * for single workloads.
    */
   group: string;
   /** The node it is bound to (`spec.nodeName`), empty while pending. */
