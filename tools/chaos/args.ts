@@ -2,6 +2,11 @@
 import { RegattaError } from '@regatta/errors';
 import { WORKLOAD_IDS, type WorkloadId } from './workloads/kind.js';
 
+/** R1's kinds: the workloads (workloads/*.ts) and SidecarSet sidecar upgrades (r1-sidecarset.ts). */
+export const R1_KINDS = [...WORKLOAD_IDS, 'sidecarset'] as const;
+export type R1Kind = (typeof R1_KINDS)[number];
+export const isWorkloadId = (k: R1Kind): k is WorkloadId => k !== 'sidecarset';
+
 export const CHECKS = ['R0', 'R5', 'R2', 'R4', 'R6', 'R1', 'R3'] as const;
 export type Check = (typeof CHECKS)[number];
 
@@ -30,8 +35,8 @@ export interface ChaosArgs {
   r3Pods: number;
   /** R1: the probability that the API proxy breaks a request of a controller program (0: no proxy). */
   apiFaults: number;
-  /** R1: the workload kinds rolled out, one after the other (all by default). */
-  r1Kinds: WorkloadId[];
+  /** R1: the kinds rolled out, one after the other (all by default). */
+  r1Kinds: R1Kind[];
   /** R2: objects generated per kind; the kinds, by their program (all by default). */
   fuzz: number;
   r2Kinds: string[];
@@ -40,7 +45,7 @@ export interface ChaosArgs {
 
 export const USAGE =
   'usage: npm run chaos [-- --only=R0,R5,R2,R4,R6,R1,R3] [-- --rollouts=10] [-- --pods=30-100] [-- --seed=1] ' +
-  `[-- --fault-gap=15-40] [-- --r1-kinds=${WORKLOAD_IDS.join(',')}] [-- --r6-pods=60] [-- --r4-pods=64] [-- --r3-pods=30] [-- --api-faults=0.02] [-- --fuzz=50] ` +
+  `[-- --fault-gap=15-40] [-- --r1-kinds=${R1_KINDS.join(',')}] [-- --r6-pods=60] [-- --r4-pods=64] [-- --r3-pods=30] [-- --api-faults=0.02] [-- --fuzz=50] ` +
   `[-- --r2-kinds=${R2_APPS.join(',')}] [-- --keep]`;
 
 /** An argument `npm run chaos` does not take; the message says which and why. */
@@ -75,7 +80,7 @@ export function parseArgs(argv: string[]): ChaosArgs {
     r4Pods: 64,
     r3Pods: 30,
     apiFaults: 0,
-    r1Kinds: [...WORKLOAD_IDS],
+    r1Kinds: [...R1_KINDS],
     fuzz: 50,
     r2Kinds: [...R2_APPS],
     keep: false,
@@ -128,12 +133,12 @@ export function parseArgs(argv: string[]): ChaosArgs {
         break;
       case '--r1-kinds': {
         const ids = v.split(',').filter(Boolean);
-        const bad = ids.filter((x) => !(WORKLOAD_IDS as readonly string[]).includes(x));
+        const bad = ids.filter((x) => !(R1_KINDS as readonly string[]).includes(x));
         if (ids.length === 0 || bad.length > 0)
           throw new ChaosArgsError(
-            `unknown R1 kind ${bad.join(',') || '(none)'}; R1's kinds: ${WORKLOAD_IDS.join(', ')}`,
+            `unknown R1 kind ${bad.join(',') || '(none)'}; R1's kinds: ${R1_KINDS.join(', ')}`,
           );
-        a.r1Kinds = WORKLOAD_IDS.filter((x) => ids.includes(x));
+        a.r1Kinds = R1_KINDS.filter((x) => ids.includes(x));
         break;
       }
       case '--r2-kinds': {

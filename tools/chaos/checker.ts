@@ -27,6 +27,8 @@ export interface PodView {
   group: string;
   /** The node it is bound to (`spec.nodeName`), empty while pending. */
   node: string;
+  /** Containers the pod must have and lacks (R1's SidecarSet rollouts: a selected pod's sidecars); judged always. */
+  lacks?: string[];
 }
 
 const INSTANCE_ID = 'apps.kruise.io/cloneset-instance-id';
@@ -117,7 +119,9 @@ export type ViolationKind =
   /** R2, webhooks removed: an invalid stored object acted on, or not refused with an event naming a field. */
   | 'stored-invalid'
   /** R1: the watcher's mirror on the bus did not come to agree with the API server. */
-  | 'mirror';
+  | 'mirror'
+  /** R1 (SidecarSet): a selected pod without its sidecars (PodView.lacks), whenever it was seen. */
+  | 'no-sidecar';
 
 export interface Violation {
   kind: ViolationKind;
@@ -216,6 +220,7 @@ export class InvariantChecker {
     const before = this.pods.get(p.uid);
     this.pods.set(p.uid, p);
     if (!this.firstSeen.has(p.uid)) this.firstSeen.set(p.uid, at);
+    if (p.lacks?.length) this.add('no-sidecar', at, `${p.name} (${p.uid}) lacks ${p.lacks.join(', ')}`);
     const acted =
       !before ||
       (p.terminating && !before.terminating) ||

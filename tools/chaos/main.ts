@@ -11,10 +11,11 @@ import { join } from 'node:path';
 import { bucketName, KINDS, registrationKey } from '@regatta/bus';
 import { KUBERNETES_VERSION, LocalCluster, NATS_VERSION } from '@regatta/local-cluster';
 import { codeVersion, nowMs, stopAllChildren } from '../bench/common.js';
-import { ChaosArgsError, parseArgs, type ChaosArgs } from './args.js';
+import { ChaosArgsError, isWorkloadId, parseArgs, type ChaosArgs } from './args.js';
 import { Observer } from './observer.js';
 import { checkTheChecker } from './r0.js';
 import { checkChaosRollouts } from './r1.js';
+import { checkSidecarRollouts } from './r1-sidecarset.js';
 import { checkFuzzedAdmission, R2_KINDS } from './r2.js';
 import { checkBlastRadius } from './r3.js';
 import { checkProgramBlastRadius } from './r3-kinds.js';
@@ -76,16 +77,23 @@ const R5_AGENT_NODES = ['chaos-r5-a', 'chaos-r5-b'] as const;
 const ADS_NODES = 10;
 const results: CheckResult[] = [];
 try {
-  const r1Kinds = args.only.includes('R1') ? args.r1Kinds.map((id) => WORKLOADS[id]) : [];
+  const r1Kinds = args.only.includes('R1')
+    ? args.r1Kinds.filter(isWorkloadId).map((id) => WORKLOADS[id])
+    : [];
   // R1's programs: each kind's, and the program of its subset workloads (a UnitedDeployment's CloneSets)
   const r1Apps = r1Kinds.flatMap((k) => [k.app, ...(k.subsets ? [k.subsets.app] : [])]);
-  // every check but R3 rolls out CloneSets (R1 only when its kinds include them)
-  const withCloneSet = args.only.some((c) => c !== 'R3' && (c !== 'R1' || args.r1Kinds.includes('cloneset')));
+  // R1's SidecarSet upgrades: of a CloneSet's pods, the SidecarSet program started by the check (its webhooks)
+  const r1Sidecar = args.only.includes('R1') && args.r1Kinds.includes('sidecarset');
+  // every check but R3 rolls out CloneSets (R1 only when its kinds include them or SidecarSet upgrades)
+  const withCloneSet = args.only.some(
+    (c) => c !== 'R3' && (c !== 'R1' || args.r1Kinds.includes('cloneset') || r1Sidecar),
+  );
   const apps = [
     ...new Set([
       'watcher',
       ...(withCloneSet ? ['cloneset'] : []),
       ...r1Apps,
+      ...(r1Sidecar ? ['sidecarset'] : []),
       ...(args.only.includes('R3') ? ['sidecarset', ...R3_PROGRAMS.map((p) => p.app)] : []),
       ...(args.only.includes('R2')
         ? R2_KINDS.map((k) => k.app).filter((a) => a !== 'cloneset' && args.r2Kinds.includes(a))
@@ -160,17 +168,17 @@ try {
       for (const p of R3_PROGRAMS) results.push(await checkProgramBlastRadius(w, p, { writes: args.r3Pods }));
     } else if (id !== 'R1') results.push(await check(id));
     // R1: each kind's rollouts in turn, the same seed's plans and faults, the kind's program the one killed
-    else
+    else {
+      const r1 = {
+        rollouts: args.rollouts,
+        pods: args.pods,
+        seed: args.seed,
+        gapMs: [args.gapS[0] * 1000, args.gapS[1] * 1000] as [number, number],
+      };
       for (const kind of r1Kinds)
-        results.push(
-          await checkChaosRollouts(w, obs, kind, {
-            rollouts: args.rollouts,
-            pods: args.pods,
-            seed: args.seed,
-            gapMs: [args.gapS[0] * 1000, args.gapS[1] * 1000],
-            apiFaults: args.apiFaults,
-          }),
-        );
+        results.push(await checkChaosRollouts(w, obs, kind, { ...r1, apiFaults: args.apiFaults }));
+      if (r1Sidecar) results.push(await checkSidecarRollouts(w, obs, r1));
+    }
     log(`${id}: ${results.slice(before).every(passed) ? 'pass' : 'FAIL'}`);
   }
   console.log(`\n== results (${(now() / 1000).toFixed(0)} s, load average ${load()})\n`);

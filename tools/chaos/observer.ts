@@ -6,7 +6,7 @@ import { Annotations, type Pod } from '@regatta/api';
 import { ListWatcher, type KubeClient, type KubeObject, type WatchedResource } from '@regatta/kube';
 import { waitFor } from '@regatta/local-cluster';
 import { CLONESETS, PODS, type CloneSetObj } from '../bench/rollout-watch.js';
-import { InvariantChecker, viewOf, type PodReading } from './checker.js';
+import { InvariantChecker, viewOf, type PodReading, type PodView } from './checker.js';
 
 /** A workload as the suite reads it: CloneSet and StatefulSet statuses share these fields. */
 export type WorkloadObj = CloneSetObj;
@@ -73,7 +73,7 @@ export function traceOf(
  * revision (and generation, for a record that names one).
  */
 export class Observer {
-  private readonly checkers = new Map<string, { checker: InvariantChecker; reading: PodReading }>();
+  private readonly checkers = new Map<string, { checker: InvariantChecker; view: (p: Pod) => PodView }>();
   readonly latest = new Map<string, WorkloadObj>();
   readonly traces = new Map<string, Set<string>>();
   private readonly pods: ListWatcher<Pod>;
@@ -85,7 +85,7 @@ export class Observer {
     private readonly now: () => number,
     resources: readonly WatchedResource[] = [CLONESETS],
   ) {
-    const view = (ns: string, p: Pod) => viewOf(p, this.checkers.get(ns)?.reading);
+    const view = (ns: string, p: Pod) => this.checkers.get(ns)?.view(p) ?? viewOf(p);
     this.pods = new ListWatcher<Pod>(client, PODS, {
       onList: async (pods) => {
         const byNs = new Map<string, Pod[]>();
@@ -132,12 +132,17 @@ export class Observer {
 
   /**
    * The checker of a namespace, created empty (its pods arrive with their first event); `reading`: how its pods are
-   * read (what no two may share, their group, their revision label; a CloneSet's by default), fixed when the checker
-   * is created.
+   * read (what no two may share, their group, their revision label; a CloneSet's by default); `view`: how it sees a
+   * pod (viewOf with `reading` when not given; R1's SidecarSet rollouts read a pod's sidecars). Both fixed when the
+   * checker is created.
    */
-  checker(ns: string, reading: PodReading = {}): InvariantChecker {
+  checker(
+    ns: string,
+    reading: PodReading = {},
+    view: (p: Pod) => PodView = (p) => viewOf(p, reading),
+  ): InvariantChecker {
     let c = this.checkers.get(ns);
-    if (!c) this.checkers.set(ns, (c = { checker: new InvariantChecker(), reading }));
+    if (!c) this.checkers.set(ns, (c = { checker: new InvariantChecker(), view }));
     return c.checker;
   }
 

@@ -9,22 +9,23 @@
 // replicas as the allocation says once done.
 // With API faults, the kind's program and the watcher each reach the API server through a fault-injecting proxy
 // (api-proxy.ts). After each rollout and at the end, with or without them, the watcher's mirror on the bus must come
-// to agree with the API server (mirror-agreement.ts).
+// to agree with the API server (mirror-agreement.ts). SidecarSet sidecar upgrades are R1's sibling, r1-sidecarset.ts.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fmt } from '../bench/common.js';
 import { IMAGE_NEW } from '../bench/rollout-config.js';
 import { KINDS, type KindRef } from '@regatta/bus';
-import { recoveryTimes, type Violation } from './checker.js';
+import { RegattaError } from '@regatta/errors';
 import { waitForMirrorAgreement, type MirrorAgreement } from './mirror-agreement.js';
 import { createWorkloadReady, removeWorkload, type Observer } from './observer.js';
-import { killNats, type Outage } from './programs.js';
+import { startFaultInjector } from './fault-injector.js';
+import { RolloutTally, type RolloutOutcome } from './rollout-tally.js';
+import { killNats } from './programs.js';
 import { countBy, medianMax, type CheckResult } from './report.js';
 import {
   FAULT_KINDS,
   faultSchedule,
+  OWNER_FAULT_KINDS,
   rolloutPlans,
-  SUBSET_FAULT_KINDS,
-  type FaultKind,
   type RolloutPlan,
 } from './schedule.js';
 import { changeOps, shapeOf, type Workload } from './workloads/index.js';
@@ -39,12 +40,6 @@ const WATCHER_FAULT_FACTOR = 10;
 /** How long the mirror may take to agree with the API server after a rollout (kills and faults go on meanwhile). */
 const MIRROR_AGREEMENT_MS = 90_000;
 
-interface Injected extends Outage {
-  kind: FaultKind;
-  /** The rollout in its checked phase when the fault came, if any. */
-  rollout: number | undefined;
-}
-
 export async function checkChaosRollouts(
   w: World,
   obs: Observer,
@@ -56,24 +51,22 @@ export async function checkChaosRollouts(
     ...(kind.perNode ? { replicas: w.nodes } : {}),
   }).map((p) => kind.plan?.(p) ?? p);
   const podsFigure = kind.perNode ? `${w.nodes} (one per node)` : `${o.pods[0]}–${o.pods[1]}`;
+  const program = w.controllers.get(kind.app)!;
+  // the program owning the pods when that is another one (a UnitedDeployment's: its subsets' CloneSet program)
+  const owner = kind.subsets ? w.controllers.get(kind.subsets.app) : undefined;
+  if (kind.subsets && !owner)
+    throw new RegattaError('REGATTA_CHAOS_R1', `R1 ${kind.id}: the ${kind.subsets.app} program is not running`);
   const faults = faultSchedule(o.seed, {
     horizonMs: 6 * 3600_000,
     gapMs: o.gapMs,
     downMs: [500, 3000],
-    kinds: kind.subsets ? SUBSET_FAULT_KINDS : FAULT_KINDS,
+    kinds: owner ? OWNER_FAULT_KINDS : FAULT_KINDS,
   });
-  const program = w.controllers.get(kind.app)!;
-  const subsetProgram = kind.subsets ? w.controllers.get(kind.subsets.app) : undefined;
-  if (kind.subsets && !subsetProgram)
-    throw new Error(`R1 ${kind.id}: the ${kind.subsets.app} program is not running`);
   const crashCount = () =>
-    program.crashes.length + w.watcher.crashes.length + (subsetProgram?.crashes.length ?? 0);
+    program.crashes.length + w.watcher.crashes.length + (owner?.crashes.length ?? 0);
   const crashesBefore = crashCount();
   const nodes = await nodeLabels(w);
-  const injected: Injected[] = [];
   let checking: number | undefined;
-  let finished = false;
-  const t0 = w.now();
   const proxy = w.apiProxy;
   if (proxy) proxy.rate = o.apiFaults;
   const apiFaultsBefore = proxy?.injected.length ?? 0;
@@ -88,7 +81,8 @@ export async function checkChaosRollouts(
   ];
   const mirrored = mirrorKinds.map((k) => k.plural).join(', ');
   const mirrorChecks: MirrorAgreement[] = [];
-  const violations: Violation[] = [];
+  const tally = new RolloutTally();
+  const violations = tally.violations;
   const checkMirror = async (when: string) => {
     const m = await mirrorAgreement(w, mirrorKinds);
     mirrorChecks.push(m);
@@ -107,30 +101,21 @@ export async function checkChaosRollouts(
     `R1: ${plans.length} rollouts of ${kind.title}s, ${podsFigure} pods, seed ${o.seed}, a fault every ${o.gapMs[0] / 1000}–${o.gapMs[1] / 1000} s`,
   );
 
-  const injector = (async () => {
-    for (const f of faults) {
-      while (!finished && w.now() - t0 < f.atMs) await sleep(200);
-      if (finished) return;
-      const rollout = checking;
-      const outage =
-        f.kind === 'kill-watcher'
-          ? await w.watcher.kill9(f.downMs)
-          : f.kind === 'kill-controller'
-            ? await program.kill9(f.downMs)
-            : f.kind === 'kill-subset-program' && subsetProgram
-              ? await subsetProgram.kill9(f.downMs)
-              : await killNats(w.cluster.dir, f.downMs, w.now);
-      injected.push({ ...outage, kind: f.kind, rollout });
-      w.log(
-        `R1: ${f.kind} (down ${f.downMs} ms, back after ${fmt((outage.backAt - outage.at) / 1000)} s)${rollout === undefined ? '' : ` during rollout ${rollout}`}`,
-      );
-    }
-  })();
+  const injector = startFaultInjector(
+    w,
+    faults,
+    (kind, downMs) =>
+      kind === 'kill-watcher'
+        ? w.watcher.kill9(downMs)
+        : kind === 'kill-nats'
+          ? killNats(w.cluster.dir, downMs, w.now)
+          : kind === 'kill-owner' && owner
+            ? owner.kill9(downMs)
+            : program.kill9(downMs), // kill-controller (kill-owner is drawn only when there is an owner)
+    () => checking,
+  );
+  const injected = injector.injected;
 
-  const recoveries: number[] = [];
-  const durations: number[] = [];
-  const margins: number[] = [];
-  let completed = 0;
   try {
     for (const plan of plans) {
       const r = await oneRollout(
@@ -143,25 +128,12 @@ export async function checkChaosRollouts(
         () => checkMirror(`after rollout ${plan.index}`),
       );
       checking = undefined;
-      violations.push(
-        ...r.violations.map((v) => ({
-          ...v,
-          detail: `rollout ${plan.index} (${plan.change}, ${plan.replicas} pods): ${v.detail}`,
-        })),
-      );
-      margins.push(r.margin);
-      if (r.doneAt !== undefined) {
-        completed++;
-        durations.push(r.doneAt - r.changeAt);
-      }
-      const mine = injected.filter((f) => f.rollout === plan.index);
-      for (const t of recoveryTimes(mine, r.actions, r.doneAt)) if (t !== undefined) recoveries.push(t);
+      tally.add(plan.index, `${plan.change}, ${plan.replicas} pods`, r, injected);
     }
   } finally {
-    finished = true;
     if (proxy) proxy.rate = 0;
     if (watcherProxy) watcherProxy.rate = 0;
-    await injector;
+    await injector.stop();
   }
   const selfTest = await mirrorSelfTest(w, kind.id, mirrorKinds);
   if (selfTest !== 'reported')
@@ -180,7 +152,7 @@ export async function checkChaosRollouts(
     id: 'R1',
     title: `chaos rollouts (${kind.title})`,
     figures: [
-      ['rollouts completed', `${completed}/${plans.length}`],
+      tally.completedFigure(plans.length),
       ['kinds', countBy(plans.map((p) => p.change))],
       ['pods per rollout', `${podsFigure} (seed ${o.seed})`],
       ['faults injected', `${injected.length} (${during.length} mid-rollout)`],
@@ -208,9 +180,7 @@ export async function checkChaosRollouts(
         `${agreed.length}/${mirrorChecks.length} comparisons, after ${medianMax(agreed.map((m) => m.agreedAfterMs ?? 0))} (median / max)`,
       ],
       ['a pod created with the watcher down (self-test)', selfTest],
-      ['rollout duration, median / max', medianMax(durations)],
-      ['time to recover, median / max', medianMax(recoveries)],
-      ['available above the minimum, fewest', margins.length ? `${Math.min(...margins)} pods` : 'n/a'],
+      ...tally.timeFigures(),
     ],
     violations,
     crashes: crashCount() - crashesBefore,
@@ -231,14 +201,7 @@ async function oneRollout(
   setChecking: (i: number) => void,
   /** Before the workload is removed: the mirror compared with the API server. */
   checkMirror: () => Promise<void>,
-): Promise<{
-  violations: Violation[];
-  actions: number[];
-  changeAt: number;
-  doneAt: number | undefined;
-  /** Fewest available minus the fewest allowed: 0 when the rollout used its whole budget. */
-  margin: number;
-}> {
+): Promise<RolloutOutcome> {
   const ns = `chaos-r1-${kind.id}-${plan.index}`;
   const name = 'r1';
   const ref = kind.ref(ns, name);

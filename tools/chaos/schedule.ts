@@ -24,9 +24,13 @@ function pick<T>(rand: () => number, xs: readonly T[]): T {
 }
 
 export const FAULT_KINDS = ['kill-watcher', 'kill-controller', 'kill-nats'] as const;
-/** Also for a kind whose pods are its subset workloads' (a UnitedDeployment): kill -9 the program of those. */
-export const SUBSET_FAULT_KINDS = [...FAULT_KINDS, 'kill-subset-program'] as const;
-export type FaultKind = (typeof SUBSET_FAULT_KINDS)[number];
+/**
+ * `kill-controller`: the program under test; `kill-owner`: the program owning its pods when that is another one (a
+ * UnitedDeployment's subsets: the CloneSet program; R1's SidecarSet rollouts: the CloneSet program), drawn only when a
+ * schedule's `kinds` name it.
+ */
+export const OWNER_FAULT_KINDS = [...FAULT_KINDS, 'kill-owner'] as const;
+export type FaultKind = (typeof OWNER_FAULT_KINDS)[number];
 
 /** One fault: at `atMs` after the schedule starts, kill -9 the process; a supervisor starts it again `downMs` later. */
 export interface Fault {

@@ -47,3 +47,12 @@ export function valueLimit(bus: Bus): number {
   // a JetStream publish carries a few headers besides the value
   return Math.min(MAX_VALUE_BYTES, serverMax - 4096);
 }
+
+/**
+ * JetStream's "stream not found" (a KV bucket is a stream), whatever the client version calls the error: a bucket
+ * the watcher has not created yet, or one deleted since.
+ */
+export function isStreamNotFound(err: unknown): boolean {
+  const e = err as { name?: string; message?: string } | null;
+  return e?.name === 'StreamNotFoundError' || /stream not found/i.test(e?.message ?? '');
+}

@@ -1,5 +1,5 @@
 import type { KV, KvWatchEntry } from '@nats-io/kv';
-import { openMirrorBucket } from './bucket.js';
+import { isStreamNotFound, openMirrorBucket } from './bucket.js';
 import type { Bus } from './connection.js';
 import { decodeEnvelope } from './envelope.js';
 import type { Change, KubeObject } from '@regatta/kube';
@@ -134,14 +134,19 @@ export class Cache<T extends KubeObject = KubeObject> {
   }
 
   private async run(): Promise<void> {
+    let missing = false;
     while (!this.stopped) {
       try {
         this.kv ??= await openMirrorBucket(this.bus, this.kind, { create: false });
         await this.watchOnce(this.kv);
+        missing = false;
       } catch (err) {
-        // until the watcher has created the bucket (it does so once the registration is seen), opening it fails:
-        // that is waiting, not trouble — hasSynced stays false and readiness says so
-        if (!this.stopped && !(this.kv === undefined && isStreamNotFound(err))) this.options.onError?.(err);
+        // until the watcher has created the bucket (it does so once the registration is seen), opening or watching
+        // it fails: that is waiting, not trouble — hasSynced stays false and readiness says so. A bucket gone after
+        // the first sync is said once.
+        const gone = isStreamNotFound(err);
+        if (!this.stopped && !(gone && (missing || !this.synced))) this.options.onError?.(err);
+        missing = gone;
       }
       if (!this.stopped) await new Promise((r) => setTimeout(r, this.options.rewatchDelayMs ?? 500));
     }
@@ -252,8 +257,3 @@ export class Cache<T extends KubeObject = KubeObject> {
   }
 }
 
-/** JetStream's "stream not found" (a KV bucket is a stream), whatever the client version calls the error. */
-function isStreamNotFound(err: unknown): boolean {
-  const e = err as { name?: string; message?: string } | null;
-  return e?.name === 'StreamNotFoundError' || /stream not found/i.test(e?.message ?? '');
-}

@@ -3,6 +3,7 @@
 // After any interruption it watches again and reports the current value (or its absence).
 import type { KV } from '@nats-io/kv';
 import type { KubeObject } from '@regatta/kube';
+import { isStreamNotFound } from './bucket.js';
 import type { Bus } from './connection.js';
 import { decodeEnvelope } from './envelope.js';
 import { bucketName, objectKey, type KindRef } from './kinds.js';
@@ -47,29 +48,37 @@ export class ObjectWatch<T extends KubeObject = KubeObject> {
     return this.synced;
   }
 
-  /** Starts watching; resolves once the current value (or its absence) is known. */
+  /**
+   * Starts watching; resolves once the current value (or its absence) is known, or once {@link stop} is called
+   * before that (then {@link hasSynced} stays false), so a program told to stop while it waits for the bucket exits.
+   */
   async start(): Promise<void> {
     this.loop = this.run();
-    if (!this.synced) await new Promise<void>((r) => this.syncWaiters.push(r));
+    if (!this.synced && !this.stopped) await new Promise<void>((r) => this.syncWaiters.push(r));
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     this.watch?.stop();
+    for (const w of this.syncWaiters.splice(0)) w();
     await this.loop;
   }
 
   private async run(): Promise<void> {
     let kv: KV | undefined;
+    let missing = false;
     while (!this.stopped) {
       try {
         // mirror buckets allow direct gets; saying so makes `get` use the per-key subject a node agent is allowed
         kv ??= await this.bus.kvm.open(this.bucket, { allow_direct: true });
         await this.watchOnce(kv);
+        missing = false;
       } catch (err) {
-        // until the watcher has created the bucket (once a registration asks for the kind), opening it fails:
-        // that is waiting, not trouble
-        if (!this.stopped && !(kv === undefined && isStreamNotFound(err))) this.options.onError?.(err);
+        // until the watcher has created the bucket (once a registration asks for the kind), opening or watching it
+        // fails: that is waiting (readiness says so), not trouble. A bucket gone after the first sync is said once.
+        const gone = isStreamNotFound(err);
+        if (!this.stopped && !(gone && (missing || !this.synced))) this.options.onError?.(err);
+        missing = gone;
       }
       if (!this.stopped) await new Promise((r) => setTimeout(r, this.options.rewatchDelayMs ?? 500));
     }
@@ -122,7 +131,3 @@ export class ObjectWatch<T extends KubeObject = KubeObject> {
   }
 }
 
-function isStreamNotFound(err: unknown): boolean {
-  const e = err as { name?: string; message?: string } | null;
-  return e?.name === 'StreamNotFoundError' || /stream not found/i.test(e?.message ?? '');
-}

@@ -64,6 +64,7 @@ export function registerKinds(
   const key = registrationKey(controller, instance);
   let kv: KV | undefined;
   let stopped = false;
+  let announced = false;
   let timer: NodeJS.Timeout | undefined;
   const announce = async () => {
     if (stopped) return;
@@ -73,6 +74,7 @@ export function registerKinds(
         key,
         JSON.stringify({ controller, instance, kinds, at: Date.now() } satisfies Registration),
       );
+      announced = true;
       timer = setTimeout(() => void announce(), REFRESH_MS);
     } catch (err) {
       onError?.(err);
@@ -85,7 +87,8 @@ export function registerKinds(
     stop: async () => {
       stopped = true;
       clearTimeout(timer);
-      await kv?.delete(key);
+      // nothing to withdraw when no announcement was ever written (the bucket not there yet)
+      if (announced) await kv?.delete(key);
     },
   };
 }

@@ -47,16 +47,23 @@ export async function runNodeAgent(a: NodeAgentArgs, env: NodeJS.ProcessEnv = pr
     process.once('SIGTERM', () => resolve());
     process.once('SIGINT', () => resolve());
   });
+  let started: Promise<boolean> | undefined;
   try {
     await checkRuntime(cri, log);
-    await agent.start();
-    log.info({ criSocket: a.criSocket, maxWorkers: a.maxWorkers }, 'image puller started');
-    await stopped;
+    // a stop signal may come while the agent still waits for its NodeImage (the bucket not there yet): the stop
+    // below ends that wait
+    started = agent.start().then(() => true);
+    if (await Promise.race([started, stopped.then(() => false)])) {
+      log.info({ criSocket: a.criSocket, maxWorkers: a.maxWorkers }, 'image puller started');
+      await stopped;
+    }
   } catch (err) {
     log.error({ err }, `${program} stopped with an error`);
     process.exitCode = 1;
   } finally {
     await agent.stop().catch((err: unknown) => log.warn({ err }, 'agent stop failed'));
+    // settled: either it won the race above (a failure was reported there) or the stop released it
+    await started?.catch(() => false);
     ac.abort();
     await serving.catch(() => undefined);
     cri.close();

@@ -170,6 +170,28 @@ describe('Manager: order', () => {
     await done;
     expect(journal).toEqual(['cache start', 'start controller', 'stop controller', 'cache stop']);
   });
+  it('stops a start/stop cache that never syncs when told to stop while it waits', async () => {
+    const journal: string[] = [];
+    const neverSyncs: StartStop = {
+      start: () => {
+        journal.push('cache start');
+        return new Promise<void>(() => undefined);
+      },
+      stop: async () => {
+        journal.push('cache stop');
+        return Promise.resolve();
+      },
+      waitForSync: () => new Promise<void>(() => undefined),
+    };
+    const m = new Manager({ ...noSignals, gracefulShutdownTimeoutMs: 5_000 });
+    m.add(startStopRunnable('pods', neverSyncs));
+    const stop = new AbortController();
+    const done = m.start(stop.signal);
+    await new Promise((r) => setTimeout(r, 20));
+    stop.abort();
+    await done;
+    expect(journal).toEqual(['cache start', 'cache stop']);
+  });
 });
 
 describe('Manager: failures', () => {

@@ -42,13 +42,20 @@ export function startStopRunnable(name: string, target: StartStop): Runnable & P
   const runnable: Runnable & Partial<SyncWaiter> = {
     name,
     async start(signal: AbortSignal): Promise<void> {
-      await target.start();
-      if (!signal.aborted) {
-        await new Promise<void>((resolve) =>
-          signal.addEventListener('abort', () => resolve(), { once: true }),
-        );
+      const aborted = new Promise<void>((resolve) => {
+        if (signal.aborted) resolve();
+        else signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+      // a stop may come while start still waits (a cache whose bucket never syncs): it must not wait on
+      const started = target.start();
+      // a failure after the stop is moot; one before it fails the runnable through the race below
+      started.catch(() => undefined);
+      try {
+        await Promise.race([started, aborted]);
+        await aborted;
+      } finally {
+        await target.stop();
       }
-      await target.stop();
     },
   };
   const waitForSync = target.waitForSync?.bind(target);
