@@ -8,7 +8,7 @@ describe('parseArgs', () => {
     expect(a.fuzz).toBe(50);
     expect(a.rollouts).toBe(10);
     expect(a.pods).toEqual([30, 100]);
-    expect(a.r1Kinds).toEqual(['cloneset', 'asts', 'ads', 'sidecarset']);
+    expect(a.r1Kinds).toEqual(['cloneset', 'asts', 'ads', 'ud', 'sidecarset']);
   });
 
   it('reads the options', () => {
@@ -21,7 +21,7 @@ describe('parseArgs', () => {
       '--r6-pods=30',
       '--fuzz=10000',
       '--r2-kinds=sidecarset,ads',
-      '--r1-kinds=sidecarset,asts',
+      '--r1-kinds=sidecarset,ud,asts',
       '--keep',
     ]);
     expect(a).toMatchObject({
@@ -33,7 +33,7 @@ describe('parseArgs', () => {
       r6Pods: 30,
       fuzz: 10000,
       r2Kinds: ['ads', 'sidecarset'],
-      r1Kinds: ['asts', 'sidecarset'],
+      r1Kinds: ['asts', 'ud', 'sidecarset'],
       keep: true,
     });
   });

@@ -9,6 +9,8 @@ const pod = (uid: string, o: Partial<PodView> = {}): PodView => ({
   revision: 'r1',
   identity: uid,
   image: 'old',
+  group: '',
+  node: '',
   ...o,
 });
 const pods = (n: number) => Array.from({ length: n }, (_, i) => pod(`p${i}`));
@@ -34,7 +36,116 @@ describe('viewOf', () => {
       revision: 'cs-1',
       identity: 'a',
       image: 'nginx',
+      group: '',
+      node: '',
     });
+  });
+
+  it("reads a UnitedDeployment's pod: its subset as group, its UD revision, its node", () => {
+    const v = viewOf(
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: {
+          uid: 'u',
+          name: 'ud-a-x',
+          labels: {
+            'controller-revision-hash': 'cs-1',
+            'apps.kruise.io/controller-revision-hash': 'ud-7',
+            'apps.kruise.io/subset-name': 'a',
+          },
+        },
+        spec: { nodeName: 'node-1', containers: [{ name: 'app', image: 'nginx' }] },
+      } as never,
+      {
+        group: (p) => p.metadata?.labels?.['apps.kruise.io/subset-name'] ?? '',
+        revisionLabel: 'apps.kruise.io/controller-revision-hash',
+      },
+    );
+    expect(v).toMatchObject({ revision: 'ud-7', group: 'a', node: 'node-1', available: false });
+  });
+});
+
+describe("InvariantChecker, groups (a UnitedDeployment's subsets)", () => {
+  const grouped = (g: string, i: number, o: Partial<PodView> = {}) =>
+    pod(`${g}${i}`, { group: g, node: `node-${g}`, ...o });
+  const start = () => {
+    const c = new InvariantChecker();
+    c.list(
+      [0, 1, 2, 3].flatMap((i) => [grouped('a', i), grouped('b', i)]),
+      0,
+    );
+    c.begin(
+      {
+        minAvailable: 6,
+        maxPods: 8,
+        inPlace: { creates: 0, deletes: 0 },
+        groups: {
+          a: {
+            minAvailable: 3,
+            maxPods: 4,
+            inPlace: { creates: 0, deletes: 0 },
+            partition: { maxUpdated: 1 },
+          },
+          b: { minAvailable: 3, maxPods: 4, inPlace: { creates: 0, deletes: 0 } },
+        },
+        placement: { a: ['node-a'], b: ['node-b'] },
+      },
+      0,
+    );
+    return c;
+  };
+  const kinds = (c: InvariantChecker) => c.violations.map((v) => `${v.kind} ${v.detail}`);
+
+  it.each([
+    [
+      'one unavailable in each subset: within both budgets',
+      [grouped('a', 0, { available: false }), grouped('b', 0, { available: false })],
+      [],
+    ],
+    [
+      'two unavailable in one subset: its budget broken, though the whole keeps 6',
+      [grouped('a', 0, { available: false }), grouped('a', 1, { available: false })],
+      ['unavailable a: 2 pods available, at least 3 required'],
+    ],
+    [
+      "a pod bound to another subset's node",
+      [grouped('b', 4, { node: 'node-a' })],
+      [
+        'surge b: 5 pods, at most 4 allowed',
+        'recreate b: 1 pods created, 0 allowed (in place)',
+        'placement cs-b4 of b on node-a, not one of node-b',
+        'recreate 1 pods created, 0 allowed (in place)',
+        'surge 9 pods, at most 8 allowed',
+      ].sort(),
+    ],
+    [
+      'a pod of no subset',
+      [pod('x', { group: '' })],
+      [
+        'placement cs-x belongs to no group (none)',
+        'recreate 1 pods created, 0 allowed (in place)',
+        'surge 9 pods, at most 8 allowed',
+      ].sort(),
+    ],
+    [
+      "two updated in subset a, whose partition allows 1; b's updates are its own",
+      [
+        grouped('a', 0, { revision: 'r2' }),
+        grouped('a', 1, { revision: 'r2' }),
+        grouped('b', 0, { revision: 'r2' }),
+      ],
+      ['partition a: 2 pods updated, the partition allows 1'],
+    ],
+    [
+      'the same identity in two subsets is no duplicate; within one it is',
+      [grouped('b', 0, { identity: 'a0' }), grouped('a', 1, { identity: 'a0' })],
+      ['duplicate-identity a: identity a0 on cs-a0 and cs-a1'],
+    ],
+  ] as const)('%s', (_, changes, want) => {
+    const c = start();
+    changes.forEach((p, i) => c.upsert(p, i + 1));
+    expect(kinds(c).sort()).toEqual(want);
   });
 });
 

@@ -20,6 +20,13 @@ export interface PodView {
   identity: string;
   /** The first container's image in the spec (what an in-place update changes). */
   image: string;
+  /**
+   * The part of its workload the pod belongs to (a UnitedDeployment's subset), judged against `Bounds.groups`; empty
+   * for single workloads.
+   */
+  group: string;
+  /** The node it is bound to (`spec.nodeName`), empty while pending. */
+  node: string;
   /** Containers the pod must have and lacks (R1's SidecarSet rollouts: a selected pod's sidecars); judged always. */
   lacks?: string[];
 }
@@ -31,7 +38,16 @@ const REVISION = 'controller-revision-hash';
 export type IdentityOf = (p: Pod) => string;
 export const cloneSetInstanceId: IdentityOf = (p) => p.metadata?.labels?.[INSTANCE_ID] ?? '';
 
-export function viewOf(p: Pod, identityOf: IdentityOf = cloneSetInstanceId): PodView {
+/** How the pods of one namespace are read (workloads/*.ts); each part defaults to a single CloneSet's reading. */
+export interface PodReading {
+  identity?: IdentityOf;
+  /** PodView.group: a UnitedDeployment's subset (`apps.kruise.io/subset-name`); none by default. */
+  group?: (p: Pod) => string;
+  /** The label holding the revision (`controller-revision-hash` by default). */
+  revisionLabel?: string;
+}
+
+export function viewOf(p: Pod, reading: PodReading = {}): PodView {
   const ready = p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
   const terminating = !!p.metadata?.deletionTimestamp;
   return {
@@ -39,9 +55,11 @@ export function viewOf(p: Pod, identityOf: IdentityOf = cloneSetInstanceId): Pod
     name: p.metadata?.name ?? '',
     available: ready && !terminating,
     terminating,
-    revision: p.metadata?.labels?.[REVISION] ?? '',
-    identity: identityOf(p),
+    revision: p.metadata?.labels?.[reading.revisionLabel ?? REVISION] ?? '',
+    identity: (reading.identity ?? cloneSetInstanceId)(p),
     image: p.spec?.containers?.[0]?.image ?? '',
+    group: reading.group?.(p) ?? '',
+    node: p.spec?.nodeName ?? '',
   };
 }
 
@@ -63,6 +81,14 @@ export interface Bounds {
   perIdentity?: number;
   /** Identities are ordinals below this (an Advanced StatefulSet's `replicas`, no reserved ordinals). */
   ordinalsBelow?: number;
+  /**
+   * Workloads within the workload (a UnitedDeployment's subsets): each group's pods are held to its own bounds as
+   * well (their `groups` and `placement` ignored), identities compared within a group only. A pod of a group not
+   * listed is a `placement` violation.
+   */
+  groups?: Record<string, Bounds>;
+  /** The nodes each group's pods may be bound to (a subset's node selector); a pod bound elsewhere is a violation. */
+  placement?: Record<string, readonly string[]>;
 }
 
 export type ViolationKind =
@@ -73,6 +99,10 @@ export type ViolationKind =
   | 'duplicate-identity'
   /** A pod updated that the partition keeps at its old revision. */
   | 'partition'
+  /** A pod bound to a node its group (a UnitedDeployment's subset) does not select, or of no known group. */
+  | 'placement'
+  /** A UnitedDeployment's subset replicas not as its allocation says (docs/uniteddeployment.md). */
+  | 'allocation'
   | 'incomplete'
   | 'status'
   | 'trace'
@@ -113,8 +143,9 @@ export class InvariantChecker {
   private baseline = new Set<string>();
   /** The revisions of the pods present when checking began (any other is an update). */
   private baseRevisions = new Set<string>();
-  private readonly createdSince = new Set<string>();
-  private readonly deletedSince = new Set<string>();
+  /** uid → group of the pods created, and of the baseline pods deleted, since checking began. */
+  private readonly createdSince = new Map<string, string>();
+  private readonly deletedSince = new Map<string, string>();
   /** Lowest available count and highest active count seen while checking. */
   minAvailableSeen = Infinity;
   maxPodsSeen = 0;
@@ -198,8 +229,8 @@ export class InvariantChecker {
     if (!acted) return;
     this.action(at);
     if (!this.bounds) return;
-    if (!before) this.createdSince.add(p.uid);
-    if (p.terminating && this.baseline.has(p.uid)) this.deletedSince.add(p.uid);
+    if (!before) this.createdSince.set(p.uid, p.group);
+    if (p.terminating && this.baseline.has(p.uid)) this.deletedSince.set(p.uid, p.group);
   }
 
   private gone(uid: string, at: number): void {
@@ -207,7 +238,7 @@ export class InvariantChecker {
     if (!before) return;
     this.pods.delete(uid);
     if (!before.terminating) this.action(at);
-    if (this.bounds && this.baseline.has(uid)) this.deletedSince.add(uid);
+    if (this.bounds && this.baseline.has(uid)) this.deletedSince.set(uid, before.group);
   }
 
   private action(at: number): void {
@@ -222,25 +253,48 @@ export class InvariantChecker {
     const available = active.filter((p) => p.available).length;
     this.minAvailableSeen = Math.min(this.minAvailableSeen, available);
     this.maxPodsSeen = Math.max(this.maxPodsSeen, active.length);
-    if (available < b.minAvailable)
-      this.add('unavailable', at, `${available} pods available, at least ${b.minAvailable} required`);
-    if (active.length > b.maxPods)
-      this.add('surge', at, `${active.length} pods, at most ${b.maxPods} allowed`);
-    if (b.inPlace) {
-      if (this.createdSince.size > b.inPlace.creates)
+    this.judgeSet(b, active, undefined, at);
+    if (!b.groups) return;
+    for (const [g, gb] of Object.entries(b.groups))
+      this.judgeSet(
+        gb,
+        active.filter((p) => p.group === g),
+        g,
+        at,
+      );
+    for (const p of active) {
+      const allowed = b.placement?.[p.group];
+      if (!(p.group in b.groups))
+        this.add('placement', at, `${p.name} belongs to no group (${p.group || 'none'})`, p.group);
+      else if (p.node && allowed && !allowed.includes(p.node))
         this.add(
-          'recreate',
+          'placement',
           at,
-          `${this.createdSince.size} pods created, ${b.inPlace.creates} allowed (in place)`,
-        );
-      if (this.deletedSince.size > b.inPlace.deletes)
-        this.add(
-          'recreate',
-          at,
-          `${this.deletedSince.size} pods deleted, ${b.inPlace.deletes} allowed (in place)`,
+          `${p.name} of ${p.group} on ${p.node}, not one of ${allowed.join(', ')}`,
+          p.group,
         );
     }
-    if (b.partition) this.judgePartition(b.partition, active, at);
+  }
+
+  /** `active` (the whole workload's, or group `g`'s pods) against `b`; identities only within a group. */
+  private judgeSet(b: Bounds, active: PodView[], g: string | undefined, at: number): void {
+    const of = g === undefined ? '' : `${g}: `;
+    const available = active.filter((p) => p.available).length;
+    if (available < b.minAvailable)
+      this.add('unavailable', at, `${of}${available} pods available, at least ${b.minAvailable} required`, g);
+    if (active.length > b.maxPods)
+      this.add('surge', at, `${of}${active.length} pods, at most ${b.maxPods} allowed`, g);
+    if (b.inPlace) {
+      const count = (m: Map<string, string>) =>
+        g === undefined ? m.size : [...m.values()].filter((x) => x === g).length;
+      const [created, deleted] = [count(this.createdSince), count(this.deletedSince)];
+      if (created > b.inPlace.creates)
+        this.add('recreate', at, `${of}${created} pods created, ${b.inPlace.creates} allowed (in place)`, g);
+      if (deleted > b.inPlace.deletes)
+        this.add('recreate', at, `${of}${deleted} pods deleted, ${b.inPlace.deletes} allowed (in place)`, g);
+    }
+    if (b.partition) this.judgePartition(b.partition, active, of, g, at);
+    if (b.groups) return;
     const byId = new Map<string, string[]>();
     for (const p of active) {
       if (!p.identity) continue;
@@ -248,27 +302,40 @@ export class InvariantChecker {
         this.add(
           'duplicate-identity',
           at,
-          `ordinal ${p.identity} of ${p.name}, below ${b.ordinalsBelow} expected`,
+          `${of}ordinal ${p.identity} of ${p.name}, below ${b.ordinalsBelow} expected`,
         );
       const names = [...(byId.get(p.identity) ?? []), p.name];
       byId.set(p.identity, names);
       if (names.length > (b.perIdentity ?? 1))
-        this.add('duplicate-identity', at, `identity ${p.identity} on ${names.join(' and ')}`);
+        this.add('duplicate-identity', at, `${of}identity ${p.identity} on ${names.join(' and ')}`);
     }
   }
 
-  private judgePartition(pt: NonNullable<Bounds['partition']>, active: PodView[], at: number): void {
+  private judgePartition(
+    pt: NonNullable<Bounds['partition']>,
+    active: PodView[],
+    of: string,
+    g: string | undefined,
+    at: number,
+  ): void {
     const updated = active.filter((p) => !this.baseRevisions.has(p.revision));
     if (pt.maxUpdated !== undefined && updated.length > pt.maxUpdated)
-      this.add('partition', at, `${updated.length} pods updated, the partition allows ${pt.maxUpdated}`);
+      this.add(
+        'partition',
+        at,
+        `${of}${updated.length} pods updated, the partition allows ${pt.maxUpdated}`,
+        g,
+      );
     const below = pt.oldBelow;
     if (below === undefined) return;
     const early = updated.filter((p) => Number(p.identity) < below).map((p) => p.name);
-    if (early.length > 0) this.add('partition', at, `${early.join(', ')} updated below partition ${below}`);
+    if (early.length > 0)
+      this.add('partition', at, `${of}${early.join(', ')} updated below partition ${below}`, g);
   }
 
-  private add(kind: ViolationKind, at: number, detail: string): void {
-    const key = `${kind}:${kind === 'duplicate-identity' ? detail : ''}`;
+  /** One entry per kind (per group: `g`), counting its occurrences; each duplicated identity an entry of its own. */
+  private add(kind: ViolationKind, at: number, detail: string, g?: string): void {
+    const key = `${kind}:${g ?? ''}:${kind === 'duplicate-identity' ? detail : ''}`;
     const v = this.found.get(key);
     if (v) v.count++;
     else this.found.set(key, { kind, at, count: 1, detail });

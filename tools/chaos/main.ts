@@ -80,6 +80,8 @@ try {
   const r1Kinds = args.only.includes('R1')
     ? args.r1Kinds.filter(isWorkloadId).map((id) => WORKLOADS[id])
     : [];
+  // R1's programs: each kind's, and the program of its subset workloads (a UnitedDeployment's CloneSets)
+  const r1Apps = r1Kinds.flatMap((k) => [k.app, ...(k.subsets ? [k.subsets.app] : [])]);
   // R1's SidecarSet upgrades: of a CloneSet's pods, the SidecarSet program started by the check (its webhooks)
   const r1Sidecar = args.only.includes('R1') && args.r1Kinds.includes('sidecarset');
   // every check but R3 rolls out CloneSets (R1 only when its kinds include them or SidecarSet upgrades)
@@ -90,7 +92,7 @@ try {
     ...new Set([
       'watcher',
       ...(withCloneSet ? ['cloneset'] : []),
-      ...r1Kinds.map((k) => k.app),
+      ...r1Apps,
       ...(r1Sidecar ? ['sidecarset'] : []),
       ...(args.only.includes('R3') ? ['sidecarset', ...R3_PROGRAMS.map((p) => p.app)] : []),
       ...(args.only.includes('R2')
@@ -118,7 +120,7 @@ try {
     cluster,
     dir,
     bundles,
-    controllers: [...new Set([...(withCloneSet ? ['cloneset'] : []), ...r1Kinds.map((k) => k.app)])],
+    controllers: [...new Set([...(withCloneSet ? ['cloneset'] : []), ...r1Apps])],
     ...(args.apiFaults > 0 && args.only.includes('R1') ? { apiProxy: { seed: args.seed } } : {}),
     // R1's DaemonSets: one pod per node, ten nodes
     nodes: Math.max(3, Math.ceil((2 * maxPods) / 110) + 1, r1Kinds.some((k) => k.perNode) ? ADS_NODES : 0),
@@ -127,7 +129,12 @@ try {
     log,
   });
   observer = new Observer(world.client, now, [
-    ...new Set([...(withCloneSet ? [WORKLOADS.cloneset] : []), ...r1Kinds].map((k) => k.resource)),
+    ...new Set(
+      [...(withCloneSet ? [WORKLOADS.cloneset] : []), ...r1Kinds].flatMap((k) => [
+        k.resource,
+        ...(k.subsets ? [k.subsets.resource] : []),
+      ]),
+    ),
   ]);
   await observer.start();
   const [w, obs, natsAuth, natsUrl] = [world, observer, cluster.endpoints.natsAuth!, cluster.endpoints.nats!];

@@ -6,7 +6,7 @@ import { Annotations, type Pod } from '@regatta/api';
 import { ListWatcher, type KubeClient, type KubeObject, type WatchedResource } from '@regatta/kube';
 import { waitFor } from '@regatta/local-cluster';
 import { CLONESETS, PODS, type CloneSetObj } from '../bench/rollout-watch.js';
-import { InvariantChecker, viewOf, type IdentityOf, type PodView } from './checker.js';
+import { InvariantChecker, viewOf, type PodReading, type PodView } from './checker.js';
 
 /** A workload as the suite reads it: CloneSet and StatefulSet statuses share these fields. */
 export type WorkloadObj = CloneSetObj;
@@ -43,14 +43,23 @@ export function describeStatus(o: WorkloadObj | undefined): string {
     : 'no status';
 }
 
-/** The rollout-trace record's traceparent and target revision (docs/adr/0007), if the workload has one. */
-export function traceOf(o: KubeObject | undefined): { traceparent: string; to: string } | undefined {
+/**
+ * The rollout-trace record's traceparent and target revision (docs/adr/0007), if the workload has one; `generation`
+ * for kinds that trace every change of their spec (a UnitedDeployment, docs/uniteddeployment.md).
+ */
+export function traceOf(
+  o: KubeObject | undefined,
+): { traceparent: string; to: string; generation?: number } | undefined {
   const raw = o?.metadata?.annotations?.[Annotations.RolloutTrace];
   if (!raw) return undefined;
   try {
-    const r = JSON.parse(raw) as { traceparent?: unknown; to?: unknown };
+    const r = JSON.parse(raw) as { traceparent?: unknown; to?: unknown; generation?: unknown };
     return typeof r.traceparent === 'string' && typeof r.to === 'string'
-      ? { traceparent: r.traceparent, to: r.to }
+      ? {
+          traceparent: r.traceparent,
+          to: r.to,
+          ...(typeof r.generation === 'number' ? { generation: r.generation } : {}),
+        }
       : undefined;
   } catch {
     return undefined;
@@ -59,8 +68,9 @@ export function traceOf(o: KubeObject | undefined): { traceparent: string; to: s
 
 /**
  * The suite's own eyes: pods and workloads as the API server reports them. `checker(ns)` is the namespace's
- * InvariantChecker; `latest` the newest version of each workload (namespaces hold one each); `traces` every
- * distinct traceparent seen per workload and target revision.
+ * InvariantChecker; `latest` the newest version of each workload not deleted (namespaces hold one each, or a
+ * UnitedDeployment and its subsets' workloads); `traces` every distinct traceparent seen per workload and target
+ * revision (and generation, for a record that names one).
  */
 export class Observer {
   private readonly checkers = new Map<string, { checker: InvariantChecker; view: (p: Pod) => PodView }>();
@@ -100,7 +110,7 @@ export class Observer {
       this.latest.set(key, o);
       const t = traceOf(o);
       if (t) {
-        const k = `${key}@${t.to}`;
+        const k = `${key}@${t.to}${t.generation === undefined ? '' : `#${t.generation}`}`;
         this.traces.set(k, new Set([...(this.traces.get(k) ?? []), t.traceparent]));
       }
     };
@@ -109,7 +119,7 @@ export class Observer {
         new ListWatcher<WorkloadObj>(client, r, {
           onList: async (objs) => objs.forEach(seen),
           onUpsert: async (o) => seen(o),
-          onDelete: async () => undefined,
+          onDelete: async (o) => void this.latest.delete(`${o.metadata?.namespace}/${o.metadata?.name}`),
         }),
     );
   }
@@ -121,27 +131,35 @@ export class Observer {
   }
 
   /**
-   * The checker of a namespace, created empty (its pods arrive with their first event); `identity`: what no two of
-   * its pods may share (a CloneSet's instance id when not given); `view`: how it sees a pod (viewOf with `identity`
-   * when not given). Both fixed when the checker is created.
+   * The checker of a namespace, created empty (its pods arrive with their first event); `reading`: how its pods are
+   * read (what no two may share, their group, their revision label; a CloneSet's by default); `view`: how it sees a
+   * pod (viewOf with `reading` when not given; R1's SidecarSet rollouts read a pod's sidecars). Both fixed when the
+   * checker is created.
    */
-  checker(ns: string, identity?: IdentityOf, view?: (p: Pod) => PodView): InvariantChecker {
+  checker(
+    ns: string,
+    reading: PodReading = {},
+    view: (p: Pod) => PodView = (p) => viewOf(p, reading),
+  ): InvariantChecker {
     let c = this.checkers.get(ns);
-    if (!c)
-      this.checkers.set(
-        ns,
-        (c = { checker: new InvariantChecker(), view: view ?? ((p) => viewOf(p, identity)) }),
-      );
+    if (!c) this.checkers.set(ns, (c = { checker: new InvariantChecker(), view }));
     return c.checker;
+  }
+
+  /** The watched workloads of a namespace (a UnitedDeployment's subset workloads, say). */
+  workloadsIn(ns: string): WorkloadObj[] {
+    return [...this.latest.values()].filter((o) => o.metadata?.namespace === ns);
   }
 
   workload(ns: string, name: string): WorkloadObj | undefined {
     return this.latest.get(`${ns}/${name}`);
   }
 
-  /** Distinct traceparents recorded for the rollout of `ns/name` to revision `to`. */
-  tracesOf(ns: string, name: string, to: string): string[] {
-    return [...(this.traces.get(`${ns}/${name}@${to}`) ?? [])];
+  /** Distinct traceparents recorded for the rollout of `ns/name` to revision `to` (for the change `generation`). */
+  tracesOf(ns: string, name: string, to: string, generation?: number): string[] {
+    return [
+      ...(this.traces.get(`${ns}/${name}@${to}${generation === undefined ? '' : `#${generation}`}`) ?? []),
+    ];
   }
 
   /** Polls the watched workload until `pred` holds; the time it held, or undefined after `timeoutMs`. */
@@ -167,7 +185,7 @@ export class Observer {
 }
 
 /**
- * Creates a namespace and a workload in it; resolves when its `replicas` pods are ready (or throws). `identity`:
+ * Creates a namespace and a workload in it; resolves when its `replicas` pods are ready (or throws). `reading`:
  * the namespace's checker's (Observer.checker).
  */
 export async function createWorkloadReady(
@@ -177,7 +195,7 @@ export async function createWorkloadReady(
     ns: string;
     object: KubeObject;
     replicas: number;
-    identity?: IdentityOf;
+    reading?: PodReading;
     /** The kind's reading of its status (a CloneSet's by default). */
     done?: (w: WorkloadObj, generation: number, replicas: number) => boolean;
     describe?: (w: WorkloadObj | undefined) => string;
@@ -187,7 +205,7 @@ export async function createWorkloadReady(
   const name = o.object.metadata?.name ?? '';
   const done = o.done ?? rolledOut;
   await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: o.ns } });
-  obs.checker(o.ns, o.identity);
+  obs.checker(o.ns, o.reading);
   const created = await client.create(o.object);
   const gen = created.metadata?.generation ?? 1;
   const ok = await obs.until(o.ns, name, (w) => done(w, gen, o.replicas), timeoutMs);

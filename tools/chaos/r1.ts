@@ -1,9 +1,12 @@
-// R1, chaos rollouts (reduced): rollouts of one workload kind (workloads/*.ts: CloneSet, Advanced StatefulSet) — in
-// place, recreate, partition steps, scale changes, in turn (schedule.ts rolloutPlans) — one after the other, while a
-// seeded fault schedule kills -9 the watcher, the kind's program and nats-server, each started again after its down
-// time as a supervisor would. Each rollout is held by the independent checker (checker.ts) from its change to its
+// R1, chaos rollouts (reduced): rollouts of one workload kind (workloads/*.ts: CloneSet, Advanced StatefulSet, Advanced
+// DaemonSet, UnitedDeployment) — in place, recreate, partition steps, scale changes, in turn (schedule.ts
+// rolloutPlans) — one after the other, while a seeded fault schedule kills -9 the watcher, the kind's program (and for
+// a UnitedDeployment its subsets' program too) and nats-server, each started again after its down time as a
+// supervisor would. Each rollout is held by the independent checker (checker.ts) from its change to its
 // end: maxUnavailable, replicas + maxSurge, no recreate where in-place is expected, no pod updated the partition
-// keeps, no two live pods with one identity (instance id, ordinal), completion, status converged to the pods.
+// keeps, no two live pods with one identity (instance id, ordinal), completion, status converged to the pods; for a
+// UnitedDeployment each subset within its own workload's bounds, every pod on its subset's nodes, and the subsets'
+// replicas as the allocation says once done.
 // With API faults, the kind's program and the watcher each reach the API server through a fault-injecting proxy
 // (api-proxy.ts). After each rollout and at the end, with or without them, the watcher's mirror on the bus must come
 // to agree with the API server (mirror-agreement.ts). SidecarSet sidecar upgrades are R1's sibling, r1-sidecarset.ts.
@@ -11,14 +14,22 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fmt } from '../bench/common.js';
 import { IMAGE_NEW } from '../bench/rollout-config.js';
 import { KINDS, type KindRef } from '@regatta/bus';
+import { RegattaError } from '@regatta/errors';
 import { waitForMirrorAgreement, type MirrorAgreement } from './mirror-agreement.js';
 import { createWorkloadReady, removeWorkload, type Observer } from './observer.js';
 import { startFaultInjector } from './fault-injector.js';
 import { RolloutTally, type RolloutOutcome } from './rollout-tally.js';
 import { killNats } from './programs.js';
 import { countBy, medianMax, type CheckResult } from './report.js';
-import { faultSchedule, rolloutPlans, type RolloutPlan } from './schedule.js';
+import {
+  FAULT_KINDS,
+  faultSchedule,
+  OWNER_FAULT_KINDS,
+  rolloutPlans,
+  type RolloutPlan,
+} from './schedule.js';
 import { changeOps, shapeOf, type Workload } from './workloads/index.js';
+import type { NodeLabels } from './workloads/kind.js';
 import type { World } from './world.js';
 
 /**
@@ -40,9 +51,21 @@ export async function checkChaosRollouts(
     ...(kind.perNode ? { replicas: w.nodes } : {}),
   }).map((p) => kind.plan?.(p) ?? p);
   const podsFigure = kind.perNode ? `${w.nodes} (one per node)` : `${o.pods[0]}–${o.pods[1]}`;
-  const faults = faultSchedule(o.seed, { horizonMs: 6 * 3600_000, gapMs: o.gapMs, downMs: [500, 3000] });
   const program = w.controllers.get(kind.app)!;
-  const crashesBefore = program.crashes.length + w.watcher.crashes.length;
+  // the program owning the pods when that is another one (a UnitedDeployment's: its subsets' CloneSet program)
+  const owner = kind.subsets ? w.controllers.get(kind.subsets.app) : undefined;
+  if (kind.subsets && !owner)
+    throw new RegattaError('REGATTA_CHAOS_R1', `R1 ${kind.id}: the ${kind.subsets.app} program is not running`);
+  const faults = faultSchedule(o.seed, {
+    horizonMs: 6 * 3600_000,
+    gapMs: o.gapMs,
+    downMs: [500, 3000],
+    kinds: owner ? OWNER_FAULT_KINDS : FAULT_KINDS,
+  });
+  const crashCount = () =>
+    program.crashes.length + w.watcher.crashes.length + (owner?.crashes.length ?? 0);
+  const crashesBefore = crashCount();
+  const nodes = await nodeLabels(w);
   let checking: number | undefined;
   const proxy = w.apiProxy;
   if (proxy) proxy.rate = o.apiFaults;
@@ -52,7 +75,11 @@ export async function checkChaosRollouts(
   if (watcherProxy) watcherProxy.rate = watcherRate;
   const watcherFaultsBefore = watcherProxy?.injected.length ?? 0;
   const watcherRequestsBefore = { ...(watcherProxy?.requests ?? { lists: 0, watches: 0 }) };
-  const mirrorKinds: KindRef[] = [KINDS.pods, { ...kind.resource, namespaced: true }];
+  const mirrorKinds: KindRef[] = [
+    KINDS.pods,
+    ...(kind.mirrorKinds ?? [{ ...kind.resource, namespaced: true }]),
+  ];
+  const mirrored = mirrorKinds.map((k) => k.plural).join(', ');
   const mirrorChecks: MirrorAgreement[] = [];
   const tally = new RolloutTally();
   const violations = tally.violations;
@@ -82,7 +109,9 @@ export async function checkChaosRollouts(
         ? w.watcher.kill9(downMs)
         : kind === 'kill-nats'
           ? killNats(w.cluster.dir, downMs, w.now)
-          : program.kill9(downMs), // kill-controller (the default schedule draws no kill-owner)
+          : kind === 'kill-owner' && owner
+            ? owner.kill9(downMs)
+            : program.kill9(downMs), // kill-controller (kill-owner is drawn only when there is an owner)
     () => checking,
   );
   const injected = injector.injected;
@@ -94,6 +123,7 @@ export async function checkChaosRollouts(
         obs,
         kind,
         plan,
+        nodes,
         (i) => (checking = i),
         () => checkMirror(`after rollout ${plan.index}`),
       );
@@ -128,7 +158,7 @@ export async function checkChaosRollouts(
       ['faults injected', `${injected.length} (${during.length} mid-rollout)`],
       ['faults by kind', countBy(injected.map((f) => f.kind))],
       [
-        `API faults (${kind.app} program only)`,
+        `API faults (${kind.subsets ? `${kind.app} and ${kind.subsets.app} programs` : `${kind.app} program only`})`,
         proxy
           ? `${apiFaults.length} at ${o.apiFaults} per request: ${countBy(apiFaults)}`
           : 'off (--api-faults)',
@@ -146,18 +176,18 @@ export async function checkChaosRollouts(
           : 'n/a (no proxy)',
       ],
       [
-        `mirror agrees with the API server (pods, ${kind.resource.plural})`,
+        `mirror agrees with the API server (${mirrored})`,
         `${agreed.length}/${mirrorChecks.length} comparisons, after ${medianMax(agreed.map((m) => m.agreedAfterMs ?? 0))} (median / max)`,
       ],
       ['a pod created with the watcher down (self-test)', selfTest],
       ...tally.timeFigures(),
     ],
     violations,
-    crashes: program.crashes.length + w.watcher.crashes.length - crashesBefore,
+    crashes: crashCount() - crashesBefore,
     notes: [
-      `time to recover: from a kill during a rollout to the first pod the ${kind.app} program acted on after the killed process was back (or the rollout end)`,
+      `time to recover: from a kill during a rollout to the first pod the ${kind.subsets?.app ?? kind.app} program acted on after the killed process was back (or the rollout end)`,
       'available above the minimum: the fewest available pods seen minus replicas − maxUnavailable, over all rollouts (0: a rollout used its whole budget)',
-      `mirror agrees: every pod and ${kind.resource.plural} object the API server lists is in the watcher's bucket at the listed resourceVersion, and nothing else; compared after each rollout (kills and faults going on) and at the end, until they agree or ${MIRROR_AGREEMENT_MS / 1000} s pass`,
+      `mirror agrees: every ${mirrored} object the API server lists is in the watcher's bucket at the listed resourceVersion, and nothing else; compared after each rollout (kills and faults going on) and at the end, until they agree or ${MIRROR_AGREEMENT_MS / 1000} s pass`,
     ],
   };
 }
@@ -167,6 +197,7 @@ async function oneRollout(
   obs: Observer,
   kind: Workload,
   plan: RolloutPlan,
+  nodes: NodeLabels,
   setChecking: (i: number) => void,
   /** Before the workload is removed: the mirror compared with the API server. */
   checkMirror: () => Promise<void>,
@@ -180,28 +211,31 @@ async function oneRollout(
     ns,
     object: kind.object(shape),
     replicas: n,
-    identity: kind.identity,
+    reading: {
+      identity: kind.identity,
+      ...(kind.subsets ? { group: kind.subsets.group, revisionLabel: kind.subsets.revisionLabel } : {}),
+    },
     done: kind.done,
     describe: kind.describe,
   });
   await sleep(1000);
   const checker = obs.checker(ns);
-  const bounds = kind.bounds(plan, shape.partition);
+  const bounds = kind.bounds(plan, shape.partition, nodes);
   setChecking(plan.index);
   const changeAt = w.now();
   checker.begin(bounds, changeAt);
   let gen =
-    (await w.client.patch(ref, changeOps(plan, IMAGE_NEW), { type: 'json' })).metadata?.generation ??
-    Infinity;
+    (await w.client.patch(ref, changeOps(plan, IMAGE_NEW, kind.podTemplatePath), { type: 'json' })).metadata
+      ?.generation ?? Infinity;
   const timeoutMs = 900_000;
   for (const p of plan.partitions) {
     // each step: the status shows replicas − partition updated and ready, then the next partition; the checker
     // takes the lower partition's bounds just before the patch (a few ms looser, never a false violation)
     const want = n - p;
     if (p !== n) {
-      checker.setBounds(kind.bounds(plan, p), w.now());
+      checker.setBounds(kind.bounds(plan, p, nodes), w.now());
       gen =
-        (await w.client.patch(ref, kind.partitionPatch(p), { type: 'merge' })).metadata?.generation ??
+        (await w.client.patch(ref, kind.partitionPatch(p, plan), { type: 'merge' })).metadata?.generation ??
         Infinity;
     }
     const g = gen;
@@ -221,9 +255,15 @@ async function oneRollout(
     const revision = kind.updateRevision(obs.workload(ns, name));
     const active = checker.active();
     const stale = active.filter((p) => p.revision !== revision || !p.available);
-    const traces = obs.tracesOf(ns, name, revision);
+    const traces = obs.tracesOf(ns, name, revision, kind.tracePerGeneration ? gen : undefined);
     if (traces.length !== 1)
-      checker.report('trace', w.now(), `${traces.length} rollout-trace ids for revision ${revision}`);
+      checker.report(
+        'trace',
+        w.now(),
+        `${traces.length} rollout-trace ids for revision ${revision}${kind.tracePerGeneration ? `, generation ${gen}` : ''}`,
+      );
+    for (const problem of kind.settledProblems?.(obs.workload(ns, name), obs.workloadsIn(ns), plan) ?? [])
+      checker.report('allocation', w.now(), problem);
     if (active.length !== n2 || stale.length > 0)
       checker.report(
         'status',
@@ -235,6 +275,12 @@ async function oneRollout(
   await removeWorkload(w.client, ref);
   const margin = checker.minAvailableSeen - bounds.minAvailable;
   return { violations: checker.violations, actions: checker.actions, changeAt, doneAt, margin };
+}
+
+/** The cluster's nodes and their labels. */
+async function nodeLabels(w: World): Promise<NodeLabels> {
+  const list = await w.client.listAll({ apiVersion: 'v1', kind: 'Node' });
+  return Object.fromEntries(list.items.map((n) => [n.metadata?.name ?? '', n.metadata?.labels ?? {}]));
 }
 
 /** The API server and the bus, read with the bus's reader user. */

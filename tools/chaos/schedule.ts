@@ -25,10 +25,12 @@ function pick<T>(rand: () => number, xs: readonly T[]): T {
 
 export const FAULT_KINDS = ['kill-watcher', 'kill-controller', 'kill-nats'] as const;
 /**
- * `kill-controller`: the program under test; `kill-owner`: the program owning its pods when that is another one
- * (R1's SidecarSet rollouts: the CloneSet program), drawn only when a schedule's `kinds` name it.
+ * `kill-controller`: the program under test; `kill-owner`: the program owning its pods when that is another one (a
+ * UnitedDeployment's subsets: the CloneSet program; R1's SidecarSet rollouts: the CloneSet program), drawn only when a
+ * schedule's `kinds` name it.
  */
-export type FaultKind = (typeof FAULT_KINDS)[number] | 'kill-owner';
+export const OWNER_FAULT_KINDS = [...FAULT_KINDS, 'kill-owner'] as const;
+export type FaultKind = (typeof OWNER_FAULT_KINDS)[number];
 
 /** One fault: at `atMs` after the schedule starts, kill -9 the process; a supervisor starts it again `downMs` later. */
 export interface Fault {

@@ -7,7 +7,7 @@
 // radius). The SidecarSet's maxUnavailable is of its matched pods, a percentage rounded up (libs/sidecarset).
 import type { Pod } from '@regatta/api';
 import type { KubeObject } from '@regatta/kube';
-import { cloneSetInstanceId, viewOf, type Bounds, type PodView } from './checker.js';
+import { viewOf, type Bounds, type PodView } from './checker.js';
 import { absolute, rolloutPlans, type RolloutPlan } from './schedule.js';
 
 /**
@@ -135,7 +135,7 @@ export function sidecarRevision(p: Pod, set: string): string {
  */
 export function sidecarPodView(set: string, sidecars: readonly string[]): (p: Pod) => PodView {
   return (p) => {
-    const v = viewOf(p, cloneSetInstanceId);
+    const v = viewOf(p);
     const spec = new Map((p.spec?.containers ?? []).map((c) => [c.name, c.image ?? '']));
     const status = new Map((p.status?.containerStatuses ?? []).map((c) => [c.name, c]));
     const settled = sidecars.every((s) => {

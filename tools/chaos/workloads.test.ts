@@ -183,7 +183,7 @@ describe('the kinds', () => {
       partition: 30,
     });
     expect(o.spec.template.spec.readinessGates).toEqual([{ conditionType: 'InPlaceUpdateReady' }]);
-    expect(WORKLOADS.asts.partitionPatch(10)).toEqual({
+    expect(WORKLOADS.asts.partitionPatch(10, plan({}))).toEqual({
       spec: { updateStrategy: { rollingUpdate: { partition: 10 } } },
     });
     const recreate = WORKLOADS.asts.object(
@@ -258,7 +258,9 @@ describe('the kinds', () => {
       shapeOf(WORKLOADS.cloneset, plan({ change: 'recreate', maxSurge: 1 }), 'ns', 'r1'),
     ) as unknown as Obj;
     expect(o.spec.updateStrategy).toMatchObject({ type: 'ReCreate', maxSurge: 1, maxUnavailable: '10%' });
-    expect(WORKLOADS.cloneset.partitionPatch(5)).toEqual({ spec: { updateStrategy: { partition: 5 } } });
+    expect(WORKLOADS.cloneset.partitionPatch(5, plan({}))).toEqual({
+      spec: { updateStrategy: { partition: 5 } },
+    });
   });
 
   it('changes the image in place, an env variable to recreate, the replicas with a scale change', () => {

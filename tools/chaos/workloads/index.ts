@@ -2,7 +2,8 @@
 import { ADS } from './ads.js';
 import { ASTS } from './asts.js';
 import { CLONESET } from './cloneset.js';
+import { UD } from './ud.js';
 import type { Workload, WorkloadId } from './kind.js';
 
-export const WORKLOADS: Record<WorkloadId, Workload> = { cloneset: CLONESET, asts: ASTS, ads: ADS };
+export const WORKLOADS: Record<WorkloadId, Workload> = { cloneset: CLONESET, asts: ASTS, ads: ADS, ud: UD };
 export { WORKLOAD_IDS, changeOps, shapeOf, type Workload, type WorkloadId } from './kind.js';
