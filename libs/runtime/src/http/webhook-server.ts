@@ -20,6 +20,8 @@ import { BodyTooLargeError, readBody, sendFailure, sendJson } from './body.js';
 import { createJsonPatch } from '@regatta/kube';
 import { serveUntil } from './serve.js';
 import { loadKeyPair, type KeyPair, type TlsSource } from './tls.js';
+import { instrumentWebhookServer } from './webhook-metrics.js';
+import type { Registry } from 'prom-client';
 import { defaultListenHost } from '../process-config.js';
 
 /**
@@ -45,6 +47,8 @@ export interface WebhookServerOptions {
   /** Largest accepted body. Default 3 MiB. */
   maxBodyBytes?: number;
   logger?: Logger;
+  /** Where the server's connection count and request times go (webhook-metrics.ts); none when unset. */
+  registry?: Registry;
 }
 
 type Route = { type: 'validate'; handler: ValidatingHandler } | { type: 'mutate'; handler: MutatingHandler };
@@ -122,13 +126,19 @@ export class WebhookServer implements Runnable {
     if (this.#started) throw new AlreadyStartedError(this.name);
     this.#started = true;
     this.#current = await loadKeyPair(this.#options.tls);
+    let timed: ((req: IncomingMessage, res: ServerResponse, path: string) => void) | undefined;
     const server = createServer({ ...this.#current, minVersion: 'TLSv1.2' }, (req, res) => {
+      if (timed) {
+        const path = (req.url ?? '/').split('?')[0] ?? '/';
+        timed(req, res, this.#routes.has(path) ? path : 'unknown'); // no label per arbitrary URL
+      }
       this.#handle(req, res).catch((err: unknown) => {
         this.#log.error({ err, path: req.url }, 'webhook request failed');
         if (!res.headersSent) sendFailure(res, 500, 'InternalError', 'internal error');
         else res.destroy();
       });
     });
+    if (this.#options.registry) timed = instrumentWebhookServer(server, this.#options.registry);
     server.requestTimeout = this.#timeoutMs;
     server.headersTimeout = this.#timeoutMs;
     // the API server keeps its webhook connections for up to 90 s idle (Go's transport default): a server closing
