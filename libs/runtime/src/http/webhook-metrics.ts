@@ -1,11 +1,10 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from 'node:https';
 import { Counter, Histogram, type Registry } from 'prom-client';
 
 /**
  * The webhook server's own account, for telling its share of an admission call from the API server's (benchmark 8a,
  * docs/benchmarks.md): TLS connections it accepted (one per call means the caller does not keep its connection) and
- * each request's time in the server, headers received → response handed to the socket. Names after
+ * each request's time in the server, headers received → response handed to `res.end`. Names after
  * controller-runtime's webhook metrics (`controller_runtime_webhook_latency_seconds`), with finer buckets: a request
  * takes a fraction of a millisecond here.
  */
@@ -43,15 +42,13 @@ function collectors(registry: Registry): Collectors {
   return created;
 }
 
-/** Counts `server`'s TLS connections on `registry`; returns the per-request hook that times a request. */
-export function instrumentWebhookServer(
-  server: Server,
-  registry: Registry,
-): (req: IncomingMessage, res: ServerResponse, path: string) => void {
+/**
+ * Counts `server`'s TLS connections on `registry`; returns the hook that starts timing a request (at its `request`
+ * event) and the function that ends it, to be called once the response is handed to `res.end` (not at `finish`,
+ * which waits for the socket write's callback, a later turn of a possibly busy event loop).
+ */
+export function instrumentWebhookServer(server: Server, registry: Registry): (path: string) => () => void {
   const c = collectors(registry);
   server.on('secureConnection', () => c.connections.inc());
-  return (_req, res, path) => {
-    const end = c.latency.startTimer({ webhook: path });
-    res.once('finish', () => end());
-  };
+  return (path) => c.latency.startTimer({ webhook: path });
 }

@@ -126,17 +126,17 @@ export class WebhookServer implements Runnable {
     if (this.#started) throw new AlreadyStartedError(this.name);
     this.#started = true;
     this.#current = await loadKeyPair(this.#options.tls);
-    let timed: ((req: IncomingMessage, res: ServerResponse, path: string) => void) | undefined;
+    let timed: ((path: string) => () => void) | undefined;
     const server = createServer({ ...this.#current, minVersion: 'TLSv1.2' }, (req, res) => {
-      if (timed) {
-        const path = (req.url ?? '/').split('?')[0] ?? '/';
-        timed(req, res, this.#routes.has(path) ? path : 'unknown'); // no label per arbitrary URL
-      }
-      this.#handle(req, res).catch((err: unknown) => {
-        this.#log.error({ err, path: req.url }, 'webhook request failed');
-        if (!res.headersSent) sendFailure(res, 500, 'InternalError', 'internal error');
-        else res.destroy();
-      });
+      const path = (req.url ?? '/').split('?')[0] ?? '/';
+      const done = timed?.(this.#routes.has(path) ? path : 'unknown'); // no label per arbitrary URL
+      this.#handle(req, res)
+        .catch((err: unknown) => {
+          this.#log.error({ err, path: req.url }, 'webhook request failed');
+          if (!res.headersSent) sendFailure(res, 500, 'InternalError', 'internal error');
+          else res.destroy();
+        })
+        .finally(() => done?.());
     });
     if (this.#options.registry) timed = instrumentWebhookServer(server, this.#options.registry);
     server.requestTimeout = this.#timeoutMs;
