@@ -133,7 +133,17 @@ export function reportSidecarSetLatency(r: ScsLatencyResult): string {
     'and garbage collections over each phase it ran in (its /metrics; delay resolution 10 ms, so p50 ≈ 10 is idle):',
     '',
     table([
-      ['phases', 'delay p50', 'delay p99', 'delay max', 'collections', 'GC ms', 'GC > 1 ms', 'GC > 10 ms'],
+      [
+        'phases',
+        'delay p50',
+        'delay p99',
+        'delay max',
+        'collections',
+        'GC ms',
+        'GC > 1 ms',
+        'GC > 10 ms',
+        'full (ms)',
+      ],
       ...[...new Set(r.phases.map((p) => p.group))].flatMap((g) => {
         const ps = r.phases.filter((p) => p.group === g);
         const l = ps[0]?.loop;
@@ -148,6 +158,7 @@ export function reportSidecarSetLatency(r: ScsLatencyResult): string {
             fmt(l.gcMs),
             l.gcOver1Ms,
             l.gcOver10Ms,
+            `${l.gcMajor} (${fmt(l.gcMajorMs)})`,
           ],
         ];
       }),
