@@ -4,7 +4,7 @@ import { Counter, Histogram, type Registry } from 'prom-client';
 /**
  * The webhook server's own account, for telling its share of an admission call from the API server's (benchmark 8a,
  * docs/benchmarks.md): TLS connections it accepted (one per call means the caller does not keep its connection) and
- * each request's time in the server, headers received → response handed to `res.end`. Names after
+ * each request's time in the server, headers received → answer ready to be written. Names after
  * controller-runtime's webhook metrics (`controller_runtime_webhook_latency_seconds`), with finer buckets: a request
  * takes a fraction of a millisecond here.
  */
@@ -44,8 +44,9 @@ function collectors(registry: Registry): Collectors {
 
 /**
  * Counts `server`'s TLS connections on `registry`; returns the hook that starts timing a request (at its `request`
- * event) and the function that ends it, to be called once the response is handed to `res.end` (not at `finish`,
- * which waits for the socket write's callback, a later turn of a possibly busy event loop).
+ * event) and the function that ends it, called once the answer is ready, before it is written: writing to a loopback
+ * socket wakes the caller, which may take the core from this process before it reads a clock again, and on a busy
+ * machine that wait would be counted as the server's.
  */
 export function instrumentWebhookServer(server: Server, registry: Registry): (path: string) => () => void {
   const c = collectors(registry);
