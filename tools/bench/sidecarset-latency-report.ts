@@ -115,11 +115,10 @@ export function reportSidecarSetLatency(r: ScsLatencyResult): string {
         'match-condition evaluations',
         'mean evaluation (ms)',
       ],
-      ...[...new Set(r.phases.map((p) => p.group))].map((g) => {
-        const ps = r.phases.filter((p) => p.group === g);
+      ...groups(r).map((ps) => {
         const p = ps[0];
         return [
-          ps.map((q) => q.name).join(' + '),
+          names(ps),
           p?.webhookCalls ?? 0,
           fmt(p?.webhookMeanMs ?? NaN, 2),
           ...overCounts(p?.webhookHistogram, r.phases.find((q) => q.webhookCalls > 0)?.webhookHistogram),
@@ -144,13 +143,12 @@ export function reportSidecarSetLatency(r: ScsLatencyResult): string {
         'GC > 10 ms',
         'full (ms)',
       ],
-      ...[...new Set(r.phases.map((p) => p.group))].flatMap((g) => {
-        const ps = r.phases.filter((p) => p.group === g);
+      ...groups(r).flatMap((ps) => {
         const l = ps[0]?.loop;
         if (!l) return [];
         return [
           [
-            ps.map((q) => q.name).join(' + '),
+            names(ps),
             fmt(l.delayP50Ms),
             fmt(l.delayP99Ms),
             fmt(l.delayMaxMs),
@@ -165,7 +163,7 @@ export function reportSidecarSetLatency(r: ScsLatencyResult): string {
     ]),
     '',
     "The program's webhook server over each phase it served in: TLS connections it accepted during the phase (0 = the",
-    "API server's connection of the warm-up served every call) and its requests' time, headers → response written:",
+    "API server's connection of the warm-up served every call) and its requests' time, headers → answer ready:",
     '',
     table([
       [
@@ -175,13 +173,12 @@ export function reportSidecarSetLatency(r: ScsLatencyResult): string {
         'mean in server (ms)',
         ...over(serverBuckets(r), 'requests >'),
       ],
-      ...[...new Set(r.phases.map((p) => p.group))].flatMap((g) => {
-        const ps = r.phases.filter((p) => p.group === g);
+      ...groups(r).flatMap((ps) => {
         const h = ps[0]?.serverLatency;
         if (!h) return [];
         return [
           [
-            ps.map((q) => q.name).join(' + '),
+            names(ps),
             h.count,
             `${ps[0]?.serverConnections ?? NaN} (${ps[0]?.serverConnectionsSinceStart ?? NaN})`,
             fmt(h.count > 0 ? (1000 * h.sum) / h.count : NaN, 3),
@@ -225,3 +222,9 @@ function overCounts(h: HistogramDelta | undefined, like: HistogramDelta | undefi
 
 const serverBuckets = (r: ScsLatencyResult) =>
   r.phases.find((p) => (p.serverLatency?.count ?? 0) > 0)?.serverLatency;
+
+/** The phases measured together (alternating pod by pod), in the order they ran. */
+const groups = (r: ScsLatencyResult): ScsLatencyPhase[][] =>
+  [...new Set(r.phases.map((p) => p.group))].map((g) => r.phases.filter((p) => p.group === g));
+
+const names = (ps: ScsLatencyPhase[]) => ps.map((q) => q.name).join(' + ');
