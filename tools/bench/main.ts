@@ -1,7 +1,7 @@
 // `npm run bench [-- --quick] [-- --only=watches,latency,memory,rollout,asts-rollout,ads-rollout,distribution,
 // sidecarset-latency,sidecarset-upgrade,imagepull,coldstart] [-- --rollout-pods=N] [-- --asts-pods=N]
 // [-- --ads-nodes=N] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --coldstart-pods=N]
-// [-- --sidecarset-node-args='FLAGS'] [-- --peer=kruise [-- --peer-qps=Q] [-- --peer-burst=B]]
+// [-- --sidecarset-node-args='FLAGS'] [-- --sidecarset-gap-ms=N] [-- --peer=kruise [-- --peer-qps=Q] [-- --peer-burst=B]]
 // [-- --keep] [-- --sources]`:
 // Regatta's published figures (docs/benchmarks.md). Starts its own control plane and nats-server in a temp
 // folder, the watcher app as a process, runs the benchmarks one after the other, prints every figure next to
@@ -63,7 +63,7 @@ const BENCHMARKS = [
   'imagepull',
   'coldstart',
 ];
-const usage = `usage: npm run bench [-- --quick] [-- --only=${BENCHMARKS.join(',')}] [-- --rollout-pods=N] [-- --asts-pods=N] [-- --ads-nodes=N] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --coldstart-pods=N] [-- --sidecarset-node-args='FLAGS'] [-- --peer=kruise [-- --peer-qps=Q] [-- --peer-burst=B]] [-- --keep] [-- --sources]`;
+const usage = `usage: npm run bench [-- --quick] [-- --only=${BENCHMARKS.join(',')}] [-- --rollout-pods=N] [-- --asts-pods=N] [-- --ads-nodes=N] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --coldstart-pods=N] [-- --sidecarset-node-args='FLAGS'] [-- --sidecarset-gap-ms=N] [-- --peer=kruise [-- --peer-qps=Q] [-- --peer-burst=B]] [-- --keep] [-- --sources]`;
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 /** Run the programs from their TypeScript sources under tsx instead of their bundles (a baseline for section 3). */
@@ -101,6 +101,8 @@ if (scsPods !== undefined && !(Number.isInteger(scsPods) && scsPods > 0)) {
 /** Benchmark 8a's sidecarset program with these Node flags instead of tools/build/node-flags.mjs' (an A/B of flags). */
 const scsNodeArgsArg = args.find((a) => a.startsWith('--sidecarset-node-args='));
 const scsNodeArgs = scsNodeArgsArg?.slice('--sidecarset-node-args='.length);
+/** Benchmark 8a with a pause before each measured create (a diagnostic: is the program idle when a call arrives?). */
+const scsGapMs = sizeArg('--sidecarset-gap-ms');
 /** Benchmark 9's N when given (the default is 50, 10 with --quick). */
 const ipNodesArg = args.find((a) => a.startsWith('--imagepull-nodes='));
 const ipNodes = ipNodesArg ? Number(ipNodesArg.slice('--imagepull-nodes='.length)) : undefined;
@@ -139,6 +141,7 @@ for (const a of args) {
     !a.startsWith('--imagepull-nodes=') &&
     !a.startsWith('--coldstart-pods=') &&
     !a.startsWith('--sidecarset-node-args=') &&
+    !a.startsWith('--sidecarset-gap-ms=') &&
     !isPeerArg(a)
   ) {
     console.error(`unknown argument ${a}; ${usage}`);
@@ -183,6 +186,7 @@ const distributionNamespaces = quick ? 100 : 1000;
 const scsLatencyConfig = {
   ...(quick ? { pods: 50, warmup: 10 } : { pods: 300, warmup: 20 }),
   ...(scsNodeArgs === undefined ? {} : { programNodeArgs: scsNodeArgs }),
+  ...(scsGapMs === undefined ? {} : { gapMs: scsGapMs }),
 };
 /** Benchmark 8b: N pods whose sidecar is upgraded in place, t as benchmark 4's. */
 const scsUpgradeConfig = { replicas: scsPods ?? (quick ? 50 : 500), restartMs: quick ? 2000 : 5000 };

@@ -187,6 +187,7 @@ export function reportSidecarSetLatency(r: ScsLatencyResult): string {
         ];
       }),
     ]),
+    ...(r.gapMs ? ['', `a pause of ${r.gapMs} ms before each measured create (every phase)`] : []),
     ...(r.programNodeArgs === undefined
       ? []
       : ['', `the sidecarset program ran with Node flags "${r.programNodeArgs}" (not the run's)`]),

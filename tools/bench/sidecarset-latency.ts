@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { generateCrds, type Pod } from '@regatta/api';
 import { KubeClient, type KubeObject } from '@regatta/kube';
 import { installCrds, waitFor, type LocalCluster } from '@regatta/local-cluster';
-import { cpuWindow, metricSum, nowMs, summarize, type Summary } from './common.js';
+import { cpuWindow, metricSum, nowMs, sleep, summarize, type Summary } from './common.js';
 import { histogramDelta, type HistogramDelta } from './histogram-delta.js';
 import { CONTROL_PLANE, clusterPids } from './process-memory.js';
 import { loopFigures, type LoopFigures } from './program-loop.js';
@@ -31,6 +31,8 @@ export interface ScsLatencyCtx {
   log: (line: string) => void;
   /** The sidecarset program's Node flags instead of the run's (REGATTA_NODE_ARGS; bundles only): an A/B of flags. */
   programNodeArgs?: string;
+  /** A pause before each measured create, every phase (a diagnostic: the program idle when a call arrives). */
+  gapMs?: number;
 }
 
 export interface ScsLatencyPhase {
@@ -81,6 +83,7 @@ export interface ScsLatencyResult {
   split: { largerPod: { p50: number; p99: number }; webhookCall: { p50: number; p99: number } };
   /** The sidecarset program's Node flags when not the run's. */
   programNodeArgs?: string;
+  gapMs?: number;
   restarts: number;
 }
 
@@ -166,6 +169,7 @@ export async function benchSidecarSetLatency(ctx: ScsLatencyCtx): Promise<ScsLat
     const cpu = cpuWindow({ ...pids(), ...extraPids });
     for (let i = 0; i < n; i++) {
       for (const s of i % 2 === 0 ? samples : [...samples].reverse()) {
+        if (ctx.gapMs) await sleep(ctx.gapMs);
         // names of one length (the phase's first 12 characters and a number): equal pods but for what is measured
         const r = await createOne(s.name.replace(/\W+/g, '-').slice(0, 12), s.selected, s.make);
         s.latencies.push(r.ms);
@@ -364,6 +368,7 @@ export async function benchSidecarSetLatency(ctx: ScsLatencyCtx): Promise<ScsLat
         webhookCall: minus(at('selected'), at(INJECTED_AS_CREATED)),
       },
       ...(ctx.programNodeArgs === undefined ? {} : { programNodeArgs: ctx.programNodeArgs }),
+      ...(ctx.gapMs ? { gapMs: ctx.gapMs } : {}),
       restarts,
     };
   } finally {
