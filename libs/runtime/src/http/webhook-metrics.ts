@@ -32,7 +32,7 @@ function collectors(registry: Registry): Collectors {
     }),
     latency: new Histogram({
       name: 'controller_runtime_webhook_latency_seconds',
-      help: 'Time of an admission request in the webhook server, headers received to response written',
+      help: 'Time of an admission request in the webhook server, headers received to answer ready',
       labelNames: ['webhook'],
       buckets: WEBHOOK_LATENCY_BUCKETS,
       registers,
