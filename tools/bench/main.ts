@@ -1,7 +1,7 @@
 // `npm run bench [-- --quick] [-- --only=watches,latency,memory,rollout,asts-rollout,ads-rollout,distribution,
 // sidecarset-latency,sidecarset-upgrade,imagepull,coldstart] [-- --rollout-pods=N] [-- --asts-pods=N]
 // [-- --ads-nodes=N] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --coldstart-pods=N]
-// [-- --peer=kruise [-- --peer-qps=Q] [-- --peer-burst=B]]
+// [-- --sidecarset-node-args='FLAGS'] [-- --sidecarset-gap-ms=N] [-- --peer=kruise [-- --peer-qps=Q] [-- --peer-burst=B]]
 // [-- --keep] [-- --sources]`:
 // Regatta's published figures (docs/benchmarks.md). Starts its own control plane and nats-server in a temp
 // folder, the watcher app as a process, runs the benchmarks one after the other, prints every figure next to
@@ -42,11 +42,8 @@ import { benchRollout, reportRollout } from './rollout.js';
 import { isPeerArg, parsePeerArgs, PeerArgsError, type PeerOptions } from './peer-config.js';
 import { reportPeer } from './peer-report.js';
 import { benchWatches, reportWatches } from './watches.js';
-import {
-  benchSidecarSetLatency,
-  reportSidecarSetLatency,
-  sidecarSetLatencyDir,
-} from './sidecarset-latency.js';
+import { benchSidecarSetLatency, sidecarSetLatencyDir } from './sidecarset-latency.js';
+import { reportSidecarSetLatency } from './sidecarset-latency-report.js';
 import { benchSidecarSetUpgrade, reportSidecarSetUpgrade } from './sidecarset-upgrade.js';
 import { benchImagePull } from './imagepull.js';
 import { reportImagePull } from './imagepull-report.js';
@@ -66,7 +63,7 @@ const BENCHMARKS = [
   'imagepull',
   'coldstart',
 ];
-const usage = `usage: npm run bench [-- --quick] [-- --only=${BENCHMARKS.join(',')}] [-- --rollout-pods=N] [-- --asts-pods=N] [-- --ads-nodes=N] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --coldstart-pods=N] [-- --peer=kruise [-- --peer-qps=Q] [-- --peer-burst=B]] [-- --keep] [-- --sources]`;
+const usage = `usage: npm run bench [-- --quick] [-- --only=${BENCHMARKS.join(',')}] [-- --rollout-pods=N] [-- --asts-pods=N] [-- --ads-nodes=N] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --coldstart-pods=N] [-- --sidecarset-node-args='FLAGS'] [-- --sidecarset-gap-ms=N] [-- --peer=kruise [-- --peer-qps=Q] [-- --peer-burst=B]] [-- --keep] [-- --sources]`;
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 /** Run the programs from their TypeScript sources under tsx instead of their bundles (a baseline for section 3). */
@@ -101,6 +98,11 @@ if (scsPods !== undefined && !(Number.isInteger(scsPods) && scsPods > 0)) {
   console.error(`--sidecarset-pods wants a positive integer, got ${scsPodsArg}`);
   process.exit(2);
 }
+/** Benchmark 8a's sidecarset program with these Node flags instead of tools/build/node-flags.mjs' (an A/B of flags). */
+const scsNodeArgsArg = args.find((a) => a.startsWith('--sidecarset-node-args='));
+const scsNodeArgs = scsNodeArgsArg?.slice('--sidecarset-node-args='.length);
+/** Benchmark 8a with a pause before each measured create (a diagnostic: is the program idle when a call arrives?). */
+const scsGapMs = sizeArg('--sidecarset-gap-ms');
 /** Benchmark 9's N when given (the default is 50, 10 with --quick). */
 const ipNodesArg = args.find((a) => a.startsWith('--imagepull-nodes='));
 const ipNodes = ipNodesArg ? Number(ipNodesArg.slice('--imagepull-nodes='.length)) : undefined;
@@ -138,6 +140,8 @@ for (const a of args) {
     !a.startsWith('--sidecarset-pods=') &&
     !a.startsWith('--imagepull-nodes=') &&
     !a.startsWith('--coldstart-pods=') &&
+    !a.startsWith('--sidecarset-node-args=') &&
+    !a.startsWith('--sidecarset-gap-ms=') &&
     !isPeerArg(a)
   ) {
     console.error(`unknown argument ${a}; ${usage}`);
@@ -179,7 +183,11 @@ const adsConfig = {
 /** Benchmark 7: N namespaces a ConfigMap is distributed to. */
 const distributionNamespaces = quick ? 100 : 1000;
 /** Benchmark 8a: pods created per phase, one at a time, after unmeasured warm-up ones. */
-const scsLatencyConfig = quick ? { pods: 50, warmup: 10 } : { pods: 300, warmup: 20 };
+const scsLatencyConfig = {
+  ...(quick ? { pods: 50, warmup: 10 } : { pods: 300, warmup: 20 }),
+  ...(scsNodeArgs === undefined ? {} : { programNodeArgs: scsNodeArgs }),
+  ...(scsGapMs === undefined ? {} : { gapMs: scsGapMs }),
+};
 /** Benchmark 8b: N pods whose sidecar is upgraded in place, t as benchmark 4's. */
 const scsUpgradeConfig = { replicas: scsPods ?? (quick ? 50 : 500), restartMs: quick ? 2000 : 5000 };
 /** Benchmark 9: an ImagePullJob over N simulated nodes (one agent process each), parallelism 10, t per pull. */

@@ -14,6 +14,9 @@ export interface LoopFigures {
   gcMs: number;
   gcOver1Ms: number;
   gcOver10Ms: number;
+  /** Of those, the full (mark-compact) collections and their total time: V8's `major` kind. */
+  gcMajor: number;
+  gcMajorMs: number;
 }
 
 const GC = 'nodejs_gc_duration_seconds';
@@ -32,5 +35,7 @@ export function loopFigures(start: string, end: string): LoopFigures {
     gcMs: 1000 * grew(`${GC}_sum`),
     gcOver1Ms: count - grew(`${GC}_bucket`, { le: '0.001' }),
     gcOver10Ms: count - grew(`${GC}_bucket`, { le: '0.01' }),
+    gcMajor: grew(`${GC}_count`, { kind: 'major' }),
+    gcMajorMs: 1000 * grew(`${GC}_sum`, { kind: 'major' }),
   };
 }

@@ -57,17 +57,18 @@ export class ProgramSupervisor {
 
   /**
    * Starts `apps/<app>` as `name` and waits until it answers `probe`; supervised from then on. With `webhook` it
-   * serves its admission webhooks on port 0 too (a restarted instance as well), and registers them itself.
+   * serves its admission webhooks on port 0 too (a restarted instance as well), and registers them itself; `env` is
+   * this program's on top of the supervisor's (REGATTA_NODE_ARGS for other Node flags, say).
    */
   async start(
     name: string,
     app: string,
     probe: '/healthz' | '/readyz',
-    o: { webhook?: boolean } = {},
+    o: { webhook?: boolean; env?: NodeJS.ProcessEnv } = {},
   ): Promise<Supervised> {
     const { cluster, log } = this.o;
     const logFile = join(this.o.logsDir, `${name}.log`);
-    const env = { ...this.o.env, POD_NAME: `bench-${name}` };
+    const env = { ...this.o.env, ...o.env, POD_NAME: `bench-${name}` };
     const entry = appEntryPath(app);
     const webhook = o.webhook ?? false;
     const first = await startServingProgram({ name, entry, logFile, env, probe, webhook, timeoutMs: 90_000 });

@@ -6,6 +6,7 @@
 //   b. unselected: the watcher and the sidecarset program running (webhooks served and registered), one
 //      SidecarSet selecting `bench-sidecar=yes`; pods without that label;
 //   c. selected: pods with the label (injected with one sidecar).
+// and further phases (b', a2 with the injected pod created as such) described in docs/benchmarks.md section 8a.
 // b and c alternate pod by pod, so both see the same machine; the baseline is measured before the program starts
 // and again after it stopped and its configurations were removed, and both runs are pooled (the load of a shared
 // machine drifts). Latency is client-side, from sending the POST to its response. Nothing is a timed assertion.
@@ -13,11 +14,12 @@ import { join } from 'node:path';
 import { generateCrds, type Pod } from '@regatta/api';
 import { KubeClient, type KubeObject } from '@regatta/kube';
 import { installCrds, waitFor, type LocalCluster } from '@regatta/local-cluster';
-import { apiserverMetric, cpuWindow, fmt, nowMs, summarize, table, type Summary } from './common.js';
+import { cpuWindow, metricSum, nowMs, sleep, summarize, type Summary } from './common.js';
+import { histogramDelta, type HistogramDelta } from './histogram-delta.js';
 import { CONTROL_PLANE, clusterPids } from './process-memory.js';
 import { loopFigures, type LoopFigures } from './program-loop.js';
 import { benchSupervisor, type Supervised } from './rollout-programs.js';
-import { compareLatency, type LatencyComparison, SELECTED_ADDED_P99_GOAL_MS } from './sidecarset-figures.js';
+import { compareLatency, type LatencyComparison } from './sidecarset-figures.js';
 
 export interface ScsLatencyCtx {
   cluster: LocalCluster;
@@ -27,6 +29,10 @@ export interface ScsLatencyCtx {
   /** Pods created before each phase's measured ones, not counted. */
   warmup: number;
   log: (line: string) => void;
+  /** The sidecarset program's Node flags instead of the run's (REGATTA_NODE_ARGS; bundles only): an A/B of flags. */
+  programNodeArgs?: string;
+  /** A pause before each measured create, every phase (a diagnostic: the program idle when a call arrives). */
+  gapMs?: number;
 }
 
 export interface ScsLatencyPhase {
@@ -49,6 +55,18 @@ export interface ScsLatencyPhase {
   matchConditionMeanMs: number;
   /** The sidecarset program's event loop and collector over the phase (none without the program). */
   loop?: LoopFigures;
+  /** The API server's webhook calls (type admit, CREATE) over the phase, with its buckets. */
+  webhookHistogram: HistogramDelta;
+  /** The program's webhook server over the phase: TLS connections it accepted, and its requests' times. */
+  serverConnections?: number;
+  serverConnectionsSinceStart?: number;
+  serverLatency?: HistogramDelta;
+  /** Mean size of the created pods as the API server answered them (JSON, without managedFields), bytes. */
+  podBytes: number;
+  /** Mean size of their metadata.managedFields (JSON), bytes. */
+  managedFieldsBytes: number;
+  /** For a kind created from a given pod: the distinct specs the API server stored (one: the webhook's). */
+  storedSpecs?: string[];
 }
 
 export interface ScsLatencyResult {
@@ -60,6 +78,12 @@ export interface ScsLatencyResult {
   /** Against the same processes running without webhooks: what the webhook alone adds (unselected: the pods created
    * alone, b'). */
   sameProcesses: LatencyComparison;
+  /** The selected pods' added time split: the injected pod created as such with no webhook (a2's third kind) against
+   * a2's plain selected-label pods (the larger pod), and the selected pods against it (the webhook call). */
+  split: { largerPod: { p50: number; p99: number }; webhookCall: { p50: number; p99: number } };
+  /** The sidecarset program's Node flags when not the run's. */
+  programNodeArgs?: string;
+  gapMs?: number;
   restarts: number;
 }
 
@@ -67,6 +91,9 @@ const NS = 'bench-scs-latency';
 const LABEL = 'bench-sidecar';
 const SCS = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'SidecarSet' } as const;
 const POD_WEBHOOK_CONFIGURATION = 'regatta-sidecarset-pods';
+
+/** a2's third kind: the pod the webhook produced (a selected pod as the API server stored it), created as such. */
+export const INJECTED_AS_CREATED = 'no webhook, program running: injected pod as created';
 
 const pod = (name: string, selected: boolean): Pod => ({
   apiVersion: 'v1',
@@ -85,14 +112,28 @@ export async function benchSidecarSetLatency(ctx: ScsLatencyCtx): Promise<ScsLat
 
   let seq = 0;
   /** One create, timed from the request to the response; whether the response has the sidecar. */
-  const createOne = async (prefix: string, selected: boolean): Promise<{ ms: number; injected: boolean }> => {
-    const body = pod(`${prefix}-${seq++}`, selected);
+  const createOne = async (
+    prefix: string,
+    selected: boolean,
+    make: (name: string) => Pod = (name) => pod(name, selected),
+  ): Promise<{ ms: number; injected: boolean; bytes: number; fieldsBytes: number; created: Pod }> => {
+    const body = make(`${prefix}-${seq++}`);
     const t0 = nowMs();
     const created = await client.create(body);
     const ms = nowMs() - t0;
-    return { ms, injected: (created.spec?.containers ?? []).some((c) => c.name === 'sidecar') };
+    const injected = (created.spec?.containers ?? []).some((c) => c.name === 'sidecar');
+    const { managedFields, ...metadata } = created.metadata ?? {};
+    return {
+      ms,
+      injected,
+      bytes: JSON.stringify({ ...created, metadata }).length,
+      fieldsBytes: JSON.stringify(managedFields ?? []).length,
+      created,
+    };
   };
   const phases: ScsLatencyPhase[] = [];
+  const programEnv =
+    ctx.programNodeArgs === undefined ? {} : { env: { REGATTA_NODE_ARGS: ctx.programNodeArgs } };
   const newSupervisor = () =>
     benchSupervisor({ cluster, logsDir: ctx.logsDir, log }, 'benchscs_', {
       REGATTA_SIDECARSET_REVISION_NAMESPACE: 'regatta-system',
@@ -104,52 +145,67 @@ export async function benchSidecarSetLatency(ctx: ScsLatencyCtx): Promise<ScsLat
   });
 
   let groups = 0;
-  /** Sum and count of a histogram on the API server's /metrics (every series matching `match`). */
-  const histogram = async (name: string, match: Record<string, string>) => ({
-    sum: (await apiserverMetric(client, `${name}_sum`, match)).sum,
-    count: (await apiserverMetric(client, `${name}_count`, match)).sum,
-  });
-  const admission = async () => ({
-    webhook: await histogram('apiserver_admission_webhook_admission_duration_seconds', {
-      type: 'admit',
-      operation: 'CREATE',
-    }),
-    match: await histogram('apiserver_admission_match_condition_evaluation_seconds', {}),
-  });
+  const apiserverMetrics = async () =>
+    String(await client.request<string>('GET', '/metrics', { timeoutMs: 20_000 }));
 
   /** `n` measured creates of each kind after `warmup` unmeasured ones; the kinds alternate (reversed every other round). */
   const run = async (
-    kinds: { name: string; selected: boolean }[],
+    kinds: { name: string; selected: boolean; make?: (name: string) => Pod }[],
     extraPids: Record<string, number>,
     program?: Supervised,
   ): Promise<ScsLatencyPhase[]> => {
-    for (let i = 0; i < warmup; i++) for (const k of kinds) await createOne('warm', k.selected);
-    const samples = kinds.map((k) => ({ ...k, latencies: [] as number[], injected: 0 }));
+    for (let i = 0; i < warmup; i++) for (const k of kinds) await createOne('warm', k.selected, k.make);
+    const samples = kinds.map((k) => ({
+      ...k,
+      latencies: [] as number[],
+      injected: 0,
+      bytes: 0,
+      fieldsBytes: 0,
+      specs: new Set<string>(),
+    }));
     const scrape = async () => (program ? (await fetch(`${program.health}/metrics`)).text() : '');
     const metrics0 = await scrape();
-    const adm0 = await admission();
+    const adm0 = await apiserverMetrics();
     const cpu = cpuWindow({ ...pids(), ...extraPids });
     for (let i = 0; i < n; i++) {
       for (const s of i % 2 === 0 ? samples : [...samples].reverse()) {
-        const r = await createOne(s.name.replace(/\W+/g, '-'), s.selected);
+        if (ctx.gapMs) await sleep(ctx.gapMs);
+        // names of one length (the phase's first 12 characters and a number): equal pods but for what is measured
+        const r = await createOne(s.name.replace(/\W+/g, '-').slice(0, 12), s.selected, s.make);
         s.latencies.push(r.ms);
+        s.bytes += r.bytes;
+        s.fieldsBytes += r.fieldsBytes;
+        if (s.make) s.specs.add(JSON.stringify(r.created.spec));
         if (r.injected) s.injected++;
       }
     }
     const used = cpu.end().percent;
-    const loop = program ? loopFigures(metrics0, await scrape()) : undefined;
+    const metrics1 = await scrape();
+    const loop = program ? loopFigures(metrics0, metrics1) : undefined;
     const otherCpu = used['everything else'] ?? NaN;
     const regattaCpu = Object.keys(extraPids).reduce((sum, k) => sum + (used[k] ?? 0), 0);
-    const adm1 = await admission();
-    const calls = adm1.webhook.count - adm0.webhook.count;
-    const evals = adm1.match.count - adm0.match.count;
+    const adm1 = await apiserverMetrics();
+    const webhook = histogramDelta(adm0, adm1, 'apiserver_admission_webhook_admission_duration_seconds', {
+      type: 'admit',
+      operation: 'CREATE',
+    });
+    const match = histogramDelta(adm0, adm1, 'apiserver_admission_match_condition_evaluation_seconds');
+    const connections = 'regatta_webhook_tls_connections_total';
     const server = {
       group: groups++,
-      webhookCalls: calls,
-      webhookMeanMs: calls > 0 ? (1000 * (adm1.webhook.sum - adm0.webhook.sum)) / calls : NaN,
-      matchConditions: evals,
-      matchConditionMeanMs: evals > 0 ? (1000 * (adm1.match.sum - adm0.match.sum)) / evals : NaN,
+      webhookCalls: webhook.count,
+      webhookMeanMs: webhook.count > 0 ? (1000 * webhook.sum) / webhook.count : NaN,
+      webhookHistogram: webhook,
+      matchConditions: match.count,
+      matchConditionMeanMs: match.count > 0 ? (1000 * match.sum) / match.count : NaN,
       ...(loop ? { loop } : {}),
+      ...(program && metricSum(metrics1, connections).samples.length > 0
+        ? {
+            serverConnections: metricSum(metrics1, connections).sum - metricSum(metrics0, connections).sum,
+            serverConnectionsSinceStart: metricSum(metrics1, connections).sum,
+            serverLatency: histogramDelta(metrics0, metrics1, 'controller_runtime_webhook_latency_seconds'),
+          }
+        : {}),
     };
     return samples.map((s) => ({
       ...server,
@@ -157,6 +213,9 @@ export async function benchSidecarSetLatency(ctx: ScsLatencyCtx): Promise<ScsLat
       latencies: s.latencies,
       summary: summarize(s.latencies),
       injected: s.injected,
+      podBytes: s.bytes / Math.max(1, s.latencies.length),
+      managedFieldsBytes: s.fieldsBytes / Math.max(1, s.latencies.length),
+      ...(s.make ? { storedSpecs: [...s.specs] } : {}),
       otherCpu,
       regattaCpu,
     }));
@@ -167,7 +226,10 @@ export async function benchSidecarSetLatency(ctx: ScsLatencyCtx): Promise<ScsLat
     phases.push(...(await run([{ name: 'baseline (before)', selected: true }], {})));
 
     const watcher = await supervisor.start('watcher', 'watcher', '/healthz');
-    const program = await supervisor.start('sidecarset', 'sidecarset', '/readyz', { webhook: true });
+    const program = await supervisor.start('sidecarset', 'sidecarset', '/readyz', {
+      webhook: true,
+      ...programEnv,
+    });
     log('watcher and regatta-sidecarset up (webhooks served and registered)');
     const set = await client.create<KubeObject & { spec: unknown }>({
       ...SCS,
@@ -190,11 +252,20 @@ export async function benchSidecarSetLatency(ctx: ScsLatencyCtx): Promise<ScsLat
       },
       { timeoutMs: 120_000, intervalMs: 250 },
     );
-    // and the API server's own configuration informer has it: a selected pod comes back injected
-    await waitFor('a selected pod to be injected', async () => (await createOne('probe', true)).injected, {
-      timeoutMs: 60_000,
-      intervalMs: 250,
-    });
+    // and the API server's own configuration informer has it: a selected pod comes back injected; kept, as the pod
+    // the webhook produces, for a2's third kind
+    let injectedPod: Pod | undefined;
+    await waitFor(
+      'a selected pod to be injected',
+      async () => {
+        const r = await createOne('probe', true);
+        if (r.injected) injectedPod = r.created;
+        return r.injected;
+      },
+      { timeoutMs: 60_000, intervalMs: 250 },
+    );
+    const asInjected = asCreated(injectedPod);
+    const webhookSpec = JSON.stringify(injectedPod?.spec);
     log(`b/c. unselected and selected: ${n} pods each, alternating (after ${warmup} warm-up each)`);
     phases.push(
       ...(await run(
@@ -247,13 +318,17 @@ export async function benchSidecarSetLatency(ctx: ScsLatencyCtx): Promise<ScsLat
     // (REGATTA_WEBHOOK_ADDR unset: no server, no configuration): what the webhook alone costs
     supervisor = newSupervisor();
     const watcher2 = await supervisor.start('watcher-2', 'watcher', '/healthz');
-    const program2 = await supervisor.start('sidecarset-2', 'sidecarset', '/readyz');
-    log(`a2. watcher and regatta-sidecarset again, without webhooks: ${n} pods of each label, alternating`);
+    const program2 = await supervisor.start('sidecarset-2', 'sidecarset', '/readyz', programEnv);
+    log(
+      `a2. watcher and regatta-sidecarset again, without webhooks: ${n} pods of each label and ${n} injected pods ` +
+        'created as such, alternating',
+    );
     phases.push(
       ...(await run(
         [
           { name: 'no webhook, program running: label no', selected: false },
           { name: 'no webhook, program running: label yes', selected: true },
+          { name: INJECTED_AS_CREATED, selected: true, make: asInjected },
         ],
         { watcher: watcher2.p.pid, 'regatta-sidecarset': program2.p.pid },
         program2,
@@ -268,16 +343,32 @@ export async function benchSidecarSetLatency(ctx: ScsLatencyCtx): Promise<ScsLat
 
     const baseline = phases.filter((p) => p.name.startsWith('baseline')).flatMap((p) => p.latencies);
     const of = (name: string) => phases.find((p) => p.name === name)?.latencies ?? [];
+    const at = (name: string) => summarize(of(name));
+    const stored = phases.find((p) => p.name === INJECTED_AS_CREATED)?.storedSpecs ?? [];
+    if (stored.length !== 1 || stored[0] !== webhookSpec)
+      log(
+        `WARNING: the injected pods created as such were stored with ${stored.length} spec(s) not the webhook's`,
+      );
+    const minus = (a: Summary, b: Summary) => ({ p50: a.p50 - b.p50, p99: a.p99 - b.p99 });
     return {
       pods: n,
       warmup,
       phases,
       comparison: compareLatency(baseline, of('unselected'), of('selected')),
       sameProcesses: compareLatency(
-        phases.filter((p) => p.name.startsWith('no webhook')).flatMap((p) => p.latencies),
+        // a2 as defined before the injected kind joined its group: the two labels
+        phases
+          .filter((p) => p.name.startsWith('no webhook') && p.name !== INJECTED_AS_CREATED)
+          .flatMap((p) => p.latencies),
         of('unselected, alone'),
         of('selected'),
       ),
+      split: {
+        largerPod: minus(at(INJECTED_AS_CREATED), at('no webhook, program running: label yes')),
+        webhookCall: minus(at('selected'), at(INJECTED_AS_CREATED)),
+      },
+      ...(ctx.programNodeArgs === undefined ? {} : { programNodeArgs: ctx.programNodeArgs }),
+      ...(ctx.gapMs ? { gapMs: ctx.gapMs } : {}),
       restarts,
     };
   } finally {
@@ -286,132 +377,20 @@ export async function benchSidecarSetLatency(ctx: ScsLatencyCtx): Promise<ScsLat
   }
 }
 
-/** The ratios and differences of b and c against one baseline, with the goals. */
-function compared(title: string, base: string, c: LatencyComparison, unselected = 'unselected (b'): string {
-  const x = (v: number) => `${fmt(v, 2)}×`;
-  const goal = (ok: boolean) => (ok ? 'met' : 'MISSED');
-  return table([
-    [title, 'p50', 'p99', 'goal'],
-    [
-      `${unselected}/${base})`,
-      x(c.unselectedRatio.p50),
-      x(c.unselectedRatio.p99),
-      `1.0× (p50 within 10 %): ${goal(c.unselectedGoalMet)}`,
-    ],
-    [`selected (c/${base})`, x(c.selectedRatio.p50), x(c.selectedRatio.p99), ''],
-    [
-      `selected − ${base} (ms)`,
-      fmt(c.selectedAdded.p50),
-      fmt(c.selectedAdded.p99),
-      `p99 ≤ +${SELECTED_ADDED_P99_GOAL_MS} ms: ${goal(c.selectedGoalMet)}`,
-    ],
-  ]);
-}
-
-export function reportSidecarSetLatency(r: ScsLatencyResult): string {
-  const c = r.comparison;
-  const injected = (p: ScsLatencyPhase) => `${p.injected}/${p.latencies.length}`;
-  return [
-    `SidecarSet pod webhook: pod create-call latency (ms, client-side, request → response), ${r.pods} pods per ` +
-      `phase created one at a time (${r.warmup} warm-up pods each, not counted); no scheduler, pods stay Pending`,
-    '',
-    table([
-      [
-        'phase',
-        'p50',
-        'p90',
-        'p99',
-        'max',
-        'mean',
-        'injected',
-        'watcher + program (% core)',
-        'other work (% core)',
-      ],
-      ...r.phases.map((p) => [
-        p.name,
-        fmt(p.summary.p50),
-        fmt(p.summary.p90),
-        fmt(p.summary.p99),
-        fmt(p.summary.max),
-        fmt(p.summary.mean),
-        injected(p),
-        fmt(p.regattaCpu, 0),
-        fmt(p.otherCpu, 0),
-      ]),
-      [
-        'baseline (pooled)',
-        fmt(c.baseline.p50),
-        fmt(c.baseline.p90),
-        fmt(c.baseline.p99),
-        fmt(c.baseline.max),
-        fmt(c.baseline.mean),
-        '',
-        '',
-        '',
-      ],
-    ]),
-    '',
-    compared('against no Regatta process (a, pooled)', 'a', r.comparison),
-    '',
-    compared(
-      'against the same processes without webhooks (a2: what the webhook alone adds)',
-      'a2',
-      r.sameProcesses,
-      "unselected alone (b'",
-    ),
-    '',
-    "The API server's own account of the admission work (apiserver_admission_webhook_admission_duration_seconds,",
-    'type admit, CREATE; apiserver_admission_match_condition_evaluation_seconds), over each measured phase:',
-    '',
-    table([
-      ['phases', 'webhook calls', 'mean call (ms)', 'match-condition evaluations', 'mean evaluation (ms)'],
-      ...[...new Set(r.phases.map((p) => p.group))].map((g) => {
-        const ps = r.phases.filter((p) => p.group === g);
-        const p = ps[0];
-        return [
-          ps.map((q) => q.name).join(' + '),
-          p?.webhookCalls ?? 0,
-          fmt(p?.webhookMeanMs ?? NaN, 2),
-          p?.matchConditions ?? 0,
-          fmt(p?.matchConditionMeanMs ?? NaN, 3),
-        ];
-      }),
-    ]),
-    '',
-    "The sidecarset program's event loop (how late its timers ran: a webhook request arriving then waits as long)",
-    'and garbage collections over each phase it ran in (its /metrics; delay resolution 10 ms, so p50 ≈ 10 is idle):',
-    '',
-    table([
-      ['phases', 'delay p50', 'delay p99', 'delay max', 'collections', 'GC ms', 'GC > 1 ms', 'GC > 10 ms'],
-      ...[...new Set(r.phases.map((p) => p.group))].flatMap((g) => {
-        const ps = r.phases.filter((p) => p.group === g);
-        const l = ps[0]?.loop;
-        if (!l) return [];
-        return [
-          [
-            ps.map((q) => q.name).join(' + '),
-            fmt(l.delayP50Ms),
-            fmt(l.delayP99Ms),
-            fmt(l.delayMaxMs),
-            l.gcCount,
-            fmt(l.gcMs),
-            l.gcOver1Ms,
-            l.gcOver10Ms,
-          ],
-        ];
-      }),
-    ]),
-    ...(r.restarts > 0
-      ? ['', `the sidecarset program or the watcher EXITED ${r.restarts} time(s) (see the logs)`]
-      : []),
-    ...r.phases
-      .filter((p) => p.otherCpu > 25)
-      .map(
-        (p) =>
-          `note: during "${p.name}" work outside the benchmark used ${fmt(p.otherCpu, 0)} % of a core: the machine ` +
-          'was shared, and its latencies are disturbed',
-      ),
-  ].join('\n');
+/**
+ * A pod as `created` was stored (labels, annotations, spec: the webhook's patch applied to the API server's defaults),
+ * to be created again under another name with no webhook registered: what a larger pod alone costs.
+ */
+function asCreated(created: Pod | undefined): (name: string) => Pod {
+  if (!created) throw new Error('no injected pod was seen');
+  const { labels, annotations } = created.metadata ?? {};
+  const spec = created.spec ?? { containers: [] };
+  return (name) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: NS, ...(labels && { labels }), ...(annotations && { annotations }) },
+    spec,
+  });
 }
 
 /** Where benchmark 8a keeps its cluster (`<tmp>/sidecarset-latency`). */

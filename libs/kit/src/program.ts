@@ -163,6 +163,7 @@ async function setUpControllers(
       scope,
       env,
       log,
+      registry,
       cachesSynced: async () => {
         await Promise.all([...caches.values()].map((c) => c.waitForSync()));
       },

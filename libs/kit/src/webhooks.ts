@@ -4,6 +4,7 @@
  * leader (recreated when deleted, caBundle and URL corrected).
  */
 import type { KubeClient, KubeObject, OwnerReference } from '@regatta/kube';
+import type { Registry } from 'prom-client';
 import {
   WebhookServer,
   parseHostPort,
@@ -39,6 +40,8 @@ export interface ServeWebhooksOptions {
   scope: { matchLabels: Record<string, string> } | undefined;
   env: NodeJS.ProcessEnv;
   log: Logger;
+  /** The program's /metrics registry: the webhook server's connection count and request times. */
+  registry?: Registry;
   /** Resolves once the caches are loaded: configurations computed from them are applied only after. */
   cachesSynced?: () => Promise<void>;
   /** Calls `wake` on every change of the named readers (the declaration's `followedReaders`). */
@@ -74,7 +77,13 @@ export async function serveWebhooks(o: ServeWebhooksOptions): Promise<void> {
       log: o.log,
     }),
   );
-  const server = new WebhookServer({ tls: certs.serving, host, port, logger: o.log });
+  const server = new WebhookServer({
+    tls: certs.serving,
+    host,
+    port,
+    logger: o.log,
+    ...(o.registry && { registry: o.registry }),
+  });
   for (const route of o.declaration.routes) route.register(server);
   o.manager.add(server);
 

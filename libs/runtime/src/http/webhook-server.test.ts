@@ -10,6 +10,7 @@ import { TlsConfigError } from '../errors.js';
 import { AdmissionDeniedError, Mutation, invalid, type AdmissionInput } from './admission.js';
 import type { JsonPatchOperation } from '@regatta/kube';
 import { WebhookServer, type WebhookServerOptions } from './webhook-server.js';
+import { Registry } from 'prom-client';
 
 interface Reply {
   status: number;
@@ -422,6 +423,32 @@ describe('WebhookServer: mutation', () => {
     s.validate('/a', () => ({ allowed: true }));
     expect(() => s.validate('/a', () => ({ allowed: true }))).toThrow(/already registered/);
     expect(() => s.mutate('b', () => undefined)).toThrow(/must start with/);
+  });
+});
+
+describe('WebhookServer: metrics', () => {
+  it('counts one TLS connection for requests on a kept-alive one, one per request without, and times each request', async () => {
+    const registry = new Registry();
+    const h = await serve((s) => s.validate<CloneSet>('/validate-cloneset', validateCloneSet), { registry });
+    const value = async (name: string, labels: Record<string, string> = {}) =>
+      (await registry.getSingleMetric(name)?.get())?.values.find((v) =>
+        Object.entries(labels).every(([k, x]) => String(v.labels[k]) === x),
+      )?.value ?? 0;
+    const agent = new Agent({ keepAlive: true, ca: ca.certPem, maxSockets: 1 });
+    try {
+      for (let i = 0; i < 3; i++) await send(h.port, { body: review(createRequest(cloneSet)), agent });
+      expect(await value('regatta_webhook_tls_connections_total')).toBe(1);
+      for (let i = 0; i < 2; i++) await send(h.port, { body: review(createRequest(cloneSet)) });
+      await send(h.port, { path: '/nowhere?x=1', body: review(createRequest(cloneSet)) });
+      expect(await value('regatta_webhook_tls_connections_total')).toBe(4);
+      const count = (webhook: string) =>
+        value('controller_runtime_webhook_latency_seconds', { webhook, le: '+Inf' });
+      expect(await count('/validate-cloneset')).toBe(5);
+      expect(await count('unknown')).toBe(1);
+    } finally {
+      agent.destroy();
+      await h.stop();
+    }
   });
 });
 

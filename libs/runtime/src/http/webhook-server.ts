@@ -20,6 +20,8 @@ import { BodyTooLargeError, readBody, sendFailure, sendJson } from './body.js';
 import { createJsonPatch } from '@regatta/kube';
 import { serveUntil } from './serve.js';
 import { loadKeyPair, type KeyPair, type TlsSource } from './tls.js';
+import { instrumentWebhookServer } from './webhook-metrics.js';
+import type { Registry } from 'prom-client';
 import { defaultListenHost } from '../process-config.js';
 
 /**
@@ -45,6 +47,8 @@ export interface WebhookServerOptions {
   /** Largest accepted body. Default 3 MiB. */
   maxBodyBytes?: number;
   logger?: Logger;
+  /** Where the server's connection count and request times go (webhook-metrics.ts); none when unset. */
+  registry?: Registry;
 }
 
 type Route = { type: 'validate'; handler: ValidatingHandler } | { type: 'mutate'; handler: MutatingHandler };
@@ -122,13 +126,25 @@ export class WebhookServer implements Runnable {
     if (this.#started) throw new AlreadyStartedError(this.name);
     this.#started = true;
     this.#current = await loadKeyPair(this.#options.tls);
+    let timed: ((path: string) => () => void) | undefined;
     const server = createServer({ ...this.#current, minVersion: 'TLSv1.2' }, (req, res) => {
-      this.#handle(req, res).catch((err: unknown) => {
-        this.#log.error({ err, path: req.url }, 'webhook request failed');
-        if (!res.headersSent) sendFailure(res, 500, 'InternalError', 'internal error');
-        else res.destroy();
-      });
+      const path = (req.url ?? '/').split('?')[0] ?? '/';
+      // no label per arbitrary URL; observed once, when the answer is ready (else when the request ends)
+      const end = timed?.(this.#routes.has(path) ? path : 'unknown');
+      let ended = false;
+      const done = () => {
+        if (!ended) end?.();
+        ended = true;
+      };
+      this.#handle(req, res, done)
+        .catch((err: unknown) => {
+          this.#log.error({ err, path: req.url }, 'webhook request failed');
+          if (!res.headersSent) sendFailure(res, 500, 'InternalError', 'internal error');
+          else res.destroy();
+        })
+        .finally(done);
     });
+    if (this.#options.registry) timed = instrumentWebhookServer(server, this.#options.registry);
     server.requestTimeout = this.#timeoutMs;
     server.headersTimeout = this.#timeoutMs;
     // the API server keeps its webhook connections for up to 90 s idle (Go's transport default): a server closing
@@ -186,7 +202,8 @@ export class WebhookServer implements Runnable {
     return () => clearInterval(timer);
   }
 
-  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** `answered` is called when the answer is ready, before it is written (the request's time, webhook-metrics.ts). */
+  async #handle(req: IncomingMessage, res: ServerResponse, answered: () => void): Promise<void> {
     const path = new URL(req.url ?? '/', 'https://webhook').pathname;
     const route = this.#routes.get(path);
     if (!route) {
@@ -232,7 +249,9 @@ export class WebhookServer implements Runnable {
       throw err;
     }
     const response = await this.#review(route, input, path);
-    sendJson(res, 200, admissionReview(response));
+    const answer = admissionReview(response);
+    answered();
+    sendJson(res, 200, answer);
   }
 
   async #review(route: Route, input: AdmissionInput, path: string): Promise<AdmissionResponse> {
@@ -263,9 +282,12 @@ export class WebhookServer implements Runnable {
       const mutated = answer instanceof Mutation ? answer.object : answer;
       const warnings =
         answer instanceof Mutation && answer.warnings.length ? { warnings: [...answer.warnings] } : {};
-      const patch = mutated === undefined ? [] : createJsonPatch(original, mutated, {
-        maxListOperations: MAX_PATCH_LIST_OPERATIONS,
-      });
+      const patch =
+        mutated === undefined
+          ? []
+          : createJsonPatch(original, mutated, {
+              maxListOperations: MAX_PATCH_LIST_OPERATIONS,
+            });
       log.debug({ operations: patch.length }, 'mutated');
       if (patch.length === 0) return { uid: input.uid, allowed: true, ...warnings };
       return {
