@@ -6,11 +6,11 @@
 // object was reconciled (status.observedGeneration) without a crash. Its namespace has a pod quota of 10, so an
 // accepted absurd replica count costs refused creates, not a loaded machine. A failing object is saved to
 // `<temp folder>/r2-failures/` with its seed, index and response.
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { KubeApiError, type KubeObject } from '@regatta/kube';
-import { fmt, nowMs, summarize } from '../bench/common.js';
+import type { KubeObject } from '@regatta/kube';
+import { fmt, summarize } from '../bench/common.js';
 import type { Violation } from './checker.js';
 import {
   ADVANCED_STATEFULSET,
@@ -29,6 +29,14 @@ import { clusterRuleOnly, createFuzzNamespace, storedInvalid } from './r2-stored
 import { IMAGE_PULL_JOB } from './fuzz-imagepull.js';
 import { GONE_OWNER_IMAGE, NODE_IMAGE } from './fuzz-nodeimage.js';
 import type { CheckResult } from './report.js';
+import { countErrorLines, send } from './r2-requests.js';
+import {
+  agentNodeImages,
+  agentNodesCurrent,
+  startAgentNodes,
+  storedAgentNodeImages,
+  type AgentNodes,
+} from './r2-agents.js';
 import { deleteConfigurations, webhookEntries } from './webhook-configs.js';
 import type { World } from './world.js';
 
@@ -45,9 +53,20 @@ export interface R2Kind {
   entry: string;
   /** Cluster-scoped (SidecarSet, ResourceDistribution): listed cluster-wide, and the accepted ones deleted by name. */
   clusterScoped?: boolean;
+  /** Added to its program's environment. */
+  env?: NodeJS.ProcessEnv;
+  /** Its part with node agents running (r2-agents.ts): jobs selecting the agent nodes, NodeImages in their place. */
+  agents?: 'jobs' | 'nodeimages';
   /** The object was reconciled (default: `status.observedGeneration` at least the generation). */
   reconciled?: (obj: KubeObject & { status?: Record<string, unknown> }) => boolean;
 }
+
+/**
+ * The imagepull program's NodeImage creation delay (`--nodeimage-creation-delay`) past R2's run: R2 creates and
+ * replaces the agent nodes' NodeImages itself (r2-agents.ts); the controller would create one the moment R2 deleted
+ * it.
+ */
+const AGENT_NODES_ENV = { REGATTA_NODEIMAGE_CREATION_DELAY_SECONDS: '86400' };
 
 export const R2_KINDS: R2Kind[] = [
   { fuzz: CLONESET, app: 'cloneset', apiVersion: 'apps.kruise.io/v1alpha1', entry: 'vcloneset.kb.io' },
@@ -83,6 +102,8 @@ export const R2_KINDS: R2Kind[] = [
     app: 'imagepull',
     apiVersion: 'apps.kruise.io/v1beta1',
     entry: 'vimagepulljob.kb.io',
+    agents: 'jobs',
+    env: AGENT_NODES_ENV,
     // an ImagePullJob's status has no observedGeneration: the controller's first status write sets startTime
     reconciled: (obj) => typeof obj.status?.['startTime'] === 'string',
   },
@@ -93,6 +114,8 @@ export const R2_KINDS: R2Kind[] = [
     apiVersion: 'apps.kruise.io/v1beta1',
     entry: 'vnodeimage.kb.io',
     clusterScoped: true,
+    agents: 'nodeimages',
+    env: AGENT_NODES_ENV,
     // a NodeImage's status is its node agent's (none runs here): the controller's spec maintenance dropped the tag
     // whose owner job does not exist (tools/chaos/fuzz-nodeimage.ts)
     reconciled: (obj) =>
@@ -100,25 +123,8 @@ export const R2_KINDS: R2Kind[] = [
   },
 ];
 const RECONCILE_WAIT_MS = 120_000;
-
-async function send(w: World, obj: KubeObject): Promise<Response> {
-  const t = nowMs();
-  try {
-    await w.client.create(obj);
-    return { ms: nowMs() - t, accepted: true };
-  } catch (err) {
-    const ms = nowMs() - t;
-    if (err instanceof KubeApiError)
-      return {
-        ms,
-        accepted: false,
-        status: err.status,
-        message: err.serverMessage || err.message,
-        causes: err.details?.causes ?? [],
-      };
-    return { ms, accepted: false, message: err instanceof Error ? err.message : String(err) };
-  }
-}
+/** NodeImages sent in place of the agent nodes' (at most; each waits for its agent's status). */
+const AGENT_NODEIMAGES = 30;
 
 interface KindOutcome {
   figures: [string, string][];
@@ -139,12 +145,26 @@ export async function checkFuzzedAdmission(
     crashes: 0,
     notes: [],
   };
-  for (const k of R2_KINDS.filter((x) => !o.kinds || o.kinds.includes(x.app))) {
-    const r = await fuzzKind(w, k, o);
-    out.figures.push(...r.figures.map(([a, b]): [string, string] => [`${k.fuzz.kind}: ${a}`, b]));
-    out.violations.push(...r.violations);
-    out.notes.push(...r.notes.map((n) => `${k.fuzz.kind}: ${n}`));
-    out.crashes += r.crashes;
+  const kinds = R2_KINDS.filter((x) => !o.kinds || o.kinds.includes(x.app));
+  // the agent nodes and their agents, for the kinds that have a part with them (started once, before the first)
+  let agents: AgentNodes | undefined;
+  try {
+    for (const k of kinds) {
+      if (k.agents) agents ??= await startAgentNodes(w);
+      const r = await fuzzKind(w, k, { ...o, agents });
+      out.figures.push(...r.figures.map(([a, b]): [string, string] => [`${k.fuzz.kind}: ${a}`, b]));
+      out.violations.push(...r.violations);
+      out.notes.push(...r.notes.map((n) => `${k.fuzz.kind}: ${n}`));
+      out.crashes += r.crashes;
+    }
+    if (agents) {
+      const r = await agents.outcome();
+      out.figures.push(...r.figures.map(([a, b]): [string, string] => [`image pull agents: ${a}`, b]));
+      out.violations.push(...r.violations);
+      out.crashes += r.violations.length;
+    }
+  } finally {
+    await agents?.stop();
   }
   return out;
 }
@@ -152,7 +172,7 @@ export async function checkFuzzedAdmission(
 async function fuzzKind(
   w: World,
   k: R2Kind,
-  o: { perKind: number; seed: number; dir: string },
+  o: { perKind: number; seed: number; dir: string; agents: AgentNodes | undefined },
 ): Promise<KindOutcome> {
   const violations: Violation[] = [];
   const notes: string[] = [];
@@ -167,7 +187,7 @@ async function fuzzKind(
   await main?.kill();
   const logFile = join(w.cluster.dir, 'logs', `${k.app}.log`);
   const logFrom = (await stat(logFile).catch(() => ({ size: 0 }))).size;
-  const hook = w.program(k.app, { webhook: true });
+  const hook = w.program(k.app, { webhook: true, ...(k.env ? { env: k.env } : {}) });
   await hook.start();
   const deadline = Date.now() + 120_000;
   while (!(await webhookEntries(w, CONFIG)).includes(k.entry)) {
@@ -200,7 +220,7 @@ async function fuzzKind(
     return file;
   };
   for (const [i, f] of objects.entries()) {
-    const r = await send(w, f.object as unknown as KubeObject);
+    const r = await send(w.client, f.object as unknown as KubeObject);
     const v = verdictOf(r);
     results.push({ f, r, v, at: w.now() });
     const bad = violationOf(v);
@@ -244,6 +264,24 @@ async function fuzzKind(
       )
         reconciled.add(cs.metadata?.name ?? '');
     if (reconciled.size < names.size) await sleep(2000);
+  }
+  // the part with node agents, webhooks served: the jobs' tags pulled, NodeImages in place of the agent nodes'
+  const agentPart: { figures: [string, string][]; violations: Violation[]; notes: string[] } = {
+    figures: [],
+    violations: [],
+    notes: [],
+  };
+  const addAgentPart = (r: typeof agentPart) => {
+    agentPart.figures.push(...r.figures);
+    agentPart.violations.push(...r.violations);
+    agentPart.notes.push(...r.notes);
+  };
+  let refusedOnAgents: Awaited<ReturnType<typeof agentNodeImages>>['refused'] = [];
+  if (o.agents && k.agents === 'jobs') addAgentPart(await agentNodesCurrent(w, o.agents));
+  if (o.agents && k.agents === 'nodeimages') {
+    const r = await agentNodeImages(w, o.agents, { seed: o.seed, count: Math.min(o.perKind, AGENT_NODEIMAGES) });
+    addAgentPart(r);
+    refusedOnAgents = r.refused;
   }
   const crashes = [...(main?.crashes ?? []), ...hook.crashes].filter(
     (c) => c.at >= (results[0]?.at ?? 0) - 60_000,
@@ -295,7 +333,7 @@ async function fuzzKind(
   // the second half: the program without webhooks, the invalid objects stored as they are (r2-stored.ts)
   const byOwnRules = (x: (typeof results)[number]) =>
     x.v.result === 'rejected' && x.v.by === 'webhook' && !clusterRuleOnly(x.r);
-  const plain = main ?? w.program(k.app);
+  const plain = main ?? w.program(k.app, k.env ? { env: k.env } : {});
   if (!main) await plain.start();
   const stored = await storedInvalid(w, k, {
     seed: o.seed,
@@ -313,9 +351,10 @@ async function fuzzKind(
     ),
     program: plain,
   });
+  if (o.agents && k.agents === 'nodeimages') addAgentPart(await storedAgentNodeImages(w, o.agents, refusedOnAgents));
   if (!main) await plain.stop();
-  violations.push(...stored.violations);
-  notes.push(...stored.notes);
+  violations.push(...stored.violations, ...agentPart.violations);
+  notes.push(...stored.notes, ...agentPart.notes);
 
   const count = (p: (x: (typeof results)[number]) => boolean) => results.filter(p).length;
   const rejected = results.filter((x) => x.v.result === 'rejected');
@@ -353,20 +392,10 @@ async function fuzzKind(
       ['accepted objects reconciled', `${[...names].filter((n) => reconciled.has(n)).length}/${names.size}`],
       ['error lines in the program log', String(errorsLogged)],
       ...stored.figures,
+      ...agentPart.figures,
     ],
     violations,
     crashes: crashes.length + stored.crashes,
     notes,
   };
-}
-
-/** Log lines at level error or fatal (pino's numbers ≥ 50, or the names) written to `file` from byte `from` on. */
-async function countErrorLines(file: string, from: number): Promise<number> {
-  const text = (await readFile(file).catch(() => Buffer.alloc(0))).subarray(from).toString('utf8');
-  return text.split('\n').filter((line) => isErrorLine(line)).length;
-}
-
-export function isErrorLine(line: string): boolean {
-  const m = /"level":(?:(\d+)|"(\w+)")/.exec(line);
-  return !!m && (Number(m[1]) >= 50 || m[2] === 'error' || m[2] === 'fatal');
 }

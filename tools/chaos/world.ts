@@ -53,7 +53,9 @@ export interface World {
   /** The watcher's own fault-injecting proxy (its lists and watches), started with `apiProxy`. */
   watcherProxy: ApiProxy | undefined;
   /** A program not started yet (`start()` it), with the world's environment; `webhook`: admission webhooks on port 0. */
-  program(name: string, o?: { webhook?: boolean }): SupervisedProgram;
+  program(name: string, o?: { webhook?: boolean; env?: NodeJS.ProcessEnv }): SupervisedProgram;
+  /** The image pull agent of a node (not started), with the node's own bus user (docs/adr/0032) and CRI socket. */
+  agent(node: string, criSocket: string): SupervisedProgram;
   now: () => number;
   log: (line: string) => void;
   stop(): Promise<void>;
@@ -120,9 +122,9 @@ export async function startWorld(o: {
         mode: 'watcher',
       })
     : undefined;
-  const program = (name: string, probe: '/healthz' | '/readyz', webhook = false) =>
+  const program = (name: string, probe: '/healthz' | '/readyz', webhook = false, app = name, own: NodeJS.ProcessEnv = {}) =>
     new SupervisedProgram(name, {
-      entry: appEntryPath(name, { REGATTA_APP_BUNDLES: o.bundles }),
+      entry: appEntryPath(app, { REGATTA_APP_BUNDLES: o.bundles }),
       env: {
         ...env,
         ...busUser(name),
@@ -130,6 +132,7 @@ export async function startWorld(o: {
         ...(name === 'watcher' ? { REGATTA_SECRET_HASH_KEY: randomBytes(32).toString('base64url') } : {}),
         ...(name !== 'watcher' && apiProxy ? { KUBECONFIG: apiProxy.kubeconfig } : {}),
         ...(name === 'watcher' && watcherProxy ? { KUBECONFIG: watcherProxy.kubeconfig } : {}),
+        ...own,
       },
       logsDir,
       probe,
@@ -155,7 +158,20 @@ export async function startWorld(o: {
     nodes: o.nodes,
     apiProxy,
     watcherProxy,
-    program: (name, p) => program(name, '/readyz', p?.webhook ?? false),
+    program: (name, p) => program(name, '/readyz', p?.webhook ?? false, name, p?.env),
+    agent(node, criSocket) {
+      const u = auth?.nodeAgents?.[node];
+      if (!u) throw new Error(`no bus user for the node agent of ${node} (LocalCluster natsNodeAgents)`);
+      return program(`imagepull-agent-${node}`, '/readyz', false, 'imagepull-agent', {
+        NATS_USER: u.user,
+        NATS_PASSWORD: u.password,
+        NATS_INBOX_PREFIX: u.inboxPrefix,
+        NODE_NAME: node,
+        CRI_SOCKET: criSocket,
+        // the agent writes its NodeImage's status straight to the API server, never through R1's fault proxy
+        KUBECONFIG: kubeconfig,
+      });
+    },
     now,
     log,
     async stop() {
