@@ -141,6 +141,7 @@ try {
                   seed: args.seed,
                   dir,
                   kinds: args.r2Kinds,
+                  concurrency: args.r2Concurrency,
                 })
               : await checkLeastPrivilege(w, {
                   auth: natsAuth,

@@ -30,6 +30,7 @@ import { IMAGE_PULL_JOB } from './fuzz-imagepull.js';
 import { GONE_OWNER_IMAGE, NODE_IMAGE } from './fuzz-nodeimage.js';
 import type { CheckResult } from './report.js';
 import { countErrorLines, send } from './r2-requests.js';
+import { mapBounded } from './bounded.js';
 import {
   agentNodeImages,
   agentNodesCurrent,
@@ -53,6 +54,11 @@ export interface R2Kind {
   entry: string;
   /** Cluster-scoped (SidecarSet, ResourceDistribution): listed cluster-wide, and the accepted ones deleted by name. */
   clusterScoped?: boolean;
+  /**
+   * Its webhook judges an object against those admitted before it (a SidecarSet overlapping another): sent one at a
+   * time whatever `--r2-concurrency` says, so a seed gives the same verdicts.
+   */
+  ordered?: boolean;
   /** Added to its program's environment. */
   env?: NodeJS.ProcessEnv;
   /** Its part with node agents running (r2-agents.ts): jobs selecting the agent nodes, NodeImages in their place. */
@@ -89,6 +95,7 @@ export const R2_KINDS: R2Kind[] = [
     apiVersion: 'apps.kruise.io/v1alpha1',
     entry: 'vsidecarset.kb.io',
     clusterScoped: true,
+    ordered: true,
   },
   {
     fuzz: RESOURCE_DISTRIBUTION,
@@ -135,12 +142,12 @@ interface KindOutcome {
 
 export async function checkFuzzedAdmission(
   w: World,
-  o: { perKind: number; seed: number; dir: string; kinds?: string[] },
+  o: { perKind: number; seed: number; dir: string; kinds?: string[]; concurrency: number },
 ): Promise<CheckResult> {
   const out: CheckResult = {
     id: 'R2',
     title: 'fuzzed admission',
-    figures: [['seed / objects per kind', `${o.seed} / ${o.perKind}`]],
+    figures: [['seed / objects per kind / requests in flight', `${o.seed} / ${o.perKind} / ${o.concurrency}`]],
     violations: [],
     crashes: 0,
     notes: [],
@@ -172,7 +179,7 @@ export async function checkFuzzedAdmission(
 async function fuzzKind(
   w: World,
   k: R2Kind,
-  o: { perKind: number; seed: number; dir: string; agents: AgentNodes | undefined },
+  o: { perKind: number; seed: number; dir: string; concurrency: number; agents: AgentNodes | undefined },
 ): Promise<KindOutcome> {
   const violations: Violation[] = [];
   const notes: string[] = [];
@@ -219,21 +226,27 @@ async function fuzzKind(
     );
     return file;
   };
-  for (const [i, f] of objects.entries()) {
-    const r = await send(w.client, f.object as unknown as KubeObject);
-    const v = verdictOf(r);
-    results.push({ f, r, v, at: w.now() });
-    const bad = violationOf(v);
-    if (bad) {
-      const file = await save(f, r, bad, i);
-      violations.push({
-        kind: 'admission',
-        at: w.now(),
-        count: 1,
-        detail: `${KIND} #${i} (${f.shape}: ${f.mutations.join(', ') || 'none'}): ${bad}; ${(r.message ?? '').slice(0, 200)} — saved to ${file}`,
-      });
-    }
-    if ((i + 1) % 50 === 0) w.log(`R2: ${i + 1}/${objects.length} sent`);
+  // sent `concurrency` at a time (`--r2-concurrency`), judged and reported in the seeded order
+  const sendStart = Date.now();
+  let sentCount = 0;
+  results.push(
+    ...(await mapBounded(objects, k.ordered ? 1 : o.concurrency, async (f) => {
+      const r = await send(w.client, f.object as unknown as KubeObject);
+      if (++sentCount % 50 === 0) w.log(`R2: ${sentCount}/${objects.length} sent`);
+      return { f, r, v: verdictOf(r), at: w.now() };
+    })),
+  );
+  const sendMs = Date.now() - sendStart;
+  for (const [i, x] of results.entries()) {
+    const bad = violationOf(x.v);
+    if (!bad) continue;
+    const file = await save(x.f, x.r, bad, i);
+    violations.push({
+      kind: 'admission',
+      at: x.at,
+      count: 1,
+      detail: `${KIND} #${i} (${x.f.shape}: ${x.f.mutations.join(', ') || 'none'}): ${bad}; ${(x.r.message ?? '').slice(0, 200)} — saved to ${file}`,
+    });
   }
 
   // every accepted object reconciled (observedGeneration), with no crash, within the wait
@@ -241,7 +254,8 @@ async function fuzzKind(
   const names = new Set(accepted.map((x) => (x.f.object['metadata'] as { name: string }).name));
   const reconciled = new Set<string>();
   const gone = new Set<string>();
-  const until = Date.now() + RECONCILE_WAIT_MS;
+  const reconcileStart = Date.now();
+  const until = reconcileStart + RECONCILE_WAIT_MS;
   while (reconciled.size < names.size && Date.now() < until) {
     const list = await w.client.list<KubeObject & { status?: { observedGeneration?: number } }>({
       apiVersion: k.apiVersion,
@@ -265,6 +279,7 @@ async function fuzzKind(
         reconciled.add(cs.metadata?.name ?? '');
     if (reconciled.size < names.size) await sleep(2000);
   }
+  const reconcileMs = Date.now() - reconcileStart;
   // the part with node agents, webhooks served: the jobs' tags pulled, NodeImages in place of the agent nodes'
   const agentPart: { figures: [string, string][]; violations: Violation[]; notes: string[] } = {
     figures: [],
@@ -335,9 +350,11 @@ async function fuzzKind(
     x.v.result === 'rejected' && x.v.by === 'webhook' && !clusterRuleOnly(x.r);
   const plain = main ?? w.program(k.app, k.env ? { env: k.env } : {});
   if (!main) await plain.start();
+  const storedStart = Date.now();
   const stored = await storedInvalid(w, k, {
     seed: o.seed,
     perKind: o.perKind,
+    concurrency: k.ordered ? 1 : o.concurrency,
     judged: new Set(results.flatMap((x, i) => (byOwnRules(x) ? [i] : []))),
     others: new Set(
       results.flatMap((x, i) =>
@@ -351,6 +368,7 @@ async function fuzzKind(
     ),
     program: plain,
   });
+  const storedMs = Date.now() - storedStart;
   if (o.agents && k.agents === 'nodeimages') addAgentPart(await storedAgentNodeImages(w, o.agents, refusedOnAgents));
   if (!main) await plain.stop();
   violations.push(...stored.violations, ...agentPart.violations);
@@ -389,6 +407,10 @@ async function fuzzKind(
         `${count((x) => x.v.result === 'hung')} / ${count((x) => x.v.result === 'failed')}`,
       ],
       ['response time p50 / max', `${fmt(s.p50)} ms / ${fmt(s.max)} ms`],
+      [
+        'time: sending / until reconciled / webhooks removed half',
+        `${fmt(sendMs / 1000)} s (${fmt(sendMs / Math.max(1, results.length))} ms per object) / ${fmt(reconcileMs / 1000)} s / ${fmt(storedMs / 1000)} s`,
+      ],
       ['accepted objects reconciled', `${[...names].filter((n) => reconciled.has(n)).length}/${names.size}`],
       ['error lines in the program log', String(errorsLogged)],
       ...stored.figures,
