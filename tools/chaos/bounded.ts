@@ -8,7 +8,8 @@ export async function mapBounded<T, R>(
   limit: number,
   fn: (item: T, index: number) => Promise<R>,
 ): Promise<R[]> {
-  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be a positive integer, not ${limit}`);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new RangeError(`limit must be a positive integer, not ${limit}`);
   const out = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {

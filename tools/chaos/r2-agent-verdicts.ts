@@ -42,6 +42,8 @@ export function storedActedOn(ni: AgentNodeImage, pulled: readonly string[]): st
   if (ni.status && Object.keys(ni.status).length > 0)
     acts.push(`status written (${JSON.stringify(ni.status).slice(0, 120)})`);
   if (pulled.length > 0)
-    acts.push(`pulled ${pulled.slice(0, 3).join(', ')}${pulled.length > 3 ? ` and ${pulled.length - 3} more` : ''}`);
+    acts.push(
+      `pulled ${pulled.slice(0, 3).join(', ')}${pulled.length > 3 ? ` and ${pulled.length - 3} more` : ''}`,
+    );
   return acts.length > 0 ? acts.join('; ') : undefined;
 }

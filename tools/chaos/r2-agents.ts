@@ -43,7 +43,6 @@ const REFUSAL_LINE = 'not pulling this NodeImage';
 export interface Outcome {
   figures: [string, string][];
   violations: Violation[];
-  notes: string[];
 }
 
 export interface AgentNodes {
@@ -88,7 +87,9 @@ export async function startAgentNodes(w: World): Promise<AgentNodes> {
     agents.set(name, agent);
   }
   const startedAt = w.now();
-  w.log(`R2: ${simNodes.length} agent nodes (${simNodes.map((n) => n.name).join(', ')}), an image pull agent each`);
+  w.log(
+    `R2: ${simNodes.length} agent nodes (${simNodes.map((n) => n.name).join(', ')}), an image pull agent each`,
+  );
   return {
     nodes: simNodes.map((n) => n.name),
     agents,
@@ -116,7 +117,6 @@ export async function startAgentNodes(w: World): Promise<AgentNodes> {
           ['error log lines', errors.join(', ')],
         ],
         violations,
-        notes: [],
       };
     },
     async stop() {
@@ -137,7 +137,8 @@ async function place(w: World, node: string, obj: KubeObject): Promise<Response>
       if (!isNotFound(err)) throw err;
     });
     for (let t = Date.now(); await w.client.getOrUndefined({ ...NI, name: node }); ) {
-      if (Date.now() - t > 30_000) throw new Error(`R2: the NodeImage ${node} was not gone 30 s after its delete`);
+      if (Date.now() - t > 30_000)
+        throw new Error(`R2: the NodeImage ${node} was not gone 30 s after its delete`);
       await sleep(100);
     }
     const r = await send(w.client, named);
@@ -166,14 +167,20 @@ export async function agentNodeImages(
   o: { seed: number; count: number },
 ): Promise<Outcome & { refused: { i: number; f: Fuzzed }[] }> {
   const violations: Violation[] = [];
-  const notes: string[] = [];
   const refused: { i: number; f: Fuzzed }[] = [];
-  const objects = sampleObjects(NODE_IMAGE, 'chaos-r2-agents', o.count, o.seed, 'ag').map((f, i) => ({ f, i }));
+  const objects = sampleObjects(NODE_IMAGE, 'chaos-r2-agents', o.count, o.seed, 'ag').map((f, i) => ({
+    f,
+    i,
+  }));
   let accepted = 0;
   let withStatus = 0;
   for (const round of roundsOf(objects, a.nodes)) {
     const sent = await Promise.all(
-      round.map(async ({ x, node }) => ({ x, node, r: await place(w, node, x.f.object as unknown as KubeObject) })),
+      round.map(async ({ x, node }) => ({
+        x,
+        node,
+        r: await place(w, node, x.f.object as unknown as KubeObject),
+      })),
     );
     for (const { x, node, r } of sent) {
       const v = verdictOf(r);
@@ -193,7 +200,9 @@ export async function agentNodeImages(
     let pending = admitted;
     while (pending.length > 0 && Date.now() < until) {
       await sleep(500);
-      const looks = await Promise.all(pending.map(async (s) => agentStatusProblem(await getNodeImage(w, s.node))));
+      const looks = await Promise.all(
+        pending.map(async (s) => agentStatusProblem(await getNodeImage(w, s.node))),
+      );
       pending = pending.filter((_, k) => looks[k] !== undefined);
     }
     withStatus += admitted.length - pending.length;
@@ -208,13 +217,17 @@ export async function agentNodeImages(
         });
     }
   }
-  w.log(`R2: ${objects.length} NodeImages on the agent nodes, ${accepted} admitted, ${withStatus} with their agent's status`);
+  w.log(
+    `R2: ${objects.length} NodeImages on the agent nodes, ${accepted} admitted, ${withStatus} with their agent's status`,
+  );
   return {
     figures: [
-      ['agent nodes: NodeImages sent / admitted / with the agent status', `${objects.length} / ${accepted} / ${withStatus}`],
+      [
+        'agent nodes: NodeImages sent / admitted / with the agent status',
+        `${objects.length} / ${accepted} / ${withStatus}`,
+      ],
     ],
     violations,
-    notes,
     refused,
   };
 }
@@ -241,7 +254,11 @@ export async function storedAgentNodeImages(
       offsets.set(node, (await stat(a.logFile(node)).catch(() => ({ size: 0 }))).size);
     }
     const sent = await Promise.all(
-      round.map(async ({ x, node }) => ({ x, node, r: await place(w, node, x.f.object as unknown as KubeObject) })),
+      round.map(async ({ x, node }) => ({
+        x,
+        node,
+        r: await place(w, node, x.f.object as unknown as KubeObject),
+      })),
     );
     const kept = sent.filter((s) => s.r.accepted);
     stored += kept.length;
@@ -253,7 +270,9 @@ export async function storedAgentNodeImages(
     let waiting = kept;
     while (waiting.length > 0 && Date.now() < until) {
       await sleep(250);
-      const done = await Promise.all(waiting.map(async (s) => (await refusalSeen(s.node)) || !!(await acted(s.node))));
+      const done = await Promise.all(
+        waiting.map(async (s) => (await refusalSeen(s.node)) || !!(await acted(s.node))),
+      );
       waiting = waiting.filter((_, k) => !done[k]);
     }
     await sleep(SETTLE_MS);
@@ -261,7 +280,13 @@ export async function storedAgentNodeImages(
       const what = `NodeImage stored invalid on agent node ${s.node} (#${s.x.i}, ${s.x.f.shape}: ${s.x.f.mutations.join(', ').slice(0, 160)})`;
       const did = await acted(s.node);
       if (await refusalSeen(s.node)) lookedAt++;
-      if (did) violations.push({ kind: 'stored-invalid', at: w.now(), count: 1, detail: `${what}: its agent acted on it: ${did}` });
+      if (did)
+        violations.push({
+          kind: 'stored-invalid',
+          at: w.now(),
+          count: 1,
+          detail: `${what}: its agent acted on it: ${did}`,
+        });
     }
   }
   return {
@@ -272,7 +297,6 @@ export async function storedAgentNodeImages(
       ],
     ],
     violations,
-    notes: [],
   };
 }
 
@@ -296,17 +320,28 @@ export async function agentNodesCurrent(w: World, a: AgentNodes): Promise<Outcom
   const violations: Violation[] = seen.flatMap(({ node, ni }) => {
     const problem = agentStatusProblem(ni);
     return problem
-      ? [{ kind: 'agent-status' as const, at: w.now(), count: 1, detail: `NodeImage of agent node ${node} after the ImagePullJobs: ${problem}` }]
+      ? [
+          {
+            kind: 'agent-status' as const,
+            at: w.now(),
+            count: 1,
+            detail: `NodeImage of agent node ${node} after the ImagePullJobs: ${problem}`,
+          },
+        ]
       : [];
   });
   return {
     figures: [
       [
         'agent nodes: tags the jobs put in their NodeImages / with the agent status',
-        seen.map(({ node, ni }) => `${node.slice(R2_AGENT_NODE_PREFIX.length)}: ${tagsIn(ni.spec)} / ${ni.status?.desired ?? '-'}`).join(', '),
+        seen
+          .map(
+            ({ node, ni }) =>
+              `${node.slice(R2_AGENT_NODE_PREFIX.length)}: ${tagsIn(ni.spec)} / ${ni.status?.desired ?? '-'}`,
+          )
+          .join(', '),
       ],
     ],
     violations,
-    notes: [],
   };
 }

@@ -1,7 +1,8 @@
 // R2, fuzzed admission (CloneSet, Advanced StatefulSet, Advanced DaemonSet, UnitedDeployment, SidecarSet,
 // ResourceDistribution, ImagePullJob, NodeImage, one after the other): seeded fast-check objects (tools/chaos/fuzz.ts), valid,
-// invalid and hostile, sent one after the other through the real API server with the kind's program serving its
-// webhooks (from its bundle; for CloneSets in place of the world's one, which serves none). Counted: requests, accepted, rejected (by the webhook or the API
+// invalid and hostile, sent one after the other (`--r2-concurrency`: N at a time, judged in the seeded order) through
+// the real API server with the kind's program serving its webhooks (from its bundle; for CloneSets in place of the
+// world's one, which serves none); for the imagepull kinds, with node agents running as well (r2-agents.ts). Counted: requests, accepted, rejected (by the webhook or the API
 // server), rejections without a field path, hung requests (> 10 s), failed calls, crashes, and whether each accepted
 // object was reconciled (status.observedGeneration) without a crash. Its namespace has a pod quota of 10, so an
 // accepted absurd replica count costs refused creates, not a loaded machine. A failing object is saved to
@@ -123,7 +124,7 @@ export const R2_KINDS: R2Kind[] = [
     clusterScoped: true,
     agents: 'nodeimages',
     env: AGENT_NODES_ENV,
-    // a NodeImage's status is its node agent's (none runs here): the controller's spec maintenance dropped the tag
+    // a NodeImage's status is its node agent's (a fake one has no node, no agent): the controller's spec maintenance dropped the tag
     // whose owner job does not exist (tools/chaos/fuzz-nodeimage.ts)
     reconciled: (obj) =>
       !(obj as { spec?: { images?: Record<string, unknown> } }).spec?.images?.[GONE_OWNER_IMAGE],
@@ -281,15 +282,10 @@ async function fuzzKind(
   }
   const reconcileMs = Date.now() - reconcileStart;
   // the part with node agents, webhooks served: the jobs' tags pulled, NodeImages in place of the agent nodes'
-  const agentPart: { figures: [string, string][]; violations: Violation[]; notes: string[] } = {
-    figures: [],
-    violations: [],
-    notes: [],
-  };
+  const agentPart: { figures: [string, string][]; violations: Violation[] } = { figures: [], violations: [] };
   const addAgentPart = (r: typeof agentPart) => {
     agentPart.figures.push(...r.figures);
     agentPart.violations.push(...r.violations);
-    agentPart.notes.push(...r.notes);
   };
   let refusedOnAgents: Awaited<ReturnType<typeof agentNodeImages>>['refused'] = [];
   if (o.agents && k.agents === 'jobs') addAgentPart(await agentNodesCurrent(w, o.agents));
@@ -372,7 +368,7 @@ async function fuzzKind(
   if (o.agents && k.agents === 'nodeimages') addAgentPart(await storedAgentNodeImages(w, o.agents, refusedOnAgents));
   if (!main) await plain.stop();
   violations.push(...stored.violations, ...agentPart.violations);
-  notes.push(...stored.notes, ...agentPart.notes);
+  notes.push(...stored.notes);
 
   const count = (p: (x: (typeof results)[number]) => boolean) => results.filter(p).length;
   const rejected = results.filter((x) => x.v.result === 'rejected');
