@@ -27,6 +27,7 @@ import {
   type AgentNodeImage,
 } from './r2-agent-verdicts.js';
 import { countErrorLines, send } from './r2-requests.js';
+import { settled } from './bounded.js';
 import type { World } from './world.js';
 
 const NI = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'NodeImage' } as const;
@@ -175,7 +176,7 @@ export async function agentNodeImages(
   let accepted = 0;
   let withStatus = 0;
   for (const round of roundsOf(objects, a.nodes)) {
-    const sent = await Promise.all(
+    const sent = await settled(
       round.map(async ({ x, node }) => ({
         x,
         node,
@@ -200,7 +201,7 @@ export async function agentNodeImages(
     let pending = admitted;
     while (pending.length > 0 && Date.now() < until) {
       await sleep(500);
-      const looks = await Promise.all(
+      const looks = await settled(
         pending.map(async (s) => agentStatusProblem(await getNodeImage(w, s.node))),
       );
       pending = pending.filter((_, k) => looks[k] !== undefined);
@@ -253,7 +254,7 @@ export async function storedAgentNodeImages(
       await a.clearImages(node);
       offsets.set(node, (await stat(a.logFile(node)).catch(() => ({ size: 0 }))).size);
     }
-    const sent = await Promise.all(
+    const sent = await settled(
       round.map(async ({ x, node }) => ({
         x,
         node,
@@ -270,7 +271,7 @@ export async function storedAgentNodeImages(
     let waiting = kept;
     while (waiting.length > 0 && Date.now() < until) {
       await sleep(250);
-      const done = await Promise.all(
+      const done = await settled(
         waiting.map(async (s) => (await refusalSeen(s.node)) || !!(await acted(s.node))),
       );
       waiting = waiting.filter((_, k) => !done[k]);

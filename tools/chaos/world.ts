@@ -122,8 +122,17 @@ export async function startWorld(o: {
         mode: 'watcher',
       })
     : undefined;
-  const program = (name: string, probe: '/healthz' | '/readyz', webhook = false, app = name, own: NodeJS.ProcessEnv = {}) =>
-    new SupervisedProgram(name, {
+  // every program made here, so `stop` ends those a check started and could not stop itself (a check that broke
+  // left its program's supervisor restarting it against a stopped cluster, and the suite never exited)
+  const made: SupervisedProgram[] = [];
+  const program = (
+    name: string,
+    probe: '/healthz' | '/readyz',
+    webhook = false,
+    app = name,
+    own: NodeJS.ProcessEnv = {},
+  ): SupervisedProgram => {
+    const p = new SupervisedProgram(name, {
       entry: appEntryPath(app, { REGATTA_APP_BUNDLES: o.bundles }),
       env: {
         ...env,
@@ -140,6 +149,9 @@ export async function startWorld(o: {
       now,
       log,
     });
+    made.push(p);
+    return p;
+  };
   const watcher = program('watcher', '/healthz');
   await watcher.start();
   const controllers = new Map<string, SupervisedProgram>();
@@ -177,6 +189,7 @@ export async function startWorld(o: {
     async stop() {
       for (const c of [...controllers.values()].reverse()) await c.stop();
       await watcher.stop();
+      for (const p of made) await p.stop();
       await sim.call('stop').catch(() => undefined);
       await sim.stop();
       await client.close();
