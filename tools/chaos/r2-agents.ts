@@ -8,7 +8,7 @@
 // time. Verdicts: no agent exits; every NodeImage admitted gets a status from its agent that counts its spec's tags;
 // with the webhooks removed, a NodeImage the webhook refused, stored as is, gets no status and nothing of it is
 // pulled; the agents' error log lines are counted and shown.
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isAlreadyExists, isNotFound, type KubeObject } from '@regatta/kube';
@@ -26,7 +26,7 @@ import {
   tagsIn,
   type AgentNodeImage,
 } from './r2-agent-verdicts.js';
-import { countErrorLines, send } from './r2-requests.js';
+import { countErrorLines, readLogFrom, send } from './r2-requests.js';
 import { settled } from './bounded.js';
 import type { World } from './world.js';
 
@@ -265,7 +265,7 @@ export async function storedAgentNodeImages(
     stored += kept.length;
     refusedBySchema += sent.length - kept.length;
     const refusalSeen = async (node: string) =>
-      (await readFrom(a.logFile(node), offsets.get(node) ?? 0)).includes(REFUSAL_LINE);
+      (await readLogFrom(a.logFile(node), offsets.get(node) ?? 0)).includes(REFUSAL_LINE);
     const acted = async (node: string) => storedActedOn(await getNodeImage(w, node), await a.images(node));
     const until = Date.now() + LOOK_WAIT_MS;
     let waiting = kept;
@@ -301,18 +301,13 @@ export async function storedAgentNodeImages(
   };
 }
 
-async function readFrom(file: string, from: number): Promise<string> {
-  return (await readFile(file).catch(() => Buffer.alloc(0))).subarray(from).toString('utf8');
-}
-
 /**
  * After the ImagePullJob row: the jobs that selected the agent nodes put their tags into the nodes' NodeImages; each
  * node's NodeImage must come to carry its agent's status counting them (within 60 s).
  */
 export async function agentNodesCurrent(w: World, a: AgentNodes): Promise<Outcome> {
   const until = Date.now() + STATUS_WAIT_MS;
-  const look = async () =>
-    Promise.all(a.nodes.map(async (node) => ({ node, ni: await getNodeImage(w, node) })));
+  const look = async () => settled(a.nodes.map(async (node) => ({ node, ni: await getNodeImage(w, node) })));
   let seen = await look();
   while (seen.some((s) => agentStatusProblem(s.ni)) && Date.now() < until) {
     await sleep(1000);

@@ -26,8 +26,12 @@ export async function send(client: KubeClient, obj: KubeObject): Promise<Respons
 
 /** Log lines at level error or fatal (pino's numbers ≥ 50, or the names) written to `file` from byte `from` on. */
 export async function countErrorLines(file: string, from: number): Promise<number> {
-  const text = (await readFile(file).catch(() => Buffer.alloc(0))).subarray(from).toString('utf8');
-  return text.split('\n').filter((line) => isErrorLine(line)).length;
+  return (await readLogFrom(file, from)).split('\n').filter((line) => isErrorLine(line)).length;
+}
+
+/** What a program wrote to its log `file` from byte `from` on ('' when there is no such file). */
+export async function readLogFrom(file: string, from: number): Promise<string> {
+  return (await readFile(file).catch(() => Buffer.alloc(0))).subarray(from).toString('utf8');
 }
 
 export function isErrorLine(line: string): boolean {
