@@ -14,12 +14,20 @@ serve({
     pullMs: number;
     criSocketDir: string;
     logFile: string;
+    /** Node names `<namePrefix>1…N` (default `bench-node-`); labels and taints on each (the chaos suite's R2). */
+    namePrefix?: string;
+    labels?: Record<string, string>;
+    taints?: { key: string; value: string; effect: 'NoSchedule' }[];
   }) {
     const log = (line: string) => appendFileSync(p.logFile, `${new Date().toISOString()} ${line}\n`);
     sim = await NodeSimulator.start({
       kubeconfig: p.kubeconfig,
       nodes: p.nodes,
-      namePrefix: 'bench-node-',
+      namePrefix: p.namePrefix ?? 'bench-node-',
+      ...(p.labels ? { labels: p.labels } : {}),
+      ...(p.taints ? { taints: p.taints } : {}),
+      // nodes of a run's own (R2's agent nodes) leave the cluster with the simulator
+      removeNodesOnStop: p.namePrefix !== undefined,
       timings: { imagePullMs: p.pullMs },
       // no pods run here: kubelet events would only be noise
       events: false,
@@ -29,6 +37,15 @@ serve({
     });
     const s = sim;
     return { nodes: s.nodeNames.map((name) => ({ name, criSocket: s.criSocket(name) ?? '' })) };
+  },
+  /** The images a node holds (normalized references). */
+  images(p: { node: string }) {
+    return { images: sim?.images.listImages(p.node).map((i) => i.ref) ?? [] };
+  },
+  /** Removes every image of a node (a pull after this shows in `images`). */
+  clearImages(p: { node: string }) {
+    for (const i of sim?.images.listImages(p.node) ?? []) sim?.images.removeImage(p.node, i.ref);
+    return {};
   },
   async stop() {
     await sim?.stop();

@@ -6,6 +6,7 @@ describe('parseArgs', () => {
     const a = parseArgs([]);
     expect(a.only).toEqual(['R0', 'R5', 'R2', 'R4', 'R6', 'R1', 'R3']);
     expect(a.fuzz).toBe(50);
+    expect(a.r2Concurrency).toBe(1);
     expect(a.rollouts).toBe(10);
     expect(a.pods).toEqual([30, 100]);
     expect(a.r1Kinds).toEqual(['cloneset', 'asts', 'ads', 'ud', 'sidecarset']);
@@ -22,6 +23,7 @@ describe('parseArgs', () => {
       '--fuzz=10000',
       '--r2-kinds=sidecarset,ads',
       '--r1-kinds=sidecarset,ud,asts',
+      '--r2-concurrency=8',
       '--keep',
     ]);
     expect(a).toMatchObject({
@@ -34,6 +36,7 @@ describe('parseArgs', () => {
       fuzz: 10000,
       r2Kinds: ['ads', 'sidecarset'],
       r1Kinds: ['asts', 'ud', 'sidecarset'],
+      r2Concurrency: 8,
       keep: true,
     });
   });
@@ -46,6 +49,7 @@ describe('parseArgs', () => {
     ['--bogus'],
     ['--r2-kinds=pods'],
     ['--r1-kinds=deployment'],
+    ['--r2-concurrency=0'],
   ])('refuses %s', (arg) => {
     expect(() => parseArgs([arg])).toThrow(ChaosArgsError);
   });

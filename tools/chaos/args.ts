@@ -21,6 +21,9 @@ export const R2_APPS = [
   'imagepull',
 ] as const;
 
+/** R2's creates in flight at once by default: one (8 made no difference at load 13–19, docs/reliability.md run Y). */
+export const R2_CONCURRENCY = 1;
+
 export interface ChaosArgs {
   only: Check[];
   /** R1: rollouts, pods per rollout, the seed of its plans and faults, the gap between two faults (s). */
@@ -40,13 +43,15 @@ export interface ChaosArgs {
   /** R2: objects generated per kind; the kinds, by their program (all by default). */
   fuzz: number;
   r2Kinds: string[];
+  /** R2: creates in flight at once (results judged and reported in the seeded order). */
+  r2Concurrency: number;
   keep: boolean;
 }
 
 export const USAGE =
   'usage: npm run chaos [-- --only=R0,R5,R2,R4,R6,R1,R3] [-- --rollouts=10] [-- --pods=30-100] [-- --seed=1] ' +
   `[-- --fault-gap=15-40] [-- --r1-kinds=${R1_KINDS.join(',')}] [-- --r6-pods=60] [-- --r4-pods=64] [-- --r3-pods=30] [-- --api-faults=0.02] [-- --fuzz=50] ` +
-  `[-- --r2-kinds=${R2_APPS.join(',')}] [-- --keep]`;
+  `[-- --r2-kinds=${R2_APPS.join(',')}] [-- --r2-concurrency=${R2_CONCURRENCY}] [-- --keep]`;
 
 /** An argument `npm run chaos` does not take; the message says which and why. */
 export class ChaosArgsError extends RegattaError {
@@ -83,6 +88,7 @@ export function parseArgs(argv: string[]): ChaosArgs {
     r1Kinds: [...R1_KINDS],
     fuzz: 50,
     r2Kinds: [...R2_APPS],
+    r2Concurrency: R2_CONCURRENCY,
     keep: false,
   };
   for (const arg of argv) {
@@ -151,6 +157,9 @@ export function parseArgs(argv: string[]): ChaosArgs {
         a.r2Kinds = R2_APPS.filter((x) => apps.includes(x));
         break;
       }
+      case '--r2-concurrency':
+        a.r2Concurrency = positive(v, k);
+        break;
       case '--r3-pods':
         a.r3Pods = positive(v, k);
         break;

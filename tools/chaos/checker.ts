@@ -118,6 +118,8 @@ export type ViolationKind =
   | 'crash'
   /** R2, webhooks removed: an invalid stored object acted on, or not refused with an event naming a field. */
   | 'stored-invalid'
+  /** R2, agent nodes: an admitted NodeImage without a status from its node agent counting its spec. */
+  | 'agent-status'
   /** R1: the watcher's mirror on the bus did not come to agree with the API server. */
   | 'mirror'
   /** R1 (SidecarSet): a selected pod without its sidecars (PodView.lacks), whenever it was seen. */

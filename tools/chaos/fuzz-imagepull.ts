@@ -1,6 +1,7 @@
-// R2's generators for ImagePullJob (apps.kruise.io/v1beta1): a valid job as a user writes it (an image that no node
-// pulls, aimed at node names that do not exist or at pods of an app: the job completes at once or waits, writing
-// nothing anywhere), and the same shapes of mutations as the other kinds: the rules of docs/imagepull.md "Admission"
+// R2's generators for ImagePullJob (apps.kruise.io/v1beta1): a valid job as a user writes it (an image aimed at node
+// names that do not exist or at pods of an app: the job completes at once or waits, writing nothing anywhere; or at
+// R2's agent nodes by name or label, tools/chaos/r2-agent-verdicts.ts: the controller writes its tag into their
+// NodeImages and their agents pull it), and the same shapes of mutations as the other kinds: the rules of docs/imagepull.md "Admission"
 // (names with a label query, duplicated names, selector with podSelector, empty image, parallelism negative / a
 // percentage / not an integer, a deadline below the pull timeout, deadline or TTL on a Never job, an unknown
 // completion type), huge annotations and sandbox labels, deep nesting, unicode, absurd numbers, wrong types. Pure.
@@ -18,24 +19,26 @@ import {
   setPath,
   UNICODE,
 } from './fuzz.js';
+import { R2_AGENT_LABEL, R2_AGENT_NODES } from './r2-agent-verdicts.js';
 
 export function validImagePullJob(ns: string): fc.Arbitrary<Obj> {
   return fc
     .record({
       app: dns,
       tag: fc.constantFrom('1.0', '2', 'latest'),
-      target: fc.constantFrom('names', 'labels', 'pods'),
+      target: fc.constantFrom('names', 'labels', 'pods', 'agent-names', 'agent-labels'),
       parallelism: fc.option(fc.integer({ min: 0, max: 5 }), { nil: undefined }),
       type: fc.constantFrom('Always', 'Never'),
       timeout: fc.option(fc.integer({ min: 30, max: 600 }), { nil: undefined }),
     })
     .map((r): Obj => {
-      const selector: Obj =
-        r.target === 'names'
-          ? { selector: { names: [`chaos-none-${r.app}`] } }
-          : r.target === 'labels'
-            ? { selector: { matchLabels: { 'chaos.regatta.dev/none': r.app } } }
-            : { podSelector: { matchLabels: { app: r.app } } };
+      const selector: Obj = {
+        names: { selector: { names: [`chaos-none-${r.app}`] } },
+        labels: { selector: { matchLabels: { 'chaos.regatta.dev/none': r.app } } },
+        pods: { podSelector: { matchLabels: { app: r.app } } },
+        'agent-names': { selector: { names: [...R2_AGENT_NODES] } },
+        'agent-labels': { selector: { matchLabels: { ...R2_AGENT_LABEL } } },
+      }[r.target];
       return {
         apiVersion: 'apps.kruise.io/v1beta1',
         kind: 'ImagePullJob',

@@ -5,8 +5,8 @@
 // than 256 images, an empty or duplicated tag, no `pullPolicy` or no TTL, a negative version), huge annotations and
 // sandbox labels, deep nesting, unicode, absurd numbers, wrong types. Each valid object also holds the image
 // `regatta-gone-owner`, whose only tag is owned by an ImagePullJob that does not exist: the controller's spec
-// maintenance drops it, which is how R2 sees an admitted NodeImage reconciled (its status is the agent's; no agent
-// runs in the chaos world). Pure.
+// maintenance drops it, which is how R2 sees an admitted NodeImage reconciled (its status is the agent's; a fake
+// NodeImage has no agent; R2's agent nodes get these objects under their own names, tools/chaos/r2-agents.ts). Pure.
 import fc from 'fast-check';
 import {
   at,

@@ -152,7 +152,7 @@ describe('Advanced StatefulSet', () => {
 
 describe('isErrorLine', () => {
   it('reads pino levels as numbers or names', async () => {
-    const { isErrorLine } = await import('./r2.js');
+    const { isErrorLine } = await import('./r2-requests.js');
     expect(isErrorLine('{"level":50,"msg":"x"}')).toBe(true);
     expect(isErrorLine('{"level":"error","msg":"x"}')).toBe(true);
     expect(isErrorLine('{"level":"fatal","msg":"x"}')).toBe(true);

@@ -17,6 +17,7 @@ import { checkTheChecker } from './r0.js';
 import { checkChaosRollouts } from './r1.js';
 import { checkSidecarRollouts } from './r1-sidecarset.js';
 import { checkFuzzedAdmission, R2_KINDS } from './r2.js';
+import { R2_AGENT_NODES } from './r2-agent-verdicts.js';
 import { checkBlastRadius } from './r3.js';
 import { checkProgramBlastRadius } from './r3-kinds.js';
 import { R3_PROGRAMS } from './r3-programs.js';
@@ -98,19 +99,21 @@ try {
       ...(args.only.includes('R2')
         ? R2_KINDS.map((k) => k.app).filter((a) => a !== 'cloneset' && args.r2Kinds.includes(a))
         : []),
+      // R2's agent nodes (r2-agents.ts): an image pull agent each
+      ...(args.only.includes('R2') && args.r2Kinds.includes('imagepull') ? ['imagepull-agent'] : []),
     ]),
   ];
   log(`building the bundles of ${apps.join(', ')}`);
   const bundles = buildBundles(dir, apps);
-  // the bus with its users, as the sandbox and the chart run it (a watcher, a reader, one per controller), and two
-  // node agents' users R5 tries (docs/adr/0032)
+  // the bus with its users, as the sandbox and the chart run it (a watcher, a reader, one per controller), two node
+  // agents' users R5 tries (docs/adr/0032), and those of R2's agent nodes
   cluster = await LocalCluster.start({
     dir,
     jaeger: false,
     log,
     natsAuth: true,
     natsNodeAgents: {
-      nodes: [...R5_AGENT_NODES],
+      nodes: [...R5_AGENT_NODES, ...R2_AGENT_NODES],
       bucket: bucketName(KINDS.nodeimages),
       registration: (node) => registrationKey('imagepull', `agent-${node}`),
     },
@@ -153,6 +156,7 @@ try {
                   seed: args.seed,
                   dir,
                   kinds: args.r2Kinds,
+                  concurrency: args.r2Concurrency,
                 })
               : await checkLeastPrivilege(w, {
                   auth: natsAuth,

@@ -16,6 +16,7 @@ import type { Violation } from './checker.js';
 import { namesFieldPath, sampleObjects, type FuzzKind, type Fuzzed } from './fuzz.js';
 import type { SupervisedProgram } from './programs.js';
 import type { World } from './world.js';
+import { mapBounded } from './bounded.js';
 
 /** The namespace fuzzed objects are sent into, with a quota of 10 pods (absurd replica counts create at most 10). */
 export async function createFuzzNamespace(w: World, ns: string): Promise<void> {
@@ -132,6 +133,8 @@ export async function storedInvalid(
   o: {
     seed: number;
     perKind: number;
+    /** Creates in flight at once. */
+    concurrency: number;
     /** Indices the first half's webhook refused by the object's own rules (judged). */
     judged: ReadonlySet<number>;
     /** Indices sent too, not judged: invalid by construction but admitted, or refused by a cluster rule only. */
@@ -161,23 +164,21 @@ export async function storedInvalid(
   const chosen = [...new Set([...o.judged, ...o.others])].sort((a, b) => a - b);
   const stored: { i: number; f: Fuzzed; uid: string; name: string; judged: boolean }[] = [];
   let refusedBySchema = 0;
-  for (const i of chosen) {
+  // sent `concurrency` at a time, kept in the seeded order
+  const sent = await mapBounded(chosen, o.concurrency, async (i) => {
     const f = all[i];
-    if (!f) continue;
+    if (!f) return undefined;
     try {
       const created = await w.client.create(f.object as unknown as KubeObject);
-      stored.push({
-        i,
-        f,
-        uid: created.metadata?.uid ?? '',
-        name: created.metadata?.name ?? '',
-        judged: o.judged.has(i),
-      });
+      return { i, f, uid: created.metadata?.uid ?? '', name: created.metadata?.name ?? '', judged: o.judged.has(i) };
     } catch (err) {
       if (!(err instanceof KubeApiError)) throw err;
-      refusedBySchema++;
+      return 'refused' as const;
     }
-  }
+  });
+  for (const x of sent)
+    if (x === 'refused') refusedBySchema++;
+    else if (x) stored.push(x);
   w.log(`R2 (webhooks removed): ${chosen.length} ${KIND}s sent, ${stored.length} stored`);
 
   const ref = { apiVersion: k.apiVersion, kind: KIND, ...(k.clusterScoped ? {} : { namespace: NS }) };

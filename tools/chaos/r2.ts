@@ -1,16 +1,17 @@
 // R2, fuzzed admission (CloneSet, Advanced StatefulSet, Advanced DaemonSet, UnitedDeployment, SidecarSet,
 // ResourceDistribution, ImagePullJob, NodeImage, one after the other): seeded fast-check objects (tools/chaos/fuzz.ts), valid,
-// invalid and hostile, sent one after the other through the real API server with the kind's program serving its
-// webhooks (from its bundle; for CloneSets in place of the world's one, which serves none). Counted: requests, accepted, rejected (by the webhook or the API
+// invalid and hostile, sent one after the other (`--r2-concurrency`: N at a time, judged in the seeded order) through
+// the real API server with the kind's program serving its webhooks (from its bundle; for CloneSets in place of the
+// world's one, which serves none); for the imagepull kinds, with node agents running as well (r2-agents.ts). Counted: requests, accepted, rejected (by the webhook or the API
 // server), rejections without a field path, hung requests (> 10 s), failed calls, crashes, and whether each accepted
 // object was reconciled (status.observedGeneration) without a crash. Its namespace has a pod quota of 10, so an
 // accepted absurd replica count costs refused creates, not a loaded machine. A failing object is saved to
 // `<temp folder>/r2-failures/` with its seed, index and response.
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { KubeApiError, type KubeObject } from '@regatta/kube';
-import { fmt, nowMs, summarize } from '../bench/common.js';
+import type { KubeObject } from '@regatta/kube';
+import { fmt, summarize } from '../bench/common.js';
 import type { Violation } from './checker.js';
 import {
   ADVANCED_STATEFULSET,
@@ -29,6 +30,15 @@ import { clusterRuleOnly, createFuzzNamespace, storedInvalid } from './r2-stored
 import { IMAGE_PULL_JOB } from './fuzz-imagepull.js';
 import { GONE_OWNER_IMAGE, NODE_IMAGE } from './fuzz-nodeimage.js';
 import type { CheckResult } from './report.js';
+import { countErrorLines, send } from './r2-requests.js';
+import { mapBounded } from './bounded.js';
+import {
+  agentNodeImages,
+  agentNodesCurrent,
+  startAgentNodes,
+  storedAgentNodeImages,
+  type AgentNodes,
+} from './r2-agents.js';
 import { deleteConfigurations, webhookEntries } from './webhook-configs.js';
 import type { World } from './world.js';
 
@@ -45,9 +55,25 @@ export interface R2Kind {
   entry: string;
   /** Cluster-scoped (SidecarSet, ResourceDistribution): listed cluster-wide, and the accepted ones deleted by name. */
   clusterScoped?: boolean;
+  /**
+   * Its webhook judges an object against those admitted before it (a SidecarSet overlapping another): sent one at a
+   * time whatever `--r2-concurrency` says, so a seed gives the same verdicts.
+   */
+  ordered?: boolean;
+  /** Added to its program's environment. */
+  env?: NodeJS.ProcessEnv;
+  /** Its part with node agents running (r2-agents.ts): jobs selecting the agent nodes, NodeImages in their place. */
+  agents?: 'jobs' | 'nodeimages';
   /** The object was reconciled (default: `status.observedGeneration` at least the generation). */
   reconciled?: (obj: KubeObject & { status?: Record<string, unknown> }) => boolean;
 }
+
+/**
+ * The imagepull program's NodeImage creation delay (`--nodeimage-creation-delay`) past R2's run: R2 creates and
+ * replaces the agent nodes' NodeImages itself (r2-agents.ts); the controller would create one the moment R2 deleted
+ * it.
+ */
+const AGENT_NODES_ENV = { REGATTA_NODEIMAGE_CREATION_DELAY_SECONDS: '86400' };
 
 export const R2_KINDS: R2Kind[] = [
   { fuzz: CLONESET, app: 'cloneset', apiVersion: 'apps.kruise.io/v1alpha1', entry: 'vcloneset.kb.io' },
@@ -70,6 +96,7 @@ export const R2_KINDS: R2Kind[] = [
     apiVersion: 'apps.kruise.io/v1alpha1',
     entry: 'vsidecarset.kb.io',
     clusterScoped: true,
+    ordered: true,
   },
   {
     fuzz: RESOURCE_DISTRIBUTION,
@@ -83,6 +110,8 @@ export const R2_KINDS: R2Kind[] = [
     app: 'imagepull',
     apiVersion: 'apps.kruise.io/v1beta1',
     entry: 'vimagepulljob.kb.io',
+    agents: 'jobs',
+    env: AGENT_NODES_ENV,
     // an ImagePullJob's status has no observedGeneration: the controller's first status write sets startTime
     reconciled: (obj) => typeof obj.status?.['startTime'] === 'string',
   },
@@ -93,32 +122,17 @@ export const R2_KINDS: R2Kind[] = [
     apiVersion: 'apps.kruise.io/v1beta1',
     entry: 'vnodeimage.kb.io',
     clusterScoped: true,
-    // a NodeImage's status is its node agent's (none runs here): the controller's spec maintenance dropped the tag
+    agents: 'nodeimages',
+    env: AGENT_NODES_ENV,
+    // a NodeImage's status is its node agent's (a fake one has no node, no agent): the controller's spec maintenance dropped the tag
     // whose owner job does not exist (tools/chaos/fuzz-nodeimage.ts)
     reconciled: (obj) =>
       !(obj as { spec?: { images?: Record<string, unknown> } }).spec?.images?.[GONE_OWNER_IMAGE],
   },
 ];
 const RECONCILE_WAIT_MS = 120_000;
-
-async function send(w: World, obj: KubeObject): Promise<Response> {
-  const t = nowMs();
-  try {
-    await w.client.create(obj);
-    return { ms: nowMs() - t, accepted: true };
-  } catch (err) {
-    const ms = nowMs() - t;
-    if (err instanceof KubeApiError)
-      return {
-        ms,
-        accepted: false,
-        status: err.status,
-        message: err.serverMessage || err.message,
-        causes: err.details?.causes ?? [],
-      };
-    return { ms, accepted: false, message: err instanceof Error ? err.message : String(err) };
-  }
-}
+/** NodeImages sent in place of the agent nodes' (at most; each waits for its agent's status). */
+const AGENT_NODEIMAGES = 30;
 
 interface KindOutcome {
   figures: [string, string][];
@@ -129,22 +143,36 @@ interface KindOutcome {
 
 export async function checkFuzzedAdmission(
   w: World,
-  o: { perKind: number; seed: number; dir: string; kinds?: string[] },
+  o: { perKind: number; seed: number; dir: string; kinds?: string[]; concurrency: number },
 ): Promise<CheckResult> {
   const out: CheckResult = {
     id: 'R2',
     title: 'fuzzed admission',
-    figures: [['seed / objects per kind', `${o.seed} / ${o.perKind}`]],
+    figures: [['seed / objects per kind / requests in flight', `${o.seed} / ${o.perKind} / ${o.concurrency}`]],
     violations: [],
     crashes: 0,
     notes: [],
   };
-  for (const k of R2_KINDS.filter((x) => !o.kinds || o.kinds.includes(x.app))) {
-    const r = await fuzzKind(w, k, o);
-    out.figures.push(...r.figures.map(([a, b]): [string, string] => [`${k.fuzz.kind}: ${a}`, b]));
-    out.violations.push(...r.violations);
-    out.notes.push(...r.notes.map((n) => `${k.fuzz.kind}: ${n}`));
-    out.crashes += r.crashes;
+  const kinds = R2_KINDS.filter((x) => !o.kinds || o.kinds.includes(x.app));
+  // the agent nodes and their agents, for the kinds that have a part with them (started once, before the first)
+  let agents: AgentNodes | undefined;
+  try {
+    for (const k of kinds) {
+      if (k.agents) agents ??= await startAgentNodes(w);
+      const r = await fuzzKind(w, k, { ...o, agents });
+      out.figures.push(...r.figures.map(([a, b]): [string, string] => [`${k.fuzz.kind}: ${a}`, b]));
+      out.violations.push(...r.violations);
+      out.notes.push(...r.notes.map((n) => `${k.fuzz.kind}: ${n}`));
+      out.crashes += r.crashes;
+    }
+    if (agents) {
+      const r = await agents.outcome();
+      out.figures.push(...r.figures.map(([a, b]): [string, string] => [`image pull agents: ${a}`, b]));
+      out.violations.push(...r.violations);
+      out.crashes += r.violations.length;
+    }
+  } finally {
+    await agents?.stop();
   }
   return out;
 }
@@ -152,7 +180,7 @@ export async function checkFuzzedAdmission(
 async function fuzzKind(
   w: World,
   k: R2Kind,
-  o: { perKind: number; seed: number; dir: string },
+  o: { perKind: number; seed: number; dir: string; concurrency: number; agents: AgentNodes | undefined },
 ): Promise<KindOutcome> {
   const violations: Violation[] = [];
   const notes: string[] = [];
@@ -167,7 +195,7 @@ async function fuzzKind(
   await main?.kill();
   const logFile = join(w.cluster.dir, 'logs', `${k.app}.log`);
   const logFrom = (await stat(logFile).catch(() => ({ size: 0 }))).size;
-  const hook = w.program(k.app, { webhook: true });
+  const hook = w.program(k.app, { webhook: true, ...(k.env ? { env: k.env } : {}) });
   await hook.start();
   const deadline = Date.now() + 120_000;
   while (!(await webhookEntries(w, CONFIG)).includes(k.entry)) {
@@ -199,21 +227,27 @@ async function fuzzKind(
     );
     return file;
   };
-  for (const [i, f] of objects.entries()) {
-    const r = await send(w, f.object as unknown as KubeObject);
-    const v = verdictOf(r);
-    results.push({ f, r, v, at: w.now() });
-    const bad = violationOf(v);
-    if (bad) {
-      const file = await save(f, r, bad, i);
-      violations.push({
-        kind: 'admission',
-        at: w.now(),
-        count: 1,
-        detail: `${KIND} #${i} (${f.shape}: ${f.mutations.join(', ') || 'none'}): ${bad}; ${(r.message ?? '').slice(0, 200)} — saved to ${file}`,
-      });
-    }
-    if ((i + 1) % 50 === 0) w.log(`R2: ${i + 1}/${objects.length} sent`);
+  // sent `concurrency` at a time (`--r2-concurrency`), judged and reported in the seeded order
+  const sendStart = Date.now();
+  let sentCount = 0;
+  results.push(
+    ...(await mapBounded(objects, k.ordered ? 1 : o.concurrency, async (f) => {
+      const r = await send(w.client, f.object as unknown as KubeObject);
+      if (++sentCount % 50 === 0) w.log(`R2: ${sentCount}/${objects.length} sent`);
+      return { f, r, v: verdictOf(r), at: w.now() };
+    })),
+  );
+  const sendMs = Date.now() - sendStart;
+  for (const [i, x] of results.entries()) {
+    const bad = violationOf(x.v);
+    if (!bad) continue;
+    const file = await save(x.f, x.r, bad, i);
+    violations.push({
+      kind: 'admission',
+      at: x.at,
+      count: 1,
+      detail: `${KIND} #${i} (${x.f.shape}: ${x.f.mutations.join(', ') || 'none'}): ${bad}; ${(x.r.message ?? '').slice(0, 200)} — saved to ${file}`,
+    });
   }
 
   // every accepted object reconciled (observedGeneration), with no crash, within the wait
@@ -221,7 +255,8 @@ async function fuzzKind(
   const names = new Set(accepted.map((x) => (x.f.object['metadata'] as { name: string }).name));
   const reconciled = new Set<string>();
   const gone = new Set<string>();
-  const until = Date.now() + RECONCILE_WAIT_MS;
+  const reconcileStart = Date.now();
+  const until = reconcileStart + RECONCILE_WAIT_MS;
   while (reconciled.size < names.size && Date.now() < until) {
     const list = await w.client.list<KubeObject & { status?: { observedGeneration?: number } }>({
       apiVersion: k.apiVersion,
@@ -244,6 +279,20 @@ async function fuzzKind(
       )
         reconciled.add(cs.metadata?.name ?? '');
     if (reconciled.size < names.size) await sleep(2000);
+  }
+  const reconcileMs = Date.now() - reconcileStart;
+  // the part with node agents, webhooks served: the jobs' tags pulled, NodeImages in place of the agent nodes'
+  const agentPart: { figures: [string, string][]; violations: Violation[] } = { figures: [], violations: [] };
+  const addAgentPart = (r: typeof agentPart) => {
+    agentPart.figures.push(...r.figures);
+    agentPart.violations.push(...r.violations);
+  };
+  let refusedOnAgents: Awaited<ReturnType<typeof agentNodeImages>>['refused'] = [];
+  if (o.agents && k.agents === 'jobs') addAgentPart(await agentNodesCurrent(w, o.agents));
+  if (o.agents && k.agents === 'nodeimages') {
+    const r = await agentNodeImages(w, o.agents, { seed: o.seed, count: Math.min(o.perKind, AGENT_NODEIMAGES) });
+    addAgentPart(r);
+    refusedOnAgents = r.refused;
   }
   const crashes = [...(main?.crashes ?? []), ...hook.crashes].filter(
     (c) => c.at >= (results[0]?.at ?? 0) - 60_000,
@@ -295,11 +344,13 @@ async function fuzzKind(
   // the second half: the program without webhooks, the invalid objects stored as they are (r2-stored.ts)
   const byOwnRules = (x: (typeof results)[number]) =>
     x.v.result === 'rejected' && x.v.by === 'webhook' && !clusterRuleOnly(x.r);
-  const plain = main ?? w.program(k.app);
+  const plain = main ?? w.program(k.app, k.env ? { env: k.env } : {});
   if (!main) await plain.start();
+  const storedStart = Date.now();
   const stored = await storedInvalid(w, k, {
     seed: o.seed,
     perKind: o.perKind,
+    concurrency: k.ordered ? 1 : o.concurrency,
     judged: new Set(results.flatMap((x, i) => (byOwnRules(x) ? [i] : []))),
     others: new Set(
       results.flatMap((x, i) =>
@@ -313,8 +364,10 @@ async function fuzzKind(
     ),
     program: plain,
   });
+  const storedMs = Date.now() - storedStart;
+  if (o.agents && k.agents === 'nodeimages') addAgentPart(await storedAgentNodeImages(w, o.agents, refusedOnAgents));
   if (!main) await plain.stop();
-  violations.push(...stored.violations);
+  violations.push(...stored.violations, ...agentPart.violations);
   notes.push(...stored.notes);
 
   const count = (p: (x: (typeof results)[number]) => boolean) => results.filter(p).length;
@@ -350,23 +403,17 @@ async function fuzzKind(
         `${count((x) => x.v.result === 'hung')} / ${count((x) => x.v.result === 'failed')}`,
       ],
       ['response time p50 / max', `${fmt(s.p50)} ms / ${fmt(s.max)} ms`],
+      [
+        'time: sending / until reconciled / webhooks removed half',
+        `${fmt(sendMs / 1000)} s (${fmt(sendMs / Math.max(1, results.length))} ms per object) / ${fmt(reconcileMs / 1000)} s / ${fmt(storedMs / 1000)} s`,
+      ],
       ['accepted objects reconciled', `${[...names].filter((n) => reconciled.has(n)).length}/${names.size}`],
       ['error lines in the program log', String(errorsLogged)],
       ...stored.figures,
+      ...agentPart.figures,
     ],
     violations,
     crashes: crashes.length + stored.crashes,
     notes,
   };
-}
-
-/** Log lines at level error or fatal (pino's numbers ≥ 50, or the names) written to `file` from byte `from` on. */
-async function countErrorLines(file: string, from: number): Promise<number> {
-  const text = (await readFile(file).catch(() => Buffer.alloc(0))).subarray(from).toString('utf8');
-  return text.split('\n').filter((line) => isErrorLine(line)).length;
-}
-
-export function isErrorLine(line: string): boolean {
-  const m = /"level":(?:(\d+)|"(\w+)")/.exec(line);
-  return !!m && (Number(m[1]) >= 50 || m[2] === 'error' || m[2] === 'fatal');
 }

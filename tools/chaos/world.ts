@@ -53,7 +53,9 @@ export interface World {
   /** The watcher's own fault-injecting proxy (its lists and watches), started with `apiProxy`. */
   watcherProxy: ApiProxy | undefined;
   /** A program not started yet (`start()` it), with the world's environment; `webhook`: admission webhooks on port 0. */
-  program(name: string, o?: { webhook?: boolean }): SupervisedProgram;
+  program(name: string, o?: { webhook?: boolean; env?: NodeJS.ProcessEnv }): SupervisedProgram;
+  /** The image pull agent of a node (not started), with the node's own bus user (docs/adr/0032) and CRI socket. */
+  agent(node: string, criSocket: string): SupervisedProgram;
   now: () => number;
   log: (line: string) => void;
   stop(): Promise<void>;
@@ -120,9 +122,18 @@ export async function startWorld(o: {
         mode: 'watcher',
       })
     : undefined;
-  const program = (name: string, probe: '/healthz' | '/readyz', webhook = false) =>
-    new SupervisedProgram(name, {
-      entry: appEntryPath(name, { REGATTA_APP_BUNDLES: o.bundles }),
+  // every program made here, so `stop` ends those a check started and could not stop itself (a check that broke
+  // left its program's supervisor restarting it against a stopped cluster, and the suite never exited)
+  const made: SupervisedProgram[] = [];
+  const program = (
+    name: string,
+    probe: '/healthz' | '/readyz',
+    webhook = false,
+    app = name,
+    own: NodeJS.ProcessEnv = {},
+  ): SupervisedProgram => {
+    const p = new SupervisedProgram(name, {
+      entry: appEntryPath(app, { REGATTA_APP_BUNDLES: o.bundles }),
       env: {
         ...env,
         ...busUser(name),
@@ -130,6 +141,7 @@ export async function startWorld(o: {
         ...(name === 'watcher' ? { REGATTA_SECRET_HASH_KEY: randomBytes(32).toString('base64url') } : {}),
         ...(name !== 'watcher' && apiProxy ? { KUBECONFIG: apiProxy.kubeconfig } : {}),
         ...(name === 'watcher' && watcherProxy ? { KUBECONFIG: watcherProxy.kubeconfig } : {}),
+        ...own,
       },
       logsDir,
       probe,
@@ -137,6 +149,9 @@ export async function startWorld(o: {
       now,
       log,
     });
+    made.push(p);
+    return p;
+  };
   const watcher = program('watcher', '/healthz');
   await watcher.start();
   const controllers = new Map<string, SupervisedProgram>();
@@ -155,12 +170,26 @@ export async function startWorld(o: {
     nodes: o.nodes,
     apiProxy,
     watcherProxy,
-    program: (name, p) => program(name, '/readyz', p?.webhook ?? false),
+    program: (name, p) => program(name, '/readyz', p?.webhook ?? false, name, p?.env),
+    agent(node, criSocket) {
+      const u = auth?.nodeAgents?.[node];
+      if (!u) throw new Error(`no bus user for the node agent of ${node} (LocalCluster natsNodeAgents)`);
+      return program(`imagepull-agent-${node}`, '/readyz', false, 'imagepull-agent', {
+        NATS_USER: u.user,
+        NATS_PASSWORD: u.password,
+        NATS_INBOX_PREFIX: u.inboxPrefix,
+        NODE_NAME: node,
+        CRI_SOCKET: criSocket,
+        // the agent writes its NodeImage's status straight to the API server, never through R1's fault proxy
+        KUBECONFIG: kubeconfig,
+      });
+    },
     now,
     log,
     async stop() {
       for (const c of [...controllers.values()].reverse()) await c.stop();
       await watcher.stop();
+      for (const p of made) await p.stop();
       await sim.call('stop').catch(() => undefined);
       await sim.stop();
       await client.close();
