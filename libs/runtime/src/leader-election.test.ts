@@ -1,6 +1,8 @@
+import { stat } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { InvalidOptionsError } from './errors.js';
 import { LeaderElector, type LeaderElectionOptions } from './leader-election.js';
+import type { Lease, LeaseStore } from './lease.js';
 import { MemoryLeaseStore } from './testing/memory-lease-store.js';
 
 // Real time with short timings (lease 300 ms, renew deadline 200 ms, retry 50 ms): the loop
@@ -176,6 +178,37 @@ describe('LeaderElector', () => {
     await store.update({ ...current, metadata: { ...current.metadata, labels: { touched: 'yes' } } });
     pausedMs = 1000;
     expect(await a.done).toBe('lost');
+  });
+
+  it('keeps leading when its renewal was answered while the event loop was held past the renew deadline', async () => {
+    const store = new MemoryLeaseStore();
+    let holdNextRenewal = false;
+    // the renewal is answered (its answer waits in an I/O callback), then the loop is held past the deadline by
+    // other work: when the loop resumes, its timers run before its I/O, so the round's deadline timer fires first
+    const held: LeaseStore = {
+      get: (namespace, leaseName) => store.get(namespace, leaseName),
+      create: (lease) => store.create(lease),
+      update: (lease) => {
+        if (!holdNextRenewal) return store.update(lease);
+        holdNextRenewal = false;
+        setImmediate(() => {
+          const until = Date.now() + 300; // past the renew deadline (200 ms) and the lease (300 ms)
+          while (Date.now() < until);
+        });
+        return store
+          .update(lease)
+          .then((written) => new Promise<Lease>((resolve) => stat(process.cwd(), () => resolve(written))));
+      },
+    };
+    const a = candidate(store, 'a', { store: held });
+    await waitFor(() => a.elector.isLeader());
+    holdNextRenewal = true;
+    const writes = store.writes;
+    await waitFor(() => store.writes >= writes + 3);
+    expect(a.elector.isLeader()).toBe(true);
+    expect(a.events).not.toContain('stopped');
+    a.stop.abort();
+    expect(await a.done).toBe('stopped');
   });
 
   it('gives leadership up at once when it finds another holder on the lease', async () => {

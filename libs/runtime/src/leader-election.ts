@@ -362,11 +362,23 @@ export class LeaderElector {
   }
 }
 
-/** `promise`'s value, or `late` if it has not settled within `ms`. */
+/**
+ * `promise`'s value, or `late` if it has not settled within `ms`. An answer already received when the deadline passes
+ * still counts: when the event loop was held past the deadline (a long synchronous stretch), its timer fires before
+ * the loop reads the answer that arrived meanwhile, so the deadline gives way for one turn of the loop (timers run
+ * before I/O, `setImmediate` after it). A guarded renewal that succeeded proves nobody wrote the lease since this
+ * leader's last write, so accepting it is as safe as any renewal (docs/reliability.md finding 4).
+ */
 function withDeadline<T, L>(promise: Promise<T>, ms: number, late: L): Promise<T | L> {
   let timer: NodeJS.Timeout | undefined;
+  let immediate: NodeJS.Immediate | undefined;
   const timeout = new Promise<L>((resolve) => {
-    timer = setTimeout(() => resolve(late), ms);
+    timer = setTimeout(() => {
+      immediate = setImmediate(() => resolve(late));
+    }, ms);
   });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  return Promise.race([promise, timeout]).finally(() => {
+    clearTimeout(timer);
+    if (immediate) clearImmediate(immediate);
+  });
 }
