@@ -53,6 +53,16 @@ async function waitFor(cond: () => boolean, ms = 3000): Promise<void> {
   }
 }
 
+/** `a` goes on renewing (three more writes), never stops leading, and stops when asked. */
+async function expectStillLeading(a: Candidate, store: MemoryLeaseStore): Promise<void> {
+  const writes = store.writes;
+  await waitFor(() => store.writes >= writes + 3);
+  expect(a.elector.isLeader()).toBe(true);
+  expect(a.events).not.toContain('stopped');
+  a.stop.abort();
+  expect(await a.done).toBe('stopped');
+}
+
 describe('LeaderElector', () => {
   it('creates the lease when there is none, leads, and keeps renewing it', async () => {
     const store = new MemoryLeaseStore();
@@ -159,12 +169,7 @@ describe('LeaderElector', () => {
     const a = candidate(store, 'a', { clock: () => Date.now() + pausedMs });
     await waitFor(() => a.elector.isLeader());
     pausedMs = 1000; // as after a SIGSTOP of 1 s: past the renew deadline (200 ms) and the lease (300 ms)
-    const writes = store.writes;
-    await waitFor(() => store.writes >= writes + 3);
-    expect(a.elector.isLeader()).toBe(true);
-    expect(a.events).not.toContain('stopped');
-    a.stop.abort();
-    expect(await a.done).toBe('stopped');
+    await expectStillLeading(a, store);
   });
 
   it('gives leadership up after a pause past the renew deadline when the lease was written meanwhile', async () => {
@@ -203,12 +208,7 @@ describe('LeaderElector', () => {
     const a = candidate(store, 'a', { store: held });
     await waitFor(() => a.elector.isLeader());
     holdNextRenewal = true;
-    const writes = store.writes;
-    await waitFor(() => store.writes >= writes + 3);
-    expect(a.elector.isLeader()).toBe(true);
-    expect(a.events).not.toContain('stopped');
-    a.stop.abort();
-    expect(await a.done).toBe('stopped');
+    await expectStillLeading(a, store);
   });
 
   it('gives leadership up at once when it finds another holder on the lease', async () => {
