@@ -196,13 +196,14 @@ describe('LeaderElector', () => {
       update: (lease) => {
         if (!holdNextRenewal) return store.update(lease);
         holdNextRenewal = false;
-        setImmediate(() => {
-          const until = Date.now() + 300; // past the renew deadline (200 ms) and the lease (300 ms)
-          while (Date.now() < until);
-        });
-        return store
-          .update(lease)
-          .then((written) => new Promise<Lease>((resolve) => stat(process.cwd(), () => resolve(written))));
+        return store.update(lease).then(
+          (written) =>
+            new Promise<Lease>((resolve) => {
+              stat(process.cwd(), () => resolve(written)); // the answer: an I/O callback, ready during the hold
+              const until = Date.now() + 300; // held past the renew deadline (200 ms) and the lease (300 ms)
+              while (Date.now() < until);
+            }),
+        );
       },
     };
     const a = candidate(store, 'a', { store: held });
