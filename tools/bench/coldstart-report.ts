@@ -104,6 +104,10 @@ export function reportColdStart(r: ColdStartResult): string {
           ]),
       ]),
     );
+    if (s.limits)
+      lines.push(
+        `${s.name}: set-up (not measured) at ${s.limits.setup}; measured start at ${s.limits.start}`,
+      );
     for (const x of s.restarts)
       lines.push(`restart: ${x.name} during ${x.phase} (code ${x.code}): ${x.reason}`);
   }

@@ -21,7 +21,7 @@ import { readAudit } from './rollout-audit.js';
 import { IMAGE_OLD, MAX_PODS_PER_NODE, benchPodSpec, type Restart } from './rollout-config.js';
 import { benchSupervisor } from './rollout-programs.js';
 import { startKruiseManager } from './kruise-peer.js';
-import { KRUISE_NAMESPACE, type PeerOptions } from './peer-config.js';
+import { KRUISE_NAMESPACE, describeLimits, setupLimits, type PeerOptions } from './peer-config.js';
 import { CLONESETS, PODS } from './rollout-watch.js';
 
 export interface ColdStartConfig {
@@ -63,6 +63,14 @@ export interface ColdStartSide {
   /** Pods whose uid or resourceVersion changed while the controller started (goal 0). */
   podsChanged: number;
   restarts: Restart[];
+  /** The client limits each phase ran with (kruise-manager's; Regatta's programs have none). */
+  limits?: PhaseLimits;
+}
+
+/** How the set-up (not measured) and the measured start were run, as the report prints them. */
+export interface PhaseLimits {
+  setup: string;
+  start: string;
 }
 
 export interface ColdStartResult extends ColdStartConfig {
@@ -76,8 +84,11 @@ export interface ColdStartResult extends ColdStartConfig {
 interface Controller {
   name: string;
   clients: string[];
-  start(): Promise<Started>;
+  limits?: PhaseLimits;
+  /** `setup` builds the world (not measured), `start` is the measured cold start. */
+  start(phase: Phase): Promise<Started>;
 }
+type Phase = 'setup' | 'start';
 interface Started {
   pids: Record<string, number>;
   readyS: Record<string, number>;
@@ -131,14 +142,14 @@ export async function benchColdStart(ctx: ColdStartCtx): Promise<ColdStartResult
 
 /** Regatta: the watcher and the cloneset program, each start on a bus prefix of its own (an empty bus). */
 function regattaController(ctx: ColdStartCtx): Controller {
-  let n = 0;
   return {
     name: 'Regatta',
     clients: PROGRAMS.map((p) => `regatta-${p}`),
-    async start() {
-      const logsDir = join(ctx.logsDir, `regatta-${++n}`);
+    async start(phase) {
+      // kept after the run (main.ts): a set-up that lost a lease can be read afterwards
+      const logsDir = join(ctx.logsDir, `regatta-${phase}`);
       await mkdir(logsDir, { recursive: true });
-      const sup = benchSupervisor({ cluster: ctx.cluster, logsDir, log: ctx.log }, `benchcold${n}_`);
+      const sup = benchSupervisor({ cluster: ctx.cluster, logsDir, log: ctx.log }, `benchcold${phase}_`);
       const t0 = nowMs();
       const readyS: Record<string, number> = {};
       const started = await Promise.all(
@@ -160,14 +171,16 @@ function regattaController(ctx: ColdStartCtx): Controller {
 
 /** kruise-manager (kruise-peer.ts): its CRDs and webhooks installed at the first start only. */
 function kruiseController(ctx: ColdStartCtx, o: PeerOptions): Controller {
-  let n = 0;
+  const setup = setupLimits(o);
   return {
     name: `kruise-manager (${o.qps}/${o.burst})`,
     clients: ['kruise-manager'],
-    async start() {
+    limits: { setup: describeLimits(setup), start: describeLimits(o) },
+    async start(phase) {
+      const limits = phase === 'setup' ? setup : o;
       // kruise-manager does not give its Lease up when stopped (no ReleaseOnCancel in upstream main.go): a new
       // instance would wait out the old one's 15 s. Deleted here, so both sides start with no lease held.
-      if (n > 0) {
+      if (phase === 'start') {
         const client = KubeClient.fromKubeconfigFile(ctx.cluster.endpoints.kubeconfig, {
           userAgent: 'regatta-bench',
         });
@@ -185,12 +198,12 @@ function kruiseController(ctx: ColdStartCtx, o: PeerOptions): Controller {
       }
       const kp = await startKruiseManager({
         kubeconfig: ctx.cluster.endpoints.kubeconfig,
-        dir: join(ctx.logsDir, `kruise-manager-${++n}`),
-        qps: o.qps,
-        burst: o.burst,
+        dir: join(ctx.logsDir, `kruise-manager-${phase}`),
+        qps: limits.qps,
+        burst: limits.burst,
         log: ctx.log,
         cluster: ctx.cluster,
-        keepCrds: n > 1,
+        keepCrds: phase === 'start',
       });
       return {
         pids: { 'kruise-manager': kp.pid },
@@ -215,7 +228,8 @@ async function measureSide(
 ): Promise<ColdStartSide> {
   const { log } = ctx;
   const sizes = replicasPerSet(ctx.pods, ctx.sets);
-  const first = await controller.start();
+  const first = await controller.start('setup');
+  if (controller.limits) log(`${controller.name}: set-up with ${controller.limits.setup}`);
   const s0 = nowMs();
   await inBatches(sizes, 20, (replicas, i) => client.create(cloneSet(i, replicas)));
   const allCurrent = async () => {
@@ -240,7 +254,10 @@ async function measureSide(
     ),
   );
   const podsBefore = await podVersions(client);
-  log(`${controller.name} stopped, every CloneSet's spec changed; starting it cold`);
+  log(
+    `${controller.name} stopped, every CloneSet's spec changed; starting it cold` +
+      (controller.limits ? ` with ${controller.limits.start}` : ''),
+  );
 
   const current = new Map<string, boolean>();
   let doneAt: number | undefined;
@@ -263,7 +280,7 @@ async function measureSide(
     await sleep(2000);
     const wall0 = Date.now();
     t0 = nowMs();
-    second = await controller.start();
+    second = await controller.start('start');
     const { pids } = second;
     const deadline = t0 + timeoutS * 1000;
     while (doneAt === undefined && nowMs() < deadline) await sleep(200);
@@ -296,6 +313,7 @@ async function measureSide(
       requests: requestsByClient(records, wall0, wall0 + ((doneAt ?? nowMs()) - t0) + 5000),
       podsChanged: [...podsBefore].filter(([k, v]) => podsAfter.get(k) !== v).length,
       restarts,
+      ...(controller.limits ? { limits: controller.limits } : {}),
     };
   } finally {
     await second?.stop().catch(() => undefined);

@@ -48,6 +48,7 @@ import { benchSidecarSetUpgrade, reportSidecarSetUpgrade } from './sidecarset-up
 import { benchImagePull } from './imagepull.js';
 import { reportImagePull } from './imagepull-report.js';
 import { benchColdStart } from './coldstart.js';
+import { removeAllBut } from './kept-files.js';
 import { reportColdStart } from './coldstart-report.js';
 
 const BENCHMARKS = [
@@ -223,6 +224,8 @@ console.log(
     `nats-server ${NATS_VERSION}; code ${codeVersion()}, ${describeBundles(bundles)}`,
 );
 
+/** Folders a successful run keeps (the rest of `dir` is removed): the cold start's process logs. */
+const keptAfterRun: string[] = [];
 /** Every cluster started (the shared one, the rollout's); cleanup stops them all. */
 const clusters: LocalCluster[] = [];
 let failed = false;
@@ -232,7 +235,10 @@ const cleanup = () =>
     await stopAllChildren().catch(() => undefined);
     for (const c of clusters.reverse()) await c.stop().catch(() => undefined);
     if (failed || keep) console.log(`logs kept in ${dir} (logs/, <rollout>/logs/, <rollout>/audit.log)`);
-    else await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    else {
+      await removeAllBut(dir, keptAfterRun).catch(() => undefined);
+      for (const k of keptAfterRun) console.log(`kept: ${k}`);
+    }
   })());
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.on(sig, () => {
@@ -377,6 +383,8 @@ async function imagePullBenchmark(): Promise<void> {
 async function coldStartBenchmark(): Promise<void> {
   const { pods, sets } = coldStartConfig;
   section(`10. cold start: ${pods} pods under ${sets} CloneSets (own control plane, audit log with reads)`);
+  // the programs' logs, set-up included, outlive the run: a lease lost while building the world can be read
+  keptAfterRun.push(join(dir, 'coldstart', 'logs'));
   const r = await onOwnCluster(join(dir, 'coldstart'), { controllers: true, auditReads: true }, (c) =>
     benchColdStart({ ...coldStartConfig, ...c, log, ...(peer ? { peer } : {}) }),
   );

@@ -10,6 +10,7 @@ import {
   parsePeerArgs,
   PeerArgsError,
   portOf,
+  setupLimits,
   type WebhookConfiguration,
 } from './peer-config.js';
 
@@ -46,6 +47,30 @@ describe('parsePeerArgs', () => {
       false,
       false,
     ]);
+  });
+});
+
+describe('setupLimits', () => {
+  it.each([
+    // measured phase's limits → the set-up's
+    [
+      { qps: 30, burst: 50 },
+      { qps: 200, burst: 400 },
+    ],
+    [
+      { qps: 200, burst: 400 },
+      { qps: 200, burst: 400 },
+    ],
+    [
+      { qps: 250, burst: 300 },
+      { qps: 250, burst: 400 },
+    ],
+    [
+      { qps: 300, burst: 1000 },
+      { qps: 300, burst: 1000 },
+    ],
+  ] as const)('%j → %j', (measured, want) => {
+    expect(setupLimits(measured)).toEqual(want);
   });
 });
 

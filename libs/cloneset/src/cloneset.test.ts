@@ -145,6 +145,31 @@ describe('event handling', () => {
     expect(cloneSetsForOrphanChange({ type: 'delete', object: orphan }, readers)).toEqual([]);
   });
 
+  it.each([
+    ['a pod with a controller', { ownerReferences: owner }],
+    ['a pod being deleted', { deletionTimestamp: '2026-12-05T00:00:00Z' }],
+  ])("the Watches mapping on pods does not list the namespace's CloneSets for %s", (_, meta) => {
+    let lists = 0;
+    const readers = {
+      clonesets: {
+        list: () => {
+          lists++;
+          return [
+            {
+              metadata: { name: 'web', namespace: 'ns' },
+              spec: { selector: { matchLabels: { app: 'web' } } },
+            },
+          ];
+        },
+      },
+    };
+    const pod = { metadata: { name: 'p', namespace: 'ns', labels: { app: 'web' }, ...meta } };
+    for (const type of ['add', 'update'] as const)
+      expect(cloneSetsForOrphanChange({ type, object: pod }, readers)).toEqual([]);
+    // listing them per pod event cost O(pods × CloneSets) (docs/reliability.md finding 4)
+    expect(lists).toBe(0);
+  });
+
   it('ignores objects no CloneSet controls', () => {
     expect(
       owningCloneSet({

@@ -35,14 +35,20 @@ export function cloneSetsForOrphan(pod: KubeObject, clonesets: readonly KubeObje
   return out;
 }
 
-/** A pod changed (the Watches mapping on pods): if it is an orphan, the CloneSets that may adopt it. */
+/**
+ * A pod changed (the Watches mapping on pods): if it is an orphan, the CloneSets that may adopt it. A pod with a
+ * controller (almost every pod) costs nothing here: the namespace's CloneSets are listed only for an orphan, since
+ * listing them for every pod event cost the program O(pods × CloneSets) and held its event loop past the leader
+ * lease's renew deadline while 1 000 CloneSets created their 10 000 pods (docs/reliability.md finding 4).
+ */
 export function cloneSetsForOrphanChange(
   change: Change,
   readers: { clonesets: { list(opts: { namespace: string }): KubeObject[] } },
 ): Request[] {
-  if (change.type === 'delete') return [];
-  const ns = change.object.metadata?.namespace ?? '';
-  return cloneSetsForOrphan(change.object, readers.clonesets.list({ namespace: ns }));
+  const pod = change.object;
+  if (change.type === 'delete' || controllerRef(pod) !== undefined || pod.metadata?.deletionTimestamp)
+    return [];
+  return cloneSetsForOrphan(pod, readers.clonesets.list({ namespace: pod.metadata?.namespace ?? '' }));
 }
 
 /** Whether a selector matches the object's labels; an invalid selector matches nothing. */

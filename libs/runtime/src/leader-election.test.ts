@@ -1,6 +1,8 @@
+import { stat } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { InvalidOptionsError } from './errors.js';
 import { LeaderElector, type LeaderElectionOptions } from './leader-election.js';
+import type { Lease, LeaseStore } from './lease.js';
 import { MemoryLeaseStore } from './testing/memory-lease-store.js';
 
 // Real time with short timings (lease 300 ms, renew deadline 200 ms, retry 50 ms): the loop
@@ -49,6 +51,16 @@ async function waitFor(cond: () => boolean, ms = 3000): Promise<void> {
     if (Date.now() > until) throw new Error('condition not reached in time');
     await new Promise((r) => setTimeout(r, 5));
   }
+}
+
+/** `a` goes on renewing (three more writes), never stops leading, and stops when asked. */
+async function expectStillLeading(a: Candidate, store: MemoryLeaseStore): Promise<void> {
+  const writes = store.writes;
+  await waitFor(() => store.writes >= writes + 3);
+  expect(a.elector.isLeader()).toBe(true);
+  expect(a.events).not.toContain('stopped');
+  a.stop.abort();
+  expect(await a.done).toBe('stopped');
 }
 
 describe('LeaderElector', () => {
@@ -157,12 +169,7 @@ describe('LeaderElector', () => {
     const a = candidate(store, 'a', { clock: () => Date.now() + pausedMs });
     await waitFor(() => a.elector.isLeader());
     pausedMs = 1000; // as after a SIGSTOP of 1 s: past the renew deadline (200 ms) and the lease (300 ms)
-    const writes = store.writes;
-    await waitFor(() => store.writes >= writes + 3);
-    expect(a.elector.isLeader()).toBe(true);
-    expect(a.events).not.toContain('stopped');
-    a.stop.abort();
-    expect(await a.done).toBe('stopped');
+    await expectStillLeading(a, store);
   });
 
   it('gives leadership up after a pause past the renew deadline when the lease was written meanwhile', async () => {
@@ -176,6 +183,33 @@ describe('LeaderElector', () => {
     await store.update({ ...current, metadata: { ...current.metadata, labels: { touched: 'yes' } } });
     pausedMs = 1000;
     expect(await a.done).toBe('lost');
+  });
+
+  it('keeps leading when its renewal was answered while the event loop was held past the renew deadline', async () => {
+    const store = new MemoryLeaseStore();
+    let holdNextRenewal = false;
+    // the renewal is answered (its answer waits in an I/O callback), then the loop is held past the deadline by
+    // other work: when the loop resumes, its timers run before its I/O, so the round's deadline timer fires first
+    const held: LeaseStore = {
+      get: (namespace, leaseName) => store.get(namespace, leaseName),
+      create: (lease) => store.create(lease),
+      update: (lease) => {
+        if (!holdNextRenewal) return store.update(lease);
+        holdNextRenewal = false;
+        return store.update(lease).then(
+          (written) =>
+            new Promise<Lease>((resolve) => {
+              stat(process.cwd(), () => resolve(written)); // the answer: an I/O callback, ready during the hold
+              const until = Date.now() + 300; // held past the renew deadline (200 ms) and the lease (300 ms)
+              while (Date.now() < until);
+            }),
+        );
+      },
+    };
+    const a = candidate(store, 'a', { store: held });
+    await waitFor(() => a.elector.isLeader());
+    holdNextRenewal = true;
+    await expectStillLeading(a, store);
   });
 
   it('gives leadership up at once when it finds another holder on the lease', async () => {

@@ -13,6 +13,7 @@ import {
   type ObservedLease,
 } from './lease.js';
 import { silentLogger, type Logger } from './logger.js';
+import { startLoopDelay, type LoopDelay } from './loop-delay.js';
 
 /** client-go's jitter factor on the acquire retry period (and the timing rule's 1.2). */
 const JITTER_FACTOR = 1.2;
@@ -46,6 +47,13 @@ export interface LeaderElectionOptions {
   clock?: Clock;
   /** Random source for the acquire jitter, in [0, 1). */
   random?: () => number;
+}
+
+/** One renew round's timing: how late its timer fired, its attempts and how long the last one took (ms). */
+interface RenewRound {
+  timerLateMs: number;
+  attempts: number;
+  lastAttemptMs: number;
 }
 
 /** How `run` ended. */
@@ -178,13 +186,38 @@ export class LeaderElector {
   }
 
   async #renewLoop(signal: AbortSignal): Promise<LeaderElectionEnd> {
+    const loop = startLoopDelay();
+    try {
+      return await this.#renewRounds(signal, loop);
+    } finally {
+      loop.stop();
+    }
+  }
+
+  async #renewRounds(signal: AbortSignal, loop: LoopDelay): Promise<LeaderElectionEnd> {
+    const { retryPeriodMs, renewDeadlineMs } = this.#timings;
     let lastRenew = this.#clock();
     for (;;) {
-      if (!(await sleep(this.#timings.retryPeriodMs, signal))) return 'stopped';
-      const deadline = lastRenew + this.#timings.renewDeadlineMs;
+      const sleptAt = this.#clock();
+      loop.reset();
+      if (!(await sleep(retryPeriodMs, signal))) return 'stopped';
+      const round: RenewRound = {
+        timerLateMs: this.#clock() - sleptAt - retryPeriodMs,
+        attempts: 0,
+        lastAttemptMs: 0,
+      };
+      /** Where the round's time went, logged with a late renewal or a loss (docs/reliability.md finding 4). */
+      const timing = () => ({
+        sinceRenewMs: Math.round(this.#clock() - lastRenew),
+        timerLateMs: Math.round(round.timerLateMs),
+        attempts: round.attempts,
+        lastAttemptMs: Math.round(round.lastAttemptMs),
+        loopDelayMaxMs: Math.round(loop.maxMs()),
+      });
+      const deadline = lastRenew + renewDeadlineMs;
       // the round starts past its deadline: the process was paused (SIGSTOP, a long block of its event loop)
       if (this.#clock() >= deadline) {
-        if (await this.#renewAfterPause(deadline)) {
+        if (await this.#renewAfterPause(deadline, timing)) {
           lastRenew = this.#clock();
           continue;
         }
@@ -192,10 +225,16 @@ export class LeaderElector {
       }
       for (;;) {
         const remaining = deadline - this.#clock();
+        const sent = this.#clock();
         // an attempt still pending at the deadline counts as failed (it may finish in the background)
         const outcome =
           remaining > 0 ? await withDeadline(this.#tryAcquireOrRenew(), remaining, 'failed') : 'failed';
+        round.attempts++;
+        round.lastAttemptMs = this.#clock() - sent;
         if (outcome === 'ok') {
+          // half the renew deadline gone: not lost, but worth a line that says why (the loop, or the answer)
+          if (this.#clock() - lastRenew > renewDeadlineMs / 2)
+            this.#log.warn(timing(), 'leader lease renewed late');
           lastRenew = this.#clock();
           break;
         }
@@ -207,14 +246,14 @@ export class LeaderElector {
           return 'lost';
         }
         if (signal.aborted) return 'stopped';
-        if (this.#clock() + this.#timings.retryPeriodMs >= deadline) {
+        if (this.#clock() + retryPeriodMs >= deadline) {
           this.#log.error(
-            { renewDeadlineMs: this.#timings.renewDeadlineMs },
+            { renewDeadlineMs, ...timing() },
             'failed to renew the leader lease within the renew deadline; leadership lost',
           );
           return 'lost';
         }
-        if (!(await sleep(this.#timings.retryPeriodMs, signal))) return 'stopped';
+        if (!(await sleep(retryPeriodMs, signal))) return 'stopped';
       }
     }
   }
@@ -224,16 +263,19 @@ export class LeaderElector {
    * only if nobody wrote the lease meanwhile, so nobody else can have led, and leadership goes on where client-go's
    * elector (whose renew deadline starts at each round) would go on too. Otherwise leadership is lost.
    */
-  async #renewAfterPause(deadline: number): Promise<boolean> {
+  async #renewAfterPause(deadline: number, timing: () => object): Promise<boolean> {
     const late = this.#clock() - deadline;
     const held = this.#held;
     const renewed =
       held !== undefined && (await withDeadline(this.#renewHeld(held), this.#timings.renewDeadlineMs, false));
     if (renewed)
-      this.#log.warn({ lateMs: late }, 'renewed the leader lease after a pause past the renew deadline');
+      this.#log.warn(
+        { lateMs: late, ...timing() },
+        'renewed the leader lease after a pause past the renew deadline',
+      );
     else
       this.#log.error(
-        { lateMs: late, renewDeadlineMs: this.#timings.renewDeadlineMs },
+        { lateMs: late, renewDeadlineMs: this.#timings.renewDeadlineMs, ...timing() },
         'paused past the renew deadline, and the leader lease could not be renewed as last written (written meanwhile, or no answer); leadership lost',
       );
     return renewed;
@@ -320,11 +362,23 @@ export class LeaderElector {
   }
 }
 
-/** `promise`'s value, or `late` if it has not settled within `ms`. */
+/**
+ * `promise`'s value, or `late` if it has not settled within `ms`. An answer already received when the deadline passes
+ * still counts: when the event loop was held past the deadline (a long synchronous stretch), its timer fires before
+ * the loop reads the answer that arrived meanwhile, so the deadline gives way for one turn of the loop (timers run
+ * before I/O, `setImmediate` after it). A guarded renewal that succeeded proves nobody wrote the lease since this
+ * leader's last write, so accepting it is as safe as any renewal (docs/reliability.md finding 4).
+ */
 function withDeadline<T, L>(promise: Promise<T>, ms: number, late: L): Promise<T | L> {
   let timer: NodeJS.Timeout | undefined;
+  let immediate: NodeJS.Immediate | undefined;
   const timeout = new Promise<L>((resolve) => {
-    timer = setTimeout(() => resolve(late), ms);
+    timer = setTimeout(() => {
+      immediate = setImmediate(() => resolve(late));
+    }, ms);
   });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  return Promise.race([promise, timeout]).finally(() => {
+    clearTimeout(timer);
+    if (immediate) clearImmediate(immediate);
+  });
 }
