@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { KubeClient } from '@regatta/kube';
 import { NODE_ARGS_ENV } from '@regatta/local-cluster';
-import { NODE_FLAGS } from '../build/node-flags.mjs';
+import { NODE_FLAGS, PROGRAM_ENV } from '../build/node-flags.mjs';
 
 /**
  * Milliseconds on the machine's monotonic clock (CLOCK_MONOTONIC via process.hrtime), with
@@ -351,4 +351,12 @@ export function useAppBundles(runDir: string, apps: string[], o: { sources?: boo
   }
   process.env['REGATTA_APP_BUNDLES'] = dir;
   return { dir, built: true, ms: Date.now() - t0 };
+}
+
+/**
+ * The environment deploy/Dockerfile gives every program (tools/build/node-flags.mjs `PROGRAM_ENV`), for programs run
+ * from bundles with its flags ({@link useAppBundles}); none for programs from sources.
+ */
+export function shippedEnv(): NodeJS.ProcessEnv {
+  return process.env[NODE_ARGS_ENV] ? { ...PROGRAM_ENV } : {};
 }

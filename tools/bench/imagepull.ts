@@ -20,7 +20,7 @@ import {
   type LocalCluster,
   type ManagedProcess,
 } from '@regatta/local-cluster';
-import { apiserverMetric, Child, cpuWindow, nowMs, sleep } from './common.js';
+import { apiserverMetric, Child, cpuWindow, nowMs, shippedEnv, sleep } from './common.js';
 import { pullBoundS } from './imagepull-figures.js';
 import { readAgentWrites, type AgentWrites } from './imagepull-audit.js';
 import { CONTROL_PLANE, clusterPids, procSmapsBytes, procStatusBytes, rssSampler } from './process-memory.js';
@@ -140,7 +140,7 @@ export async function benchImagePull(ctx: ImagePullCtx): Promise<ImagePullResult
       name,
       entry: entry(app),
       logFile: join(logsDir, `${name}.log`),
-      env: { ...env, ...extra },
+      env: { ...env, ...shippedEnv(), ...extra },
       probe: '/readyz',
       webhook,
       timeoutMs: 120_000,

@@ -25,6 +25,7 @@ import {
   BENCHMARK_APPS,
   codeVersion,
   describeBundles,
+  shippedEnv,
   stopAllChildren,
   useAppBundles,
   type AppBundles,
@@ -430,7 +431,7 @@ async function busBenchmarks(): Promise<void> {
       name: 'watcher',
       entry: appEntryPath('watcher'),
       logFile: join(dir, 'logs', 'watcher.log'),
-      env,
+      env: { ...env, ...shippedEnv() },
       probe: '/healthz',
       timeoutMs: 60_000,
     });

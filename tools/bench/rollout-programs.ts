@@ -11,7 +11,7 @@ import {
   type LocalCluster,
   type ManagedProcess,
 } from '@regatta/local-cluster';
-import { sleep } from './common.js';
+import { shippedEnv, sleep } from './common.js';
 import { MAX_RESTARTS, type Restart } from './rollout-config.js';
 
 /** The last error a program logged (pino JSON lines): its message and its error's message. */
@@ -137,6 +137,7 @@ export function benchSupervisor(
       REGATTA_LEASE_NAMESPACE: 'regatta-system',
       LOG_LEVEL: 'info',
       OTEL_EXPORTER_OTLP_ENDPOINT: '',
+      ...shippedEnv(),
       ...env,
     },
   });

@@ -13,3 +13,9 @@
 //   trace is formatted, 58-77 MiB of heap for the CloneSet program's. The map ships beside the bundle; set
 //   NODE_OPTIONS=--enable-source-maps to have traces name the TypeScript sources (docs/operations.md).
 export const NODE_FLAGS = ['--max-semi-space-size=4', '--heap-growing-percent=30'];
+
+// The environment every Regatta program runs with besides (deploy/Dockerfile's ENV; the benchmarks' programs):
+// - `MALLOC_ARENA_MAX=2`: glibc gives each thread that allocates (libuv's pool, V8's GC and compiler threads) an
+//   arena of its own, up to 8 per core, and keeps what they freed. Two arenas: the CloneSet program's peak over the
+//   1000-pod rollout 11 MiB lower, the watcher's 8, idle both 4-7, at the same CPU (docs/adr/0051, fourth amendment).
+export const PROGRAM_ENV = { MALLOC_ARENA_MAX: '2' };

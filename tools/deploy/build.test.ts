@@ -5,7 +5,7 @@ import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discoverApps } from '../build/apps.mjs';
-import { NODE_FLAGS } from '../build/node-flags.mjs';
+import { NODE_FLAGS, PROGRAM_ENV } from '../build/node-flags.mjs';
 import { buildBundles, copyAlone } from './bundle.js';
 import { REPO_ROOT } from './chart.js';
 
@@ -70,6 +70,10 @@ describe('deploy/Dockerfile', () => {
     expect(lines.at(-1)).toBe(
       `ENTRYPOINT ${JSON.stringify(['node', ...NODE_FLAGS, '/app/main.mjs']).replaceAll(',', ', ')}`,
     );
+  });
+
+  it('sets the environment the benchmarks run the programs with', () => {
+    for (const [name, value] of Object.entries(PROGRAM_ENV)) expect(lines).toContain(`ENV ${name}=${value}`);
   });
 
   it('runs as a numeric non-root user', () => {
