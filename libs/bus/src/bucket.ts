@@ -52,7 +52,20 @@ export function valueLimit(bus: Bus): number {
  * JetStream's "stream not found" (a KV bucket is a stream), whatever the client version calls the error: a bucket
  * the watcher has not created yet, or one deleted since.
  */
-export function isStreamNotFound(err: unknown): boolean {
+function isStreamNotFound(err: unknown): boolean {
   const e = err as { name?: string; message?: string } | null;
   return e?.name === 'StreamNotFoundError' || /stream not found/i.test(e?.message ?? '');
+}
+
+/**
+ * How a loop watching a mirror bucket (Cache, ObjectWatch) takes a failed round: a bucket the watcher has not created
+ * yet is waiting, not trouble (the watch's `hasSynced` stays false and readiness says so); one gone after the first
+ * sync is reported once, not every round. `missing` is carried to the next round.
+ */
+export function bucketWatchFailure(
+  err: unknown,
+  was: { synced: boolean; missing: boolean },
+): { report: boolean; missing: boolean } {
+  const missing = isStreamNotFound(err);
+  return { report: !(missing && (was.missing || !was.synced)), missing };
 }

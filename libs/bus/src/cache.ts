@@ -1,5 +1,5 @@
 import type { KV, KvWatchEntry } from '@nats-io/kv';
-import { isStreamNotFound, openMirrorBucket } from './bucket.js';
+import { bucketWatchFailure, openMirrorBucket } from './bucket.js';
 import type { Bus } from './connection.js';
 import { decodeEnvelope } from './envelope.js';
 import type { Change, KubeObject } from '@regatta/kube';
@@ -141,12 +141,10 @@ export class Cache<T extends KubeObject = KubeObject> {
         await this.watchOnce(this.kv);
         missing = false;
       } catch (err) {
-        // until the watcher has created the bucket (it does so once the registration is seen), opening or watching
-        // it fails: that is waiting, not trouble — hasSynced stays false and readiness says so. A bucket gone after
-        // the first sync is said once.
-        const gone = isStreamNotFound(err);
-        if (!this.stopped && !(gone && (missing || !this.synced))) this.options.onError?.(err);
-        missing = gone;
+        // the watcher creates the bucket once it sees the registration: until then opening or watching it fails
+        const failure = bucketWatchFailure(err, { synced: this.synced, missing });
+        if (!this.stopped && failure.report) this.options.onError?.(err);
+        missing = failure.missing;
       }
       if (!this.stopped) await new Promise((r) => setTimeout(r, this.options.rewatchDelayMs ?? 500));
     }
@@ -256,4 +254,3 @@ export class Cache<T extends KubeObject = KubeObject> {
     }
   }
 }
-

@@ -3,7 +3,7 @@
 // After any interruption it watches again and reports the current value (or its absence).
 import type { KV } from '@nats-io/kv';
 import type { KubeObject } from '@regatta/kube';
-import { isStreamNotFound } from './bucket.js';
+import { bucketWatchFailure } from './bucket.js';
 import type { Bus } from './connection.js';
 import { decodeEnvelope } from './envelope.js';
 import { bucketName, objectKey, type KindRef } from './kinds.js';
@@ -74,11 +74,10 @@ export class ObjectWatch<T extends KubeObject = KubeObject> {
         await this.watchOnce(kv);
         missing = false;
       } catch (err) {
-        // until the watcher has created the bucket (once a registration asks for the kind), opening or watching it
-        // fails: that is waiting (readiness says so), not trouble. A bucket gone after the first sync is said once.
-        const gone = isStreamNotFound(err);
-        if (!this.stopped && !(gone && (missing || !this.synced))) this.options.onError?.(err);
-        missing = gone;
+        // the watcher creates the bucket once a registration asks for the kind: until then opening or watching fails
+        const failure = bucketWatchFailure(err, { synced: this.synced, missing });
+        if (!this.stopped && failure.report) this.options.onError?.(err);
+        missing = failure.missing;
       }
       if (!this.stopped) await new Promise((r) => setTimeout(r, this.options.rewatchDelayMs ?? 500));
     }
@@ -130,4 +129,3 @@ export class ObjectWatch<T extends KubeObject = KubeObject> {
     }
   }
 }
-
