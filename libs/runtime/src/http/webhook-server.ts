@@ -57,6 +57,9 @@ const MiB = 1024 * 1024;
 
 class HandlerTimeout extends Error {}
 
+/** How long an idle kept-alive connection stays open: longer than the API server's 90 s, so it is the one to close. */
+const KEEP_ALIVE_TIMEOUT_MS = 120_000;
+
 /**
  * The admission webhook server: HTTPS, AdmissionReview `admission.k8s.io/v1`, one handler per
  * path. Handlers must be fast and side-effect free.
@@ -71,9 +74,6 @@ class HandlerTimeout extends Error {}
  *   405, non-JSON content type 415, body over the limit 413, unparseable JSON or not an
  *   AdmissionReview v1 request (apiVersion, kind, request.uid…) 400.
  */
-/** How long an idle kept-alive connection stays open: longer than the API server's 90 s, so it is the one to close. */
-const KEEP_ALIVE_TIMEOUT_MS = 120_000;
-
 export class WebhookServer implements Runnable {
   readonly name = 'webhook-server';
   readonly isServer = true;
