@@ -16,10 +16,10 @@ import { IMAGE_NEW, IMAGE_OLD } from '../bench/rollout-config.js';
 import { Follower } from '../bench/rollout-watch.js';
 import { describeSidecarSet, sidecarSetDone } from '../bench/sidecarset-figures.js';
 import { SIDECARSETS } from '../bench/sidecarset-upgrade.js';
-import { cloneSetObject, refOf } from './cloneset.js';
+import { createReady, refOf } from './cloneset.js';
 import { startFaultInjector } from './fault-injector.js';
 import { RolloutTally, type RolloutOutcome } from './rollout-tally.js';
-import { createWorkloadReady, removeWorkload, type Observer } from './observer.js';
+import { removeWorkload, type Observer } from './observer.js';
 import { killNats, type SupervisedProgram } from './programs.js';
 import { countBy, type CheckResult } from './report.js';
 import { faultSchedule, type FaultKind } from './schedule.js';
@@ -190,17 +190,13 @@ async function oneRollout(
         'REGATTA_CHAOS_R1_SIDECAR',
         `${setName} not observed: ${describeSidecarSet(follower.latest)}`,
       );
-    await createWorkloadReady(w.client, obs, {
+    await createReady(w.client, obs, {
       ns,
-      object: cloneSetObject({
-        ns,
-        name,
-        replicas: n,
-        type: 'InPlaceIfPossible',
-        maxUnavailable: 1,
-        maxSurge: 0,
-      }),
+      name,
       replicas: n,
+      type: 'InPlaceIfPossible',
+      maxUnavailable: 1,
+      maxSurge: 0,
     });
     if ((await follower.until((s) => sidecarSetDone(n)(s, gen0), TIMEOUT_MS)) === undefined)
       throw new RegattaError(

@@ -9,10 +9,9 @@ import type { KubeObject } from '@regatta/kube';
 import { KINDS } from '@regatta/bus';
 import { CLONESETS } from '../../bench/rollout-watch.js';
 import { cloneSetInstanceId, type Bounds } from '../checker.js';
-import { cloneSetObject } from '../cloneset.js';
 import type { WorkloadObj } from '../observer.js';
 import type { RolloutPlan } from '../schedule.js';
-import { cloneSetBounds } from './cloneset.js';
+import { CLONESET, cloneSetBounds } from './cloneset.js';
 import type { NodeLabels, Workload, WorkloadShape } from './kind.js';
 
 export const SUBSET_LABEL = 'apps.kruise.io/subset-name';
@@ -97,14 +96,9 @@ export function udBounds(plan: RolloutPlan, partition: number | undefined, nodes
 /** The UnitedDeployment as the mutating webhook would leave it (`Manual` strategy, history limit 10). */
 export function udObject(s: WorkloadShape): KubeObject {
   const labels = { app: s.name };
-  const cloneSet = cloneSetObject({
-    ns: s.ns,
-    name: s.name,
-    replicas: s.replicas,
-    type: s.inPlace ? 'InPlaceIfPossible' : 'ReCreate',
-    maxUnavailable: s.maxUnavailable,
-    maxSurge: s.maxSurge,
-  }) as KubeObject & { spec: Record<string, unknown> };
+  // R1's CloneSet of the same shape, less its partition (the UnitedDeployment's is manualUpdate.partitions)
+  const { partition: _partition, ...shape } = s;
+  const cloneSet = CLONESET.object(shape) as KubeObject & { spec: Record<string, unknown> };
   const { replicas: _replicas, ...template } = cloneSet.spec;
   return {
     apiVersion: 'apps.kruise.io/v1alpha1',
