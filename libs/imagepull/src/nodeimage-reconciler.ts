@@ -104,21 +104,37 @@ export class NodeImageReconciler implements Reconciler {
     if (problem) return refuseInvalidNodeImage(cached, problem, this.#d.recorder, ctx.log);
 
     let waitMs: number | undefined;
+    // the cache may still hold a NodeImage deleted meanwhile: the API server's 404 means it is gone, not an error
+    let gone = false;
+    const goneIfNotFound = (e: unknown): undefined => {
+      if (!isNotFound(e)) throw e;
+      gone = true;
+      return undefined;
+    };
     const lookups = this.#lookups();
     const updated = await retryOnConflict(async () => {
       const fresh = await this.#d.client.getOrUndefined<NodeImage>({ ...NODE_IMAGE, name });
-      if (!fresh) return undefined;
+      if (!fresh) {
+        gone = true;
+        return undefined;
+      }
       const m = maintainNodeImageSpec(fresh, node?.metadata?.labels ?? (node ? {} : null), await lookups(fresh), now);
       waitMs = m.waitMs;
       if (!m.updated) return undefined;
       ctx.log.info({ nodeImage: name, changes: m.messages }, 'NodeImage spec cleaned');
-      return this.#d.client.replace(m.updated);
+      return this.#d.client.replace(m.updated).catch(goneIfNotFound);
     });
     if (updated) return {};
 
     const guard = guardNodeImageStatus(cached, now, this.#d.responseTimeoutMs ?? RESPONSE_TIMEOUT_MS);
+    if (guard.status && !gone) {
+      await this.#d.client.updateStatus<NodeImage>({ ...cached, ...NODE_IMAGE, status: guard.status }).catch(goneIfNotFound);
+    }
+    if (gone) {
+      ctx.log.debug({ nodeImage: name }, 'NodeImage deleted while reconciled; nothing to do');
+      return {};
+    }
     if (guard.status) {
-      await this.#d.client.updateStatus<NodeImage>({ ...cached, ...NODE_IMAGE, status: guard.status });
       for (const f of guard.failures) {
         const message = pullFailedMessage(f, name);
         for (const owner of f.owners) {
