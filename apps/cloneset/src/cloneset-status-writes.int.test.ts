@@ -1,6 +1,6 @@
 // How often the CloneSet's status is written (issue 17, docs/adr/0050-workload-status-write-cadence.md): a change
 // only in counters waits for the status write interval, so a scale or an in-place rollout of N pods writes the
-// status about once a second plus the changes users wait on, not once per pod event; and the final status is
+// status about once per interval (2 s) plus the changes users wait on, not once per pod event; and the final status is
 // written, correct, and stays. The writes are counted from a watch on the CloneSet: each event whose status differs
 // from the one before is one status write.
 import { afterAll, describe, expect, it } from 'vitest';

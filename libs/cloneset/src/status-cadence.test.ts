@@ -1,4 +1,4 @@
-import { decideStatusWrite } from '@regatta/workload';
+import { decideStatusWrite, STATUS_WRITE_INTERVAL_MS } from '@regatta/workload';
 import { describe, expect, it } from 'vitest';
 import { type ComputedCloneSetStatus, cloneSetStatusCadence, statusChanged } from './status.js';
 
@@ -104,6 +104,6 @@ describe('cloneSetStatusCadence: what a CloneSet writes at once, 300 ms after it
       cloneSetStatusCadence(specReplicas),
     );
     expect(d.action).toBe(want);
-    if (d.action === 'defer') expect(d.afterMs).toBe(700);
+    if (d.action === 'defer') expect(d.afterMs).toBe(STATUS_WRITE_INTERVAL_MS - 300);
   });
 });

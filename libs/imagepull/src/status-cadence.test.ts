@@ -18,7 +18,7 @@ describe('decideJobStatusWrite', () => {
     ['nothing changed', running(10, 1), running(10, 1), 1000, 1100, { action: 'unchanged' }],
     ['the same fields in another order', { succeeded: 1, active: 10 }, { active: 10, succeeded: 1 }, 1000, 1100, { action: 'unchanged' }],
     ['counters, no write in memory', running(10, 1), running(10, 2), undefined, 5000, { action: 'write' }],
-    ['counters, 300 ms after the last write', running(10, 1), running(9, 2), 1000, 1300, { action: 'defer', afterMs: 700 }],
+    ['counters, 300 ms after the last write', running(10, 1), running(9, 2), 1000, 1300, { action: 'defer', afterMs: JOB_STATUS_WRITE_INTERVAL_MS - 300 }],
     ['counters, the interval over', running(10, 1), running(9, 2), 1000, 1000 + JOB_STATUS_WRITE_INTERVAL_MS, { action: 'write' }],
     ['counters, the clock went back', running(10, 1), running(9, 2), 5000, 4000, { action: 'write' }],
     [
@@ -31,7 +31,7 @@ describe('decideJobStatusWrite', () => {
     ],
     ['a failed node is written at once', running(10, 1), running(9, 1, { failed: 1, failedNodes: ['n3'] }), 1000, 1100, { action: 'write' }],
     ['startTime appearing is written at once', { desired: 50 }, { desired: 50, startTime: 'x' }, 1000, 1100, { action: 'write' }],
-    ['desired only (a node joined)', running(10, 1), running(10, 1, { desired: 51 }), 1000, 1500, { action: 'defer', afterMs: 500 }],
+    ['desired only (a node joined)', running(10, 1), running(10, 1, { desired: 51 }), 1000, 1500, { action: 'defer', afterMs: JOB_STATUS_WRITE_INTERVAL_MS - 500 }],
   ])('%s', (_name, stored, next, lastWriteMs, nowMs, want) => {
     expect(decideJobStatusWrite({ stored, next, lastWriteMs, nowMs })).toEqual(want);
   });

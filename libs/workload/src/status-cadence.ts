@@ -16,8 +16,8 @@
  * {@link decideStatusWrite} is the pure decision; {@link StatusCadence} keeps each workload's last write time.
  */
 
-/** Least time between two counter-only status writes of one workload (ms). */
-export const STATUS_WRITE_INTERVAL_MS = 1000;
+/** Least time between two counter-only status writes of one workload (ms; 1 s until ADR 0050's amendment). */
+export const STATUS_WRITE_INTERVAL_MS = 2000;
 
 export type StatusWriteDecision =
   /** Nothing the controller owns changed. */

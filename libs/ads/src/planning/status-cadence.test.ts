@@ -1,4 +1,4 @@
-import { decideStatusWrite } from '@regatta/workload';
+import { decideStatusWrite, STATUS_WRITE_INTERVAL_MS } from '@regatta/workload';
 import { describe, expect, it } from 'vitest';
 import { type DaemonSetCounts, daemonSetStatusCadence } from './status.js';
 
@@ -50,7 +50,7 @@ describe('daemonSetStatusCadence: what an Advanced DaemonSet writes at once, 400
       daemonSetStatusCadence(partition),
     );
     expect(d).toEqual(
-      want === 'write' ? { action: 'write', why: 'urgent' } : { action: 'defer', afterMs: 600 },
+      want === 'write' ? { action: 'write', why: 'urgent' } : { action: 'defer', afterMs: STATUS_WRITE_INTERVAL_MS - 400 },
     );
   });
 

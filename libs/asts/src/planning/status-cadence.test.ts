@@ -1,4 +1,4 @@
-import { decideStatusWrite } from '@regatta/workload';
+import { decideStatusWrite, STATUS_WRITE_INTERVAL_MS } from '@regatta/workload';
 import { describe, expect, it } from 'vitest';
 import { type ComputedStatus, statefulSetStatusCadence } from './status.js';
 
@@ -61,7 +61,7 @@ describe('statefulSetStatusCadence: what an Advanced StatefulSet writes at once,
       statefulSetStatusCadence(replicas, partition),
     );
     expect(d).toEqual(
-      want === 'write' ? { action: 'write', why: 'urgent' } : { action: 'defer', afterMs: 800 },
+      want === 'write' ? { action: 'write', why: 'urgent' } : { action: 'defer', afterMs: STATUS_WRITE_INTERVAL_MS - 200 },
     );
   });
 });

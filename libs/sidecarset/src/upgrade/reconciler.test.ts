@@ -5,7 +5,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@open
 import type { EventRecorder, KubeObject } from '@regatta/kube';
 import type { Pod } from '@regatta/lifecycle';
 import { Expectations, type ReconcileContext, silentLogger } from '@regatta/runtime';
-import { MemoryCluster, RolloutTracer } from '@regatta/workload';
+import { MemoryCluster, RolloutTracer, STATUS_WRITE_INTERVAL_MS } from '@regatta/workload';
 import { describe, expect, it } from 'vitest';
 import { SIDECARSET_HASH_KEY, SIDECARSET_NAME_LABEL } from './keys.js';
 import { SidecarSetUpgradeReconciler } from './reconciler.js';
@@ -142,15 +142,15 @@ describe('SidecarSetUpgradeReconciler', () => {
     w.c.add(sidecarSet(), pod({ name: 'pod-0' }), pod({ name: 'pod-1', createdAt: 1 }));
     // first status: written at once, then pod-1 upgraded
     expect(summary((await w.round(true)).writes)).toContain('patchStatus SidecarSet');
-    // pod-1's sidecar restarts: updatedPods 0 → 1, a counter within a second of the last write — deferred, and the
+    // pod-1's sidecar restarts: updatedPods 0 → 1, a counter within the interval after the last write — deferred, and the
     // next pod is upgraded without waiting for a status write
     w.kubelet();
     const deferred = await w.round(true);
     expect(summary(deferred.writes)).toEqual(['patch Pod', 'patchStatus Pod']);
-    expect(deferred.result).toEqual({ requeueAfterMs: 1000 });
+    expect(deferred.result).toEqual({ requeueAfterMs: STATUS_WRITE_INTERVAL_MS });
     expect(w.set().status?.updatedPods).toBe(0);
-    // the requeue a second later writes the latest counters (pod-0 upgraded, its sidecar not restarted yet)
-    w.advance(1000);
+    // the requeue an interval later writes the latest counters (pod-0 upgraded, its sidecar not restarted yet)
+    w.advance(STATUS_WRITE_INTERVAL_MS);
     expect(summary((await w.round(true)).writes)).toEqual(['patchStatus SidecarSet']);
     expect(w.set().status).toMatchObject({ updatedPods: 2, readyPods: 1, updatedReadyPods: 1 });
     // done (every pod updated and ready): written at once, inside the interval

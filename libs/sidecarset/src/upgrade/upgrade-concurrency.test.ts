@@ -6,7 +6,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@open
 import { type EventRecorder, type KubeObject, ServerError } from '@regatta/kube';
 import type { Pod } from '@regatta/lifecycle';
 import { Expectations, POD_WRITE_CONCURRENCY, type ReconcileContext, silentLogger } from '@regatta/runtime';
-import { type KubeWriter, MemoryCluster, RolloutTracer } from '@regatta/workload';
+import { type KubeWriter, MemoryCluster, RolloutTracer, STATUS_WRITE_INTERVAL_MS } from '@regatta/workload';
 import { describe, expect, it } from 'vitest';
 import { SidecarSetUpgradeReconciler } from './reconciler.js';
 import { T0, pod, sidecarSet } from './testing/fixtures.js';
@@ -143,8 +143,8 @@ describe('a round of sidecar upgrades', () => {
     expect(w.log.filter((l) => l.startsWith('status'))).toHaveLength(9);
     // the next round sees its own writes (expectations satisfied) and retries the refused pod within the budget
     w.c.failOn(undefined);
-    // (its status change, counters only within a second of the last write, waits for the cadence: ADR 0050)
-    await expect(w.round()).resolves.toEqual({ requeueAfterMs: 1000 });
+    // (its status change, counters only within the interval after the last write, waits for the cadence: ADR 0050)
+    await expect(w.round()).resolves.toEqual({ requeueAfterMs: STATUS_WRITE_INTERVAL_MS });
     expect(w.upgraded()).toHaveLength(10);
   });
 });
