@@ -171,13 +171,14 @@ try {
       results.push(await check(id));
       for (const p of R3_PROGRAMS) results.push(await checkProgramBlastRadius(w, p, { writes: args.r3Pods }));
     } else if (id !== 'R1') results.push(await check(id));
-    // R1: each kind's rollouts in turn, the same seed's plans and faults, the kind's program the one killed
+    // R1: each kind's rollouts in turn (--r1-parallel at once), the same seed's plans and faults, the kind's program the one killed
     else {
       const r1 = {
         rollouts: args.rollouts,
         pods: args.pods,
         seed: args.seed,
         gapMs: [args.gapS[0] * 1000, args.gapS[1] * 1000] as [number, number],
+        parallel: args.r1Parallel,
       };
       for (const kind of r1Kinds)
         results.push(await checkChaosRollouts(w, obs, kind, { ...r1, apiFaults: args.apiFaults }));
