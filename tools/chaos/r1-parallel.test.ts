@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InFlight, inGroups, parallelFigure, rolloutsLabel } from './r1-parallel.js';
+import { InFlight, inGroups, parallelFigure, rolloutsLabel, runGroup } from './r1-parallel.js';
 
 describe('inGroups', () => {
   it.each([
@@ -57,5 +57,33 @@ describe('parallelFigure', () => {
   it('adds a row only when rollouts run at once', () => {
     expect(parallelFigure(1)).toEqual([]);
     expect(parallelFigure(3).map(([k]) => k)).toEqual(['rollouts at once']);
+  });
+});
+
+describe('runGroup', () => {
+  it('runs the plans at once and gives each result with its plan, in order', async () => {
+    const started: number[] = [];
+    const rs = await runGroup([3, 4, 5], async (p) => {
+      started.push(p);
+      await new Promise((r) => setTimeout(r, (6 - p) * 5)); // the last ends first
+      return p * 10;
+    });
+    expect(started).toEqual([3, 4, 5]);
+    expect(rs).toEqual([
+      { plan: 3, r: 30 },
+      { plan: 4, r: 40 },
+      { plan: 5, r: 50 },
+    ]);
+  });
+
+  it('waits for every rollout when one throws, then throws the first error', async () => {
+    const ended: number[] = [];
+    const run = runGroup([0, 1, 2], async (p) => {
+      await new Promise((r) => setTimeout(r, p * 10));
+      ended.push(p);
+      if (p === 0) throw new Error('rollout 0 broke');
+    });
+    await expect(run).rejects.toThrow('rollout 0 broke');
+    expect(ended).toEqual([0, 1, 2]);
   });
 });

@@ -38,3 +38,17 @@ export function parallelFigure(n: number): [string, string][] {
     ? [['rollouts at once', `${n} (each its own namespace and workload, one fault schedule)`]]
     : [];
 }
+
+/**
+ * `run` for each of a group's plans at once, each result with its plan; when one throws, the others are still waited
+ * for (none goes on behind the check's back, its faults stopped), then the first error is thrown.
+ */
+export async function runGroup<P, R>(
+  group: readonly P[],
+  run: (plan: P) => Promise<R>,
+): Promise<{ plan: P; r: R }[]> {
+  const settled = await Promise.allSettled(group.map(async (plan) => ({ plan, r: await run(plan) })));
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+}

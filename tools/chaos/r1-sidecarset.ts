@@ -18,7 +18,7 @@ import { describeSidecarSet, sidecarSetDone } from '../bench/sidecarset-figures.
 import { SIDECARSETS } from '../bench/sidecarset-upgrade.js';
 import { createReady, refOf } from './cloneset.js';
 import { startFaultInjector } from './fault-injector.js';
-import { InFlight, inGroups, parallelFigure } from './r1-parallel.js';
+import { InFlight, inGroups, parallelFigure, runGroup } from './r1-parallel.js';
 import { RolloutTally, type RolloutOutcome } from './rollout-tally.js';
 import { removeWorkload, type Observer } from './observer.js';
 import { killNats, type SupervisedProgram } from './programs.js';
@@ -120,12 +120,11 @@ export async function checkSidecarRollouts(
   const refused: number[] = [];
   try {
     for (const group of inGroups(plans, o.parallel)) {
-      const rs = await Promise.all(
-        group.map((plan) => oneRollout(w, obs, plan, scs, exclusive, (i) => inFlight.enter(i))),
+      const rs = await runGroup(group, (plan) =>
+        oneRollout(w, obs, plan, scs, exclusive, (i) => inFlight.enter(i)),
       );
       inFlight.leave(group.map((p) => p.index));
-      group.forEach((plan, i) => {
-        const r = rs[i]!;
+      for (const { plan, r } of rs) {
         if (r.refused !== undefined) refused.push(r.refused);
         tally.add(
           plan.index,
@@ -133,7 +132,7 @@ export async function checkSidecarRollouts(
           r,
           injector.injected,
         );
-      });
+      }
     }
   } finally {
     await injector.stop();

@@ -18,7 +18,7 @@ import { RegattaError } from '@regatta/errors';
 import { waitForMirrorAgreement, type MirrorAgreement } from './mirror-agreement.js';
 import { createWorkloadReady, removeWorkload, type Observer } from './observer.js';
 import { startFaultInjector } from './fault-injector.js';
-import { InFlight, inGroups, parallelFigure, rolloutsLabel } from './r1-parallel.js';
+import { InFlight, inGroups, parallelFigure, rolloutsLabel, runGroup } from './r1-parallel.js';
 import { PER_NODE_SERIAL } from './args.js';
 import { RolloutTally, type RolloutOutcome } from './rollout-tally.js';
 import { killNats } from './programs.js';
@@ -127,17 +127,16 @@ export async function checkChaosRollouts(
   try {
     for (const group of inGroups(plans, o.parallel)) {
       // the group's rollouts at once, each its own namespace (its checker's), workload and pods
-      const rs = await Promise.all(
-        group.map((plan) => oneRollout(w, obs, kind, plan, nodes, (i) => inFlight.enter(i))),
+      const rs = await runGroup(group, (plan) =>
+        oneRollout(w, obs, kind, plan, nodes, (i) => inFlight.enter(i)),
       );
       const indices = group.map((p) => p.index);
       await checkMirror(`after ${rolloutsLabel(indices)}`);
       for (const plan of group)
         await removeWorkload(w.client, kind.ref(rolloutNamespace(kind, plan), R1_NAME));
       inFlight.leave(indices);
-      group.forEach((plan, i) =>
-        tally.add(plan.index, `${plan.change}, ${plan.replicas} pods`, rs[i]!, injected),
-      );
+      for (const { plan, r } of rs)
+        tally.add(plan.index, `${plan.change}, ${plan.replicas} pods`, r, injected);
     }
   } finally {
     if (proxy) proxy.rate = 0;
@@ -196,7 +195,7 @@ export async function checkChaosRollouts(
     notes: [
       `time to recover: from a kill during a rollout to the first pod the ${kind.subsets?.app ?? kind.app} program acted on after the killed process was back (or the rollout end)`,
       'available above the minimum: the fewest available pods seen minus replicas − maxUnavailable, over all rollouts (0: a rollout used its whole budget)',
-      `mirror agrees: every ${mirrored} object the API server lists is in the watcher's bucket at the listed resourceVersion, and nothing else; compared after each rollout (kills and faults going on) and at the end, until they agree or ${MIRROR_AGREEMENT_MS / 1000} s pass`,
+      `mirror agrees: every ${mirrored} object the API server lists is in the watcher's bucket at the listed resourceVersion, and nothing else; compared after each ${o.parallel > 1 ? `group of ${o.parallel} rollouts (all done, not yet removed)` : 'rollout'} (kills and faults going on) and at the end, until they agree or ${MIRROR_AGREEMENT_MS / 1000} s pass`,
     ],
   };
 }
