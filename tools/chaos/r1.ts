@@ -195,7 +195,7 @@ export async function checkChaosRollouts(
     notes: [
       `time to recover: from a kill during a rollout to the first pod the ${kind.subsets?.app ?? kind.app} program acted on after the killed process was back (or the rollout end)`,
       'available above the minimum: the fewest available pods seen minus replicas − maxUnavailable, over all rollouts (0: a rollout used its whole budget)',
-      `mirror agrees: every ${mirrored} object the API server lists is in the watcher's bucket at the listed resourceVersion, and nothing else; compared after each ${o.parallel > 1 ? `group of ${o.parallel} rollouts (all done, not yet removed)` : 'rollout'} (kills and faults going on) and at the end, until they agree or ${MIRROR_AGREEMENT_MS / 1000} s pass`,
+      `mirror agrees: every ${mirrored} object the API server lists is in the watcher's bucket at the listed resourceVersion, and nothing else; compared after each ${o.parallel > 1 ? `group of ${o.parallel} rollouts, all done and not yet removed` : 'rollout'} (kills and faults going on) and at the end, until they agree or ${MIRROR_AGREEMENT_MS / 1000} s pass`,
     ],
   };
 }
