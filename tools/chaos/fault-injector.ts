@@ -9,13 +9,14 @@ import type { World } from './world.js';
 
 export interface Injected extends Outage {
   kind: FaultKind;
-  /** The rollouts in their checked phase when the fault came (none: between rollouts; more than one: run in parallel). */
+  /** The rollouts in their checked phase when the fault came (none: between rollouts; several: --r1-parallel). */
   rollouts: readonly number[];
 }
 
 /**
  * Starts injecting `faults` from now: `kill` does one (kill -9, restart after `downMs`, resolved once back);
- * `rollouts` names the rollouts in their checked phase (r1-parallel.ts InFlight). `stop` ends the walk after the fault under way is over.
+ * `rollouts` names the rollouts in their checked phase (r1-parallel.ts InFlight). `stop` ends the walk after the
+ * fault under way is over.
  */
 export function startFaultInjector(
   w: World,

@@ -1,4 +1,5 @@
-// `npm run chaos [-- --only=R4,R6,R1] [-- --rollouts=N] [-- --pods=MIN-MAX] [-- --r1-kinds=cloneset,asts] [-- --keep]`:
+// `npm run chaos [-- --only=R4,R6,R1] [-- --rollouts=N] [-- --pods=MIN-MAX] [-- --r1-kinds=cloneset,asts]
+// [-- --r1-parallel=N] [-- --keep]`:
 // Regatta's reliability suite (docs/reliability.md, docs/adr/0043). Starts its own control plane and nats-server in a
 // temp folder, the node simulator, and the watcher and the controller programs the checks need (CloneSet, R1's
 // kinds) from their bundles; runs the checks one after
@@ -171,7 +172,8 @@ try {
       results.push(await check(id));
       for (const p of R3_PROGRAMS) results.push(await checkProgramBlastRadius(w, p, { writes: args.r3Pods }));
     } else if (id !== 'R1') results.push(await check(id));
-    // R1: each kind's rollouts in turn (--r1-parallel at once), the same seed's plans and faults, the kind's program the one killed
+    // R1: each kind's rollouts in turn (--r1-parallel of them at once), the same seed's plans and faults, the kind's
+    // program the one killed
     else {
       const r1 = {
         rollouts: args.rollouts,

@@ -1,15 +1,17 @@
 // R1, chaos rollouts (reduced): rollouts of one workload kind (workloads/*.ts: CloneSet, Advanced StatefulSet, Advanced
 // DaemonSet, UnitedDeployment) — in place, recreate, partition steps, scale changes, in turn (schedule.ts
-// rolloutPlans) — one after the other, while a seeded fault schedule kills -9 the watcher, the kind's program (and for
-// a UnitedDeployment its subsets' program too) and nats-server, each started again after its down time as a
+// rolloutPlans) — one after the other, or --r1-parallel of them at once (r1-parallel.ts), while a seeded fault
+// schedule kills -9 the watcher, the kind's program (and for a UnitedDeployment its subsets' program too) and
+// nats-server, each started again after its down time as a
 // supervisor would. Each rollout is held by the independent checker (checker.ts) from its change to its
 // end: maxUnavailable, replicas + maxSurge, no recreate where in-place is expected, no pod updated the partition
 // keeps, no two live pods with one identity (instance id, ordinal), completion, status converged to the pods; for a
 // UnitedDeployment each subset within its own workload's bounds, every pod on its subset's nodes, and the subsets'
 // replicas as the allocation says once done.
 // With API faults, the kind's program and the watcher each reach the API server through a fault-injecting proxy
-// (api-proxy.ts). After each rollout and at the end, with or without them, the watcher's mirror on the bus must come
-// to agree with the API server (mirror-agreement.ts). SidecarSet sidecar upgrades are R1's sibling, r1-sidecarset.ts.
+// (api-proxy.ts). After each rollout (each group of them) and at the end, with or without them, the watcher's mirror
+// on the bus must come to agree with the API server (mirror-agreement.ts). SidecarSet sidecar upgrades are R1's
+// sibling, r1-sidecarset.ts.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fmt } from '../bench/common.js';
 import { IMAGE_NEW } from '../bench/rollout-config.js';
