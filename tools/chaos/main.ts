@@ -17,6 +17,7 @@ import { Observer } from './observer.js';
 import { checkTheChecker } from './r0.js';
 import { checkChaosRollouts } from './r1.js';
 import { checkSidecarRollouts } from './r1-sidecarset.js';
+import type { R1Options } from './r1-parallel.js';
 import { checkFuzzedAdmission, R2_KINDS } from './r2.js';
 import { R2_AGENT_NODES } from './r2-agent-verdicts.js';
 import { checkBlastRadius } from './r3.js';
@@ -175,11 +176,11 @@ try {
     // R1: each kind's rollouts in turn (--r1-parallel of them at once), the same seed's plans and faults, the kind's
     // program the one killed
     else {
-      const r1 = {
+      const r1: R1Options = {
         rollouts: args.rollouts,
         pods: args.pods,
         seed: args.seed,
-        gapMs: [args.gapS[0] * 1000, args.gapS[1] * 1000] as [number, number],
+        gapMs: [args.gapS[0] * 1000, args.gapS[1] * 1000],
         parallel: args.r1Parallel,
       };
       for (const kind of r1Kinds)

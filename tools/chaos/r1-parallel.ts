@@ -1,6 +1,16 @@
 // R1's rollouts N at a time (--r1-parallel, docs/reliability.md "Running it"): how a kind's plans are grouped, and
 // which rollouts are in their checked phase while a fault comes. Pure.
 
+/** What both R1 rows (r1.ts, r1-sidecarset.ts) are run with (main.ts from the arguments, args.ts). */
+export interface R1Options {
+  rollouts: number;
+  pods: [number, number];
+  seed: number;
+  gapMs: [number, number];
+  /** Rollouts at once (--r1-parallel; 1: one after the other). */
+  parallel: number;
+}
+
 /** `plans` in order, cut into groups of `n` (the last one shorter); n = 1: one group per plan. */
 export function inGroups<T>(plans: readonly T[], n: number): T[][] {
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`a group holds at least one rollout, not ${n}`);

@@ -18,7 +18,7 @@ import { describeSidecarSet, sidecarSetDone } from '../bench/sidecarset-figures.
 import { SIDECARSETS } from '../bench/sidecarset-upgrade.js';
 import { createReady, refOf } from './cloneset.js';
 import { startFaultInjector } from './fault-injector.js';
-import { InFlight, inGroups, parallelFigure, runGroup } from './r1-parallel.js';
+import { InFlight, inGroups, parallelFigure, runGroup, type R1Options } from './r1-parallel.js';
 import { RolloutTally, type RolloutOutcome } from './rollout-tally.js';
 import { removeWorkload, type Observer } from './observer.js';
 import { killNats, type SupervisedProgram } from './programs.js';
@@ -75,14 +75,8 @@ function serial() {
 export async function checkSidecarRollouts(
   w: World,
   obs: Observer,
-  o: {
-    rollouts: number;
-    pods: [number, number];
-    seed: number;
-    gapMs: [number, number];
-    /** Rollouts at once (--r1-parallel), each its own SidecarSet, CloneSet, namespace and pods. */
-    parallel: number;
-  },
+  /** `parallel`: each rollout its own SidecarSet, CloneSet, namespace and pods. */
+  o: R1Options,
 ): Promise<CheckResult> {
   const plans = sidecarPlans(o.seed, o.rollouts, o.pods);
   const faults = faultSchedule(o.seed, {

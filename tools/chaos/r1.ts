@@ -20,7 +20,14 @@ import { RegattaError } from '@regatta/errors';
 import { waitForMirrorAgreement, type MirrorAgreement } from './mirror-agreement.js';
 import { createWorkloadReady, removeWorkload, type Observer } from './observer.js';
 import { startFaultInjector } from './fault-injector.js';
-import { InFlight, inGroups, parallelFigure, rolloutsLabel, runGroup } from './r1-parallel.js';
+import {
+  InFlight,
+  inGroups,
+  parallelFigure,
+  rolloutsLabel,
+  runGroup,
+  type R1Options,
+} from './r1-parallel.js';
 import { PER_NODE_SERIAL } from './args.js';
 import { RolloutTally, type RolloutOutcome } from './rollout-tally.js';
 import { killNats } from './programs.js';
@@ -42,15 +49,7 @@ export async function checkChaosRollouts(
   w: World,
   obs: Observer,
   kind: Workload,
-  o: {
-    rollouts: number;
-    pods: [number, number];
-    seed: number;
-    gapMs: [number, number];
-    apiFaults: number;
-    /** Rollouts at once (--r1-parallel; 1 for a kind whose rollouts use every node). */
-    parallel: number;
-  },
+  o: R1Options & { apiFaults: number },
 ): Promise<CheckResult> {
   const plans = rolloutPlans(o.seed, o.rollouts, o.pods, {
     ...(kind.changes ? { changes: kind.changes } : {}),
