@@ -10,6 +10,25 @@ describe('parseArgs', () => {
     expect(a.rollouts).toBe(10);
     expect(a.pods).toEqual([30, 100]);
     expect(a.r1Kinds).toEqual(['cloneset', 'asts', 'ads', 'ud', 'sidecarset']);
+    expect(a.r1Parallel).toBe(1);
+  });
+
+  it.each([
+    [['--r1-parallel=3', '--r1-kinds=cloneset,ud'], 3],
+    [['--r1-parallel=1'], 1],
+    // ads with one at a time, or R1 not run
+    [['--r1-parallel=1', '--r1-kinds=ads'], 1],
+    [['--r1-parallel=4', '--only=R4'], 4],
+  ])('takes %j: %i at once', (argv, n) => {
+    expect(parseArgs(argv).r1Parallel).toBe(n);
+  });
+
+  it.each([
+    [['--r1-parallel=3']], // the default kinds hold ads
+    [['--r1-kinds=ads,cloneset', '--r1-parallel=2']],
+    [['--r1-parallel=2', '--only=R1', '--r1-kinds=ads']],
+  ])('refuses %j: ads runs one at a time, and says so', (argv) => {
+    expect(() => parseArgs(argv)).toThrow(/ads.*--r1-parallel above 1 is refused for ads/);
   });
 
   it('reads the options', () => {
@@ -50,6 +69,8 @@ describe('parseArgs', () => {
     ['--r2-kinds=pods'],
     ['--r1-kinds=deployment'],
     ['--r2-concurrency=0'],
+    ['--r1-parallel=0'],
+    ['--r1-parallel=two'],
   ])('refuses %s', (arg) => {
     expect(() => parseArgs([arg])).toThrow(ChaosArgsError);
   });

@@ -40,6 +40,8 @@ export interface ChaosArgs {
   apiFaults: number;
   /** R1: the kinds rolled out, one after the other (all by default). */
   r1Kinds: R1Kind[];
+  /** R1: a kind's rollouts at once, each its own workload, under one fault schedule (1: one after the other). */
+  r1Parallel: number;
   /** R2: objects generated per kind; the kinds, by their program (all by default). */
   fuzz: number;
   r2Kinds: string[];
@@ -50,8 +52,16 @@ export interface ChaosArgs {
 
 export const USAGE =
   'usage: npm run chaos [-- --only=R0,R5,R2,R4,R6,R1,R3] [-- --rollouts=10] [-- --pods=30-100] [-- --seed=1] ' +
-  `[-- --fault-gap=15-40] [-- --r1-kinds=${R1_KINDS.join(',')}] [-- --r6-pods=60] [-- --r4-pods=64] [-- --r3-pods=30] [-- --api-faults=0.02] [-- --fuzz=50] ` +
+  `[-- --fault-gap=15-40] [-- --r1-kinds=${R1_KINDS.join(',')}] [-- --r1-parallel=1] [-- --r6-pods=60] [-- --r4-pods=64] [-- --r3-pods=30] [-- --api-faults=0.02] [-- --fuzz=50] ` +
   `[-- --r2-kinds=${R2_APPS.join(',')}] [-- --r2-concurrency=${R2_CONCURRENCY}] [-- --keep]`;
+
+/**
+ * Why --r1-parallel above 1 is refused for Advanced DaemonSets: each rollout puts one pod on every node, so rollouts
+ * at once would share every node (no node sets of their own).
+ */
+export const PER_NODE_SERIAL =
+  "an Advanced DaemonSet's rollout puts one pod on every node, so its rollouts run one at a time: " +
+  '--r1-parallel above 1 is refused for ads (leave ads out of --r1-kinds, or run it with --r1-parallel=1)';
 
 /** An argument `npm run chaos` does not take; the message says which and why. */
 export class ChaosArgsError extends RegattaError {
@@ -86,6 +96,7 @@ export function parseArgs(argv: string[]): ChaosArgs {
     r3Pods: 30,
     apiFaults: 0,
     r1Kinds: [...R1_KINDS],
+    r1Parallel: 1,
     fuzz: 50,
     r2Kinds: [...R2_APPS],
     r2Concurrency: R2_CONCURRENCY,
@@ -147,6 +158,9 @@ export function parseArgs(argv: string[]): ChaosArgs {
         a.r1Kinds = R1_KINDS.filter((x) => ids.includes(x));
         break;
       }
+      case '--r1-parallel':
+        a.r1Parallel = positive(v, k);
+        break;
       case '--r2-kinds': {
         const apps = v.split(',').filter(Boolean);
         const bad = apps.filter((x) => !(R2_APPS as readonly string[]).includes(x));
@@ -167,5 +181,7 @@ export function parseArgs(argv: string[]): ChaosArgs {
         throw new ChaosArgsError(`unknown argument ${arg}`);
     }
   }
+  if (a.r1Parallel > 1 && a.only.includes('R1') && a.r1Kinds.includes('ads'))
+    throw new ChaosArgsError(`--r1-parallel=${a.r1Parallel} with ads: ${PER_NODE_SERIAL}`);
   return a;
 }

@@ -1,4 +1,5 @@
-// `npm run chaos [-- --only=R4,R6,R1] [-- --rollouts=N] [-- --pods=MIN-MAX] [-- --r1-kinds=cloneset,asts] [-- --keep]`:
+// `npm run chaos [-- --only=R4,R6,R1] [-- --rollouts=N] [-- --pods=MIN-MAX] [-- --r1-kinds=cloneset,asts]
+// [-- --r1-parallel=N] [-- --keep]`:
 // Regatta's reliability suite (docs/reliability.md, docs/adr/0043). Starts its own control plane and nats-server in a
 // temp folder, the node simulator, and the watcher and the controller programs the checks need (CloneSet, R1's
 // kinds) from their bundles; runs the checks one after
@@ -16,6 +17,7 @@ import { Observer } from './observer.js';
 import { checkTheChecker } from './r0.js';
 import { checkChaosRollouts } from './r1.js';
 import { checkSidecarRollouts } from './r1-sidecarset.js';
+import type { R1Options } from './r1-parallel.js';
 import { checkFuzzedAdmission, R2_KINDS } from './r2.js';
 import { R2_AGENT_NODES } from './r2-agent-verdicts.js';
 import { checkBlastRadius } from './r3.js';
@@ -171,13 +173,15 @@ try {
       results.push(await check(id));
       for (const p of R3_PROGRAMS) results.push(await checkProgramBlastRadius(w, p, { writes: args.r3Pods }));
     } else if (id !== 'R1') results.push(await check(id));
-    // R1: each kind's rollouts in turn, the same seed's plans and faults, the kind's program the one killed
+    // R1: each kind's rollouts in turn (--r1-parallel of them at once), the same seed's plans and faults, the kind's
+    // program the one killed
     else {
-      const r1 = {
+      const r1: R1Options = {
         rollouts: args.rollouts,
         pods: args.pods,
         seed: args.seed,
-        gapMs: [args.gapS[0] * 1000, args.gapS[1] * 1000] as [number, number],
+        gapMs: [args.gapS[0] * 1000, args.gapS[1] * 1000],
+        parallel: args.r1Parallel,
       };
       for (const kind of r1Kinds)
         results.push(await checkChaosRollouts(w, obs, kind, { ...r1, apiFaults: args.apiFaults }));

@@ -18,6 +18,7 @@ import { describeSidecarSet, sidecarSetDone } from '../bench/sidecarset-figures.
 import { SIDECARSETS } from '../bench/sidecarset-upgrade.js';
 import { createReady, refOf } from './cloneset.js';
 import { startFaultInjector } from './fault-injector.js';
+import { InFlight, inGroups, parallelFigure, runGroup, type R1Options } from './r1-parallel.js';
 import { RolloutTally, type RolloutOutcome } from './rollout-tally.js';
 import { removeWorkload, type Observer } from './observer.js';
 import { killNats, type SupervisedProgram } from './programs.js';
@@ -74,7 +75,8 @@ function serial() {
 export async function checkSidecarRollouts(
   w: World,
   obs: Observer,
-  o: { rollouts: number; pods: [number, number]; seed: number; gapMs: [number, number] },
+  /** `parallel`: each rollout its own SidecarSet, CloneSet, namespace and pods. */
+  o: R1Options,
 ): Promise<CheckResult> {
   const plans = sidecarPlans(o.seed, o.rollouts, o.pods);
   const faults = faultSchedule(o.seed, {
@@ -89,7 +91,7 @@ export async function checkSidecarRollouts(
   await scs.start();
   const crashesBefore = owner.crashes.length + w.watcher.crashes.length;
   const exclusive = serial();
-  let checking: number | undefined;
+  const inFlight = new InFlight();
   const injector = startFaultInjector(
     w,
     faults,
@@ -103,24 +105,28 @@ export async function checkSidecarRollouts(
               ? w.watcher.kill9(downMs)
               : killNats(w.cluster.dir, downMs, w.now),
       ),
-    () => checking,
+    () => inFlight.now(),
   );
   w.log(
-    `R1: ${plans.length} SidecarSet rollouts, ${o.pods[0]}–${o.pods[1]} pods, seed ${o.seed}, a fault every ${o.gapMs[0] / 1000}–${o.gapMs[1] / 1000} s`,
+    `R1: ${plans.length} SidecarSet rollouts, ${o.pods[0]}–${o.pods[1]} pods, seed ${o.seed}, a fault every ${o.gapMs[0] / 1000}–${o.gapMs[1] / 1000} s${o.parallel > 1 ? `, ${o.parallel} at once` : ''}`,
   );
   const tally = new RolloutTally();
   const refused: number[] = [];
   try {
-    for (const plan of plans) {
-      const r = await oneRollout(w, obs, plan, scs, exclusive, (i) => (checking = i));
-      checking = undefined;
-      if (r.refused !== undefined) refused.push(r.refused);
-      tally.add(
-        plan.index,
-        `${plan.change}, ${plan.replicas} pods, ${plan.sidecars} sidecar(s)`,
-        r,
-        injector.injected,
+    for (const group of inGroups(plans, o.parallel)) {
+      const rs = await runGroup(group, (plan) =>
+        oneRollout(w, obs, plan, scs, exclusive, (i) => inFlight.enter(i)),
       );
+      inFlight.leave(group.map((p) => p.index));
+      for (const { plan, r } of rs) {
+        if (r.refused !== undefined) refused.push(r.refused);
+        tally.add(
+          plan.index,
+          `${plan.change}, ${plan.replicas} pods, ${plan.sidecars} sidecar(s)`,
+          r,
+          injector.injected,
+        );
+      }
     }
   } finally {
     await injector.stop();
@@ -136,10 +142,8 @@ export async function checkSidecarRollouts(
       tally.completedFigure(plans.length),
       ['kinds', countBy(plans.map((p) => `${p.change} (${p.sidecars} sidecar${p.sidecars > 1 ? 's' : ''})`))],
       ['pods per rollout', `${o.pods[0]}–${o.pods[1]} (seed ${o.seed})`],
-      [
-        'faults injected',
-        `${injected.length} (${injected.filter((f) => f.rollout !== undefined).length} mid-rollout)`,
-      ],
+      ...parallelFigure(o.parallel),
+      RolloutTally.faultsFigure(injected),
       ['faults by kind', countBy(injected.map((f) => f.kind))],
       [
         'scale-ups with the SidecarSet program down: creates refused (FailedCreate events)',

@@ -1,15 +1,17 @@
 // R1, chaos rollouts (reduced): rollouts of one workload kind (workloads/*.ts: CloneSet, Advanced StatefulSet, Advanced
 // DaemonSet, UnitedDeployment) — in place, recreate, partition steps, scale changes, in turn (schedule.ts
-// rolloutPlans) — one after the other, while a seeded fault schedule kills -9 the watcher, the kind's program (and for
-// a UnitedDeployment its subsets' program too) and nats-server, each started again after its down time as a
+// rolloutPlans) — one after the other, or --r1-parallel of them at once (r1-parallel.ts), while a seeded fault
+// schedule kills -9 the watcher, the kind's program (and for a UnitedDeployment its subsets' program too) and
+// nats-server, each started again after its down time as a
 // supervisor would. Each rollout is held by the independent checker (checker.ts) from its change to its
 // end: maxUnavailable, replicas + maxSurge, no recreate where in-place is expected, no pod updated the partition
 // keeps, no two live pods with one identity (instance id, ordinal), completion, status converged to the pods; for a
 // UnitedDeployment each subset within its own workload's bounds, every pod on its subset's nodes, and the subsets'
 // replicas as the allocation says once done.
 // With API faults, the kind's program and the watcher each reach the API server through a fault-injecting proxy
-// (api-proxy.ts). After each rollout and at the end, with or without them, the watcher's mirror on the bus must come
-// to agree with the API server (mirror-agreement.ts). SidecarSet sidecar upgrades are R1's sibling, r1-sidecarset.ts.
+// (api-proxy.ts). After each rollout (each group of them) and at the end, with or without them, the watcher's mirror
+// on the bus must come to agree with the API server (mirror-agreement.ts). SidecarSet sidecar upgrades are R1's
+// sibling, r1-sidecarset.ts.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fmt } from '../bench/common.js';
 import { IMAGE_NEW } from '../bench/rollout-config.js';
@@ -18,16 +20,19 @@ import { RegattaError } from '@regatta/errors';
 import { waitForMirrorAgreement, type MirrorAgreement } from './mirror-agreement.js';
 import { createWorkloadReady, removeWorkload, type Observer } from './observer.js';
 import { startFaultInjector } from './fault-injector.js';
+import {
+  InFlight,
+  inGroups,
+  parallelFigure,
+  rolloutsLabel,
+  runGroup,
+  type R1Options,
+} from './r1-parallel.js';
+import { PER_NODE_SERIAL } from './args.js';
 import { RolloutTally, type RolloutOutcome } from './rollout-tally.js';
 import { killNats } from './programs.js';
 import { countBy, medianMax, type CheckResult } from './report.js';
-import {
-  FAULT_KINDS,
-  faultSchedule,
-  OWNER_FAULT_KINDS,
-  rolloutPlans,
-  type RolloutPlan,
-} from './schedule.js';
+import { FAULT_KINDS, faultSchedule, OWNER_FAULT_KINDS, rolloutPlans, type RolloutPlan } from './schedule.js';
 import { changeOps, shapeOf, type Workload } from './workloads/index.js';
 import type { NodeLabels } from './workloads/kind.js';
 import type { World } from './world.js';
@@ -44,7 +49,7 @@ export async function checkChaosRollouts(
   w: World,
   obs: Observer,
   kind: Workload,
-  o: { rollouts: number; pods: [number, number]; seed: number; gapMs: [number, number]; apiFaults: number },
+  o: R1Options & { apiFaults: number },
 ): Promise<CheckResult> {
   const plans = rolloutPlans(o.seed, o.rollouts, o.pods, {
     ...(kind.changes ? { changes: kind.changes } : {}),
@@ -54,19 +59,23 @@ export async function checkChaosRollouts(
   const program = w.controllers.get(kind.app)!;
   // the program owning the pods when that is another one (a UnitedDeployment's: its subsets' CloneSet program)
   const owner = kind.subsets ? w.controllers.get(kind.subsets.app) : undefined;
+  if (o.parallel > 1 && kind.perNode)
+    throw new RegattaError('REGATTA_CHAOS_R1', `R1 ${kind.id}: ${PER_NODE_SERIAL}`);
   if (kind.subsets && !owner)
-    throw new RegattaError('REGATTA_CHAOS_R1', `R1 ${kind.id}: the ${kind.subsets.app} program is not running`);
+    throw new RegattaError(
+      'REGATTA_CHAOS_R1',
+      `R1 ${kind.id}: the ${kind.subsets.app} program is not running`,
+    );
   const faults = faultSchedule(o.seed, {
     horizonMs: 6 * 3600_000,
     gapMs: o.gapMs,
     downMs: [500, 3000],
     kinds: owner ? OWNER_FAULT_KINDS : FAULT_KINDS,
   });
-  const crashCount = () =>
-    program.crashes.length + w.watcher.crashes.length + (owner?.crashes.length ?? 0);
+  const crashCount = () => program.crashes.length + w.watcher.crashes.length + (owner?.crashes.length ?? 0);
   const crashesBefore = crashCount();
   const nodes = await nodeLabels(w);
-  let checking: number | undefined;
+  const inFlight = new InFlight();
   const proxy = w.apiProxy;
   if (proxy) proxy.rate = o.apiFaults;
   const apiFaultsBefore = proxy?.injected.length ?? 0;
@@ -98,7 +107,7 @@ export async function checkChaosRollouts(
     );
   };
   w.log(
-    `R1: ${plans.length} rollouts of ${kind.title}s, ${podsFigure} pods, seed ${o.seed}, a fault every ${o.gapMs[0] / 1000}–${o.gapMs[1] / 1000} s`,
+    `R1: ${plans.length} rollouts of ${kind.title}s, ${podsFigure} pods, seed ${o.seed}, a fault every ${o.gapMs[0] / 1000}–${o.gapMs[1] / 1000} s${o.parallel > 1 ? `, ${o.parallel} at once` : ''}`,
   );
 
   const injector = startFaultInjector(
@@ -112,23 +121,23 @@ export async function checkChaosRollouts(
           : kind === 'kill-owner' && owner
             ? owner.kill9(downMs)
             : program.kill9(downMs), // kill-controller (kill-owner is drawn only when there is an owner)
-    () => checking,
+    () => inFlight.now(),
   );
   const injected = injector.injected;
 
   try {
-    for (const plan of plans) {
-      const r = await oneRollout(
-        w,
-        obs,
-        kind,
-        plan,
-        nodes,
-        (i) => (checking = i),
-        () => checkMirror(`after rollout ${plan.index}`),
+    for (const group of inGroups(plans, o.parallel)) {
+      // the group's rollouts at once, each its own namespace (its checker's), workload and pods
+      const rs = await runGroup(group, (plan) =>
+        oneRollout(w, obs, kind, plan, nodes, (i) => inFlight.enter(i)),
       );
-      checking = undefined;
-      tally.add(plan.index, `${plan.change}, ${plan.replicas} pods`, r, injected);
+      const indices = group.map((p) => p.index);
+      await checkMirror(`after ${rolloutsLabel(indices)}`);
+      for (const plan of group)
+        await removeWorkload(w.client, kind.ref(rolloutNamespace(kind, plan), R1_NAME));
+      inFlight.leave(indices);
+      for (const { plan, r } of rs)
+        tally.add(plan.index, `${plan.change}, ${plan.replicas} pods`, r, injected);
     }
   } finally {
     if (proxy) proxy.rate = 0;
@@ -147,7 +156,6 @@ export async function checkChaosRollouts(
   const apiFaults = proxy?.injected.slice(apiFaultsBefore) ?? [];
   const watcherFaults = watcherProxy?.injected.slice(watcherFaultsBefore) ?? [];
   const agreed = mirrorChecks.filter((m) => m.agreedAfterMs !== undefined);
-  const during = injected.filter((f) => f.rollout !== undefined);
   return {
     id: 'R1',
     title: `chaos rollouts (${kind.title})`,
@@ -155,7 +163,8 @@ export async function checkChaosRollouts(
       tally.completedFigure(plans.length),
       ['kinds', countBy(plans.map((p) => p.change))],
       ['pods per rollout', `${podsFigure} (seed ${o.seed})`],
-      ['faults injected', `${injected.length} (${during.length} mid-rollout)`],
+      ...parallelFigure(o.parallel),
+      RolloutTally.faultsFigure(injected),
       ['faults by kind', countBy(injected.map((f) => f.kind))],
       [
         `API faults (${kind.subsets ? `${kind.app} and ${kind.subsets.app} programs` : `${kind.app} program only`})`,
@@ -187,11 +196,16 @@ export async function checkChaosRollouts(
     notes: [
       `time to recover: from a kill during a rollout to the first pod the ${kind.subsets?.app ?? kind.app} program acted on after the killed process was back (or the rollout end)`,
       'available above the minimum: the fewest available pods seen minus replicas − maxUnavailable, over all rollouts (0: a rollout used its whole budget)',
-      `mirror agrees: every ${mirrored} object the API server lists is in the watcher's bucket at the listed resourceVersion, and nothing else; compared after each rollout (kills and faults going on) and at the end, until they agree or ${MIRROR_AGREEMENT_MS / 1000} s pass`,
+      `mirror agrees: every ${mirrored} object the API server lists is in the watcher's bucket at the listed resourceVersion, and nothing else; compared after each ${o.parallel > 1 ? `group of ${o.parallel} rollouts, all done and not yet removed` : 'rollout'} (kills and faults going on) and at the end, until they agree or ${MIRROR_AGREEMENT_MS / 1000} s pass`,
     ],
   };
 }
 
+/** A rollout's namespace, its own: its checker's, its workload's (and a UnitedDeployment's subsets'), its pods'. */
+const rolloutNamespace = (kind: Workload, plan: RolloutPlan) => `chaos-r1-${kind.id}-${plan.index}`;
+const R1_NAME = 'r1';
+
+/** One rollout, checked from its change to its end; the caller compares the mirror, then removes the workload. */
 async function oneRollout(
   w: World,
   obs: Observer,
@@ -199,11 +213,9 @@ async function oneRollout(
   plan: RolloutPlan,
   nodes: NodeLabels,
   setChecking: (i: number) => void,
-  /** Before the workload is removed: the mirror compared with the API server. */
-  checkMirror: () => Promise<void>,
 ): Promise<RolloutOutcome> {
-  const ns = `chaos-r1-${kind.id}-${plan.index}`;
-  const name = 'r1';
+  const ns = rolloutNamespace(kind, plan);
+  const name = R1_NAME;
   const ref = kind.ref(ns, name);
   const { replicas: n, scaleTo: n2 } = plan;
   const shape = shapeOf(kind, plan, ns, name);
@@ -271,8 +283,6 @@ async function oneRollout(
         `status says done, the pods say ${active.length} pods (want ${n2}), ${stale.length} not ready at ${revision}`,
       );
   }
-  await checkMirror();
-  await removeWorkload(w.client, ref);
   const margin = checker.minAvailableSeen - bounds.minAvailable;
   return { violations: checker.violations, actions: checker.actions, changeAt, doneAt, margin };
 }

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Injected } from './fault-injector.js';
 import { RolloutTally } from './rollout-tally.js';
 
-const fault = (rollout: number | undefined, at: number, backAt: number): Injected => ({
+const fault = (rollouts: number[], at: number, backAt: number): Injected => ({
   kind: 'kill-controller',
-  rollout,
+  rollouts,
   at,
   backAt,
 });
@@ -12,7 +12,7 @@ const fault = (rollout: number | undefined, at: number, backAt: number): Injecte
 describe('RolloutTally', () => {
   it('labels violations, counts completions, keeps the fewest margin and the recoveries of each rollout’s faults', () => {
     const t = new RolloutTally();
-    const injected = [fault(0, 1000, 3000), fault(1, 20_000, 21_000), fault(undefined, 9000, 9500)];
+    const injected = [fault([0], 1000, 3000), fault([1], 20_000, 21_000), fault([], 9000, 9500)];
     t.add(
       0,
       'in-place, 10 pods',
@@ -39,6 +39,32 @@ describe('RolloutTally', () => {
       ['time to recover, median / max', '2.5 s / 2.5 s'],
       ['available above the minimum, fewest', '0 pods'],
     ]);
+  });
+
+  it('with rollouts overlapping, counts a fault during several once, and its recovery on each one’s own pods', () => {
+    const t = new RolloutTally();
+    // rollouts 3, 4, 5 at once: the first kill during all three (back at 2000), the second during 4 only
+    const injected = [fault([3, 4, 5], 1000, 2000), fault([4], 30_000, 31_000), fault([], 50_000, 51_000)];
+    const outcome = (actions: number[], doneAt: number | undefined, violations = 0) => ({
+      violations: Array.from({ length: violations }, () => ({
+        kind: 'unavailable' as const,
+        at: 1,
+        count: 1,
+        detail: 'too few',
+      })),
+      actions,
+      changeAt: 0,
+      doneAt,
+      margin: 0,
+    });
+    t.add(3, 'a', outcome([2500], 10_000), injected); // recovered at 2500
+    t.add(4, 'b', outcome([5000, 33_000], 40_000, 1), injected); // 5000, then 33_000 − 30_000
+    t.add(5, 'c', outcome([], 9000), injected); // no action after: its end
+    // the violation is rollout 4's only
+    expect(t.violations.map((v) => v.detail)).toEqual(['rollout 4 (b): too few']);
+    expect(t.completedFigure(3)).toEqual(['rollouts completed', '3/3']);
+    expect(t.timeFigures()[1]).toEqual(['time to recover, median / max', '3.0 s / 8.0 s']);
+    expect(RolloutTally.faultsFigure(injected)).toEqual(['faults injected', '3 (2 mid-rollout)']);
   });
 
   it('has no figures before a rollout', () => {

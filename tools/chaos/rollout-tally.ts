@@ -22,7 +22,10 @@ export class RolloutTally {
   private readonly margins: number[] = [];
   private completed = 0;
 
-  /** Rollout `index` (`label`: what it was, prefixed to its violations); `injected`: the run's faults so far. */
+  /**
+   * Rollout `index` (`label`: what it was, prefixed to its violations); `injected`: the run's faults so far. With
+   * rollouts in parallel a fault during several counts for each: its recovery measured on that rollout's own pods.
+   */
   add(index: number, label: string, r: RolloutOutcome, injected: readonly Injected[]): void {
     this.violations.push(
       ...r.violations.map((v) => ({ ...v, detail: `rollout ${index} (${label}): ${v.detail}` })),
@@ -32,12 +35,20 @@ export class RolloutTally {
       this.completed++;
       this.durations.push(r.doneAt - r.changeAt);
     }
-    const mine = injected.filter((f) => f.rollout === index);
+    const mine = injected.filter((f) => f.rollouts.includes(index));
     for (const t of recoveryTimes(mine, r.actions, r.doneAt)) if (t !== undefined) this.recoveries.push(t);
   }
 
   completedFigure(planned: number): [string, string] {
     return ['rollouts completed', `${this.completed}/${planned}`];
+  }
+
+  /** Faults injected, and how many came while a rollout was checked (each counted once however many were). */
+  static faultsFigure(injected: readonly Injected[]): [string, string] {
+    return [
+      'faults injected',
+      `${injected.length} (${injected.filter((f) => f.rollouts.length > 0).length} mid-rollout)`,
+    ];
   }
 
   /** Durations, recoveries and the fewest margin, as the table prints them. */
