@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { observedGeneration, standingOf } from './r2-window.js';
+import { holdsPods, observedGeneration, standingOf } from './r2-window.js';
 
 const obj = (generation: number, observed?: number) => ({
   apiVersion: 'apps.kruise.io/v1alpha1',
@@ -36,5 +36,21 @@ describe('observedGeneration', () => {
   it('defaults a missing generation to 1 and a missing status to 0', () => {
     expect(observedGeneration({ apiVersion: 'v1', kind: 'X', status: { observedGeneration: 1 } })).toBe(true);
     expect(observedGeneration({ apiVersion: 'v1', kind: 'X' })).toBe(false);
+  });
+});
+
+describe('holdsPods (a reconciled object kept, so the pod quota stays with the first objects)', () => {
+  it.each([
+    { what: 'a CloneSet counting pods', status: { replicas: 2 }, want: true },
+    { what: 'a CloneSet with none', status: { replicas: 0 }, want: false },
+    { what: 'an Advanced DaemonSet scheduled on a node', status: { currentNumberScheduled: 1 }, want: true },
+    {
+      what: 'an absurd count the quota refused',
+      status: { replicas: 0, currentNumberScheduled: 0 },
+      want: false,
+    },
+    { what: 'no status', status: undefined, want: false },
+  ])('$what: $want', ({ status, want }) => {
+    expect(holdsPods({ apiVersion: 'v1', kind: 'X', ...(status ? { status } : {}) })).toBe(want);
   });
 });

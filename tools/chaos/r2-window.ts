@@ -1,7 +1,8 @@
 // R2's accepted objects while they are sent (issue 18: 10 000 objects per kind, against etcd's 2 GiB quota). Each
 // accepted object is looked at (one GET) until its controller reconciled it, or deleted it, or its wait ran out; a
 // reconciled one is then deleted (unless its kind keeps them: a SidecarSet's webhook judges each against those
-// admitted before it), so etcd holds the objects still waiting, not every accepted one. The rounds run beside the
+// admitted before it; or it holds pods, see `holdsPods`), so etcd holds the objects still waiting, not every accepted
+// one. The rounds run beside the
 // sending; sending waits only when `limit` objects are waiting (the controller behind, not the suite).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isNotFound, type KubeObject } from '@regatta/kube';
@@ -28,6 +29,15 @@ export function standingOf(
   return now - acceptedAt > waitMs ? 'overdue' : 'waiting';
 }
 
+/**
+ * The object holds pods (its status counts some: `replicas`, a DaemonSet's `currentNumberScheduled`). Such an object
+ * is kept, not deleted, once reconciled: deleting it would free the namespace's pod quota for the next objects' pods,
+ * and every admitted object would then create, start and lose pods (measured: 4x the etcd writes per object, run AI);
+ * kept, the quota stays full with the first objects' pods, as when nothing was deleted.
+ */
+export const holdsPods = (obj: Looked): boolean =>
+  Number(obj.status?.['replicas'] ?? 0) > 0 || Number(obj.status?.['currentNumberScheduled'] ?? 0) > 0;
+
 /** The default reconciled rule: `status.observedGeneration` at least the generation. */
 export const observedGeneration = (obj: Looked): boolean =>
   Number(obj.status?.['observedGeneration'] ?? 0) >= (obj.metadata?.generation ?? 1);
@@ -50,6 +60,8 @@ export class ReconcileWindow {
   readonly overdue = new Set<string>();
   /** Deleted here once reconciled. */
   deleted = 0;
+  /** Reconciled, holding pods: kept until the end (`holdsPods`). */
+  readonly holding = new Set<string>();
   /** The most objects waiting at once. */
   peak = 0;
   private readonly waiting = new Map<string, number>();
@@ -100,7 +112,7 @@ export class ReconcileWindow {
 
   /** The names to delete at the end: not deleted here (overdue, or kept by the kind). */
   leftOver(): string[] {
-    return [...(this.k.deleteDone ? [] : this.reconciled), ...this.overdue];
+    return [...(this.k.deleteDone ? this.holding : this.reconciled), ...this.overdue];
   }
 
   private async run(): Promise<void> {
@@ -125,7 +137,8 @@ export class ReconcileWindow {
         else if (s === 'overdue') this.overdue.add(name);
         else {
           this.reconciled.add(name);
-          if (this.k.deleteDone)
+          if (obj && holdsPods(obj)) this.holding.add(name);
+          else if (this.k.deleteDone)
             await this.w.client.delete(ref).then(
               () => this.deleted++,
               (err: unknown) => {

@@ -255,7 +255,7 @@ async function fuzzKind(
     );
     return file;
   };
-  // every accepted object reconciled (reconciledBy), with no crash, within the wait after its acceptance; then
+  // every accepted object reconciled (the kind's rule), with no crash, within the wait after its acceptance; then
   // deleted, so etcd holds the objects still waiting (r2-window.ts)
   const window = new ReconcileWindow(
     w,
@@ -446,7 +446,9 @@ async function fuzzKind(
       ['accepted objects reconciled', `${[...names].filter((n) => reconciled.has(n)).length}/${names.size}`],
       [
         'accepted objects deleted once reconciled / most waiting at once',
-        k.keepAdmitted ? `kept (${names.size}) / ${window.peak}` : `${window.deleted} / ${window.peak}`,
+        k.keepAdmitted
+          ? `kept (${names.size}) / ${window.peak}`
+          : `${window.deleted} (kept holding pods: ${window.holding.size}) / ${window.peak}`,
       ],
       ['error lines in the program log', String(errorsLogged)],
       ...stored.figures,
