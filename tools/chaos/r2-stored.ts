@@ -1,8 +1,8 @@
 // R2's second half (issue 18: "with the webhooks removed, invalid stored objects are refused by the reconciler with
 // an event, not acted on"). After the webhook half, the kind's program runs again without webhooks and with its
 // webhook configurations gone; the objects the first half's webhook refused, and those invalid by construction,
-// are sent again (same seed, so the same objects, in a namespace of their own with a pod quota of 10) straight to
-// the API server, whose CRD schema still applies (what it refuses is counted). For each one stored: a Warning event
+// are sent again (same seed, so the same objects, in a namespace of their own with a pod quota of 10; in chunks, each
+// judged, then deleted) straight to the API server, whose CRD schema still applies (what it refuses is counted). For each one stored: a Warning event
 // `InvalidSpec` on it naming a field, nothing acted on (no object in the namespace owned by it: pods, revisions,
 // subset workloads, distributed copies; no status written, no finalizer added), no crash of the program. Only the
 // objects the webhook refused are judged; those invalid by construction that the webhook admitted (OpenKruise does
@@ -40,7 +40,7 @@ const SETTLE_MS = 5_000;
 /** Between two looks at a chunk's stored objects. */
 const POLL_MS = 1_000;
 /** Objects stored, waited for and judged together, then deleted (etcd holds one chunk). */
-export const STORED_CHUNK = 250;
+const STORED_CHUNK = 250;
 
 /** What a reconciler may create in the namespace for an object it acts on (owned by it). */
 const CHILD_KINDS: { apiVersion: string; kind: string }[] = [

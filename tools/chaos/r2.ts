@@ -4,7 +4,9 @@
 // the real API server with the kind's program serving its webhooks (from its bundle; for CloneSets in place of the
 // world's one, which serves none); for the imagepull kinds, with node agents running as well (r2-agents.ts). Counted: requests, accepted, rejected (by the webhook or the API
 // server), rejections without a field path, hung requests (> 10 s), failed calls, crashes, and whether each accepted
-// object was reconciled (status.observedGeneration) without a crash. Its namespace has a pod quota of 10, so an
+// object was reconciled (status.observedGeneration) without a crash. Objects are made one at a time from the seed
+// (fuzz-sequence.ts), and an accepted one is deleted once reconciled (r2-window.ts), so neither the suite's memory
+// nor etcd grows with `--fuzz` (docs/reliability.md, runs AH–AJ). Its namespace has a pod quota of 10, so an
 // accepted absurd replica count costs refused creates, not a loaded machine. A failing object is saved to
 // `<temp folder>/r2-failures/` with its seed, index and response.
 import { mkdir, stat, writeFile } from 'node:fs/promises';
