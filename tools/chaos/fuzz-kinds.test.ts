@@ -17,7 +17,8 @@ import { defaultImagePullJob, defaultNodeImage, validateImagePullJob, validateNo
 import { defaultUnitedDeployment, validateUnitedDeployment } from '@regatta/uniteddeployment';
 import { IMAGE_PULL_JOB } from './fuzz-imagepull.js';
 import { NODE_IMAGE } from './fuzz-nodeimage.js';
-import { ADVANCED_STATEFULSET, CLONESET, type FuzzKind, type Obj, sampleObjects, SHAPES } from './fuzz.js';
+import { ADVANCED_STATEFULSET, CLONESET, type FuzzKind, type Obj, SHAPES } from './fuzz.js';
+import { allOf, fuzzSequence } from './fuzz-sequence.js';
 import {
   ADVANCED_DAEMONSET,
   RESOURCE_DISTRIBUTION,
@@ -71,10 +72,10 @@ describe('ImagePullJob defaulting on wrong types (R2 found it: the webhook answe
 });
 
 describe.each(RULES)('R2 generator of $kind', (k, rules) => {
-  const xs = sampleObjects(k, 'chaos-r2', 300, 1);
+  const xs = allOf(fuzzSequence(k, 'chaos-r2', 300, 1));
 
   it('is reproducible from its seed and covers every shape', { timeout: 60_000 }, () => {
-    expect(JSON.stringify(sampleObjects(k, 'chaos-r2', 300, 1))).toBe(JSON.stringify(xs));
+    expect(JSON.stringify(allOf(fuzzSequence(k, 'chaos-r2', 300, 1)))).toBe(JSON.stringify(xs));
     expect(new Set(xs.map((f) => f.shape))).toEqual(new Set(SHAPES));
     for (const f of xs) expect(f.object['kind']).toBe(k.kind);
   });

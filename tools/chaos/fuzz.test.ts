@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import {
   ADVANCED_STATEFULSET,
-  sampleObjects,
+  CLONESET,
   depthOf,
   HUNG_MS,
   namesFieldPath,
   nested,
-  sampleCloneSets,
   setPath,
   SHAPES,
   verdictOf,
   violationOf,
   type Obj,
 } from './fuzz.js';
+import { allOf, fuzzSequence } from './fuzz-sequence.js';
 
 describe('shape helpers', () => {
   it('nests and measures depth', () => {
@@ -34,16 +34,16 @@ describe('shape helpers', () => {
 // seconds on a loaded two-core machine: these tests get more than the unit project's 5 s
 const SLOW_MS = 30_000;
 
-describe('sampleCloneSets', () => {
+describe('fuzzed CloneSets', () => {
   it('is reproducible from its seed and names every object', () => {
-    const a = sampleCloneSets('ns', 40, 7);
-    expect(JSON.stringify(a)).toBe(JSON.stringify(sampleCloneSets('ns', 40, 7)));
-    expect(JSON.stringify(a)).not.toBe(JSON.stringify(sampleCloneSets('ns', 40, 8)));
+    const a = allOf(fuzzSequence(CLONESET, 'ns', 40, 7));
+    expect(JSON.stringify(a)).toBe(JSON.stringify(allOf(fuzzSequence(CLONESET, 'ns', 40, 7))));
+    expect(JSON.stringify(a)).not.toBe(JSON.stringify(allOf(fuzzSequence(CLONESET, 'ns', 40, 8))));
     expect(a.map((f) => (f.object['metadata'] as { name: string }).name)).toEqual(a.map((_, i) => `fz-${i}`));
   }, SLOW_MS);
 
   it('covers every shape; a valid one is untouched, others name their mutations', () => {
-    const xs = sampleCloneSets('ns', 300, 1);
+    const xs = allOf(fuzzSequence(CLONESET, 'ns', 300, 1));
     expect(new Set(xs.map((f) => f.shape))).toEqual(new Set(SHAPES));
     for (const f of xs) {
       expect(f.object['kind']).toBe('CloneSet');
@@ -61,7 +61,7 @@ describe('sampleCloneSets', () => {
   }, SLOW_MS);
 
   it('objects do not share values (a mutation of one never shows in another)', () => {
-    const xs = sampleCloneSets('ns', 200, 3);
+    const xs = allOf(fuzzSequence(CLONESET, 'ns', 200, 3));
     const before = JSON.stringify(xs[0]);
     for (const f of xs.slice(1)) setPath(f.object, 'spec.selector', 'changed');
     expect(JSON.stringify(xs[0])).toBe(before);
@@ -137,8 +137,8 @@ describe('verdictOf / violationOf', () => {
 
 describe('Advanced StatefulSet', () => {
   it('is reproducible, and the mutations land where the kind keeps the field', () => {
-    const a = sampleObjects(ADVANCED_STATEFULSET, 'ns', 300, 5);
-    expect(JSON.stringify(a)).toBe(JSON.stringify(sampleObjects(ADVANCED_STATEFULSET, 'ns', 300, 5)));
+    const a = allOf(fuzzSequence(ADVANCED_STATEFULSET, 'ns', 300, 5));
+    expect(JSON.stringify(a)).toBe(JSON.stringify(allOf(fuzzSequence(ADVANCED_STATEFULSET, 'ns', 300, 5))));
     expect(
       a.every(
         (f) => f.object['kind'] === 'StatefulSet' && f.object['apiVersion'] === 'apps.kruise.io/v1beta1',

@@ -1,7 +1,8 @@
 // R2's generators and verdicts. Pure. A fuzzed object is a valid CloneSet (as a user would write it, before the
 // mutating webhook) with zero or more mutations of one shape: invalid values the validating webhook must refuse, and
 // hostile shapes (huge annotations, deep nesting, unicode, absurd numbers, wrong types an int-or-string or a
-// preserved field lets through the schema). `fc.sample` with a seed makes a run reproducible.
+// preserved field lets through the schema). A seed makes a run reproducible: fuzz-sequence.ts makes the objects one at a
+// time from it.
 import fc from 'fast-check';
 
 export const SHAPES = [
@@ -346,17 +347,6 @@ export function fuzzed(k: FuzzKind, ns: string): fc.Arbitrary<Fuzzed> {
     });
   });
 }
-
-/** `n` fuzzed objects of `k` from `seed`, named `<prefix>-<i>`: the same seed gives the same objects. */
-export function sampleObjects(k: FuzzKind, ns: string, n: number, seed: number, prefix = 'fz'): Fuzzed[] {
-  return fc.sample(fuzzed(k, ns), { seed, numRuns: n }).map((f, i) => {
-    setPath(f.object, 'metadata.name', `${prefix}-${i}`);
-    return f;
-  });
-}
-
-export const sampleCloneSets = (ns: string, n: number, seed: number, prefix = 'fz') =>
-  sampleObjects(CLONESET, ns, n, seed, prefix);
 
 // ---- verdicts
 

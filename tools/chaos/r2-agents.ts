@@ -14,7 +14,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isAlreadyExists, isNotFound, type KubeObject } from '@regatta/kube';
 import { Child } from '../bench/common.js';
 import type { Violation } from './checker.js';
-import { sampleObjects, verdictOf, violationOf, type Fuzzed, type Response } from './fuzz.js';
+import { verdictOf, violationOf, type Fuzzed, type Response } from './fuzz.js';
+import { allOf, fuzzSequence } from './fuzz-sequence.js';
 import { NODE_IMAGE } from './fuzz-nodeimage.js';
 import type { SupervisedProgram } from './programs.js';
 import {
@@ -169,7 +170,7 @@ export async function agentNodeImages(
 ): Promise<Outcome & { refused: { i: number; f: Fuzzed }[] }> {
   const violations: Violation[] = [];
   const refused: { i: number; f: Fuzzed }[] = [];
-  const objects = sampleObjects(NODE_IMAGE, 'chaos-r2-agents', o.count, o.seed, 'ag').map((f, i) => ({
+  const objects = allOf(fuzzSequence(NODE_IMAGE, 'chaos-r2-agents', o.count, o.seed, 'ag')).map((f, i) => ({
     f,
     i,
   }));

@@ -1,8 +1,8 @@
 // R2's second half (issue 18: "with the webhooks removed, invalid stored objects are refused by the reconciler with
 // an event, not acted on"). After the webhook half, the kind's program runs again without webhooks and with its
 // webhook configurations gone; the objects the first half's webhook refused, and those invalid by construction,
-// are sent again (same seed, so the same objects, in a namespace of their own with a pod quota of 10) straight to
-// the API server, whose CRD schema still applies (what it refuses is counted). For each one stored: a Warning event
+// are sent again (same seed, so the same objects, in a namespace of their own with a pod quota of 10; in chunks, each
+// judged, then deleted) straight to the API server, whose CRD schema still applies (what it refuses is counted). For each one stored: a Warning event
 // `InvalidSpec` on it naming a field, nothing acted on (no object in the namespace owned by it: pods, revisions,
 // subset workloads, distributed copies; no status written, no finalizer added), no crash of the program. Only the
 // objects the webhook refused are judged; those invalid by construction that the webhook admitted (OpenKruise does
@@ -11,9 +11,10 @@
 // too, and must do no harm: no crash, and the bystander pod (a pod of the namespace no stored object owns, created
 // first) neither deleted nor changed; what the program did with each (status, Warning events) is listed.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { KubeApiError, type KubeObject } from '@regatta/kube';
+import { isNotFound, KubeApiError, type KubeObject } from '@regatta/kube';
 import type { Violation } from './checker.js';
-import { namesFieldPath, sampleObjects, type FuzzKind, type Fuzzed } from './fuzz.js';
+import { namesFieldPath, type FuzzKind, type Shape } from './fuzz.js';
+import { fuzzSequence } from './fuzz-sequence.js';
 import type { SupervisedProgram } from './programs.js';
 import type { World } from './world.js';
 import { mapBounded } from './bounded.js';
@@ -34,8 +35,12 @@ export const INVALID_SPEC = 'InvalidSpec';
 const WAIT_MS = 60_000;
 /** The pod of the second half's namespace that no fuzzed object owns. */
 export const BYSTANDER = 'chaos-bystander';
-/** After every stored object has its event: how long the program has to show it would act anyway. */
+/** After every stored object of a chunk has its event: how long the program has to show it would act anyway. */
 const SETTLE_MS = 5_000;
+/** Between two looks at a chunk's stored objects. */
+const POLL_MS = 1_000;
+/** Objects stored, waited for and judged together, then deleted (etcd holds one chunk). */
+const STORED_CHUNK = 250;
 
 /** What a reconciler may create in the namespace for an object it acts on (owned by it). */
 const CHILD_KINDS: { apiVersion: string; kind: string }[] = [
@@ -63,6 +68,24 @@ export interface StoredOutcome {
   violations: Violation[];
   notes: string[];
   crashes: number;
+}
+
+/** What is kept of a stored object: its index (the seed makes it again), shape, mutations, uid and name. */
+interface StoredObject {
+  i: number;
+  shape: Shape;
+  mutations: string[];
+  uid: string;
+  name: string;
+  judged: boolean;
+}
+
+/** A stored object as the last look saw it. */
+interface Seen {
+  s: StoredObject;
+  refusal: 'named' | 'unnamed' | undefined;
+  acted: string | undefined;
+  warnings: string[];
 }
 
 type Stored = KubeObject & { status?: { observedGeneration?: number }; metadata?: KubeObject['metadata'] };
@@ -160,64 +183,76 @@ export async function storedInvalid(
     spec: { containers: [{ name: 'main', image: 'busybox:1.37' }] },
   } as KubeObject);
 
-  const all = sampleObjects(k.fuzz, NS, o.perKind, o.seed, 'sv');
+  // made one at a time from the seed (fuzz-sequence.ts); only the chosen ones are made
+  const objects = fuzzSequence(k.fuzz, NS, o.perKind, o.seed, 'sv');
   const chosen = [...new Set([...o.judged, ...o.others])].sort((a, b) => a - b);
-  const stored: { i: number; f: Fuzzed; uid: string; name: string; judged: boolean }[] = [];
-  let refusedBySchema = 0;
-  // sent `concurrency` at a time, kept in the seeded order
-  const sent = await mapBounded(chosen, o.concurrency, async (i) => {
-    const f = all[i];
-    if (!f) return undefined;
-    try {
-      const created = await w.client.create(f.object as unknown as KubeObject);
-      return { i, f, uid: created.metadata?.uid ?? '', name: created.metadata?.name ?? '', judged: o.judged.has(i) };
-    } catch (err) {
-      if (!(err instanceof KubeApiError)) throw err;
-      return 'refused' as const;
-    }
-  });
-  for (const x of sent)
-    if (x === 'refused') refusedBySchema++;
-    else if (x) stored.push(x);
-  w.log(`R2 (webhooks removed): ${chosen.length} ${KIND}s sent, ${stored.length} stored`);
-
   const ref = { apiVersion: k.apiVersion, kind: KIND, ...(k.clusterScoped ? {} : { namespace: NS }) };
-  const look = async () => {
-    const events = (
-      await w.client.list<
-        KubeObject & { involvedObject?: { uid?: string }; type?: string; reason?: string; message?: string }
-      >({ apiVersion: 'v1', kind: 'Event' })
-    ).items;
-    const objects = new Map(
-      (await w.client.list<Stored>(ref)).items.map((x) => [x.metadata?.uid ?? '', x] as const),
-    );
-    const owned = new Map<string, string[]>();
-    for (const c of CHILD_KINDS) {
-      const items = (
-        await w.client.list({ ...c, namespace: NS }).catch(() => ({ items: [] as KubeObject[] }))
-      ).items;
-      for (const x of items)
-        for (const r of x.metadata?.ownerReferences ?? [])
-          owned.set(r.uid, [...(owned.get(r.uid) ?? []), `${c.kind} ${x.metadata?.name ?? ''}`]);
-    }
-    return stored.map((s) => {
-      const mine = events.filter((e) => e.involvedObject?.uid === s.uid);
-      return {
-        s,
-        refusal: refusalOf(mine),
-        acted: actedOn(objects.get(s.uid) ?? ({} as Stored), owned.get(s.uid) ?? []),
-        warnings: [...new Set(mine.filter((e) => e.type === 'Warning').map((e) => `${e.reason}: ${(e.message ?? '').slice(0, 120)}`))],
-      };
+  let refusedBySchema = 0;
+  let storedCount = 0;
+  const seen: Seen[] = [];
+  // in chunks of STORED_CHUNK: each chunk's objects stored, waited for and judged as one, then deleted, so etcd and
+  // the lists below hold one chunk (the objects do not see each other: no webhook, and a guard reads its object alone)
+  for (let c = 0; c < chosen.length; c += STORED_CHUNK) {
+    const chunk = chosen.slice(c, c + STORED_CHUNK);
+    // sent `concurrency` at a time, kept in the seeded order
+    const sent = await mapBounded(chunk, o.concurrency, async (i): Promise<StoredObject | 'refused'> => {
+      const f = objects.at(i);
+      try {
+        const created = await w.client.create(f.object as unknown as KubeObject);
+        const name = created.metadata?.name ?? '';
+        return { i, shape: f.shape, mutations: f.mutations, uid: created.metadata?.uid ?? '', name, judged: o.judged.has(i) };
+      } catch (err) {
+        if (!(err instanceof KubeApiError)) throw err;
+        return 'refused';
+      }
     });
-  };
-  const until = Date.now() + WAIT_MS;
-  let seen = await look();
-  while (seen.some((x) => x.s.judged && !x.refusal && !x.acted) && Date.now() < until) {
-    await sleep(2000);
-    seen = await look();
+    const stored = sent.filter((x): x is StoredObject => x !== 'refused');
+    refusedBySchema += sent.length - stored.length;
+    storedCount += stored.length;
+    const look = async (): Promise<Seen[]> => {
+      // a refusal is a Warning event, and only Warning events are listed with an object
+      const events = (
+        await w.client.list<
+          KubeObject & { involvedObject?: { uid?: string }; type?: string; reason?: string; message?: string }
+        >({ apiVersion: 'v1', kind: 'Event' }, { fieldSelector: `type=Warning,involvedObject.kind=${KIND}` })
+      ).items;
+      const listed = new Map(
+        (await w.client.list<Stored>(ref)).items.map((x) => [x.metadata?.uid ?? '', x] as const),
+      );
+      const owned = new Map<string, string[]>();
+      for (const ck of CHILD_KINDS) {
+        const items = (
+          await w.client.list({ ...ck, namespace: NS }).catch(() => ({ items: [] as KubeObject[] }))
+        ).items;
+        for (const x of items)
+          for (const r of x.metadata?.ownerReferences ?? [])
+            owned.set(r.uid, [...(owned.get(r.uid) ?? []), `${ck.kind} ${x.metadata?.name ?? ''}`]);
+      }
+      return stored.map((st) => {
+        const mine = events.filter((e) => e.involvedObject?.uid === st.uid);
+        return {
+          s: st,
+          refusal: refusalOf(mine),
+          acted: actedOn(listed.get(st.uid) ?? ({} as Stored), owned.get(st.uid) ?? []),
+          warnings: [...new Set(mine.filter((e) => e.type === 'Warning').map((e) => `${e.reason}: ${(e.message ?? '').slice(0, 120)}`))],
+        };
+      });
+    };
+    const until = Date.now() + WAIT_MS;
+    let now = await look();
+    while (now.some((x) => x.s.judged && !x.refusal && !x.acted) && Date.now() < until) {
+      await sleep(POLL_MS);
+      now = await look();
+    }
+    await sleep(SETTLE_MS);
+    seen.push(...(await look()));
+    for (const st of stored)
+      await w.client.delete({ ...ref, name: st.name }).catch((err: unknown) => {
+        if (!isNotFound(err))
+          notes.push(`could not delete ${KIND} ${st.name}: ${err instanceof Error ? err.message : String(err)}`);
+      });
   }
-  await sleep(SETTLE_MS);
-  seen = await look();
+  w.log(`R2 (webhooks removed): ${chosen.length} ${KIND}s sent, ${storedCount} stored, in ${Math.ceil(chosen.length / STORED_CHUNK)} chunk(s)`);
 
   const crashes = o.program.crashes.filter((c) => c.at >= startedAt);
   for (const c of crashes)
@@ -229,7 +264,7 @@ export async function storedInvalid(
     });
   const judged = seen.filter((x) => x.s.judged);
   for (const x of judged) {
-    const what = `${KIND} ${x.s.name} (#${x.s.i}, ${x.s.f.shape}: ${x.s.f.mutations.join(', ').slice(0, 160)})`;
+    const what = `${KIND} ${x.s.name} (#${x.s.i}, ${x.s.shape}: ${x.s.mutations.join(', ').slice(0, 160)})`;
     if (x.acted)
       violations.push({
         kind: 'stored-invalid',
@@ -255,11 +290,11 @@ export async function storedInvalid(
   const unjudged = seen.filter((x) => !x.s.judged);
   for (const x of unjudged.filter((u) => u.refusal))
     notes.push(
-      `admitted by the webhook, refused when stored: #${x.s.i} ${x.s.f.mutations.join('; ').slice(0, 160)}`,
+      `admitted by the webhook, refused when stored: #${x.s.i} ${x.s.mutations.join('; ').slice(0, 160)}`,
     );
   for (const x of unjudged.filter((u) => o.clusterRule.has(u.s.i)))
     notes.push(
-      `cluster rule only, stored: #${x.s.i} ${x.s.f.mutations.join('; ').slice(0, 120)}: ${x.acted ?? 'not acted on'}; ` +
+      `cluster rule only, stored: #${x.s.i} ${x.s.mutations.join('; ').slice(0, 120)}: ${x.acted ?? 'not acted on'}; ` +
         `Warning events: ${x.warnings.join(' | ') || 'none'}`,
     );
   const after = await w.client.getOrUndefined<KubeObject & { spec?: unknown }>({
@@ -277,12 +312,6 @@ export async function storedInvalid(
       detail: `with invalid ${KIND}s stored, the bystander pod (owned by none of them) was ${harm}`,
     });
 
-  // cluster-scoped objects outlive the namespace (a SidecarSet left behind would match later checks' pods)
-  if (k.clusterScoped)
-    for (const s of stored)
-      await w.client.delete({ apiVersion: k.apiVersion, kind: KIND, name: s.name }).catch((err: unknown) => {
-        notes.push(`could not delete ${KIND} ${s.name}: ${err instanceof Error ? err.message : String(err)}`);
-      });
   await w.client.delete({ apiVersion: 'v1', kind: 'Namespace', name: NS }).catch(() => undefined);
   // objects with a finalizer (an admitted ImagePullJob) need the program to go: it is stopped after this
   const gone = Date.now() + 30_000;
@@ -290,14 +319,14 @@ export async function storedInvalid(
     Date.now() < gone &&
     (await w.client.getOrUndefined({ apiVersion: 'v1', kind: 'Namespace', name: NS }))
   )
-    await sleep(1000);
+    await sleep(250);
 
   const n = (p: (x: (typeof seen)[number]) => boolean, xs = judged) => xs.filter(p).length;
   return {
     figures: [
       [
         'webhooks removed: sent / refused by the API server / stored (webhook-refused)',
-        `${chosen.length} / ${refusedBySchema} / ${stored.length} (${judged.length})`,
+        `${chosen.length} / ${refusedBySchema} / ${storedCount} (${judged.length})`,
       ],
       [
         'webhooks removed: refused with an event / acted on / crashes',

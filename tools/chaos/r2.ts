@@ -4,7 +4,9 @@
 // the real API server with the kind's program serving its webhooks (from its bundle; for CloneSets in place of the
 // world's one, which serves none); for the imagepull kinds, with node agents running as well (r2-agents.ts). Counted: requests, accepted, rejected (by the webhook or the API
 // server), rejections without a field path, hung requests (> 10 s), failed calls, crashes, and whether each accepted
-// object was reconciled (status.observedGeneration) without a crash. Its namespace has a pod quota of 10, so an
+// object was reconciled (status.observedGeneration) without a crash. Objects are made one at a time from the seed
+// (fuzz-sequence.ts), and an accepted one is deleted once reconciled (r2-window.ts), so neither the suite's memory
+// nor etcd grows with `--fuzz` (docs/reliability.md, runs AH–AJ). Its namespace has a pod quota of 10, so an
 // accepted absurd replica count costs refused creates, not a loaded machine. A failing object is saved to
 // `<temp folder>/r2-failures/` with its seed, index and response.
 import { mkdir, stat, writeFile } from 'node:fs/promises';
@@ -16,8 +18,8 @@ import type { Violation } from './checker.js';
 import {
   ADVANCED_STATEFULSET,
   CLONESET,
-  sampleObjects,
   type FuzzKind,
+  type Shape,
   SHAPES,
   verdictOf,
   violationOf,
@@ -26,6 +28,8 @@ import {
   type Verdict,
 } from './fuzz.js';
 import { ADVANCED_DAEMONSET, RESOURCE_DISTRIBUTION, SIDECARSET, UNITED_DEPLOYMENT } from './fuzz-kinds.js';
+import { fuzzSequence } from './fuzz-sequence.js';
+import { observedGeneration, ReconcileWindow } from './r2-window.js';
 import { clusterRuleOnly, createFuzzNamespace, storedInvalid } from './r2-stored.js';
 import { IMAGE_PULL_JOB } from './fuzz-imagepull.js';
 import { GONE_OWNER_IMAGE, NODE_IMAGE } from './fuzz-nodeimage.js';
@@ -64,6 +68,12 @@ export interface R2Kind {
   env?: NodeJS.ProcessEnv;
   /** Its part with node agents running (r2-agents.ts): jobs selecting the agent nodes, NodeImages in their place. */
   agents?: 'jobs' | 'nodeimages';
+  /**
+   * Admitted objects are kept until the kind is done, not deleted once reconciled: its webhook judges an object
+   * against those admitted before (a SidecarSet), or a later part reads what they did (the agent nodes' NodeImages
+   * hold the tags of the ImagePullJobs that selected them).
+   */
+  keepAdmitted?: boolean;
   /** The object was reconciled (default: `status.observedGeneration` at least the generation). */
   reconciled?: (obj: KubeObject & { status?: Record<string, unknown> }) => boolean;
 }
@@ -97,6 +107,7 @@ export const R2_KINDS: R2Kind[] = [
     entry: 'vsidecarset.kb.io',
     clusterScoped: true,
     ordered: true,
+    keepAdmitted: true,
   },
   {
     fuzz: RESOURCE_DISTRIBUTION,
@@ -111,6 +122,7 @@ export const R2_KINDS: R2Kind[] = [
     apiVersion: 'apps.kruise.io/v1beta1',
     entry: 'vimagepulljob.kb.io',
     agents: 'jobs',
+    keepAdmitted: true,
     env: AGENT_NODES_ENV,
     // an ImagePullJob's status has no observedGeneration: the controller's first status write sets startTime
     reconciled: (obj) => typeof obj.status?.['startTime'] === 'string',
@@ -131,6 +143,24 @@ export const R2_KINDS: R2Kind[] = [
   },
 ];
 const RECONCILE_WAIT_MS = 120_000;
+/** Between two looks at the accepted objects still waiting (beside the sending). */
+const RECONCILE_POLL_MS = 500;
+/** Sending waits while this many accepted objects wait for their reconcile (the controller behind). */
+const RECONCILE_WINDOW = 100;
+
+/** What R2 keeps of a sent object: its index (to make it again), shape, name, response and verdict. */
+interface Sent {
+  i: number;
+  shape: Shape;
+  name: string;
+  /** The response, its message cut to 1000 characters (the notes quote 200). */
+  r: Response;
+  v: Verdict;
+  at: number;
+  /** Refused by the webhook by the object's own rules (judged when stored), or by a cluster rule only. */
+  byOwnRules: boolean;
+  clusterRule: boolean;
+}
 /** NodeImages sent in place of the agent nodes' (at most; each waits for its agent's status). */
 const AGENT_NODEIMAGES = 30;
 
@@ -204,8 +234,8 @@ async function fuzzKind(
     await sleep(500);
   }
   w.log(`R2: ${o.perKind} ${KIND}s, seed ${o.seed}`);
-  const objects = sampleObjects(k.fuzz, NS, o.perKind, o.seed);
-  const results: { f: Fuzzed; r: Response; v: Verdict; at: number }[] = [];
+  // made one at a time from the seed (fuzz-sequence.ts): only what the verdicts need is kept of each object
+  const objects = fuzzSequence(k.fuzz, NS, o.perKind, o.seed);
   const save = async (f: Fuzzed, r: Response, why: string, i: number) => {
     await mkdir(failDir, { recursive: true });
     const file = join(failDir, `${k.id ?? k.app}-${i}.json`);
@@ -227,60 +257,84 @@ async function fuzzKind(
     );
     return file;
   };
+  // every accepted object reconciled (the kind's rule), with no crash, within the wait after its acceptance; then
+  // deleted, so etcd holds the objects still waiting (r2-window.ts)
+  const window = new ReconcileWindow(
+    w,
+    {
+      apiVersion: k.apiVersion,
+      kind: KIND,
+      namespace: k.clusterScoped ? undefined : NS,
+      isReconciled: k.reconciled ?? observedGeneration,
+      deleteDone: !k.keepAdmitted,
+    },
+    { waitMs: RECONCILE_WAIT_MS, pollMs: RECONCILE_POLL_MS, limit: RECONCILE_WINDOW, onError: (n) => notes.push(n) },
+  );
   // sent `concurrency` at a time (`--r2-concurrency`), judged and reported in the seeded order
   const sendStart = Date.now();
   let sentCount = 0;
-  results.push(
-    ...(await mapBounded(objects, k.ordered ? 1 : o.concurrency, async (f) => {
-      const r = await send(w.client, f.object as unknown as KubeObject);
-      if (++sentCount % 50 === 0) w.log(`R2: ${sentCount}/${objects.length} sent`);
-      return { f, r, v: verdictOf(r), at: w.now() };
-    })),
-  );
+  const violationsAt: { i: number; v: Violation }[] = [];
+  const invalidAccepted: { i: number; mutations: string[] }[] = [];
+  let results: Sent[];
+  try {
+    results = await mapBounded(
+      Array.from({ length: objects.length }, (_, i) => i),
+      k.ordered ? 1 : o.concurrency,
+      async (i): Promise<Sent> => {
+        await window.room();
+        const f = objects.at(i);
+        const r = await send(w.client, f.object as unknown as KubeObject);
+        const at = w.now();
+        const name = (f.object['metadata'] as { name: string }).name;
+        if (r.accepted) window.add(name);
+        if (++sentCount % 50 === 0) w.log(`R2: ${sentCount}/${objects.length} sent`);
+        const v = verdictOf(r);
+        const bad = violationOf(v);
+        if (bad) {
+          const file = await save(f, r, bad, i);
+          violationsAt.push({
+            i,
+            v: {
+              kind: 'admission',
+              at,
+              count: 1,
+              detail: `${KIND} #${i} (${f.shape}: ${f.mutations.join(', ') || 'none'}): ${bad}; ${(r.message ?? '').slice(0, 200)} — saved to ${file}`,
+            },
+          });
+        }
+        // objects the generator made invalid on purpose that were admitted: saved for a reading against
+        // OpenKruise's validation (pkg/webhook/cloneset/validating/validation.go); not judged here
+        if (r.accepted && f.shape === 'invalid') {
+          await mkdir(join(o.dir, 'r2-accepted-invalid'), { recursive: true });
+          await writeFile(join(o.dir, 'r2-accepted-invalid', `${k.id ?? k.app}-${i}.json`), JSON.stringify(f, null, 1));
+          invalidAccepted.push({ i, mutations: f.mutations });
+        }
+        const webhookRefusal = v.result === 'rejected' && v.by === 'webhook';
+        return {
+          i,
+          shape: f.shape,
+          name,
+          r: { ms: r.ms, accepted: r.accepted, status: r.status, message: r.message?.slice(0, 1000) },
+          v,
+          at,
+          byOwnRules: webhookRefusal && !clusterRuleOnly(r),
+          clusterRule: webhookRefusal && clusterRuleOnly(r),
+        };
+      },
+    );
+  } catch (err) {
+    await window.close().catch(() => undefined);
+    throw err;
+  }
   const sendMs = Date.now() - sendStart;
-  for (const [i, x] of results.entries()) {
-    const bad = violationOf(x.v);
-    if (!bad) continue;
-    const file = await save(x.f, x.r, bad, i);
-    violations.push({
-      kind: 'admission',
-      at: x.at,
-      count: 1,
-      detail: `${KIND} #${i} (${x.f.shape}: ${x.f.mutations.join(', ') || 'none'}): ${bad}; ${(x.r.message ?? '').slice(0, 200)} — saved to ${file}`,
-    });
-  }
-
-  // every accepted object reconciled (observedGeneration), with no crash, within the wait
-  const accepted = results.filter((x) => x.r.accepted);
-  const names = new Set(accepted.map((x) => (x.f.object['metadata'] as { name: string }).name));
-  const reconciled = new Set<string>();
-  const gone = new Set<string>();
+  violations.push(...violationsAt.sort((a, b) => a.i - b.i).map((x) => x.v));
   const reconcileStart = Date.now();
-  const until = reconcileStart + RECONCILE_WAIT_MS;
-  while (reconciled.size < names.size && Date.now() < until) {
-    const list = await w.client.list<KubeObject & { status?: { observedGeneration?: number } }>({
-      apiVersion: k.apiVersion,
-      kind: KIND,
-      ...(k.clusterScoped ? {} : { namespace: NS }),
-    });
-    const listed = new Set(list.items.map((cs) => cs.metadata?.name ?? ''));
-    // an object only its controller deletes (an ImagePullJob's ttlSecondsAfterFinished) was acted on
-    for (const n of names)
-      if (!listed.has(n) && !reconciled.has(n)) {
-        gone.add(n);
-        reconciled.add(n);
-      }
-    for (const cs of list.items)
-      if (
-        names.has(cs.metadata?.name ?? '') &&
-        (k.reconciled
-          ? k.reconciled(cs as KubeObject & { status?: Record<string, unknown> })
-          : (cs.status?.observedGeneration ?? 0) >= (cs.metadata?.generation ?? 1))
-      )
-        reconciled.add(cs.metadata?.name ?? '');
-    if (reconciled.size < names.size) await sleep(2000);
-  }
+  await window.drain();
   const reconcileMs = Date.now() - reconcileStart;
+  const accepted = results.filter((x) => x.r.accepted);
+  const names = new Set(accepted.map((x) => x.name));
+  const reconciled = new Set([...window.reconciled, ...window.gone]);
+  const gone = window.gone;
   // the part with node agents, webhooks served: the jobs' tags pulled, NodeImages in place of the agent nodes'
   const agentPart: { figures: [string, string][]; violations: Violation[] } = { figures: [], violations: [] };
   const addAgentPart = (r: typeof agentPart) => {
@@ -299,12 +353,10 @@ async function fuzzKind(
   );
   for (const c of crashes) {
     // the objects accepted in the 60 s before the crash: the candidates (a blocked event loop costs the lease after 6 s
-    // and more; the program log names the reconcile that failed)
+    // and more; the program log names the reconcile that failed), made again from the seed
     const suspects = accepted.filter((x) => x.at <= c.at && x.at >= c.at - 60_000);
     const files = await Promise.all(
-      suspects.map((x) =>
-        save(x.f, x.r, `accepted before a crash at ${fmt(c.at / 1000)} s`, objects.indexOf(x.f)),
-      ),
+      suspects.map((x) => save(objects.at(x.i), x.r, `accepted before a crash at ${fmt(c.at / 1000)} s`, x.i)),
     );
     violations.push({
       kind: 'crash',
@@ -313,16 +365,10 @@ async function fuzzKind(
       detail: `the ${k.app} program exited (code ${c.code}); objects accepted in the 60 s before: ${files.join(', ') || 'none'}`,
     });
   }
-  // objects the generator made invalid on purpose that were admitted: listed (and saved) for a reading against
-  // OpenKruise's validation (pkg/webhook/cloneset/validating/validation.go); not judged here
-  for (const x of accepted.filter((a) => a.f.shape === 'invalid')) {
-    const i = objects.indexOf(x.f);
-    await mkdir(join(o.dir, 'r2-accepted-invalid'), { recursive: true });
-    await writeFile(join(o.dir, 'r2-accepted-invalid', `${k.id ?? k.app}-${i}.json`), JSON.stringify(x.f, null, 1));
-    notes.push(`invalid by construction, accepted: #${i} ${x.f.mutations.join('; ')}`);
-  }
+  for (const x of invalidAccepted.sort((a, b) => a.i - b.i))
+    notes.push(`invalid by construction, accepted: #${x.i} ${x.mutations.join('; ')}`);
   if (gone.size > 0)
-    notes.push(`deleted by their controller (TTL after finishing) before a list saw their status: ${[...gone].join(', ')}`);
+    notes.push(`deleted by their controller (TTL after finishing) before a look saw their status: ${[...gone].join(', ')}`);
   const notReconciled = [...names].filter((n) => !reconciled.has(n));
   if (notReconciled.length > 0)
     notes.push(`accepted but not reconciled in ${RECONCILE_WAIT_MS / 1000} s: ${notReconciled.join(', ')}`);
@@ -330,7 +376,7 @@ async function fuzzKind(
 
   // cluster-scoped objects outlive the namespace: a SidecarSet left behind would inject into later checks' pods
   if (k.clusterScoped)
-    for (const name of names)
+    for (const name of window.leftOver())
       await w.client.delete({ apiVersion: k.apiVersion, kind: KIND, name }).catch((err: unknown) => {
         notes.push(`could not delete ${KIND} ${name}: ${err instanceof Error ? err.message : String(err)}`);
       });
@@ -342,8 +388,6 @@ async function fuzzKind(
   await main?.start();
 
   // the second half: the program without webhooks, the invalid objects stored as they are (r2-stored.ts)
-  const byOwnRules = (x: (typeof results)[number]) =>
-    x.v.result === 'rejected' && x.v.by === 'webhook' && !clusterRuleOnly(x.r);
   const plain = main ?? w.program(k.app, k.env ? { env: k.env } : {});
   if (!main) await plain.start();
   const storedStart = Date.now();
@@ -351,17 +395,11 @@ async function fuzzKind(
     seed: o.seed,
     perKind: o.perKind,
     concurrency: k.ordered ? 1 : o.concurrency,
-    judged: new Set(results.flatMap((x, i) => (byOwnRules(x) ? [i] : []))),
+    judged: new Set(results.flatMap((x) => (x.byOwnRules ? [x.i] : []))),
     others: new Set(
-      results.flatMap((x, i) =>
-        !byOwnRules(x) && (x.f.shape === 'invalid' || x.v.result === 'rejected') ? [i] : [],
-      ),
+      results.flatMap((x) => (!x.byOwnRules && (x.shape === 'invalid' || x.v.result === 'rejected') ? [x.i] : [])),
     ),
-    clusterRule: new Set(
-      results.flatMap((x, i) =>
-        x.v.result === 'rejected' && x.v.by === 'webhook' && clusterRuleOnly(x.r) ? [i] : [],
-      ),
-    ),
+    clusterRule: new Set(results.flatMap((x) => (x.clusterRule ? [x.i] : []))),
     program: plain,
   });
   const storedMs = Date.now() - storedStart;
@@ -380,7 +418,7 @@ async function fuzzKind(
   );
   for (const x of apiNoPath.slice(0, 5))
     notes.push(
-      `API server rejection without a field path (${x.f.shape}): ${x.r.status} ${(x.r.message ?? '').slice(0, 160)}`,
+      `API server rejection without a field path (${x.shape}): ${x.r.status} ${(x.r.message ?? '').slice(0, 160)}`,
     );
   const s = summarize(results.map((x) => x.r.ms));
   return {
@@ -389,7 +427,7 @@ async function fuzzKind(
       [
         'by shape (accepted/sent)',
         SHAPES.map(
-          (sh) => `${sh} ${count((x) => x.f.shape === sh && x.r.accepted)}/${count((x) => x.f.shape === sh)}`,
+          (sh) => `${sh} ${count((x) => x.shape === sh && x.r.accepted)}/${count((x) => x.shape === sh)}`,
         ).join(', '),
       ],
       [
@@ -408,6 +446,12 @@ async function fuzzKind(
         `${fmt(sendMs / 1000)} s (${fmt(sendMs / Math.max(1, results.length))} ms per object) / ${fmt(reconcileMs / 1000)} s / ${fmt(storedMs / 1000)} s`,
       ],
       ['accepted objects reconciled', `${[...names].filter((n) => reconciled.has(n)).length}/${names.size}`],
+      [
+        'accepted objects deleted once reconciled / most waiting at once',
+        k.keepAdmitted
+          ? `kept (${names.size}) / ${window.peak}`
+          : `${window.deleted} (kept holding pods: ${window.holding.size}) / ${window.peak}`,
+      ],
       ['error lines in the program log', String(errorsLogged)],
       ...stored.figures,
       ...agentPart.figures,
