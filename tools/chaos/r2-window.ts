@@ -32,7 +32,7 @@ export function standingOf(
 /**
  * The object holds pods (its status counts some: `replicas`, a DaemonSet's `currentNumberScheduled`). Such an object
  * is kept, not deleted, once reconciled: deleting it would free the namespace's pod quota for the next objects' pods,
- * and every admitted object would then create, start and lose pods (2–2.5x the etcd writes per object: run AI in
+ * and every admitted object would then create, start and lose pods (2–2.5x the etcd writes per object: run AL in
  * docs/reliability.md); kept, the quota stays full with the first objects' pods, as when nothing was deleted.
  */
 export const holdsPods = (obj: Looked): boolean =>
