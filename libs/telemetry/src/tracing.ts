@@ -1,7 +1,4 @@
-import { context, propagation, trace, type Tracer } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { NodeSDK } from '@opentelemetry/sdk-node';
-import { fixedOrRandomIds } from './object-trace.js';
+import { trace, type Tracer } from '@opentelemetry/api';
 
 /** The few logger methods tracing needs; a pino logger fits. */
 export interface TracingLogger {
@@ -52,8 +49,12 @@ function configuredEndpoint(options: StartTracingOptions): string | undefined {
  *
  * This is the only module that imports the SDK; everything else uses `@opentelemetry/api`.
  * No auto-instrumentation: programs are bundled into one file, so spans are manual.
+ *
+ * The SDK (tracing-sdk.ts) is imported only when tracing is on: evaluating it and the exporters it pulls in (gRPC,
+ * protobufjs) cost a program about 20 MiB of resident memory that it kept for nothing when tracing was off
+ * (docs/adr/0051, fifth amendment).
  */
-export function startTracing(options: StartTracingOptions): Tracing {
+export async function startTracing(options: StartTracingOptions): Promise<Tracing> {
   const endpoint = configuredEndpoint(options);
   if (endpoint === undefined) {
     return {
@@ -62,57 +63,6 @@ export function startTracing(options: StartTracingOptions): Tracing {
       shutdown: () => Promise.resolve(),
     };
   }
-  // An explicit option is a base URL like the env variable; the exporter reads the env itself.
-  const url =
-    options.endpoint === undefined ? undefined : `${options.endpoint.replace(/\/+$/, '')}/v1/traces`;
-  const sdk = new NodeSDK({
-    serviceName: options.serviceName,
-    traceExporter: new OTLPTraceExporter(url === undefined ? {} : { url }),
-    metricReaders: [],
-    logRecordProcessors: [],
-    instrumentations: [],
-    // random ids, except for an object's root span (object-trace.ts)
-    idGenerator: fixedOrRandomIds,
-  });
-  sdk.start();
-  options.logger?.info({ endpoint, serviceName: options.serviceName }, 'tracing started');
-  const timeoutMs = options.shutdownTimeoutMs ?? 5000;
-  let stopped: Promise<void> | undefined;
-  const stop = async (): Promise<void> => {
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), timeoutMs);
-    });
-    // an unreachable collector makes the SDK retry until its export timeout, then reject
-    const done = sdk.shutdown().then(
-      () => 'ok' as const,
-      (err: unknown) => err,
-    );
-    const outcome = await Promise.race([done, timedOut]);
-    clearTimeout(timer);
-    if (outcome === 'timeout') {
-      options.logger?.warn(
-        { endpoint, timeoutMs },
-        'tracing shutdown: final span export did not complete in time; spans dropped',
-      );
-      // the export keeps running in the background: report how it ends
-      void done.then((late) => {
-        if (late !== 'ok')
-          options.logger?.warn({ err: late, endpoint }, 'tracing shutdown: final span export failed');
-      });
-    } else if (outcome !== 'ok') {
-      options.logger?.warn(
-        { err: outcome, endpoint },
-        'tracing shutdown: final span export failed; spans dropped',
-      );
-    }
-    trace.disable();
-    context.disable();
-    propagation.disable();
-  };
-  return {
-    enabled: true,
-    tracer: trace.getTracer(options.serviceName),
-    shutdown: () => (stopped ??= stop()),
-  };
+  const { startSdk } = await import('./tracing-sdk.js');
+  return startSdk(options, endpoint);
 }
