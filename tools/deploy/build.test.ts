@@ -47,6 +47,11 @@ describe('npm run build', { timeout: 180_000 }, () => {
     });
     expect(run.stderr).toMatch(/REGATTA_KUBE_CONFIG/);
     expect(run.stderr).not.toMatch(/ERR_MODULE_NOT_FOUND|Cannot find (module|package)/);
+    // whitespace and syntax are minified, the bundle's string is what the program keeps resident; names are not,
+    // so a stack trace still names the functions (docs/adr/0051, fifth amendment)
+    const code = readFileSync(main, 'utf8');
+    expect(code.split('\n').length).toBeLessThan(code.length / 1000);
+    expect(code).toMatch(/async function runProgram\(options,setup\)/);
   });
 });
 

@@ -60,7 +60,7 @@ describe('tracing with a collector', () => {
   });
 
   it('puts trace and span ids on log lines written inside a span, and only there', async () => {
-    tracing = startTracing({ serviceName: 'test-svc', endpoint: receiver.endpoint });
+    tracing = await startTracing({ serviceName: 'test-svc', endpoint: receiver.endpoint });
     const out = captureLines();
     const log = createLogger({ name: 'test', level: 'info', destination: out });
     let ids: { traceId: string; spanId: string } | undefined;
@@ -83,7 +83,7 @@ describe('tracing with a collector', () => {
   });
 
   it('exports spans as OTLP protobuf to <endpoint>/v1/traces when shut down', async () => {
-    tracing = startTracing({ serviceName: 'test-svc', endpoint: `${receiver.endpoint}/` });
+    tracing = await startTracing({ serviceName: 'test-svc', endpoint: `${receiver.endpoint}/` });
     let traceId = '';
     await withSpan('rollout cloneset/web', {}, () => {
       traceId = trace.getActiveSpan()?.spanContext().traceId ?? '';
@@ -100,7 +100,7 @@ describe('tracing with a collector', () => {
   });
 
   it("starts an object's root span with the ids of its uid; the next spans get random ids", async () => {
-    tracing = startTracing({ serviceName: 'test-svc', endpoint: receiver.endpoint });
+    tracing = await startTracing({ serviceName: 'test-svc', endpoint: receiver.endpoint });
     const ids = uidTraceIds('0f8fad5b-d9cb-469f-a165-70867728950e')!;
     expect(ids).toEqual({ traceId: '0f8fad5bd9cb469fa16570867728950e', spanId: 'a16570867728950e' });
     const root = startSpanWithIds(tracing.tracer, 'imagepulljob', ids, { startTime: new Date(Date.now() - 5000) });
@@ -124,7 +124,7 @@ describe('tracing with a collector', () => {
   });
 
   it('carries a traceparent through a plain object into a child span of the same trace', async () => {
-    tracing = startTracing({ serviceName: 'test-svc', endpoint: receiver.endpoint });
+    tracing = await startTracing({ serviceName: 'test-svc', endpoint: receiver.endpoint });
     let carrier: Record<string, string> = {};
     let parent = { traceId: '', spanId: '' };
     await withSpan('publish', {}, () => {
@@ -142,7 +142,7 @@ describe('tracing with a collector', () => {
   });
 
   it('records a thrown error on the span and rethrows it', async () => {
-    tracing = startTracing({ serviceName: 'test-svc', endpoint: receiver.endpoint });
+    tracing = await startTracing({ serviceName: 'test-svc', endpoint: receiver.endpoint });
     await expect(
       withSpan('fails', {}, () => {
         throw new Error('boom-in-span');
@@ -154,7 +154,7 @@ describe('tracing with a collector', () => {
   });
 
   it('ignores a malformed carrier: the next span starts a new trace', async () => {
-    tracing = startTracing({ serviceName: 'test-svc', endpoint: receiver.endpoint });
+    tracing = await startTracing({ serviceName: 'test-svc', endpoint: receiver.endpoint });
     const ctx = await withSpan('x', {}, () => trace.getActiveSpan()?.spanContext(), {
       parent: extractTraceContext({ traceparent: 'not-a-traceparent' }),
     });
@@ -165,7 +165,7 @@ describe('tracing with a collector', () => {
 
 describe('tracing without a collector', () => {
   it('is off when no endpoint is configured: spans are no-ops and nothing is injected', async () => {
-    const tracing = startTracing({ serviceName: 'svc', env: {} });
+    const tracing = await startTracing({ serviceName: 'svc', env: {} });
     expect(tracing.enabled).toBe(false);
     const carrier = await withSpan('noop', {}, () => injectTraceContext());
     expect(carrier).toEqual({});
@@ -174,7 +174,7 @@ describe('tracing without a collector', () => {
 
   it('reads the endpoint from OTEL_EXPORTER_OTLP_ENDPOINT', async () => {
     const receiver = await startReceiver();
-    const tracing = startTracing({
+    const tracing = await startTracing({
       serviceName: 'svc',
       env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint },
     });
@@ -189,7 +189,7 @@ describe('tracing without a collector', () => {
     await receiver.close(); // nothing listens on this port any more
     const out = captureLines();
     const logger = createLogger({ name: 'test', level: 'info', destination: out });
-    const tracing = startTracing({ serviceName: 'svc', endpoint, logger, shutdownTimeoutMs: 300 });
+    const tracing = await startTracing({ serviceName: 'svc', endpoint, logger, shutdownTimeoutMs: 300 });
     await withSpan('lost', {}, () => undefined);
     await expect(tracing.shutdown()).resolves.toBeUndefined();
     const warn = out.lines().find((l) => l['level'] === 'warn');
