@@ -118,10 +118,14 @@ function looksLikeJson(v: string): boolean {
   }
 }
 
+// one of each per process: every bus update is decoded here, and neither keeps state between whole-buffer calls
+const utf8Encoder = new TextEncoder();
+const utf8Decoder = new TextDecoder();
+
 /** Encodes an already trimmed object (see {@link trimForMirror}) as a bucket value; `now` is its `observedAt`. */
 export function encodeEnvelope(trimmed: KubeObject, now = Date.now()): Uint8Array {
   const env: Envelope = { v: 1, object: trimmed, observedAt: now };
-  return new TextEncoder().encode(JSON.stringify(env));
+  return utf8Encoder.encode(JSON.stringify(env));
 }
 
 export function decodeEnvelope<T extends KubeObject>(
@@ -131,7 +135,7 @@ export function decodeEnvelope<T extends KubeObject>(
 ): Envelope<T> {
   let env: Envelope<T>;
   try {
-    env = JSON.parse(new TextDecoder().decode(data)) as Envelope<T>;
+    env = JSON.parse(utf8Decoder.decode(data)) as Envelope<T>;
   } catch (err) {
     throw new EnvelopeError(bucket, key, `not JSON (${(err as Error).message})`);
   }
