@@ -30,6 +30,8 @@ export interface ScenarioPrograms {
    * gets one of its own ServiceAccount `regatta-<app>` instead (unless `admin`, or REGATTA_TEST_PROGRAMS_ADMIN=1).
    */
   start(app: string, name: string, env: NodeJS.ProcessEnv, options?: StartOptions): Promise<ServingProgram>;
+  /** Stops, newest first, every program started so far (the afterAll does the same for any left). */
+  stopAll(): Promise<void>;
 }
 
 /** The log a program wrote so far ('' when there is none). */
@@ -44,10 +46,12 @@ export function programLog(program: ServingProgram | undefined): string {
 /** Registers an afterAll that stops, newest first, every program started through the returned helper. */
 export function useScenarioPrograms(): ScenarioPrograms {
   const started: ServingProgram[] = [];
-  afterAll(async () => {
+  const stopAll = async () => {
     for (const p of started.splice(0).reverse()) await p.process.stop().catch(() => undefined);
-  });
+  };
+  afterAll(stopAll);
   return {
+    stopAll,
     async start(app, name, env, { admin, ...options } = {}) {
       mkdirSync(PROGRAM_LOGS, { recursive: true });
       const adminKubeconfig = env['KUBECONFIG'];

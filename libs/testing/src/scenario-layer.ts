@@ -190,6 +190,10 @@ export function useScenarioLayer(o: ScenarioLayerOptions): ScenarioLayer {
 
   afterAll(async () => {
     for (const name of added) await client?.delete({ ...NODE, name }).catch(() => undefined);
+    // the programs first: a leader still running puts back a configuration deleted under it within seconds
+    // (libs/kit webhook-configurations.ts), and stopped after that, leaves one pointing at a closed port that
+    // refuses every later file's writes of its kinds (failurePolicy Fail)
+    await programs.stopAll();
     for (const name of webhookConfigurations) {
       for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
         await client?.delete({ apiVersion: ADMISSION, kind, name }).catch(() => undefined);
