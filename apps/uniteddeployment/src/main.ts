@@ -2,7 +2,7 @@
 // a subset can be, the subsets' pods, revisions), a reconcile queue, and the UnitedDeployment admission webhooks; the
 // kit (libs/kit) derives and runs the rest. apps/v1 StatefulSets and Deployments are run by kube-controller-manager,
 // CloneSets and Advanced StatefulSets by Regatta's programs. It never watches the API server.
-import { KINDS } from '@regatta/bus';
+import { KINDS, UD_POD_FIELDS } from '@regatta/bus';
 import {
   CONTROLLER_NAME,
   MUTATE_UNITED_DEPLOYMENT_PATH,
@@ -30,8 +30,9 @@ const uniteddeployment = ControllerBuilder.controller({
   .owns('clonesets', KINDS.clonesets, { expectations: 'scale' })
   .owns('deployments', KINDS.deployments, { expectations: 'scale' })
   .owns('revisions', KINDS.controllerrevisions)
-  // the subsets' pods (never other pods): a change re-reads the UnitedDeployments that select them
-  .watches('pods', KINDS.pods, unitedDeploymentsForPod, { keep: isSubsetPod })
+  // the subsets' pods (never other pods), of those only the fields the program reads
+  // (docs/adr/0060-pod-projection.md): a change re-reads the UnitedDeployments that select them
+  .watches('pods', KINDS.pods, unitedDeploymentsForPod, { keep: isSubsetPod, project: UD_POD_FIELDS })
   .webhooks(({ gates }) => {
     const webhookGates = {
       resourcesDeletionProtection: gates.ResourcesDeletionProtection,

@@ -12,7 +12,13 @@ export {
   type FieldRule,
   type FieldSet,
 } from './projection.js';
-export { ADS_POD_FIELDS, ASTS_POD_FIELDS, CLONESET_POD_FIELDS, SIDECARSET_POD_FIELDS } from './pod-fields.js';
+export {
+  ADS_POD_FIELDS,
+  ASTS_POD_FIELDS,
+  CLONESET_POD_FIELDS,
+  SIDECARSET_POD_FIELDS,
+  UD_POD_FIELDS,
+} from './pod-fields.js';
 export {
   authMethod,
   BUS_AUTH_ENV,

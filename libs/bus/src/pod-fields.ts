@@ -95,3 +95,21 @@ export const SIDECARSET_POD_FIELDS: FieldSet = {
     },
   },
 };
+
+/**
+ * The UnitedDeployment program (apps/uniteddeployment), which only reads its subsets' pods (libs/uniteddeployment):
+ * labels (subset name and revision, the reserved-pod label, the subsets' selectors), namespace and name (the
+ * reserved label's patch, the StatefulSet's stuck-pod delete), deletion and creation times (active pods, the pending
+ * timeout), `spec.nodeName` and of status `phase` and the conditions (Ready and its transition time; `PodScheduled`
+ * False with reason `Unschedulable`). No container or container status: the subsets' own controllers read those.
+ */
+export const UD_POD_FIELDS: FieldSet = {
+  apiVersion: true,
+  kind: true,
+  metadata: POD_METADATA_FIELDS,
+  spec: { nodeName: 'shared' },
+  status: {
+    phase: 'shared',
+    conditions: { '*': true, type: 'shared', status: 'shared', reason: 'shared' },
+  },
+};

@@ -1,6 +1,12 @@
 import { type KubeObject, isProjected } from '@regatta/kube';
 import { describe, expect, it } from 'vitest';
-import { ADS_POD_FIELDS, ASTS_POD_FIELDS, CLONESET_POD_FIELDS, SIDECARSET_POD_FIELDS } from './pod-fields.js';
+import {
+  ADS_POD_FIELDS,
+  ASTS_POD_FIELDS,
+  CLONESET_POD_FIELDS,
+  SIDECARSET_POD_FIELDS,
+  UD_POD_FIELDS,
+} from './pod-fields.js';
 import { type FieldSet, StringTable, projectObject, projection, unionFieldSets } from './projection.js';
 
 type Obj = KubeObject & Record<string, unknown>;
@@ -281,5 +287,57 @@ describe('SIDECARSET_POD_FIELDS', () => {
 
   it("shares the CloneSet program's metadata rules", () => {
     expect(SIDECARSET_POD_FIELDS['metadata']).toEqual(CLONESET_POD_FIELDS['metadata']);
+  });
+});
+
+describe('UD_POD_FIELDS', () => {
+  it('keeps every metadata field, what the UnitedDeployment program reads of spec and status, and nothing else', () => {
+    const out = projection(UD_POD_FIELDS)(fullPod()) as Obj;
+    expect(plain(out.metadata)).toEqual(fullPod().metadata);
+    expect(plain(out['spec'])).toEqual({ nodeName: 'node-1' });
+    expect(plain(out['status'])).toEqual({
+      phase: 'Running',
+      conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: 't', observedGeneration: 1 }],
+    });
+    expect(isProjected(out)).toBe(true);
+  });
+
+  // per field libs/uniteddeployment reads, where (the rest of the pod is dropped)
+  const reads: [string, string, unknown][] = [
+    [
+      'metadata.labels',
+      'subset name and revision, reserved label, subset selectors (sync/subsets.ts)',
+      { a: 'b' },
+    ],
+    ['metadata.namespace', 'the UnitedDeployments of the pod (handlers.ts)', 'ns'],
+    [
+      'metadata.name',
+      'stuck-pod ordinal and delete, reserved-label patch (sync/manage.ts, reconciler.ts)',
+      'p-0',
+    ],
+    ['metadata.deletionTimestamp', 'active pods, timeouts (subset/pods.ts, allocation/pod-timeouts.ts)', 't'],
+    ['metadata.creationTimestamp', 'the pending timeout (allocation/pod-timeouts.ts)', 't'],
+    ['spec.nodeName', 'an unbound pending pod (allocation/pod-timeouts.ts)', 'node-1'],
+    ['status.phase', 'active, pending and running pods', 'Pending'],
+    [
+      'status.conditions',
+      'Ready and its transition time, PodScheduled Unschedulable (subset/pods.ts, allocation/reserved-status.ts)',
+      [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', lastTransitionTime: 't' }],
+    ],
+  ];
+  it.each(reads)('keeps %s (%s)', (path, _why, value) => {
+    const [top, field] = path.split('.') as [string, string];
+    const obj = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p' },
+      [top]: { [field]: value, other: 1 },
+    };
+    const out = projection(UD_POD_FIELDS)(obj as Obj) as Obj;
+    expect(plain((out[top] as Record<string, unknown>)[field])).toEqual(value);
+  });
+
+  it("shares the CloneSet program's metadata rules", () => {
+    expect(UD_POD_FIELDS['metadata']).toEqual(CLONESET_POD_FIELDS['metadata']);
   });
 });
