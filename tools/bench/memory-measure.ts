@@ -2,11 +2,12 @@
 // full collections before and after N pods are held, either by a Regatta bus Cache synced from the
 // mirror bucket, or as parsed JSON objects in a Map keyed namespace/name (what a plain informer's
 // store holds), or, as what-ifs for the Cache's design, the same Map with repeated strings shared or
-// with every pod reduced to the fields controllers read; and the bus Cache with the CloneSet program's
-// declared projection (docs/adr/0060-pod-projection.md).
+// with every pod reduced to the fields controllers read; and the bus Cache with a program's declared
+// projection (docs/adr/0060-pod-projection.md; the programs in memory-programs.ts).
 import { readFile } from 'node:fs/promises';
-import { CLONESET_POD_FIELDS, Cache, connectBus, KINDS, projection } from '@regatta/bus';
+import { Cache, connectBus, KINDS, projection } from '@regatta/bus';
 import { serve, sleep } from './common.js';
+import { PROJECTING_PROGRAMS, type ProjectingProgram } from './memory-programs.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
@@ -106,15 +107,15 @@ function projectPod(p: Pod): Pod {
 type MapShape = 'parsed' | 'interned' | 'projected' | 'projected+interned';
 
 serve({
-  async cache(p: { nats: string; prefix: string; expect: number; project?: 'cloneset' }) {
+  async cache(p: { nats: string; prefix: string; expect: number; project?: ProjectingProgram }) {
     const bus = await connectBus({ servers: p.nats, name: 'bench-memory-cache', prefix: p.prefix });
     const before = await settledMemory();
     const t0 = Date.now();
-    // the projection as the CloneSet program declares it (apps/cloneset main.ts), its string table included
+    // the projection as the program declares it (apps/<program> main.ts), its string table included
     const cache = new Cache(
       bus,
       KINDS.pods,
-      p.project === 'cloneset' ? { transform: projection(CLONESET_POD_FIELDS) } : {},
+      p.project ? { transform: projection(PROJECTING_PROGRAMS[p.project].fields) } : {},
     );
     await cache.start();
     const syncMs = Date.now() - t0;

@@ -1,10 +1,12 @@
 // Benchmark 3: memory per cached pod in a controller holding N pods. A child writes N realistic pods
 // (variants of a Running pod the node simulator produced) into a mirror bucket with MirrorWriter;
 // then fresh children started with --expose-gc measure heap used after gc before and after (a) a bus
-// Cache syncs them and (b) the same pods are parsed into a Map, and divide by N.
+// Cache syncs them, once plain and once with each program's declared pod projection, and (b) the same pods are
+// parsed into a Map, and divide by N.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Child, kib, table } from './common.js';
+import { PROJECTING_PROGRAMS, PROJECTING_PROGRAM_NAMES, type ProjectingProgram } from './memory-programs.js';
 import type { Pod } from '@regatta/api';
 
 interface Mem {
@@ -24,8 +26,8 @@ export interface MemoryResult {
   count: number;
   bytes: { jsonBytesWithManagedFields: number; jsonBytes: number; envelopeBytes: number };
   cache: Measured;
-  /** The bus Cache with the CloneSet program's declared pod projection and shared strings (ADR 0060). */
-  clonesetCache: Measured;
+  /** The bus Cache with each program's declared pod projection and shared strings (ADR 0060), in table order. */
+  programs: { program: ProjectingProgram; measured: Measured }[];
   map: Measured;
   /** What-ifs: the same Map with repeated string values shared, or with pods reduced to what controllers read. */
   interned: Measured;
@@ -78,11 +80,15 @@ export async function benchMemory(ctx: Ctx): Promise<MemoryResult> {
     }
   };
   const cache = await measure('bus Cache', 'cache', { nats: ctx.nats, prefix: ctx.prefix });
-  const clonesetCache = await measure('bus Cache, CloneSet projection', 'cache', {
-    nats: ctx.nats,
-    prefix: ctx.prefix,
-    project: 'cloneset',
-  });
+  const programs: MemoryResult['programs'] = [];
+  for (const program of PROJECTING_PROGRAM_NAMES) {
+    const measured = await measure(`bus Cache, ${PROJECTING_PROGRAMS[program].label} projection`, 'cache', {
+      nats: ctx.nats,
+      prefix: ctx.prefix,
+      project: program,
+    });
+    programs.push({ program, measured });
+  }
   const map = await measure('Map of parsed JSON', 'map', { jsonlFile, shape: 'parsed' });
   const interned = await measure('Map, strings shared', 'map', { jsonlFile, shape: 'interned' });
   const projected = await measure('Map, projected pods', 'map', { jsonlFile, shape: 'projected' });
@@ -90,7 +96,7 @@ export async function benchMemory(ctx: Ctx): Promise<MemoryResult> {
     jsonlFile,
     shape: 'projected+interned',
   });
-  return { count: ctx.count, bytes, cache, clonesetCache, map, interned, projected, projectedInterned };
+  return { count: ctx.count, bytes, cache, programs, map, interned, projected, projectedInterned };
 }
 
 export function reportMemory(r: MemoryResult): string {
@@ -108,7 +114,9 @@ export function reportMemory(r: MemoryResult): string {
     table([
       ['holder', 'heap/pod', 'external/pod', 'ratio to Map', 'ratio to JSON bytes'],
       row('regatta bus Cache', r.cache),
-      row("regatta bus Cache, the CloneSet program's projection", r.clonesetCache),
+      ...r.programs.map(({ program, measured }) =>
+        row(`regatta bus Cache, the ${PROJECTING_PROGRAMS[program].label} program's projection`, measured),
+      ),
       row('parsed JSON in a Map (baseline)', r.map),
       row('what-if: Map, repeated strings shared', r.interned),
       row('what-if: Map, pods projected to the fields controllers read', r.projected),
