@@ -1,8 +1,8 @@
 // Benchmark 3: memory per cached pod in a controller holding N pods. A child writes N realistic pods
 // (variants of a Running pod the node simulator produced) into a mirror bucket with MirrorWriter;
 // then fresh children started with --expose-gc measure heap used after gc before and after (a) a bus
-// Cache syncs them, once plain and once with each program's declared pod projection, and (b) the same pods are
-// parsed into a Map, and divide by N.
+// Cache syncs them, once plain and once with each program's declared pod projection, and (b) the same
+// pods are parsed into a Map, and divide by N.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Child, kib, table } from './common.js';

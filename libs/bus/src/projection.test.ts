@@ -188,6 +188,14 @@ const fullPod = (): Obj => ({
   },
 });
 
+/** What `fields` keeps of one field a program reads (`path`: top.field, set to `value`; the pod has nothing else). */
+function keptRead(fields: FieldSet, path: string, value: unknown): unknown {
+  const [top, field] = path.split('.') as [string, string];
+  const obj = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, [top]: { [field]: value, other: 1 } };
+  const out = projection(fields)(obj as Obj) as Obj;
+  return plain((out[top] as Record<string, unknown>)[field]);
+}
+
 describe('CLONESET_POD_FIELDS', () => {
   const pod = fullPod;
 
@@ -274,15 +282,7 @@ describe('SIDECARSET_POD_FIELDS', () => {
     ['status.phase', 'active, running and ready', 'Running'],
   ];
   it.each(reads)('keeps %s (%s)', (path, _why, value) => {
-    const [top, field] = path.split('.') as [string, string];
-    const obj = {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'p' },
-      [top]: { [field]: value, other: 1 },
-    };
-    const out = projection(SIDECARSET_POD_FIELDS)(obj as Obj) as Obj;
-    expect((out[top] as Record<string, unknown>)[field]).toEqual(value);
+    expect(keptRead(SIDECARSET_POD_FIELDS, path, value)).toEqual(value);
   });
 
   it("shares the CloneSet program's metadata rules", () => {
@@ -326,15 +326,7 @@ describe('UD_POD_FIELDS', () => {
     ],
   ];
   it.each(reads)('keeps %s (%s)', (path, _why, value) => {
-    const [top, field] = path.split('.') as [string, string];
-    const obj = {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'p' },
-      [top]: { [field]: value, other: 1 },
-    };
-    const out = projection(UD_POD_FIELDS)(obj as Obj) as Obj;
-    expect(plain((out[top] as Record<string, unknown>)[field])).toEqual(value);
+    expect(keptRead(UD_POD_FIELDS, path, value)).toEqual(value);
   });
 
   it("shares the CloneSet program's metadata rules", () => {
