@@ -111,7 +111,11 @@ export async function checkSidecarRollouts(
     webhook: true,
     ...(proxy ? { env: { KUBECONFIG: proxy.kubeconfig } } : {}),
   });
-  await scs.start();
+  // the proxy is the check's own (the world does not close it): an open server would keep the suite from exiting
+  await scs.start().catch(async (err: unknown) => {
+    await proxy?.close();
+    throw err;
+  });
   const crashesBefore = owner.crashes.length + w.watcher.crashes.length;
   const exclusive = serial();
   const inFlight = new InFlight();
