@@ -185,7 +185,7 @@ try {
       };
       for (const kind of r1Kinds)
         results.push(await checkChaosRollouts(w, obs, kind, { ...r1, apiFaults: args.apiFaults }));
-      if (r1Sidecar) results.push(await checkSidecarRollouts(w, obs, r1));
+      if (r1Sidecar) results.push(await checkSidecarRollouts(w, obs, { ...r1, apiFaults: args.apiFaults }));
     }
     log(`${id}: ${results.slice(before).every(passed) ? 'pass' : 'FAIL'}`);
   }

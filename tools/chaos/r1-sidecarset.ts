@@ -7,8 +7,13 @@
 // each rollout, seeing pods as sidecarPodView does: maxUnavailable of the matched pods (a sidecar being upgraded
 // counts), no pod created or deleted but the scale-up's, the partition, no pod ever without its sidecars; at the end
 // every pod runs the new sidecar image and the SidecarSet's status counts them all.
+// With API faults (r1-faults.ts), the SidecarSet program reaches the API server through a fault-injecting proxy of its
+// own (the CloneSet program owning the pods does not: its faults are the CloneSet row's), the watcher through its own.
+// After each rollout (each group of them), the SidecarSets and CloneSets still in place, and at the end, the watcher's
+// mirror of pods, SidecarSets and CloneSets must come to agree with the API server (r1-mirror.ts).
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pod } from '@regatta/api';
+import { KINDS } from '@regatta/bus';
 import { RegattaError } from '@regatta/errors';
 import type { KubeObject } from '@regatta/kube';
 import { fmt } from '../bench/common.js';
@@ -18,7 +23,16 @@ import { describeSidecarSet, sidecarSetDone } from '../bench/sidecarset-figures.
 import { SIDECARSETS } from '../bench/sidecarset-upgrade.js';
 import { createReady, refOf } from './cloneset.js';
 import { startFaultInjector } from './fault-injector.js';
-import { InFlight, inGroups, parallelFigure, runGroup, type R1Options } from './r1-parallel.js';
+import { apiFaultFigures, startProgramProxy, startRowApiFaults } from './r1-faults.js';
+import { MirrorChecks, mirrorFigures, mirrorNote } from './r1-mirror.js';
+import {
+  InFlight,
+  inGroups,
+  parallelFigure,
+  rolloutsLabel,
+  runGroup,
+  type R1Options,
+} from './r1-parallel.js';
 import { RolloutTally, type RolloutOutcome } from './rollout-tally.js';
 import { removeWorkload, type Observer } from './observer.js';
 import { killNats, type SupervisedProgram } from './programs.js';
@@ -46,6 +60,10 @@ const FAULTS: readonly FaultKind[] = ['kill-controller', 'kill-owner', 'kill-wat
 const SCALE_OUTAGE_MS = 3000;
 const TIMEOUT_MS = 600_000;
 const SCS = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'SidecarSet' } as const;
+/** What the watcher's mirror is compared in: the pods, the SidecarSets, the CloneSets owning the pods. */
+const MIRROR_KINDS = [KINDS.pods, KINDS.sidecarsets, KINDS.clonesets];
+/** The proxy of the SidecarSet program's own draws its faults from the run's seed + this (world.ts: + 0, + 1). */
+const PROXY_SEED = 2;
 
 /** `f` again every 0.5 s while it fails (a webhook whose program is down refuses), up to 2 min. */
 async function retrying<T>(w: World, what: string, f: () => Promise<T>): Promise<T> {
@@ -76,7 +94,7 @@ export async function checkSidecarRollouts(
   w: World,
   obs: Observer,
   /** `parallel`: each rollout its own SidecarSet, CloneSet, namespace and pods. */
-  o: R1Options,
+  o: R1Options & { apiFaults: number },
 ): Promise<CheckResult> {
   const plans = sidecarPlans(o.seed, o.rollouts, o.pods);
   const faults = faultSchedule(o.seed, {
@@ -87,8 +105,17 @@ export async function checkSidecarRollouts(
   });
   const owner = w.controllers.get('cloneset');
   if (!owner) throw new RegattaError('REGATTA_CHAOS_R1_SIDECAR', 'R1 SidecarSet needs the CloneSet program');
-  const scs = w.program('sidecarset', { webhook: true });
-  await scs.start();
+  // with --api-faults (the world's proxies started), a proxy in front of the SidecarSet program alone
+  const proxy = w.apiProxy ? await startProgramProxy(w, 'sidecarset', o.seed + PROXY_SEED) : undefined;
+  const scs = w.program('sidecarset', {
+    webhook: true,
+    ...(proxy ? { env: { KUBECONFIG: proxy.kubeconfig } } : {}),
+  });
+  // the proxy is the check's own (the world does not close it): an open server would keep the suite from exiting
+  await scs.start().catch(async (err: unknown) => {
+    await proxy?.close();
+    throw err;
+  });
   const crashesBefore = owner.crashes.length + w.watcher.crashes.length;
   const exclusive = serial();
   const inFlight = new InFlight();
@@ -112,12 +139,18 @@ export async function checkSidecarRollouts(
   );
   const tally = new RolloutTally();
   const refused: number[] = [];
+  const apiFaults = startRowApiFaults(proxy, w.watcherProxy, o.apiFaults);
+  const mirror = new MirrorChecks(w, MIRROR_KINDS, tally.violations);
+  let selfTest: string;
   try {
     for (const group of inGroups(plans, o.parallel)) {
       const rs = await runGroup(group, (plan) =>
         oneRollout(w, obs, plan, scs, exclusive, (i) => inFlight.enter(i)),
       );
-      inFlight.leave(group.map((p) => p.index));
+      const indices = group.map((p) => p.index);
+      await mirror.check(`after ${rolloutsLabel(indices)}`);
+      for (const plan of group) await removeRollout(w, plan);
+      inFlight.leave(indices);
       for (const { plan, r } of rs) {
         if (r.refused !== undefined) refused.push(r.refused);
         tally.add(
@@ -128,9 +161,16 @@ export async function checkSidecarRollouts(
         );
       }
     }
+    apiFaults.stop();
+    await injector.stop();
+    // with the SidecarSet program still up (the watcher mirrors SidecarSets for it)
+    selfTest = await mirror.selfTest('sidecarset');
+    await mirror.check('at the end (faults stopped, SidecarSets and CloneSets removed)');
   } finally {
+    apiFaults.stop();
     await injector.stop();
     await scs.stop();
+    await proxy?.close();
     // its pod webhook entries (failurePolicy Fail) must not outlive it
     await deleteConfigurations(w, 'sidecarset');
   }
@@ -145,6 +185,8 @@ export async function checkSidecarRollouts(
       ...parallelFigure(o.parallel),
       RolloutTally.faultsFigure(injected),
       ['faults by kind', countBy(injected.map((f) => f.kind))],
+      ...apiFaultFigures('sidecarset program only', apiFaults.counts()),
+      ...mirrorFigures(MIRROR_KINDS, mirror.checks, selfTest),
       [
         'scale-ups with the SidecarSet program down: creates refused (FailedCreate events)',
         refused.length ? refused.join(', ') : 'none',
@@ -157,10 +199,30 @@ export async function checkSidecarRollouts(
       'kill-controller: the SidecarSet program (its webhooks too); kill-owner: the CloneSet program owning the pods',
       'available: Ready, not being deleted, every sidecar ready at the image its spec names (a sidecar being upgraded is unavailable)',
       `a scale-up is made with the SidecarSet program killed for ${SCALE_OUTAGE_MS / 1000} s: its creates are refused (FailedCreate), the CloneSet program retries, and no pod may be created without its sidecars`,
+      mirrorNote(MIRROR_KINDS, o.parallel),
     ],
   };
 }
 
+/** A rollout's namespace (its checker's, its CloneSet's and pods'), its CloneSet and its SidecarSet. */
+function namesOf(plan: SidecarPlan) {
+  return {
+    ns: `chaos-r1-sidecarset-${plan.index}`,
+    name: `r1-scs-${plan.index}`,
+    setName: `chaos-r1-${plan.index}`,
+  };
+}
+
+const setRefOf = (name: string) => ({ ...SCS, name });
+
+/** The rollout's CloneSet (and its pods), then its SidecarSet (its webhook refuses while its program is down). */
+async function removeRollout(w: World, plan: SidecarPlan): Promise<void> {
+  const { ns, name, setName } = namesOf(plan);
+  await removeWorkload(w.client, refOf(ns, name));
+  await retrying(w, `deleting ${setName}`, () => w.client.delete(setRefOf(setName)));
+}
+
+/** One rollout, checked from its change to its end; the caller compares the mirror, then removes it. */
 async function oneRollout(
   w: World,
   obs: Observer,
@@ -174,12 +236,10 @@ async function oneRollout(
     refused: number | undefined;
   }
 > {
-  const ns = `chaos-r1-sidecarset-${plan.index}`;
-  const name = `r1-scs-${plan.index}`;
-  const setName = `chaos-r1-${plan.index}`;
+  const { ns, name, setName } = namesOf(plan);
   const { replicas: n, scaleTo: n2 } = plan;
   const sidecars = sidecarNames(plan);
-  const setRef = { ...SCS, name: setName };
+  const setRef = setRefOf(setName);
   const checker = obs.checker(ns, undefined, sidecarPodView(setName, sidecars));
   const created = await retrying(w, `creating SidecarSet ${setName}`, () =>
     w.client.create(sidecarSetObject(plan, setName, name, IMAGE_OLD)),
@@ -269,8 +329,6 @@ async function oneRollout(
     w.log(
       `R1: rollout ${plan.index} (${plan.change}) ${doneAt === undefined ? 'NOT DONE' : `done in ${fmt((doneAt - changeAt) / 1000)} s`}${refused === undefined ? '' : `, ${refused} creates refused`}`,
     );
-    await removeWorkload(w.client, refOf(ns, name));
-    await retrying(w, `deleting ${setName}`, () => w.client.delete(setRef));
     return {
       violations: checker.violations,
       actions: checker.actions,

@@ -9,15 +9,13 @@
 // UnitedDeployment each subset within its own workload's bounds, every pod on its subset's nodes, and the subsets'
 // replicas as the allocation says once done.
 // With API faults, the kind's program and the watcher each reach the API server through a fault-injecting proxy
-// (api-proxy.ts). After each rollout (each group of them) and at the end, with or without them, the watcher's mirror
-// on the bus must come to agree with the API server (mirror-agreement.ts). SidecarSet sidecar upgrades are R1's
-// sibling, r1-sidecarset.ts.
+// (api-proxy.ts, r1-faults.ts). After each rollout (each group of them) and at the end, with or without them, the
+// watcher's mirror on the bus must come to agree with the API server (r1-mirror.ts). SidecarSet sidecar upgrades are
+// R1's sibling, r1-sidecarset.ts.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fmt } from '../bench/common.js';
 import { IMAGE_NEW } from '../bench/rollout-config.js';
 import { KINDS, type KindRef } from '@regatta/bus';
 import { RegattaError } from '@regatta/errors';
-import { waitForMirrorAgreement, type MirrorAgreement } from './mirror-agreement.js';
 import { createWorkloadReady, removeWorkload, type Observer } from './observer.js';
 import { startFaultInjector } from './fault-injector.js';
 import {
@@ -31,19 +29,13 @@ import {
 import { PER_NODE_SERIAL } from './args.js';
 import { RolloutTally, type RolloutOutcome } from './rollout-tally.js';
 import { killNats } from './programs.js';
-import { countBy, medianMax, type CheckResult } from './report.js';
+import { apiFaultFigures, startRowApiFaults } from './r1-faults.js';
+import { MirrorChecks, mirrorFigures, mirrorNote } from './r1-mirror.js';
+import { countBy, type CheckResult } from './report.js';
 import { FAULT_KINDS, faultSchedule, OWNER_FAULT_KINDS, rolloutPlans, type RolloutPlan } from './schedule.js';
 import { changeOps, shapeOf, type Workload } from './workloads/index.js';
 import type { NodeLabels } from './workloads/kind.js';
 import type { World } from './world.js';
-
-/**
- * The watcher's link breaks this many times the kind program's share of requests (at most half): the watcher makes
- * few, a list and a long watch per kind, where a controller makes thousands.
- */
-const WATCHER_FAULT_FACTOR = 10;
-/** How long the mirror may take to agree with the API server after a rollout (kills and faults go on meanwhile). */
-const MIRROR_AGREEMENT_MS = 90_000;
 
 export async function checkChaosRollouts(
   w: World,
@@ -76,36 +68,14 @@ export async function checkChaosRollouts(
   const crashesBefore = crashCount();
   const nodes = await nodeLabels(w);
   const inFlight = new InFlight();
-  const proxy = w.apiProxy;
-  if (proxy) proxy.rate = o.apiFaults;
-  const apiFaultsBefore = proxy?.injected.length ?? 0;
-  const watcherProxy = w.watcherProxy;
-  const watcherRate = Math.min(0.5, WATCHER_FAULT_FACTOR * o.apiFaults);
-  if (watcherProxy) watcherProxy.rate = watcherRate;
-  const watcherFaultsBefore = watcherProxy?.injected.length ?? 0;
-  const watcherRequestsBefore = { ...(watcherProxy?.requests ?? { lists: 0, watches: 0 }) };
+  const apiFaults = startRowApiFaults(w.apiProxy, w.watcherProxy, o.apiFaults);
   const mirrorKinds: KindRef[] = [
     KINDS.pods,
     ...(kind.mirrorKinds ?? [{ ...kind.resource, namespaced: true }]),
   ];
-  const mirrored = mirrorKinds.map((k) => k.plural).join(', ');
-  const mirrorChecks: MirrorAgreement[] = [];
   const tally = new RolloutTally();
   const violations = tally.violations;
-  const checkMirror = async (when: string) => {
-    const m = await mirrorAgreement(w, mirrorKinds);
-    mirrorChecks.push(m);
-    if (m.agreedAfterMs === undefined)
-      violations.push({
-        kind: 'mirror',
-        at: w.now(),
-        count: 1,
-        detail: `${when}: the mirror did not agree with the API server in ${MIRROR_AGREEMENT_MS / 1000} s: ${m.differences.join('; ')}`,
-      });
-    w.log(
-      `R1: mirror ${m.agreedAfterMs === undefined ? 'DISAGREES' : `agrees (${fmt(m.agreedAfterMs / 1000)} s)`} ${when}, ${m.objects} objects`,
-    );
-  };
+  const mirror = new MirrorChecks(w, mirrorKinds, violations);
   w.log(
     `R1: ${plans.length} rollouts of ${kind.title}s, ${podsFigure} pods, seed ${o.seed}, a fault every ${o.gapMs[0] / 1000}–${o.gapMs[1] / 1000} s${o.parallel > 1 ? `, ${o.parallel} at once` : ''}`,
   );
@@ -132,7 +102,7 @@ export async function checkChaosRollouts(
         oneRollout(w, obs, kind, plan, nodes, (i) => inFlight.enter(i)),
       );
       const indices = group.map((p) => p.index);
-      await checkMirror(`after ${rolloutsLabel(indices)}`);
+      await mirror.check(`after ${rolloutsLabel(indices)}`);
       for (const plan of group)
         await removeWorkload(w.client, kind.ref(rolloutNamespace(kind, plan), R1_NAME));
       inFlight.leave(indices);
@@ -140,22 +110,11 @@ export async function checkChaosRollouts(
         tally.add(plan.index, `${plan.change}, ${plan.replicas} pods`, r, injected);
     }
   } finally {
-    if (proxy) proxy.rate = 0;
-    if (watcherProxy) watcherProxy.rate = 0;
+    apiFaults.stop();
     await injector.stop();
   }
-  const selfTest = await mirrorSelfTest(w, kind.id, mirrorKinds);
-  if (selfTest !== 'reported')
-    violations.push({
-      kind: 'mirror',
-      at: w.now(),
-      count: 1,
-      detail: `the mirror comparison's self-test: ${selfTest}`,
-    });
-  await checkMirror('at the end (faults stopped, workloads removed)');
-  const apiFaults = proxy?.injected.slice(apiFaultsBefore) ?? [];
-  const watcherFaults = watcherProxy?.injected.slice(watcherFaultsBefore) ?? [];
-  const agreed = mirrorChecks.filter((m) => m.agreedAfterMs !== undefined);
+  const selfTest = await mirror.selfTest(kind.id);
+  await mirror.check('at the end (faults stopped, workloads removed)');
   return {
     id: 'R1',
     title: `chaos rollouts (${kind.title})`,
@@ -166,29 +125,11 @@ export async function checkChaosRollouts(
       ...parallelFigure(o.parallel),
       RolloutTally.faultsFigure(injected),
       ['faults by kind', countBy(injected.map((f) => f.kind))],
-      [
-        `API faults (${kind.subsets ? `${kind.app} and ${kind.subsets.app} programs` : `${kind.app} program only`})`,
-        proxy
-          ? `${apiFaults.length} at ${o.apiFaults} per request: ${countBy(apiFaults)}`
-          : 'off (--api-faults)',
-      ],
-      [
-        "API faults (watcher's link)",
-        watcherProxy
-          ? `${watcherFaults.length} (rate ${watcherRate}, every watch cut): ${countBy(watcherFaults)}`
-          : 'off (--api-faults)',
-      ],
-      [
-        "the watcher's lists / watches",
-        watcherProxy
-          ? `${watcherProxy.requests.lists - watcherRequestsBefore.lists} / ${watcherProxy.requests.watches - watcherRequestsBefore.watches}`
-          : 'n/a (no proxy)',
-      ],
-      [
-        `mirror agrees with the API server (${mirrored})`,
-        `${agreed.length}/${mirrorChecks.length} comparisons, after ${medianMax(agreed.map((m) => m.agreedAfterMs ?? 0))} (median / max)`,
-      ],
-      ['a pod created with the watcher down (self-test)', selfTest],
+      ...apiFaultFigures(
+        kind.subsets ? `${kind.app} and ${kind.subsets.app} programs` : `${kind.app} program only`,
+        apiFaults.counts(),
+      ),
+      ...mirrorFigures(mirrorKinds, mirror.checks, selfTest),
       ...tally.timeFigures(),
     ],
     violations,
@@ -196,7 +137,7 @@ export async function checkChaosRollouts(
     notes: [
       `time to recover: from a kill during a rollout to the first pod the ${kind.subsets?.app ?? kind.app} program acted on after the killed process was back (or the rollout end)`,
       'available above the minimum: the fewest available pods seen minus replicas − maxUnavailable, over all rollouts (0: a rollout used its whole budget)',
-      `mirror agrees: every ${mirrored} object the API server lists is in the watcher's bucket at the listed resourceVersion, and nothing else; compared after each ${o.parallel > 1 ? `group of ${o.parallel} rollouts, all done and not yet removed` : 'rollout'} (kills and faults going on) and at the end, until they agree or ${MIRROR_AGREEMENT_MS / 1000} s pass`,
+      mirrorNote(mirrorKinds, o.parallel),
     ],
   };
 }
@@ -291,48 +232,4 @@ async function oneRollout(
 async function nodeLabels(w: World): Promise<NodeLabels> {
   const list = await w.client.listAll({ apiVersion: 'v1', kind: 'Node' });
   return Object.fromEntries(list.items.map((n) => [n.metadata?.name ?? '', n.metadata?.labels ?? {}]));
-}
-
-/** The API server and the bus, read with the bus's reader user. */
-function mirrorSource(w: World) {
-  const { natsAuth, nats } = w.cluster.endpoints;
-  if (!natsAuth || !nats) throw new Error('R1 needs the bus with its users (natsAuth)');
-  return {
-    client: w.client,
-    nats: {
-      url: nats,
-      user: natsAuth.controller.user,
-      password: natsAuth.controller.password,
-      prefix: natsAuth.prefix,
-    },
-  };
-}
-
-/** The mirror of `kinds` compared with the API server until they agree or {@link MIRROR_AGREEMENT_MS} pass. */
-function mirrorAgreement(w: World, kinds: KindRef[]): Promise<MirrorAgreement> {
-  return waitForMirrorAgreement({ ...mirrorSource(w), kinds, deadlineMs: MIRROR_AGREEMENT_MS });
-}
-
-/**
- * The comparison's self-test (as R0 is the checker's): with the watcher killed, a pod is created; the comparison must
- * report the mirror behind (`reported`). The watcher is then started again, the pod's namespace deleted, and the
- * comparison at the end of R1 sees both reach the mirror.
- */
-async function mirrorSelfTest(w: World, id: string, kinds: KindRef[]): Promise<string> {
-  const ns = `chaos-r1-mirror-${id}`;
-  await w.client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-  await w.watcher.kill();
-  try {
-    await w.client.create({
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'probe', namespace: ns },
-      spec: { containers: [{ name: 'main', image: 'nginx:1.27.3' }] },
-    });
-    const m = await waitForMirrorAgreement({ ...mirrorSource(w), kinds, deadlineMs: 3000 });
-    return m.agreedAfterMs === undefined ? 'reported' : 'NOT REPORTED: the mirror agreed without the pod';
-  } finally {
-    await w.watcher.start();
-    await w.client.delete({ apiVersion: 'v1', kind: 'Namespace', name: ns });
-  }
 }
