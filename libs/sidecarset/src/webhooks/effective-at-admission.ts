@@ -11,24 +11,51 @@ import { SIDECARSET_NAME_LABEL } from '../upgrade/keys.js';
 import type { AdmittedSidecarSets } from './admitted-sidecarsets.js';
 
 /**
- * Records the SidecarSet and applies the configurations now. A failure to apply is logged, not answered: the
- * SidecarSet is then effective once the cache holds it (docs/adr/0037-sidecarset-effective-with-its-webhook-entry.md),
- * as when this replica does not lead (only the leader writes the configurations).
+ * How long an admission waits for the configurations to be applied. The API server gives the whole webhook call 10 s
+ * (pod-webhook-configuration.ts `timeoutSeconds`) and fails closed after it: an apply still hanging (an API write whose
+ * answer never comes) is left to finish in the background, or to the keeper's next pass, and the SidecarSet is allowed.
+ */
+export const APPLY_AT_ADMISSION_MS = 3000;
+
+/**
+ * Records the SidecarSet and applies the configurations now. A failure to apply, or an apply slower than `waitMs`, is
+ * logged, not answered: the SidecarSet is then effective once the cache holds it
+ * (docs/adr/0037-sidecarset-effective-with-its-webhook-entry.md), as when this replica does not lead (only the leader
+ * writes the configurations).
  */
 export function admitAndApply(
   admitted: AdmittedSidecarSets,
   configurations: WebhookConfigurationsNow,
   log: Pick<Logger, 'warn' | 'debug'>,
+  waitMs = APPLY_AT_ADMISSION_MS,
 ): (set: AnySidecarSet) => Promise<void> {
   return async (set) => {
     admitted.admit(set);
     const name = set.metadata?.name;
+    const apply = configurations.applyNow().then(
+      (applied) => {
+        if (!applied)
+          log.debug({ sidecarSet: name }, 'pod webhook entry not applied at admission (not the leader)');
+      },
+      (err: unknown) =>
+        log.warn(
+          { err, sidecarSet: name },
+          'could not apply the pod webhook entry of an admitted SidecarSet',
+        ),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), waitMs);
+    });
     try {
-      if (!(await configurations.applyNow())) {
-        log.debug({ sidecarSet: name }, 'pod webhook entry not applied at admission (not the leader)');
+      if ((await Promise.race([apply, late])) === 'late') {
+        log.warn(
+          { sidecarSet: name, waitMs },
+          'pod webhook entry of an admitted SidecarSet not applied in time; allowed, the configuration keeper applies it',
+        );
       }
-    } catch (err) {
-      log.warn({ err, sidecarSet: name }, 'could not apply the pod webhook entry of an admitted SidecarSet');
+    } finally {
+      clearTimeout(timer);
     }
   };
 }
