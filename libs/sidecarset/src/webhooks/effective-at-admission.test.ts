@@ -10,12 +10,13 @@ const set: AnySidecarSet = {
 };
 
 function recordingLog() {
-  const lines: { level: 'warn' | 'debug'; msg: string }[] = [];
-  return {
-    lines,
-    warn: (_: object, msg: string) => lines.push({ level: 'warn', msg }),
-    debug: (_: object, msg: string) => lines.push({ level: 'debug', msg }),
-  };
+  const lines: { level: 'warn' | 'debug'; msg: string | undefined }[] = [];
+  const at =
+    (level: 'warn' | 'debug') =>
+    (obj: object | string, msg?: string): void => {
+      lines.push({ level, msg: typeof obj === 'string' ? obj : msg });
+    };
+  return { lines, warn: at('warn'), debug: at('debug') };
 }
 
 function admitted(): AdmittedSidecarSets {
