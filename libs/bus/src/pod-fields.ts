@@ -113,3 +113,17 @@ export const UD_POD_FIELDS: FieldSet = {
     conditions: { '*': true, type: 'shared', status: 'shared', reason: 'shared' },
   },
 };
+
+/**
+ * The ImagePull program (apps/imagepull), which caches every scheduled pod for the ImagePullJobs with a `podSelector`
+ * (libs/imagepull targets.ts, handlers.ts, job-reconciler.ts): namespace and labels (the job's namespace and
+ * selector), the deletion time and `status.phase` (active pods) and `spec.nodeName` (the NodeImage a pod puts the job
+ * on; also the program's `keep`). It never writes a pod.
+ */
+export const IMAGEPULL_POD_FIELDS: FieldSet = {
+  apiVersion: true,
+  kind: true,
+  metadata: POD_METADATA_FIELDS,
+  spec: { nodeName: 'shared' },
+  status: { phase: 'shared' },
+};
