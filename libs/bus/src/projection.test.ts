@@ -236,11 +236,19 @@ describe('CLONESET_POD_FIELDS', () => {
 });
 
 describe('ASTS_POD_FIELDS', () => {
-  it("keeps the CloneSet program's fields and the pod's identity and volumes", () => {
+  it("keeps the CloneSet program's fields, the pod's identity and of each volume its name and claim", () => {
     const spec = ASTS_POD_FIELDS['spec'] as FieldSet;
     expect(spec['hostname']).toBe('shared');
     expect(spec['subdomain']).toBe('shared');
-    expect(spec['volumes']).toBe('shared');
+    // libs/asts planning/identity.ts `storageMatches`: each volume's name and persistentVolumeClaim.claimName
+    const volumes = [
+      { name: 'data', persistentVolumeClaim: { claimName: 'data-web-0', readOnly: true } },
+      { name: 'scratch', emptyDir: { sizeLimit: '1Mi' } },
+    ];
+    expect(keptRead(ASTS_POD_FIELDS, 'spec.volumes', volumes)).toEqual([
+      { name: 'data', persistentVolumeClaim: { claimName: 'data-web-0' } },
+      { name: 'scratch' },
+    ]);
     expect(spec['containers']).toEqual((CLONESET_POD_FIELDS['spec'] as FieldSet)['containers']);
     expect(ASTS_POD_FIELDS['status']).toEqual(CLONESET_POD_FIELDS['status']);
     expect(ASTS_POD_FIELDS['metadata']).toEqual(CLONESET_POD_FIELDS['metadata']);
