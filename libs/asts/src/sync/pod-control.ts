@@ -184,11 +184,10 @@ export async function updatePodIdentity(s: AstsSync, pod: Pod): Promise<void> {
   const name = nameOf(pod);
   const setName = nameOf(s.set);
   try {
-    const storage = storageMatches(s.set, pod);
-    const read = storage
+    const read = storageMatches(s.set, pod)
       ? pod
       : await s.d.client.get<Pod>({ ...POD, namespace: pod.metadata?.namespace, name });
-    const fixed = storage
+    const fixed = storageMatches(s.set, read)
       ? withIdentity(s.set, read, s.gates.PodIndexLabel)
       : withIdentityAndStorage(s.set, read, s.gates.PodIndexLabel);
     await createMissingClaims(s, fixed);
