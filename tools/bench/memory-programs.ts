@@ -6,6 +6,7 @@ import {
   ASTS_POD_FIELDS,
   CLONESET_POD_FIELDS,
   type FieldSet,
+  IMAGEPULL_POD_FIELDS,
   SIDECARSET_POD_FIELDS,
   UD_POD_FIELDS,
 } from '@regatta/bus';
@@ -16,6 +17,7 @@ export const PROJECTING_PROGRAMS = {
   ads: { label: 'Advanced DaemonSet', fields: ADS_POD_FIELDS },
   sidecarset: { label: 'SidecarSet', fields: SIDECARSET_POD_FIELDS },
   uniteddeployment: { label: 'UnitedDeployment', fields: UD_POD_FIELDS },
+  imagepull: { label: 'ImagePull', fields: IMAGEPULL_POD_FIELDS },
 } as const satisfies Record<string, { label: string; fields: FieldSet }>;
 
 /** A program of the table: its folder under apps/. */

@@ -3,7 +3,14 @@
 // over the bus, with the ImagePullJob and NodeImage admission webhooks. The per-node pullers are separate programs
 // (apps/imagepull-agent). It never watches the API server. With an issuer seed (the chart's
 // `bus.nodeAgentAuth: callout`) it also answers the bus's auth callout for those agents (docs/adr/0059).
-import { bucketName, KINDS, readAuthCalloutSettings, registrationKey, runAuthCallout } from '@regatta/bus';
+import {
+  bucketName,
+  IMAGEPULL_POD_FIELDS,
+  KINDS,
+  readAuthCalloutSettings,
+  registrationKey,
+  runAuthCallout,
+} from '@regatta/bus';
 import { agentInstance, NODEIMAGE_KIND, REGISTRATION_CONTROLLER } from '@regatta/image-puller';
 import {
   IMAGEPULL_FEATURE_GATES,
@@ -39,7 +46,9 @@ const imagePullJobs = ControllerBuilder.controller({
   maxConcurrentReconciles: 3,
 })
   .for('imagepulljobs', KINDS.imagepulljobs, { predicates: [] }) // its status writes too: completion starts the TTL
-  .watches('pods', KINDS.pods, jobsForPodChange, { keep: scheduled }) // podSelector jobs follow their pods' nodes
+  // podSelector jobs follow their pods' nodes; of the scheduled pods only the fields libs/imagepull reads
+  // (docs/adr/0060-pod-projection.md); it never writes a pod
+  .watches('pods', KINDS.pods, jobsForPodChange, { keep: scheduled, project: IMAGEPULL_POD_FIELDS })
   .watches('nodeimages', KINDS.nodeimages, jobsForNodeImageChange)
   .webhooks(({ gates }) => ({
     routes: [

@@ -54,10 +54,16 @@ export const CLONESET_POD_FIELDS: FieldSet = {
 /**
  * The Advanced StatefulSet program (apps/asts): what the CloneSet program reads (the same libraries: lifecycle,
  * in-place update, rollout order), plus the pod's identity and storage (libs/asts planning/identity.ts: `hostname`,
- * `subdomain`, and the volumes, which the identity fix compares with the claims the set wants).
+ * `subdomain`, and of each volume its `name` and `persistentVolumeClaim.claimName`, all `storageMatches` compares
+ * with the claims the set wants). A pod's volumes are never written from this copy: the storage fix reads the pod
+ * whole from the API server first (libs/asts sync/pod-control.ts `updatePodIdentity`).
  */
 export const ASTS_POD_FIELDS: FieldSet = unionFieldSets(CLONESET_POD_FIELDS, {
-  spec: { hostname: 'shared', subdomain: 'shared', volumes: 'shared' },
+  spec: {
+    hostname: 'shared',
+    subdomain: 'shared',
+    volumes: { name: 'shared', persistentVolumeClaim: { claimName: 'shared' } },
+  },
 });
 
 /**
@@ -112,4 +118,18 @@ export const UD_POD_FIELDS: FieldSet = {
     phase: 'shared',
     conditions: { '*': true, type: 'shared', status: 'shared', reason: 'shared' },
   },
+};
+
+/**
+ * The ImagePull program (apps/imagepull), which caches every scheduled pod for the ImagePullJobs with a `podSelector`
+ * (libs/imagepull targets.ts, handlers.ts, job-reconciler.ts): namespace and labels (the job's namespace and
+ * selector), the deletion time and `status.phase` (active pods) and `spec.nodeName` (the NodeImage a pod puts the job
+ * on; also the program's `keep`). It never writes a pod.
+ */
+export const IMAGEPULL_POD_FIELDS: FieldSet = {
+  apiVersion: true,
+  kind: true,
+  metadata: POD_METADATA_FIELDS,
+  spec: { nodeName: 'shared' },
+  status: { phase: 'shared' },
 };

@@ -4,6 +4,7 @@ import {
   ADS_POD_FIELDS,
   ASTS_POD_FIELDS,
   CLONESET_POD_FIELDS,
+  IMAGEPULL_POD_FIELDS,
   SIDECARSET_POD_FIELDS,
   UD_POD_FIELDS,
 } from './pod-fields.js';
@@ -235,11 +236,19 @@ describe('CLONESET_POD_FIELDS', () => {
 });
 
 describe('ASTS_POD_FIELDS', () => {
-  it("keeps the CloneSet program's fields and the pod's identity and volumes", () => {
+  it("keeps the CloneSet program's fields, the pod's identity and of each volume its name and claim", () => {
     const spec = ASTS_POD_FIELDS['spec'] as FieldSet;
     expect(spec['hostname']).toBe('shared');
     expect(spec['subdomain']).toBe('shared');
-    expect(spec['volumes']).toBe('shared');
+    // libs/asts planning/identity.ts `storageMatches`: each volume's name and persistentVolumeClaim.claimName
+    const volumes = [
+      { name: 'data', persistentVolumeClaim: { claimName: 'data-web-0', readOnly: true } },
+      { name: 'scratch', emptyDir: { sizeLimit: '1Mi' } },
+    ];
+    expect(keptRead(ASTS_POD_FIELDS, 'spec.volumes', volumes)).toEqual([
+      { name: 'data', persistentVolumeClaim: { claimName: 'data-web-0' } },
+      { name: 'scratch' },
+    ]);
     expect(spec['containers']).toEqual((CLONESET_POD_FIELDS['spec'] as FieldSet)['containers']);
     expect(ASTS_POD_FIELDS['status']).toEqual(CLONESET_POD_FIELDS['status']);
     expect(ASTS_POD_FIELDS['metadata']).toEqual(CLONESET_POD_FIELDS['metadata']);
@@ -331,5 +340,31 @@ describe('UD_POD_FIELDS', () => {
 
   it("shares the CloneSet program's metadata rules", () => {
     expect(UD_POD_FIELDS['metadata']).toEqual(CLONESET_POD_FIELDS['metadata']);
+  });
+});
+
+describe('IMAGEPULL_POD_FIELDS', () => {
+  it('keeps every metadata field, the node and the phase, and nothing else', () => {
+    const out = projection(IMAGEPULL_POD_FIELDS)(fullPod()) as Obj;
+    expect(plain(out.metadata)).toEqual(fullPod().metadata);
+    expect(plain(out['spec'])).toEqual({ nodeName: 'node-1' });
+    expect(plain(out['status'])).toEqual({ phase: 'Running' });
+    expect(isProjected(out)).toBe(true);
+  });
+
+  // per field libs/imagepull reads, where (the rest of the pod is dropped)
+  const reads: [string, string, unknown][] = [
+    ['metadata.labels', "the job's podSelector (targets.ts), a label change (handlers.ts)", { app: 'web' }],
+    ['metadata.namespace', "the job's namespace (targets.ts, handlers.ts)", 'ns'],
+    ['metadata.deletionTimestamp', 'active pods (targets.ts isActivePod)', 't'],
+    ['spec.nodeName', 'the NodeImage the pod puts the job on (targets.ts, handlers.ts)', 'node-1'],
+    ['status.phase', 'active pods (targets.ts isActivePod)', 'Succeeded'],
+  ];
+  it.each(reads)('keeps %s (%s)', (path, _why, value) => {
+    expect(keptRead(IMAGEPULL_POD_FIELDS, path, value)).toEqual(value);
+  });
+
+  it("shares the CloneSet program's metadata rules", () => {
+    expect(IMAGEPULL_POD_FIELDS['metadata']).toEqual(CLONESET_POD_FIELDS['metadata']);
   });
 });

@@ -15,6 +15,8 @@ import {
   hasStaleOwnerRef,
   ordinalOf,
   retentionPolicyOf,
+  storageMatches,
+  withIdentity,
   withIdentityAndStorage,
 } from '../planning/index.js';
 import { STATEFULSET_GVK, nameOf } from '../statefulset-object.js';
@@ -172,16 +174,26 @@ export async function fixClaimRefs(s: AstsSync, pod: Pod, scaledDown: boolean): 
  * `UpdateStatefulPod`: identity and storage made to match the set (missing claims created), claim owner references
  * fixed; the pod is written only when it changed, as one JSON patch from the pod read on its version (upstream PUTs
  * it; a patch cannot strip fields a cache's projection left out, docs/adr/0060-pod-projection.md).
+ *
+ * The volumes are rewritten only when the storage does not match (upstream's `updateStorage` runs only then), and
+ * then from the pod read whole from the API server: the cache keeps of each volume only what `storageMatches` reads.
+ * The API server refuses any change of an existing pod's volumes, so that write fails as upstream's Update does
+ * (apps/asts asts-identity.int.test.ts); the claims are made before it all the same.
  */
 export async function updatePodIdentity(s: AstsSync, pod: Pod): Promise<void> {
   const name = nameOf(pod);
   const setName = nameOf(s.set);
   try {
-    const fixed = withIdentityAndStorage(s.set, pod, s.gates.PodIndexLabel);
+    const read = storageMatches(s.set, pod)
+      ? pod
+      : await s.d.client.get<Pod>({ ...POD, namespace: pod.metadata?.namespace, name });
+    const fixed = storageMatches(s.set, read)
+      ? withIdentity(s.set, read, s.gates.PodIndexLabel)
+      : withIdentityAndStorage(s.set, read, s.gates.PodIndexLabel);
     await createMissingClaims(s, fixed);
     await fixClaimRefs(s, pod, false);
-    if (JSON.stringify(fixed) !== JSON.stringify(pod)) {
-      s.expectUpdated(await writeUpdatePatch(s.d.client, POD, pod, fixed));
+    if (JSON.stringify(fixed) !== JSON.stringify(read)) {
+      s.expectUpdated(await writeUpdatePatch(s.d.client, POD, read, fixed));
       void s.d.recorder.normal(s.set, EventReasons.SuccessfulUpdate, messages.pod('update', name, setName));
     }
   } catch (err) {
