@@ -1,0 +1,58 @@
+/**
+ * Writes that fail without a clear answer (docs/adr/0061-writes-without-an-answer.md). A request that timed out, lost
+ * its connection or got a 5xx may have been applied by the API server all the same: its answer was lost on the way
+ * back. A controller that took such a failure as "not written" would plan its next round on the object as it was
+ * (its cache shows the write only later), and could, say, make one pod more unavailable than maxUnavailable allows.
+ * So the caller reads the object back and settles what happened before it plans again.
+ */
+import { NetworkError, ServerError, TimeoutError, isNotFound } from './errors.js';
+import type { KubeClient } from './client.js';
+import type { ResourceRef } from './client-options.js';
+
+/** What a failed write did: `applied` (the answer was lost), `not-applied`, or `unknown` (the read-back failed too). */
+export type WriteOutcome = 'applied' | 'not-applied' | 'unknown';
+
+/** Whether a write that failed with `err` may have been applied: no answer (timed out, connection lost) or a 5xx. */
+export function mayHaveBeenApplied(err: unknown): boolean {
+  return err instanceof TimeoutError || err instanceof NetworkError || err instanceof ServerError;
+}
+
+/**
+ * Settles a failed write: `not-applied` when the error says so (a 4xx answer), else what `readBack` finds (true: the
+ * write is there), `unknown` when the read-back fails as well.
+ */
+export async function settleWrite(err: unknown, readBack: () => Promise<boolean>): Promise<WriteOutcome> {
+  if (!mayHaveBeenApplied(err)) return 'not-applied';
+  try {
+    return (await readBack()) ? 'applied' : 'not-applied';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/**
+ * The read-back of a delete on `uid`: true when the object is gone, replaced (another uid) or marked for deletion.
+ */
+export async function deletedOnRead(
+  client: Pick<KubeClient, 'get'>,
+  ref: ResourceRef,
+  uid: string | undefined,
+): Promise<boolean> {
+  try {
+    const now = await client.get(ref);
+    return (uid !== undefined && now.metadata?.uid !== uid) || !!now.metadata?.deletionTimestamp;
+  } catch (err) {
+    if (isNotFound(err)) return true;
+    throw err;
+  }
+}
+
+/**
+ * A resourceVersion after `rv` (etcd's revisions are integers, as every version the API server hands out): what a
+ * controller expects its cache to reach when it cannot tell whether its write went through. Undefined when `rv` is
+ * not an integer.
+ */
+export function versionAfter(rv: string | undefined): string | undefined {
+  if (rv === undefined || !/^\d+$/.test(rv)) return undefined;
+  return (BigInt(rv) + 1n).toString();
+}
