@@ -8,7 +8,15 @@
  * of the fields it left out. The patch replaces `metadata.resourceVersion` with the version read, so a stale pod is
  * refused with 409 Conflict as the PUT was: one write per pod, the same retries.
  */
-import { type KubeClient, isConflict, isNotFound, retryOnConflict, writeUpdatePatch } from '@regatta/kube';
+import {
+  type KubeClient,
+  isConflict,
+  isNotFound,
+  retryOnConflict,
+  settleWrite,
+  versionAfter,
+  writeUpdatePatch,
+} from '@regatta/kube';
 import {
   type Pod,
   type PodWriteDeps,
@@ -121,12 +129,37 @@ export class InPlaceUpdateControl {
         return;
       }
       let rv = fresh.metadata?.resourceVersion;
-      if (p.conditions)
-        rv = (await writePodConditions(this.#d, fresh, p.conditions, rv)).metadata?.resourceVersion;
-      const out = await writeUpdatePatch(client, POD, fresh, p.pod, rv);
-      this.#d.onWritten?.(out);
+      try {
+        if (p.conditions)
+          rv = (await writePodConditions(this.#d, fresh, p.conditions, rv)).metadata?.resourceVersion;
+        const out = await writeUpdatePatch(client, POD, fresh, p.pod, rv);
+        this.#d.onWritten?.(out);
+      } catch (err) {
+        await this.#settle(fresh, rv, err);
+        throw err;
+      }
       result = { updated: true, delayMs: p.delaySeconds * 1000 };
     });
     return result ?? { updated: true, delayMs: 0 };
+  }
+
+  /**
+   * After a write without a clear answer (docs/adr/0061-writes-without-an-answer.md): the pod is read back and, if it
+   * moved past `rv`, reported to `onWritten` as it is now, so the caller plans again only once its cache shows it (the
+   * readiness condition may already be False). When the read fails too, a version after `rv` is reported instead.
+   */
+  async #settle(pod: Pod, rv: string | undefined, err: unknown): Promise<void> {
+    let now: Pod | undefined;
+    const outcome = await settleWrite(err, async () => {
+      now = await this.#d.client.get<Pod>({
+        ...POD,
+        namespace: pod.metadata?.namespace,
+        name: pod.metadata?.name ?? '',
+      });
+      return now.metadata?.resourceVersion !== rv;
+    });
+    if (outcome === 'applied' && now) this.#d.onWritten?.(now);
+    const after = outcome === 'unknown' ? versionAfter(rv) : undefined;
+    if (after) this.#d.onWritten?.({ ...pod, metadata: { ...pod.metadata, resourceVersion: after } });
   }
 }

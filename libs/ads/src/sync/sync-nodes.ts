@@ -4,7 +4,7 @@
  * creations go out in slow-start batches (1, 2, 4, …) stopping after a batch with a failure; each write is expected
  * (scale expectations) and announced with Kubernetes' pod-control events.
  */
-import { NetworkError, ServerError, TimeoutError, controllerRef, isNotFound } from '@regatta/kube';
+import { type WriteOutcome, controllerRef, deletedOnRead, isNotFound, settleWrite } from '@regatta/kube';
 import { LifecycleState, type Pod, deleteStep } from '@regatta/lifecycle';
 import { type ControllerRevision, templateFromRevision } from '@regatta/revision';
 import { slowStartBatches } from '@regatta/rollout';
@@ -88,12 +88,14 @@ async function createPods(
     try {
       await client.create(pod);
     } catch (err) {
-      if (await createdAnyway(s, pod, err)) {
+      const outcome = await createOutcome(s, pod, err);
+      if (outcome === 'applied') {
         // the expectation stays: the cache will show the pod
         void recorder.normal(s.ds, REASONS.SuccessfulCreate, messages.createdPod(nameOf(pod)));
         return true;
       }
-      expectations.observeScale(s.key, 'create', nameOf(pod));
+      // unknown: the expectation stays until the cache shows the pod, or times out (no second pod on the node meanwhile)
+      if (outcome === 'not-applied') expectations.observeScale(s.key, 'create', nameOf(pod));
       void recorder.warning(s.ds, REASONS.FailedCreate, messages.failedCreatePod(err));
       errors.push(err);
       return false;
@@ -119,35 +121,41 @@ async function createPods(
  * pod, read back by the name this controller chose (docs/ads.md "Pod names"), is there and ours. Otherwise the next
  * round would see no pod on that node once the expectation is dropped and create a second one under another name.
  */
-async function createdAnyway(s: DaemonSetSync, pod: Pod, err: unknown): Promise<boolean> {
-  if (!(err instanceof TimeoutError || err instanceof NetworkError || err instanceof ServerError)) return false;
+async function createOutcome(s: DaemonSetSync, pod: Pod, err: unknown): Promise<WriteOutcome> {
   const name = nameOf(pod);
-  try {
-    const found = await s.d.client.get<Pod>({ ...POD, namespace: pod.metadata?.namespace, name });
-    const ours = controllerRef(found)?.uid === s.ds.metadata?.uid;
-    if (ours) s.log.info({ pod: name, err }, 'a create without an answer went through');
-    return ours;
-  } catch (readErr) {
-    if (!isNotFound(readErr)) s.log.warn({ pod: name, err: readErr }, 'reading back a create without an answer failed');
-    return false;
-  }
+  const outcome = await settleWrite(err, async () => {
+    try {
+      const found = await s.d.client.get<Pod>({ ...POD, namespace: pod.metadata?.namespace, name });
+      return controllerRef(found)?.uid === s.ds.metadata?.uid;
+    } catch (readErr) {
+      if (isNotFound(readErr)) return false;
+      throw readErr;
+    }
+  });
+  if (outcome === 'applied') s.log.info({ pod: name, err }, 'a create without an answer went through');
+  if (outcome === 'unknown') s.log.warn({ pod: name, err }, 'reading back a create without an answer failed');
+  return outcome;
 }
 
 /** Deletes a pod on its UID; false when it was already gone. */
 export async function deletePod(s: DaemonSetSync, pod: Pod): Promise<boolean> {
   const { expectations, client, recorder } = s.d;
   const name = nameOf(pod);
+  const ref = { ...POD, namespace: pod.metadata?.namespace, name };
   expectations.expectScale(s.key, 'delete', name);
   try {
-    await client.delete(
-      { ...POD, namespace: pod.metadata?.namespace, name },
-      pod.metadata?.uid ? { preconditions: { uid: pod.metadata.uid } } : {},
-    );
+    await client.delete(ref, pod.metadata?.uid ? { preconditions: { uid: pod.metadata.uid } } : {});
   } catch (err) {
-    expectations.observeScale(s.key, 'delete', name);
-    if (isNotFound(err)) return false;
-    void recorder.warning(s.ds, REASONS.FailedDelete, messages.failedDeletePod(name, err));
-    throw err;
+    // a delete without an answer may have gone through (docs/adr/0061-writes-without-an-answer.md)
+    const outcome = await settleWrite(err, () => deletedOnRead(client, ref, pod.metadata?.uid));
+    if (outcome === 'applied') s.log.info({ pod: name, err }, 'a delete without an answer went through');
+    else {
+      // unknown: the expectation stays until the cache shows the pod gone, or times out
+      if (outcome === 'not-applied') expectations.observeScale(s.key, 'delete', name);
+      if (isNotFound(err)) return false;
+      void recorder.warning(s.ds, REASONS.FailedDelete, messages.failedDeletePod(name, err));
+      throw err;
+    }
   }
   void recorder.normal(s.ds, REASONS.SuccessfulDelete, messages.deletedPod(name));
   return true;
