@@ -12,7 +12,8 @@ import {
   scaleK8s,
   scaleKruise,
 } from '@regatta/kube';
-import { LifecycleState, type Pod, getPodLifecycleState } from '@regatta/lifecycle';
+import { LifecycleState, type Pod, getPodCondition, getPodLifecycleState } from '@regatta/lifecycle';
+import { isInPlaceUpdateReady } from '@regatta/inplace-update';
 import { isPodAvailable } from '@regatta/rollout';
 import { isTerminating } from './node-pods.js';
 import { isPodAtHash } from './revision-hash.js';
@@ -142,7 +143,23 @@ export interface RollingUpdatePlan {
   nodesToCreate: string[];
 }
 
-/** The rollout without surge: at most maxUnavailable nodes without an available pod. */
+/**
+ * An old pod kept unready by the in-place update's readiness gate, not by its containers: `InPlaceUpdateReady` False
+ * (an update begun: its status write went out, its pod write did not, or did not yet), or `Ready` False for a
+ * readiness gate (reason `ReadinessGatesNotReady`) — also after the refresh put the gate back to True for an update
+ * that never went out, until the kubelet turns Ready True again (Kruise's in-place update writes Ready only to False).
+ */
+function heldByReadinessGate(pod: Pod): boolean {
+  return !isInPlaceUpdateReady(pod) || getPodCondition(pod, 'Ready')?.reason === 'ReadinessGatesNotReady';
+}
+
+/**
+ * The rollout without surge: at most maxUnavailable nodes without an available pod. As upstream, an old pod already
+ * unavailable is replaced without taking a slot — unless a readiness gate holds it ({@link heldByReadinessGate}):
+ * that is this controller's own update under way, so the pod holds a slot until it is available again, as a new pod
+ * not yet ready does; else a refused or lost pod write would let the next round take one node more than
+ * maxUnavailable allows (docs/ads.md "Rolling update"; found by the reliability suite, docs/reliability.md run AQ).
+ */
 export function planRollingUpdate(input: RollingUpdateInput): RollingUpdatePlan {
   if (input.maxSurge > 0) return planSurge(input);
   const available = (p: Pod) => isPodAvailable(p, input.minReadySeconds, input.now);
@@ -161,9 +178,12 @@ export function planRollingUpdate(input: RollingUpdateInput): RollingUpdatePlan 
     }
     if ((!oldPod && !newPod) || (oldPod && newPod) || (oldPod && isPreparingDelete(oldPod))) numUnavailable++;
     else if (newPod) {
-      if (!available(newPod) || isPreparingDelete(newPod)) numUnavailable++;
+      if (!available(newPod) || !isInPlaceUpdateReady(newPod) || isPreparingDelete(newPod)) numUnavailable++;
     } else if (oldPod) {
-      if (!available(oldPod)) allowed.push(oldPod);
+      if (heldByReadinessGate(oldPod)) {
+        numUnavailable++;
+        allowed.push(oldPod);
+      } else if (!available(oldPod)) allowed.push(oldPod);
       else if (numUnavailable < input.maxUnavailable) candidates.push(oldPod);
     }
   }

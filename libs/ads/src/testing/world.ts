@@ -50,6 +50,13 @@ export function world(
     cacheLag?: boolean;
     /** The error a pod create answers with (undefined: its answer); `landed`: the pod was created all the same. */
     createAnswer?: (name: string) => { err: Error; landed: boolean } | undefined;
+    /** The same for a pod patch. */
+    patchAnswer?: (
+      name: string,
+      verb: 'patch' | 'patchStatus',
+    ) => { err: Error; landed: boolean } | undefined;
+    /** Pod patches reach the pod cache only when deliver() is called (the cache shows the pod as before meanwhile). */
+    patchLag?: boolean;
   } = {},
 ) {
   const c = new MemoryCluster();
@@ -64,16 +71,36 @@ export function world(
   // pods created but not yet in the cache (cacheLag)
   const undelivered = new Set<string>();
   const podStore = c.reader('Pod');
+  // pods patched but shown in the cache as before the patch (patchLag)
+  const before = new Map<string, KubeObject>();
   const shown = (o: KubeObject) => !undelivered.has(o.metadata?.name ?? '');
+  const asCached = (o: KubeObject) => before.get(o.metadata?.name ?? '') ?? o;
   const podCache: typeof podStore = {
-    get: (ns, name) => (undelivered.has(name) ? undefined : podStore.get(ns, name)),
-    byIndex: (index, value) => podStore.byIndex(index, value).filter(shown),
-    list: (opts) => podStore.list(opts).filter(shown),
+    get: (ns, name) => (undelivered.has(name) ? undefined : (before.get(name) ?? podStore.get(ns, name))),
+    byIndex: (index, value) => podStore.byIndex(index, value).filter(shown).map(asCached),
+    list: (opts) => podStore.list(opts).filter(shown).map(asCached),
   };
   const deliver = () => {
     for (const name of undelivered) expectations.observeScale(key, 'create', name);
     undelivered.clear();
+    before.clear();
   };
+  /** A pod patch answered by `patchAnswer`, lagging in the cache with `patchLag`. */
+  const podPatch =
+    <A extends unknown[]>(
+      verb: 'patch' | 'patchStatus',
+      write: (ref: { kind: string; namespace?: string; name: string }, ...rest: A) => Promise<KubeObject>,
+    ) =>
+    async (ref: { kind: string; namespace?: string; name: string }, ...rest: A): Promise<KubeObject> => {
+      if (ref.kind !== 'Pod') return write(ref, ...rest);
+      const answer = options.patchAnswer?.(ref.name, verb);
+      if (answer && !answer.landed) throw answer.err;
+      const was = podStore.get(ref.namespace ?? '', ref.name);
+      if (options.patchLag && was && !before.has(ref.name)) before.set(ref.name, was);
+      const out = await write(ref, ...rest);
+      if (answer) throw answer.err;
+      return out;
+    };
   const writer = {
     ...c.writer,
     create: async <T extends KubeObject>(o: T): Promise<T> => {
@@ -87,6 +114,8 @@ export function world(
       if (answer) throw answer.err;
       return out;
     },
+    patch: podPatch('patch', c.writer.patch.bind(c.writer) as never),
+    patchStatus: podPatch('patchStatus', c.writer.patchStatus.bind(c.writer) as never),
     delete: async (ref: { kind: string; namespace?: string; name: string }, opts?: unknown) => {
       const out = await (c.writer.delete as (r: unknown, o: unknown) => Promise<unknown>)(ref, opts);
       if (ref.kind === 'Pod') expectations.observeScale(key, 'delete', ref.name);
@@ -147,7 +176,7 @@ export function world(
     expectations,
     key,
     ds: () => c.get('DaemonSet', NS, 'ds') as Obj,
-    /** The pods created so far reach the cache (cacheLag). */
+    /** The pods created and patched so far reach the cache (cacheLag, patchLag). */
     deliver,
     tick: (ms: number) => (now = new Date(now.getTime() + ms)),
     at: (ms: number) => (now = new Date(T0.getTime() + ms)),
