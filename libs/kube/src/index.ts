@@ -170,4 +170,11 @@ export { ListWatcher, type ListWatchHandlers, type ListWatchOptions, type Watche
 export { withUserAgent } from './watch-config.js';
 export { OwnWrites, resourceVersionNewer } from './own-writes.js';
 export { INVALID_SPEC_REASON, SpecGuard, specProblemOf } from './spec-guard.js';
-export { type WriteOutcome, deletedOnRead, mayHaveBeenApplied, settleWrite, versionAfter } from './write-outcome.js';
+export {
+  type WriteOutcome,
+  createdOnRead,
+  deletedOnRead,
+  mayHaveBeenApplied,
+  settleWrite,
+  versionAfter,
+} from './write-outcome.js';

@@ -8,6 +8,7 @@
 import { NetworkError, ServerError, TimeoutError, isNotFound } from './errors.js';
 import type { KubeClient } from './client.js';
 import type { ResourceRef } from './client-options.js';
+import { controllerRef } from './owner.js';
 
 /** What a failed write did: `applied` (the answer was lost), `not-applied`, or `unknown` (the read-back failed too). */
 export type WriteOutcome = 'applied' | 'not-applied' | 'unknown';
@@ -43,6 +44,20 @@ export async function deletedOnRead(
     return (uid !== undefined && now.metadata?.uid !== uid) || !!now.metadata?.deletionTimestamp;
   } catch (err) {
     if (isNotFound(err)) return true;
+    throw err;
+  }
+}
+
+/** The read-back of a create under a name the controller chose: true when the object is there and `ownerUid` controls it. */
+export async function createdOnRead(
+  client: Pick<KubeClient, 'get'>,
+  ref: ResourceRef,
+  ownerUid: string | undefined,
+): Promise<boolean> {
+  try {
+    return controllerRef(await client.get(ref))?.uid === ownerUid;
+  } catch (err) {
+    if (isNotFound(err)) return false;
     throw err;
   }
 }

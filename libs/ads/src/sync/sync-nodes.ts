@@ -4,7 +4,7 @@
  * creations go out in slow-start batches (1, 2, 4, …) stopping after a batch with a failure; each write is expected
  * (scale expectations) and announced with Kubernetes' pod-control events.
  */
-import { type WriteOutcome, controllerRef, deletedOnRead, isNotFound, settleWrite } from '@regatta/kube';
+import { type WriteOutcome, createdOnRead, deletedOnRead, isNotFound, settleWrite } from '@regatta/kube';
 import { LifecycleState, type Pod, deleteStep } from '@regatta/lifecycle';
 import { type ControllerRevision, templateFromRevision } from '@regatta/revision';
 import { slowStartBatches } from '@regatta/rollout';
@@ -123,15 +123,8 @@ async function createPods(
  */
 async function createOutcome(s: DaemonSetSync, pod: Pod, err: unknown): Promise<WriteOutcome> {
   const name = nameOf(pod);
-  const outcome = await settleWrite(err, async () => {
-    try {
-      const found = await s.d.client.get<Pod>({ ...POD, namespace: pod.metadata?.namespace, name });
-      return controllerRef(found)?.uid === s.ds.metadata?.uid;
-    } catch (readErr) {
-      if (isNotFound(readErr)) return false;
-      throw readErr;
-    }
-  });
+  const ref = { ...POD, namespace: pod.metadata?.namespace, name };
+  const outcome = await settleWrite(err, () => createdOnRead(s.d.client, ref, s.ds.metadata?.uid));
   if (outcome === 'applied') s.log.info({ pod: name, err }, 'a create without an answer went through');
   if (outcome === 'unknown') s.log.warn({ pod: name, err }, 'reading back a create without an answer failed');
   return outcome;

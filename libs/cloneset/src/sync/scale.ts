@@ -3,7 +3,14 @@
  * PVCs) in slow-start batches, delete the surplus (through PreparingDelete when a preDelete hook is set), or bring
  * PreparingDelete pods back. Returns true when it changed something (the update step then waits for the next round).
  */
-import { EventReasons, deletedOnRead, isAlreadyExists, isNotFound, settleWrite } from '@regatta/kube';
+import {
+  EventReasons,
+  createdOnRead,
+  deletedOnRead,
+  isAlreadyExists,
+  isNotFound,
+  settleWrite,
+} from '@regatta/kube';
 import { LifecycleState, type Pod, getPodLifecycleState } from '@regatta/lifecycle';
 import { type ControllerRevision, templateFromRevision } from '@regatta/revision';
 import { slowStartBatches } from '@regatta/rollout';
@@ -122,10 +129,17 @@ async function createPods(
     try {
       await client.create(pod);
     } catch (err) {
-      expectations.observeScale(key, 'create', nameOf(pod));
-      void recorder.warning(cs, EventReasons.FailedCreate, messages.failedCreatePod(err));
-      errors.push(err);
-      return false;
+      // a create without an answer may have gone through (docs/adr/0061-writes-without-an-answer.md): read back under
+      // the name chosen here, else the next round would create another pod under a new instance id
+      const ref = { ...POD, namespace: pod.metadata?.namespace, name: nameOf(pod) };
+      const outcome = await settleWrite(err, () => createdOnRead(client, ref, cs.metadata?.uid));
+      if (outcome !== 'applied') {
+        // unknown: the expectation stays until the cache shows the pod, or times out
+        if (outcome === 'not-applied') expectations.observeScale(key, 'create', nameOf(pod));
+        void recorder.warning(cs, EventReasons.FailedCreate, messages.failedCreatePod(err));
+        errors.push(err);
+        return false;
+      }
     }
     void recorder.normal(cs, EventReasons.SuccessfulCreate, messages.createdPod(nameOf(pod)));
     return true;
