@@ -173,7 +173,9 @@ async function oneRollout(
   });
   await sleep(1000);
   const checker = obs.checker(ns);
-  const bounds = kind.bounds(plan, shape.partition, nodes);
+  // the workloads as they are now: a UnitedDeployment's subsets may hold the remainder anywhere (workloads/ud.ts)
+  const held = obs.workloadsIn(ns);
+  const bounds = kind.bounds(plan, shape.partition, nodes, held);
   setChecking(plan.index);
   const changeAt = w.now();
   checker.begin(bounds, changeAt);
@@ -186,7 +188,7 @@ async function oneRollout(
     // takes the lower partition's bounds just before the patch (a few ms looser, never a false violation)
     const want = n - p;
     if (p !== n) {
-      checker.setBounds(kind.bounds(plan, p, nodes), w.now());
+      checker.setBounds(kind.bounds(plan, p, nodes, held), w.now());
       gen =
         (await w.client.patch(ref, kind.partitionPatch(p, plan), { type: 'merge' })).metadata?.generation ??
         Infinity;

@@ -52,9 +52,15 @@ export interface Workload {
   identity: IdentityOf;
   /**
    * The limits of a phase of `plan`'s rollout, `partition` in force (undefined: none). Pure: from the change
-   * (replicas n → n2) to its end, the loosest of the two counts' limits; `nodes` for kinds that place pods.
+   * (replicas n → n2) to its end, the loosest of the two counts' limits; `nodes` for kinds that place pods;
+   * `workloads`: the namespace's workloads as watched when checking began (a UnitedDeployment's subset split).
    */
-  bounds(plan: RolloutPlan, partition: number | undefined, nodes: NodeLabels): Bounds;
+  bounds(
+    plan: RolloutPlan,
+    partition: number | undefined,
+    nodes: NodeLabels,
+    workloads?: readonly WorkloadObj[],
+  ): Bounds;
   /** The merge patch that sets the partition (`partition` of `plan`'s replicas kept at the old revision). */
   partitionPatch(partition: number, plan: RolloutPlan): Record<string, unknown>;
   /** Its pods are its subset workloads' (a UnitedDeployment). */

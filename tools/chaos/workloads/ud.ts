@@ -1,10 +1,14 @@
 // R1's UnitedDeployment (docs/uniteddeployment.md): three subsets, one per zone of the node simulator (its nodes carry
 // `topology.kubernetes.io/zone` zone-a … zone-c, round-robin), each a CloneSet built by the UnitedDeployment program
 // from a `cloneSetTemplate` and rolled by the CloneSet program. No subset specifies replicas, so `spec.replicas` is
-// split evenly, the remainder going one each to the subsets holding the most pods (ties: the later name), as OpenKruise
-// pkg/controller/uniteddeployment/allocator.go. The partition steps are `updateStrategy.manualUpdate.partitions`,
-// split over the subsets the same way. Each subset is held to its CloneSet's own bounds (workloads/cloneset.ts), its
-// pods to its zone's nodes; the pods' revision is the UnitedDeployment's (`apps.kruise.io/controller-revision-hash`).
+// split evenly, the remainder going one each to the subsets whose workloads hold the most replicas (ties: the later
+// name), as OpenKruise pkg/controller/uniteddeployment/allocator.go. Which subsets get the remainder therefore depends
+// on the subsets' replicas when the program allocates: a round that wrote some subsets and failed on the next (or a
+// creation cut by a kill) hands it to the subsets already written (docs/reliability.md, Finding 13). The checker
+// takes the split the CloneSets hold when checking begins, and for a scale any split the program may reach. The
+// partition steps are `updateStrategy.manualUpdate.partitions`, split over the subsets the same way. Each subset is
+// held to its CloneSet's own bounds (workloads/cloneset.ts), its pods to its zone's nodes; the pods' revision is the
+// UnitedDeployment's (`apps.kruise.io/controller-revision-hash`).
 import type { KubeObject } from '@regatta/kube';
 import { KINDS } from '@regatta/bus';
 import { CLONESETS } from '../../bench/rollout-watch.js';
@@ -45,10 +49,62 @@ export function evenSplit(
   return Object.fromEntries(names.map((n) => [n, out[n] ?? 0]));
 }
 
-/** Each subset's share of `plan`: its replicas before and after the change (the same drawn budgets). */
-export function subsetPlans(plan: RolloutPlan): Record<string, RolloutPlan> {
-  const before = evenSplit(plan.replicas);
-  const after = evenSplit(plan.scaleTo, NAMES, before);
+/**
+ * Every split the program may allocate for `replicas` starting from the subsets' replicas `from`, with the states the
+ * subsets pass through. Each round allocates from the replicas the subsets hold (`evenSplit`) and any of its subset
+ * writes may fail (a 429, a 5xx, a timeout, a kill) while the others land; the next round allocates from that. A
+ * failed round thus moves the remainder to the subsets it wrote (docs/reliability.md, Finding 13).
+ */
+export function reachableSplits(
+  replicas: number,
+  from: Readonly<Record<string, number>>,
+  names: readonly string[] = NAMES,
+): { splits: Record<string, number>[]; states: Record<string, number>[] } {
+  const key = (x: Readonly<Record<string, number>>) => names.map((n) => x[n] ?? 0).join('/');
+  const states = new Map([[key(from), { ...from }]]);
+  const splits = new Map<string, Record<string, number>>();
+  for (const state of states.values()) {
+    // (a Map iterates what is added while iterating: a breadth-first walk over the states)
+    const split = evenSplit(replicas, names, state);
+    splits.set(key(split), split);
+    for (let landed = 0; landed < 1 << names.length; landed++) {
+      const next = Object.fromEntries(
+        names.map((n, i) => [n, (landed >> i) & 1 ? (split[n] ?? 0) : (state[n] ?? 0)]),
+      );
+      if (!states.has(key(next))) states.set(key(next), next);
+    }
+  }
+  return { splits: [...splits.values()], states: [...states.values()] };
+}
+
+/** Subset name → its live CloneSet's `spec.replicas` among `workloads` (a subset without exactly one left out). */
+export function subsetReplicas(workloads: readonly WorkloadObj[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const name of NAMES) {
+    const mine = subsetCloneSets(workloads, name);
+    const replicas = specOf<{ replicas?: number }>(mine[0])?.replicas;
+    if (mine.length === 1 && replicas !== undefined) out[name] = replicas;
+  }
+  return out;
+}
+
+/**
+ * The split of `replicas` the subsets hold: their CloneSets' replicas in `workloads` when the allocator keeps them
+ * (an even split of `replicas`; a creation cut short may have put the remainder anywhere), else the split from
+ * nothing.
+ */
+export function heldSplit(replicas: number, workloads: readonly WorkloadObj[] = []): Record<string, number> {
+  const held = subsetReplicas(workloads);
+  const split = evenSplit(replicas, NAMES, held);
+  return NAMES.every((n) => split[n] === held[n]) ? split : evenSplit(replicas);
+}
+
+/** Each subset's share of `plan`: its replicas before (`before`) and after (`after`) the change, same budgets. */
+export function subsetPlans(
+  plan: RolloutPlan,
+  before: Readonly<Record<string, number>> = evenSplit(plan.replicas),
+  after: Readonly<Record<string, number>> = evenSplit(plan.scaleTo, NAMES, before),
+): Record<string, RolloutPlan> {
   return Object.fromEntries(
     NAMES.map((s) => [s, { ...plan, replicas: before[s] ?? 0, scaleTo: after[s] ?? 0, partitions: [] }]),
   );
@@ -72,22 +128,74 @@ export function subsetNodes(nodes: NodeLabels): Record<string, string[]> {
   );
 }
 
-/** Each subset within its CloneSet's bounds, the whole within their sums, every pod on its zone's nodes. */
-export function udBounds(plan: RolloutPlan, partition: number | undefined, nodes: NodeLabels): Bounds {
-  const parts = partition === undefined ? undefined : udPartitions(plan.replicas, partition);
-  const groups = Object.fromEntries(
-    Object.entries(subsetPlans(plan)).map(([s, p]) => [s, cloneSetBounds(p, parts?.[s])]),
-  );
-  const all = Object.values(groups);
-  const sum = (f: (b: Bounds) => number) => all.reduce((acc, b) => acc + f(b), 0);
-  const inPlace = all[0]?.inPlace
-    ? { creates: sum((b) => b.inPlace?.creates ?? 0), deletes: sum((b) => b.inPlace?.deletes ?? 0) }
-    : undefined;
+type Fold = (xs: number[]) => number;
+const least: Fold = (xs) => Math.min(...xs);
+const most: Fold = (xs) => Math.max(...xs);
+const total: Fold = (xs) => xs.reduce((a, b) => a + b, 0);
+
+/** `all` folded into one: `low` over their minAvailable, `high` over the rest (their sum, or the loosest of them). */
+function fold(all: readonly Bounds[], low: Fold, high: Fold): Bounds {
+  const of = (f: (b: Bounds) => number | undefined) => all.map((b) => f(b) ?? 0);
+  const first = all[0];
   return {
-    minAvailable: sum((b) => b.minAvailable),
-    maxPods: sum((b) => b.maxPods),
-    ...(inPlace ? { inPlace } : {}),
-    ...(parts ? { partition: { maxUpdated: sum((b) => b.partition?.maxUpdated ?? 0) } } : {}),
+    minAvailable: low(of((b) => b.minAvailable)),
+    maxPods: high(of((b) => b.maxPods)),
+    ...(first?.inPlace
+      ? {
+          inPlace: {
+            creates: high(of((b) => b.inPlace?.creates)),
+            deletes: high(of((b) => b.inPlace?.deletes)),
+          },
+        }
+      : {}),
+    ...(first?.partition ? { partition: { maxUpdated: high(of((b) => b.partition?.maxUpdated)) } } : {}),
+  };
+}
+
+const ZERO: Bounds = { minAvailable: 0, maxPods: 0 };
+
+/**
+ * Each subset within its CloneSet's bounds, the whole within their sums, every pod on its zone's nodes. The split
+ * before the change is the one the CloneSets hold in `workloads` when checking begins (heldSplit); the split after it
+ * any the program may reach from there (reachableSplits: one unless a scale's round fails half-way), each subset
+ * and the whole held to the loosest of those, each alone as strict as before.
+ */
+export function udBounds(
+  plan: RolloutPlan,
+  partition: number | undefined,
+  nodes: NodeLabels,
+  workloads: readonly WorkloadObj[] = [],
+): Bounds {
+  const parts = partition === undefined ? undefined : udPartitions(plan.replicas, partition);
+  const before = heldSplit(plan.replicas, workloads);
+  const afters = reachableSplits(plan.scaleTo, before).splits;
+  const each = afters.map((after) =>
+    Object.entries(subsetPlans(plan, before, after)).map(
+      ([s, p]) => [s, cloneSetBounds(p, parts?.[s])] as const,
+    ),
+  );
+  const groups = Object.fromEntries(
+    NAMES.map((s) => [
+      s,
+      fold(
+        each.map((bs) => bs.find(([g]) => g === s)?.[1] ?? ZERO),
+        least,
+        most,
+      ),
+    ]),
+  );
+  return {
+    ...fold(
+      each.map((bs) =>
+        fold(
+          bs.map(([, b]) => b),
+          total,
+          total,
+        ),
+      ),
+      least,
+      most,
+    ),
     groups,
     placement: subsetNodes(nodes),
   };
@@ -156,27 +264,31 @@ export function udDone(o: WorkloadObj | undefined, generation: number, n: number
   );
 }
 
+/** The live CloneSets of subset `name`. */
+function subsetCloneSets(workloads: readonly WorkloadObj[], name: string): WorkloadObj[] {
+  return workloads.filter(
+    (o) =>
+      o.kind === 'CloneSet' && o.metadata?.labels?.[SUBSET_LABEL] === name && !o.metadata?.deletionTimestamp,
+  );
+}
+
 /**
- * What is wrong once a rollout is done (`udDone`): each subset one CloneSet, replicas as the allocation says for
- * `plan.scaleTo` (their sum the UnitedDeployment's), partition 0, and the status's subset view the same.
+ * What is wrong once a rollout is done (`udDone`): each subset one CloneSet, partition 0, replicas as the allocator
+ * says for `plan.scaleTo` from the subsets' replicas as they are (so an even split wherever the remainder went: the
+ * allocator keeps it there), their sum the UnitedDeployment's, and the status's subset view the same.
  */
 export function udProblems(
   ud: WorkloadObj | undefined,
   others: readonly WorkloadObj[],
   plan: RolloutPlan,
 ): string[] {
-  const want = evenSplit(plan.scaleTo, NAMES, evenSplit(plan.replicas));
+  const want = evenSplit(plan.scaleTo, NAMES, subsetReplicas(others));
   const problems: string[] = [];
   const specReplicas = specOf<{ replicas?: number }>(ud)?.replicas;
   if (specReplicas !== plan.scaleTo) problems.push(`spec.replicas ${specReplicas}, ${plan.scaleTo} set`);
   const s = status(ud);
   for (const name of NAMES) {
-    const mine = others.filter(
-      (o) =>
-        o.kind === 'CloneSet' &&
-        o.metadata?.labels?.[SUBSET_LABEL] === name &&
-        !o.metadata?.deletionTimestamp,
-    );
+    const mine = subsetCloneSets(others, name);
     const spec = specOf<{ replicas?: number; updateStrategy?: { partition?: number } }>(mine[0]);
     if (mine.length !== 1) problems.push(`subset ${name}: ${mine.length} CloneSets`);
     else if (spec?.replicas !== want[name] || (spec?.updateStrategy?.partition ?? 0) !== 0)
