@@ -17,6 +17,12 @@ const conflict = new ConflictError({ status: 409, reason: 'Conflict', serverMess
 const throttled = new TooManyRequestsError({ status: 429, serverMessage: 'slow down' });
 const notFound = new NotFoundError({ status: 404, reason: 'NotFound', serverMessage: 'pods "a" not found' });
 
+/** A read-back that fails its first call, then answers `found`. */
+function failingOnce(found: boolean): () => Promise<boolean> {
+  let calls = 0;
+  return () => (calls++ === 0 ? Promise.reject(server) : Promise.resolve(found));
+}
+
 describe('writes without an answer (docs/adr/0061-writes-without-an-answer.md)', () => {
   it.each<[string, unknown, boolean]>([
     ['timed out', timeout, true],
@@ -35,13 +41,20 @@ describe('writes without an answer (docs/adr/0061-writes-without-an-answer.md)',
     ['a 4xx answer settles it without a read', conflict, () => Promise.resolve(true), 'not-applied', 0],
     ['no answer, the read-back finds the write', timeout, () => Promise.resolve(true), 'applied', 1],
     ['no answer, the read-back does not', server, () => Promise.resolve(false), 'not-applied', 1],
-    ['no answer, the read-back fails too', network, () => Promise.reject(server), 'unknown', 1],
+    ['no answer, every read-back fails too', network, () => Promise.reject(server), 'unknown', 3],
+    [
+      'no answer, the first read-back fails, the second finds the write',
+      timeout,
+      failingOnce(true),
+      'applied',
+      2,
+    ],
   ])('%s', async (_, err, readBack, want, reads) => {
     let n = 0;
     const outcome = await settleWrite(err, () => {
       n++;
       return readBack();
-    });
+    }, [0, 0]);
     expect(outcome).toBe(want);
     expect(n).toBe(reads);
   });

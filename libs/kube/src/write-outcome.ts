@@ -5,6 +5,7 @@
  * (its cache shows the write only later), and could, say, make one pod more unavailable than maxUnavailable allows.
  * So the caller reads the object back and settles what happened before it plans again.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { NetworkError, ServerError, TimeoutError, isNotFound } from './errors.js';
 import type { KubeClient } from './client.js';
 import type { ResourceRef } from './client-options.js';
@@ -18,16 +19,29 @@ export function mayHaveBeenApplied(err: unknown): boolean {
   return err instanceof TimeoutError || err instanceof NetworkError || err instanceof ServerError;
 }
 
+/** Pauses before the second and third read-back (ms): a read failing once or twice should not leave it unknown. */
+export const READ_BACK_DELAYS_MS: readonly number[] = [200, 1000];
+
 /**
  * Settles a failed write: `not-applied` when the error says so (a 4xx answer), else what `readBack` finds (true: the
- * write is there), `unknown` when the read-back fails as well.
+ * write is there), tried up to three times ({@link READ_BACK_DELAYS_MS}); `unknown` when every read-back fails. An
+ * unknown outcome holds the caller's expectation until its timeout (5 min), so it should be rare: run AX of
+ * docs/reliability.md had one rollout held that long with a single read-back.
  */
-export async function settleWrite(err: unknown, readBack: () => Promise<boolean>): Promise<WriteOutcome> {
+export async function settleWrite(
+  err: unknown,
+  readBack: () => Promise<boolean>,
+  delaysMs: readonly number[] = READ_BACK_DELAYS_MS,
+): Promise<WriteOutcome> {
   if (!mayHaveBeenApplied(err)) return 'not-applied';
-  try {
-    return (await readBack()) ? 'applied' : 'not-applied';
-  } catch {
-    return 'unknown';
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return (await readBack()) ? 'applied' : 'not-applied';
+    } catch {
+      const delay = delaysMs[attempt];
+      if (delay === undefined) return 'unknown';
+      await sleep(delay);
+    }
   }
 }
 
