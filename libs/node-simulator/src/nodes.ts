@@ -379,6 +379,11 @@ export class NodeManager {
     this.adopting.add(name);
     this.adopt(node)
       .catch((err: unknown) => {
+        // deleted while being adopted: nothing to run (its delete event may have come before the adoption's state)
+        if (isNotFound(err)) {
+          if (!this.informer?.get(name)) this.forgetNode(name);
+          return;
+        }
         this.o.log(`adopting node ${name} failed: ${message(err)}; retrying`);
         const t = setTimeout(() => {
           const latest = this.informer?.get(name);
