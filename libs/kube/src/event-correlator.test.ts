@@ -64,6 +64,12 @@ describe('EventCorrelator', () => {
     expect(new Set(names).size).toBe(3);
   });
 
+  it('starts its sub-millisecond counter where nameOffset says, so two recorders rarely share a name', () => {
+    const names = [0, 1, 0].map((nameOffset) => new EventCorrelator({ nameOffset }).observe(ev('m'), at(0)).name);
+    expect(names[0]).not.toBe(names[1]);
+    expect(names[0]).toBe(names[2]);
+  });
+
   it('combines the 10th distinct message within the window into one aggregate event', () => {
     const c = new EventCorrelator();
     const out = Array.from({ length: 12 }, (_, i) => c.observe(ev(`succeed to create pod web-${i}`), at(i)));

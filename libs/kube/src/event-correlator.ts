@@ -10,6 +10,7 @@
  *
  * client-go's per-object spam filter (token bucket) is not reproduced.
  */
+import { randomInt } from 'node:crypto';
 import type { InvolvedObject } from './event-types.js';
 
 export interface EventCorrelatorOptions {
@@ -19,6 +20,12 @@ export interface EventCorrelatorOptions {
   similarWindowMs?: number;
   /** Entries per cache; client-go: 4096. */
   cacheSize?: number;
+  /**
+   * Where this correlator's sub-millisecond name counter starts, in [0, 1e6); random by default, so two recorders
+   * (two agents, two replicas) naming an event about the same object in the same millisecond rarely pick the same
+   * name. Fixed only by tests.
+   */
+  nameOffset?: number;
 }
 
 export interface EventInput {
@@ -109,9 +116,10 @@ export class EventCorrelator {
   private readonly windowMs: number;
   private readonly observed: Lru<Observed>;
   private readonly similar: Lru<SimilarRecord>;
-  private seq = 0;
+  private seq: number;
 
   constructor(options: EventCorrelatorOptions = {}) {
+    this.seq = options.nameOffset ?? randomInt(1_000_000);
     this.maxSimilar = options.maxSimilar ?? 10;
     this.windowMs = options.similarWindowMs ?? 600_000;
     this.observed = new Lru(options.cacheSize ?? 4096);
@@ -165,7 +173,10 @@ export class EventCorrelator {
     return name;
   }
 
-  /** `<object>.<hex nanoseconds>` like client-go, unique within the process, within 253 characters. */
+  /**
+   * `<object>.<hex nanoseconds>` like client-go, within 253 characters: unique within this correlator; another
+   * process may still pick the same name, which the recorder meets with a new one.
+   */
   private newName(objectName: string, now: Date): string {
     const nanos = BigInt(now.getTime()) * 1_000_000n + BigInt(this.seq++ % 1_000_000);
     const suffix = nanos.toString(16);

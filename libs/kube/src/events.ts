@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import type { KubeClient } from './client.js';
 import { type CorrelatedEvent, EventCorrelator, type EventCorrelatorOptions, type EventInput } from './event-correlator.js';
 import type { CoreEvent, InvolvedObject } from './event-types.js';
-import { NotFoundError } from './errors.js';
+import { AlreadyExistsError, NotFoundError } from './errors.js';
 import type { GroupVersionKind, KubeObject } from './meta.js';
 
 /** The two client calls the recorder needs. */
@@ -112,13 +112,24 @@ export class EventRecorder {
         }
       }
       try {
-        await this.client.create(this.toEvent(input, c));
+        await this.createEvent(input, c, now);
       } catch (e) {
         if (c.action === 'create') this.correlator.forget(c.key);
         throw e;
       }
     } catch (e) {
       this.report(e, { reason: input.reason, message: input.message, involvedObject: input.involvedObject });
+    }
+  }
+
+  /** Creates the Event; a name another recorder took in the same millisecond gets one new name and a second try. */
+  private async createEvent(input: EventInput, c: CorrelatedEvent, now: Date): Promise<void> {
+    try {
+      await this.client.create(this.toEvent(input, c));
+    } catch (e) {
+      if (!(e instanceof AlreadyExistsError)) throw e;
+      const name = this.correlator.rename(c.key, input.involvedObject.name, now);
+      await this.client.create(this.toEvent(input, { ...c, name }));
     }
   }
 
