@@ -59,3 +59,4 @@ export {
   type RolloutPhase,
   type WorkloadRolloutSample,
 } from './rollout-phase.js';
+export { deletePodExpected, type DeleteExpectations, type PodDeleteDeps } from './pod-delete.js';

@@ -4,11 +4,12 @@
  * creations go out in slow-start batches (1, 2, 4, …) stopping after a batch with a failure; each write is expected
  * (scale expectations) and announced with Kubernetes' pod-control events.
  */
-import { type WriteOutcome, createdOnRead, deletedOnRead, isNotFound, settleWrite } from '@regatta/kube';
+import { type WriteOutcome, createdOnRead, isNotFound, settleWrite } from '@regatta/kube';
 import { LifecycleState, type Pod, deleteStep } from '@regatta/lifecycle';
 import { type ControllerRevision, templateFromRevision } from '@regatta/revision';
 import { slowStartBatches } from '@regatta/rollout';
 import { forEachLimited } from '@regatta/runtime';
+import { deletePodExpected } from '@regatta/workload';
 import { nameOf } from '../daemonset-object.js';
 import { REASONS, messages } from '../events.js';
 import { burstReplicas, daemonPodName, newDaemonPod } from '../planning/index.js';
@@ -134,21 +135,11 @@ async function createOutcome(s: DaemonSetSync, pod: Pod, err: unknown): Promise<
 export async function deletePod(s: DaemonSetSync, pod: Pod): Promise<boolean> {
   const { expectations, client, recorder } = s.d;
   const name = nameOf(pod);
-  const ref = { ...POD, namespace: pod.metadata?.namespace, name };
-  expectations.expectScale(s.key, 'delete', name);
   try {
-    await client.delete(ref, pod.metadata?.uid ? { preconditions: { uid: pod.metadata.uid } } : {});
+    if ((await deletePodExpected({ client, expectations, log: s.log }, s.key, pod)) === 'gone') return false;
   } catch (err) {
-    // a delete without an answer may have gone through (docs/adr/0061-writes-without-an-answer.md)
-    const outcome = await settleWrite(err, () => deletedOnRead(client, ref, pod.metadata?.uid));
-    if (outcome === 'applied') s.log.info({ pod: name, err }, 'a delete without an answer went through');
-    else {
-      // unknown: the expectation stays until the cache shows the pod gone, or times out
-      if (outcome === 'not-applied') expectations.observeScale(s.key, 'delete', name);
-      if (isNotFound(err)) return false;
-      void recorder.warning(s.ds, REASONS.FailedDelete, messages.failedDeletePod(name, err));
-      throw err;
-    }
+    void recorder.warning(s.ds, REASONS.FailedDelete, messages.failedDeletePod(name, err));
+    throw err;
   }
   void recorder.normal(s.ds, REASONS.SuccessfulDelete, messages.deletedPod(name));
   return true;

@@ -3,16 +3,9 @@
  * claims before the pod, events with upstream's reasons and messages, deletion through the preDelete hook, identity
  * and storage fixes, and claim owner references for the retention policy.
  */
-import {
-  EventReasons,
-  deletedOnRead,
-  isAlreadyExists,
-  isConflict,
-  isNotFound,
-  settleWrite,
-  writeUpdatePatch,
-} from '@regatta/kube';
+import { EventReasons, isAlreadyExists, isConflict, isNotFound, writeUpdatePatch } from '@regatta/kube';
 import { LifecycleState, type Pod, deleteStep, getPodLifecycleState } from '@regatta/lifecycle';
+import { deletePodExpected } from '@regatta/workload';
 import { ClaimRefsError, ClaimsError } from '../errors.js';
 import { errText, messages } from '../events.js';
 import {
@@ -127,24 +120,18 @@ export async function deletePod(s: AstsSync, pod: Pod): Promise<{ modified: bool
   }
   const name = nameOf(pod);
   const setName = nameOf(s.set);
-  const ref = { ...POD, namespace: pod.metadata?.namespace, name };
-  s.d.expectations.expectScale(s.key, 'delete', name);
+  const gone = (err: unknown) => isNotFound(err) || isConflict(err);
   try {
-    await s.d.client.delete(ref, pod.metadata?.uid ? { preconditions: { uid: pod.metadata.uid } } : {});
+    const result = await deletePodExpected(
+      { client: s.d.client, expectations: s.d.expectations, log: s.log },
+      s.key,
+      pod,
+      gone,
+    );
+    if (result === 'gone') return { modified: false, deleting: false };
   } catch (err) {
-    // a delete without an answer may have gone through (docs/adr/0061-writes-without-an-answer.md); when that cannot
-    // be told, the expectation stays until the cache shows the pod gone, or times out
-    const outcome = await settleWrite(err, () => deletedOnRead(s.d.client, ref, pod.metadata?.uid));
-    if (outcome !== 'applied') {
-      if (outcome === 'not-applied') s.d.expectations.observeScale(s.key, 'delete', name);
-      if (isNotFound(err) || isConflict(err)) return { modified: false, deleting: false };
-      void s.d.recorder.warning(
-        s.set,
-        EventReasons.FailedDelete,
-        messages.podFailed('delete', name, setName, err),
-      );
-      throw err;
-    }
+    void s.d.recorder.warning(s.set, EventReasons.FailedDelete, messages.podFailed('delete', name, setName, err));
+    throw err;
   }
   void s.d.recorder.normal(s.set, EventReasons.SuccessfulDelete, messages.pod('delete', name, setName));
   if (getPodLifecycleState(pod) === LifecycleState.PreparingDelete)

@@ -3,18 +3,12 @@
  * PVCs) in slow-start batches, delete the surplus (through PreparingDelete when a preDelete hook is set), or bring
  * PreparingDelete pods back. Returns true when it changed something (the update step then waits for the next round).
  */
-import {
-  EventReasons,
-  createdOnRead,
-  deletedOnRead,
-  isAlreadyExists,
-  isNotFound,
-  settleWrite,
-} from '@regatta/kube';
+import { EventReasons, createdOnRead, isAlreadyExists, isNotFound, settleWrite } from '@regatta/kube';
 import { LifecycleState, type Pod, getPodLifecycleState } from '@regatta/lifecycle';
 import { type ControllerRevision, templateFromRevision } from '@regatta/revision';
 import { slowStartBatches } from '@regatta/rollout';
 import { forEachLimited } from '@regatta/runtime';
+import { deletePodExpected } from '@regatta/workload';
 import { nameOf } from '../cloneset-object.js';
 import { messages } from '../events.js';
 import {
@@ -163,20 +157,11 @@ async function deletePod(s: CloneSetSync, pod: Pod, pvcs: PersistentVolumeClaim[
   const { expectations, client, recorder } = s.d;
   const { cs, key } = s;
   const name = nameOf(pod);
-  const ref = { ...POD, namespace: pod.metadata?.namespace, name };
-  expectations.expectScale(key, 'delete', name);
   try {
-    await client.delete(ref, pod.metadata?.uid ? { preconditions: { uid: pod.metadata.uid } } : {});
+    if ((await deletePodExpected({ client, expectations, log: s.log }, key, pod)) === 'gone') return false;
   } catch (err) {
-    // a delete without an answer may have gone through (docs/adr/0061-writes-without-an-answer.md); when that cannot
-    // be told, the expectation stays until the cache shows the pod gone, or times out
-    const outcome = await settleWrite(err, () => deletedOnRead(client, ref, pod.metadata?.uid));
-    if (outcome !== 'applied') {
-      if (outcome === 'not-applied') expectations.observeScale(key, 'delete', name);
-      if (isNotFound(err)) return false;
-      void recorder.warning(cs, EventReasons.FailedDelete, messages.failedDeletePod(name, err));
-      throw err;
-    }
+    void recorder.warning(cs, EventReasons.FailedDelete, messages.failedDeletePod(name, err));
+    throw err;
   }
   void recorder.normal(cs, EventReasons.SuccessfulDelete, messages.deletedPod(name));
   for (const pvc of pvcs) {
