@@ -174,6 +174,7 @@ export {
   type WriteOutcome,
   createdOnRead,
   deletedOnRead,
+  generatedOnRead,
   mayHaveBeenApplied,
   settleWrite,
   versionAfter,

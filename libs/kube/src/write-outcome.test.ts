@@ -8,7 +8,13 @@ import {
   TooManyRequestsError,
 } from './errors.js';
 import type { KubeObject } from './meta.js';
-import { deletedOnRead, mayHaveBeenApplied, settleWrite, versionAfter } from './write-outcome.js';
+import {
+  deletedOnRead,
+  generatedOnRead,
+  mayHaveBeenApplied,
+  settleWrite,
+  versionAfter,
+} from './write-outcome.js';
 
 const timeout = new TimeoutError({ status: 0, serverMessage: 'the request timed out' });
 const network = new NetworkError({ status: 0, serverMessage: 'socket hang up' }, false);
@@ -70,6 +76,29 @@ describe('writes without an answer (docs/adr/0061-writes-without-an-answer.md)',
     const read = deletedOnRead(client, { apiVersion: 'v1', kind: 'Pod', namespace: 'ns', name: 'a' }, 'u1');
     if (want === 'throws') await expect(read).rejects.toBe(server);
     else await expect(read).resolves.toBe(want);
+  });
+
+  const owned = (name: string, uid: string): KubeObject => ({
+    metadata: { name, ownerReferences: [{ apiVersion: 'v1', kind: 'X', name: 'ud', uid, controller: true }] },
+  });
+  it.each<[string, KubeObject[], string | undefined]>([
+    ['none listed', [], undefined],
+    ['only the one the cache holds', [owned('web-a-old', 'ud1')], undefined],
+    ['another owner’s', [owned('web-a-x1', 'ud2')], undefined],
+    ['a new one of ours', [owned('web-a-old', 'ud1'), owned('web-a-x2', 'ud1')], 'web-a-x2'],
+  ])('the read-back of a create under a generated name: %s', async (_, items, want) => {
+    const asked: unknown[] = [];
+    const client = {
+      list: (async (ref: unknown, opts: unknown) => {
+        asked.push(ref, opts);
+        return { items };
+      }) as never,
+    };
+    const selector = { matchLabels: { subset: 'a' } };
+    const ref = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', namespace: 'ns' };
+    const found = await generatedOnRead(client, ref, selector, 'ud1', (n) => n === 'web-a-old');
+    expect(found?.metadata?.name).toBe(want);
+    expect(asked).toEqual([ref, { labelSelector: selector }]);
   });
 
   it.each<[string | undefined, string | undefined]>([

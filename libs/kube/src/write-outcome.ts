@@ -8,7 +8,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { NetworkError, ServerError, TimeoutError, isNotFound } from './errors.js';
 import type { KubeClient } from './client.js';
-import type { ResourceRef } from './client-options.js';
+import type { CollectionRef, ResourceRef } from './client-options.js';
+import type { KubeObject } from './meta.js';
+import type { LabelSelector } from './selector.js';
 import { controllerRef } from './owner.js';
 
 /** What a failed write did: `applied` (the answer was lost), `not-applied`, or `unknown` (the read-back failed too). */
@@ -74,6 +76,22 @@ export async function createdOnRead(
     if (isNotFound(err)) return false;
     throw err;
   }
+}
+
+/**
+ * The read-back of a create under a generated name (`metadata.generateName`), which cannot be read by name: the object
+ * `selector` selects in `ref`'s namespace that `ownerUid` controls and the caller's cache does not hold yet (`cached`
+ * false), or undefined when there is none. The selector should pick what only that create makes (a subset's label).
+ */
+export async function generatedOnRead<T extends KubeObject>(
+  client: Pick<KubeClient, 'list'>,
+  ref: CollectionRef,
+  selector: LabelSelector,
+  ownerUid: string | undefined,
+  cached: (name: string) => boolean,
+): Promise<T | undefined> {
+  const { items } = await client.list<T>(ref, { labelSelector: selector });
+  return items.find((o) => controllerRef(o)?.uid === ownerUid && !cached(o.metadata?.name ?? ''));
 }
 
 /**

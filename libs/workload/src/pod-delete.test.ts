@@ -14,7 +14,11 @@ import { describe, expect, it } from 'vitest';
 import { deletePodExpected } from './pod-delete.js';
 import { MemoryCluster } from './testing/memory-cluster.js';
 
-const pod: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { namespace: 'ns', name: 'web-0', uid: 'u1' } };
+const pod: KubeObject = {
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { namespace: 'ns', name: 'web-0', uid: 'u1' },
+};
 const timeout = () => new TimeoutError({ status: 0, serverMessage: 'DELETE pods/web-0 timed out' });
 const unavailable = () => new ServerError({ status: 503, serverMessage: 'unavailable' });
 
@@ -32,7 +36,12 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { name: 'answered: deleted, expected until the cache shows it', applied: true, result: 'deleted', pending: true },
+  {
+    name: 'answered: deleted, expected until the cache shows it',
+    applied: true,
+    result: 'deleted',
+    pending: true,
+  },
   {
     name: 'answer lost, the read-back finds it gone: deleted',
     applied: true,

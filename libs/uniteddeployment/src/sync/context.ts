@@ -1,5 +1,5 @@
 /** What the UnitedDeployment reconcile steps read and write through (the kit's readers and client fit). */
-import type { KubeObject } from '@regatta/kube';
+import type { KubeClient, KubeObject } from '@regatta/kube';
 import type { Expectations, Logger } from '@regatta/runtime';
 import type { KubeWriter, ObjectReader } from '@regatta/workload';
 import type { SubsetReaderName } from '../subset/kinds.js';
@@ -12,7 +12,8 @@ export interface EventSink {
 export type UnitedDeploymentReaders = Record<SubsetReaderName | 'uniteddeployments' | 'pods' | 'revisions', ObjectReader<KubeObject>>;
 
 export interface SyncDeps extends UnitedDeploymentReaders {
-  client: KubeWriter;
+  /** `list` for reading back a subset create without an answer (its name is generated). */
+  client: KubeWriter & Pick<KubeClient, 'list'>;
   expectations: Expectations;
   recorder: EventSink;
 }

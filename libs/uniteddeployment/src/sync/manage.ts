@@ -6,7 +6,7 @@
  * and `SubsetUpdated` and the events' wording as upstream (the subset type in parentheses).
  */
 import type { Pod } from '@regatta/api';
-import { TimeoutError, cloneJson, isConflict, isNotFound, setCondition } from '@regatta/kube';
+import { TimeoutError, cloneJson, generatedOnRead, isConflict, isNotFound, setCondition, settleWrite } from '@regatta/kube';
 import { REASONS, SUBSET_NAME_LABEL, UD_REVISION_LABEL, UnitedDeploymentConditions } from '../keys.js';
 import type { SubsetTarget, SubsetsPlan } from '../planning/plan.js';
 import { buildSubsetWorkload } from '../subset/build.js';
@@ -43,25 +43,57 @@ function subsetOf(ud: UnitedDeployment, name: string): Subset {
   return (ud.spec.topology?.subsets ?? []).find((x) => x.name === name) ?? { name };
 }
 
+/**
+ * Creates a subset workload. Its name is generated, so a create whose answer was lost (a timeout, a 5xx) is read back
+ * by the subset's label and the UnitedDeployment's uid (docs/adr/0061-writes-without-an-answer.md): found, it counts
+ * as created and the next round waits for the cache to show it, instead of making a second workload for the subset;
+ * not found, the failure stands. Unreadable: a timeout is taken as done (undefined), as before the read-back.
+ */
+async function createSubset(
+  s: StepContext,
+  ud: UnitedDeployment,
+  kind: SubsetKind,
+  name: string,
+  obj: SubsetWorkload,
+): Promise<SubsetWorkload | undefined> {
+  const ns = ud.metadata?.namespace;
+  try {
+    return await s.d.client.create<SubsetWorkload>(obj);
+  } catch (err) {
+    let found: SubsetWorkload | undefined;
+    const outcome = await settleWrite(err, async () => {
+      const ref = { apiVersion: kind.apiVersion, kind: kind.kind, ...(ns ? { namespace: ns } : {}) };
+      const selector = { matchLabels: { [SUBSET_NAME_LABEL]: name } };
+      found = await generatedOnRead<SubsetWorkload>(s.d.client, ref, selector, ud.metadata?.uid, (n) =>
+        s.d[kind.reader].get(ns, n) !== undefined,
+      );
+      return found !== undefined;
+    });
+    if (outcome === 'applied' && found) {
+      s.log.info({ subset: name, workload: found.metadata?.name, err }, 'a subset create without an answer went through');
+      return found;
+    }
+    if (outcome === 'unknown' && err instanceof TimeoutError) {
+      s.log.warn({ subset: name, err }, 'creating a subset timed out');
+      return undefined;
+    }
+    throw err;
+  }
+}
+
 export async function manageSubsets(s: StepContext, m: ManageInput): Promise<ManageResult> {
   const { ud, kind, plan } = m;
   const ns = ud.metadata?.namespace;
   let conditions = m.conditions;
   const writes: SubsetWrite[] = [];
 
-  // creates in slow-start batches; a timeout is taken as done (the object may well exist: the next round sees it)
+  // creates in slow-start batches; one without an answer is read back (createSubset)
   const created: string[] = [];
   const creates = await inSlowStartBatches(plan.create, async (name) => {
     const t = m.target(name);
     const obj = buildSubsetWorkload({ ud, kind, subset: subsetOf(ud, name), revision: t.revision, replicas: t.replicas, partition: t.partition });
-    let out: SubsetWorkload;
-    try {
-      out = await s.d.client.create<SubsetWorkload>(obj);
-    } catch (err) {
-      if (!(err instanceof TimeoutError)) throw err;
-      s.log.warn({ subset: name, err }, 'creating a subset timed out');
-      return;
-    }
+    const out = await createSubset(s, ud, kind, name, obj);
+    if (!out) return;
     const createdName = out.metadata?.name ?? '';
     if (!s.d[kind.reader].get(ns, createdName)) s.d.expectations.expectScale(s.key, 'create', createdName);
     created.push(createdName);

@@ -3,17 +3,20 @@
  * cache would show them, here always up to date) and written through a {@link KubeWriter} that applies each write
  * and records it. Patches: `merge` is a JSON merge patch; `strategic` is one too, except that `ownerReferences`
  * merge by uid (`$patch: delete` removes) and `status.conditions` by type, as the API server does for pods.
- * `failOn` makes chosen writes fail. Not an API server: no admission, no validation, no generation bumps.
+ * `list` reads (unrecorded) by LabelSelector. `failOn` makes chosen writes fail. Not an API server: no admission, no validation, no generation bumps.
  */
 import {
   AlreadyExistsError,
   ConflictError,
   type JsonPatchOperation,
+  type KubeClient,
   type KubeObject,
+  type LabelSelector,
   NotFoundError,
   applyJsonPatch,
   applyMergePatch,
   controllerRef,
+  labelSelectorMatches,
 } from '@regatta/kube';
 import type { KubeWriter, ObjectReader } from '../types.js';
 
@@ -125,11 +128,22 @@ export class MemoryCluster {
     };
   }
 
-  readonly writer: KubeWriter = {
+  readonly writer: KubeWriter & Pick<KubeClient, 'list'> = {
     get: async <T extends KubeObject>(ref: Ref): Promise<T> => {
       const o = this.get<T>(ref.kind, ref.namespace, ref.name);
       if (!o) throw this.#notFound(ref);
       return structuredClone(o);
+    },
+    // a read: not recorded; selectors as LabelSelector objects only (strings are not parsed here)
+    list: async <T extends KubeObject>(ref: Omit<Ref, 'name'>, opts: { labelSelector?: unknown } = {}) => {
+      if (typeof opts.labelSelector === 'string') throw new TypeError('MemoryCluster lists by LabelSelector objects only');
+      const selector = opts.labelSelector as LabelSelector | undefined;
+      const items = this.all(ref.kind).filter(
+        (o) =>
+          (ref.namespace === undefined || o.metadata?.namespace === ref.namespace) &&
+          (selector === undefined || labelSelectorMatches(selector, o.metadata?.labels)),
+      );
+      return { items: structuredClone(items) as T[], metadata: {} };
     },
     create: async <T extends KubeObject>(input: T): Promise<T> => {
       // `generateName` without a name: the server's suffix, here a counter
@@ -186,7 +200,7 @@ export class MemoryCluster {
       this.#objects.delete(keyOf(ref.kind, ref.namespace, ref.name));
       return cur as T;
     },
-  } as unknown as KubeWriter;
+  } as unknown as KubeWriter & Pick<KubeClient, 'list'>;
 
   #patch(ref: Ref, patch: unknown, type: string): KubeObject {
     const cur = this.#existing(ref);
