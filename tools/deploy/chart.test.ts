@@ -119,9 +119,19 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
     const ms = rendered['all-on']!;
     for (const c of CONTROLLER_NAMES) {
       const got = grants(rulesOf(ms, 'ClusterRole', `regatta-${c}`));
-      // the one live list: the Advanced StatefulSet webhook reads the StorageClasses (the default class) when an
-      // update may resize claims (libs/asts webhooks.ts); nothing is watched
-      const live = { asts: ['list storage.k8s.io/storageclasses'] }[c as string] ?? [];
+      // the live lists: the Advanced StatefulSet webhook reads the StorageClasses (the default class) when an
+      // update may resize claims (libs/asts webhooks.ts); the UnitedDeployment program reads back a subset create
+      // without an answer by its label (docs/adr/0061); nothing is watched
+      const live =
+        {
+          asts: ['list storage.k8s.io/storageclasses'],
+          uniteddeployment: [
+            'list apps.kruise.io/clonesets',
+            'list apps.kruise.io/statefulsets',
+            'list apps/statefulsets',
+            'list apps/deployments',
+          ],
+        }[c as string] ?? [];
       expect(
         [...got].filter((g) => /^(list|watch) /.test(g)),
         c,

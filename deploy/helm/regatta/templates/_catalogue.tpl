@@ -118,8 +118,9 @@ uniteddeployment:
     - { group: apps, resource: controllerrevisions }
     - { group: "", resource: namespaces }
   writes:
-    - { apiGroups: [apps.kruise.io], resources: [clonesets, statefulsets], verbs: [get, create, update, patch, delete] }
-    - { apiGroups: [apps], resources: [statefulsets, deployments], verbs: [get, create, update, patch, delete] }
+    # list: a subset create without an answer is read back by the subset's label (its name is generated, ADR 0061)
+    - { apiGroups: [apps.kruise.io], resources: [clonesets, statefulsets], verbs: [get, list, create, update, patch, delete] }
+    - { apiGroups: [apps], resources: [statefulsets, deployments], verbs: [get, list, create, update, patch, delete] }
     - { apiGroups: [apps], resources: [controllerrevisions], verbs: [get, create, update, patch, delete] }
     - { apiGroups: [apps.kruise.io], resources: [uniteddeployments], verbs: [get, patch] }
     - { apiGroups: [apps.kruise.io], resources: [uniteddeployments/status], verbs: [patch] }
