@@ -2,7 +2,7 @@ import { LIFECYCLE_STATE_KEY, type Pod } from '@regatta/lifecycle';
 import { describe, expect, it } from 'vitest';
 import { INSTANCE_ID_LABEL } from './instance-id.js';
 import type { PersistentVolumeClaim } from './pvc.js';
-import { planScale } from './scale-plan.js';
+import { MAX_CREATIONS_PER_ROUND, planScale } from './scale-plan.js';
 import { SPECIFIED_DELETE_KEY, type CloneSetRolloutSpec } from '@regatta/rollout';
 
 const now = new Date('2024-05-01T12:00:00Z');
@@ -51,6 +51,32 @@ const plan = (
   pvcs: PersistentVolumeClaim[] = [],
   rev = 'sample-b976d4544',
 ) => planScale({ spec: s, pods, pvcs, currentRevision: rev, updateRevision: rev }, { now, random: seq([0]) });
+
+describe('planScale: creations per round', () => {
+  it.each([
+    [3, 0, 3],
+    [501, 0, MAX_CREATIONS_PER_ROUND],
+    [2147483647, 10, MAX_CREATIONS_PER_ROUND],
+  ])(
+    'replicas %i with %i pods: %i creations this round, no ScaleUpLimited',
+    { timeout: 5000 },
+    (replicas, have, want) => {
+      const pods = Array.from({ length: have }, (_, i) => readyPod(`sample-${i}`));
+      const p = planScale(
+        {
+          spec: spec({ replicas, updateStrategy: { maxUnavailable: '100%' } }),
+          pods,
+          pvcs: [],
+          currentRevision: 'sample-b976d4544',
+          updateRevision: 'sample-b976d4544',
+        },
+        { now, random: seeded(7) },
+      );
+      expect(p.action === 'create' && p.creations.length).toBe(want);
+      expect(p.action === 'create' && p.scaleUpLimited).toBe(false);
+    },
+  );
+});
 
 // TestScale (`pkg/controller/cloneset/sync/cloneset_scale_test.go`): 3 cases
 describe('planScale (TestScale)', () => {

@@ -91,6 +91,13 @@ function topologyKeys(spec: CloneSetRolloutSpec): { topologyKey: string }[] {
   });
 }
 
+/**
+ * Pods one round creates at most, as the ReplicaSet controller's `burstReplicas`: the rest come in the next rounds,
+ * once the cache shows these. Upstream plans every missing pod at once; with `replicas` near int32's maximum that
+ * meant two billion instance ids, a loop that held the program for minutes (docs/reliability.md finding 17).
+ */
+export const MAX_CREATIONS_PER_ROUND = 500;
+
 /** Plans one scale step. */
 export function planScale(input: ScaleInput, options: ScaleOptions): ScalePlan {
   const { spec, pods, pvcs } = input;
@@ -125,7 +132,7 @@ export function planScale(input: ScaleInput, options: ScaleOptions): ScalePlan {
 
   // 3. scale out
   if (diffs.scaleUpNum > 0) {
-    const ids = availableInstanceIds(diffs.scaleUpLimit, pods, pvcs, options.random);
+    const ids = availableInstanceIds(Math.min(diffs.scaleUpLimit, MAX_CREATIONS_PER_ROUND), pods, pvcs, options.random);
     const current = Math.min(diffs.scaleUpNumOldRevision, ids.length);
     const creations = ids.map((id, i): PodCreation => ({ id, revision: i < current ? 'current' : 'update' }));
     if (creations.length === 0) return { action: 'none', diffs, reason: 'scaleUpLimited', scaleUpLimited };
