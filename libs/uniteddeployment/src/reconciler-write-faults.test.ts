@@ -6,6 +6,7 @@ import { Expectations } from '@regatta/runtime';
 import { MemoryCluster, type ObjectReader } from '@regatta/workload';
 import { describe, expect, it } from 'vitest';
 import { UnitedDeploymentReconciler } from './reconciler.js';
+import { demoUnitedDeployment } from './testing/demo.js';
 import type { UnitedDeployment } from './types.js';
 
 const log = {
@@ -16,29 +17,6 @@ const log = {
 } as never;
 const ctx = { reconcileID: 'r', log, signal: new AbortController().signal };
 const empty: ObjectReader<KubeObject> = { get: () => undefined, byIndex: () => [], list: () => [] };
-
-const ud: UnitedDeployment = {
-  apiVersion: 'apps.kruise.io/v1beta1',
-  kind: 'UnitedDeployment',
-  metadata: { name: 'demo', namespace: 'ns', uid: 'ud-1', generation: 1, resourceVersion: '1' },
-  spec: {
-    replicas: 4,
-    selector: { matchLabels: { app: 'demo' } },
-    template: {
-      cloneSetTemplate: {
-        metadata: { labels: { app: 'demo' } },
-        spec: {
-          selector: { matchLabels: { app: 'demo' } },
-          template: {
-            metadata: { labels: { app: 'demo' } },
-            spec: { containers: [{ name: 'main', image: 'nginx' }] },
-          },
-        } as never,
-      },
-    },
-    topology: { subsets: [{ name: 'a' }, { name: 'b' }] },
-  },
-};
 
 interface Fault {
   /** The first CloneSet create is applied before its error. */
@@ -55,6 +33,7 @@ interface Fault {
 function world(fault: Fault, subsetNames = ['a', 'b']) {
   const c = new MemoryCluster();
   const expectations = new Expectations();
+  const ud = demoUnitedDeployment();
   const obj: UnitedDeployment = {
     ...ud,
     spec: { ...ud.spec, topology: { subsets: subsetNames.map((name) => ({ name })) } },

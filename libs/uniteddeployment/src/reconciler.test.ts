@@ -4,6 +4,7 @@ import type { KubeObject } from '@regatta/kube';
 import { Expectations } from '@regatta/runtime';
 import { MemoryCluster, type ObjectReader } from '@regatta/workload';
 import { UnitedDeploymentReconciler } from './reconciler.js';
+import { demoUnitedDeployment as ud } from './testing/demo.js';
 import type { UnitedDeployment } from './types.js';
 
 const log = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined } as never;
@@ -46,27 +47,6 @@ function setup(ud: UnitedDeployment, provider?: TracerProvider, now = () => new 
   };
   return { cluster, events, run, sets, edit };
 }
-
-const ud = (): UnitedDeployment => ({
-  apiVersion: 'apps.kruise.io/v1beta1',
-  kind: 'UnitedDeployment',
-  metadata: { name: 'demo', namespace: 'ns', uid: 'ud-1', generation: 1, resourceVersion: '1' },
-  spec: {
-    replicas: 4,
-    selector: { matchLabels: { app: 'demo' } },
-    template: {
-      cloneSetTemplate: {
-        metadata: { labels: { app: 'demo' } },
-        spec: {
-          selector: { matchLabels: { app: 'demo' } },
-          template: { metadata: { labels: { app: 'demo' } }, spec: { containers: [{ name: 'main', image: 'nginx' }] } },
-        } as never,
-      },
-    },
-    topology: { subsets: [{ name: 'a' }, { name: 'b' }] },
-    updateStrategy: { type: 'Manual', manualUpdate: { partitions: { a: 1 } } },
-  },
-});
 
 describe('UnitedDeploymentReconciler (in memory)', () => {
   it('creates one CloneSet per subset with the allocation and a revision, and writes the status', async () => {
