@@ -1,5 +1,5 @@
 // `npm run bench [-- --quick] [-- --only=watches,latency,memory,rollout,asts-rollout,ads-rollout,distribution,
-// sidecarset-latency,sidecarset-upgrade,imagepull,coldstart] [-- --rollout-pods=N] [-- --asts-pods=N]
+// sidecarset-latency,sidecarset-upgrade,imagepull,coldstart] [-- --rollout-pods=N] [-- --rollout-type=T] [-- --asts-pods=N]
 // [-- --ads-nodes=N] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --coldstart-pods=N]
 // [-- --sidecarset-node-args='FLAGS'] [-- --sidecarset-gap-ms=N] [-- --peer=kruise [-- --peer-qps=Q] [-- --peer-burst=B]]
 // [-- --keep] [-- --sources]`:
@@ -38,7 +38,16 @@ import { captureRunningPod } from './pod-template.js';
 import { benchAdsRollout } from './rollout-ads.js';
 import { benchAstsRollout } from './rollout-asts.js';
 import { benchDistribution, distributionDir, reportDistribution } from './distribution.js';
-import type { Ctx, RolloutConfig, RolloutResult } from './rollout-config.js';
+import {
+  cloneSetRollout,
+  isRolloutTypeArg,
+  parseRolloutType,
+  RolloutArgsError,
+  type CloneSetRollout,
+  type Ctx,
+  type RolloutConfig,
+  type RolloutResult,
+} from './rollout-config.js';
 import { benchRollout, reportRollout } from './rollout.js';
 import { isPeerArg, parsePeerArgs, PeerArgsError, type PeerOptions } from './peer-config.js';
 import { reportPeer } from './peer-report.js';
@@ -65,7 +74,7 @@ const BENCHMARKS = [
   'imagepull',
   'coldstart',
 ];
-const usage = `usage: npm run bench [-- --quick] [-- --only=${BENCHMARKS.join(',')}] [-- --rollout-pods=N] [-- --asts-pods=N] [-- --ads-nodes=N] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --coldstart-pods=N] [-- --sidecarset-node-args='FLAGS'] [-- --sidecarset-gap-ms=N] [-- --peer=kruise [-- --peer-qps=Q] [-- --peer-burst=B]] [-- --keep] [-- --sources]`;
+const usage = `usage: npm run bench [-- --quick] [-- --only=${BENCHMARKS.join(',')}] [-- --rollout-pods=N] [-- --rollout-type=ReCreate|InPlaceIfPossible|InPlaceOnly] [-- --asts-pods=N] [-- --ads-nodes=N] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --coldstart-pods=N] [-- --sidecarset-node-args='FLAGS'] [-- --sidecarset-gap-ms=N] [-- --peer=kruise [-- --peer-qps=Q] [-- --peer-burst=B]] [-- --keep] [-- --sources]`;
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 /** Run the programs from their TypeScript sources under tsx instead of their bundles (a baseline for section 3). */
@@ -119,6 +128,15 @@ if (coldPods !== undefined && !(Number.isInteger(coldPods) && coldPods >= 10)) {
   console.error(`--coldstart-pods wants an integer of at least 10, got ${coldPodsArg}`);
   process.exit(2);
 }
+/** Benchmark 4's CloneSet update strategy type (`--rollout-type`, InPlaceIfPossible by default; rollout-config.ts). */
+let rolloutHow: CloneSetRollout;
+try {
+  rolloutHow = cloneSetRollout(parseRolloutType(args));
+} catch (err) {
+  if (!(err instanceof RolloutArgsError)) throw err;
+  console.error(`${err.message}; ${usage}`);
+  process.exit(2);
+}
 /** `--peer=kruise`: benchmarks 4, 5 and 6 run their CloneSet, Advanced StatefulSet and Advanced DaemonSet a third
  * time with kruise-manager, benchmark 10 starts it cold too (peer-config.ts). */
 let peer: PeerOptions | undefined;
@@ -144,11 +162,16 @@ for (const a of args) {
     !a.startsWith('--coldstart-pods=') &&
     !a.startsWith('--sidecarset-node-args=') &&
     !a.startsWith('--sidecarset-gap-ms=') &&
+    !isRolloutTypeArg(a) &&
     !isPeerArg(a)
   ) {
     console.error(`unknown argument ${a}; ${usage}`);
     process.exit(2);
   }
+}
+if (args.some(isRolloutTypeArg) && !only.has('rollout')) {
+  console.error(`--rollout-type is benchmark 4's (--only=rollout); ${usage}`);
+  process.exit(2);
 }
 const PEER_BENCHMARKS = ['rollout', 'asts-rollout', 'ads-rollout', 'coldstart'];
 if (peer && !PEER_BENCHMARKS.some((b) => only.has(b))) {
@@ -255,10 +278,10 @@ try {
   if (only.has('watches') || only.has('latency') || only.has('memory')) await busBenchmarks();
   if (only.has('rollout'))
     await rolloutBenchmark(
-      `4. rollout of ${rolloutConfig.replicas} pods, CloneSet in place vs Deployment`,
+      `4. rollout of ${rolloutConfig.replicas} pods, CloneSet ${rolloutHow.how} vs Deployment`,
       'rollout',
       rolloutConfig,
-      benchRollout,
+      (ctx) => benchRollout(ctx, rolloutHow.type),
       peer,
     );
   if (only.has('asts-rollout'))

@@ -1,6 +1,7 @@
 // The rollout benchmarks' settings and what they measure (docs/benchmarks-rollouts.md): the workload both sides
 // roll out, and the result of each side. One shape for every comparison (CloneSet vs Deployment,
 // Advanced StatefulSet vs StatefulSet, Advanced DaemonSet vs DaemonSet).
+import { CLONESET_UPDATE_STRATEGY_TYPES, type CloneSetUpdateStrategyType } from '@regatta/api';
 import type { LocalCluster } from '@regatta/local-cluster';
 import type { AuditWindow, WriteTally } from './rollout-audit.js';
 import type { PeerOptions } from './peer-config.js';
@@ -40,6 +41,9 @@ export const TAIL_MS = 5_000;
 /** At most this many restarts of the watcher and the controller program together. */
 export const MAX_RESTARTS = 5;
 
+/** A goal for writes per pod: at most this many, or at most the native side's in the same run. */
+export type WritesGoal = number | 'native';
+
 /** A Regatta program that exited while the benchmark ran, and was started again. */
 export interface Restart {
   name: string;
@@ -51,7 +55,7 @@ export interface Restart {
 
 /** What one side of the comparison measured. */
 export interface PhaseResult {
-  /** Short name (`CloneSet`), and the column header (`CloneSet InPlaceIfPossible`). */
+  /** Short name (`CloneSet`), and the column header (`CloneSet InPlaceIfPossible`, `CloneSet ReCreate`). */
   name: string;
   label: string;
   /** Pods this side's budget lets it update at once, and its own bound on the duration, s. */
@@ -98,8 +102,9 @@ export interface RolloutResult extends RolloutConfig {
   /** Regatta's side, and the native baseline measured in the same run. */
   regatta: PhaseResult;
   native: PhaseResult;
-  /** The issue's goal for the controller's pod writes per pod, if it sets one. */
-  writesGoalPerPod?: number;
+  /** The issue's goal for the controller's pod writes per pod, if it sets one: a number, or `native` for "at most
+   * the native controller's, measured in the same run" (a CloneSet recreate against the Deployment's). */
+  writesGoalPerPod?: WritesGoal;
   /** Regatta programs that exited and were started again (none in a healthy run). */
   restarts: Restart[];
   /** client → tally, per side, over the side's window. */
@@ -148,4 +153,58 @@ export function watchesSettled(samples: readonly (readonly [number, number])[], 
     if (t <= last[0] - quietMs) start = i;
   });
   return start >= 0 && samples.slice(start).every(([, c]) => c === last[1]);
+}
+
+export class RolloutArgsError extends Error {
+  readonly code = 'BENCH_ROLLOUT_ARGS';
+  constructor(message: string) {
+    super(message);
+    this.name = 'RolloutArgsError';
+  }
+}
+
+/** The flag benchmark 4 reads for its CloneSet's `updateStrategy.type` (main.ts accepts it besides its own). */
+export const isRolloutTypeArg = (a: string): boolean => a.startsWith('--rollout-type=');
+
+/**
+ * `--rollout-type=T` → the CloneSet update strategy type benchmark 4 rolls out with: one of OpenKruise's (upstream
+ * apis/apps/v1alpha1/cloneset_types.go: ReCreate, InPlaceIfPossible, InPlaceOnly), InPlaceIfPossible without the flag.
+ */
+export function parseRolloutType(args: readonly string[]): CloneSetUpdateStrategyType {
+  const hits = args.filter(isRolloutTypeArg);
+  if (hits.length > 1) throw new RolloutArgsError(`--rollout-type given ${hits.length} times`);
+  const v = hits[0]?.slice('--rollout-type='.length);
+  if (v === undefined) return 'InPlaceIfPossible';
+  const type = CLONESET_UPDATE_STRATEGY_TYPES.find((t) => t === v);
+  if (!type)
+    throw new RolloutArgsError(
+      `--rollout-type wants one of ${CLONESET_UPDATE_STRATEGY_TYPES.join(', ')}, got ${v}`,
+    );
+  return type;
+}
+
+/** How benchmark 4's CloneSet side rolls out with `type`, in the report's words, and the writes goal it has. */
+export interface CloneSetRollout {
+  type: CloneSetUpdateStrategyType;
+  /** The side's column header. */
+  label: string;
+  /** `in place` or `recreate`, for the section's title (`CloneSet recreate vs Deployment`). */
+  how: 'in place' | 'recreate';
+  /** What t is, for the title: a container restarted in place (CloneSet) or a new pod's start (both sides). */
+  t: string;
+  /** Issue 17: an in-place update at most 2 pod writes a pod; a recreate what the ReplicaSet controller's costs. */
+  writesGoalPerPod: WritesGoal;
+}
+
+export function cloneSetRollout(type: CloneSetUpdateStrategyType): CloneSetRollout {
+  const inPlace = type !== 'ReCreate';
+  return {
+    type,
+    label: `CloneSet ${type}`,
+    how: inPlace ? 'in place' : 'recreate',
+    t: inPlace
+      ? "a container to be ready after an in-place restart (CloneSet) or a new pod's start (Deployment)"
+      : "a new pod's start (both sides recreate their pods)",
+    writesGoalPerPod: inPlace ? 2 : 'native',
+  };
 }

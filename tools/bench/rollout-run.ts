@@ -26,6 +26,7 @@ import {
   type PhaseResult,
   type RolloutResult,
   type Restart,
+  type WritesGoal,
 } from './rollout-config.js';
 import { measurePhase, rssNow, type PhaseEnv } from './rollout-measure.js';
 import { CONTROL_PLANE, CONTROLLERS, clusterPids } from './process-memory.js';
@@ -64,7 +65,7 @@ export interface RolloutSpec {
   native: Side;
   /** The same workload as `regatta`'s in a namespace of its own, for kruise-manager (run with `ctx.peer`). */
   peer?: PeerSide;
-  writesGoalPerPod?: number;
+  writesGoalPerPod?: WritesGoal;
 }
 
 /** The benchmark's change, the same on both sides: the first container's image, as `kubectl set image` does. */

@@ -1,12 +1,13 @@
 // Benchmark 4: an image change rolled out over N pods, by a CloneSet in place (Regatta's cloneset
-// controller, InPlaceIfPossible) and by a native Deployment (kube-controller-manager, RollingUpdate:
-// pods recreated), in the same cluster and the same run, with the same disruption budget
+// controller, InPlaceIfPossible; `--rollout-type` picks another update strategy type, ReCreate for a recreate)
+// and by a native Deployment (kube-controller-manager, RollingUpdate: pods recreated), in the same cluster and
+// the same run, with the same disruption budget
 // (maxUnavailable 10 %) and the same simulated time t for a container to start (new pod) or restart
 // (in place). Measured: duration from the image patch to done, against the bound ceil(N/batch)·t; the
 // controllers' API writes per pod (from the API server's audit log, by user agent); the controllers'
 // CPU seconds and peak memory; the largest number of pods unavailable at once. The run is the rollout
 // benchmarks' common one (rollout-run.ts); this file says what the two sides are.
-import { defaultCloneSet, type CloneSet } from '@regatta/api';
+import { defaultCloneSet, type CloneSet, type CloneSetUpdateStrategyType } from '@regatta/api';
 import type { KubeObject } from '@regatta/kube';
 import {
   IMAGE_OLD,
@@ -14,6 +15,7 @@ import {
   MAX_UNAVAILABLE,
   batchOf,
   benchPodSpec,
+  cloneSetRollout,
   rolloutBoundS,
   type Ctx,
   type RolloutResult,
@@ -26,8 +28,13 @@ import { CLONESETS, DEPLOYMENTS, type CloneSetObj, type DeploymentObj } from './
 export type { RolloutConfig, RolloutResult } from './rollout-config.js';
 export { reportRollout } from './rollout-report.js';
 
-export async function benchRollout(ctx: Ctx): Promise<RolloutResult> {
+/** Benchmark 4 with the CloneSet's `updateStrategy.type` (main.ts `--rollout-type`; InPlaceIfPossible by default). */
+export async function benchRollout(
+  ctx: Ctx,
+  type: CloneSetUpdateStrategyType = 'InPlaceIfPossible',
+): Promise<RolloutResult> {
   const { replicas: n, restartMs: t } = ctx;
+  const how = cloneSetRollout(type);
   const batch = batchOf(MAX_UNAVAILABLE, n);
   const boundS = rolloutBoundS(n, batch, t);
   // no webhook runs here, so the CloneSet is sent as the mutating webhook would leave it
@@ -40,7 +47,7 @@ export async function benchRollout(ctx: Ctx): Promise<RolloutResult> {
       selector: { matchLabels: { app: 'bench-cs' } },
       template: { metadata: { labels: { app: 'bench-cs' } }, spec: benchPodSpec(IMAGE_OLD) },
       updateStrategy: {
-        type: 'InPlaceIfPossible',
+        type,
         maxUnavailable: MAX_UNAVAILABLE,
         maxSurge: 0,
         partition: 0,
@@ -49,7 +56,7 @@ export async function benchRollout(ctx: Ctx): Promise<RolloutResult> {
   } as unknown as CloneSet);
   const regatta: Side = {
     name: 'CloneSet',
-    label: 'CloneSet InPlaceIfPossible',
+    label: how.label,
     object: cloneSet as unknown as KubeObject,
     resource: CLONESETS,
     batch,
@@ -60,12 +67,11 @@ export async function benchRollout(ctx: Ctx): Promise<RolloutResult> {
   return runRollout(ctx, {
     title:
       `Rollout of an image change over N = ${n} pods, maxUnavailable ${MAX_UNAVAILABLE} (batch ${batch}), ` +
-      `t = ${(t / 1000).toFixed(1)} s for a container to be ready after an in-place restart ` +
-      `(CloneSet) or a new pod's start (Deployment); bound ceil(N/batch)·t = ${boundS.toFixed(1)} s for both`,
+      `t = ${(t / 1000).toFixed(1)} s for ${how.t}; bound ceil(N/batch)·t = ${boundS.toFixed(1)} s for both`,
     nodes: Math.max(3, Math.ceil((2 * n) / MAX_PODS_PER_NODE)),
     maxPods: MAX_PODS_PER_NODE,
     app: 'cloneset',
-    writesGoalPerPod: 2,
+    writesGoalPerPod: how.writesGoalPerPod,
     regatta,
     // --peer=kruise: the identical CloneSet, in a namespace of its own, with kruise-manager as its controller
     ...(ctx.peer ? { peer: kruisePeerSide(regatta, 'cloneset-controller', OPENKRUISE_VERSION) } : {}),
