@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { batchOf, rolloutBoundS, watchesSettled } from './rollout-config.js';
+import {
+  batchOf,
+  cloneSetRollout,
+  isRolloutTypeArg,
+  parseRolloutType,
+  RolloutArgsError,
+  rolloutBoundS,
+  watchesSettled,
+} from './rollout-config.js';
 import { daemonSetDone } from './rollout-ads.js';
 import { statefulSetDone } from './rollout-asts.js';
 
@@ -131,5 +139,50 @@ describe('watchesSettled', () => {
     ], // settled back
   ] as const)('%j over %i ms → %s', (samples, quiet, want) => {
     expect(watchesSettled(samples, quiet)).toBe(want);
+  });
+});
+
+describe('parseRolloutType', () => {
+  it.each([
+    // args, CloneSet update strategy type
+    [[], 'InPlaceIfPossible'],
+    [['--quick', '--rollout-pods=200'], 'InPlaceIfPossible'],
+    [['--rollout-type=ReCreate'], 'ReCreate'],
+    [['--rollout-type=InPlaceIfPossible'], 'InPlaceIfPossible'],
+    [['--only=rollout', '--rollout-type=InPlaceOnly', '--quick'], 'InPlaceOnly'],
+  ] as const)('%j → %s', (args, want) => {
+    expect(parseRolloutType(args)).toBe(want);
+  });
+
+  it.each([
+    [['--rollout-type=Recreate'], /wants one of ReCreate, InPlaceIfPossible, InPlaceOnly, got Recreate/], // a Deployment's
+    [['--rollout-type=inplaceifpossible'], /got inplaceifpossible/], // case matters, as in the API
+    [['--rollout-type='], /wants one of/],
+    [['--rollout-type=ReCreate', '--rollout-type=InPlaceOnly'], /given 2 times/],
+  ] as const)('%j is refused', (args, message) => {
+    expect(() => parseRolloutType(args)).toThrow(RolloutArgsError);
+    expect(() => parseRolloutType(args)).toThrow(message);
+  });
+
+  it('claims only its own flag', () => {
+    expect(
+      ['--rollout-type=ReCreate', '--rollout-pods=100', '--rollout-types', '--quick'].map(isRolloutTypeArg),
+    ).toEqual([true, false, false, false]);
+  });
+});
+
+describe('cloneSetRollout', () => {
+  it.each([
+    // type, label, how, writes goal per pod
+    ['InPlaceIfPossible', 'CloneSet InPlaceIfPossible', 'in place', 2],
+    ['InPlaceOnly', 'CloneSet InPlaceOnly', 'in place', 2],
+    ['ReCreate', 'CloneSet ReCreate', 'recreate', 'native'], // issue 17: what the ReplicaSet controller's costs
+  ] as const)('%s → %s, %s, goal %s', (type, label, how, goal) => {
+    expect(cloneSetRollout(type)).toMatchObject({ type, label, how, writesGoalPerPod: goal });
+  });
+
+  it("says t is a new pod's start on both sides for a recreate, an in-place restart otherwise", () => {
+    expect(cloneSetRollout('ReCreate').t).toBe("a new pod's start (both sides recreate their pods)");
+    expect(cloneSetRollout('InPlaceOnly').t).toContain('in-place restart (CloneSet)');
   });
 });

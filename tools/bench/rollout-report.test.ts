@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WriteTally } from './rollout-audit.js';
 import type { PhaseResult, RolloutResult } from './rollout-config.js';
-import { reportRollout } from './rollout-report.js';
+import { reportRollout, writesGoalCell } from './rollout-report.js';
 
 const phase = (
   o: Partial<PhaseResult> & Pick<PhaseResult, 'name' | 'label' | 'batch' | 'boundS'>,
@@ -108,6 +108,31 @@ describe('reportRollout', () => {
     expect(row(reportRollout(result({ writesGoalPerPod: 1 })), 'controller pod writes / pod')).toContain(
       '≤ 1: MISSED',
     );
+  });
+
+  it("checks a recreate's writes against the native side's in the same run, pod writes and any kind", () => {
+    // 4 pods: regatta 8 pod writes, 10 of any kind; native 8 and 12
+    const text = reportRollout(result({ writesGoalPerPod: 'native' }));
+    expect(row(text, 'controller pod writes / pod')).toContain("≤ StatefulSet's 2.00: met (ratio 1.00)");
+    expect(row(text, 'controller writes of any kind / pod')).toContain(
+      "≤ StatefulSet's 3.00: met (ratio 0.83)",
+    );
+    // an in-place goal leaves writes of any kind without one
+    expect(
+      row(reportRollout(result({ writesGoalPerPod: 2 })), 'controller writes of any kind / pod'),
+    ).not.toContain('≤');
+  });
+
+  it.each([
+    // goal, mine, native's, N, cell
+    [undefined, 8, 8, 4, ''],
+    [2, 8, 8, 4, '≤ 2: met'],
+    [2, 9, 8, 4, '≤ 2: MISSED'],
+    ['native', 8, 8, 4, "≤ Deployment's 2.00: met (ratio 1.00)"],
+    ['native', 12, 8, 4, "≤ Deployment's 2.00: MISSED (ratio 1.50)"],
+    ['native', 3, 0, 4, "≤ Deployment's 0.00: MISSED (ratio n/a)"],
+  ] as const)('writesGoalCell(%s, %i, %i, N %i) → %s', (goal, mine, native, n, cell) => {
+    expect(writesGoalCell(goal, mine, native, n, 'Deployment')).toBe(cell);
   });
 
   it("has one progress row per batch of Regatta's side, with each side's ideal ceil(k/batch)·t", () => {

@@ -12,7 +12,7 @@ const goal = (ok: boolean) => (ok ? 'met' : 'MISSED');
 /**
  * A writes row's goal cell for `mine` writes against the native side's `native`, over N pods: `≤ 2: met` for a
  * number of writes per pod; for `native` (a recreate, issue 17: what the ReplicaSet controller's costs) at most the
- * native side's, with the ratio: `≤ Deployment's 2.00: MISSED (1.50×)`. Empty without a goal.
+ * native side's, with the ratio: `≤ Deployment's 2.00: MISSED (ratio 1.50)`. Empty without a goal.
  */
 export function writesGoalCell(
   g: WritesGoal | undefined,
@@ -23,7 +23,7 @@ export function writesGoalCell(
 ): string {
   if (g === undefined) return '';
   if (g !== 'native') return `≤ ${g}: ${goal(mine / n <= g)}`;
-  return `≤ ${nativeName}'s ${perPod(native, n)}: ${goal(mine <= native)} (${ratio(mine, native)}×)`;
+  return `≤ ${nativeName}'s ${perPod(native, n)}: ${goal(mine <= native)} (ratio ${ratio(mine, native)})`;
 }
 
 export function reportRollout(r: RolloutResult): string {
