@@ -29,6 +29,20 @@ describe('specProblem: the pure admission rules, for what the API server stored 
     ],
     ['an empty resource', rd({ resource: {} }), /^spec\.resource/],
     [
+      // created as v1alpha1, read back as v1beta1: the stored selector keeps its v1alpha1 name (finding 18)
+      'a v1alpha1-named selector with an unknown operator, read as v1beta1',
+      rd(
+        { targets: { namespaceLabelSelector: { matchExpressions: [{ key: 'a', operator: 'Bogus' }] } } },
+        'apps.kruise.io/v1beta1',
+      ),
+      /^spec\.targets\.namespaceLabelSelector/,
+    ],
+    [
+      'a v1beta1-named selector with an unknown operator, read as v1alpha1',
+      rd({ targets: { namespaceSelector: { matchExpressions: [{ key: 'a', operator: 'Bogus' }] } } }),
+      /^spec\.targets\.namespaceSelector/,
+    ],
+    [
       'a namespace both included and excluded',
       rd({
         targets: {

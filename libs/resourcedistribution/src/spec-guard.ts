@@ -13,17 +13,31 @@
 import {
   defaultResourceDistributionForAdmission,
   resourceDistributionVersionOf,
+  selectorFieldOf,
   validateResourceDistribution,
   type ResourceDistribution,
+  type ResourceDistributionVersion,
 } from '@regatta/api';
 import { specProblemOf } from '@regatta/kube';
 
 export { INVALID_SPEC_REASON } from '@regatta/kube';
 
+/**
+ * The version whose rules the stored object is judged by: its own, unless its targets carry only the other version's
+ * selector field. An object created as v1alpha1 (`namespaceLabelSelector`) and read as v1beta1 keeps that field, and
+ * the matching reads it (libs/api `namespaceSelectorOf`), so the guard must judge it too (docs/reliability.md finding 18).
+ */
+function judgedVersion(rd: ResourceDistribution): ResourceDistributionVersion {
+  const own = resourceDistributionVersionOf(rd);
+  const other: ResourceDistributionVersion = own === 'v1alpha1' ? 'v1beta1' : 'v1alpha1';
+  const targets = rd.spec?.targets as Record<string, unknown> | undefined;
+  return targets?.[selectorFieldOf(own)] === undefined && targets?.[selectorFieldOf(other)] !== undefined ? other : own;
+}
+
 /** A user-facing reason not to act on the ResourceDistribution, or undefined when it passes the admission rules. */
 export function specProblem(rd: ResourceDistribution): string | undefined {
   return specProblemOf('ResourceDistribution', () => {
-    const version = resourceDistributionVersionOf(rd);
+    const version = judgedVersion(rd);
     return validateResourceDistribution(defaultResourceDistributionForAdmission(rd, version), version);
   });
 }
