@@ -281,7 +281,7 @@ try {
       `4. rollout of ${rolloutConfig.replicas} pods, CloneSet ${rolloutHow.how} vs Deployment`,
       'rollout',
       rolloutConfig,
-      (ctx) => benchRollout(ctx, rolloutHow.type),
+      (ctx) => benchRollout(ctx, rolloutHow),
       peer,
     );
   if (only.has('asts-rollout'))

@@ -7,7 +7,7 @@
 // controllers' API writes per pod (from the API server's audit log, by user agent); the controllers'
 // CPU seconds and peak memory; the largest number of pods unavailable at once. The run is the rollout
 // benchmarks' common one (rollout-run.ts); this file says what the two sides are.
-import { defaultCloneSet, type CloneSet, type CloneSetUpdateStrategyType } from '@regatta/api';
+import { defaultCloneSet, type CloneSet } from '@regatta/api';
 import type { KubeObject } from '@regatta/kube';
 import {
   IMAGE_OLD,
@@ -17,6 +17,7 @@ import {
   benchPodSpec,
   cloneSetRollout,
   rolloutBoundS,
+  type CloneSetRollout,
   type Ctx,
   type RolloutResult,
 } from './rollout-config.js';
@@ -28,13 +29,12 @@ import { CLONESETS, DEPLOYMENTS, type CloneSetObj, type DeploymentObj } from './
 export type { RolloutConfig, RolloutResult } from './rollout-config.js';
 export { reportRollout } from './rollout-report.js';
 
-/** Benchmark 4 with the CloneSet's `updateStrategy.type` (main.ts `--rollout-type`; InPlaceIfPossible by default). */
+/** Benchmark 4 with the CloneSet rolled out as `how` says (main.ts `--rollout-type`; InPlaceIfPossible by default). */
 export async function benchRollout(
   ctx: Ctx,
-  type: CloneSetUpdateStrategyType = 'InPlaceIfPossible',
+  how: CloneSetRollout = cloneSetRollout('InPlaceIfPossible'),
 ): Promise<RolloutResult> {
   const { replicas: n, restartMs: t } = ctx;
-  const how = cloneSetRollout(type);
   const batch = batchOf(MAX_UNAVAILABLE, n);
   const boundS = rolloutBoundS(n, batch, t);
   // no webhook runs here, so the CloneSet is sent as the mutating webhook would leave it
@@ -47,7 +47,7 @@ export async function benchRollout(
       selector: { matchLabels: { app: 'bench-cs' } },
       template: { metadata: { labels: { app: 'bench-cs' } }, spec: benchPodSpec(IMAGE_OLD) },
       updateStrategy: {
-        type,
+        type: how.type,
         maxUnavailable: MAX_UNAVAILABLE,
         maxSurge: 0,
         partition: 0,

@@ -3,7 +3,8 @@
  * cache would show them, here always up to date) and written through a {@link KubeWriter} that applies each write
  * and records it. Patches: `merge` is a JSON merge patch; `strategic` is one too, except that `ownerReferences`
  * merge by uid (`$patch: delete` removes) and `status.conditions` by type, as the API server does for pods.
- * `list` reads (unrecorded) by LabelSelector. `failOn` makes chosen writes fail. Not an API server: no admission, no validation, no generation bumps.
+ * `list` reads (unrecorded) by LabelSelector. `failOn` makes chosen writes fail. Not an API server: no admission, no
+ * validation, no generation bumps.
  */
 import {
   AlreadyExistsError,
