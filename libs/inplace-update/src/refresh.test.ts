@@ -38,10 +38,18 @@ describe('refreshInPlaceUpdate', () => {
     expect(refreshInPlaceUpdate(pod, { now }).action).toBe('none');
   });
 
-  it('no existing condition → set True', () => {
-    expect(refreshInPlaceUpdate({ spec: gate }, { now })).toEqual({
+  it('no existing condition, scheduled → set True', () => {
+    expect(refreshInPlaceUpdate({ spec: { ...gate, nodeName: 'node-1' } }, { now })).toEqual({
       action: 'setReady',
       conditions: [cond(INPLACE_UPDATE_READY, 'True', '2024-05-01T12:00:00Z')],
+    });
+  });
+
+  // Regatta: a new pod's first True waits for its node (docs/adr/0049, amendment), so the move to Normal rides on it
+  it('no existing condition, not scheduled yet → nothing', () => {
+    expect(refreshInPlaceUpdate({ spec: gate }, { now })).toEqual({
+      action: 'none',
+      reason: 'waiting for the pod to be scheduled',
     });
   });
 

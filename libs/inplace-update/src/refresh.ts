@@ -3,7 +3,13 @@
  * container batch once the previous one is ready, and put `InPlaceUpdateReady` back to `True` when all is done.
  */
 import { toRfc3339 } from '@regatta/kube';
-import { type Pod, type PodCondition, getContainerStatus, setPodCondition } from '@regatta/lifecycle';
+import {
+  type Pod,
+  type PodCondition,
+  getContainerStatus,
+  isPodScheduled,
+  setPodCondition,
+} from '@regatta/lifecycle';
 import { isPodAtRevision } from '@regatta/revision';
 import { checkContainersUpdateCompleted } from './completion.js';
 import { InPlaceUpdateStateError } from './errors.js';
@@ -113,7 +119,13 @@ export function refreshInPlaceUpdate(pod: Pod, options: RefreshOptions): InPlace
   if (!hasInPlaceUpdateReadinessGate(pod)) return { action: 'none' };
   // upstream also writes when a True condition carries a reason or message, a write that changes nothing (same
   // status is never replaced); Regatta skips it
-  if (inPlaceUpdateCondition(pod)?.status === 'True') return { action: 'none' };
+  const condition = inPlaceUpdateCondition(pod);
+  if (condition?.status === 'True') return { action: 'none' };
+  // a new pod's first True waits for its node: it cannot be ready before, and once bound, the lifecycle move to
+  // Normal rides on the same write (docs/adr/0049-inplace-ready-and-lifecycle-in-one-write.md, amendment); upstream
+  // writes it at once, a write of its own for every pod the scheduler had not bound yet
+  if (condition === undefined && !isPodScheduled(pod))
+    return { action: 'none', reason: 'waiting for the pod to be scheduled' };
   const ready: PodCondition = {
     type: INPLACE_UPDATE_READY,
     status: 'True',
