@@ -6,12 +6,14 @@
  * - once `maxSimilar` different messages for the same (source, object, type, reason) arrive within `similarWindowMs`,
  *   further ones are folded into a single Event with the message
  *   `(combined from similar events): <latest message>`;
- * - both caches are LRU-bounded.
- *
- * client-go's per-object spam filter (token bucket) is not reproduced.
+ * - each (source, object, type) writes at most `spam.burst` occurrences at once, then one per `1 / spam.qps` seconds
+ *   (client-go's spam filter, {@link EventSpamFilter}); an occurrence it holds back is counted but not written;
+ * - the caches are LRU-bounded.
  */
 import { randomInt } from 'node:crypto';
+import { EventSpamFilter, type SpamFilterOptions } from './event-spam-filter.js';
 import type { InvolvedObject } from './event-types.js';
+import { Lru } from './lru.js';
 
 export interface EventCorrelatorOptions {
   /** Distinct messages per (object, reason) before combining; client-go: 10. */
@@ -26,6 +28,8 @@ export interface EventCorrelatorOptions {
    * name. Fixed only by tests.
    */
   nameOffset?: number;
+  /** client-go's per-object rate limit (25 at once, then one per 5 minutes); `false` writes every occurrence. */
+  spam?: SpamFilterOptions | false;
 }
 
 export interface EventInput {
@@ -38,8 +42,11 @@ export interface EventInput {
 }
 
 export interface CorrelatedEvent {
-  /** `create` a new Event named `name`, or `patch` the existing one. */
-  action: 'create' | 'patch';
+  /**
+   * `create` a new Event named `name`, `patch` the existing one, or `skip`: the spam filter holds this occurrence back
+   * (the count keeps it; the next written occurrence carries it).
+   */
+  action: 'create' | 'patch' | 'skip';
   /** The cache key; pass it back to {@link EventCorrelator.forget} / {@link EventCorrelator.rename}. */
   key: string;
   name: string;
@@ -71,39 +78,12 @@ export function eventNamespace(o: InvolvedObject): string {
   return o.namespace || 'default';
 }
 
-class Lru<V> {
-  private readonly map = new Map<string, V>();
-
-  constructor(private readonly size: number) {}
-
-  get(k: string): V | undefined {
-    const v = this.map.get(k);
-    if (v !== undefined) {
-      this.map.delete(k);
-      this.map.set(k, v);
-    }
-    return v;
-  }
-
-  set(k: string, v: V): void {
-    this.map.delete(k);
-    this.map.set(k, v);
-    while (this.map.size > this.size) {
-      const oldest = this.map.keys().next().value;
-      if (oldest === undefined) break;
-      this.map.delete(oldest);
-    }
-  }
-
-  delete(k: string): void {
-    this.map.delete(k);
-  }
-}
-
 interface Observed {
   name: string;
   count: number;
   firstTimestamp: string;
+  /** False while every occurrence so far was held back: the next written one creates the Event. */
+  created: boolean;
 }
 
 interface SimilarRecord {
@@ -116,6 +96,7 @@ export class EventCorrelator {
   private readonly windowMs: number;
   private readonly observed: Lru<Observed>;
   private readonly similar: Lru<SimilarRecord>;
+  private readonly spam: EventSpamFilter | undefined;
   private seq: number;
 
   constructor(options: EventCorrelatorOptions = {}) {
@@ -124,6 +105,7 @@ export class EventCorrelator {
     this.windowMs = options.similarWindowMs ?? 600_000;
     this.observed = new Lru(options.cacheSize ?? 4096);
     this.similar = new Lru(options.cacheSize ?? 4096);
+    this.spam = options.spam === false ? undefined : new EventSpamFilter(options.spam);
   }
 
   /** Records one occurrence at `now` and says how to write it. */
@@ -147,14 +129,14 @@ export class EventCorrelator {
 
     const namespace = eventNamespace(e.involvedObject);
     const prev = this.observed.get(key);
-    if (prev !== undefined) {
-      const next = { ...prev, count: prev.count + 1 };
-      this.observed.set(key, next);
-      return { action: 'patch', key, name: prev.name, namespace, message, count: next.count, firstTimestamp: prev.firstTimestamp, lastTimestamp: ts };
-    }
-    const name = this.newName(e.involvedObject.name, now);
-    this.observed.set(key, { name, count: 1, firstTimestamp: ts });
-    return { action: 'create', key, name, namespace, message, count: 1, firstTimestamp: ts, lastTimestamp: ts };
+    const name = prev?.name ?? this.newName(e.involvedObject.name, now);
+    const count = (prev?.count ?? 0) + 1;
+    const firstTimestamp = prev?.firstTimestamp ?? ts;
+    const written = this.spam?.accept(e, now) ?? true;
+    const created = prev?.created ?? false;
+    this.observed.set(key, { name, count, firstTimestamp, created: created || written });
+    const action = !written ? 'skip' : created ? 'patch' : 'create';
+    return { action, key, name, namespace, message, count, firstTimestamp, lastTimestamp: ts };
   }
 
   /** Forgets a key whose create failed, so the next occurrence creates again. */

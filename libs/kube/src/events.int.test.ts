@@ -38,4 +38,34 @@ describe('EventRecorder', () => {
       await client.delete({ apiVersion: 'v1', kind: 'Namespace', name: ns });
     },
   );
+
+  it(
+    'one object writes 25 Normal events at once, then is held back (client-go spam filter); Warnings have their own 25',
+    { timeout: 60_000 },
+    async () => {
+      const client = KubeClient.fromKubeconfigFile(inject('cluster').kubeconfig);
+      const ns = `ev-${randomBytes(3).toString('hex')}`;
+      await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+      const cs = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'web', namespace: ns, uid: 'u1' } };
+      const errors: unknown[] = [];
+      const recorder = new EventRecorder(client, {
+        component: 'cloneset-controller',
+        onError: (e) => errors.push(e),
+      });
+      // distinct reasons, so nothing is combined as similar: 30 Events asked for
+      for (let i = 0; i < 30; i++) void recorder.normal(cs, `Step${i}`, `step ${i}`);
+      void recorder.warning(cs, 'FailedStep', 'step failed');
+      await recorder.flush();
+      const events = (await client.list<CoreEvent>({ apiVersion: 'v1', kind: 'Event', namespace: ns })).items;
+      expect(errors).toEqual([]);
+      expect(
+        events
+          .filter((e) => e.type === 'Normal')
+          .map((e) => e.reason)
+          .sort(),
+      ).toEqual(Array.from({ length: 25 }, (_, i) => `Step${i}`).sort());
+      expect(events.filter((e) => e.type === 'Warning').map((e) => e.reason)).toEqual(['FailedStep']);
+      await client.delete({ apiVersion: 'v1', kind: 'Namespace', name: ns });
+    },
+  );
 });

@@ -81,6 +81,7 @@ export class EventRecorder {
     const input: EventInput = { component: this.options.component, host: this.options.host, involvedObject, type, reason, message: text };
     const now = this.now();
     const c = this.correlator.observe(input, now);
+    if (c.action === 'skip') return Promise.resolve();
     const prev = this.chains.get(c.key) ?? Promise.resolve();
     const next = prev.then(() => this.write(input, c, now));
     this.chains.set(c.key, next);
