@@ -6,13 +6,13 @@
  */
 import type { SidecarSet } from '@regatta/api';
 import { SpecGuard, type KubeObject } from '@regatta/kube';
-import { labelSelectorMatches, partitionOf } from '@regatta/kube';
+import { labelSelectorMatches } from '@regatta/kube';
 import type { Pod } from '@regatta/lifecycle';
 import type { ReconcileContext, Reconciler, Request, Result } from '@regatta/runtime';
 import { RolloutTraceControl, RolloutTracer, StatusCadence } from '@regatta/workload';
 import { INVALID_SPEC_REASON, specProblem } from '../spec-guard.js';
 import { SIDECARSET_GVK } from './revisions.js';
-import { matchingPods } from './status.js';
+import { expectedUpdatedPods, matchingPods } from './status.js';
 import { injectedSidecarSets } from './pod-state.js';
 import type { SidecarSetView } from './types.js';
 import { type SidecarSetUpgradeDeps, type UpgradeSync, podKey } from './sync/context.js';
@@ -132,10 +132,7 @@ export class SidecarSetUpgradeReconciler implements Reconciler {
     const latestName = latest.metadata?.name ?? '';
     const record = await this.#traces.begin(s, latestName, pods.length);
     // 2. status
-    const expectedUpdated = Math.max(
-      0,
-      pods.length - partitionOf(set.spec?.updateStrategy?.partition, pods.length),
-    );
+    const expectedUpdated = expectedUpdatedPods(set, pods.length);
     const statusInput = {
       pods,
       latestRevision: latestName,

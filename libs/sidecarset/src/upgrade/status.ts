@@ -2,6 +2,7 @@
  * Matched pods and status (OpenKruise `pkg/controller/sidecarset/sidecarset_processor.go` `getMatchingPods`,
  * `calculateStatus`, `inconsistentStatus`).
  */
+import { partitionOf } from '@regatta/kube';
 import type { Pod } from '@regatta/lifecycle';
 import type { StatusCadenceRules } from '@regatta/workload';
 import { compiledSelector } from '../injection/match.js';
@@ -76,6 +77,17 @@ export const SIDECARSET_STATUS_COUNTERS = [
   'readyPods',
   'updatedReadyPods',
 ] as const;
+
+/**
+ * How many matched pods an upgrade updates: all but the partition. A `NotUpdate` SidecarSet updates none, so its
+ * partition is not read: admission checks `partition` only for `RollingUpdate` (upstream
+ * `validateSidecarSetUpdateStrategy`), so a `NotUpdate` one may carry any string there (docs/reliability.md finding 19).
+ */
+export function expectedUpdatedPods(set: SidecarSetView, matched: number): number {
+  const strategy = set.spec?.updateStrategy;
+  if (strategy?.type === 'NotUpdate') return 0;
+  return Math.max(0, matched - partitionOf(strategy?.partition, matched));
+}
 
 /**
  * The status write cadence of a SidecarSet (libs/workload, docs/adr/0050): counter-only changes at most once per
