@@ -37,7 +37,10 @@ export {
 } from './launch-priority/next-barrier.js';
 export { MUTATE_POD_PATH, podDefaulter, type PodWebhookSources } from './webhooks/pod-webhook.js';
 export {
+  ALL_PODS_ENTRY,
   LAUNCH_PRIORITY_MATCH_CONDITION,
+  MAX_POD_WEBHOOK_ENTRIES,
+  POD_WEBHOOK_MODE_ANNOTATION,
   injects,
   podWebhookConfiguration,
   podWebhookConfigurationName,

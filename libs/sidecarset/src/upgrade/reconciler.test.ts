@@ -197,7 +197,7 @@ describe('SidecarSetUpgradeReconciler', () => {
   });
 
   it('paused and NotUpdate: status only, no pod write', async () => {
-    // NotUpdate with a partition no rule reads (admitted, as upstream admits it: docs/reliability.md finding 19)
+    // NotUpdate with a partition no rule reads (admitted, as upstream admits it: docs/reliability.md finding 20)
     for (const strategy of [{ paused: true }, { type: 'NotUpdate' }, { type: 'NotUpdate', partition: '' }]) {
       const w = world();
       w.c.add(sidecarSet({ updateStrategy: strategy }), pod());

@@ -45,7 +45,7 @@ describe('expectedUpdatedPods: what the upgrade updates of 10 matched pods', () 
     { name: 'partition 3', strategy: { type: 'RollingUpdate', partition: 3 }, want: 7 },
     { name: 'partition 30%', strategy: { type: 'RollingUpdate', partition: '30%' }, want: 7 },
     { name: 'partition over the pods', strategy: { type: 'RollingUpdate', partition: 20 }, want: 0 },
-    // admitted, as upstream admits them (partition checked for RollingUpdate only): run BJ, finding 19
+    // admitted, as upstream admits them (partition checked for RollingUpdate only): run BJ, finding 20
     { name: 'NotUpdate, partition ""', strategy: { type: 'NotUpdate', partition: '' }, want: 0 },
     { name: 'NotUpdate, partition "50"', strategy: { type: 'NotUpdate', partition: '50' }, want: 0 },
     { name: 'NotUpdate, partition 3', strategy: { type: 'NotUpdate', partition: 3 }, want: 0 },

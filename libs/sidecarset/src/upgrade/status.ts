@@ -81,7 +81,7 @@ export const SIDECARSET_STATUS_COUNTERS = [
 /**
  * How many matched pods an upgrade updates: all but the partition. A `NotUpdate` SidecarSet updates none, so its
  * partition is not read: admission checks `partition` only for `RollingUpdate` (upstream
- * `validateSidecarSetUpdateStrategy`), so a `NotUpdate` one may carry any string there (docs/reliability.md finding 19).
+ * `validateSidecarSetUpdateStrategy`), so a `NotUpdate` one may carry any string there (docs/reliability.md finding 20).
  */
 export function expectedUpdatedPods(set: SidecarSetView, matched: number): number {
   const strategy = set.spec?.updateStrategy;

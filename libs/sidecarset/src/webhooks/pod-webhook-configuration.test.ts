@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { AnySidecarSet } from '../injection/types.js';
-import { podWebhookConfiguration, podWebhookEntryInStep } from './pod-webhook-configuration.js';
+import {
+  ALL_PODS_ENTRY,
+  MAX_POD_WEBHOOK_ENTRIES,
+  POD_WEBHOOK_MODE_ANNOTATION,
+  podWebhookConfiguration,
+  podWebhookEntryInStep,
+} from './pod-webhook-configuration.js';
 
 const s = (name: string, spec: Partial<AnySidecarSet['spec']>): AnySidecarSet => ({
   metadata: { name },
@@ -121,6 +127,89 @@ describe('podWebhookConfiguration (docs/adr/0026-sidecarset-blast-radius.md)', (
       ['injection paused: nothing to wait for', undefined, sets[2]!, undefined, true],
     ])('%s', (_what, observed, sidecarSet, sc, want) => {
       expect(podWebhookEntryInStep(observed, sidecarSet, sc)).toBe(want);
+    });
+  });
+
+  describe('past its bounds, one entry for every pod (docs/adr/0026, amendment; docs/reliability.md finding 19)', () => {
+    const many = (n: number, value = 'v') =>
+      Array.from({ length: n }, (_, i) =>
+        s(`set-${i}`, { selector: { matchLabels: { app: `${value}${i}` } } }),
+      );
+    const mode = (cfg: ReturnType<typeof podWebhookConfiguration>) =>
+      cfg.metadata?.annotations?.[POD_WEBHOOK_MODE_ANNOTATION];
+
+    it(`${MAX_POD_WEBHOOK_ENTRIES} SidecarSets: an entry each (and launch priority)`, () => {
+      const cfg = podWebhookConfiguration(many(MAX_POD_WEBHOOK_ENTRIES), 'u', 'c');
+      expect(cfg.webhooks).toHaveLength(MAX_POD_WEBHOOK_ENTRIES + 1);
+      expect(mode(cfg)).toBe('per-sidecarset');
+    });
+
+    it.each([
+      ['one SidecarSet more', many(MAX_POD_WEBHOOK_ENTRIES + 1)],
+      ['admitted ones counted too', many(MAX_POD_WEBHOOK_ENTRIES)],
+      [
+        'few SidecarSets whose entries pass 512 KiB',
+        many(5, 'x'.repeat(60)).map((x) => ({
+          ...x,
+          spec: {
+            ...x.spec,
+            selector: {
+              matchExpressions: [
+                {
+                  key: 'k',
+                  operator: 'In',
+                  values: Array.from({ length: 2000 }, (_, i) => `value-${i}-${'y'.repeat(40)}`),
+                },
+              ],
+            },
+          },
+        })),
+      ],
+    ])(
+      '%s: one fail-closed entry for all pods but kube-system and control-plane namespaces',
+      (what, sets) => {
+        const admitted = what.startsWith('admitted')
+          ? [s('late', { selector: { matchLabels: { app: 'late' } } })]
+          : [];
+        const cfg = podWebhookConfiguration(sets, 'https://127.0.0.1:9443', 'CA', undefined, admitted);
+        expect(mode(cfg)).toBe('all-pods');
+        expect(cfg.webhooks).toEqual([
+          expect.objectContaining({
+            name: ALL_PODS_ENTRY,
+            failurePolicy: 'Fail',
+            clientConfig: {
+              url: 'https://127.0.0.1:9443/mutate-pod',
+              caBundle: Buffer.from('CA').toString('base64'),
+            },
+            namespaceSelector: {
+              matchExpressions: [
+                { key: 'control-plane', operator: 'DoesNotExist' },
+                { key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] },
+              ],
+            },
+          }),
+        ]);
+        expect(cfg.webhooks[0]!['objectSelector']).toBeUndefined();
+      },
+    );
+
+    it('scoped: the scope is ANDed into the one entry', () => {
+      const cfg = podWebhookConfiguration(many(MAX_POD_WEBHOOK_ENTRIES + 1), 'u', 'c', {
+        matchLabels: { 'regatta.test/run': 'r1' },
+      });
+      expect(cfg.webhooks[0]!['namespaceSelector']).toEqual({
+        matchExpressions: [
+          { key: 'regatta.test/run', operator: 'In', values: ['r1'] },
+          { key: 'control-plane', operator: 'DoesNotExist' },
+          { key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] },
+        ],
+      });
+    });
+
+    it('every SidecarSet is in step once the one entry is applied', () => {
+      const sets = many(MAX_POD_WEBHOOK_ENTRIES + 1);
+      const observed = podWebhookConfiguration(sets, 'u', 'c');
+      expect(sets.every((x) => podWebhookEntryInStep(observed, x))).toBe(true);
     });
   });
 });

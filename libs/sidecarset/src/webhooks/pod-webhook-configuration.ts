@@ -4,6 +4,11 @@
  * its namespace scope, and one entry for pods asking for a container launch priority (CEL matchConditions). The API
  * server calls the webhook only for those pods; every other pod is admitted without it, even while the program is
  * down. The entries fail closed (failurePolicy Fail): a selected pod is never created without its sidecars.
+ *
+ * Past `MAX_POD_WEBHOOK_ENTRIES` entries or `MAX_POD_WEBHOOK_ENTRIES_BYTES` of them, one entry for every pod replaces
+ * them all, as OpenKruise registers its pod webhook (docs/adr/0026, amendment): a configuration with an entry per
+ * SidecarSet grows with them, and past etcd's request limit it can no longer be written, so a new SidecarSet's pods
+ * would be created without its sidecars (docs/reliability.md finding 19).
  */
 import { Annotations, ContainerEnvs } from '@regatta/api';
 import { compileLabelSelector, type KubeObject, type LabelSelector } from '@regatta/kube';
@@ -11,6 +16,25 @@ import { deepEqual } from '@regatta/runtime';
 import { namespaceSelectorOf } from '../injection/match.js';
 import type { AnySidecarSet } from '../injection/types.js';
 import { MUTATE_POD_PATH } from './pod-webhook.js';
+
+/** Per-SidecarSet entries beyond which one entry serves every pod (docs/adr/0026, amendment). */
+export const MAX_POD_WEBHOOK_ENTRIES = 200;
+/** Their JSON size beyond which the same happens (a few SidecarSets with huge selectors; etcd stores 1.5 MiB at most). */
+export const MAX_POD_WEBHOOK_ENTRIES_BYTES = 512 * 1024;
+/** The one entry for every pod, used past those bounds. */
+export const ALL_PODS_ENTRY = 'all.sidecarset.pods.regatta.kruise.io';
+/** The configuration's annotation saying which form it has: `per-sidecarset` or `all-pods`. */
+export const POD_WEBHOOK_MODE_ANNOTATION = 'sidecarset.regatta.kruise.io/pod-webhook-mode';
+/**
+ * The namespaces the all-pods entry leaves out: labelled `control-plane` (OpenKruise's own `mpod.kb.io` selector,
+ * config/webhook/patch_manifests.yaml) and kube-system, so the cluster's own pods never wait for this program.
+ */
+const ALL_PODS_NAMESPACES: LabelSelector = {
+  matchExpressions: [
+    { key: 'control-plane', operator: 'DoesNotExist' },
+    { key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] },
+  ],
+};
 
 const POD_RULES = [
   { apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'], scope: 'Namespaced' },
@@ -105,10 +129,26 @@ export function podWebhookConfiguration(
     ...entries(sidecarSets, () => 'sidecarset.pods.regatta.kruise.io'),
     ...entries(admitted, admittedSuffix),
   ].filter((w) => !seen.has(w.name) && !!seen.add(w.name));
+  const allPods = overflows(perSidecarSet);
+  const metadata = {
+    name: podWebhookConfigurationName(scope),
+    annotations: { [POD_WEBHOOK_MODE_ANNOTATION]: allPods ? 'all-pods' : 'per-sidecarset' },
+  };
+  if (allPods) {
+    // injection and launch priority both: the handler does each only where it applies
+    const namespaceSelector = andSelectors(scope, ALL_PODS_NAMESPACES);
+    const webhooks = [{ name: ALL_PODS_ENTRY, ...common, namespaceSelector }];
+    return {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingWebhookConfiguration',
+      metadata,
+      webhooks,
+    };
+  }
   return {
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: 'MutatingWebhookConfiguration',
-    metadata: { name: podWebhookConfigurationName(scope) },
+    metadata,
     webhooks: [
       ...perSidecarSet,
       {
@@ -121,11 +161,20 @@ export function podWebhookConfiguration(
   };
 }
 
+/** Whether the per-SidecarSet entries are past the bounds the configuration is kept within. */
+function overflows(entries: readonly object[]): boolean {
+  return (
+    entries.length > MAX_POD_WEBHOOK_ENTRIES ||
+    Buffer.byteLength(JSON.stringify(entries)) > MAX_POD_WEBHOOK_ENTRIES_BYTES
+  );
+}
+
 /**
  * Whether the pod webhook configuration as the API server holds it (undefined: absent) already sends this
  * SidecarSet's pods to the webhook: its entry exists with the SidecarSet's selectors as they are now. A SidecarSet
  * that injects nothing has nothing to wait for. The upgrade reconciler writes `status.observedGeneration` only then,
- * so a SidecarSet is never reported as observed before new pods get its sidecars (docs/sidecarset.md).
+ * so a SidecarSet is never reported as observed before new pods get its sidecars (docs/sidecarset.md). The all-pods
+ * entry sends every pod (but kube-system's and control-plane namespaces') there.
  */
 export function podWebhookEntryInStep(
   observed: KubeObject | undefined,
@@ -135,6 +184,7 @@ export function podWebhookEntryInStep(
   if (!injects(set)) return true;
   const want = podWebhookConfiguration([set], '', '', scope).webhooks[0]!;
   const entries = (observed as { webhooks?: Record<string, unknown>[] } | undefined)?.webhooks ?? [];
+  if (entries.some((w) => w['name'] === ALL_PODS_ENTRY)) return true;
   const seen = entries.find((w) => w['name'] === want['name']);
   return (
     seen !== undefined &&
