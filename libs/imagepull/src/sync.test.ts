@@ -97,6 +97,16 @@ describe('tag pull policy', () => {
       }),
     ).toBe(27);
   });
+
+  // run BL, finding 21: an int64 deadline is admitted at any size; the tag's TTL is an int32
+  it.each([
+    ['activeDeadlineSeconds 2^53 − 1', { type: 'Always', activeDeadlineSeconds: 9007199254740991 }],
+    ['ttlSecondsAfterFinished at the int32 bound', { type: 'Always', ttlSecondsAfterFinished: 2147483647 }],
+  ] as const)('Always, %s: the TTL stays within int32', (_, completionPolicy) => {
+    const j = job((x) => (x.spec.completionPolicy = { ...completionPolicy }));
+    expect(ttlSecondsForAlways(j, { random: (n) => n - 1 })).toBe(2147483647);
+    expect(tagPullPolicy(j, { random: () => 0 }).ttlSecondsAfterFinished).toBe(2147483647);
+  });
 });
 
 describe('parallelism', () => {

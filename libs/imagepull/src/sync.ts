@@ -52,6 +52,14 @@ export function activeDeadlineSecondsForNever(job: ImagePullJob): number {
   return timeout != null && timeout > ACTIVE_DEADLINE_SECONDS_FOR_NEVER ? timeout : ACTIVE_DEADLINE_SECONDS_FOR_NEVER;
 }
 
+/** The largest value of the NodeImage tag's int32 `ttlSecondsAfterFinished`. */
+const MAX_TAG_TTL_SECONDS = 2147483647;
+
+/**
+ * The tag's TTL for an `Always` job, at most the int32 the NodeImage field holds: a job's int64
+ * `activeDeadlineSeconds` (any size is admitted) or a sum past it made the NodeImage write fail on every retry (docs/
+ * reliability.md finding 21). Upstream converts with Go's int32 wrap-around (a deadline of 2^53 − 1 becomes −1).
+ */
 export function ttlSecondsForAlways(job: ImagePullJob, o: TagPolicyOptions = {}): number {
   const c = job.spec.completionPolicy ?? {};
   const base =
@@ -59,7 +67,8 @@ export function ttlSecondsForAlways(job: ImagePullJob, o: TagPolicyOptions = {})
     c.activeDeadlineSeconds ??
     (job.spec.pullPolicy?.timeoutSeconds ?? DEFAULT_PULL_TIMEOUT_SECONDS) *
       (job.spec.pullPolicy?.backoffLimit ?? DEFAULT_PULL_BACKOFF_LIMIT);
-  return base + (o.defaultTtlSecondsForAlways ?? DEFAULT_TTL_SECONDS_FOR_ALWAYS_NODEIMAGE) + (o.random ?? defaultRandom)(300);
+  const ttl = base + (o.defaultTtlSecondsForAlways ?? DEFAULT_TTL_SECONDS_FOR_ALWAYS_NODEIMAGE) + (o.random ?? defaultRandom)(300);
+  return Math.min(ttl, MAX_TAG_TTL_SECONDS);
 }
 
 export function ttlSecondsForNever(o: TagPolicyOptions = {}): number {
