@@ -46,9 +46,6 @@ describe('specProblem: the SidecarSet own admission rules, for what the API serv
       scs({ containers: [{ name: 's', image: 'a', podInjectPolicy: 'Sometimes' }] }),
       /podInjectPolicy/,
     ],
-    // run BK, finding 22: v1alpha1's field read back as v1beta1 is judged as the matching reads it
-    ['v1alpha1 spec.namespace read as v1beta1, a bad name', scs({ namespace: '-ns' }), /spec\.namespaceSelector/],
-    ['v1alpha1 spec.namespace read as v1beta1, a good name', scs({ namespace: 'prod' }), undefined],
     [
       'an invalid selector',
       scs({ selector: { matchExpressions: [{ key: 'app', operator: 'Bogus', values: ['x'] }] } }),

@@ -17,10 +17,7 @@ export { INVALID_SPEC_REASON } from '@regatta/kube';
 /** A user-facing reason not to act on the SidecarSet, or undefined when it passes the admission rules. */
 export function specProblem(set: SidecarSet): string | undefined {
   return specProblemOf('SidecarSet', () => {
-    // a stored object keeps v1alpha1's `spec.namespace` whichever version it is read as, and the matching honours it
-    // (injection/match.ts `namespaceSelectorOf`): judged as v1beta1 it went unchecked (docs/reliability.md finding 22)
-    const v1alpha1Namespace = typeof (set.spec as { namespace?: unknown } | undefined)?.namespace === 'string';
-    const version = set.apiVersion === 'apps.kruise.io/v1beta1' && !v1alpha1Namespace ? 'v1beta1' : 'v1alpha1';
+    const version = set.apiVersion === 'apps.kruise.io/v1beta1' ? 'v1beta1' : 'v1alpha1';
     // as the validating webhook sees it: after the mutating one
     const { object } = defaultSidecarSetForAdmission(set, version);
     return validateSidecarSet(object, { version, patchPodMetadataDefaultsAllowed: true });
