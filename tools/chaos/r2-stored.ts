@@ -18,6 +18,7 @@ import { fuzzSequence } from './fuzz-sequence.js';
 import type { SupervisedProgram } from './programs.js';
 import type { World } from './world.js';
 import { mapBounded } from './bounded.js';
+import { droppedOnStore } from './r2-dropped.js';
 
 /** The namespace fuzzed objects are sent into, with a quota of 10 pods (absurd replica counts create at most 10). */
 export async function createFuzzNamespace(w: World, ns: string): Promise<void> {
@@ -78,6 +79,8 @@ interface StoredObject {
   uid: string;
   name: string;
   judged: boolean;
+  /** Mutated fields the API server did not keep (r2-dropped.ts): not the object the webhook judged. */
+  dropped: string[];
 }
 
 /** A stored object as the last look saw it. */
@@ -200,7 +203,9 @@ export async function storedInvalid(
       try {
         const created = await w.client.create(f.object as unknown as KubeObject);
         const name = created.metadata?.name ?? '';
-        return { i, shape: f.shape, mutations: f.mutations, uid: created.metadata?.uid ?? '', name, judged: o.judged.has(i) };
+        const dropped = droppedOnStore(f.object, created, f.mutations);
+        const judged = o.judged.has(i) && dropped.length === 0;
+        return { i, shape: f.shape, mutations: f.mutations, uid: created.metadata?.uid ?? '', name, judged, dropped };
       } catch (err) {
         if (!(err instanceof KubeApiError)) throw err;
         return 'refused';
@@ -288,6 +293,12 @@ export async function storedInvalid(
       });
   }
   const unjudged = seen.filter((x) => !x.s.judged);
+  const dropped = seen.filter((x) => x.s.dropped.length > 0 && o.judged.has(x.s.i));
+  for (const x of dropped)
+    notes.push(
+      `refused by the webhook, stored without ${x.s.dropped.join(', ')} (the API server dropped it), not judged: ` +
+        `#${x.s.i}: ${x.acted ?? 'not acted on'}`,
+    );
   for (const x of unjudged.filter((u) => u.refusal))
     notes.push(
       `admitted by the webhook, refused when stored: #${x.s.i} ${x.s.mutations.join('; ').slice(0, 160)}`,
@@ -336,6 +347,7 @@ export async function storedInvalid(
         'webhooks removed: not judged (admitted, or a cluster rule) stored: refused / acted on',
         `${n((x) => !!x.refusal, unjudged)} / ${n((x) => !!x.acted, unjudged)} of ${unjudged.length}`,
       ],
+      ['webhooks removed: webhook-refused, stored without a mutated field (not judged)', `${dropped.length}`],
       [
         'webhooks removed: cluster rule only, stored / the bystander pod',
         `${n((x) => o.clusterRule.has(x.s.i), unjudged)} / ${harm ?? 'untouched'}`,
