@@ -204,8 +204,7 @@ export async function storedInvalid(
         const created = await w.client.create(f.object as unknown as KubeObject);
         const name = created.metadata?.name ?? '';
         const dropped = droppedOnStore(f.object, created, f.mutations);
-        const judged = o.judged.has(i) && dropped.length === 0;
-        return { i, shape: f.shape, mutations: f.mutations, uid: created.metadata?.uid ?? '', name, judged, dropped };
+        return { i, shape: f.shape, mutations: f.mutations, uid: created.metadata?.uid ?? '', name, judged: o.judged.has(i), dropped };
       } catch (err) {
         if (!(err instanceof KubeApiError)) throw err;
         return 'refused';
@@ -268,7 +267,14 @@ export async function storedInvalid(
       detail: `the ${k.app} program exited (code ${c.code}) with invalid ${KIND}s stored (webhooks removed)`,
     });
   const judged = seen.filter((x) => x.s.judged);
-  for (const x of judged) {
+  // stored without a field its refusal may rest on, and not refused: the object as stored may be valid
+  const excused = judged.filter((x) => x.s.dropped.length > 0 && (x.acted || x.refusal !== 'named'));
+  for (const x of excused)
+    notes.push(
+      `refused by the webhook, stored without ${x.s.dropped.join(', ')} (the API server dropped it), not counted: ` +
+        `#${x.s.i}: ${x.acted ?? 'not acted on'}`,
+    );
+  for (const x of judged.filter((j) => !excused.includes(j))) {
     const what = `${KIND} ${x.s.name} (#${x.s.i}, ${x.s.shape}: ${x.s.mutations.join(', ').slice(0, 160)})`;
     if (x.acted)
       violations.push({
@@ -293,12 +299,6 @@ export async function storedInvalid(
       });
   }
   const unjudged = seen.filter((x) => !x.s.judged);
-  const dropped = seen.filter((x) => x.s.dropped.length > 0 && o.judged.has(x.s.i));
-  for (const x of dropped)
-    notes.push(
-      `refused by the webhook, stored without ${x.s.dropped.join(', ')} (the API server dropped it), not judged: ` +
-        `#${x.s.i}: ${x.acted ?? 'not acted on'}`,
-    );
   for (const x of unjudged.filter((u) => u.refusal))
     notes.push(
       `admitted by the webhook, refused when stored: #${x.s.i} ${x.s.mutations.join('; ').slice(0, 160)}`,
@@ -341,13 +341,16 @@ export async function storedInvalid(
       ],
       [
         'webhooks removed: refused with an event / acted on / crashes',
-        `${n((x) => x.refusal === 'named' && !x.acted)}/${judged.length} / ${n((x) => !!x.acted)} / ${crashes.length}`,
+        `${n((x) => x.refusal === 'named' && !x.acted)}/${judged.length} / ${n((x) => !!x.acted && !excused.includes(x))} / ${crashes.length}`,
       ],
       [
         'webhooks removed: not judged (admitted, or a cluster rule) stored: refused / acted on',
         `${n((x) => !!x.refusal, unjudged)} / ${n((x) => !!x.acted, unjudged)} of ${unjudged.length}`,
       ],
-      ['webhooks removed: webhook-refused, stored without a mutated field (not judged)', `${dropped.length}`],
+      [
+        'webhooks removed: webhook-refused, stored without a mutated field: refused / not counted',
+        `${n((x) => x.s.dropped.length > 0) - excused.length} / ${excused.length}`,
+      ],
       [
         'webhooks removed: cluster rule only, stored / the bystander pod',
         `${n((x) => o.clusterRule.has(x.s.i), unjudged)} / ${harm ?? 'untouched'}`,
