@@ -3,14 +3,12 @@
 // field is dropped (docs/reliability.md finding 22). The webhook judged the object as sent; the program reads it as
 // stored. An object whose mutations name a dropped field is not the object the webhook refused, so it is not judged.
 
-type Json = unknown;
-
 /** The value at a dotted path (numeric keys index arrays), or undefined when some step is missing. */
-function valueAt(o: Json, path: string): Json {
-  let cur: Json = o;
+function valueAt(o: unknown, path: string): unknown {
+  let cur: unknown = o;
   for (const k of path.split('.')) {
     if (cur === null || typeof cur !== 'object' || !(k in cur)) return undefined;
-    cur = (cur as Record<string, Json>)[k];
+    cur = (cur as Record<string, unknown>)[k];
   }
   return cur;
 }
@@ -22,7 +20,7 @@ function mutatedPath(mutation: string): string | undefined {
 }
 
 /** The mutated paths the sent object has and the stored one does not. */
-export function droppedOnStore(sent: Json, stored: Json, mutations: readonly string[]): string[] {
+export function droppedOnStore(sent: unknown, stored: unknown, mutations: readonly string[]): string[] {
   return mutations
     .map(mutatedPath)
     .filter(

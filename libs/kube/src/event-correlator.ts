@@ -11,7 +11,7 @@
  * - the caches are LRU-bounded.
  */
 import { randomInt } from 'node:crypto';
-import { EventSpamFilter, type SpamFilterOptions } from './event-spam-filter.js';
+import { EventSpamFilter, SEP, spamKey, type SpamFilterOptions } from './event-spam-filter.js';
 import type { InvolvedObject } from './event-types.js';
 import { Lru } from './lru.js';
 
@@ -59,7 +59,6 @@ export interface CorrelatedEvent {
 
 export const COMBINED_PREFIX = '(combined from similar events): ';
 
-const SEP = '\u0000';
 
 /** The identity of an event for de-duplication (client-go `getEventKey`). */
 export function eventKey(e: EventInput): string {
@@ -67,10 +66,9 @@ export function eventKey(e: EventInput): string {
   return [e.component, e.host ?? '', o.kind, o.namespace ?? '', o.name, o.fieldPath ?? '', o.uid ?? '', o.apiVersion, e.type, e.reason, e.message].join(SEP);
 }
 
-/** The identity of similar events, the message left out (client-go `EventAggregatorByReasonFunc`). */
+/** The identity of similar events, the message left out (client-go `EventAggregatorByReasonFunc`): the spam key and the reason. */
 export function similarEventKey(e: EventInput): string {
-  const o = e.involvedObject;
-  return [e.component, e.host ?? '', o.kind, o.namespace ?? '', o.name, o.uid ?? '', o.apiVersion, e.type, e.reason].join(SEP);
+  return `${spamKey(e)}${SEP}${e.reason}`;
 }
 
 /** The namespace an Event about this object lives in: the object's, or `default` for cluster-scoped objects. */

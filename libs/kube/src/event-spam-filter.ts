@@ -17,7 +17,8 @@ export interface SpamFilterOptions {
   cacheSize?: number;
 }
 
-const SEP = '\u0000';
+/** Joins the parts of the correlator's keys (a character no name or reason holds). */
+export const SEP = '\u0000';
 
 /** The bucket an event draws from (client-go `getSpamKey`): source, involved object and type, not reason or message. */
 export function spamKey(e: EventInput): string {

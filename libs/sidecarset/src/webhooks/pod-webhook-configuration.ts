@@ -182,9 +182,9 @@ export function podWebhookEntryInStep(
   scope?: { matchLabels: Record<string, string> },
 ): boolean {
   if (!injects(set)) return true;
-  const want = podWebhookConfiguration([set], '', '', scope).webhooks[0]!;
   const entries = (observed as { webhooks?: Record<string, unknown>[] } | undefined)?.webhooks ?? [];
   if (entries.some((w) => w['name'] === ALL_PODS_ENTRY)) return true;
+  const want = podWebhookConfiguration([set], '', '', scope).webhooks[0]!;
   const seen = entries.find((w) => w['name'] === want['name']);
   return (
     seen !== undefined &&
