@@ -2,7 +2,8 @@
  * The ImagePullJob reconciler (docs/imagepull.md; OpenKruise `pkg/controller/imagepulljob/imagepulljob_controller.go`
  * Reconcile): finalize deleting or completed jobs (release synced secrets, drop the finalizer, delete after
  * `ttlSecondsAfterFinished`), add the finalizer, select the target NodeImages (bus caches), sync pull secrets,
- * compute the status, write the job's tag into at most `parallelism − active` more NodeImages, write the status.
+ * compute the status, write the job's tag into at most `parallelism − active` more NodeImages (leaving out, with a
+ * `NodeImageFull` event, one that has no room: nodeimage-room.ts), write the status.
  * Dropping the finalizer of a finished job also emits the root span of its trace (job-trace.ts).
  * The job and the NodeImages are read as the newer of the cache and this controller's last write of them
  * (`OwnWrites` of libs/kube): a reconcile does not wait for the bus to echo what the previous one wrote.
@@ -21,6 +22,7 @@ import type { Reconciler, ReconcileContext, Request, Result } from '@regatta/run
 import { StatusCadence } from '@regatta/workload';
 import type { Tracer } from '@opentelemetry/api';
 import { emitJobSpan } from './job-trace.js';
+import { NO_ROOM_RETRY_MS, NoRoomNodes, nodeImageRoomProblem } from './nodeimage-room.js';
 import { syncJobPullSecrets } from './secret-sync.js';
 import { refuseInvalidSpec, specProblem } from './spec-guard.js';
 import { decideJobStatusWrite } from './status-cadence.js';
@@ -53,6 +55,8 @@ const NODE_IMAGE = { apiVersion: NODE_IMAGE_API_VERSION, kind: NODE_IMAGE_KIND }
 const MIN_REQUEUE_MS = 1_000;
 /** NodeImage writes of one reconcile in flight together. */
 const NODE_IMAGE_WRITES = 10;
+/** The event of a node left out because its NodeImage has no room for the job's tag (nodeimage-room.ts). */
+export const NODE_IMAGE_FULL_REASON = 'NodeImageFull';
 /** Re-reads the source secrets of a running job that has some (their updates are not on the bus). */
 export const SECRET_RESYNC_MS = 5_000;
 
@@ -65,6 +69,7 @@ export class ImagePullJobReconciler implements Reconciler {
   /** When this process last wrote each job's status (status-cadence.ts). */
   readonly #statusWrites = new StatusCadence();
   readonly #specGuard = new SpecGuard(specProblem);
+  readonly #noRoom = new NoRoomNodes();
 
   constructor(deps: ImagePullJobReconcilerDeps) {
     this.#d = deps;
@@ -78,6 +83,7 @@ export class ImagePullJobReconciler implements Reconciler {
       this.#writtenJobs.forget(req.namespace, req.name);
       this.#statusWrites.forget(key);
       this.#specGuard.forget(key);
+      this.#noRoom.forget(key);
       return {};
     }
     let job = this.#writtenJobs.view(cached);
@@ -89,6 +95,7 @@ export class ImagePullJobReconciler implements Reconciler {
     }
     if (job.status?.completionTime) {
       this.#statusWrites.forget(key);
+      this.#noRoom.forget(key);
       await this.#finalize(job, secretDeps);
       const ttl = job.spec.completionPolicy?.ttlSecondsAfterFinished;
       if (ttl == null) return {};
@@ -122,34 +129,23 @@ export class ImagePullJobReconciler implements Reconciler {
 
     // the NodeImages of this round are written side by side, NODE_IMAGE_WRITES at a time: a job's first round
     // (parallelism nodes) starts its pulls together instead of one GET and PUT after another (docs/benchmarks.md §9).
-    // Each is read from the API server first: the bus copy lacks fields a PUT would drop (managedFields, JSON
-    // annotations: libs/bus envelope.ts)
-    const names = notSynced.slice(0, syncBudget(job, before.active ?? 0, notSynced.length));
-    for (let i = 0; i < names.length; i += NODE_IMAGE_WRITES) {
-      const writes = await Promise.allSettled(
-        names.slice(i, i + NODE_IMAGE_WRITES).map(async (name) => {
-          const written = await retryOnConflict(async () => {
-            const fresh = await this.#d.client.getOrUndefined<NodeImage>({ ...NODE_IMAGE, name });
-            if (!fresh) return undefined;
-            const next = syncJobIntoNodeImage(fresh, job, secrets, now, this.#d.tagPolicy);
-            return next ? this.#d.client.replace(next) : undefined;
-          });
-          if (written) {
-            this.#writtenNodeImages.record(written);
-            ctx.log.debug({ job: key, nodeImage: name }, 'image tag written into NodeImage');
-          }
-        }),
-      );
-      const failed = writes.find((w): w is PromiseRejectedResult => w.status === 'rejected');
-      if (failed) throw failed.reason;
+    // A node whose NodeImage has no room is left out and the next one takes its place in the round
+    const queue = this.#noRoom.writable(key, notSynced, now.getTime());
+    let budget = syncBudget(job, before.active ?? 0, queue.length);
+    let attempted = false;
+    while (budget > 0 && queue.length > 0) {
+      const batch = queue.splice(0, Math.min(budget, NODE_IMAGE_WRITES));
+      attempted = true;
+      const full = await this.#writeTags(job, key, batch, secrets, now, ctx.log);
+      for (const [name, problem] of full) this.#leaveOut(job, key, name, problem, now, ctx.log);
+      budget -= batch.length - full.size;
     }
 
     // the status counts the nodes just given the tag as active (computed before the writes, it would not, and the
     // next reconcile would write it again), and counter-only changes are paced (status-cadence.ts)
-    const status =
-      names.length === 0
-        ? before
-        : calculateStatus(job, targets.map((ni) => this.#writtenNodeImages.view(ni)), secrets, now).status;
+    const status = attempted
+      ? calculateStatus(job, targets.map((ni) => this.#writtenNodeImages.view(ni)), secrets, now).status
+      : before;
     const write = decideJobStatusWrite({
       stored: job.status,
       next: status,
@@ -170,7 +166,56 @@ export class ImagePullJobReconciler implements Reconciler {
     }
     // source secret updates are not on the bus: re-read them while the job runs
     if ((job.spec.pullSecrets ?? []).length > 0) after.push(SECRET_RESYNC_MS);
+    const retryFull = this.#noRoom.nextRetryMs(key, now.getTime());
+    if (retryFull !== undefined) after.push(Math.max(MIN_REQUEUE_MS, retryFull));
     return after.length > 0 ? { requeueAfterMs: Math.min(...after) } : {};
+  }
+
+  /**
+   * Writes the job's tag into the named NodeImages, each read from the API server first (the bus copy lacks fields a
+   * PUT would drop: managedFields, JSON annotations; libs/bus envelope.ts). Answers the nodes whose NodeImage had no
+   * room for it, with why (nothing is written into those); throws the first failed write.
+   */
+  async #writeTags(
+    job: ImagePullJob,
+    key: string,
+    names: readonly string[],
+    secrets: Parameters<typeof syncJobIntoNodeImage>[2],
+    now: Date,
+    log: ReconcileContext['log'],
+  ): Promise<Map<string, string>> {
+    const full = new Map<string, string>();
+    const writes = await Promise.allSettled(
+      names.map(async (name) => {
+        const written = await retryOnConflict(async () => {
+          const fresh = await this.#d.client.getOrUndefined<NodeImage>({ ...NODE_IMAGE, name });
+          const next = fresh && syncJobIntoNodeImage(fresh, job, secrets, now, this.#d.tagPolicy);
+          const noRoom = next && nodeImageRoomProblem(next);
+          if (noRoom) full.set(name, noRoom);
+          else full.delete(name);
+          return next && !noRoom ? this.#d.client.replace(next) : undefined;
+        });
+        if (written) {
+          this.#writtenNodeImages.record(written);
+          log.debug({ job: key, nodeImage: name }, 'image tag written into NodeImage');
+        }
+      }),
+    );
+    const failed = writes.find((w): w is PromiseRejectedResult => w.status === 'rejected');
+    if (failed) throw failed.reason;
+    return full;
+  }
+
+  /** A node whose NodeImage has no room for the tag: left out for a while, with a log line and a Warning on the job. */
+  #leaveOut(job: ImagePullJob, key: string, node: string, problem: string, now: Date, log: ReconcileContext['log']): void {
+    this.#noRoom.leaveOut(key, node, now.getTime());
+    log.warn({ job: key, nodeImage: node, problem }, 'NodeImage has no room for the image tag; node left out for now');
+    void this.#d.recorder?.warning(
+      job,
+      NODE_IMAGE_FULL_REASON,
+      `not pulling ${job.spec.image} on node ${node} for now: ${problem}. Delete finished ImagePullJobs that select ` +
+        `this node or make spec.sandboxConfig smaller; trying again in ${NO_ROOM_RETRY_MS / 1000} s`,
+    );
   }
 
   async #finalize(job: ImagePullJob, secretDeps: Parameters<typeof syncJobPullSecrets>[1]): Promise<void> {

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import type { NodeImage } from '@regatta/api';
+import {
+  NO_ROOM_RETRY_MS,
+  NODE_IMAGE_BYTES_BUDGET,
+  NoRoomNodes,
+  nodeImageRoomProblem,
+} from './nodeimage-room.js';
+import { nodeImage } from './testing/fixtures.js';
+
+/** A NodeImage with `count` images, the first one carrying a sandboxConfig annotation of `fill` characters. */
+function withImages(count: number, fill = 0): NodeImage {
+  const ni = nodeImage('n', { tag: '1' });
+  const images = ni.spec!.images!;
+  const entry = images['nginx']!;
+  for (let i = 1; i < count; i++) images[`img-${i}`] = structuredClone(entry);
+  if (fill > 0) entry.sandboxConfig = { annotations: { fill: 'x'.repeat(fill) } };
+  return ni;
+}
+
+describe('nodeImageRoomProblem (finding 23)', () => {
+  it.each([
+    { name: 'a small NodeImage', ni: withImages(1), problem: undefined },
+    { name: '256 images', ni: withImages(256), problem: undefined },
+    {
+      name: '257 images',
+      ni: withImages(257),
+      problem: 'it would hold 257 images, more than the 256 a NodeImage may hold',
+    },
+    { name: 'just under the budget', ni: withImages(1, NODE_IMAGE_BYTES_BUDGET - 1024), problem: undefined },
+    {
+      name: 'past the budget',
+      ni: withImages(1, NODE_IMAGE_BYTES_BUDGET),
+      problem: /^it would grow to 1025 KiB, past the 1024 KiB/,
+    },
+  ])('$name', ({ ni, problem }) => {
+    const got = nodeImageRoomProblem(ni);
+    if (problem instanceof RegExp) expect(got).toMatch(problem);
+    else expect(got).toBe(problem);
+  });
+
+  it('counts bytes, not characters', () => {
+    const ni = withImages(1);
+    ni.spec!.images!['nginx']!.sandboxConfig = { labels: { wide: 'é'.repeat(600) } };
+    expect(nodeImageRoomProblem(ni, JSON.stringify(ni).length + 100)).toMatch(/past the/);
+  });
+});
+
+describe('NoRoomNodes', () => {
+  it('leaves a node out of one job until the retry interval is over', () => {
+    const r = new NoRoomNodes();
+    r.leaveOut('ns/a', 'n1', 1000);
+    expect(r.writable('ns/a', ['n1', 'n2'], 1000)).toEqual(['n2']);
+    expect(r.writable('ns/b', ['n1', 'n2'], 1000)).toEqual(['n1', 'n2']);
+    expect(r.nextRetryMs('ns/a', 1500)).toBe(NO_ROOM_RETRY_MS - 500);
+    expect(r.nextRetryMs('ns/b', 1500)).toBeUndefined();
+    expect(r.writable('ns/a', ['n1', 'n2'], 1000 + NO_ROOM_RETRY_MS)).toEqual(['n1', 'n2']);
+    expect(r.nextRetryMs('ns/a', 1000 + NO_ROOM_RETRY_MS)).toBeUndefined();
+  });
+
+  it('the first wait to end sets the retry; forget drops the job', () => {
+    const r = new NoRoomNodes();
+    r.leaveOut('ns/a', 'n1', 0);
+    r.leaveOut('ns/a', 'n2', 10_000);
+    expect(r.nextRetryMs('ns/a', 20_000)).toBe(NO_ROOM_RETRY_MS - 20_000);
+    r.forget('ns/a');
+    expect(r.writable('ns/a', ['n1', 'n2'], 20_000)).toEqual(['n1', 'n2']);
+  });
+});

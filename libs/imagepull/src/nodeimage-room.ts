@@ -1,0 +1,69 @@
+/**
+ * Whether a NodeImage has room for one more tag (docs/reliability.md finding 23). Each image entry of a NodeImage
+ * carries the `sandboxConfig` of the last job that wrote it, and each tag the owner reference of every job pulling
+ * it, so a node many jobs name grows without bound. Past etcd's request limit (1.5 MiB) the NodeImage can no longer
+ * be written at all, and past 256 images the NodeImage webhook refuses it: either way the job's write would fail on
+ * every retry. The ImagePullJob controller checks the NodeImage it is about to write, leaves that node out for a
+ * while instead, and says why with an event. Upstream has no such check (`pkg/controller/imagepulljob`
+ * syncNodeImages writes whatever it built); Regatta adds it.
+ */
+import { MAX_NODE_IMAGE_IMAGES, type NodeImage } from '@regatta/api';
+
+/**
+ * The most a NodeImage the ImagePullJob controller writes may hold, as JSON (metadata, managed fields and status
+ * included): a third under etcd's 1.5 MiB, so the agents' status writes of the tags already there still fit.
+ */
+export const NODE_IMAGE_BYTES_BUDGET = 1024 * 1024;
+
+/** How long a job leaves out a node whose NodeImage had no room, before it tries again (tags expire, jobs go). */
+export const NO_ROOM_RETRY_MS = 60_000;
+
+/** Why `next` (the NodeImage with the job's tag written) should not be written, or undefined when it fits. */
+export function nodeImageRoomProblem(
+  next: NodeImage,
+  budgetBytes = NODE_IMAGE_BYTES_BUDGET,
+): string | undefined {
+  const images = Object.keys(next.spec?.images ?? {}).length;
+  if (images > MAX_NODE_IMAGE_IMAGES)
+    return `it would hold ${images} images, more than the ${MAX_NODE_IMAGE_IMAGES} a NodeImage may hold`;
+  const bytes = Buffer.byteLength(JSON.stringify(next));
+  if (bytes > budgetBytes)
+    return `it would grow to ${kib(bytes)} KiB, past the ${kib(budgetBytes)} KiB this controller writes into one NodeImage (etcd refuses objects over 1.5 MiB)`;
+  return undefined;
+}
+
+const kib = (bytes: number) => Math.ceil(bytes / 1024);
+
+/**
+ * The nodes each job left out for want of room, and until when (milliseconds). A job's reconcile skips them while
+ * they wait, so the rest of its nodes still get the tag within its parallelism; it is forgotten with the job.
+ */
+export class NoRoomNodes {
+  readonly #byJob = new Map<string, Map<string, number>>();
+
+  leaveOut(job: string, node: string, nowMs: number): void {
+    let nodes = this.#byJob.get(job);
+    if (!nodes) this.#byJob.set(job, (nodes = new Map()));
+    nodes.set(node, nowMs + NO_ROOM_RETRY_MS);
+  }
+
+  /** The nodes of `names` the job may write now (the waits that are over are dropped). */
+  writable(job: string, names: readonly string[], nowMs: number): string[] {
+    const nodes = this.#byJob.get(job);
+    if (!nodes) return [...names];
+    for (const [node, until] of nodes) if (until <= nowMs) nodes.delete(node);
+    if (nodes.size === 0) this.#byJob.delete(job);
+    return names.filter((n) => !nodes.has(n));
+  }
+
+  /** Milliseconds until the job's first left-out node may be tried again; undefined when none waits. */
+  nextRetryMs(job: string, nowMs: number): number | undefined {
+    const nodes = this.#byJob.get(job);
+    if (!nodes || nodes.size === 0) return undefined;
+    return Math.max(0, Math.min(...nodes.values()) - nowMs);
+  }
+
+  forget(job: string): void {
+    this.#byJob.delete(job);
+  }
+}
