@@ -137,7 +137,7 @@ export class ImagePullJobReconciler implements Reconciler {
       const batch = queue.splice(0, Math.min(budget, NODE_IMAGE_WRITES));
       attempted = true;
       const full = await this.#writeTags(job, key, batch, secrets, now, ctx.log);
-      for (const [name, problem] of full) this.#leaveOut(job, key, name, problem, now, ctx.log);
+      if (full.size > 0) this.#leaveOut(job, key, full, now, ctx.log);
       budget -= batch.length - full.size;
     }
 
@@ -206,16 +206,21 @@ export class ImagePullJobReconciler implements Reconciler {
     return full;
   }
 
-  /** A node whose NodeImage has no room for the tag: left out for a while, with a log line and a Warning on the job. */
-  #leaveOut(job: ImagePullJob, key: string, node: string, problem: string, now: Date, log: ReconcileContext['log']): void {
-    this.#noRoom.leaveOut(key, node, now.getTime());
-    log.warn({ job: key, nodeImage: node, problem }, 'NodeImage has no room for the image tag; node left out for now');
-    void this.#d.recorder?.warning(
-      job,
-      NODE_IMAGE_FULL_REASON,
-      `not pulling ${job.spec.image} on node ${node} for now: ${problem}. Delete finished ImagePullJobs that select ` +
-        `this node or make spec.sandboxConfig smaller; trying again in ${NO_ROOM_RETRY_MS / 1000} s`,
-    );
+  /**
+   * Nodes whose NodeImage has no room for the tag (name → why): left out for a while, with one log line and a Warning
+   * on the job for each (the event recorder's spam filter bounds those).
+   */
+  #leaveOut(job: ImagePullJob, key: string, full: ReadonlyMap<string, string>, now: Date, log: ReconcileContext['log']): void {
+    log.warn({ job: key, nodeImages: [...full.keys()] }, 'NodeImages have no room for the image tag; nodes left out for now');
+    for (const [node, problem] of full) {
+      this.#noRoom.leaveOut(key, node, now.getTime());
+      void this.#d.recorder?.warning(
+        job,
+        NODE_IMAGE_FULL_REASON,
+        `not pulling ${job.spec.image} on node ${node} for now: ${problem}. Delete finished ImagePullJobs that ` +
+          `select this node or make spec.sandboxConfig smaller; trying again in ${NO_ROOM_RETRY_MS / 1000} s`,
+      );
+    }
   }
 
   async #finalize(job: ImagePullJob, secretDeps: Parameters<typeof syncJobPullSecrets>[1]): Promise<void> {
