@@ -230,7 +230,12 @@ export class Child {
     const id = ++this.seq;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.proc.send({ id, method, params } satisfies RpcRequest);
+      // a helper already gone (e.g. a Ctrl-C reaches the whole process group) fails the call, not the run: without a
+      // callback a closed channel is an 'error' event nobody handles
+      this.proc.send({ id, method, params } satisfies RpcRequest, (err) => {
+        if (!err || !this.pending.delete(id)) return;
+        reject(new Error(`${this.name}: ${err.message}`));
+      });
     });
   }
 
