@@ -190,6 +190,9 @@ export async function checkFuzzedAdmission(
     for (const k of kinds) {
       if (k.agents) agents ??= await startAgentNodes(w);
       const r = await fuzzKind(w, k, { ...o, agents });
+      // each kind's verdict as soon as it is known: a long run stopped in a later kind keeps the earlier ones
+      w.log(`R2: ${k.fuzz.kind} done: ${r.violations.length} violations, ${r.crashes} crashes`);
+      for (const [a, b] of r.figures) w.log(`R2:   ${k.fuzz.kind}: ${a}: ${b}`);
       out.figures.push(...r.figures.map(([a, b]): [string, string] => [`${k.fuzz.kind}: ${a}`, b]));
       out.violations.push(...r.violations);
       out.notes.push(...r.notes.map((n) => `${k.fuzz.kind}: ${n}`));
