@@ -11,7 +11,6 @@ import { useSidecarSetScenarios } from './testing/scenario-harness.js';
 
 const s = useSidecarSetScenarios();
 const SCS = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'SidecarSet' } as const;
-const ADMISSION = 'admissionregistration.k8s.io/v1';
 const app = `inj-inv-${s.id}`;
 const stored: string[] = [];
 
@@ -31,11 +30,7 @@ const sidecarSet = (name: string, container: string, strategy: Record<string, un
 
 /** Stores `obj` with the program down and its webhook configurations gone, then starts instance `instance`. */
 async function storeWithoutWebhooks(obj: KubeObject, instance: string): Promise<void> {
-  s.controller.killNow();
-  await s.controller.exited;
-  for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'])
-    await s.client.delete({ apiVersion: ADMISSION, kind, name: `regatta-sidecarset-${s.id}` }).catch(() => undefined);
-  await s.client.create(obj);
+  await s.storeWithoutWebhooks(obj);
   stored.push(obj.metadata!.name!);
   await s.startController(instance);
 }

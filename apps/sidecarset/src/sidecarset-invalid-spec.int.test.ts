@@ -9,7 +9,6 @@ import { useSidecarSetScenarios } from './testing/scenario-harness.js';
 const s = useSidecarSetScenarios();
 const SCS = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'SidecarSet' } as const;
 const bad = `invalid-spec-${s.id}`;
-const ADMISSION = 'admissionregistration.k8s.io/v1';
 
 afterAll(async () => {
   await s.client.delete({ ...SCS, name: bad }).catch(() => undefined);
@@ -28,13 +27,9 @@ const sidecarSet = (name: string, strategy: Record<string, unknown>) => ({
 
 describe('SidecarSet that fails validation, stored without the webhook', () => {
   it('is refused with an InvalidSpec event naming the field; no status, no revision', async () => {
-    s.controller.killNow();
-    await s.controller.exited;
-    for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'])
-      await s.client.delete({ apiVersion: ADMISSION, kind, name: `regatta-sidecarset-${s.id}` });
     const invalid = sidecarSet(bad, { type: 'RollingUpdate', maxUnavailable: 'lots' });
     invalid.metadata = { name: bad, labels: s.scopeLabels } as never;
-    await s.client.create(invalid as KubeObject);
+    await s.storeWithoutWebhooks(invalid as KubeObject);
     await s.startController('b');
     const good = await s.createSidecarSet(
       sidecarSet('valid-spec', { type: 'RollingUpdate', maxUnavailable: 1 }),
