@@ -166,7 +166,9 @@ export function useSidecarSetScenarios(options: { cloneset?: boolean } = {}): Si
       running?.killNow();
       await running?.exited;
       for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'])
-        await kube().delete({ apiVersion: ADMISSION, kind, name: `regatta-sidecarset-${id}` }).catch(() => undefined);
+        await kube()
+          .delete({ apiVersion: ADMISSION, kind, name: `regatta-sidecarset-${id}` })
+          .catch(() => undefined);
       // the API server's copy of the webhook configurations trails the delete: on a busy machine it may still call
       // the killed program for a moment (a 500 "failed calling webhook", seen in the whole suite's run)
       const deadline = Date.now() + 30_000;
@@ -175,7 +177,8 @@ export function useSidecarSetScenarios(options: { cloneset?: boolean } = {}): Si
           await kube().create(obj);
           return;
         } catch (err) {
-          if (!(err instanceof Error && /failed calling webhook/.test(err.message)) || Date.now() > deadline) throw err;
+          if (!(err instanceof Error && /failed calling webhook/.test(err.message)) || Date.now() > deadline)
+            throw err;
           await new Promise((r) => setTimeout(r, 250));
         }
       }
