@@ -207,11 +207,13 @@ export class ImagePullJobReconciler implements Reconciler {
   }
 
   /**
-   * Nodes whose NodeImage has no room for the tag (name → why): left out for a while, with one log line and a Warning
+   * Nodes whose NodeImage has no room for the tag (name → why): left out for a while, with a log line and a Warning
    * on the job for each (the event recorder's spam filter bounds those).
    */
   #leaveOut(job: ImagePullJob, key: string, full: ReadonlyMap<string, string>, now: Date, log: ReconcileContext['log']): void {
-    log.warn({ job: key, nodeImages: [...full.keys()] }, 'NodeImages have no room for the image tag; nodes left out for now');
+    // a warn line once per job (a job waiting for room retries every minute); the events go on, spam-filtered
+    const level = this.#noRoom.firstFor(key) ? 'warn' : 'debug';
+    log[level]({ job: key, nodeImages: [...full.keys()] }, 'NodeImages have no room for the image tag; nodes left out for now');
     for (const [node, problem] of full) {
       this.#noRoom.leaveOut(key, node, now.getTime());
       void this.#d.recorder?.warning(

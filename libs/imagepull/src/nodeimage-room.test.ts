@@ -58,6 +58,13 @@ describe('NoRoomNodes', () => {
     expect(r.nextRetryMs('ns/a', 1000 + NO_ROOM_RETRY_MS)).toBeUndefined();
   });
 
+  it('is first for a job once, until the job is forgotten', () => {
+    const r = new NoRoomNodes();
+    expect([r.firstFor('ns/a'), r.firstFor('ns/a'), r.firstFor('ns/b')]).toEqual([true, false, true]);
+    r.forget('ns/a');
+    expect(r.firstFor('ns/a')).toBe(true);
+  });
+
   it('the first wait to end sets the retry; forget drops the job', () => {
     const r = new NoRoomNodes();
     r.leaveOut('ns/a', 'n1', 0);

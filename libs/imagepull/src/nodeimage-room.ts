@@ -40,6 +40,14 @@ const kib = (bytes: number) => Math.ceil(bytes / 1024);
  */
 export class NoRoomNodes {
   readonly #byJob = new Map<string, Map<string, number>>();
+  readonly #told = new Set<string>();
+
+  /** True the first time it is asked for a job (until the job is forgotten): the log says it once per job. */
+  firstFor(job: string): boolean {
+    if (this.#told.has(job)) return false;
+    this.#told.add(job);
+    return true;
+  }
 
   leaveOut(job: string, node: string, nowMs: number): void {
     let nodes = this.#byJob.get(job);
@@ -65,5 +73,6 @@ export class NoRoomNodes {
 
   forget(job: string): void {
     this.#byJob.delete(job);
+    this.#told.delete(job);
   }
 }
