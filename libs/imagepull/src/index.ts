@@ -42,14 +42,7 @@ export { maintainNodeImageSpec, type SpecLookups, type SpecMaintenance } from '.
 export { RESPONSE_TIMEOUT_MS, guardNodeImageStatus, pullFailedMessage, type StatusGuard, type TagFailure } from './nodeimage-status.js';
 export { changedSpecTags, changedStatusTags, jobsForNodeImageUpdate } from './changes.js';
 export { JOB_SPAN_NAME, emitJobSpan, jobSpan, type JobSpan } from './job-trace.js';
-export {
-  ImagePullJobReconciler,
-  NODE_IMAGE_FULL_REASON,
-  SECRET_RESYNC_MS,
-  type ImagePullJobReconcilerDeps,
-  type Reader,
-} from './job-reconciler.js';
-export { NODE_IMAGE_BYTES_BUDGET, NO_ROOM_RETRY_MS, nodeImageRoomProblem } from './nodeimage-room.js';
+export { ImagePullJobReconciler, SECRET_RESYNC_MS, type ImagePullJobReconcilerDeps, type Reader } from './job-reconciler.js';
 export {
   DEFAULT_NODEIMAGE_CREATION_DELAY_MS,
   NodeImageReconciler,

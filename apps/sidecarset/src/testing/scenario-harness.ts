@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
 import { parse } from 'yaml';
 import { generateCrds } from '@regatta/api';
-import type { KubeClient, KubeObject } from '@regatta/kube';
+import { retryOnError, type KubeClient, type KubeObject } from '@regatta/kube';
 import { installCrds, locateBinaries, type ManagedProcess } from '@regatta/local-cluster';
 import { createNamespace, randomId, scenarioCluster, useScenarioPrograms, type Pod } from '@regatta/testing';
 
@@ -170,18 +170,13 @@ export function useSidecarSetScenarios(options: { cloneset?: boolean } = {}): Si
           .delete({ apiVersion: ADMISSION, kind, name: `regatta-sidecarset-${id}` })
           .catch(() => undefined);
       // the API server's copy of the webhook configurations trails the delete: on a busy machine it may still call
-      // the killed program for a moment (a 500 "failed calling webhook", seen in the whole suite's run)
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        try {
-          await kube().create(obj);
-          return;
-        } catch (err) {
-          if (!(err instanceof Error && /failed calling webhook/.test(err.message)) || Date.now() > deadline)
-            throw err;
-          await new Promise((r) => setTimeout(r, 250));
-        }
-      }
+      // the killed program for a moment (a 500 "failed calling webhook", seen in the whole suite's run): retried for
+      // up to 30 s
+      await retryOnError(
+        () => kube().create(obj),
+        (err) => err instanceof Error && /failed calling webhook/.test(err.message),
+        { steps: 121, backoff: { durationMs: 250 } },
+      );
     },
     createPod: (ns, name, labels, extra = {}) =>
       kube().create<Pod>({
