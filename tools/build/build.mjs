@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { discoverApps } from './apps.mjs';
 import { asciiOnly } from './ascii.mjs';
+import { clientNodeWithoutSideEffects, requireHttp } from './start-memory.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const args = process.argv.slice(2);
@@ -65,6 +66,8 @@ for (const app of apps) {
     sourcesContent: false,
     legalComments: 'linked',
     banner: { js: banner },
+    // what each program holds from its start (start-memory.mjs)
+    plugins: [requireHttp, clientNodeWithoutSideEffects],
     logLevel: 'warning',
   });
   await writeFile(outfile, asciiOnly(await readFile(outfile, 'utf8')));

@@ -14,6 +14,11 @@ afterAll(() => {
   for (const d of cleanup) rmSync(d, { recursive: true, force: true });
 });
 
+/** A module for `node --import`: at exit, how many of Node's internal undici modules the program loaded. */
+const REPORT_INTERNAL_UNDICI =
+  'data:text/javascript,process.on("exit",()=>process.stderr.write("internal undici modules loaded: "+' +
+  'process.moduleLoadList.filter((m)=>m.includes("undici")).length+"\\n"))';
+
 // building and starting a bundle takes seconds, more on a loaded machine
 describe('npm run build', { timeout: 180_000 }, () => {
   it('finds every app with a main (apps/*/src/main.ts), with no list to keep', () => {
@@ -39,7 +44,7 @@ describe('npm run build', { timeout: 180_000 }, () => {
     ]);
     // every module is loaded before the program reads its configuration: a missing one would fail first; with the
     // image's Node flags, which the pinned Node must accept (V8 refuses an unknown one before the program starts)
-    const run = spawnSync(process.execPath, [...NODE_FLAGS, main], {
+    const run = spawnSync(process.execPath, [...NODE_FLAGS, '--import', REPORT_INTERNAL_UNDICI, main], {
       cwd: dirname(main),
       env: { PATH: '/usr/bin:/bin' },
       encoding: 'utf8',
@@ -47,11 +52,15 @@ describe('npm run build', { timeout: 180_000 }, () => {
     });
     expect(run.stderr).toMatch(/REGATTA_KUBE_CONFIG/);
     expect(run.stderr).not.toMatch(/ERR_MODULE_NOT_FOUND|Cannot find (module|package)/);
+    // what it holds from its start (tools/build/start-memory.mjs): Node's own undici is never loaded, and of
+    // @kubernetes/client-node only what the program uses is bundled (not its generated models and their serializer)
+    expect(run.stderr).toMatch(/internal undici modules loaded: 0\b/);
     // whitespace and syntax are minified, the bundle's string is what the program keeps resident; names are not,
     // so a stack trace still names the functions (docs/adr/0051, fifth amendment)
     const code = readFileSync(main, 'utf8');
     expect(code.split('\n').length).toBeLessThan(code.length / 1000);
     expect(code).toMatch(/async function runProgram\(options,setup\)/);
+    expect(code.includes('ObjectSerializer'), 'client-node models in the bundle').toBe(false);
   });
 });
 
