@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ChaosArgsError, parseArgs } from './args.js';
+import { ChaosArgsError, parseArgs, r2AppsOf, r2KindChosen } from './args.js';
 
 describe('parseArgs', () => {
   it('defaults to every check, a small R1', () => {
@@ -60,6 +60,17 @@ describe('parseArgs', () => {
     });
   });
 
+  it('takes one kind of a program with two (R2_SINGLE_KINDS): its program runs, its other kind does not', () => {
+    const a = parseArgs(['--r2-kinds=nodeimage,ads']);
+    expect(a.r2Kinds).toEqual(['ads', 'nodeimage']);
+    expect(r2AppsOf(a.r2Kinds)).toEqual(['ads', 'imagepull']);
+    const nodeImage = { app: 'imagepull', fuzz: { kind: 'NodeImage' } };
+    const job = { app: 'imagepull', fuzz: { kind: 'ImagePullJob' } };
+    expect([r2KindChosen(nodeImage, a.r2Kinds), r2KindChosen(job, a.r2Kinds)]).toEqual([true, false]);
+    expect([r2KindChosen(nodeImage, ['imagepull']), r2KindChosen(job, ['imagepull'])]).toEqual([true, true]);
+    expect(r2AppsOf(['imagepulljob', 'nodeimage'])).toEqual(['imagepull']);
+  });
+
   it.each([
     ['--only=R9'],
     ['--rollouts=0'],
@@ -67,6 +78,7 @@ describe('parseArgs', () => {
     ['--pods=40-20'],
     ['--bogus'],
     ['--r2-kinds=pods'],
+    ['--r2-kinds=imagepull-agent'],
     ['--r1-kinds=deployment'],
     ['--r2-concurrency=0'],
     ['--r1-parallel=0'],

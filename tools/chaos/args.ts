@@ -21,6 +21,25 @@ export const R2_APPS = [
   'imagepull',
 ] as const;
 
+/**
+ * Kinds R2 can be asked for alone, where their program has more than one (lower case → the program). The imagepull
+ * program's two kinds at 10 000 objects each take longer than one session (docs/reliability.md runs BT and BU).
+ */
+export const R2_SINGLE_KINDS: Readonly<Record<string, (typeof R2_APPS)[number]>> = {
+  imagepulljob: 'imagepull',
+  nodeimage: 'imagepull',
+};
+
+/** Whether R2 runs a kind (its program and kind, tools/chaos/r2.ts R2_KINDS) when asked for `chosen`. */
+export function r2KindChosen(k: { app: string; fuzz: { kind: string } }, chosen: readonly string[]): boolean {
+  return chosen.includes(k.app) || chosen.includes(k.fuzz.kind.toLowerCase());
+}
+
+/** The programs R2 needs for `chosen` (programs, or kinds of R2_SINGLE_KINDS), in R2's order. */
+export function r2AppsOf(chosen: readonly string[]): string[] {
+  return R2_APPS.filter((app) => chosen.some((c) => c === app || R2_SINGLE_KINDS[c] === app));
+}
+
 /** R2's creates in flight at once by default: one (8 made no difference at load 13–19, docs/reliability.md run Y). */
 export const R2_CONCURRENCY = 1;
 
@@ -42,7 +61,7 @@ export interface ChaosArgs {
   r1Kinds: R1Kind[];
   /** R1: a kind's rollouts at once, each its own workload, under one fault schedule (1: one after the other). */
   r1Parallel: number;
-  /** R2: objects generated per kind; the kinds, by their program (all by default). */
+  /** R2: objects generated per kind; the kinds, by their program (all by default) or by R2_SINGLE_KINDS' names. */
   fuzz: number;
   r2Kinds: string[];
   /** R2: creates in flight at once (results judged and reported in the seeded order). */
@@ -162,13 +181,15 @@ export function parseArgs(argv: string[]): ChaosArgs {
         a.r1Parallel = positive(v, k);
         break;
       case '--r2-kinds': {
-        const apps = v.split(',').filter(Boolean);
-        const bad = apps.filter((x) => !(R2_APPS as readonly string[]).includes(x));
-        if (apps.length === 0 || bad.length > 0)
+        const names = v.split(',').filter(Boolean);
+        const known: string[] = [...R2_APPS, ...Object.keys(R2_SINGLE_KINDS)];
+        const bad = names.filter((x) => !known.includes(x));
+        if (names.length === 0 || bad.length > 0)
           throw new ChaosArgsError(
-            `unknown R2 kind ${bad.join(',') || '(none)'}; R2's programs: ${R2_APPS.join(', ')}`,
+            `unknown R2 kind ${bad.join(',') || '(none)'}; R2's programs: ${R2_APPS.join(', ')}; ` +
+              `single kinds: ${Object.keys(R2_SINGLE_KINDS).join(', ')}`,
           );
-        a.r2Kinds = R2_APPS.filter((x) => apps.includes(x));
+        a.r2Kinds = known.filter((x) => names.includes(x));
         break;
       }
       case '--r2-concurrency':

@@ -12,13 +12,13 @@ import { join } from 'node:path';
 import { bucketName, KINDS, registrationKey } from '@regatta/bus';
 import { KUBERNETES_VERSION, LocalCluster, NATS_VERSION } from '@regatta/local-cluster';
 import { codeVersion, nowMs, stopAllChildren } from '../bench/common.js';
-import { ChaosArgsError, isWorkloadId, parseArgs, type ChaosArgs } from './args.js';
+import { ChaosArgsError, isWorkloadId, parseArgs, r2AppsOf, type ChaosArgs } from './args.js';
 import { Observer } from './observer.js';
 import { checkTheChecker } from './r0.js';
 import { checkChaosRollouts } from './r1.js';
 import { checkSidecarRollouts } from './r1-sidecarset.js';
 import type { R1Options } from './r1-parallel.js';
-import { checkFuzzedAdmission, R2_KINDS } from './r2.js';
+import { checkFuzzedAdmission } from './r2.js';
 import { R2_AGENT_NODES } from './r2-agent-verdicts.js';
 import { checkBlastRadius } from './r3.js';
 import { checkProgramBlastRadius } from './r3-kinds.js';
@@ -98,11 +98,11 @@ try {
       ...r1Apps,
       ...(r1Sidecar ? ['sidecarset'] : []),
       ...(args.only.includes('R3') ? ['sidecarset', ...R3_PROGRAMS.map((p) => p.app)] : []),
-      ...(args.only.includes('R2')
-        ? R2_KINDS.map((k) => k.app).filter((a) => a !== 'cloneset' && args.r2Kinds.includes(a))
-        : []),
+      ...(args.only.includes('R2') ? r2AppsOf(args.r2Kinds).filter((a) => a !== 'cloneset') : []),
       // R2's agent nodes (r2-agents.ts): an image pull agent each
-      ...(args.only.includes('R2') && args.r2Kinds.includes('imagepull') ? ['imagepull-agent'] : []),
+      ...(args.only.includes('R2') && r2AppsOf(args.r2Kinds).includes('imagepull')
+        ? ['imagepull-agent']
+        : []),
     ]),
   ];
   log(`building the bundles of ${apps.join(', ')}`);

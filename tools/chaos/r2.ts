@@ -36,6 +36,7 @@ import { GONE_OWNER_IMAGE, NODE_IMAGE } from './fuzz-nodeimage.js';
 import type { CheckResult } from './report.js';
 import { countErrorLines, send } from './r2-requests.js';
 import { mapBounded } from './bounded.js';
+import { r2KindChosen } from './args.js';
 import {
   agentNodeImages,
   agentNodesCurrent,
@@ -183,7 +184,7 @@ export async function checkFuzzedAdmission(
     crashes: 0,
     notes: [],
   };
-  const kinds = R2_KINDS.filter((x) => !o.kinds || o.kinds.includes(x.app));
+  const kinds = R2_KINDS.filter((x) => !o.kinds || r2KindChosen(x, o.kinds));
   // the agent nodes and their agents, for the kinds that have a part with them (started once, before the first)
   let agents: AgentNodes | undefined;
   try {
