@@ -2,6 +2,7 @@
 // the tag workers tag-plan.ts asks for, and the statuses they report; the status the node writes is built from these.
 import type { Tracer } from '@opentelemetry/api';
 import type { AuthConfig } from '@regatta/cri';
+import { ownValue } from '@regatta/kube';
 import type { PullPool } from './pull-pool.js';
 import type { ImageRuntime } from './runtime.js';
 import { nodeImageStatus } from './status.js';
@@ -38,14 +39,14 @@ export class ImagePuller {
   async sync(nodeImage: NodeImage): Promise<void> {
     const images = nodeImage.spec?.images ?? {};
     for (const [name, pool] of this.pools) {
-      if (images[name]) continue;
+      if (ownValue(images, name)) continue;
       for (const w of pool.workers.values()) w.stop();
       this.pools.delete(name);
     }
     const errors: unknown[] = [];
     for (const [name, spec] of Object.entries(images)) {
       try {
-        await this.syncImage(name, spec, nodeImage.status?.imageStatuses?.[name]);
+        await this.syncImage(name, spec, ownValue(nodeImage.status?.imageStatuses, name));
       } catch (err) {
         errors.push(err);
       }

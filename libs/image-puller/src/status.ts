@@ -1,5 +1,6 @@
 // The NodeImage status the puller writes (`imagepuller_controller.go`, sync): desired = tags in spec; per image in
 // spec the statuses its workers hold, sorted by tag (`SortStatusImageTagsV1beta1`); counts per phase.
+import { ownValue } from '@regatta/kube';
 import type { ImageSpec, ImageTagStatus, NodeImageStatus } from './types.js';
 
 /** `held`: image name → tag → the status its pool holds (only tags still in spec count). */
@@ -34,7 +35,7 @@ export function isPulling(images: Record<string, ImageSpec> | undefined, status:
   if ((status.succeeded ?? 0) + (status.failed ?? 0) < status.desired) return true;
   for (const [name, st] of Object.entries(status.imageStatuses ?? {})) {
     for (const t of st.tags) {
-      const spec = images?.[name]?.tags?.find((s) => s.tag === t.tag);
+      const spec = ownValue(images, name)?.tags?.find((s) => s.tag === t.tag);
       if (spec && (spec.version ?? 0) !== (t.version ?? 0)) return true;
     }
   }

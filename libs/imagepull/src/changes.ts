@@ -5,7 +5,7 @@
  * removed, plus jobs whose selection of the NodeImage changed with its labels.
  */
 import { type ImageSpec, type ImageStatus, type ImageTagSpec, type NodeImage } from '@regatta/api';
-import { jsonEqual } from '@regatta/kube';
+import { jsonEqual, ownValue } from '@regatta/kube';
 
 /** Tag names whose spec differs between two tag lists (order-insensitive; for duplicates the last one counts). */
 export function changedSpecTags(oldTags: readonly ImageTagSpec[] = [], newTags: readonly ImageTagSpec[] = []): Set<string> {
@@ -55,8 +55,8 @@ export function jobsForNodeImageUpdate(oldNi: NodeImage, newNi: NodeImage): Set<
   const names = new Set([...Object.keys(oldNi.spec?.images ?? {}), ...Object.keys(newNi.spec?.images ?? {}),
     ...Object.keys(oldNi.status?.imageStatuses ?? {}), ...Object.keys(newNi.status?.imageStatuses ?? {})]);
   for (const name of names) {
-    const a = oldNi.spec?.images?.[name];
-    const b = newNi.spec?.images?.[name];
+    const a = ownValue(oldNi.spec?.images, name);
+    const b = ownValue(newNi.spec?.images, name);
     const add = (s: Set<string>) => s.forEach((k) => out.add(k));
     if (!b || !a || !jsonEqual((a.pullSecrets ?? []) as never, (b.pullSecrets ?? []) as never) ||
         !jsonEqual((a.sandboxConfig ?? null) as never, (b.sandboxConfig ?? null) as never)) {
@@ -65,7 +65,7 @@ export function jobsForNodeImageUpdate(oldNi: NodeImage, newNi: NodeImage): Set<
       continue;
     }
     const tags = changedSpecTags(a.tags, b.tags);
-    changedStatusTags(oldNi.status?.imageStatuses?.[name], newNi.status?.imageStatuses?.[name]).forEach((t) => tags.add(t));
+    changedStatusTags(ownValue(oldNi.status?.imageStatuses, name), ownValue(newNi.status?.imageStatuses, name)).forEach((t) => tags.add(t));
     if (tags.size === 0) continue;
     add(ownersOf(a, tags));
     add(ownersOf(b, tags));

@@ -5,7 +5,7 @@
  * dropped (`mode: batch` ones are kept), images without tags dropped.
  */
 import { IMAGE_PULL_JOB_KIND, KRUISE_APPS_GROUP, SECRET_MODE_BATCH, type NodeImage, type ObjectReference } from '@regatta/api';
-import { cloneJson, jsonEqual } from '@regatta/kube';
+import { cloneJson, jsonEqual, ownValue } from '@regatta/kube';
 import { sortTags } from './sync.js';
 
 /** What the maintenance looks up: an owner job's UID (`undefined` = gone; `'unknown'` = a read error: keep). */
@@ -71,7 +71,7 @@ export function maintainNodeImageSpec(
       }
       const ttl = tag.pullPolicy?.ttlSecondsAfterFinished;
       if (ttl != null) {
-        const st = nodeImage.status?.imageStatuses?.[name]?.tags.find(
+        const st = ownValue(nodeImage.status?.imageStatuses, name)?.tags.find(
           (s) => s.tag === tag.tag && (s.version ?? 0) === (tag.version ?? 0),
         );
         if (st?.completionTime) {

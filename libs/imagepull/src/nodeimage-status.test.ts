@@ -80,3 +80,18 @@ describe('NodeImage status guard', () => {
     });
   });
 });
+
+describe('an image named for a member of Object.prototype (R2 run BW, docs/reliability.md finding 24)', () => {
+  const named = (name: string): NodeImage => {
+    const n = ni({ desired: 1, imageStatuses: {} });
+    n.spec = { images: { [name]: n.spec!.images!['nginx']! } };
+    return n;
+  };
+
+  it.each(['constructor', 'toString', 'hasOwnProperty'])('%s: no status yet is read as none, not as the prototype member', (name) => {
+    expect(guardNodeImageStatus(named(name), at(4)).waitMs).toBe(6 * 60_000);
+    expect(guardNodeImageStatus(named(name), at(11)).status?.imageStatuses?.[name]?.tags).toEqual([
+      expect.objectContaining({ tag: '1.20', phase: 'Failed', message: 'node has not responded for a long time' }),
+    ]);
+  });
+});

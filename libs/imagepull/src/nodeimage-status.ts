@@ -13,7 +13,7 @@ import {
   type NodeImageStatus,
   type ObjectReference,
 } from '@regatta/api';
-import { cloneJson, jsonEqual, toRfc3339 } from '@regatta/kube';
+import { cloneJson, jsonEqual, ownValue, toRfc3339 } from '@regatta/kube';
 import { sortTags } from './sync.js';
 
 /** How long a node has to acknowledge a tag (upstream `responseTimeout`). */
@@ -42,7 +42,7 @@ export function guardNodeImageStatus(nodeImage: NodeImage, now: Date, responseTi
   const inSpec = new Set<string>();
 
   for (const [name, image] of Object.entries(nodeImage.spec?.images ?? {})) {
-    const imageStatus: ImageStatus = status.imageStatuses?.[name] ?? { tags: [] };
+    const imageStatus: ImageStatus = ownValue(status.imageStatuses, name) ?? { tags: [] };
     for (const tag of image.tags ?? []) {
       inSpec.add(`${name}:${tag.tag}`);
       if (!tag.createdAt) continue;
@@ -98,7 +98,7 @@ export function guardNodeImageStatus(nodeImage: NodeImage, now: Date, responseTi
   let waiting = 0;
   const kept: Record<string, ImageStatus> = {};
   for (const [name, imageStatus] of Object.entries(status.imageStatuses ?? {})) {
-    if (!nodeImage.spec?.images?.[name]) continue;
+    if (!ownValue(nodeImage.spec?.images, name)) continue;
     const tags = imageStatus.tags.filter((t) => inSpec.has(`${name}:${t.tag}`));
     for (const t of tags) {
       if (t.phase === ImagePullPhases.Succeeded) succeeded++;

@@ -11,7 +11,7 @@ import {
   type NodeImage,
   type ReferenceObject,
 } from '@regatta/api';
-import { toRfc3339 } from '@regatta/kube';
+import { ownValue, toRfc3339 } from '@regatta/kube';
 import { ImagePullError } from './errors.js';
 import { normalizeImageRef } from './image-ref.js';
 
@@ -53,7 +53,7 @@ export function calculateStatus(
   const notSynced = new Set<string>();
   for (const ni of nodeImages) {
     const node = ni.metadata?.name ?? '';
-    const image = ni.spec?.images?.[ref.name];
+    const image = ownValue(ni.spec?.images, ref.name);
     let version = -1;
     if (image) {
       if (secrets.some((s) => !containsSecretRef(image.pullSecrets, s))) notSynced.add(node);
@@ -64,7 +64,7 @@ export function calculateStatus(
       notSynced.add(node);
       continue;
     }
-    const tagStatus = ni.status?.imageStatuses?.[ref.name]?.tags.find((t) => t.tag === ref.tag);
+    const tagStatus = ownValue(ni.status?.imageStatuses, ref.name)?.tags.find((t) => t.tag === ref.tag);
     if (!tagStatus || (tagStatus.version ?? 0) !== version) pulling.push(node);
     else if (tagStatus.phase === ImagePullPhases.Succeeded) succeeded.push(node);
     else if (tagStatus.phase === ImagePullPhases.Failed) failed.push(node);

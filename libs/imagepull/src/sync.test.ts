@@ -127,3 +127,14 @@ describe('parallelism', () => {
     expect(syncBudget(job((x) => (x.spec.parallelism = 0)), 0, 3)).toBe(0);
   });
 });
+
+describe('an ImagePullJob for an image named constructor (docs/reliability.md finding 24)', () => {
+  it('puts a tag of its own under that name and leaves Object.prototype alone', () => {
+    const j = job((x) => (x.spec.image = 'constructor:1'));
+    const out = syncJobIntoNodeImage(nodeImage('n'), j, [], now, zero)!;
+    expect(Object.hasOwn(out.spec!.images!, 'constructor')).toBe(true);
+    expect(out.spec!.images!['constructor']!.tags.map((t) => t.tag)).toEqual(['1']);
+    expect(JSON.parse(JSON.stringify(out)).spec.images.constructor.tags).toHaveLength(1);
+    expect((Object as unknown as { tags?: unknown }).tags).toBeUndefined();
+  });
+});

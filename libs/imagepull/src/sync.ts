@@ -16,7 +16,7 @@ import {
   type ObjectReference,
   type ReferenceObject,
 } from '@regatta/api';
-import { cloneJson, toRfc3339 } from '@regatta/kube';
+import { cloneJson, ownValue, toRfc3339 } from '@regatta/kube';
 import { normalizeImageRef } from './image-ref.js';
 import { containsSecretRef } from './status.js';
 
@@ -126,7 +126,7 @@ export function syncJobIntoNodeImage(
   if (!ref) return undefined;
   const out = cloneJson(nodeImage);
   const images = ((out.spec ??= {}).images ??= {});
-  const image: ImageSpec = images[ref.name] ?? { tags: [] };
+  const image: ImageSpec = ownValue(images, ref.name) ?? { tags: [] };
   image.tags ??= [];
   if (job.spec.sandboxConfig) image.sandboxConfig = job.spec.sandboxConfig;
   else delete image.sandboxConfig;
@@ -155,7 +155,7 @@ export function syncJobIntoNodeImage(
     addMissingSecrets();
   } else {
     const statusVersion =
-      nodeImage.status?.imageStatuses?.[ref.name]?.tags.find((t) => t.tag === ref.tag)?.version ?? -1;
+      ownValue(nodeImage.status?.imageStatuses, ref.name)?.tags.find((t) => t.tag === ref.tag)?.version ?? -1;
     image.tags.push({
       tag: ref.tag,
       createdAt: at,

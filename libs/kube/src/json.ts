@@ -40,3 +40,12 @@ export function cloneJson<T>(v: T): T {
   }
   return v;
 }
+
+/**
+ * `record[key]` when `record` has it as its own property, else undefined. A map decoded from JSON is a plain object,
+ * so a key a user chose that names a member of Object.prototype (an image called `constructor`) would otherwise read
+ * that member (docs/reliability.md finding 24).
+ */
+export function ownValue<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
+}
