@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ChaosArgsError, parseArgs, r2AppsOf, r2KindChosen } from './args.js';
+import { ChaosArgsError, parseArgs, R2_SINGLE_KINDS, r2AppsOf, r2KindChosen } from './args.js';
+import { R2_KINDS } from './r2.js';
 
 describe('parseArgs', () => {
   it('defaults to every check, a small R1', () => {
@@ -69,6 +70,10 @@ describe('parseArgs', () => {
     expect([r2KindChosen(nodeImage, a.r2Kinds), r2KindChosen(job, a.r2Kinds)]).toEqual([true, false]);
     expect([r2KindChosen(nodeImage, ['imagepull']), r2KindChosen(job, ['imagepull'])]).toEqual([true, true]);
     expect(r2AppsOf(['imagepulljob', 'nodeimage'])).toEqual(['imagepull']);
+  });
+
+  it.each(Object.entries(R2_SINGLE_KINDS))('%s names exactly one of R2_KINDS, of program %s', (name, app) => {
+    expect(R2_KINDS.filter((k) => r2KindChosen(k, [name])).map((k) => k.app)).toEqual([app]);
   });
 
   it.each([
