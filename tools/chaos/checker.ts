@@ -116,6 +116,8 @@ export type ViolationKind =
   | 'admission'
   /** R2: a program crashed on an admitted object. */
   | 'crash'
+  /** R2: a program logged an error only a defect in its code throws (a TypeError and the like, r2-requests.ts). */
+  | 'defect'
   /** R2, webhooks removed: an invalid stored object acted on, or not refused with an event naming a field. */
   | 'stored-invalid'
   /** R2, agent nodes: an admitted NodeImage without a status from its node agent counting its spec. */

@@ -38,3 +38,48 @@ export function isErrorLine(line: string): boolean {
   const m = /"level":(?:(\d+)|"(\w+)")/.exec(line);
   return !!m && (Number(m[1]) >= 50 || m[2] === 'error' || m[2] === 'fatal');
 }
+
+/** Errors JavaScript throws for a mistake in the code itself: no input, however hostile, may make a program throw one. */
+const DEFECT_TYPES = new Set([
+  'TypeError',
+  'ReferenceError',
+  'RangeError',
+  'SyntaxError',
+  'URIError',
+  'EvalError',
+]);
+
+/** A cause pino appended to an error's stack (pino-std-serializers `stackWithCauses`). */
+const CAUSED_BY = /\ncaused by: (\w+): ([^\n]*)/g;
+
+/**
+ * The defects a program logged: error lines whose `err` (as pino writes an error: `type`, `message`, and a `stack`
+ * ending with its causes) is, or was caused by, one of DEFECT_TYPES; each `type: message` once, with how many lines
+ * logged it. A defect retried with back-off is no crash, but the object that causes it is never reconciled (finding 24).
+ */
+export function defectsLogged(log: string): { error: string; lines: number }[] {
+  const seen = new Map<string, number>();
+  for (const line of log.split('\n')) {
+    if (!isErrorLine(line)) continue;
+    let entry: { err?: { type?: unknown; message?: unknown; stack?: unknown } };
+    try {
+      entry = JSON.parse(line) as typeof entry;
+    } catch {
+      continue; // a line cut short (the program killed mid-write) is no entry
+    }
+    const error = defectIn(entry.err);
+    if (error) seen.set(error, (seen.get(error) ?? 0) + 1);
+  }
+  return [...seen].map(([error, lines]) => ({ error, lines }));
+}
+
+function defectIn(
+  err: { type?: unknown; message?: unknown; stack?: unknown } | undefined,
+): string | undefined {
+  if (!err || typeof err !== 'object') return undefined;
+  if (typeof err.type === 'string' && DEFECT_TYPES.has(err.type))
+    return `${err.type}: ${String(err.message ?? '')}`;
+  for (const m of typeof err.stack === 'string' ? err.stack.matchAll(CAUSED_BY) : [])
+    if (m[1] && DEFECT_TYPES.has(m[1])) return `${m[1]}: ${m[2] ?? ''}`;
+  return undefined;
+}

@@ -34,7 +34,7 @@ import { clusterRuleOnly, createFuzzNamespace, storedInvalid } from './r2-stored
 import { IMAGE_PULL_JOB } from './fuzz-imagepull.js';
 import { GONE_OWNER_IMAGE, NODE_IMAGE } from './fuzz-nodeimage.js';
 import type { CheckResult } from './report.js';
-import { countErrorLines, send } from './r2-requests.js';
+import { countErrorLines, defectsLogged, readLogFrom, send } from './r2-requests.js';
 import { mapBounded } from './bounded.js';
 import { r2KindChosen } from './args.js';
 import {
@@ -411,6 +411,14 @@ async function fuzzKind(
   if (!main) await plain.stop();
   violations.push(...stored.violations, ...agentPart.violations);
   notes.push(...stored.notes);
+  // both halves: a defect retried with back-off neither crashes the program nor lets it reconcile (finding 24)
+  for (const d of defectsLogged(await readLogFrom(logFile, logFrom)))
+    violations.push({
+      kind: 'defect',
+      at: w.now(),
+      count: d.lines,
+      detail: `the ${k.app} program logged ${d.error.slice(0, 200)} (${d.lines} lines; ${logFile})`,
+    });
 
   const count = (p: (x: (typeof results)[number]) => boolean) => results.filter(p).length;
   const rejected = results.filter((x) => x.v.result === 'rejected');
