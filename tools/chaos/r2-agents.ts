@@ -27,7 +27,7 @@ import {
   tagsIn,
   type AgentNodeImage,
 } from './r2-agent-verdicts.js';
-import { countErrorLines, readLogFrom, send } from './r2-requests.js';
+import { countErrorLines, defectViolations, readLogFrom, send } from './r2-requests.js';
 import { settled } from './bounded.js';
 import type { World } from './world.js';
 
@@ -111,11 +111,13 @@ export async function startAgentNodes(w: World): Promise<AgentNodes> {
             count: 1,
             detail: `the image pull agent of ${node} exited (code ${c.code}); its log: ${logFile(node)}`,
           });
-        errors.push(`${node} ${await countErrorLines(logFile(node), from.get(node) ?? 0)}`);
+        const log = await readLogFrom(logFile(node), from.get(node) ?? 0);
+        errors.push(`${node} ${countErrorLines(log)}`);
+        violations.push(...defectViolations(`the image pull agent of ${node}`, log, logFile(node), w.now()));
       }
       return {
         figures: [
-          ['exits', String(violations.length)],
+          ['exits', String(violations.filter((v) => v.kind === 'crash').length)],
           ['error log lines', errors.join(', ')],
         ],
         violations,

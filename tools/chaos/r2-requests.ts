@@ -1,8 +1,9 @@
 // R2's requests and log reading, shared by its halves (r2.ts) and its agent rows (r2-agents.ts): one create through
-// the API server, timed, its refusal kept as the API server gave it; error lines in a program's log.
+// the API server, timed, its refusal kept as the API server gave it; error lines in a program's log, and the defects among them.
 import { readFile } from 'node:fs/promises';
 import { KubeApiError, type KubeClient, type KubeObject } from '@regatta/kube';
 import { nowMs } from '../bench/common.js';
+import type { Violation } from './checker.js';
 import type { Response } from './fuzz.js';
 
 export async function send(client: KubeClient, obj: KubeObject): Promise<Response> {
@@ -24,9 +25,9 @@ export async function send(client: KubeClient, obj: KubeObject): Promise<Respons
   }
 }
 
-/** Log lines at level error or fatal (pino's numbers ≥ 50, or the names) written to `file` from byte `from` on. */
-export async function countErrorLines(file: string, from: number): Promise<number> {
-  return (await readLogFrom(file, from)).split('\n').filter((line) => isErrorLine(line)).length;
+/** The lines of a program's `log` at level error or fatal (pino's numbers ≥ 50, or the names). */
+export function countErrorLines(log: string): number {
+  return log.split('\n').filter((line) => isErrorLine(line)).length;
 }
 
 /** What a program wrote to its log `file` from byte `from` on ('' when there is no such file). */
@@ -82,4 +83,14 @@ function defectIn(
   for (const m of typeof err.stack === 'string' ? err.stack.matchAll(CAUSED_BY) : [])
     if (m[1] && DEFECT_TYPES.has(m[1])) return `${m[1]}: ${m[2] ?? ''}`;
   return undefined;
+}
+
+/** A `defect` violation for each defect `who` logged in `log` (read from `file`). */
+export function defectViolations(who: string, log: string, file: string, at: number): Violation[] {
+  return defectsLogged(log).map((d) => ({
+    kind: 'defect',
+    at,
+    count: d.lines,
+    detail: `${who} logged ${d.error.slice(0, 200)} (${d.lines} lines; ${file})`,
+  }));
 }

@@ -34,7 +34,7 @@ import { clusterRuleOnly, createFuzzNamespace, storedInvalid } from './r2-stored
 import { IMAGE_PULL_JOB } from './fuzz-imagepull.js';
 import { GONE_OWNER_IMAGE, NODE_IMAGE } from './fuzz-nodeimage.js';
 import type { CheckResult } from './report.js';
-import { countErrorLines, defectsLogged, readLogFrom, send } from './r2-requests.js';
+import { countErrorLines, defectViolations, readLogFrom, send } from './r2-requests.js';
 import { mapBounded } from './bounded.js';
 import { r2KindChosen } from './args.js';
 import {
@@ -376,7 +376,7 @@ async function fuzzKind(
   const notReconciled = [...names].filter((n) => !reconciled.has(n));
   if (notReconciled.length > 0)
     notes.push(`accepted but not reconciled in ${RECONCILE_WAIT_MS / 1000} s: ${notReconciled.join(', ')}`);
-  const errorsLogged = await countErrorLines(logFile, logFrom);
+  const errorsLogged = countErrorLines(await readLogFrom(logFile, logFrom));
 
   // cluster-scoped objects outlive the namespace: a SidecarSet left behind would inject into later checks' pods
   if (k.clusterScoped)
@@ -412,13 +412,9 @@ async function fuzzKind(
   violations.push(...stored.violations, ...agentPart.violations);
   notes.push(...stored.notes);
   // both halves: a defect retried with back-off neither crashes the program nor lets it reconcile (finding 24)
-  for (const d of defectsLogged(await readLogFrom(logFile, logFrom)))
-    violations.push({
-      kind: 'defect',
-      at: w.now(),
-      count: d.lines,
-      detail: `the ${k.app} program logged ${d.error.slice(0, 200)} (${d.lines} lines; ${logFile})`,
-    });
+  violations.push(
+    ...defectViolations(`the ${k.app} program`, await readLogFrom(logFile, logFrom), logFile, w.now()),
+  );
 
   const count = (p: (x: (typeof results)[number]) => boolean) => results.filter(p).length;
   const rejected = results.filter((x) => x.v.result === 'rejected');
