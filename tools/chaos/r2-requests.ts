@@ -1,5 +1,6 @@
 // R2's requests and log reading, shared by its halves (r2.ts) and its agent rows (r2-agents.ts): one create through
-// the API server, timed, its refusal kept as the API server gave it; error lines in a program's log, and the defects among them.
+// the API server, timed, its refusal kept as the API server gave it; error lines in a program's log, and the defects
+// among them.
 import { readFile } from 'node:fs/promises';
 import { KubeApiError, type KubeClient, type KubeObject } from '@regatta/kube';
 import { nowMs } from '../bench/common.js';
