@@ -1,11 +1,17 @@
-import { pino } from 'pino';
+import { createLogger, type Logger } from '@regatta/telemetry';
 import { describe, expect, it } from 'vitest';
 import { defectsLogged } from './r2-requests.js';
 
-/** What a pino logger at the programs' settings writes for each call, as one log. */
-function logOf(write: (log: pino.Logger) => void): string {
+/** What the programs' own logger (libs/telemetry `createLogger`) writes for each call, as one log. */
+function logOf(write: (log: Logger) => void): string {
   const lines: string[] = [];
-  write(pino({ level: 'info' }, { write: (s: string) => void lines.push(s) }));
+  write(
+    createLogger({
+      name: 'r2-test',
+      level: 'info',
+      destination: { write: (s: string) => void lines.push(s) },
+    }),
+  );
   return lines.join('');
 }
 
