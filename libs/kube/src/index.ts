@@ -74,7 +74,7 @@ export {
 } from './conditions.js';
 export { toRfc3339, toRfc3339Micro } from './time.js';
 
-export { cloneJson, isPlainObject, jsonEqual, ownValue, type JsonPrimitive, type JsonValue } from './json.js';
+export { cloneJson, isPlainObject, jsonEqual, ownValue, setMember, type JsonPrimitive, type JsonValue } from './json.js';
 export { JsonPointerError, escapePointerToken, formatPointer, parsePointer, unescapePointerToken } from './json-pointer.js';
 export { applyMergePatch, createMergePatch } from './merge-patch.js';
 export {

@@ -35,10 +35,21 @@ export function cloneJson<T>(v: T): T {
   if (Array.isArray(v)) return v.map((x: unknown) => (x === undefined ? null : cloneJson(x))) as T;
   if (isPlainObject(v)) {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = cloneJson(x);
+    for (const [k, x] of Object.entries(v)) if (x !== undefined) setMember(out, k, cloneJson(x));
     return out as T;
   }
   return v;
+}
+
+/**
+ * Sets `record[key] = value` as an own member, the way JSON.parse does. Plain assignment of the key `__proto__`
+ * would replace the object's prototype instead, so a copy of `{"__proto__": []}` would read Array's members
+ * (docs/reliability.md finding 26).
+ */
+export function setMember(record: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  else record[key] = value;
 }
 
 /**

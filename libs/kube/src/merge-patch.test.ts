@@ -60,3 +60,18 @@ describe('createMergePatch', () => {
     expect(() => createMergePatch([1], [2])).toThrow(TypeError);
   });
 });
+
+describe('merge patches with a member named __proto__ (docs/reliability.md finding 26)', () => {
+  it('apply: the member is merged like any other and Object.prototype is untouched', () => {
+    const out = applyMergePatch<Record<string, unknown>>({ a: 1 }, JSON.parse('{"__proto__": {"polluted": true}}'));
+    expect(JSON.stringify(out)).toBe('{"a":1,"__proto__":{"polluted":true}}');
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
+  it('create: a changed or removed `__proto__` member is in the patch', () => {
+    const before = JSON.parse('{"__proto__": {"a": 1}, "k": 1}') as object;
+    expect(JSON.stringify(createMergePatch(before, JSON.parse('{"__proto__": {"a": 2}, "k": 1}')))).toBe('{"__proto__":{"a":2}}');
+    expect(JSON.stringify(createMergePatch(before, { k: 1 }))).toBe('{"__proto__":null}');
+  });
+});

@@ -1,5 +1,5 @@
 /** JSON Merge Patch (RFC 7396): apply, and create from two versions of a document. */
-import { cloneJson, isPlainObject, jsonEqual } from './json.js';
+import { cloneJson, isPlainObject, jsonEqual, ownValue, setMember } from './json.js';
 
 /**
  * Applies a merge patch: objects merge recursively, `null` removes a member, anything else (arrays included)
@@ -15,7 +15,7 @@ function merge(target: unknown, patch: unknown): unknown {
   for (const [k, v] of Object.entries(patch)) {
     if (v === undefined) continue;
     if (v === null) delete out[k];
-    else out[k] = merge(out[k], v);
+    else setMember(out, k, merge(ownValue(out, k), v));
   }
   return out;
 }
@@ -35,16 +35,17 @@ export function createMergePatch(before: object, after: object): Record<string, 
 function diff(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, unknown> {
   const patch: Record<string, unknown> = {};
   for (const [k, b] of Object.entries(before)) {
-    if (b !== undefined && b !== null && (after[k] === undefined || after[k] === null)) patch[k] = null;
+    const a = ownValue(after, k);
+    if (b !== undefined && b !== null && (a === undefined || a === null)) setMember(patch, k, null);
   }
   for (const [k, a] of Object.entries(after)) {
     if (a === undefined || a === null) continue;
-    const b = before[k];
+    const b = ownValue(before, k);
     if (isPlainObject(b) && isPlainObject(a)) {
       const sub = diff(b, a);
-      if (Object.keys(sub).length > 0) patch[k] = sub;
+      if (Object.keys(sub).length > 0) setMember(patch, k, sub);
     } else if (b === undefined || b === null || !jsonEqual(b, a)) {
-      patch[k] = cloneJson(a);
+      setMember(patch, k, cloneJson(a));
     }
   }
   return patch;

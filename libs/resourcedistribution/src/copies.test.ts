@@ -89,4 +89,9 @@ describe('needsUpdate (needToUpdate, on what the API server stores)', () => {
     expect(needsUpdate({ ...cm, data: {} }, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } })).toBe(false);
     expect(needsUpdate(cm, { ...cm, binaryData: { b: 'AA==' } })).toBe(true);
   });
+  it('a Secret key named __proto__ (a valid key) in stringData is compared like any other (docs/reliability.md finding 26)', () => {
+    const withKey = JSON.parse(`{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"},"type":"Opaque","data":{"__proto__":"cHc="}}`);
+    expect(needsUpdate(withKey, JSON.parse(`{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"},"stringData":{"__proto__":"pw"}}`))).toBe(false);
+    expect(needsUpdate(withKey, JSON.parse(`{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"},"stringData":{"__proto__":"other"}}`))).toBe(true);
+  });
 });

@@ -3,7 +3,7 @@
  * needToUpdate, isControlledByDistributor), pure.
  */
 import { ResourceDistributionAnnotations, type ResourceDistribution } from '@regatta/api';
-import { controllerRef, jsonEqual, type KubeObject, type OwnerReference } from '@regatta/kube';
+import { controllerRef, jsonEqual, type KubeObject, type OwnerReference, setMember } from '@regatta/kube';
 
 type Obj = KubeObject & Record<string, unknown>;
 
@@ -85,7 +85,7 @@ export function storedContent(obj: Record<string, unknown>): Record<string, unkn
   if (obj['kind'] === 'Secret') {
     const data = { ...(out['data'] as Record<string, string> | undefined) };
     for (const [k, v] of Object.entries((out['stringData'] as Record<string, string> | undefined) ?? {})) {
-      data[k] = Buffer.from(v, 'utf8').toString('base64');
+      setMember(data, k, Buffer.from(v, 'utf8').toString('base64'));
     }
     delete out['stringData'];
     out['data'] = data;

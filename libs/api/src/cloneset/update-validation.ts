@@ -13,7 +13,7 @@
  * JSON value is accepted for either object (type errors of the new one are reported with their paths; an old object
  * that is not a JSON object counts as empty).
  */
-import { type FieldError, createJsonPatch, fieldErrors, fieldPath, isPlainObject, jsonEqual } from '@regatta/kube';
+import { type FieldError, createJsonPatch, fieldErrors, fieldPath, isPlainObject, jsonEqual, setMember } from '@regatta/kube';
 import { asObject } from '../core/shape.js';
 import { cloneSetShapeErrors } from './shape.js';
 import { type CloneSetValidationContext, validateCloneSetObject } from './validation.js';
@@ -43,7 +43,7 @@ export function withoutEmpty(v: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) {
       const y = withoutEmpty(x);
-      if (y !== undefined && y !== null) out[k] = y;
+      if (y !== undefined && y !== null) setMember(out, k, y);
     }
     return Object.keys(out).length === 0 ? undefined : out;
   }

@@ -9,7 +9,7 @@
  * absent or `null` member is accepted (whether it is required is a rule of the validators); `null` as an array item
  * or map value is a type error.
  */
-import { type FieldError, type FieldPath, isPlainObject } from '@regatta/kube';
+import { type FieldError, type FieldPath, isPlainObject, setMember } from '@regatta/kube';
 
 export type Shape =
   | { readonly t: 'string' | 'int' | 'bool' | 'intOrString' | 'any' }
@@ -125,7 +125,7 @@ export function withoutNullMembers<T>(v: T): T {
   if (Array.isArray(v)) return v.map((x: unknown) => withoutNullMembers(x)) as T;
   if (isPlainObject(v)) {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) if (x != null) out[k] = withoutNullMembers(x);
+    for (const [k, x] of Object.entries(v)) if (x != null) setMember(out, k, withoutNullMembers(x));
     return out as T;
   }
   return v;

@@ -191,3 +191,15 @@ describe('validateDaemonSet: JSON types', () => {
     expect(errorsOf(obj)).toEqual(expected);
   });
 });
+
+describe('validateDaemonSet: a member named __proto__', () => {
+  it('is an ordinary member, as JSON.parse reads it: a selector requirement `{"__proto__": []}` is missing its key and operator (fast-check counterexample)', () => {
+    const ds = daemonSet();
+    ds.spec.selector.matchExpressions = [JSON.parse('{"__proto__": []}')];
+    expect(errorsOf(ds)).toEqual([
+      'spec.selector.matchExpressions[0].operator: Invalid value: null: not a valid selector operator',
+      'spec.selector.matchExpressions[0].key: Invalid value: null: name part must be non-empty',
+      expect.stringMatching(/^spec\.selector\.matchExpressions\[0\]\.key: Invalid value: null: name part must consist of/),
+    ]);
+  });
+});

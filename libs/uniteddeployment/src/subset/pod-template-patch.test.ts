@@ -48,4 +48,12 @@ describe('strategicMergePodTemplate (subset patch)', () => {
     expect(out.spec.containers.map((c) => c.name)).toEqual(['main', 'extra']);
     expect(template.spec.containers).toHaveLength(2);
   });
+
+  it('a patch member named __proto__ is merged as a member, not as the prototype (docs/reliability.md finding 26)', () => {
+    const out = strategicMergePodTemplate(template, JSON.parse('{"spec": {"__proto__": {"containers": []}}}'));
+    const spec = out['spec'] as Record<string, unknown>;
+    expect(Object.getPrototypeOf(spec)).toBe(Object.prototype);
+    expect(JSON.stringify(spec['__proto__'])).toBe('{"containers":[]}');
+    expect(spec['containers']).toEqual(template.spec.containers);
+  });
 });

@@ -4,7 +4,7 @@
  * `null` deletes a key; the lists core/v1 declares with a merge key merge by it (a `$patch: delete` element removes
  * its match, `$patch: replace` in an object replaces it); every other list is replaced.
  */
-import { cloneJson, isPlainObject } from '@regatta/kube';
+import { cloneJson, isPlainObject, ownValue, setMember } from '@regatta/kube';
 
 /** core/v1 lists with `patchStrategy:"merge"`, by field name → merge key. */
 const MERGE_KEYS: Readonly<Record<string, string>> = {
@@ -37,14 +37,16 @@ function mergeObject(target: Obj, patch: Obj): Obj {
   const out: Obj = { ...target };
   for (const [key, value] of Object.entries(patch)) {
     if (key.startsWith('$')) continue;
+    const current = ownValue(out, key);
+    const mergeKey = ownValue(MERGE_KEYS, key);
     if (value === null) {
       delete out[key];
     } else if (isPlainObject(value)) {
-      out[key] = mergeObject(isPlainObject(out[key]) ? (out[key] as Obj) : {}, value as Obj);
-    } else if (Array.isArray(value) && MERGE_KEYS[key] && Array.isArray(out[key])) {
-      out[key] = mergeList(out[key] as unknown[], value, MERGE_KEYS[key]);
+      setMember(out, key, mergeObject(isPlainObject(current) ? current : {}, value));
+    } else if (Array.isArray(value) && mergeKey !== undefined && Array.isArray(current)) {
+      setMember(out, key, mergeList(current, value, mergeKey));
     } else {
-      out[key] = cloneJson(value);
+      setMember(out, key, cloneJson(value));
     }
   }
   return out;
