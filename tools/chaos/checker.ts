@@ -118,6 +118,8 @@ export type ViolationKind =
   | 'crash'
   /** R2: a program logged an error only a defect in its code throws (a TypeError and the like, r2-requests.ts). */
   | 'defect'
+  /** R2: the first half's namespace not gone long after its delete (its objects' finalizers left in place). */
+  | 'deletion'
   /** R2, webhooks removed: an invalid stored object acted on, or not refused with an event naming a field. */
   | 'stored-invalid'
   /** R2, agent nodes: an admitted NodeImage without a status from its node agent counting its spec. */

@@ -31,6 +31,31 @@ export async function createFuzzNamespace(w: World, ns: string): Promise<void> {
   } as KubeObject);
 }
 
+/**
+ * Waits until namespace `ns`, deleted, is gone (its objects' finalizers removed by their controller); false when it
+ * is still there after `timeoutMs`. Logs how many objects of `kind` it still holds every minute.
+ */
+export async function namespaceGone(
+  w: World,
+  ns: string,
+  kind: { apiVersion: string; kind: string },
+  timeoutMs: number,
+): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  let nextLog = Date.now() + 60_000;
+  for (;;) {
+    const left = await w.client.getOrUndefined({ apiVersion: 'v1', kind: 'Namespace', name: ns });
+    if (!left) return true;
+    if (Date.now() >= deadline) return false;
+    if (Date.now() >= nextLog) {
+      nextLog += 60_000;
+      const objects = await w.client.list({ ...kind, namespace: ns }).then((l) => l.items.length, () => NaN);
+      w.log(`R2: namespace ${ns} still deleting: ${objects} ${kind.kind}s left`);
+    }
+    await sleep(POLL_MS);
+  }
+}
+
 /** The reason the spec guards give (libs/cloneset/src/events.ts INVALID_SPEC_REASON and the others). */
 export const INVALID_SPEC = 'InvalidSpec';
 const WAIT_MS = 60_000;

@@ -30,7 +30,7 @@ import {
 import { ADVANCED_DAEMONSET, RESOURCE_DISTRIBUTION, SIDECARSET, UNITED_DEPLOYMENT } from './fuzz-kinds.js';
 import { fuzzSequence } from './fuzz-sequence.js';
 import { observedGeneration, ReconcileWindow } from './r2-window.js';
-import { clusterRuleOnly, createFuzzNamespace, storedInvalid } from './r2-stored.js';
+import { clusterRuleOnly, createFuzzNamespace, namespaceGone, storedInvalid } from './r2-stored.js';
 import { IMAGE_PULL_JOB } from './fuzz-imagepull.js';
 import { GONE_OWNER_IMAGE, NODE_IMAGE } from './fuzz-nodeimage.js';
 import type { CheckResult } from './report.js';
@@ -146,6 +146,8 @@ export const R2_KINDS: R2Kind[] = [
 const RECONCILE_WAIT_MS = 120_000;
 /** Between two looks at the accepted objects still waiting (beside the sending). */
 const RECONCILE_POLL_MS = 500;
+/** How long the first half's namespace may take to go once deleted (finding 25: 2 700 kept ImagePullJobs). */
+const NAMESPACE_GONE_MS = 15 * 60_000;
 /** Sending waits while this many accepted objects wait for their reconcile (the controller behind). */
 const RECONCILE_WINDOW = 100;
 
@@ -377,6 +379,8 @@ async function fuzzKind(
   if (notReconciled.length > 0)
     notes.push(`accepted but not reconciled in ${RECONCILE_WAIT_MS / 1000} s: ${notReconciled.join(', ')}`);
   const errorsLogged = countErrorLines(await readLogFrom(logFile, logFrom));
+  const reconciledCount = [...names].filter((n) => reconciled.has(n)).length;
+  w.log(`R2: ${KIND}: first half: ${reconciledCount}/${names.size} accepted reconciled, ${errorsLogged} error lines`);
 
   // cluster-scoped objects outlive the namespace: a SidecarSet left behind would inject into later checks' pods
   if (k.clusterScoped)
@@ -394,6 +398,18 @@ async function fuzzKind(
   // the second half: the program without webhooks, the invalid objects stored as they are (r2-stored.ts)
   const plain = main ?? w.program(k.app, k.env ? { env: k.env } : {});
   if (!main) await plain.start();
+  // the second half starts once the first half's objects are gone: a namespace still deleting thousands of them
+  // kept the program busy and the stored objects waiting (finding 25)
+  const deleteStart = Date.now();
+  if (!(await namespaceGone(w, NS, { apiVersion: k.apiVersion, kind: KIND }, NAMESPACE_GONE_MS)))
+    violations.push({
+      kind: 'deletion',
+      at: w.now(),
+      count: 1,
+      detail: `namespace ${NS} (${names.size} ${KIND}s kept) not gone ${NAMESPACE_GONE_MS / 60_000} min after its delete`,
+    });
+  const deleteMs = Date.now() - deleteStart;
+  w.log(`R2: ${KIND}: first half's namespace gone (or given up) after ${fmt(deleteMs / 1000)} s`);
   const storedStart = Date.now();
   const stored = await storedInvalid(w, k, {
     seed: o.seed,
@@ -453,7 +469,8 @@ async function fuzzKind(
         'time: sending / until reconciled / webhooks removed half',
         `${fmt(sendMs / 1000)} s (${fmt(sendMs / Math.max(1, results.length))} ms per object) / ${fmt(reconcileMs / 1000)} s / ${fmt(storedMs / 1000)} s`,
       ],
-      ['accepted objects reconciled', `${[...names].filter((n) => reconciled.has(n)).length}/${names.size}`],
+      ['accepted objects reconciled', `${reconciledCount}/${names.size}`],
+      ['first namespace gone after its delete', `${fmt(deleteMs / 1000)} s`],
       [
         'accepted objects deleted once reconciled / most waiting at once',
         k.keepAdmitted

@@ -22,12 +22,12 @@ import type { Reconciler, ReconcileContext, Request, Result } from '@regatta/run
 import { StatusCadence } from '@regatta/workload';
 import type { Tracer } from '@opentelemetry/api';
 import { emitJobSpan } from './job-trace.js';
-import { NO_ROOM_RETRY_MS, NoRoomNodes, nodeImageRoomProblem } from './nodeimage-room.js';
+import { entryRoomProblem, JsonSizes, NO_ROOM_RETRY_MS, NoRoomNodes, nodeImageRoomProblem } from './nodeimage-room.js';
 import { syncJobPullSecrets } from './secret-sync.js';
 import { refuseInvalidSpec, specProblem } from './spec-guard.js';
 import { decideJobStatusWrite } from './status-cadence.js';
 import { calculateStatus } from './status.js';
-import { syncBudget, syncJobIntoNodeImage, type TagPolicyOptions } from './sync.js';
+import { nextImageEntry, syncBudget, syncJobIntoNodeImage, type TagPolicyOptions } from './sync.js';
 import { targetNodeImages, type PodLike } from './targets.js';
 
 export interface Reader<T> {
@@ -70,6 +70,8 @@ export class ImagePullJobReconciler implements Reconciler {
   readonly #statusWrites = new StatusCadence();
   readonly #specGuard = new SpecGuard(specProblem);
   readonly #noRoom = new NoRoomNodes();
+  /** The JSON size of each NodeImage version seen, for the room check on the cache (nodeimage-room.ts). */
+  readonly #nodeImageSizes = new JsonSizes();
 
   constructor(deps: ImagePullJobReconcilerDeps) {
     this.#d = deps;
@@ -136,7 +138,7 @@ export class ImagePullJobReconciler implements Reconciler {
     while (budget > 0 && queue.length > 0) {
       const batch = queue.splice(0, Math.min(budget, NODE_IMAGE_WRITES));
       attempted = true;
-      const full = await this.#writeTags(job, key, batch, secrets, now, ctx.log);
+      const full = await this.#writeTags(job, key, batch, nodeImages, secrets, now, ctx.log);
       if (full.size > 0) this.#leaveOut(job, key, full, now, ctx.log);
       budget -= batch.length - full.size;
     }
@@ -174,12 +176,14 @@ export class ImagePullJobReconciler implements Reconciler {
   /**
    * Writes the job's tag into the named NodeImages, each read from the API server first (the bus copy lacks fields a
    * PUT would drop: managedFields, JSON annotations; libs/bus envelope.ts). Answers the nodes whose NodeImage had no
-   * room for it, with why (nothing is written into those); throws the first failed write.
+   * room for it, with why (nothing is written into those); throws the first failed write. A NodeImage that, as last
+   * seen (`seen`), has no room is not read: jobs waiting for room cost no requests (docs/reliability.md finding 25).
    */
   async #writeTags(
     job: ImagePullJob,
     key: string,
     names: readonly string[],
+    seen: readonly NodeImage[],
     secrets: Parameters<typeof syncJobIntoNodeImage>[2],
     now: Date,
     log: ReconcileContext['log'],
@@ -187,6 +191,12 @@ export class ImagePullJobReconciler implements Reconciler {
     const full = new Map<string, string>();
     const writes = await Promise.allSettled(
       names.map(async (name) => {
+        const last = seen.find((ni) => ni.metadata?.name === name);
+        const noRoomSeen = last && this.#roomProblemSeen(last, job, secrets, now);
+        if (noRoomSeen) {
+          full.set(name, noRoomSeen);
+          return;
+        }
         const written = await retryOnConflict(async () => {
           const fresh = await this.#d.client.getOrUndefined<NodeImage>({ ...NODE_IMAGE, name });
           const next = fresh && syncJobIntoNodeImage(fresh, job, secrets, now, this.#d.tagPolicy);
@@ -204,6 +214,17 @@ export class ImagePullJobReconciler implements Reconciler {
     const failed = writes.find((w): w is PromiseRejectedResult => w.status === 'rejected');
     if (failed) throw failed.reason;
     return full;
+  }
+
+  /** Why the NodeImage as last seen has no room for the job's tag; undefined when it may have. */
+  #roomProblemSeen(
+    last: NodeImage,
+    job: ImagePullJob,
+    secrets: Parameters<typeof syncJobIntoNodeImage>[2],
+    now: Date,
+  ): string | undefined {
+    const next = nextImageEntry(last, job, secrets, now, this.#d.tagPolicy);
+    return next && entryRoomProblem(last, this.#nodeImageSizes.of(last), next.name, next.entry);
   }
 
   /**

@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { NodeImage } from '@regatta/api';
 import {
+  JsonSizes,
   NO_ROOM_RETRY_MS,
   NODE_IMAGE_BYTES_BUDGET,
   NoRoomNodes,
+  entryRoomProblem,
   nodeImageRoomProblem,
 } from './nodeimage-room.js';
-import { nodeImage } from './testing/fixtures.js';
+import { nextImageEntry, syncJobIntoNodeImage } from './sync.js';
+import { job, nodeImage, owner } from './testing/fixtures.js';
 
 /** A NodeImage with `count` images, the first one carrying a sandboxConfig annotation of `fill` characters. */
 function withImages(count: number, fill = 0): NodeImage {
@@ -43,6 +46,48 @@ describe('nodeImageRoomProblem (finding 23)', () => {
     const ni = withImages(1);
     ni.spec!.images!['nginx']!.sandboxConfig = { labels: { wide: 'é'.repeat(600) } };
     expect(nodeImageRoomProblem(ni, JSON.stringify(ni).length + 100)).toMatch(/past the/);
+  });
+});
+
+describe('entryRoomProblem: the same answer without building the NodeImage (finding 25)', () => {
+  const now = new Date('2026-01-01T00:00:00Z');
+  const fixed = { random: () => 0 };
+  const unicode = withImages(3);
+  unicode.metadata!.annotations = { note: 'ü'.repeat(50) };
+  it.each([
+    { name: 'a NodeImage without spec: the first image', ni: nodeImage('n'), j: job() },
+    { name: 'a new image among others', ni: withImages(3), j: job((x) => (x.spec.image = 'redis:7')) },
+    { name: 'a new tag of an image it holds', ni: nodeImage('n', { tag: '1.19', image: 'nginx' }), j: job() },
+    {
+      name: 'another owner of a tag it holds',
+      ni: nodeImage('n', { tag: '1.20', owners: [owner('other', 'job2')] }),
+      j: job((x) => (x.spec.sandboxConfig = { labels: { wide: 'é'.repeat(40) } })),
+    },
+    { name: 'multi-byte characters elsewhere', ni: unicode, j: job((x) => (x.spec.image = 'busybox')) },
+  ])('$name: the exact size of the NodeImage written', ({ ni, j }) => {
+    const next = syncJobIntoNodeImage(ni, j, [], now, fixed)!;
+    const exact = Buffer.byteLength(JSON.stringify(next));
+    const { name, entry } = nextImageEntry(ni, j, [], now, fixed)!;
+    const bytes = new JsonSizes().of(ni);
+    expect(entryRoomProblem(ni, bytes, name, entry, exact)).toBeUndefined();
+    expect(entryRoomProblem(ni, bytes, name, entry, exact - 1)).toBe(nodeImageRoomProblem(next, exact - 1));
+  });
+
+  it('257 images: no room, as for the NodeImage built', () => {
+    const ni = withImages(256);
+    const { name, entry } = nextImageEntry(ni, job((x) => (x.spec.image = 'redis:7')), [], now, fixed)!;
+    expect(entryRoomProblem(ni, new JsonSizes().of(ni), name, entry)).toBe(
+      'it would hold 257 images, more than the 256 a NodeImage may hold',
+    );
+  });
+
+  it('JsonSizes serializes each object once', () => {
+    const sizes = new JsonSizes();
+    const ni = withImages(2);
+    const first = sizes.of(ni);
+    ni.spec!.images!['grown'] = { tags: [] };
+    expect(sizes.of(ni)).toBe(first);
+    expect(sizes.of(structuredClone(ni))).toBeGreaterThan(first);
   });
 });
 

@@ -7,7 +7,8 @@
  * while instead, and says why with an event. Upstream has no such check (`pkg/controller/imagepulljob`
  * syncNodeImages writes whatever it built); Regatta adds it.
  */
-import { MAX_NODE_IMAGE_IMAGES, type NodeImage } from '@regatta/api';
+import { MAX_NODE_IMAGE_IMAGES, type ImageSpec, type NodeImage } from '@regatta/api';
+import { ownValue } from '@regatta/kube';
 
 /**
  * The most a NodeImage the ImagePullJob controller writes may hold, as JSON (metadata, managed fields and status
@@ -23,13 +24,56 @@ export function nodeImageRoomProblem(
   next: NodeImage,
   budgetBytes = NODE_IMAGE_BYTES_BUDGET,
 ): string | undefined {
-  const images = Object.keys(next.spec?.images ?? {}).length;
+  return roomProblem(Object.keys(next.spec?.images ?? {}).length, () => jsonBytes(next), budgetBytes);
+}
+
+/**
+ * {@link nodeImageRoomProblem} of `current` with `spec.images[name]` set to `entry`, without copying or serializing
+ * the whole NodeImage: its size is worked out from `currentBytes` (the JSON size of `current`, {@link JsonSizes})
+ * and the two entries. A job waiting for room asks this of the NodeImage it last saw before reading it afresh, so a
+ * thousand waiting jobs do not each read a NodeImage of a megabyte every minute (docs/reliability.md finding 25).
+ */
+export function entryRoomProblem(
+  current: NodeImage,
+  currentBytes: number,
+  name: string,
+  entry: ImageSpec,
+  budgetBytes = NODE_IMAGE_BYTES_BUDGET,
+): string | undefined {
+  const images = current.spec?.images ?? {};
+  const count = Object.keys(images).length;
+  const before = ownValue(images, name);
+  if (count === 0) {
+    const next = { ...current, spec: { ...current.spec, images: { [name]: entry } } };
+    return nodeImageRoomProblem(next, budgetBytes);
+  }
+  const added =
+    before === undefined
+      ? jsonBytes(`,${JSON.stringify(name)}:`) + jsonBytes(entry)
+      : jsonBytes(entry) - jsonBytes(before);
+  return roomProblem(before === undefined ? count + 1 : count, () => currentBytes + added, budgetBytes);
+}
+
+function roomProblem(images: number, bytesOf: () => number, budgetBytes: number): string | undefined {
   if (images > MAX_NODE_IMAGE_IMAGES)
     return `it would hold ${images} images, more than the ${MAX_NODE_IMAGE_IMAGES} a NodeImage may hold`;
-  const bytes = Buffer.byteLength(JSON.stringify(next));
+  const bytes = bytesOf();
   if (bytes > budgetBytes)
     return `it would grow to ${kib(bytes)} KiB, past the ${kib(budgetBytes)} KiB this controller writes into one NodeImage (etcd refuses objects over 1.5 MiB)`;
   return undefined;
+}
+
+const jsonBytes = (v: unknown): number => Buffer.byteLength(typeof v === 'string' ? v : JSON.stringify(v));
+
+/** The JSON size of each object, worked out once per object (the bus and the own-writes hand out new objects for new versions). */
+export class JsonSizes {
+  readonly #bytes = new WeakMap<object, number>();
+
+  of(obj: object): number {
+    let bytes = this.#bytes.get(obj);
+    if (bytes === undefined) this.#bytes.set(obj, (bytes = jsonBytes(obj)));
+    return bytes;
+  }
 }
 
 const kib = (bytes: number) => Math.ceil(bytes / 1024);

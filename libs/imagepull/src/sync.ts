@@ -16,7 +16,7 @@ import {
   type ObjectReference,
   type ReferenceObject,
 } from '@regatta/api';
-import { cloneJson, ownValue, toRfc3339 } from '@regatta/kube';
+import { cloneJson, ownValue, setMember, toRfc3339 } from '@regatta/kube';
 import { normalizeImageRef } from './image-ref.js';
 import { containsSecretRef } from './status.js';
 
@@ -122,11 +122,27 @@ export function syncJobIntoNodeImage(
   now: Date,
   o: TagPolicyOptions = {},
 ): NodeImage | undefined {
+  const next = nextImageEntry(nodeImage, job, secrets, now, o);
+  if (!next) return undefined;
+  const out = cloneJson(nodeImage);
+  setMember(((out.spec ??= {}).images ??= {}) as Record<string, unknown>, next.name, next.entry);
+  return out;
+}
+
+/**
+ * The one entry of `spec.images` that {@link syncJobIntoNodeImage} changes (the image's name and its entry as
+ * written), or `undefined` when nothing changes; the NodeImage itself is neither copied nor changed.
+ */
+export function nextImageEntry(
+  nodeImage: NodeImage,
+  job: ImagePullJob,
+  secrets: readonly ReferenceObject[],
+  now: Date,
+  o: TagPolicyOptions = {},
+): { name: string; entry: ImageSpec } | undefined {
   const ref = normalizeImageRef(job.spec.image);
   if (!ref) return undefined;
-  const out = cloneJson(nodeImage);
-  const images = ((out.spec ??= {}).images ??= {});
-  const image: ImageSpec = ownValue(images, ref.name) ?? { tags: [] };
+  const image: ImageSpec = cloneJson(ownValue(nodeImage.spec?.images, ref.name)) ?? { tags: [] };
   image.tags ??= [];
   if (job.spec.sandboxConfig) image.sandboxConfig = job.spec.sandboxConfig;
   else delete image.sandboxConfig;
@@ -167,8 +183,7 @@ export function syncJobIntoNodeImage(
     addMissingSecrets();
   }
   sortTags(image.tags);
-  images[ref.name] = image;
-  return out;
+  return { name: ref.name, entry: image };
 }
 
 /** How many not-synced NodeImages this pass may write: parallelism − active, at most all of them. */
