@@ -12,22 +12,22 @@ import {
   IMAGE_PULL_JOB_API_VERSION,
   IMAGE_PULL_JOB_KIND,
   ImagePullJobKeys,
-  NODE_IMAGE_API_VERSION,
-  NODE_IMAGE_KIND,
   type ImagePullJob,
   type NodeImage,
+  type ReferenceObject,
 } from '@regatta/api';
-import { isNotFound, OwnWrites, retryOnConflict, type EventRecorder, type KubeClient, type KubeObject, SpecGuard } from '@regatta/kube';
+import { isNotFound, OwnWrites, type EventRecorder, type KubeClient, type KubeObject, SpecGuard } from '@regatta/kube';
 import type { Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
 import { StatusCadence } from '@regatta/workload';
 import type { Tracer } from '@opentelemetry/api';
 import { emitJobSpan } from './job-trace.js';
-import { entryRoomProblem, JsonSizes, NO_ROOM_RETRY_MS, NoRoomNodes, nodeImageRoomProblem } from './nodeimage-room.js';
+import { entryRoomProblem, JsonSizes, NO_ROOM_RETRY_MS, NoRoomNodes } from './nodeimage-room.js';
+import { NodeImageWrites, type TagChange } from './nodeimage-writes.js';
 import { syncJobPullSecrets } from './secret-sync.js';
 import { refuseInvalidSpec, specProblem } from './spec-guard.js';
 import { decideJobStatusWrite } from './status-cadence.js';
 import { calculateStatus } from './status.js';
-import { nextImageEntry, syncBudget, syncJobIntoNodeImage, type TagPolicyOptions } from './sync.js';
+import { nextImageEntry, syncBudget, type TagPolicyOptions } from './sync.js';
 import { targetNodeImages, type PodLike } from './targets.js';
 
 export interface Reader<T> {
@@ -51,7 +51,6 @@ export interface ImagePullJobReconcilerDeps {
 }
 
 const JOB = { apiVersion: IMAGE_PULL_JOB_API_VERSION, kind: IMAGE_PULL_JOB_KIND } as const;
-const NODE_IMAGE = { apiVersion: NODE_IMAGE_API_VERSION, kind: NODE_IMAGE_KIND } as const;
 const MIN_REQUEUE_MS = 1_000;
 /** NodeImage writes of one reconcile in flight together. */
 const NODE_IMAGE_WRITES = 10;
@@ -72,10 +71,12 @@ export class ImagePullJobReconciler implements Reconciler {
   readonly #noRoom = new NoRoomNodes();
   /** The JSON size of each NodeImage version seen, for the room check on the cache (nodeimage-room.ts). */
   readonly #nodeImageSizes = new JsonSizes();
+  readonly #nodeImageWrites: NodeImageWrites;
 
   constructor(deps: ImagePullJobReconcilerDeps) {
     this.#d = deps;
     this.#now = deps.now ?? (() => new Date());
+    this.#nodeImageWrites = new NodeImageWrites(deps.client);
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result> {
@@ -174,39 +175,33 @@ export class ImagePullJobReconciler implements Reconciler {
   }
 
   /**
-   * Writes the job's tag into the named NodeImages, each read from the API server first (the bus copy lacks fields a
-   * PUT would drop: managedFields, JSON annotations; libs/bus envelope.ts). Answers the nodes whose NodeImage had no
-   * room for it, with why (nothing is written into those); throws the first failed write. A NodeImage that, as last
-   * seen (`seen`), has no room is not read: jobs waiting for room cost no requests (docs/reliability.md finding 25).
+   * Writes the job's tag into the named NodeImages (nodeimage-writes.ts: read afresh, coalesced with other jobs'
+   * tags). Answers the nodes whose NodeImage had no room for it, with why (nothing is written into those); throws the
+   * first failed write. A NodeImage that, as last seen (`seen`), has no room is not read: jobs waiting for room cost
+   * no requests (docs/reliability.md finding 25).
    */
   async #writeTags(
     job: ImagePullJob,
     key: string,
     names: readonly string[],
     seen: readonly NodeImage[],
-    secrets: Parameters<typeof syncJobIntoNodeImage>[2],
+    secrets: readonly ReferenceObject[],
     now: Date,
     log: ReconcileContext['log'],
   ): Promise<Map<string, string>> {
     const full = new Map<string, string>();
+    const change: TagChange = (ni) => nextImageEntry(ni, job, secrets, now, this.#d.tagPolicy);
     const writes = await Promise.allSettled(
       names.map(async (name) => {
         const last = seen.find((ni) => ni.metadata?.name === name);
-        const noRoomSeen = last && this.#roomProblemSeen(last, job, secrets, now);
-        if (noRoomSeen) {
-          full.set(name, noRoomSeen);
-          return;
-        }
-        const written = await retryOnConflict(async () => {
-          const fresh = await this.#d.client.getOrUndefined<NodeImage>({ ...NODE_IMAGE, name });
-          const next = fresh && syncJobIntoNodeImage(fresh, job, secrets, now, this.#d.tagPolicy);
-          const noRoom = next && nodeImageRoomProblem(next);
-          if (noRoom) full.set(name, noRoom);
-          else full.delete(name);
-          return next && !noRoom ? this.#d.client.replace(next) : undefined;
-        });
-        if (written) {
-          this.#writtenNodeImages.record(written);
+        const next = last && change(last);
+        const noRoomSeen = next && entryRoomProblem(last, this.#nodeImageSizes.of(last), next.name, next.entry);
+        const outcome = noRoomSeen
+          ? { result: 'no-room' as const, problem: noRoomSeen }
+          : await this.#nodeImageWrites.write(name, change);
+        if (outcome.result === 'no-room') full.set(name, outcome.problem);
+        if (outcome.result === 'written') {
+          this.#writtenNodeImages.record(outcome.nodeImage);
           log.debug({ job: key, nodeImage: name }, 'image tag written into NodeImage');
         }
       }),
@@ -214,17 +209,6 @@ export class ImagePullJobReconciler implements Reconciler {
     const failed = writes.find((w): w is PromiseRejectedResult => w.status === 'rejected');
     if (failed) throw failed.reason;
     return full;
-  }
-
-  /** Why the NodeImage as last seen has no room for the job's tag; undefined when it may have. */
-  #roomProblemSeen(
-    last: NodeImage,
-    job: ImagePullJob,
-    secrets: Parameters<typeof syncJobIntoNodeImage>[2],
-    now: Date,
-  ): string | undefined {
-    const next = nextImageEntry(last, job, secrets, now, this.#d.tagPolicy);
-    return next && entryRoomProblem(last, this.#nodeImageSizes.of(last), next.name, next.entry);
   }
 
   /**

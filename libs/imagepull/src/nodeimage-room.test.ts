@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { NodeImage } from '@regatta/api';
+import type { ImageSpec, NodeImage } from '@regatta/api';
 import {
   JsonSizes,
   NO_ROOM_RETRY_MS,
   NODE_IMAGE_BYTES_BUDGET,
   NoRoomNodes,
+  bytesWithEntry,
   entryRoomProblem,
-  nodeImageRoomProblem,
 } from './nodeimage-room.js';
-import { nextImageEntry, syncJobIntoNodeImage } from './sync.js';
+import { nextImageEntry } from './sync.js';
 import { job, nodeImage, owner } from './testing/fixtures.js';
 
 /** A NodeImage with `count` images, the first one carrying a sandboxConfig annotation of `fill` characters. */
@@ -21,13 +21,29 @@ function withImages(count: number, fill = 0): NodeImage {
   return ni;
 }
 
-describe('nodeImageRoomProblem (finding 23)', () => {
+const now = new Date('2026-01-01T00:00:00Z');
+const fixed = { random: () => 0 };
+
+/** The NodeImage with the job's entry written, built by hand: the reference the size is checked against. */
+function written(ni: NodeImage, name: string, entry: ImageSpec): NodeImage {
+  const out = structuredClone(ni);
+  ((out.spec ??= {}).images ??= {})[name] = entry;
+  return out;
+}
+
+/** entryRoomProblem of `ni` for the job `j`, as the controller asks it. */
+function problemFor(ni: NodeImage, j = job((x) => (x.spec.image = 'redis:7')), budget?: number): string | undefined {
+  const { name, entry } = nextImageEntry(ni, j, [], now, fixed)!;
+  return entryRoomProblem(ni, new JsonSizes().of(ni), name, entry, budget);
+}
+
+describe('entryRoomProblem: one more image tag in a NodeImage (finding 23)', () => {
   it.each([
     { name: 'a small NodeImage', ni: withImages(1), problem: undefined },
-    { name: '256 images', ni: withImages(256), problem: undefined },
+    { name: '255 images and a new one', ni: withImages(255), problem: undefined },
     {
-      name: '257 images',
-      ni: withImages(257),
+      name: '256 images and a new one',
+      ni: withImages(256),
       problem: 'it would hold 257 images, more than the 256 a NodeImage may hold',
     },
     { name: 'just under the budget', ni: withImages(1, NODE_IMAGE_BYTES_BUDGET - 1024), problem: undefined },
@@ -37,21 +53,23 @@ describe('nodeImageRoomProblem (finding 23)', () => {
       problem: /^it would grow to 1025 KiB, past the 1024 KiB/,
     },
   ])('$name', ({ ni, problem }) => {
-    const got = nodeImageRoomProblem(ni);
+    const got = problemFor(ni);
     if (problem instanceof RegExp) expect(got).toMatch(problem);
     else expect(got).toBe(problem);
   });
 
+  it('a new tag of an image already there does not count as one more image', () => {
+    expect(problemFor(withImages(256), job())).toBeUndefined();
+  });
+
   it('counts bytes, not characters', () => {
     const ni = withImages(1);
-    ni.spec!.images!['nginx']!.sandboxConfig = { labels: { wide: 'é'.repeat(600) } };
-    expect(nodeImageRoomProblem(ni, JSON.stringify(ni).length + 100)).toMatch(/past the/);
+    ni.metadata!.annotations = { wide: 'é'.repeat(600) };
+    expect(problemFor(ni, job(), JSON.stringify(ni).length + 400)).toMatch(/past the/);
   });
 });
 
-describe('entryRoomProblem: the same answer without building the NodeImage (finding 25)', () => {
-  const now = new Date('2026-01-01T00:00:00Z');
-  const fixed = { random: () => 0 };
+describe('entryRoomProblem: the size without building the NodeImage (finding 25)', () => {
   const unicode = withImages(3);
   unicode.metadata!.annotations = { note: 'ü'.repeat(50) };
   it.each([
@@ -65,20 +83,11 @@ describe('entryRoomProblem: the same answer without building the NodeImage (find
     },
     { name: 'multi-byte characters elsewhere', ni: unicode, j: job((x) => (x.spec.image = 'busybox')) },
   ])('$name: the exact size of the NodeImage written', ({ ni, j }) => {
-    const next = syncJobIntoNodeImage(ni, j, [], now, fixed)!;
-    const exact = Buffer.byteLength(JSON.stringify(next));
     const { name, entry } = nextImageEntry(ni, j, [], now, fixed)!;
-    const bytes = new JsonSizes().of(ni);
-    expect(entryRoomProblem(ni, bytes, name, entry, exact)).toBeUndefined();
-    expect(entryRoomProblem(ni, bytes, name, entry, exact - 1)).toBe(nodeImageRoomProblem(next, exact - 1));
-  });
-
-  it('257 images: no room, as for the NodeImage built', () => {
-    const ni = withImages(256);
-    const { name, entry } = nextImageEntry(ni, job((x) => (x.spec.image = 'redis:7')), [], now, fixed)!;
-    expect(entryRoomProblem(ni, new JsonSizes().of(ni), name, entry)).toBe(
-      'it would hold 257 images, more than the 256 a NodeImage may hold',
-    );
+    const exact = Buffer.byteLength(JSON.stringify(written(ni, name, entry)));
+    expect(bytesWithEntry(ni, new JsonSizes().of(ni), name, entry)).toBe(exact);
+    expect(problemFor(ni, j, exact)).toBeUndefined();
+    expect(problemFor(ni, j, exact - 1)).toMatch(/past the/);
   });
 
   it('JsonSizes serializes each object once', () => {

@@ -19,18 +19,10 @@ export const NODE_IMAGE_BYTES_BUDGET = 1024 * 1024;
 /** How long a job leaves out a node whose NodeImage had no room, before it tries again (tags expire, jobs go). */
 export const NO_ROOM_RETRY_MS = 60_000;
 
-/** Why `next` (the NodeImage with the job's tag written) should not be written, or undefined when it fits. */
-export function nodeImageRoomProblem(
-  next: NodeImage,
-  budgetBytes = NODE_IMAGE_BYTES_BUDGET,
-): string | undefined {
-  return roomProblem(Object.keys(next.spec?.images ?? {}).length, () => jsonBytes(next), budgetBytes);
-}
-
 /**
- * {@link nodeImageRoomProblem} of `current` with `spec.images[name]` set to `entry`, without copying or serializing
- * the whole NodeImage: its size is worked out from `currentBytes` (the JSON size of `current`, {@link JsonSizes})
- * and the two entries. A job waiting for room asks this of the NodeImage it last saw before reading it afresh, so a
+ * Why `current` with `spec.images[name]` set to `entry` should not be written, or undefined when it fits. Worked out
+ * without copying or serializing the whole NodeImage: its size comes from `currentBytes` (the JSON size of
+ * `current`, {@link JsonSizes}) and the two entries. A job waiting for room asks this of the NodeImage it last saw before reading it afresh, so a
  * thousand waiting jobs do not each read a NodeImage of a megabyte every minute (docs/reliability.md finding 25).
  */
 export function entryRoomProblem(
@@ -41,29 +33,33 @@ export function entryRoomProblem(
   budgetBytes = NODE_IMAGE_BYTES_BUDGET,
 ): string | undefined {
   const images = current.spec?.images ?? {};
-  const count = Object.keys(images).length;
-  const before = ownValue(images, name);
-  if (count === 0) {
-    const next = { ...current, spec: { ...current.spec, images: { [name]: entry } } };
-    return nodeImageRoomProblem(next, budgetBytes);
-  }
-  const added =
-    before === undefined
-      ? jsonBytes(`,${JSON.stringify(name)}:`) + jsonBytes(entry)
-      : jsonBytes(entry) - jsonBytes(before);
-  return roomProblem(before === undefined ? count + 1 : count, () => currentBytes + added, budgetBytes);
-}
-
-function roomProblem(images: number, bytesOf: () => number, budgetBytes: number): string | undefined {
-  if (images > MAX_NODE_IMAGE_IMAGES)
-    return `it would hold ${images} images, more than the ${MAX_NODE_IMAGE_IMAGES} a NodeImage may hold`;
-  const bytes = bytesOf();
+  const count = Object.keys(images).length + (ownValue(images, name) === undefined ? 1 : 0);
+  if (count > MAX_NODE_IMAGE_IMAGES)
+    return `it would hold ${count} images, more than the ${MAX_NODE_IMAGE_IMAGES} a NodeImage may hold`;
+  const bytes = bytesWithEntry(current, currentBytes, name, entry);
   if (bytes > budgetBytes)
     return `it would grow to ${kib(bytes)} KiB, past the ${kib(budgetBytes)} KiB this controller writes into one NodeImage (etcd refuses objects over 1.5 MiB)`;
   return undefined;
 }
 
-const jsonBytes = (v: unknown): number => Buffer.byteLength(typeof v === 'string' ? v : JSON.stringify(v));
+/** The JSON size of `current` (`currentBytes`) with `spec.images[name]` set to `entry`. */
+export function bytesWithEntry(
+  current: NodeImage,
+  currentBytes: number,
+  name: string,
+  entry: ImageSpec,
+): number {
+  const images = current.spec?.images ?? {};
+  if (Object.keys(images).length === 0)
+    return jsonBytes({ ...current, spec: { ...current.spec, images: { [name]: entry } } });
+  const before = ownValue(images, name);
+  return before === undefined
+    ? currentBytes + Buffer.byteLength(`,${JSON.stringify(name)}:`) + jsonBytes(entry)
+    : currentBytes + jsonBytes(entry) - jsonBytes(before);
+}
+
+/** The UTF-8 size of `v` as JSON. */
+export const jsonBytes = (v: unknown): number => Buffer.byteLength(JSON.stringify(v));
 
 /** The JSON size of each object, worked out once per object (the bus and the own-writes hand out new objects for new versions). */
 export class JsonSizes {

@@ -2,12 +2,19 @@ import { describe, expect, it } from 'vitest';
 import {
   activeDeadlineSecondsForNever,
   parallelismOf,
+  nextImageEntry,
   syncBudget,
-  syncJobIntoNodeImage,
   tagPullPolicy,
   ttlSecondsForAlways,
+  type TagPolicyOptions,
 } from './sync.js';
+import { foldTagChanges } from './nodeimage-writes.js';
 import { job, nodeImage, owner } from './testing/fixtures.js';
+import type { ImagePullJob, NodeImage, ReferenceObject } from '@regatta/api';
+
+/** The NodeImage with the job's tag and secrets written (nodeimage-writes.ts), or undefined when nothing changes. */
+const syncJobIntoNodeImage = (ni: NodeImage, j: ImagePullJob, secrets: ReferenceObject[], at: Date, o: TagPolicyOptions) =>
+  foldTagChanges(ni, [(x) => nextImageEntry(x, j, secrets, at, o)]).next;
 
 const now = new Date('2025-01-01T01:00:00Z');
 const ref = (name: string) => ({ namespace: 'kruise-daemon-config', name, mode: 'batch' });

@@ -16,7 +16,7 @@ import {
   type ObjectReference,
   type ReferenceObject,
 } from '@regatta/api';
-import { cloneJson, ownValue, setMember, toRfc3339 } from '@regatta/kube';
+import { cloneJson, ownValue, toRfc3339 } from '@regatta/kube';
 import { normalizeImageRef } from './image-ref.js';
 import { containsSecretRef } from './status.js';
 
@@ -111,27 +111,11 @@ export function sortTags<T extends { tag: string }>(tags: T[]): T[] {
 }
 
 /**
- * The NodeImage with the job's tag and secrets written, or `undefined` when nothing changes. A tag this job
- * already owns only gets missing secrets; a tag owned by others gets this job as an owner and a new version (a new
- * pull round for everyone); an absent tag is added at the status version + 1 (so a re-added tag pulls again).
- */
-export function syncJobIntoNodeImage(
-  nodeImage: NodeImage,
-  job: ImagePullJob,
-  secrets: readonly ReferenceObject[],
-  now: Date,
-  o: TagPolicyOptions = {},
-): NodeImage | undefined {
-  const next = nextImageEntry(nodeImage, job, secrets, now, o);
-  if (!next) return undefined;
-  const out = cloneJson(nodeImage);
-  setMember(((out.spec ??= {}).images ??= {}) as Record<string, unknown>, next.name, next.entry);
-  return out;
-}
-
-/**
- * The one entry of `spec.images` that {@link syncJobIntoNodeImage} changes (the image's name and its entry as
- * written), or `undefined` when nothing changes; the NodeImage itself is neither copied nor changed.
+ * The job's entry of the NodeImage's `spec.images` with its tag and secrets written (the image's name and the
+ * entry), or `undefined` when the node already has everything; the NodeImage is neither copied nor changed
+ * (nodeimage-writes.ts writes it). A tag this job already owns only gets missing secrets; a tag owned by others gets
+ * this job as an owner and a new version (a new pull round for everyone); an absent tag is added at the status
+ * version + 1 (so a re-added tag pulls again).
  */
 export function nextImageEntry(
   nodeImage: NodeImage,
