@@ -76,6 +76,26 @@ describe('mirror bucket → cache', () => {
     expect(events).toContain('add:other');
   });
 
+  it('marks the changes of its first read as the initial list, and none after it synced', async () => {
+    const { nats } = inject('cluster');
+    const kind = testKind();
+    const writer = await listedWriter(await bus(nats!, 'watcher'), kind);
+    for (let i = 0; i < 5; i++) await writer.put(widget('ns1', `w${i}`, 1));
+    const cache = new Cache(await bus(nats!, 'controller'), kind);
+    cleanups.push(() => cache.stop());
+    const events: string[] = [];
+    cache.onChange((c) => events.push(`${c.type}:${c.object.metadata?.name}${c.inInitialList ? ' (initial list)' : ''}`));
+    await cache.start();
+    await writer.put(widget('ns1', 'w0', 2));
+    await writer.put(widget('ns1', 'new', 1));
+    await waitFor('the live changes', () => cache.get('ns1', 'new') !== undefined);
+    expect(events).toEqual([
+      ...[0, 1, 2, 3, 4].map((i) => `add:w${i} (initial list)`),
+      'update:w0',
+      'add:new',
+    ]);
+  });
+
   it('keeps only what `keep` selects: an object leaving the selection is a delete, one entering it an add', async () => {
     const { nats } = inject('cluster');
     const kind = testKind();

@@ -208,6 +208,7 @@ export class Cache<T extends KubeObject = KubeObject> {
       object,
       ...(old ? { old } : {}),
       lagMs: Date.now() - env.observedAt,
+      ...(this.synced ? {} : { inInitialList: true }),
     });
   }
 

@@ -135,17 +135,18 @@ async function setUpControllers(
         forReader,
         (ns) => namespaces?.get(undefined, ns)?.metadata?.labels,
       );
-    const enqueue = (req: Request) => {
-      if (inScope(req)) controller.enqueue(req);
+    const enqueue = (req: Request, low = false) => {
+      if (inScope(req)) controller.enqueue(req, { low });
     };
     const handlers = eventHandlers(decl, { expectations, readers });
+    // what the caches find at start waits behind changes made now (WorkQueue.add)
     for (const [cacheName, handle] of handlers)
-      caches.get(cacheName)?.onChange((c) => handle(c).forEach(enqueue));
+      caches.get(cacheName)?.onChange((c) => handle(c).forEach((req) => enqueue(req, c.inInitialList)));
     // a namespace entering the scope (or seen after its objects): reconcile what it holds
     namespaces?.onChange((c) => {
       const ns = c.object.metadata?.name;
       if (c.type !== 'delete' && ns && inScope({ namespace: ns, name: '' }))
-        requestsInNamespace(forReader, ns).forEach(enqueue);
+        requestsInNamespace(forReader, ns).forEach((req) => enqueue(req, c.inInitialList));
     });
     if (decl.webhooks) webhooks.push(decl.webhooks(ctx));
     manager.add(controller);

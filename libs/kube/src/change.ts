@@ -14,4 +14,9 @@ export interface Change<T extends KubeObject = KubeObject> {
   old?: T;
   /** Milliseconds from the change being observed at the source to this process receiving it. */
   lagMs?: number;
+  /**
+   * Part of the cache's first read, before it synced: an object as found at start, not a change made now
+   * (controller-runtime's `IsInInitialList`); its reconcile is queued at low priority.
+   */
+  inInitialList?: boolean;
 }

@@ -91,9 +91,12 @@ export class Controller implements Runnable {
     return this.#needLeaderElection;
   }
 
-  /** Queues a reconcile of `req` (de-duplicated with any pending one). */
-  enqueue(req: Request): void {
-    this.queue.add(requestKey(req));
+  /**
+   * Queues a reconcile of `req` (de-duplicated with any pending one); with `low`, after every other queued one
+   * (an object of the initial list: {@link WorkQueue.add}).
+   */
+  enqueue(req: Request, options: { low?: boolean } = {}): void {
+    this.queue.add(requestKey(req), options);
   }
 
   /** Queues a reconcile of `req` after `ms`. */

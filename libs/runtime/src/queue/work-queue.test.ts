@@ -218,3 +218,56 @@ describe('WorkQueue: delayed and rate-limited adds (fake timers)', () => {
     expect(text).toContain('workqueue_depth{name="cloneset",controller="cloneset"} 1');
   });
 });
+
+describe('WorkQueue: low priority (the objects of the initial list)', () => {
+  it('hands out low keys only when no other key waits, each in FIFO order', async () => {
+    const q = new WorkQueue({ name: 't' });
+    q.add('old-1', { low: true });
+    q.add('old-2', { low: true });
+    q.add('new-1');
+    q.add('old-1'); // moved up: now served in its normal turn
+    q.add('new-2');
+    q.add('new-1', { low: true }); // already queued higher: stays where it is
+    expect(q.len()).toBe(4);
+    const order: string[] = [];
+    for (let i = 0; i < 4; i++) order.push(key(await q.get()));
+    expect(order).toEqual(['new-1', 'old-1', 'new-2', 'old-2']);
+    expect(q.len()).toBe(0);
+  });
+
+  it('a low key added while processed comes back low after done; moved up meanwhile, it comes back first', async () => {
+    const q = new WorkQueue({ name: 't' });
+    q.add('a');
+    expect(key(await q.get())).toBe('a');
+    q.add('a', { low: true });
+    q.add('b');
+    q.done('a');
+    expect(key(await q.get())).toBe('b');
+    expect(key(await q.get())).toBe('a');
+    q.add('a', { low: true });
+    q.add('c', { low: true });
+    q.done('a');
+    q.add('a');
+    expect(key(await q.get())).toBe('a');
+    expect(key(await q.get())).toBe('c');
+    q.done('a');
+    q.done('b');
+    q.done('c');
+    expect(q.len()).toBe(0);
+  });
+
+  it('never hands a key out twice through a stale low entry', async () => {
+    const q = new WorkQueue({ name: 't' });
+    q.add('a', { low: true });
+    q.add('a'); // moved up; its low entry is stale
+    expect(key(await q.get())).toBe('a');
+    q.done('a');
+    q.add('z', { low: true });
+    let next: string | undefined;
+    expect(key(await q.get())).toBe('z');
+    void q.get().then((i) => (next = key(i)));
+    await tick();
+    expect(next).toBeUndefined();
+    q.shutDown();
+  });
+});

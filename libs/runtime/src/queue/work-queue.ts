@@ -42,7 +42,11 @@ export class WorkQueue {
   readonly #limiter: RateLimiter;
   readonly #metrics: QueueMetrics;
   readonly #queue = new Fifo();
+  /** Keys added at low priority, handed out only when `#queue` is empty; may hold stale entries (see `#shiftLow`). */
+  readonly #low = new Fifo();
   readonly #dirty = new Set<string>();
+  /** The dirty keys whose pending add is at low priority (queued in `#low`, or waiting for `done`). */
+  readonly #lowKeys = new Set<string>();
   /** key → when a worker took it */
   readonly #processing = new Map<string, number>();
   /** key → when it was added (for queue_duration) */
@@ -74,14 +78,28 @@ export class WorkQueue {
 
   /** Keys waiting to be handed out (not counting delayed ones or those being processed). */
   len(): number {
-    return this.#queue.length;
+    let lowQueued = 0;
+    for (const key of this.#lowKeys) if (!this.#processing.has(key)) lowQueued++;
+    return this.#queue.length + lowQueued;
   }
 
-  /** Queues `key` unless it is already queued; ignored after shutdown. */
-  add(key: string): void {
-    if (this.#shuttingDown || this.#dirty.has(key)) return;
+  /**
+   * Queues `key` unless it is already queued; ignored after shutdown. With `low`, it waits until no other key does
+   * (controller-runtime's priority queue gives the objects of the initial list low priority: after a restart, a
+   * change made now is not served after thousands of unchanged objects). A key queued low and added again without
+   * `low` moves up.
+   */
+  add(key: string, options: { low?: boolean } = {}): void {
+    if (this.#shuttingDown) return;
+    if (this.#dirty.has(key)) {
+      if (options.low || !this.#lowKeys.delete(key)) return;
+      // moved up: its entry in `#low` goes stale
+      if (!this.#processing.has(key)) this.#enqueue(key);
+      return;
+    }
     this.#metrics.added();
     this.#dirty.add(key);
+    if (options.low) this.#lowKeys.add(key);
     if (!this.#addedAt.has(key)) this.#addedAt.set(key, this.#clock());
     if (this.#processing.has(key)) return; // handed out again by `done`
     this.#enqueue(key);
@@ -119,7 +137,7 @@ export class WorkQueue {
    */
   get(): Promise<QueueItem> {
     if (this.#shuttingDown) return Promise.resolve(SHUTDOWN);
-    const key = this.#queue.shift();
+    const key = this.#queue.shift() ?? this.#shiftLow();
     if (key !== undefined) return Promise.resolve(this.#handOut(key));
     return new Promise((resolve) => this.#getters.push(resolve));
   }
@@ -142,7 +160,9 @@ export class WorkQueue {
     this.#timer = undefined;
     this.#waiting.clear();
     this.#queue.drain();
+    this.#low.drain();
     this.#dirty.clear();
+    this.#lowKeys.clear();
     this.#addedAt.clear();
     const getters = this.#getters;
     this.#getters = [];
@@ -161,12 +181,21 @@ export class WorkQueue {
   #enqueue(key: string): void {
     const getter = this.#getters.shift();
     if (getter) getter(this.#handOut(key));
+    else if (this.#lowKeys.has(key)) this.#low.push(key);
     else this.#queue.push(key);
+  }
+
+  /** The first key of `#low` still queued there: not moved up, handed out or re-added since its entry was made. */
+  #shiftLow(): string | undefined {
+    for (let key = this.#low.shift(); key !== undefined; key = this.#low.shift())
+      if (this.#lowKeys.has(key) && !this.#processing.has(key)) return key;
+    return undefined;
   }
 
   #handOut(key: string): QueueItem {
     const now = this.#clock();
     this.#dirty.delete(key);
+    this.#lowKeys.delete(key);
     this.#processing.set(key, now);
     const added = this.#addedAt.get(key);
     this.#addedAt.delete(key);
