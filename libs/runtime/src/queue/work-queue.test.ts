@@ -263,11 +263,13 @@ describe('WorkQueue: low priority (the objects of the initial list)', () => {
     expect(key(await q.get())).toBe('a');
     q.done('a');
     q.add('z', { low: true });
-    let next: string | undefined;
+    let next: QueueItem | undefined;
     expect(key(await q.get())).toBe('z');
-    void q.get().then((i) => (next = key(i)));
+    void q.get().then((i) => (next = i));
     await tick();
     expect(next).toBeUndefined();
     q.shutDown();
+    await tick();
+    expect(next).toEqual({ shutdown: true });
   });
 });
