@@ -31,6 +31,8 @@ export async function createFuzzNamespace(w: World, ns: string): Promise<void> {
   } as KubeObject);
 }
 
+const GONE_POLL_MS = 250;
+
 /**
  * Waits until namespace `ns`, deleted, is gone (its objects' finalizers removed by their controller); false when it
  * is still there after `timeoutMs`. Logs how many objects of `kind` it still holds every minute.
@@ -44,15 +46,18 @@ export async function namespaceGone(
   const deadline = Date.now() + timeoutMs;
   let nextLog = Date.now() + 60_000;
   for (;;) {
-    const left = await w.client.getOrUndefined({ apiVersion: 'v1', kind: 'Namespace', name: ns });
-    if (!left) return true;
+    const namespace = await w.client.getOrUndefined({ apiVersion: 'v1', kind: 'Namespace', name: ns });
+    if (!namespace) return true;
     if (Date.now() >= deadline) return false;
     if (Date.now() >= nextLog) {
       nextLog += 60_000;
-      const objects = await w.client.list({ ...kind, namespace: ns }).then((l) => l.items.length, () => NaN);
-      w.log(`R2: namespace ${ns} still deleting: ${objects} ${kind.kind}s left`);
+      const left = await w.client.list({ ...kind, namespace: ns }).then(
+        (l) => `${l.items.length} ${kind.kind}s left`,
+        (err: unknown) => `could not list its ${kind.kind}s: ${err instanceof Error ? err.message : String(err)}`,
+      );
+      w.log(`R2: namespace ${ns} still deleting: ${left}`);
     }
-    await sleep(POLL_MS);
+    await sleep(GONE_POLL_MS);
   }
 }
 
@@ -350,12 +355,7 @@ export async function storedInvalid(
 
   await w.client.delete({ apiVersion: 'v1', kind: 'Namespace', name: NS }).catch(() => undefined);
   // objects with a finalizer (an admitted ImagePullJob) need the program to go: it is stopped after this
-  const gone = Date.now() + 30_000;
-  while (
-    Date.now() < gone &&
-    (await w.client.getOrUndefined({ apiVersion: 'v1', kind: 'Namespace', name: NS }))
-  )
-    await sleep(250);
+  await namespaceGone(w, NS, { apiVersion: k.apiVersion, kind: KIND }, 30_000);
 
   const n = (p: (x: (typeof seen)[number]) => boolean, xs = judged) => xs.filter(p).length;
   return {
