@@ -112,18 +112,26 @@ export class NodeImageReconciler implements Reconciler {
       return undefined;
     };
     const lookups = this.#lookups();
-    const updated = await retryOnConflict(async () => {
-      const fresh = await this.#d.client.getOrUndefined<NodeImage>({ ...NODE_IMAGE, name });
-      if (!fresh) {
-        gone = true;
-        return undefined;
-      }
-      const m = maintainNodeImageSpec(fresh, node?.metadata?.labels ?? (node ? {} : null), await lookups(fresh), now);
-      waitMs = m.waitMs;
-      if (!m.updated) return undefined;
-      ctx.log.info({ nodeImage: name, changes: m.messages }, 'NodeImage spec cleaned');
-      return this.#d.client.replace(m.updated).catch(goneIfNotFound);
-    });
+    const nodeLabels = node?.metadata?.labels ?? (node ? {} : null);
+    // the cached copy first: most reconciles (after a tag or status write, or waiting for a TTL) find nothing to
+    // clean, and the NodeImage, up to a megabyte, is read only when its cached copy has something (docs/
+    // reliability.md finding 27); a change the cache has not seen yet brings its own reconcile
+    const seen = maintainNodeImageSpec(cached, nodeLabels, await lookups(cached), now);
+    waitMs = seen.waitMs;
+    const updated =
+      seen.updated &&
+      (await retryOnConflict(async () => {
+        const fresh = await this.#d.client.getOrUndefined<NodeImage>({ ...NODE_IMAGE, name });
+        if (!fresh) {
+          gone = true;
+          return undefined;
+        }
+        const m = maintainNodeImageSpec(fresh, nodeLabels, await lookups(fresh), now);
+        waitMs = m.waitMs;
+        if (!m.updated) return undefined;
+        ctx.log.info({ nodeImage: name, changes: m.messages }, 'NodeImage spec cleaned');
+        return this.#d.client.replace(m.updated).catch(goneIfNotFound);
+      }));
     if (updated) return {};
 
     const guard = guardNodeImageStatus(cached, now, this.#d.responseTimeoutMs ?? RESPONSE_TIMEOUT_MS);
