@@ -21,7 +21,7 @@ import type { Reconciler, ReconcileContext, Request, Result } from '@regatta/run
 import { StatusCadence } from '@regatta/workload';
 import type { Tracer } from '@opentelemetry/api';
 import { emitJobSpan } from './job-trace.js';
-import { entryRoomProblem, JsonSizes, NO_ROOM_RETRY_MS, NoRoomNodes } from './nodeimage-room.js';
+import { entryRoomProblem, NO_ROOM_RETRY_MS, NoRoomNodes, StoredSizes } from './nodeimage-room.js';
 import { NodeImageWrites, type TagChange } from './nodeimage-writes.js';
 import { syncJobPullSecrets } from './secret-sync.js';
 import { refuseInvalidSpec, specProblem } from './spec-guard.js';
@@ -69,14 +69,14 @@ export class ImagePullJobReconciler implements Reconciler {
   readonly #statusWrites = new StatusCadence();
   readonly #specGuard = new SpecGuard(specProblem);
   readonly #noRoom = new NoRoomNodes();
-  /** The JSON size of each NodeImage version seen, for the room check on the cache (nodeimage-room.ts). */
-  readonly #nodeImageSizes = new JsonSizes();
+  /** The size of each NodeImage version seen as stored, for the room check on the cache (nodeimage-room.ts). */
+  readonly #nodeImageSizes = new StoredSizes();
   readonly #nodeImageWrites: NodeImageWrites;
 
   constructor(deps: ImagePullJobReconcilerDeps) {
     this.#d = deps;
     this.#now = deps.now ?? (() => new Date());
-    this.#nodeImageWrites = new NodeImageWrites(deps.client);
+    this.#nodeImageWrites = new NodeImageWrites(deps.client, this.#nodeImageSizes);
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result> {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ImageSpec, NodeImage } from '@regatta/api';
+import { trimForMirror } from '@regatta/bus';
 import {
-  JsonSizes,
   NO_ROOM_RETRY_MS,
   NODE_IMAGE_BYTES_BUDGET,
   NoRoomNodes,
+  StoredSizes,
   bytesWithEntry,
   entryRoomProblem,
 } from './nodeimage-room.js';
@@ -34,7 +35,7 @@ function written(ni: NodeImage, name: string, entry: ImageSpec): NodeImage {
 /** entryRoomProblem of `ni` for the job `j`, as the controller asks it. */
 function problemFor(ni: NodeImage, j = job((x) => (x.spec.image = 'redis:7')), budget?: number): string | undefined {
   const { name, entry } = nextImageEntry(ni, j, [], now, fixed)!;
-  return entryRoomProblem(ni, new JsonSizes().of(ni), name, entry, budget);
+  return entryRoomProblem(ni, new StoredSizes().of(ni), name, entry, budget);
 }
 
 describe('entryRoomProblem: one more image tag in a NodeImage (finding 23)', () => {
@@ -85,18 +86,57 @@ describe('entryRoomProblem: the size without building the NodeImage (finding 25)
   ])('$name: the exact size of the NodeImage written', ({ ni, j }) => {
     const { name, entry } = nextImageEntry(ni, j, [], now, fixed)!;
     const exact = Buffer.byteLength(JSON.stringify(written(ni, name, entry)));
-    expect(bytesWithEntry(ni, new JsonSizes().of(ni), name, entry)).toBe(exact);
+    expect(bytesWithEntry(ni, new StoredSizes().of(ni), name, entry)).toBe(exact);
     expect(problemFor(ni, j, exact)).toBeUndefined();
     expect(problemFor(ni, j, exact - 1)).toMatch(/past the/);
   });
 
-  it('JsonSizes serializes each object once', () => {
-    const sizes = new JsonSizes();
+  it('StoredSizes serializes each object once', () => {
+    const sizes = new StoredSizes();
     const ni = withImages(2);
     const first = sizes.of(ni);
     ni.spec!.images!['grown'] = { tags: [] };
     expect(sizes.of(ni)).toBe(first);
     expect(sizes.of(structuredClone(ni))).toBeGreaterThan(first);
+  });
+});
+
+describe('StoredSizes: a cached copy counted as stored (finding 27)', () => {
+  /** A NodeImage as the API server answers it: managedFields listing each image, and kubectl's last-applied copy. */
+  function stored(count: number, fill: number): NodeImage {
+    const ni = withImages(count, fill);
+    const images = Object.fromEntries(Object.keys(ni.spec!.images!).map((k) => [`f:${k}`, { 'f:tags': {} }]));
+    ni.metadata!.managedFields = [
+      { manager: 'regatta-imagepull', operation: 'Update', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:images': images } } },
+    ];
+    ni.metadata!.annotations = { 'kubectl.kubernetes.io/last-applied-configuration': '{"kind":"NodeImage"}', kept: 'yes' };
+    return ni;
+  }
+  const cached = (ni: NodeImage) => trimForMirror(ni, { group: 'apps.kruise.io', plural: 'nodeimages' });
+
+  it('a cached copy of a NodeImage learnt from the API server: the size it has there', () => {
+    const sizes = new StoredSizes();
+    const ni = stored(40, 1000);
+    sizes.learn(ni);
+    expect(sizes.of(cached(ni))).toBe(Buffer.byteLength(JSON.stringify(ni)));
+    expect(sizes.of(ni)).toBe(Buffer.byteLength(JSON.stringify(ni)));
+    // another NodeImage, never read: its own size
+    const other = cached(stored(3, 0));
+    other.metadata!.name = 'other';
+    expect(sizes.of(other)).toBe(Buffer.byteLength(JSON.stringify(other)));
+  });
+
+  it('a full NodeImage has no room in its cached copy either (counted without managedFields, it had)', () => {
+    const j = job((x) => (x.spec.image = 'redis:7'));
+    const full = stored(200, 0);
+    const { name, entry } = nextImageEntry(full, j, [], now, fixed)!;
+    const budget = Buffer.byteLength(JSON.stringify(written(full, name, entry))) - 1;
+    const sizes = new StoredSizes();
+    const copy = cached(full);
+    expect(entryRoomProblem(copy, sizes.of(copy), name, entry, budget)).toBeUndefined();
+    sizes.learn(full);
+    expect(entryRoomProblem(copy, sizes.of(copy), name, entry, budget)).toMatch(/past the/);
+    expect(entryRoomProblem(copy, sizes.of(copy), name, entry, budget + 1)).toBeUndefined();
   });
 });
 

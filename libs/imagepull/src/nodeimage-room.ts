@@ -7,7 +7,8 @@
  * while instead, and says why with an event. Upstream has no such check (`pkg/controller/imagepulljob`
  * syncNodeImages writes whatever it built); Regatta adds it.
  */
-import { MAX_NODE_IMAGE_IMAGES, type ImageSpec, type NodeImage } from '@regatta/api';
+import { KRUISE_APPS_GROUP, MAX_NODE_IMAGE_IMAGES, type ImageSpec, type NodeImage } from '@regatta/api';
+import { trimForMirror } from '@regatta/bus';
 import { ownValue } from '@regatta/kube';
 
 /**
@@ -22,7 +23,7 @@ export const NO_ROOM_RETRY_MS = 60_000;
 /**
  * Why `current` with `spec.images[name]` set to `entry` should not be written, or undefined when it fits. Worked out
  * without copying or serializing the whole NodeImage: its size comes from `currentBytes` (the JSON size of
- * `current`, {@link JsonSizes}) and the two entries. A job waiting for room asks this of the NodeImage it last saw before reading it afresh, so a
+ * `current` as stored, {@link StoredSizes}) and the two entries. A job waiting for room asks this of the NodeImage it last saw before reading it afresh, so a
  * thousand waiting jobs do not each read a NodeImage of a megabyte every minute (docs/reliability.md finding 25).
  */
 export function entryRoomProblem(
@@ -51,7 +52,11 @@ export function bytesWithEntry(
 ): number {
   const images = current.spec?.images ?? {};
   if (Object.keys(images).length === 0)
-    return jsonBytes({ ...current, spec: { ...current.spec, images: { [name]: entry } } });
+    return (
+      currentBytes -
+      jsonBytes(current) +
+      jsonBytes({ ...current, spec: { ...current.spec, images: { [name]: entry } } })
+    );
   const before = ownValue(images, name);
   return before === undefined
     ? currentBytes + Buffer.byteLength(`,${JSON.stringify(name)}:`) + jsonBytes(entry)
@@ -61,14 +66,35 @@ export function bytesWithEntry(
 /** The UTF-8 size of `v` as JSON. */
 export const jsonBytes = (v: unknown): number => Buffer.byteLength(JSON.stringify(v));
 
-/** The JSON size of each object, worked out once per object (the bus and the own-writes hand out new objects for new versions). */
-export class JsonSizes {
-  readonly #bytes = new WeakMap<object, number>();
+const NODE_IMAGES = { group: KRUISE_APPS_GROUP, plural: 'nodeimages' } as const;
 
-  of(obj: object): number {
-    let bytes = this.#bytes.get(obj);
-    if (bytes === undefined) this.#bytes.set(obj, (bytes = jsonBytes(obj)));
-    return bytes;
+/**
+ * The JSON size of NodeImages as the API server stores them, each object worked out once (the bus and the own-writes
+ * hand out new objects for new versions). A cached copy lacks what the bus leaves out (managedFields, kubectl's
+ * last-applied copy: libs/bus `trimForMirror`), 20–25 KB on a NodeImage of 250 images: counted without them, a full
+ * NodeImage seemed to have room, and each job waiting for it read its megabyte only to find none (docs/
+ * reliability.md finding 27). Those bytes are learnt per NodeImage from each copy read from the API server or
+ * answered by a write, and added to the size of a cached copy.
+ */
+export class StoredSizes {
+  readonly #bytes = new WeakMap<object, number>();
+  /** Per NodeImage name: the bytes its cached copies lack, as last learnt. */
+  readonly #leftOut = new Map<string, number>();
+
+  /** Learns, from a NodeImage as stored (read or answered by a write), what its cached copies lack. */
+  learn(stored: NodeImage): void {
+    const name = stored.metadata?.name;
+    if (!name || !stored.metadata?.managedFields) return;
+    const trimmed = trimForMirror(stored, NODE_IMAGES).metadata;
+    this.#leftOut.set(name, jsonBytes(stored.metadata) - jsonBytes(trimmed));
+  }
+
+  /** The size of `ni` as stored: its JSON size, plus, for a cached copy (no managedFields), what it lacks. */
+  of(ni: NodeImage): number {
+    let bytes = this.#bytes.get(ni);
+    if (bytes === undefined) this.#bytes.set(ni, (bytes = jsonBytes(ni)));
+    if (ni.metadata?.managedFields) return bytes;
+    return bytes + (this.#leftOut.get(ni.metadata?.name ?? '') ?? 0);
   }
 }
 

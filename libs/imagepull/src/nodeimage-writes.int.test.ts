@@ -3,8 +3,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { generateCrds, type NodeImage } from '@regatta/api';
+import { trimForMirror } from '@regatta/bus';
 import { KubeClient, type KubeObject } from '@regatta/kube';
 import { installCrds } from '@regatta/local-cluster';
+import { StoredSizes } from './nodeimage-room.js';
 import { NodeImageWrites } from './nodeimage-writes.js';
 import { nextImageEntry } from './sync.js';
 import { job } from './testing/fixtures.js';
@@ -35,7 +37,8 @@ describe('NodeImageWrites', () => {
         metadata: { name, labels: { 'apps.kruise.io/fake-nodeimage': 'true' } },
         spec: {},
       } as KubeObject);
-      const writes = new NodeImageWrites(client);
+      const sizes = new StoredSizes();
+      const writes = new NodeImageWrites(client, sizes);
       const now = new Date();
       const outcomes = await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
@@ -56,6 +59,11 @@ describe('NodeImageWrites', () => {
       expect(again).toEqual({ result: 'unchanged' });
       const gone = await writes.write(`${name}-gone`, (ni) => nextImageEntry(ni, jobFor(0), [], now));
       expect(gone).toEqual({ result: 'unchanged' });
+
+      // what it read and wrote told the sizes what a cached copy lacks: one counts as stored (finding 27)
+      const cachedCopy = trimForMirror(stored, { group: 'apps.kruise.io', plural: 'nodeimages' });
+      expect(cachedCopy.metadata?.managedFields).toBeUndefined();
+      expect(sizes.of(cachedCopy)).toBe(Buffer.byteLength(JSON.stringify(stored)));
     },
   );
 });

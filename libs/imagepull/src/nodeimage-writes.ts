@@ -9,7 +9,13 @@
  */
 import { NODE_IMAGE_API_VERSION, NODE_IMAGE_KIND, type ImageSpec, type NodeImage } from '@regatta/api';
 import { cloneJson, retryOnConflict, setMember, type KubeClient } from '@regatta/kube';
-import { bytesWithEntry, entryRoomProblem, jsonBytes, NODE_IMAGE_BYTES_BUDGET } from './nodeimage-room.js';
+import {
+  bytesWithEntry,
+  entryRoomProblem,
+  jsonBytes,
+  NODE_IMAGE_BYTES_BUDGET,
+  StoredSizes,
+} from './nodeimage-room.js';
 
 /** One job's change: its entry of `spec.images` as it should be, worked out from the NodeImage as it is. */
 export type TagChange = (nodeImage: NodeImage) => { name: string; entry: ImageSpec } | undefined;
@@ -64,9 +70,12 @@ export class NodeImageWrites {
   readonly #client: Pick<KubeClient, 'getOrUndefined' | 'replace'>;
   readonly #waiting = new Map<string, Waiting[]>();
   readonly #writing = new Set<string>();
+  /** Learns from each NodeImage read or written what its cached copies lack (nodeimage-room.ts). */
+  readonly #sizes: StoredSizes;
 
-  constructor(client: Pick<KubeClient, 'getOrUndefined' | 'replace'>) {
+  constructor(client: Pick<KubeClient, 'getOrUndefined' | 'replace'>, sizes = new StoredSizes()) {
     this.#client = client;
+    this.#sizes = sizes;
   }
 
   write(name: string, change: TagChange): Promise<TagOutcome> {
@@ -112,8 +121,10 @@ export class NodeImageWrites {
       name,
     });
     if (!fresh) return changes.map(() => ({ result: 'unchanged' }));
+    this.#sizes.learn(fresh);
     const { next, verdicts } = foldTagChanges(fresh, changes);
     const written = next && (await this.#client.replace(next));
+    if (written) this.#sizes.learn(written);
     return verdicts.map((v): TagOutcome => {
       if (typeof v === 'object') return { result: 'no-room', problem: v.noRoom };
       return v === 'applied' && written ? { result: 'written', nodeImage: written } : { result: 'unchanged' };
