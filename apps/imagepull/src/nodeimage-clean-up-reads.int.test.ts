@@ -1,6 +1,6 @@
 // The NodeImage controller reads a NodeImage from the API server only when its cached copy has something to clean
-// (docs/reliability.md finding 27): a NodeImage of a busy node is up to a megabyte, and it is reconciled after every
-// tag and status write and every few seconds while a tag waits for its TTL.
+// (docs/reliability.md finding 27), and confirms an owner job gone only once (finding 28): a NodeImage of a busy node
+// is up to a megabyte, reconciled after every tag and status write and every few seconds while a tag waits for its TTL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCrds, type NodeImage } from '@regatta/api';
 import { NodeImageReconciler } from '@regatta/imagepull';
@@ -25,20 +25,20 @@ const cache = (objects: KubeObject[]) => ({
   list: () => objects,
 });
 
-/** The cluster's client, counting the NodeImages it reads. */
-function countingClient(client: KubeClient): { client: KubeClient; reads: () => number } {
-  let reads = 0;
+/** The cluster's client, counting the objects it reads by kind. */
+function countingClient(client: KubeClient): { client: KubeClient; reads: (kind: string) => number } {
+  const reads = new Map<string, number>();
   const counting = new Proxy(client, {
     get(target, prop, receiver) {
       const value: unknown = Reflect.get(target, prop, receiver);
       if (prop !== 'getOrUndefined' || typeof value !== 'function') return value;
       return (ref: { kind?: string }, ...rest: unknown[]) => {
-        if (ref.kind === 'NodeImage') reads++;
+        reads.set(ref.kind ?? '', (reads.get(ref.kind ?? '') ?? 0) + 1);
         return (value as (...a: unknown[]) => unknown).call(target, ref, ...rest);
       };
     },
   });
-  return { client: counting, reads: () => reads };
+  return { client: counting, reads: (kind) => reads.get(kind) ?? 0 };
 }
 
 beforeAll(async () => {
@@ -99,14 +99,16 @@ describe('NodeImage clean-up reads', () => {
     const quiet = countingClient(client);
     const withJob = reconcilerWith([job], quiet.client, stored);
     for (let i = 0; i < 3; i++) await withJob.reconcile({ name }, ctx);
-    expect(quiet.reads()).toBe(0);
+    expect(quiet.reads('NodeImage')).toBe(0);
     const after = await client.get<NodeImage>({ ...NODE_IMAGE, name });
     expect(after.metadata?.resourceVersion).toBe(stored.metadata?.resourceVersion);
 
     // the job gone (neither cached nor stored): the NodeImage is read once and its tag dropped
     const cleaning = countingClient(client);
     await expect(reconcilerWith([], cleaning.client, stored).reconcile({ name }, ctx)).resolves.toEqual({});
-    expect(cleaning.reads()).toBe(1);
+    expect(cleaning.reads('NodeImage')).toBe(1);
+    // the owner confirmed gone once, though looked up on the cached copy and on the one read (finding 28)
+    expect(cleaning.reads('ImagePullJob')).toBe(1);
     const cleaned = await client.get<NodeImage>({ ...NODE_IMAGE, name });
     expect(cleaned.spec?.images ?? {}).toEqual({});
   });

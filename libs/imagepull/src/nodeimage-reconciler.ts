@@ -16,6 +16,7 @@ import {
 import { isAlreadyExists, isNotFound, retryOnConflict, SpecGuard, type EventRecorder, type KubeClient, type KubeObject } from '@regatta/kube';
 import type { Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
 import type { Reader } from './job-reconciler.js';
+import { GoneJobs } from './gone-jobs.js';
 import { maintainNodeImageSpec, type SpecLookups } from './nodeimage-spec.js';
 import { guardNodeImageStatus, pullFailedMessage, RESPONSE_TIMEOUT_MS } from './nodeimage-status.js';
 import { nodeImageSpecProblem, refuseInvalidNodeImage } from './spec-guard.js';
@@ -59,6 +60,8 @@ export class NodeImageReconciler implements Reconciler {
   readonly #now: () => Date;
   /** A NodeImage stored without the webhooks that fails their rules is not acted on (spec-guard.ts). */
   readonly #specGuard = new SpecGuard(nodeImageSpecProblem);
+  /** Owner jobs confirmed gone, not read again (gone-jobs.ts). */
+  readonly #goneJobs = new GoneJobs();
 
   constructor(deps: NodeImageReconcilerDeps) {
     this.#d = deps;
@@ -161,7 +164,10 @@ export class NodeImageReconciler implements Reconciler {
     return { requeueAfterMs: next < MIN_REQUEUE_MS ? MIN_REQUEUE_MS + Math.floor((this.#d.random ?? Math.random)() * 2000) : next };
   }
 
-  /** Owner jobs from the cache, confirmed with the API server before one is taken as gone; legacy secrets read live. */
+  /**
+   * Owner jobs from the cache, confirmed with the API server before one is taken as gone (each UID once: gone-jobs.ts);
+   * legacy secrets read live.
+   */
   #lookups(): (ni: NodeImage) => Promise<SpecLookups> {
     return async (ni) => {
       const jobs = new Map<string, string | undefined | 'unknown'>();
@@ -177,10 +183,13 @@ export class NodeImageReconciler implements Reconciler {
               jobs.set(k, o.uid);
               continue;
             }
+            // a UID confirmed gone needs no read: whatever the name holds now is another job (or none)
+            if (this.#goneJobs.has(o.uid)) continue;
             const live = await this.#d.client
               .getOrUndefined<ImagePullJob>({ apiVersion: o.apiVersion ?? '', kind: 'ImagePullJob', namespace: o.namespace ?? '', name: o.name ?? '' })
               .catch(() => 'unknown' as const);
             jobs.set(k, live === 'unknown' ? 'unknown' : live?.metadata?.uid);
+            if (live !== 'unknown' && live?.metadata?.uid !== o.uid) this.#goneJobs.add(o.uid);
           }
         }
         for (const s of image.pullSecrets ?? []) {
