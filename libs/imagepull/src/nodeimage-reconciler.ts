@@ -169,9 +169,10 @@ export class NodeImageReconciler implements Reconciler {
    * legacy secrets read live.
    */
   #lookups(): (ni: NodeImage) => Promise<SpecLookups> {
+    // one reconcile's answers, shared by its look at the cached copy and at the one read (and its retries)
+    const jobs = new Map<string, string | undefined | 'unknown'>();
+    const secrets = new Map<string, boolean | 'unknown'>();
     return async (ni) => {
-      const jobs = new Map<string, string | undefined | 'unknown'>();
-      const secrets = new Map<string, boolean | 'unknown'>();
       for (const image of Object.values(ni.spec?.images ?? {})) {
         for (const tag of image.tags ?? []) {
           for (const o of tag.ownerReferences ?? []) {

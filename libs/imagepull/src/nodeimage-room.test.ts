@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ImageSpec, NodeImage } from '@regatta/api';
-import { trimForMirror } from '@regatta/bus';
+import { KINDS, trimForMirror } from '@regatta/bus';
 import {
   NO_ROOM_RETRY_MS,
   NODE_IMAGE_BYTES_BUDGET,
@@ -112,7 +112,7 @@ describe('StoredSizes: a cached copy counted as stored (finding 27)', () => {
     ni.metadata!.annotations = { 'kubectl.kubernetes.io/last-applied-configuration': '{"kind":"NodeImage"}', kept: 'yes' };
     return ni;
   }
-  const cached = (ni: NodeImage) => trimForMirror(ni, { group: 'apps.kruise.io', plural: 'nodeimages' });
+  const cached = (ni: NodeImage) => trimForMirror(ni, KINDS.nodeimages);
 
   it('a cached copy of a NodeImage learnt from the API server: the size it has there', () => {
     const sizes = new StoredSizes();

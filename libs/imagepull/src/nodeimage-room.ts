@@ -7,8 +7,8 @@
  * while instead, and says why with an event. Upstream has no such check (`pkg/controller/imagepulljob`
  * syncNodeImages writes whatever it built); Regatta adds it.
  */
-import { KRUISE_APPS_GROUP, MAX_NODE_IMAGE_IMAGES, type ImageSpec, type NodeImage } from '@regatta/api';
-import { trimForMirror } from '@regatta/bus';
+import { MAX_NODE_IMAGE_IMAGES, type ImageSpec, type NodeImage } from '@regatta/api';
+import { KINDS, trimForMirror } from '@regatta/bus';
 import { ownValue } from '@regatta/kube';
 
 /**
@@ -66,8 +66,6 @@ export function bytesWithEntry(
 /** The UTF-8 size of `v` as JSON. */
 export const jsonBytes = (v: unknown): number => Buffer.byteLength(JSON.stringify(v));
 
-const NODE_IMAGES = { group: KRUISE_APPS_GROUP, plural: 'nodeimages' } as const;
-
 /**
  * The JSON size of NodeImages as the API server stores them, each object worked out once (the bus and the own-writes
  * hand out new objects for new versions). A cached copy lacks what the bus leaves out (managedFields, kubectl's
@@ -85,7 +83,7 @@ export class StoredSizes {
   learn(stored: NodeImage): void {
     const name = stored.metadata?.name;
     if (!name || !stored.metadata?.managedFields) return;
-    const trimmed = trimForMirror(stored, NODE_IMAGES).metadata;
+    const trimmed = trimForMirror(stored, KINDS.nodeimages).metadata;
     this.#leftOut.set(name, jsonBytes(stored.metadata) - jsonBytes(trimmed));
   }
 

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { generateCrds, type NodeImage } from '@regatta/api';
-import { trimForMirror } from '@regatta/bus';
+import { KINDS, trimForMirror } from '@regatta/bus';
 import { KubeClient, type KubeObject } from '@regatta/kube';
 import { installCrds } from '@regatta/local-cluster';
 import { StoredSizes } from './nodeimage-room.js';
@@ -61,7 +61,7 @@ describe('NodeImageWrites', () => {
       expect(gone).toEqual({ result: 'unchanged' });
 
       // what it read and wrote told the sizes what a cached copy lacks: one counts as stored (finding 27)
-      const cachedCopy = trimForMirror(stored, { group: 'apps.kruise.io', plural: 'nodeimages' });
+      const cachedCopy = trimForMirror(stored, KINDS.nodeimages);
       expect(cachedCopy.metadata?.managedFields).toBeUndefined();
       expect(sizes.of(cachedCopy)).toBe(Buffer.byteLength(JSON.stringify(stored)));
     },
