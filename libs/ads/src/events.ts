@@ -13,8 +13,6 @@ export const REASONS = {
   FailedDelete: 'FailedDelete',
   SuccessfulUpdatePodInPlace: 'SuccessfulUpdatePodInPlace',
   FailedUpdatePodInPlace: 'FailedUpdatePodInPlace',
-  /** Regatta's own (OpenKruise relies on its webhook alone): the stored DaemonSet fails the admission rules. */
-  InvalidSpec: 'InvalidSpec',
 } as const;
 
 export const messages = {
@@ -28,7 +26,6 @@ export const messages = {
   updatedInPlace: (name: string) => `successfully update pod ${name} in-place`,
   failedUpdateInPlace: (name: string, err: unknown) =>
     `failed to update pod ${name} in-place: ${errText(err)}`,
-  invalidSpec: (problem: string) => `not acting on this DaemonSet until it is fixed: ${problem}`,
 };
 
 export function errText(err: unknown): string {

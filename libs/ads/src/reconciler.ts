@@ -6,11 +6,11 @@
  * cache shows every earlier write), status, history.
  */
 import { type ImagePreDownloadControl, preDownloadSettings } from '@regatta/image-predownload';
-import { type KubeObject, controllerRef, isSelectorEmpty, SpecGuard } from '@regatta/kube';
+import { type KubeObject, controllerRef, isSelectorEmpty, refuseInvalidSpec, SpecGuard } from '@regatta/kube';
 import { InPlaceUpdateControl } from '@regatta/inplace-update';
 import { LifecycleControl, type Pod } from '@regatta/lifecycle';
 import type { Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
-import { forEachLimited, pendingWrites } from '@regatta/runtime';
+import { forEachLimited, waitForPendingWrites } from '@regatta/runtime';
 import { type ControllerRevision, type PodTemplate, templateFromRevision } from '@regatta/revision';
 import { type ObjectReader, type RolloutTracer, RolloutTraceControl, StatusCadence } from '@regatta/workload';
 import {
@@ -102,11 +102,7 @@ export class DaemonSetReconciler implements Reconciler {
       return {};
     }
     const problem = this.#specGuard.problem(key, ds);
-    if (problem) {
-      ctx.log.warn({ problem }, 'not reconciling this DaemonSet: it fails validation');
-      void this.#d.recorder.warning(ds, REASONS.InvalidSpec, messages.invalidSpec(problem));
-      return {};
-    }
+    if (problem) return refuseInvalidSpec(ds, 'DaemonSet', problem, this.#d.recorder, ctx.log);
 
     const d = this.#d;
     const written = { pods: 0 };
@@ -119,7 +115,7 @@ export class DaemonSetReconciler implements Reconciler {
     // the gate counted as seen. Read before it (and awaited in between) they could lack a pod created last round whose
     // create reached the cache meanwhile: the gate would open on a node that looks empty and manage would create a
     // second pod there. Kubernetes' DaemonSet controller likewise lists pods only after SatisfiedExpectations.
-    const waiting = this.#waiting(key, req);
+    const waiting = this.#waiting(key, req, ctx);
     const pods = await claimStep(d, ds, ctx.log, expectUpdated);
     const revisions = await revisionsStep(d, ds);
     const rollout = daemonSetRollout(ds);
@@ -170,7 +166,7 @@ export class DaemonSetReconciler implements Reconciler {
       errors.push(...managed.errors);
       // the rollout decides on what the cache shows: after manage's writes only once it shows them (at once in
       // tests; on the next round with the bus)
-      if (errors.length === 0 && (!managed.wrote || !this.#waiting(key, req))) {
+      if (errors.length === 0 && (!managed.wrote || !this.#waiting(key, req, ctx))) {
         const current = managed.wrote ? ownedPods(d, ds) : pods;
         const before = written.pods;
         await this.#refreshInPlace(s, current);
@@ -252,14 +248,13 @@ export class DaemonSetReconciler implements Reconciler {
   }
 
   /** Writes of an earlier round the cache does not show yet (looked at again after a short delay). */
-  #waiting(key: string, req: Request): Result | undefined {
-    const { expectations } = this.#d;
-    const pending = pendingWrites(
-      expectations,
+  #waiting(key: string, req: Request, ctx: ReconcileContext): Result | undefined {
+    return waitForPendingWrites(
+      this.#d.expectations,
       key,
       (name) => this.#d.pods.get(req.namespace, name)?.metadata?.resourceVersion ?? undefined,
+      ctx.log,
     );
-    return pending && { requeueAfterMs: pending.requeueAfterMs };
   }
 
   #forget(key: string): void {

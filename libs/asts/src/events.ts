@@ -4,9 +4,6 @@
  */
 export const CONTROLLER_NAME = 'statefulset-controller';
 
-/** Regatta's own reason (OpenKruise relies on its webhook alone): the stored set fails the admission rules. */
-export const INVALID_SPEC_REASON = 'InvalidSpec';
-
 export const messages = {
   pod: (verb: 'create' | 'update' | 'delete', pod: string, set: string) =>
     `${verb} Pod ${pod} in StatefulSet ${set} successful`,

@@ -10,7 +10,7 @@ export {
 } from './statefulset-object.js';
 export { StatefulSetReconciler, type StatefulSetReconcilerDeps } from './reconciler.js';
 export { statefulSetPreDownloadIgnore } from './image-predownload.js';
-export { CONTROLLER_NAME, INVALID_SPEC_REASON, messages } from './events.js';
+export { CONTROLLER_NAME, messages } from './events.js';
 export {
   STATEFULSET_OWNER,
   isStatefulSetPodOrOrphan,

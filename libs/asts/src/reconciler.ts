@@ -8,7 +8,7 @@
  */
 import type { StatefulSet } from '@regatta/api';
 import type { ImagePreDownloadControl } from '@regatta/image-predownload';
-import { type EventRecorder, type KubeObject, OwnWrites, SpecGuard } from '@regatta/kube';
+import { type EventRecorder, type KubeObject, OwnWrites, refuseInvalidSpec, SpecGuard } from '@regatta/kube';
 import { InPlaceUpdateControl } from '@regatta/inplace-update';
 import { LifecycleControl, type Pod } from '@regatta/lifecycle';
 import { type ControllerRevision, templateFromRevision } from '@regatta/revision';
@@ -18,7 +18,7 @@ import {
   type ReconcileContext,
   type Request,
   type Result,
-  pendingWrites,
+  waitForPendingWrites,
 } from '@regatta/runtime';
 import {
   type KubeWriter,
@@ -27,7 +27,7 @@ import {
   type RolloutTracer,
   RolloutTraceControl,
 } from '@regatta/workload';
-import { CONTROLLER_NAME, INVALID_SPEC_REASON } from './events.js';
+import { CONTROLLER_NAME } from './events.js';
 import {
   isCurrentRevisionNeeded,
   isHealthy,
@@ -263,32 +263,19 @@ export class StatefulSetReconciler implements Reconciler {
     await rollingUpdateStep(s, { pods, slots, revisions, updateRevision });
   }
 
-  /** Why not to act now: a set failing the admission rules, or writes of an earlier round the cache does not show. */
+  /**
+   * Why not to act now: a StatefulSet failing the admission rules (an event says what to fix), or writes of an earlier
+   * round the cache does not show yet (looked at again after a short delay).
+   */
   #waiting(key: string, set: StatefulSetObject, req: Request, ctx: ReconcileContext): Result | undefined {
-    const { expectations } = this.#d;
     const problem = this.#specGuard.problem(key, set as unknown as StatefulSet);
-    if (problem) {
-      ctx.log.warn({ problem }, 'not reconciling this StatefulSet: it fails validation');
-      void this.#d.recorder.warning(
-        set,
-        INVALID_SPEC_REASON,
-        `not acting on this StatefulSet until it is fixed: ${problem}`,
-      );
-      return {};
-    }
-    const pending = pendingWrites(
-      expectations,
+    if (problem) return refuseInvalidSpec(set, 'StatefulSet', problem, this.#d.recorder, ctx.log);
+    return waitForPendingWrites(
+      this.#d.expectations,
       key,
       (name) => this.#d.pods.get(req.namespace, name)?.metadata?.resourceVersion ?? undefined,
+      ctx.log,
     );
-    if (!pending) return undefined;
-    ctx.log.debug(
-      { pending: pending.pending },
-      pending.kind === 'scale'
-        ? 'waiting for scale expectations'
-        : 'waiting for the cache to show our pod updates',
-    );
-    return { requeueAfterMs: pending.requeueAfterMs };
   }
 
   #forget(key: string): void {

@@ -1,9 +1,6 @@
 /** OpenKruise's CloneSet event reasons and messages (`pkg/controller/cloneset/sync/cloneset_scale.go`, `cloneset_update.go`). */
 export const CONTROLLER_NAME = 'cloneset-controller';
 
-/** Regatta's own reason (OpenKruise relies on its webhook alone): the stored CloneSet fails the admission rules. */
-export const INVALID_SPEC_REASON = 'InvalidSpec';
-
 export const messages = {
   createdPod: (name: string) => `succeed to create pod ${name}`,
   failedCreatePod: (err: unknown) => `failed to create pod: ${errText(err)}`,

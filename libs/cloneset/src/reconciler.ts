@@ -7,7 +7,7 @@
  */
 import type { CloneSet } from '@regatta/api';
 import type { ImagePreDownloadControl } from '@regatta/image-predownload';
-import { type EventRecorder, type KubeObject, OwnWrites, SpecGuard } from '@regatta/kube';
+import { type EventRecorder, type KubeObject, OwnWrites, refuseInvalidSpec, SpecGuard } from '@regatta/kube';
 import { InPlaceUpdateControl } from '@regatta/inplace-update';
 import { LifecycleControl } from '@regatta/lifecycle';
 import {
@@ -16,7 +16,7 @@ import {
   type ReconcileContext,
   type Request,
   type Result,
-  pendingWrites,
+  waitForPendingWrites,
 } from '@regatta/runtime';
 import {
   type KubeWriter,
@@ -34,7 +34,7 @@ import {
   nameOf,
   rolloutSpec,
 } from './cloneset-object.js';
-import { CONTROLLER_NAME, INVALID_SPEC_REASON } from './events.js';
+import { CONTROLLER_NAME } from './events.js';
 import type { RandomSource } from './planning/index.js';
 import { specProblem } from './spec-guard.js';
 import { claimStep } from './sync/claim.js';
@@ -246,31 +246,14 @@ export class CloneSetReconciler implements Reconciler {
    * round the cache does not show yet (looked at again after a short delay).
    */
   #waiting(key: string, cs: CloneSetObject, req: Request, ctx: ReconcileContext): Result | undefined {
-    const { expectations } = this.#d;
     const problem = this.#specGuard.problem(key, cs as unknown as CloneSet);
-    if (problem) {
-      // nothing to retry until the CloneSet changes; the event tells the user what to fix
-      ctx.log.warn({ problem }, 'not reconciling this CloneSet: it fails validation');
-      void this.#d.recorder.warning(
-        cs,
-        INVALID_SPEC_REASON,
-        `not acting on this CloneSet until it is fixed: ${problem}`,
-      );
-      return {};
-    }
-    const pending = pendingWrites(
-      expectations,
+    if (problem) return refuseInvalidSpec(cs, 'CloneSet', problem, this.#d.recorder, ctx.log);
+    return waitForPendingWrites(
+      this.#d.expectations,
       key,
       (name) => this.#d.pods.get(req.namespace, name)?.metadata?.resourceVersion ?? undefined,
+      ctx.log,
     );
-    if (!pending) return undefined;
-    ctx.log.debug(
-      { pending: pending.pending },
-      pending.kind === 'scale'
-        ? 'waiting for scale expectations'
-        : 'waiting for the cache to show our pod updates',
-    );
-    return { requeueAfterMs: pending.requeueAfterMs };
   }
 
   #forget(key: string): void {

@@ -66,4 +66,4 @@ export {
   nodeImageValidator,
 } from './webhooks.js';
 export { imagePullSettings, type ImagePullSettings } from './settings.js';
-export { INVALID_SPEC_REASON, nodeImageSpecProblem, refuseInvalidSpec, specProblem } from './spec-guard.js';
+export { INVALID_SPEC_REASON, nodeImageSpecProblem, specProblem } from './spec-guard.js';

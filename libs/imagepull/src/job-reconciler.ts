@@ -16,7 +16,7 @@ import {
   type NodeImage,
   type ReferenceObject,
 } from '@regatta/api';
-import { isNotFound, OwnWrites, type EventRecorder, type KubeClient, type KubeObject, SpecGuard } from '@regatta/kube';
+import { isNotFound, OwnWrites, type EventRecorder, type KubeClient, type KubeObject, refuseInvalidSpec, SpecGuard } from '@regatta/kube';
 import type { Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
 import { StatusCadence } from '@regatta/workload';
 import type { Tracer } from '@opentelemetry/api';
@@ -24,7 +24,7 @@ import { emitJobSpan } from './job-trace.js';
 import { entryRoomProblem, NO_ROOM_RETRY_MS, NoRoomNodes, StoredSizes } from './nodeimage-room.js';
 import { NodeImageWrites, type TagChange } from './nodeimage-writes.js';
 import { syncJobPullSecrets } from './secret-sync.js';
-import { refuseInvalidSpec, specProblem } from './spec-guard.js';
+import { specProblem } from './spec-guard.js';
 import { decideJobStatusWrite } from './status-cadence.js';
 import { calculateStatus } from './status.js';
 import { nextImageEntry, syncBudget, type TagPolicyOptions } from './sync.js';
@@ -109,7 +109,7 @@ export class ImagePullJobReconciler implements Reconciler {
       return {};
     }
     const problem = this.#specGuard.problem(key, job);
-    if (problem) return refuseInvalidSpec(job, problem, this.#d.recorder, ctx.log);
+    if (problem) return refuseInvalidSpec(job, 'ImagePullJob', problem, this.#d.recorder, ctx.log);
     if (!(job.metadata?.finalizers ?? []).includes(ImagePullJobKeys.DeletionProtectionFinalizer)) {
       // stored before any NodeImage gets the job's tag (the clean-up is guaranteed), and the same reconcile goes on
       // with the answer instead of waiting for its echo (the webhook adds the finalizer on create: docs/imagepull.md)

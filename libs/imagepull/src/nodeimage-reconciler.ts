@@ -13,13 +13,13 @@ import {
   type ImagePullJob,
   type NodeImage,
 } from '@regatta/api';
-import { isAlreadyExists, isNotFound, retryOnConflict, SpecGuard, type EventRecorder, type KubeClient, type KubeObject } from '@regatta/kube';
+import { isAlreadyExists, isNotFound, refuseInvalidSpec, retryOnConflict, SpecGuard, type EventRecorder, type KubeClient, type KubeObject } from '@regatta/kube';
 import type { Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
 import type { Reader } from './job-reconciler.js';
 import { GoneJobs } from './gone-jobs.js';
 import { maintainNodeImageSpec, type SpecLookups } from './nodeimage-spec.js';
 import { guardNodeImageStatus, pullFailedMessage, RESPONSE_TIMEOUT_MS } from './nodeimage-status.js';
-import { nodeImageSpecProblem, refuseInvalidNodeImage } from './spec-guard.js';
+import { nodeImageSpecProblem } from './spec-guard.js';
 
 export interface NodeLike extends KubeObject {
   status?: { conditions?: { type: string; status: string; lastTransitionTime?: string }[] };
@@ -104,7 +104,7 @@ export class NodeImageReconciler implements Reconciler {
     }
     if (cached.metadata?.deletionTimestamp) return {};
     const problem = this.#specGuard.problem(name, cached);
-    if (problem) return refuseInvalidNodeImage(cached, problem, this.#d.recorder, ctx.log);
+    if (problem) return refuseInvalidSpec(cached, 'NodeImage', problem, this.#d.recorder, ctx.log);
 
     let waitMs: number | undefined;
     // the cache may still hold a NodeImage deleted meanwhile: the API server's 404 means it is gone, not an error

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import type { ImagePullJob, NodeImage } from '@regatta/api';
-import { SpecGuard } from '@regatta/kube';
-import { nodeImageSpecProblem, refuseInvalidNodeImage, refuseInvalidSpec, specProblem } from './spec-guard.js';
+import { SpecGuard, refuseInvalidSpec } from '@regatta/kube';
+import { nodeImageSpecProblem, specProblem } from './spec-guard.js';
 import { job } from './testing/fixtures.js';
 
 const spec = (j: ImagePullJob) => j.spec as unknown as Record<string, unknown>;
@@ -88,7 +88,7 @@ describe('specProblem: the admission rules, for what the API server stored witho
     const warning = vi.fn(async () => undefined);
     const warn = vi.fn();
     const bad = job((j) => (j.spec.image = ''));
-    expect(refuseInvalidSpec(bad, specProblem(bad)!, { warning }, { warn })).toEqual({});
+    expect(refuseInvalidSpec(bad, 'ImagePullJob', specProblem(bad)!, { warning }, { warn })).toEqual({});
     expect(warning).toHaveBeenCalledWith(
       bad,
       'InvalidSpec',
@@ -137,7 +137,7 @@ describe('nodeImageSpecProblem: the NodeImage rules, for what the API server sto
     const warning = vi.fn(async () => undefined);
     const warn = vi.fn();
     const bad = nodeImage({ busybox: { tags: [tag(), tag()] } });
-    expect(refuseInvalidNodeImage(bad, nodeImageSpecProblem(bad)!, { warning }, { warn })).toEqual({});
+    expect(refuseInvalidSpec(bad, 'NodeImage', nodeImageSpecProblem(bad)!, { warning }, { warn })).toEqual({});
     expect(warning).toHaveBeenCalledWith(
       bad,
       'InvalidSpec',

@@ -10,7 +10,7 @@
  * the problem reported, so a bad object is never retried hot.
  */
 import type { ImagePullJob, NodeImage } from '@regatta/api';
-import { INVALID_SPEC_REASON, specProblemOf, type EventRecorder } from '@regatta/kube';
+import { specProblemOf } from '@regatta/kube';
 import { defaultImagePullJob, defaultNodeImage, validateImagePullJob, validateNodeImage } from './admission.js';
 
 export { INVALID_SPEC_REASON } from '@regatta/kube';
@@ -21,22 +21,6 @@ export function specProblem(job: ImagePullJob): string | undefined {
   return specProblemOf('ImagePullJob', () => validateImagePullJob(defaultImagePullJob(job, { create: false })));
 }
 
-/** The reconciler's answer to a job that fails validation: the event, a log line, nothing to retry until it changes. */
-export function refuseInvalidSpec(
-  job: ImagePullJob,
-  problem: string,
-  recorder: Pick<EventRecorder, 'warning'> | undefined,
-  log: { warn(obj: object, msg: string): void },
-): Record<string, never> {
-  log.warn({ problem }, 'not reconciling this ImagePullJob: it fails validation');
-  void recorder?.warning(
-    job,
-    INVALID_SPEC_REASON,
-    `not acting on this ImagePullJob until it is fixed: ${problem}`,
-  );
-  return {};
-}
-
 /**
  * The NodeImage rules (docs/imagepull.md "Admission"), for a NodeImage stored without the webhooks: more than 256
  * images, an empty or duplicated tag, a tag without `pullPolicy` or its TTL (never dropped after completion), a
@@ -45,20 +29,4 @@ export function refuseInvalidSpec(
  */
 export function nodeImageSpecProblem(ni: NodeImage): string | undefined {
   return specProblemOf('NodeImage', () => validateNodeImage(defaultNodeImage(ni, new Date(0))));
-}
-
-/**
- * The NodeImage controller's answer to a NodeImage that fails validation: no spec maintenance and no status written
- * (no tag failed or dropped on its behalf), a Warning `InvalidSpec` naming the fields, nothing to retry until it
- * changes. Deleting it once its node is gone still happens.
- */
-export function refuseInvalidNodeImage(
-  ni: NodeImage,
-  problem: string,
-  recorder: Pick<EventRecorder, 'warning'> | undefined,
-  log: { warn(obj: object, msg: string): void },
-): Record<string, never> {
-  log.warn({ nodeImage: ni.metadata?.name, problem }, 'not reconciling this NodeImage: it fails validation');
-  void recorder?.warning(ni, INVALID_SPEC_REASON, `not acting on this NodeImage until it is fixed: ${problem}`);
-  return {};
 }

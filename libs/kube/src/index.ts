@@ -169,7 +169,7 @@ export { EventRecorder, MAX_EVENT_MESSAGE, involvedObjectOf, type EventRecorderO
 export { ListWatcher, type ListWatchHandlers, type ListWatchOptions, type WatchedResource } from './list-watch.js';
 export { withUserAgent } from './watch-config.js';
 export { OwnWrites, resourceVersionNewer } from './own-writes.js';
-export { INVALID_SPEC_REASON, SpecGuard, specProblemOf } from './spec-guard.js';
+export { INVALID_SPEC_REASON, SpecGuard, refuseInvalidSpec, specProblemOf } from './spec-guard.js';
 export {
   type WriteOutcome,
   createdOnRead,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fieldErrors } from './field-errors.js';
-import { SpecGuard, specProblemOf } from './spec-guard.js';
+import { refuseInvalidSpec, SpecGuard, specProblemOf } from './spec-guard.js';
 
 describe('specProblemOf', () => {
   const errs = (n: number) => Array.from({ length: n }, (_, i) => fieldErrors.required(`spec.f${i}`));
@@ -49,5 +49,22 @@ describe('SpecGuard', () => {
     expect(guard.size).toBe(1);
     guard.problem('b', obj);
     expect(checks).toBe(3);
+  });
+});
+
+describe('refuseInvalidSpec', () => {
+  it('a Warning InvalidSpec saying what to fix, a log line, and nothing to retry', () => {
+    const events: string[] = [];
+    const lines: string[] = [];
+    const recorder = {
+      warning: async (_o: unknown, reason: string, message: string) => void events.push(`${reason}: ${message}`),
+    };
+    const log = { warn: (_f: object, msg: string) => void lines.push(msg) };
+    const cs = { metadata: { name: 'web', namespace: 'ns' } };
+    expect(refuseInvalidSpec(cs, 'CloneSet', 'spec.replicas: Invalid value: -1', recorder, log)).toEqual({});
+    expect(events).toEqual([
+      'InvalidSpec: not acting on this CloneSet until it is fixed: spec.replicas: Invalid value: -1',
+    ]);
+    expect(lines).toEqual(['not reconciling this CloneSet: it fails validation']);
   });
 });

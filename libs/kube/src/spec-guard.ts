@@ -4,6 +4,7 @@
  * acting on such an object is harmful or silently stuck; the controller does not act on it and says why instead
  * (an `InvalidSpec` Warning event). Each kind's library gives its own check, built with {@link specProblemOf}.
  */
+import type { EventRecorder } from './events.js';
 import { type FieldError, formatFieldError } from './field-errors.js';
 import type { KubeObject } from './meta.js';
 
@@ -26,6 +27,27 @@ export function specProblemOf(kind: string, validate: () => readonly FieldError[
   if (errors.length === 0) return undefined;
   const shown = errors.slice(0, 3).map(formatFieldError).join('; ');
   return errors.length > 3 ? `${shown}; and ${errors.length - 3} more` : shown;
+}
+
+/**
+ * A reconciler's answer to a `kind` object that fails validation (`problem`, from {@link SpecGuard}): a log line and a
+ * Warning `InvalidSpec` event saying what to fix, and the empty result, as nothing is worth retrying until the object
+ * changes.
+ */
+export function refuseInvalidSpec(
+  obj: KubeObject,
+  kind: string,
+  problem: string,
+  recorder: Pick<EventRecorder, 'warning'> | undefined,
+  log: { warn(fields: object, msg: string): void },
+): Record<string, never> {
+  log.warn({ name: obj.metadata?.name, problem }, `not reconciling this ${kind}: it fails validation`);
+  void recorder?.warning(
+    obj,
+    INVALID_SPEC_REASON,
+    `not acting on this ${kind} until it is fixed: ${problem}`,
+  );
+  return {};
 }
 
 /** Remembers the verdict of `check` per object generation (its uid and generation under a key). */

@@ -18,7 +18,7 @@ import {
   resourceHashCode,
   type ResourceDistribution,
 } from '@regatta/api';
-import { FieldPath, isAlreadyExists, isNotFound, type EventRecorder, type KubeClient, type KubeObject } from '@regatta/kube';
+import { FieldPath, isAlreadyExists, isNotFound, refuseInvalidSpec, type EventRecorder, type KubeClient, type KubeObject } from '@regatta/kube';
 import type { Reader } from '@regatta/kit';
 import type { ReconcileContext, Reconciler, Request, Result } from '@regatta/runtime';
 import { withSpan } from '@regatta/telemetry';
@@ -28,7 +28,7 @@ import { inSlowStartBatches } from './batches.js';
 import { desiredCopy, isControlledByDistribution, needsUpdate } from './copies.js';
 import { DistributionFailedError } from './errors.js';
 import { namespacesForDistribution } from './matching.js';
-import { INVALID_SPEC_REASON, specProblem } from './spec-guard.js';
+import { specProblem } from './spec-guard.js';
 import { distributionStatus, statusChanged, type NamespaceFailure } from './status.js';
 
 export interface ResourceDistributionReconcilerDeps {
@@ -66,12 +66,8 @@ export class ResourceDistributionReconciler implements Reconciler {
     });
     if (!rd || rd.metadata?.deletionTimestamp) return {};
     const problem = specProblem(rd);
-    if (problem) {
-      // nothing to retry until the distribution changes; the event tells the user what to fix
-      ctx.log.warn({ problem }, 'not reconciling this ResourceDistribution: it fails validation');
-      void this.d.recorder.warning(rd, INVALID_SPEC_REASON, `not acting on this ResourceDistribution until it is fixed: ${problem}`);
-      return {};
-    }
+    // nothing to retry until the distribution changes; the event tells the user what to fix
+    if (problem) return refuseInvalidSpec(rd, 'ResourceDistribution', problem, this.d.recorder, ctx.log);
     const decoded = decodeResource(rd.spec?.resource, FieldPath.root('spec', 'resource'));
     if (!decoded.resource || !isSupportedResource(decoded.resource)) {
       ctx.log.warn({ name: req.name }, 'spec.resource cannot be distributed; waiting for a spec change');

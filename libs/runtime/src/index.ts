@@ -72,7 +72,7 @@ export {
   type PendingUpdate,
   type Satisfaction,
 } from './expectations.js';
-export { pendingWrites, type PendingWrites } from './pending-writes.js';
+export { waitForPendingWrites } from './pending-writes.js';
 
 // manager + leader election
 export { Manager, type ManagerOptions, type SignalSource, type ProbeRegistrar } from './manager.js';

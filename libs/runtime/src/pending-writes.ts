@@ -1,4 +1,5 @@
 import type { Expectations, PendingScale, PendingUpdate } from './expectations.js';
+import type { Result } from './reconcile.js';
 
 /** Writes of an earlier round that the cache does not show yet, and when to look again. */
 export type PendingWrites =
@@ -37,4 +38,25 @@ export function pendingWrites(
     };
   }
   return undefined;
+}
+
+/**
+ * A workload reconciler's gate before a round: the result that looks again once {@link pendingWrites} may be
+ * satisfied (said at debug level), or undefined when the round may run.
+ */
+export function waitForPendingWrites(
+  expectations: Expectations,
+  key: string,
+  resourceVersionOf: (name: string) => string | undefined,
+  log: { debug(fields: object, msg: string): void },
+): Result | undefined {
+  const pending = pendingWrites(expectations, key, resourceVersionOf);
+  if (!pending) return undefined;
+  log.debug(
+    { pending: pending.pending },
+    pending.kind === 'scale'
+      ? 'waiting for scale expectations'
+      : 'waiting for the cache to show our pod updates',
+  );
+  return { requeueAfterMs: pending.requeueAfterMs };
 }

@@ -5,9 +5,9 @@
  * reads caches (the UnitedDeployments, the four subset kinds, their pods, revisions) and writes through the client.
  */
 import type { Tracer } from '@opentelemetry/api';
-import { type KubeObject, cloneJson, isNotFound, labelSelectorToString, retryOnConflict, SpecGuard } from '@regatta/kube';
+import { type KubeObject, cloneJson, isNotFound, labelSelectorToString, refuseInvalidSpec, retryOnConflict, SpecGuard } from '@regatta/kube';
 import type { Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
-import { pendingWrites } from '@regatta/runtime';
+import { waitForPendingWrites } from '@regatta/runtime';
 import { RolloutTraceControl, RolloutTracer } from '@regatta/workload';
 import {
   type ExistingSubset,
@@ -24,7 +24,7 @@ import {
 import { REASONS, RESERVED_POD_LABEL, UNITED_DEPLOYMENT_GVK, UnitedDeploymentConditions } from './keys.js';
 import { type SubsetTarget, planSubsets } from './planning/plan.js';
 import { computeStatus, initSubsetStatuses, statusChanged, statusMergePatch, withUpdatedCondition } from './planning/status.js';
-import { INVALID_SPEC_REASON, specProblem } from './spec-guard.js';
+import { specProblem } from './spec-guard.js';
 import { subsetKindOf } from './subset/kinds.js';
 import type { StepContext, SyncDeps } from './sync/context.js';
 import { manageSubsets } from './sync/manage.js';
@@ -78,17 +78,10 @@ export class UnitedDeploymentReconciler implements Reconciler {
       return {};
     }
     const problem = this.#specGuard.problem(key, cached);
-    if (problem) {
-      // nothing to retry until the UnitedDeployment changes; the event tells the user what to fix (spec-guard.ts)
-      ctx.log.warn({ problem }, 'not reconciling this UnitedDeployment: it fails validation');
-      void d.recorder.warning(cached, INVALID_SPEC_REASON, `not acting on this UnitedDeployment until it is fixed: ${problem}`);
-      return {};
-    }
-    const waiting = pendingWrites(d.expectations, key, (name) => this.#resourceVersion(req.namespace, name));
-    if (waiting) {
-      ctx.log.debug({ pending: waiting.pending, kind: waiting.kind }, 'waiting for the cache to show earlier writes');
-      return { requeueAfterMs: waiting.requeueAfterMs };
-    }
+    // nothing to retry until the UnitedDeployment changes; the event tells the user what to fix (spec-guard.ts)
+    if (problem) return refuseInvalidSpec(cached, 'UnitedDeployment', problem, d.recorder, ctx.log);
+    const waiting = waitForPendingWrites(d.expectations, key, (name) => this.#resourceVersion(req.namespace, name), ctx.log);
+    if (waiting) return waiting;
     const ud: UnitedDeployment = { ...cloneJson(cached), ...UNITED_DEPLOYMENT_GVK };
     const kind = subsetKindOf(ud);
     if (!kind) {

@@ -5,12 +5,12 @@
  * same container; the pod is never recreated.
  */
 import type { SidecarSet } from '@regatta/api';
-import { SpecGuard, type KubeObject } from '@regatta/kube';
+import { refuseInvalidSpec, SpecGuard, type KubeObject } from '@regatta/kube';
 import { labelSelectorMatches } from '@regatta/kube';
 import type { Pod } from '@regatta/lifecycle';
 import type { ReconcileContext, Reconciler, Request, Result } from '@regatta/runtime';
 import { RolloutTraceControl, RolloutTracer, StatusCadence } from '@regatta/workload';
-import { INVALID_SPEC_REASON, specProblem } from '../spec-guard.js';
+import { specProblem } from '../spec-guard.js';
 import { SIDECARSET_GVK } from './revisions.js';
 import { expectedUpdatedPods, matchingPods } from './status.js';
 import { injectedSidecarSets } from './pod-state.js';
@@ -95,16 +95,8 @@ export class SidecarSetUpgradeReconciler implements Reconciler {
     }
     const set: SidecarSetView = { ...cached, ...SIDECARSET_GVK };
     const problem = this.#specGuard.problem(key, set as unknown as SidecarSet);
-    if (problem) {
-      // nothing to retry until the SidecarSet changes; the event tells the user what to fix (../spec-guard.ts)
-      ctx.log.warn({ problem }, 'not reconciling this SidecarSet: it fails validation');
-      void this.#d.recorder.warning(
-        set,
-        INVALID_SPEC_REASON,
-        `not acting on this SidecarSet until it is fixed: ${problem}`,
-      );
-      return {};
-    }
+    // nothing to retry until the SidecarSet changes; the event tells the user what to fix (../spec-guard.ts)
+    if (problem) return refuseInvalidSpec(set, 'SidecarSet', problem, this.#d.recorder, ctx.log);
     const d = this.#d;
     const s: UpgradeSync = {
       d,
