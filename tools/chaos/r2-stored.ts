@@ -61,7 +61,7 @@ export async function namespaceGone(
   }
 }
 
-/** The reason the spec guards give (libs/cloneset/src/events.ts INVALID_SPEC_REASON and the others). */
+/** The reason the spec guards give (libs/kube/src/spec-guard.ts INVALID_SPEC_REASON). */
 export const INVALID_SPEC = 'InvalidSpec';
 const WAIT_MS = 60_000;
 /** The pod of the second half's namespace that no fuzzed object owns. */
