@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actedOn, bystanderHarm, clusterRuleOnly, refusalOf } from './r2-stored.js';
+import { actedOn, bystanderHarm, clusterRuleOnly, countOf, refusalOf } from './r2-stored.js';
 
 describe('R2 with the webhooks removed: what counts as refused and as acted on', () => {
   it.each([
@@ -90,4 +90,13 @@ describe('the bystander pod of the second half', () => {
     if (want === undefined) expect(got).toBeUndefined();
     else expect(got).toMatch(want);
   });
+});
+
+describe('how many objects a namespace being deleted still holds, read as one item and a count', () => {
+  it.each([
+    ['empty', { items: [], metadata: {} }, '0'],
+    ['one page holds all', { items: [1, 2], metadata: {} }, '2'],
+    ['one of many', { items: [1], metadata: { remainingItemCount: 2897, continue: 'c' } }, '2898'],
+    ['more, not counted', { items: [1], metadata: { continue: 'c' } }, 'more than 1'],
+  ])('%s', (_n, page, want) => expect(countOf(page)).toBe(want));
 });
