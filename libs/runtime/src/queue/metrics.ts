@@ -5,6 +5,8 @@ export interface QueueGaugeSource {
   readonly name: string;
   /** Items waiting to be handed to a worker (including ones re-added while being processed). */
   depth(): number;
+  /** Of those, the ones waiting at low priority (objects of the initial list not changed since; WorkQueue.add). */
+  lowPriorityDepth(): number;
   /** Seconds of work in progress not yet observed by `work_duration` (sum over in-flight items). */
   unfinishedWorkSeconds(): number;
   /** Seconds the oldest in-flight item has been processed for. */
@@ -91,6 +93,15 @@ function collectors(registry: Registry): WorkqueueCollectors {
     }),
   };
   scrapedGauge(registry, sources, 'workqueue_depth', 'Current depth of workqueue', (s) => s.depth());
+  // Regatta's own: controller-runtime's priority queue labels workqueue_depth by priority instead; a separate gauge
+  // keeps the standard series as they are
+  scrapedGauge(
+    registry,
+    sources,
+    'regatta_workqueue_low_priority_depth',
+    'How many of the items in workqueue_depth wait at low priority (objects of the initial list)',
+    (s) => s.lowPriorityDepth(),
+  );
   scrapedGauge(
     registry,
     sources,

@@ -235,6 +235,21 @@ describe('WorkQueue: low priority (the objects of the initial list)', () => {
     expect(q.len()).toBe(0);
   });
 
+  it('reports how much of its depth waits at low priority', async () => {
+    const registry = new Registry();
+    const q = new WorkQueue({ name: 'jobs', registry });
+    const text = async () => registry.metrics();
+    q.add('old-1', { low: true });
+    q.add('old-2', { low: true });
+    q.add('old-3', { low: true });
+    q.add('new-1');
+    q.add('old-1'); // moved up
+    expect(await text()).toContain('workqueue_depth{name="jobs",controller="jobs"} 4');
+    expect(await text()).toContain('regatta_workqueue_low_priority_depth{name="jobs",controller="jobs"} 2');
+    for (let i = 0; i < 3; i++) q.done(key(await q.get()));
+    expect(await text()).toContain('regatta_workqueue_low_priority_depth{name="jobs",controller="jobs"} 1');
+  });
+
   it('a low key added while processed comes back low after done; moved up meanwhile, it comes back first', async () => {
     const q = new WorkQueue({ name: 't' });
     q.add('a');

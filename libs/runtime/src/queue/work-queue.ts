@@ -66,6 +66,7 @@ export class WorkQueue {
       ? workqueueMetrics(options.registry, {
           name: this.name,
           depth: () => this.#dirty.size,
+          lowPriorityDepth: () => this.#lowKeys.size,
           unfinishedWorkSeconds: () => this.#unfinished().sum,
           longestRunningProcessorSeconds: () => this.#unfinished().max,
         })
