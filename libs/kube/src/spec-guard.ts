@@ -41,7 +41,8 @@ export function refuseInvalidSpec(
   recorder: Pick<EventRecorder, 'warning'> | undefined,
   log: { warn(fields: object, msg: string): void },
 ): Record<string, never> {
-  log.warn({ name: obj.metadata?.name, problem }, `not reconciling this ${kind}: it fails validation`);
+  // the reconcile's logger already names the object
+  log.warn({ problem }, `not reconciling this ${kind}: it fails validation`);
   void recorder?.warning(
     obj,
     INVALID_SPEC_REASON,

@@ -1,5 +1,5 @@
 // For tests that call the NodeImage reconciler directly against the shared cluster, with caches they set by hand.
-import type { NodeImage, ObjectReference } from '@regatta/api';
+import type { NodeImage } from '@regatta/api';
 import type { KubeObject } from '@regatta/kube';
 import { silentLogger, type ReconcileContext } from '@regatta/runtime';
 import { NODE_IMAGE } from './scenario-harness.js';
@@ -17,8 +17,8 @@ export const quietContext = (): ReconcileContext => ({
   signal: new AbortController().signal,
 });
 
-/** A fake NodeImage (no Node behind it) with one tag, `busybox:1.36`, created now, owned by `owners`. */
-export function fakeNodeImageWithTag(name: string, owners: ObjectReference[] = []): NodeImage {
+/** A fake NodeImage (no Node behind it) with one tag, `busybox:1.36`, created now, without owners. */
+export function fakeNodeImageWithTag(name: string): NodeImage {
   return {
     ...NODE_IMAGE,
     metadata: { name, labels: { 'apps.kruise.io/fake-nodeimage': 'true' } },
@@ -29,7 +29,6 @@ export function fakeNodeImageWithTag(name: string, owners: ObjectReference[] = [
             {
               tag: '1.36',
               createdAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-              ...(owners.length > 0 ? { ownerReferences: owners } : {}),
               pullPolicy: { ttlSecondsAfterFinished: 300, timeoutSeconds: 600, backoffLimit: 3 },
             },
           ],
