@@ -1,7 +1,8 @@
 /**
  * The ImagePullJob controller's pull-secret writes (`syncJobPullSecrets`): the pure plans of `secrets.ts` carried
  * out against the API server. Secrets are never mirrored on the bus (their data is read here, from the API server
- * only); the daemon config namespace is created when missing (OpenKruise's chart creates it at install time).
+ * only); the daemon config namespace is created when a copy is to be made there and it is missing (OpenKruise's
+ * chart creates it at install time).
  */
 import { randomBytes } from 'node:crypto';
 import type { ImagePullJob, ReferenceObject } from '@regatta/api';
@@ -34,7 +35,8 @@ export async function syncJobPullSecrets(job: ImagePullJob, d: SecretSyncDeps): 
   if ((job.spec.pullSecrets ?? []).length === 0 && !finishing(job)) return [];
   const ns = job.metadata?.namespace ?? '';
   if (ns === d.namespace) return (job.spec.pullSecrets ?? []).map((name) => ({ namespace: ns, name }));
-  await ensureNamespace(d);
+  // listing a namespace that does not exist gives no items; it is made only for a copy to create, so a finishing
+  // job (most often a deleted one) costs one list and its releases (docs/reliability.md finding 29)
   const synced = (await d.client.list<SecretLike>({ ...SECRET, namespace: d.namespace })).items;
   const { desired, released } = classifySecrets(job, synced);
   for (const a of releaseActions(job, released)) {
@@ -51,6 +53,7 @@ export async function syncJobPullSecrets(job: ImagePullJob, d: SecretSyncDeps): 
       continue;
     }
     if (!copy) {
+      await ensureNamespace(d);
       const suffix = (d.randomSuffix ?? (() => randomBytes(3).toString('hex')))();
       const created = await d.client.create(newSyncedSecret(source, job, d.namespace, suffix));
       refs.push(secretRefOf(created));
