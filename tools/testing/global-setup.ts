@@ -2,19 +2,28 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { LocalCluster } from '@regatta/local-cluster';
+import { generateCrds } from '@regatta/api';
+import { installCrds, LocalCluster, waitForGarbageCollector } from '@regatta/local-cluster';
 import { NodeSimulator } from '@regatta/node-simulator';
 
 /**
  * Starts one real control plane (etcd, kube-apiserver, controller-manager, scheduler), nats-server,
  * Jaeger and five simulated nodes for the whole integration run. Tests isolate themselves by namespace.
+ * The CRDs are installed here, and the tests start once the garbage collector watches them (an Orphan delete
+ * before then can lose the dependents: libs/local-cluster garbage-collector.ts).
  * REGATTA_KEEP_TEST_CLUSTER=1 keeps the folder (logs) after the run.
  */
 export default async function setup(project: TestProject) {
   const dir = await mkdtemp(join(tmpdir(), 'regatta-test-'));
   const log = (line: string) => process.stderr.write(`[test cluster] ${line}\n`);
   const cluster = await LocalCluster.start({ dir, log });
-  const simulator = await NodeSimulator.start({ kubeconfig: cluster.endpoints.kubeconfig, nodes: 5, log });
+  const kubeconfig = cluster.endpoints.kubeconfig;
+  const [simulator] = await Promise.all([
+    NodeSimulator.start({ kubeconfig, nodes: 5, log }),
+    installCrds(kubeconfig, generateCrds()).then(() =>
+      waitForGarbageCollector(kubeconfig, { apiVersion: 'apps.kruise.io/v1beta1', kind: 'NodeImage' }),
+    ),
+  ]);
   project.provide('cluster', { ...cluster.endpoints, dir, nodes: simulator.nodeNames });
   log(`startup (ms): ${JSON.stringify(cluster.startupMs)}; folder ${dir}`);
   return async () => {

@@ -62,6 +62,7 @@ export { waitFor } from './wait.js';
 export { startNatsServer, type NatsServerOptions } from './nats-server.js';
 export * from './versions.js';
 export { applyObjects, installCrds, registerWebhooks } from './resources.js';
+export { waitForGarbageCollector } from './garbage-collector.js';
 export {
   appEntryPath,
   entryCommand,
