@@ -20,9 +20,12 @@ export default async function setup(project: TestProject) {
   const kubeconfig = cluster.endpoints.kubeconfig;
   const [simulator] = await Promise.all([
     NodeSimulator.start({ kubeconfig, nodes: 5, log }),
-    installCrds(kubeconfig, generateCrds()).then(() =>
-      waitForGarbageCollector(kubeconfig, { apiVersion: 'apps.kruise.io/v1beta1', kind: 'NodeImage' }),
-    ),
+    (async () => {
+      const start = Date.now();
+      await installCrds(kubeconfig, generateCrds());
+      await waitForGarbageCollector(kubeconfig, { apiVersion: 'apps.kruise.io/v1beta1', kind: 'NodeImage' });
+      log(`CRDs installed and watched by the garbage collector in ${Date.now() - start} ms`);
+    })(),
   ]);
   project.provide('cluster', { ...cluster.endpoints, dir, nodes: simulator.nodeNames });
   log(`startup (ms): ${JSON.stringify(cluster.startupMs)}; folder ${dir}`);
