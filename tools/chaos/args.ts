@@ -23,7 +23,7 @@ export const R2_APPS = [
 
 /**
  * Kinds R2 can be asked for alone, where their program has more than one (lower case → the program). The imagepull
- * program's two kinds at 10 000 objects each take longer than one session (docs/reliability-runs.md runs BT and BU).
+ * program's two kinds at 10 000 objects each take longer than one session (docs/reliability-runs-r2-10000.md runs BT and BU).
  */
 export const R2_SINGLE_KINDS: Readonly<Record<string, (typeof R2_APPS)[number]>> = {
   imagepulljob: 'imagepull',
@@ -40,7 +40,7 @@ export function r2AppsOf(chosen: readonly string[]): string[] {
   return R2_APPS.filter((app) => chosen.some((c) => c === app || R2_SINGLE_KINDS[c] === app));
 }
 
-/** R2's creates in flight at once by default: one (8 made no difference at load 13–19, docs/reliability-runs.md run Y). */
+/** R2's creates in flight at once by default: one (8 made no difference at load 13–19, docs/reliability-runs-n-z.md run Y). */
 export const R2_CONCURRENCY = 1;
 
 export interface ChaosArgs {

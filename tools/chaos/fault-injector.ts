@@ -1,4 +1,4 @@
-// R1's fault injector (docs/reliability.md, R1): walks a fault schedule (schedule.ts faultSchedule) on the suite's
+// R1's fault injector (docs/reliability-checks.md, R1): walks a fault schedule (schedule.ts faultSchedule) on the suite's
 // clock, each fault a kill -9 and a restart after its down time, and records each with the rollouts it came during.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fmt } from '../bench/common.js';

@@ -1,4 +1,4 @@
-// R1's API faults (docs/reliability.md, R1, `--api-faults=p`), for both rows (r1.ts, r1-sidecarset.ts): for the row's
+// R1's API faults (docs/reliability-checks.md, R1, `--api-faults=p`), for both rows (r1.ts, r1-sidecarset.ts): for the row's
 // time the proxy in front of the program under test breaks its requests at rate p and the watcher's link (its own
 // proxy, api-proxy-watcher.ts) at min(0.5, 10 p); the row then prints what it met: the program's faults by kind, the
 // watcher link's, and the watcher's lists and watches.

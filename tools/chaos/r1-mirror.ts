@@ -1,4 +1,4 @@
-// R1's check of the watcher itself (docs/reliability.md, R1), for both rows (r1.ts, r1-sidecarset.ts): after each
+// R1's check of the watcher itself (docs/reliability-checks.md, R1), for both rows (r1.ts, r1-sidecarset.ts): after each
 // rollout (each group of them) and at the end, the watcher's mirror of the row's kinds must come to agree with the API
 // server (mirror-agreement.ts) within MIRROR_AGREEMENT_MS, and the comparison's self-test must see a pod the watcher
 // missed. A disagreement is a `mirror` violation of the row.

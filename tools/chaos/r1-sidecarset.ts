@@ -1,4 +1,4 @@
-// R1, chaos rollouts of SidecarSet sidecar upgrades (docs/reliability.md, R1): per rollout, a SidecarSet of one or two
+// R1, chaos rollouts of SidecarSet sidecar upgrades (docs/reliability-checks.md, R1): per rollout, a SidecarSet of one or two
 // ColdUpgrade sidecars, then a CloneSet whose pods it selects, injected by the SidecarSet program's pod webhook at
 // creation; then the sidecars' image is changed (sidecar-rollouts.ts: at once, in partition steps, canaries first, or
 // with a scale-up of the CloneSet made while the SidecarSet program is down, so its creates are refused by the webhook's

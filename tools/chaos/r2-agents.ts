@@ -1,4 +1,4 @@
-// R2 with node agents running (issue 18; docs/reliability.md R2). For the imagepull program's two kinds, three
+// R2 with node agents running (issue 18; docs/reliability-checks.md R2). For the imagepull program's two kinds, three
 // simulated nodes (tools/chaos/r2-agent-verdicts.ts R2_AGENT_NODES, labelled and tainted so no pod lands there) serve
 // their CRI ImageService from a node simulator of their own (tools/bench/imagepull-simulator.ts, in a child process),
 // and each runs its image pull agent from its bundle with the node's own bus user, as the sandbox starts them

@@ -6,7 +6,7 @@
 // server), rejections without a field path, hung requests (> 10 s), failed calls, crashes, and whether each accepted
 // object was reconciled (status.observedGeneration) without a crash. Objects are made one at a time from the seed
 // (fuzz-sequence.ts), and an accepted one is deleted once reconciled (r2-window.ts), so neither the suite's memory
-// nor etcd grows with `--fuzz` (docs/reliability-runs.md, runs AK–AM). Its namespace has a pod quota of 10, so an
+// nor etcd grows with `--fuzz` (docs/reliability-runs-aa-an.md, runs AK–AM). Its namespace has a pod quota of 10, so an
 // accepted absurd replica count costs refused creates, not a loaded machine. A failing object is saved to
 // `<temp folder>/r2-failures/` with its seed, index and response.
 import { mkdir, stat, writeFile } from 'node:fs/promises';

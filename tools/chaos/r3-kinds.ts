@@ -185,7 +185,7 @@ export async function checkProgramBlastRadius(
     const resumedAt = w.now();
     const backHung = await admittedAgain('hung');
     // a program hung past its lease's renew deadline (the kit's is 6 s, libs/runtime leader-election.ts) renews on
-    // resume when nobody wrote the lease meanwhile; it used to give the lease up and exit (docs/reliability.md, finding
+    // resume when nobody wrote the lease meanwhile; it used to give the lease up and exit (docs/reliability-findings-1-16.md, finding
     // 11). Should it exit, the supervisor starts it again a second later, as a kubelet would: R3 waits for that exit and
     // measures the second time its kinds are admitted again; the exit is counted apart from crashes when its log says
     // the lease was lost.

@@ -1,4 +1,4 @@
-// R1's SidecarSet rollouts, the pure parts (docs/reliability.md, R1): the plans (a cold in-place sidecar image change,
+// R1's SidecarSet rollouts, the pure parts (docs/reliability-checks.md, R1): the plans (a cold in-place sidecar image change,
 // in partition steps, canaries first, or with a scale-up of the pods' CloneSet while the SidecarSet program is down),
 // the SidecarSet each rollout creates, the limits of each phase, and how the checker sees a pod: its revision is its
 // `kruise.io/sidecarset-hash` entry for the SidecarSet, it is available when Ready with every sidecar running the

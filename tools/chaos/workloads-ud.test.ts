@@ -152,7 +152,7 @@ const cloneSet = (subset: string, replicas: number, partition = 0) =>
   }) as unknown as WorkloadObj;
 const held = (a: number, b: number, c: number) => [cloneSet('a', a), cloneSet('b', b), cloneSet('c', c)];
 
-// run AR (docs/reliability.md, Finding 13): the allocator puts the remainder where the subsets' replicas are, so a
+// run AR (docs/reliability-findings-1-16.md, Finding 13): the allocator puts the remainder where the subsets' replicas are, so a
 // round cut half-way moves it; the checker judged such subsets against the split from nothing
 describe('the split the program may hold or reach', () => {
   it.each([

@@ -1,5 +1,5 @@
 // A NodeImage the webhook would refuse, stored with the webhooks absent (docs/imagepull.md "The node agent";
-// docs/reliability.md finding 7): the node's agent pulls nothing of it, not even its valid images, and writes no
+// docs/reliability-findings-1-16.md finding 7): the node's agent pulls nothing of it, not even its valid images, and writes no
 // status for it; it logs the refusal at warn level with the field path, once per generation; a later generation
 // that is still invalid is refused again; the fixed generation is pulled. No imagepull program runs in this file and
 // the NodeImage carries no scope label, so no webhook applies to it (the scoped webhooks of other files' programs

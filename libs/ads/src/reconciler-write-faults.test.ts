@@ -1,6 +1,7 @@
 // The DaemonSet reconciler when a pod write of an in-place update is refused or loses its answer (docs/ads.md
-// "Rolling update"; docs/adr/0061-writes-without-an-answer.md). Found by the reliability suite (docs/reliability.md
-// run AQ): with API faults, a rollout with maxUnavailable 1 once had two nodes' pods unavailable.
+// "Rolling update"; docs/adr/0061-writes-without-an-answer.md). Found by the reliability suite
+// (docs/reliability-runs-r1-ao-bq.md run AQ): with API faults, a rollout with maxUnavailable 1 once had two nodes'
+// pods unavailable.
 import { ServerError, TooManyRequestsError } from '@regatta/kube';
 import type { Pod } from '@regatta/lifecycle';
 import { describe, expect, it } from 'vitest';

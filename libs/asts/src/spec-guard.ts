@@ -11,7 +11,7 @@ import { specProblemOf } from '@regatta/kube';
  * The most pods one set may ask for before the reconciler refuses it: Kubernetes' documented limit for a whole
  * cluster (150 000 pods, "Considerations for large clusters"). The schema and OpenKruise's admission accept any int32;
  * a set of 2147483647 replicas made the reconciler build one ordinal per replica, block for tens of seconds and crash
- * (docs/reliability.md, R2).
+ * (docs/reliability-checks.md, R2).
  */
 export const MAX_REPLICAS = 150_000;
 

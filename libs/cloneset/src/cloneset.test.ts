@@ -166,7 +166,7 @@ describe('event handling', () => {
     const pod = { metadata: { name: 'p', namespace: 'ns', labels: { app: 'web' }, ...meta } };
     for (const type of ['add', 'update'] as const)
       expect(cloneSetsForOrphanChange({ type, object: pod }, readers)).toEqual([]);
-    // listing them per pod event cost O(pods × CloneSets) (docs/reliability.md finding 4)
+    // listing them per pod event cost O(pods × CloneSets) (docs/reliability-findings-1-16.md finding 4)
     expect(lists).toBe(0);
   });
 

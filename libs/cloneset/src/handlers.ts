@@ -39,7 +39,7 @@ export function cloneSetsForOrphan(pod: KubeObject, clonesets: readonly KubeObje
  * A pod changed (the Watches mapping on pods): if it is an orphan, the CloneSets that may adopt it. A pod with a
  * controller (almost every pod) costs nothing here: the namespace's CloneSets are listed only for an orphan, since
  * listing them for every pod event cost the program O(pods × CloneSets) and held its event loop past the leader
- * lease's renew deadline while 1 000 CloneSets created their 10 000 pods (docs/reliability.md finding 4).
+ * lease's renew deadline while 1 000 CloneSets created their 10 000 pods (docs/reliability-findings-1-16.md finding 4).
  */
 export function cloneSetsForOrphanChange(
   change: Change,

@@ -1,6 +1,6 @@
 // The CloneSet reconciler when a pod create loses its answer (docs/adr/0061-writes-without-an-answer.md): the pod was
 // created, the answer replaced by a 5xx, and the pod cache shows it only later. Found by the reliability suite
-// (docs/reliability-runs.md run AR: a UnitedDeployment's subset CloneSet one pod over its replicas under API faults).
+// (docs/reliability-runs-r1-ao-bq.md run AR: a UnitedDeployment's subset CloneSet one pod over its replicas under API faults).
 import type { Pod } from '@regatta/api';
 import { type EventRecorder, type KubeObject, ServerError, TimeoutError } from '@regatta/kube';
 import { Expectations, type ReconcileContext, silentLogger } from '@regatta/runtime';

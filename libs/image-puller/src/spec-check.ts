@@ -1,4 +1,4 @@
-// The NodeImage rules in the node agent (docs/imagepull.md "The node agent"; docs/reliability.md finding 7): with the
+// The NodeImage rules in the node agent (docs/imagepull.md "The node agent"; docs/reliability-findings-1-16.md finding 7): with the
 // webhooks off or bypassed the API server stores a NodeImage the validating webhook refuses (an empty or duplicated
 // tag, an image named "", more than 256 images, a negative version, a tag without `pullPolicy` or its TTL). The
 // NodeImage controller does not act on it (libs/imagepull spec-guard.ts, an `InvalidSpec` Warning); the agent runs

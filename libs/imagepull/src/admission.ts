@@ -152,7 +152,7 @@ export function validateImagePullJobUpdate(obj: unknown, old: unknown): FieldErr
  * The NodeImage mutating webhook: createdAt = now, pullPolicy 600 s / 3 (not the TTL), tags sorted by name. A part of
  * the wrong type (a string `tags`, a number for a tag, a string `pullPolicy`, an array `images`) is left as it is and
  * the rest defaulted: the CRD schema, checked after the mutating webhooks, refuses it with its field path (the chaos
- * suite's R2 found the webhook answering 500 on them, docs/reliability.md finding 6).
+ * suite's R2 found the webhook answering 500 on them, docs/reliability-findings-1-16.md finding 6).
  */
 export function defaultNodeImage<T extends NodeImage>(obj: T, now: Date): T {
   const out = cloneJson(obj) as T;

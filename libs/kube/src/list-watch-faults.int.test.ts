@@ -2,7 +2,7 @@
 // the test plans them: cut mid-stream (half an event's line sent), answered 429 with Retry-After, reset before any
 // answer, or answered 410 Expired (as a status, and as an ERROR event in a 200 stream, the API server's two ways to
 // say a resourceVersion is too old). The proxy counts the lists it forwards: a broken or refused watch must not cost
-// one (docs/reliability.md, finding 10).
+// one (docs/reliability-findings-1-16.md, finding 10).
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { request as httpsRequest, type RequestOptions } from 'node:https';

@@ -1,5 +1,5 @@
 /**
- * The admission rules, checked again by a reconciler (docs/cloneset.md "Validation"; docs/reliability.md, R2 with the
+ * The admission rules, checked again by a reconciler (docs/cloneset.md "Validation"; docs/reliability-checks.md, R2 with the
  * webhooks removed). With the webhooks off or bypassed the API server stores whatever the CRD schema allows, and
  * acting on such an object is harmful or silently stuck; the controller does not act on it and says why instead
  * (an `InvalidSpec` Warning event). Each kind's library gives its own check, built with {@link specProblemOf}.

@@ -1,4 +1,4 @@
-// The watcher's mirror set started while the bus is not ready (docs/reliability.md finding 9): it keeps trying,
+// The watcher's mirror set started while the bus is not ready (docs/reliability-findings-1-16.md finding 9): it keeps trying,
 // as its running mirrors do, instead of failing the watcher; once nats-server is back it follows registrations.
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

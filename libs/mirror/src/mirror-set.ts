@@ -72,7 +72,7 @@ export class MirrorSet {
   /**
    * The registrations watch, tried again until it starts or the set is stopped: a nats-server that has just come
    * back answers JetStream requests with timeouts for a few seconds, and the running mirrors retry the same errors
-   * (docs/reliability.md finding 9: the watcher exited on them instead).
+   * (docs/reliability-findings-1-16.md finding 9: the watcher exited on them instead).
    */
   private async watchRegistrationsRetried(signal?: AbortSignal): Promise<{ stop(): void } | undefined> {
     for (let attempt = 0; !this.stopped && !signal?.aborted; attempt++) {

@@ -206,7 +206,7 @@ export class LeaderElector {
         attempts: 0,
         lastAttemptMs: 0,
       };
-      /** Where the round's time went, logged with a late renewal or a loss (docs/reliability.md finding 4). */
+      /** Where the round's time went, logged with a late renewal or a loss (docs/reliability-findings-1-16.md finding 4). */
       const timing = () => ({
         sinceRenewMs: Math.round(this.#clock() - lastRenew),
         timerLateMs: Math.round(round.timerLateMs),
@@ -367,7 +367,7 @@ export class LeaderElector {
  * still counts: when the event loop was held past the deadline (a long synchronous stretch), its timer fires before
  * the loop reads the answer that arrived meanwhile, so the deadline gives way for one turn of the loop (timers run
  * before I/O, `setImmediate` after it). A guarded renewal that succeeded proves nobody wrote the lease since this
- * leader's last write, so accepting it is as safe as any renewal (docs/reliability.md finding 4).
+ * leader's last write, so accepting it is as safe as any renewal (docs/reliability-findings-1-16.md finding 4).
  */
 function withDeadline<T, L>(promise: Promise<T>, ms: number, late: L): Promise<T | L> {
   let timer: NodeJS.Timeout | undefined;

@@ -10,7 +10,7 @@ export interface LoopDelay {
 /**
  * A sampler of the event loop's delay (Node's `monitorEventLoopDelay`, 20 ms resolution): the leader elector reads
  * it per renew round, so a slow renewal says whether the process itself was held (a long synchronous stretch) or the
- * answer was slow to come (docs/reliability.md finding 4).
+ * answer was slow to come (docs/reliability-findings-1-16.md finding 4).
  */
 export function startLoopDelay(): LoopDelay {
   const h = monitorEventLoopDelay({ resolution: 20 });

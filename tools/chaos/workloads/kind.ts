@@ -1,4 +1,4 @@
-// What R1 needs to know of a workload kind to roll it out and judge it (docs/reliability.md, R1): its object, its
+// What R1 needs to know of a workload kind to roll it out and judge it (docs/reliability-checks.md, R1): its object, its
 // pods' identity, the bounds of each phase of a rollout, how its partition is set, what its status says. One file
 // per kind beside this one; the rollout itself (r1.ts) is the same for all.
 import type { Pod } from '@regatta/api';

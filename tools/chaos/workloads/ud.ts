@@ -4,7 +4,7 @@
 // split evenly, the remainder going one each to the subsets whose workloads hold the most replicas (ties: the later
 // name), as OpenKruise pkg/controller/uniteddeployment/allocator.go. Which subsets get the remainder therefore depends
 // on the subsets' replicas when the program allocates: a round that wrote some subsets and failed on the next (or a
-// creation cut by a kill) hands it to the subsets already written (docs/reliability.md, Finding 13). The checker
+// creation cut by a kill) hands it to the subsets already written (docs/reliability-findings-1-16.md, Finding 13). The checker
 // takes the split the CloneSets hold when checking begins, and for a scale any split the program may reach. The
 // partition steps are `updateStrategy.manualUpdate.partitions`, split over the subsets the same way. Each subset is
 // held to its CloneSet's own bounds (workloads/cloneset.ts), its pods to its zone's nodes; the pods' revision is the
@@ -53,7 +53,7 @@ export function evenSplit(
  * Every split the program may allocate for `replicas` starting from the subsets' replicas `from`, with the states the
  * subsets pass through. Each round allocates from the replicas the subsets hold (`evenSplit`) and any of its subset
  * writes may fail (a 429, a 5xx, a timeout, a kill) while the others land; the next round allocates from that. A
- * failed round thus moves the remainder to the subsets it wrote (docs/reliability.md, Finding 13).
+ * failed round thus moves the remainder to the subsets it wrote (docs/reliability-findings-1-16.md, Finding 13).
  */
 export function reachableSplits(
   replicas: number,

@@ -1,7 +1,7 @@
 // planRollingUpdate with in-place updates under way (docs/ads.md "Rolling update"): a pod this controller began
 // updating in place (InPlaceUpdateReady False) holds one of maxUnavailable's slots whatever its Ready condition says,
 // so a round after a refused or lost pod write never takes one node more. Found by the reliability suite
-// (docs/reliability-runs.md run AQ: 8 of 10 pods available with maxUnavailable 1).
+// (docs/reliability-runs-r1-ao-bq.md run AQ: 8 of 10 pods available with maxUnavailable 1).
 import { CONTROLLER_REVISION_HASH_LABEL } from '@regatta/revision';
 import type { Pod } from '@regatta/lifecycle';
 import { describe, expect, it } from 'vitest';

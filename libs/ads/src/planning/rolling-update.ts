@@ -158,7 +158,7 @@ function heldByReadinessGate(pod: Pod): boolean {
  * unavailable is replaced without taking a slot — unless a readiness gate holds it ({@link heldByReadinessGate}):
  * that is this controller's own update under way, so the pod holds a slot until it is available again, as a new pod
  * not yet ready does; else a refused or lost pod write would let the next round take one node more than
- * maxUnavailable allows (docs/ads.md "Rolling update"; found by the reliability suite, docs/reliability-runs.md run AQ).
+ * maxUnavailable allows (docs/ads.md "Rolling update"; found by the reliability suite, docs/reliability-runs-r1-ao-bq.md run AQ).
  */
 export function planRollingUpdate(input: RollingUpdateInput): RollingUpdatePlan {
   if (input.maxSurge > 0) return planSurge(input);

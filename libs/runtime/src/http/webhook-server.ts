@@ -27,7 +27,7 @@ import { defaultListenHost } from '../process-config.js';
 /**
  * A mutation that changes a list in more places than this answers with one `replace` of the list: the API server
  * applies a JSON Patch one operation at a time over the whole object, and defaults for each of 1524 containers
- * (4580 operations) took seconds to admit (docs/reliability.md, finding 3).
+ * (4580 operations) took seconds to admit (docs/reliability-findings-1-16.md, finding 3).
  */
 export const MAX_PATCH_LIST_OPERATIONS = 16;
 

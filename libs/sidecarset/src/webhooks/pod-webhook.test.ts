@@ -68,7 +68,7 @@ describe('podDefaulter (§5.2: injection, then launch priority)', () => {
   });
 });
 
-describe('podDefaulter with a SidecarSet stored invalid (webhooks off; docs/reliability.md R2)', () => {
+describe('podDefaulter with a SidecarSet stored invalid (webhooks off; docs/reliability-checks.md R2)', () => {
   const invalid = (name: string, spec: Partial<AnySidecarSet['spec']>): AnySidecarSet => ({
     ...sidecarSet,
     metadata: { ...sidecarSet.metadata, name, uid: `uid-${name}`, generation: 1 },

@@ -5,7 +5,7 @@
  *
  * A SidecarSet that fails its own admission rules (stored while the SidecarSet webhook was off or bypassed; the
  * upgrade reconciler refuses it with an `InvalidSpec` event, spec-guard.ts) is not injected either: a pod created
- * meanwhile gets the sidecars of the valid SidecarSets only (docs/reliability.md, R2 with the webhooks removed).
+ * meanwhile gets the sidecars of the valid SidecarSets only (docs/reliability-checks.md, R2 with the webhooks removed).
  */
 import { SpecGuard, type Labels } from '@regatta/kube';
 import type { AdmissionInput, MutatingHandler } from '@regatta/runtime';
