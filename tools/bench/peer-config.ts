@@ -58,7 +58,7 @@ export function parsePeerArgs(args: string[]): PeerOptions | undefined {
 /**
  * The limits kruise-manager runs with while it only builds a benchmark's world (the cold start's set-up, not
  * measured): the rollout benchmark's raised 200/400 (docs/benchmarks-rollouts.md), or the measured phase's own
- * limits when those are higher. At its shipped 30/50 the 10 000-pod set-up ran past 18 min (docs/benchmarks.md
+ * limits when those are higher. At its shipped 30/50 the 10 000-pod set-up ran past 18 min (docs/benchmarks-coldstart.md
  * section 10); the measured start keeps the limits asked for.
  */
 export const KRUISE_SETUP_QPS = 200;
