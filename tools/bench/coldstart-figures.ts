@@ -1,4 +1,4 @@
-// The cold start benchmark's arithmetic (coldstart.ts, docs/benchmarks.md section 10): when a CloneSet's status is
+// The cold start benchmark's arithmetic (coldstart.ts, docs/benchmarks-coldstart.md section 10): when a CloneSet's status is
 // current, the CloneSets of a size, and the API requests each client made during the start, read from the audit log.
 import type { AuditRecord } from './rollout-audit.js';
 

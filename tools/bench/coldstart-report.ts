@@ -1,4 +1,4 @@
-// Benchmark 10: the printed report (docs/benchmarks.md, section 10).
+// Benchmark 10: the printed report (docs/benchmarks-coldstart.md, section 10).
 import { fmt, ratio, table } from './common.js';
 import type { ColdStartResult, ColdStartSide } from './coldstart.js';
 

@@ -1,4 +1,4 @@
-// Benchmark 10 (issue 17, docs/benchmarks.md section 10): a cold start. N pods under M CloneSets run on simulated
+// Benchmark 10 (issue 17, docs/benchmarks-coldstart.md section 10): a cold start. N pods under M CloneSets run on simulated
 // nodes; the watcher and the cloneset program are stopped, every CloneSet's spec changes (so each status is stale),
 // and both programs start again on an empty bus (a new bus prefix: nothing mirrored yet). Measured: from starting
 // them until every CloneSet's status is current again (coldstart-figures.ts), with what each client asked of the

@@ -330,7 +330,7 @@ export const describeBundles = (b: AppBundles): string =>
  * REGATTA_APP_BUNDLES already names a build folder, and sets REGATTA_APP_BUNDLES, and the flags in REGATTA_NODE_ARGS, in
  * this process' environment: every program start reads both (`appEntryPath` and `entryCommand` in
  * @regatta/local-cluster), which put the flags on the bundle's command line as the Dockerfile does.
- * `sources` keeps the programs on sources without the flags (the baseline of docs/benchmarks.md section 3).
+ * `sources` keeps the programs on sources without the flags (the baseline of docs/benchmarks-memory.md section 3).
  */
 export function useAppBundles(runDir: string, apps: string[], o: { sources?: boolean } = {}): AppBundles {
   if (o.sources) {

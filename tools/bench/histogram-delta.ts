@@ -1,7 +1,7 @@
 // A Prometheus histogram over one phase of a benchmark, from two scrapes of a /metrics text (the API server's, a
 // program's): the phase's observations are the end's cumulative bucket counts minus the start's. Benchmark 8a reads
 // with it how many of a phase's webhook calls the API server timed above each of its bucket bounds, and the same of
-// the webhook server's own request times (docs/benchmarks.md section 8a).
+// the webhook server's own request times (docs/benchmarks-sidecarset.md section 8a).
 import { metricSum } from './common.js';
 
 export interface HistogramDelta {

@@ -1,4 +1,4 @@
-// Benchmark 9: the printed report (docs/benchmarks.md, section 9).
+// Benchmark 9: the printed report (docs/benchmarks-imagepull.md, section 9).
 import { fmt, table } from './common.js';
 import {
   cadenceExcessS,

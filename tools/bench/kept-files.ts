@@ -1,6 +1,6 @@
 // What a successful run leaves behind: the run's temporary folder is removed, except the paths a benchmark asked to
 // keep (the cold start's process logs, so a program that lost its lease in the set-up can be read afterwards;
-// docs/benchmarks.md section 10).
+// docs/benchmarks-coldstart.md section 10).
 import { readdir, rm } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 

@@ -1,4 +1,4 @@
-// What holds a program's heap, from V8 heap snapshots (docs/benchmarks.md section 3, "what a pod costs in a
+// What holds a program's heap, from V8 heap snapshots (docs/benchmarks-memory.md section 3, "what a pod costs in a
 // program"): `node --conditions=@regatta/source --import tsx tools/bench/memory-heap.ts <before> <after> [N]`
 // prints, per kind of object (a constructor, a closure's function, a string, an array …), how much more the
 // after-snapshot holds than the before-snapshot, and ÷ N per pod, with what refers to each kind's new objects.

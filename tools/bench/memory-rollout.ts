@@ -1,4 +1,4 @@
-// The rollout benchmarks' memory table (docs/benchmarks.md section 3, docs/benchmarks-rollouts.md section 4): each
+// The rollout benchmarks' memory table (docs/benchmarks-memory.md section 3, docs/benchmarks-rollouts.md section 4): each
 // Regatta program and the native controller, resident memory idle, with the N pods ready, what a pod adds, and the
 // peak over the rollout, next to OpenKruise's kruise-manager: measured in the same run with `--peer=kruise`
 // (kruise-peer.ts, peer-report.ts), and as issue 17 measured it by hand at 1000 pods (kept as the reference row).

@@ -1,5 +1,5 @@
 // `npm run bench -- --peer=kruise`: OpenKruise's kruise-manager run as a third column of the rollout benchmark
-// (docs/benchmarks-rollouts.md section 4, "side by side with kruise-manager"). The pure parts: the flags, the
+// (docs/benchmarks-rollouts-kruise-manager.md, "side by side with kruise-manager"). The pure parts: the flags, the
 // kruise-manager command line, and the webhook configurations it is given (derived at run time from the
 // upstream module's config/webhook manifests, pointed at a loopback URL; docs/adr/0053).
 
@@ -57,8 +57,8 @@ export function parsePeerArgs(args: string[]): PeerOptions | undefined {
 
 /**
  * The limits kruise-manager runs with while it only builds a benchmark's world (the cold start's set-up, not
- * measured): the rollout benchmark's raised 200/400 (docs/benchmarks-rollouts.md), or the measured phase's own
- * limits when those are higher. At its shipped 30/50 the 10 000-pod set-up ran past 18 min (docs/benchmarks.md
+ * measured): the rollout benchmark's raised 200/400 (docs/benchmarks-rollouts-kruise-manager.md), or the measured phase's own
+ * limits when those are higher. At its shipped 30/50 the 10 000-pod set-up ran past 18 min (docs/benchmarks-coldstart.md
  * section 10); the measured start keeps the limits asked for.
  */
 export const KRUISE_SETUP_QPS = 200;

@@ -1,4 +1,4 @@
-// `--peer=kruise`'s table (docs/benchmarks-rollouts.md, "side by side with kruise-manager" in sections 4, 5 and 6):
+// `--peer=kruise`'s table (docs/benchmarks-rollouts-kruise-manager.md, "side by side with kruise-manager" in sections 4, 5 and 6):
 // the same rollout (CloneSet, Advanced StatefulSet, Advanced DaemonSet) with Regatta's controller and with
 // kruise-manager, one column each and kruise ÷ Regatta, and a one-line summary of both (docs/benchmarks.md's table).
 import { fmt, ratio, table } from './common.js';

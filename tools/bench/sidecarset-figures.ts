@@ -1,5 +1,6 @@
-// The SidecarSet benchmarks' pure pieces (issue 12, docs/benchmarks.md section 8): the latency comparison of the
-// three pod-creation phases against the goals, and when a SidecarSet's status says its sidecar upgrade is done.
+// The SidecarSet benchmarks' pure pieces (issue 12, docs/benchmarks-sidecarset.md section 8a and
+// docs/benchmarks-sidecarset-upgrade.md section 8b): the latency comparison of the three pod-creation phases
+// against the goals, and when a SidecarSet's status says its sidecar upgrade is done.
 import type { SidecarSetStatus } from '@regatta/api';
 import type { KubeObject } from '@regatta/kube';
 import { summarize, type Summary } from './common.js';

@@ -1,4 +1,4 @@
-// Benchmark 8a's report (tools/bench/sidecarset-latency.ts; docs/benchmarks.md section 8a): the phases' latencies,
+// Benchmark 8a's report (tools/bench/sidecarset-latency.ts; docs/benchmarks-sidecarset.md section 8a): the phases' latencies,
 // the comparisons with the goals, the selected pods' added time split into the larger pod and the webhook call, and
 // the API server's, the program's and its webhook server's own account of each phase.
 import { fmt, table } from './common.js';

@@ -6,7 +6,7 @@
 //   b. unselected: the watcher and the sidecarset program running (webhooks served and registered), one
 //      SidecarSet selecting `bench-sidecar=yes`; pods without that label;
 //   c. selected: pods with the label (injected with one sidecar).
-// and further phases (b', a2 with the injected pod created as such) described in docs/benchmarks.md section 8a.
+// and further phases (b', a2 with the injected pod created as such) described in docs/benchmarks-sidecarset.md section 8a.
 // b and c alternate pod by pod, so both see the same machine; the baseline is measured before the program starts
 // and again after it stopped and its configurations were removed, and both runs are pooled (the load of a shared
 // machine drifts). Latency is client-side, from sending the POST to its response. Nothing is a timed assertion.

@@ -77,7 +77,7 @@ export const RUNTIME_CHECK_TIMEOUT_MS = 10_000;
 
 /**
  * One ImageFsInfo call before the agent starts: says in the log whether the node's runtime answers, and opens the
- * gRPC channel to it, so the first pull does not pay for the connection (docs/benchmarks.md §9). A runtime that
+ * gRPC channel to it, so the first pull does not pay for the connection (docs/benchmarks-imagepull.md §9). A runtime that
  * does not answer yet is not fatal: the pulls retry with their backoff, as they would after a runtime restart.
  */
 export async function checkRuntime(

@@ -131,7 +131,7 @@ export class ImagePullJobReconciler implements Reconciler {
     const { status: before, notSynced } = calculateStatus(job, targets, secrets, now);
 
     // the NodeImages of this round are written side by side, NODE_IMAGE_WRITES at a time: a job's first round
-    // (parallelism nodes) starts its pulls together instead of one GET and PUT after another (docs/benchmarks.md §9).
+    // (parallelism nodes) starts its pulls together instead of one GET and PUT after another (docs/benchmarks-imagepull.md §9).
     // A node whose NodeImage has no room is left out and the next one takes its place in the round
     const queue = this.#noRoom.writable(key, notSynced, now.getTime());
     let budget = syncBudget(job, before.active ?? 0, queue.length);

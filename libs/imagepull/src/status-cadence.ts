@@ -3,7 +3,7 @@
  * counters (docs/imagepull.md "What a job does").
  *
  * A job's reconcile runs on every NodeImage status change of its nodes, and each pull that ends moves `active` and
- * `succeeded`: one status write per node (52 for the 50-node bench, docs/benchmarks.md §9), each a round trip in
+ * `succeeded`: one status write per node (52 for the 50-node bench, docs/benchmarks-imagepull.md §9), each a round trip in
  * front of the job's next reconcile, which is the one that gives the next node the tag. So:
  * - a change in a field that is not a counter (`startTime`, `completionTime`, `failedNodes`), or a first status, is
  *   written at once: completion is never held;

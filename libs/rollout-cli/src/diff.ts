@@ -12,7 +12,7 @@
  *   `maxSurge` 0, on pods that carry the InPlaceUpdateReady gate); `partition` nodes stay, the last in the
  *   controller's order (nodes already updated first, then by name, descending: libs/ads `nodesToUpdate`).
  *
- * Feature gates are taken at their defaults. docs/operations.md "Previewing a change".
+ * Feature gates are taken at their defaults. docs/rollout-cli.md "Previewing a change".
  */
 import { createJsonPatch, isPlainObject, jsonEqual, partitionOf, scaleKruise, type IntOrString } from '@regatta/kube';
 import {

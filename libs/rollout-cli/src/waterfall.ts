@@ -1,7 +1,7 @@
 /**
  * `regatta trace KIND/NAME`: a rollout's trace (docs/adr/0007, libs/workload rollout-tracer.ts) as Jaeger's query API
  * returns it (`GET /api/traces/<id>`), turned into a terminal waterfall. Pure: Jaeger's JSON spans in, rows and lines
- * out (docs/operations.md "Following a rollout from the command line").
+ * out (docs/rollout-cli.md "Following a rollout from the command line").
  *
  * Span names are `<prefix>.<short name>`: the root `<prefix>.rollout`, a `<prefix>.pod-update` per pod (attribute
  * `<prefix>.update.type` in-place / recreate), holds `<prefix>.pause` / `<prefix>.partition-hold`, `<prefix>.hook-wait`,

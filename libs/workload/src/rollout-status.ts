@@ -3,7 +3,7 @@
  * kubectl's `rollout status` checks for Deployments, StatefulSets and DaemonSets (k8s.io/kubectl
  * `pkg/polymorphichelpers/rollout_status.go`) and OpenKruise's kubectl-kruise for CloneSet, with each kind's
  * partition: the status must describe the current generation, every pod that should be at the update revision
- * is, and enough of them are ready / available (docs/operations.md "Following a rollout from the command line").
+ * is, and enough of them are ready / available (docs/rollout-cli.md "Following a rollout from the command line").
  * Shared by `regatta rollout status` (libs/rollout-cli) and the controllers' rollout metrics (libs/kit).
  */
 import { partitionOf, type IntOrString, type KubeObject } from '@regatta/kube';

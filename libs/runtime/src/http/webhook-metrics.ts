@@ -3,7 +3,7 @@ import { Counter, Histogram, type Registry } from 'prom-client';
 
 /**
  * The webhook server's own account, for telling its share of an admission call from the API server's (benchmark 8a,
- * docs/benchmarks.md): TLS connections it accepted (one per call means the caller does not keep its connection) and
+ * docs/benchmarks-sidecarset.md): TLS connections it accepted (one per call means the caller does not keep its connection) and
  * each request's time in the server, headers received → answer ready to be written. Names after
  * controller-runtime's webhook metrics (`controller_runtime_webhook_latency_seconds`), with finer buckets: a request
  * takes a fraction of a millisecond here.
