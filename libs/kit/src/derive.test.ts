@@ -11,6 +11,7 @@ import {
   kindsToRegister,
   mergeWebhooks,
   requestInScope,
+  queuePriority,
 } from './derive.js';
 
 const owner = {
@@ -258,5 +259,61 @@ describe('several declarations in one program', () => {
       { routes: [], configurations: () => [], followedReaders: ['sidecarsets', 'namespaces'] },
     ]);
     expect(merged.followedReaders).toEqual(['sidecarsets', 'namespaces']);
+  });
+});
+
+describe('queuePriority: where the request of a change waits (docs/adr/0066, 0067)', () => {
+  const job = (deleting: boolean): KubeObject => ({
+    apiVersion: 'apps.kruise.io/v1beta1',
+    kind: 'ImagePullJob',
+    metadata: {
+      namespace: 'ns',
+      name: 'a',
+      ...(deleting ? { deletionTimestamp: '2026-12-06T12:00:00Z' } : {}),
+    },
+  });
+  const self: Request = { namespace: 'ns', name: 'a' };
+  const other: Request = { namespace: 'ns', name: 'b' };
+  it.each([
+    [
+      'the For object marked for deletion, changed now',
+      { type: 'update', object: job(true) },
+      self,
+      true,
+      'high',
+    ],
+    [
+      'the For object marked for deletion, found at start',
+      { type: 'add', object: job(true), inInitialList: true },
+      self,
+      true,
+      'high',
+    ],
+    ['the For object changed now', { type: 'update', object: job(false) }, self, true, 'normal'],
+    [
+      'the For object found at start',
+      { type: 'add', object: job(false), inInitialList: true },
+      self,
+      true,
+      'low',
+    ],
+    ['the For object gone (its delete event)', { type: 'delete', object: job(true) }, self, true, 'normal'],
+    [
+      'another object a deleting For object maps to',
+      { type: 'update', object: job(true) },
+      other,
+      true,
+      'normal',
+    ],
+    ['a deleting object of another cache', { type: 'update', object: job(true) }, self, false, 'normal'],
+    [
+      'an object of another cache found at start',
+      { type: 'add', object: job(false), inInitialList: true },
+      self,
+      false,
+      'low',
+    ],
+  ] as [string, Change, Request, boolean, string][])('%s: %s', (_, change, req, forCache, want) => {
+    expect(queuePriority(change, req, forCache)).toBe(want);
   });
 });

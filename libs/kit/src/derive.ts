@@ -12,6 +12,7 @@ import {
   requestKey,
   type Expectations,
   type OwnerKind,
+  type Priority,
   type Request,
 } from '@regatta/runtime';
 import { KitError } from './errors.js';
@@ -165,6 +166,19 @@ export function eventHandlers(
     });
   }
   return out;
+}
+
+/**
+ * The priority a request asked for by `change` is queued at (libs/runtime `WorkQueue.add`): the For object itself
+ * being deleted goes first (docs/adr/0067: its finalizer holds a user's delete, and the reconcile that lets it go is
+ * short), then changes made now, then what the caches found at start (docs/adr/0066). `forCache`: the change comes
+ * from the For kind's cache.
+ */
+export function queuePriority(change: Change, req: Request, forCache: boolean): Priority {
+  const o = change.object;
+  const deleting = forCache && change.type !== 'delete' && !!o.metadata?.deletionTimestamp;
+  if (deleting && requestKey(req) === requestKey(requestForObject(o))) return 'high';
+  return change.inInitialList ? 'low' : 'normal';
 }
 
 /** A namespace that entered the scope (or was seen after its objects): the For objects it holds, to reconcile. */

@@ -13,6 +13,7 @@ import {
   parseNamespaceScope,
   startStopRunnable,
   type FeatureGateDefaults,
+  type Priority,
   type Request,
 } from '@regatta/runtime';
 import { runProgram, type Program } from './bootstrap.js';
@@ -23,6 +24,7 @@ import {
   eventHandlers,
   kindsOfAll,
   mergeWebhooks,
+  queuePriority,
   requestInScope,
   requestsInNamespace,
 } from './derive.js';
@@ -135,18 +137,22 @@ async function setUpControllers(
         forReader,
         (ns) => namespaces?.get(undefined, ns)?.metadata?.labels,
       );
-    const enqueue = (req: Request, low = false) => {
-      if (inScope(req)) controller.enqueue(req, { low });
+    const enqueue = (req: Request, priority: Priority) => {
+      if (inScope(req)) controller.enqueue(req, { priority });
     };
     const handlers = eventHandlers(decl, { expectations, readers });
-    // what the caches find at start waits behind changes made now (WorkQueue.add)
-    for (const [cacheName, handle] of handlers)
-      caches.get(cacheName)?.onChange((c) => handle(c).forEach((req) => enqueue(req, c.inInitialList)));
+    // an object being deleted goes first; what the caches find at start waits behind changes made now
+    for (const [cacheName, handle] of handlers) {
+      const forCache = cacheName === decl.forKind.name;
+      caches
+        .get(cacheName)
+        ?.onChange((c) => handle(c).forEach((req) => enqueue(req, queuePriority(c, req, forCache))));
+    }
     // a namespace entering the scope (or seen after its objects): reconcile what it holds
     namespaces?.onChange((c) => {
       const ns = c.object.metadata?.name;
       if (c.type !== 'delete' && ns && inScope({ namespace: ns, name: '' }))
-        requestsInNamespace(forReader, ns).forEach((req) => enqueue(req, c.inInitialList));
+        requestsInNamespace(forReader, ns).forEach((req) => enqueue(req, c.inInitialList ? 'low' : 'normal'));
     });
     if (decl.webhooks) webhooks.push(decl.webhooks(ctx));
     manager.add(controller);

@@ -5,7 +5,7 @@ import { controllerMetrics, noControllerMetrics, type ControllerMetrics } from '
 import { AlreadyStartedError, InvalidOptionsError } from './errors.js';
 import { silentLogger, type Logger } from './logger.js';
 import type { RateLimiter } from './queue/rate-limiter.js';
-import { WorkQueue } from './queue/work-queue.js';
+import { WorkQueue, type Priority } from './queue/work-queue.js';
 import {
   isTerminalError,
   parseRequestKey,
@@ -92,10 +92,11 @@ export class Controller implements Runnable {
   }
 
   /**
-   * Queues a reconcile of `req` (de-duplicated with any pending one); with `low`, after every other queued one
-   * (an object of the initial list: {@link WorkQueue.add}).
+   * Queues a reconcile of `req` (de-duplicated with any pending one) at `priority` (default `normal`): `low` after
+   * every other queued one (an object of the initial list), `high` before them (an object being deleted):
+   * {@link WorkQueue.add}.
    */
-  enqueue(req: Request, options: { low?: boolean } = {}): void {
+  enqueue(req: Request, options: { priority?: Priority } = {}): void {
     this.queue.add(requestKey(req), options);
   }
 

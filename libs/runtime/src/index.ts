@@ -20,7 +20,7 @@ export {
 } from './node-agent-permissions.js';
 
 // work queue
-export { WorkQueue, type WorkQueueOptions, type QueueItem } from './queue/work-queue.js';
+export { WorkQueue, type WorkQueueOptions, type QueueItem, type Priority } from './queue/work-queue.js';
 export {
   ItemExponentialFailureRateLimiter,
   BucketRateLimiter,

@@ -222,12 +222,12 @@ describe('WorkQueue: delayed and rate-limited adds (fake timers)', () => {
 describe('WorkQueue: low priority (the objects of the initial list)', () => {
   it('hands out low keys only when no other key waits, each in FIFO order', async () => {
     const q = new WorkQueue({ name: 't' });
-    q.add('old-1', { low: true });
-    q.add('old-2', { low: true });
+    q.add('old-1', { priority: 'low' });
+    q.add('old-2', { priority: 'low' });
     q.add('new-1');
     q.add('old-1'); // moved up: now served in its normal turn
     q.add('new-2');
-    q.add('new-1', { low: true }); // already queued higher: stays where it is
+    q.add('new-1', { priority: 'low' }); // already queued higher: stays where it is
     expect(q.len()).toBe(4);
     const order: string[] = [];
     for (let i = 0; i < 4; i++) order.push(key(await q.get()));
@@ -239,9 +239,9 @@ describe('WorkQueue: low priority (the objects of the initial list)', () => {
     const registry = new Registry();
     const q = new WorkQueue({ name: 'jobs', registry });
     const text = async () => registry.metrics();
-    q.add('old-1', { low: true });
-    q.add('old-2', { low: true });
-    q.add('old-3', { low: true });
+    q.add('old-1', { priority: 'low' });
+    q.add('old-2', { priority: 'low' });
+    q.add('old-3', { priority: 'low' });
     q.add('new-1');
     q.add('old-1'); // moved up
     expect(await text()).toContain('workqueue_depth{name="jobs",controller="jobs"} 4');
@@ -254,13 +254,13 @@ describe('WorkQueue: low priority (the objects of the initial list)', () => {
     const q = new WorkQueue({ name: 't' });
     q.add('a');
     expect(key(await q.get())).toBe('a');
-    q.add('a', { low: true });
+    q.add('a', { priority: 'low' });
     q.add('b');
     q.done('a');
     expect(key(await q.get())).toBe('b');
     expect(key(await q.get())).toBe('a');
-    q.add('a', { low: true });
-    q.add('c', { low: true });
+    q.add('a', { priority: 'low' });
+    q.add('c', { priority: 'low' });
     q.done('a');
     q.add('a');
     expect(key(await q.get())).toBe('a');
@@ -273,11 +273,11 @@ describe('WorkQueue: low priority (the objects of the initial list)', () => {
 
   it('never hands a key out twice through a stale low entry', async () => {
     const q = new WorkQueue({ name: 't' });
-    q.add('a', { low: true });
+    q.add('a', { priority: 'low' });
     q.add('a'); // moved up; its low entry is stale
     expect(key(await q.get())).toBe('a');
     q.done('a');
-    q.add('z', { low: true });
+    q.add('z', { priority: 'low' });
     let next: QueueItem | undefined;
     expect(key(await q.get())).toBe('z');
     void q.get().then((i) => (next = i));
@@ -286,5 +286,42 @@ describe('WorkQueue: low priority (the objects of the initial list)', () => {
     q.shutDown();
     await tick();
     expect(next).toEqual({ shutdown: true });
+  });
+});
+
+describe('WorkQueue: high priority (an object being deleted)', () => {
+  it('hands out high keys before every normal and low one, each level in FIFO order', async () => {
+    const q = new WorkQueue({ name: 't' });
+    q.add('old', { priority: 'low' });
+    q.add('n-1');
+    q.add('d-1', { priority: 'high' });
+    q.add('n-2');
+    q.add('n-1', { priority: 'high' }); // moved up: after d-1, before n-2
+    q.add('d-2', { priority: 'high' });
+    q.add('d-1'); // already queued higher: stays where it is
+    expect(q.len()).toBe(5);
+    const order: string[] = [];
+    for (let i = 0; i < 5; i++) order.push(key(await q.get()));
+    expect(order).toEqual(['d-1', 'n-1', 'd-2', 'n-2', 'old']);
+  });
+
+  it('a key moved up while processed comes back high after done; its stale entries hand it out once', async () => {
+    const q = new WorkQueue({ name: 't' });
+    q.add('a');
+    q.add('b');
+    q.add('a', { priority: 'high' }); // its normal entry goes stale
+    expect(key(await q.get())).toBe('a');
+    q.add('a'); // added again while processed
+    q.add('a', { priority: 'high' });
+    q.add('c', { priority: 'high' });
+    q.done('a');
+    expect([key(await q.get()), key(await q.get()), key(await q.get())]).toEqual(['c', 'a', 'b']);
+    for (const k of ['a', 'b', 'c']) q.done(k);
+    let next: QueueItem | undefined;
+    void q.get().then((i) => (next = i));
+    await tick();
+    expect(next).toBeUndefined();
+    expect(q.len()).toBe(0);
+    q.shutDown();
   });
 });

@@ -19,6 +19,14 @@ export interface WorkQueueOptions {
   clock?: Clock;
 }
 
+/**
+ * Where an added key waits: `high` keys are handed out first, `low` keys only when nothing else waits; each level is
+ * first in, first out (docs/adr/0066, 0067).
+ */
+export type Priority = 'high' | 'normal' | 'low';
+const RANK: Record<Priority, number> = { high: 2, normal: 1, low: 0 };
+const LEVELS: readonly Priority[] = ['high', 'normal', 'low'];
+
 /** What `get` resolves to: a key to process, or the news that the queue shut down. */
 export type QueueItem = { shutdown: false; key: string } | { shutdown: true };
 
@@ -41,12 +49,10 @@ export class WorkQueue {
   readonly #clock: Clock;
   readonly #limiter: RateLimiter;
   readonly #metrics: QueueMetrics;
-  readonly #queue = new Fifo();
-  /** Keys added at low priority, handed out only when `#queue` is empty; may hold stale entries (see `#shiftLow`). */
-  readonly #low = new Fifo();
-  readonly #dirty = new Set<string>();
-  /** The dirty keys whose pending add is at low priority (queued in `#low`, or waiting for `done`). */
-  readonly #lowKeys = new Set<string>();
+  /** One line per priority; an entry goes stale when its key moves up or is handed out (see `#shift`). */
+  readonly #lines: Record<Priority, Fifo> = { high: new Fifo(), normal: new Fifo(), low: new Fifo() };
+  /** The dirty keys (queued, or added again while processed), each with the priority of its pending add. */
+  readonly #dirty = new Map<string, Priority>();
   /** key → when a worker took it */
   readonly #processing = new Map<string, number>();
   /** key → when it was added (for queue_duration) */
@@ -66,7 +72,7 @@ export class WorkQueue {
       ? workqueueMetrics(options.registry, {
           name: this.name,
           depth: () => this.#dirty.size,
-          lowPriorityDepth: () => this.#lowKeys.size,
+          lowPriorityDepth: () => this.#count((_, priority) => priority === 'low'),
           unfinishedWorkSeconds: () => this.#unfinished().sum,
           longestRunningProcessorSeconds: () => this.#unfinished().max,
         })
@@ -79,28 +85,29 @@ export class WorkQueue {
 
   /** Keys waiting to be handed out (not counting delayed ones or those being processed). */
   len(): number {
-    let lowQueued = 0;
-    for (const key of this.#lowKeys) if (!this.#processing.has(key)) lowQueued++;
-    return this.#queue.length + lowQueued;
+    return this.#count((key) => !this.#processing.has(key));
   }
 
   /**
-   * Queues `key` unless it is already queued; ignored after shutdown. With `low`, it waits until no other key does
-   * (controller-runtime's priority queue gives the objects of the initial list low priority: after a restart, a
-   * change made now is not served after thousands of unchanged objects). A key queued low and added again without
-   * `low` moves up.
+   * Queues `key` unless it is already queued; ignored after shutdown. With `priority` `low` it waits until no other
+   * key does (controller-runtime's priority queue gives the objects of the initial list low priority: after a
+   * restart, a change made now is not served after thousands of unchanged objects); with `high`, it goes before
+   * every `normal` and `low` key (an object being deleted, whose finalizer holds a user's delete: docs/adr/0067).
+   * A queued key added again at a higher priority moves up; at a lower one, it stays where it is.
    */
-  add(key: string, options: { low?: boolean } = {}): void {
+  add(key: string, options: { priority?: Priority } = {}): void {
     if (this.#shuttingDown) return;
-    if (this.#dirty.has(key)) {
-      if (options.low || !this.#lowKeys.delete(key)) return;
-      // moved up: its entry in `#low` goes stale
+    const priority = options.priority ?? 'normal';
+    const queued = this.#dirty.get(key);
+    if (queued !== undefined) {
+      if (RANK[priority] <= RANK[queued]) return;
+      // moved up: its entry in the lower line goes stale
+      this.#dirty.set(key, priority);
       if (!this.#processing.has(key)) this.#enqueue(key);
       return;
     }
     this.#metrics.added();
-    this.#dirty.add(key);
-    if (options.low) this.#lowKeys.add(key);
+    this.#dirty.set(key, priority);
     if (!this.#addedAt.has(key)) this.#addedAt.set(key, this.#clock());
     if (this.#processing.has(key)) return; // handed out again by `done`
     this.#enqueue(key);
@@ -138,7 +145,7 @@ export class WorkQueue {
    */
   get(): Promise<QueueItem> {
     if (this.#shuttingDown) return Promise.resolve(SHUTDOWN);
-    const key = this.#queue.shift() ?? this.#shiftLow();
+    const key = this.#shift('high') ?? this.#shift('normal') ?? this.#shift('low');
     if (key !== undefined) return Promise.resolve(this.#handOut(key));
     return new Promise((resolve) => this.#getters.push(resolve));
   }
@@ -160,10 +167,8 @@ export class WorkQueue {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#waiting.clear();
-    this.#queue.drain();
-    this.#low.drain();
+    for (const level of LEVELS) this.#lines[level].drain();
     this.#dirty.clear();
-    this.#lowKeys.clear();
     this.#addedAt.clear();
     const getters = this.#getters;
     this.#getters = [];
@@ -182,21 +187,26 @@ export class WorkQueue {
   #enqueue(key: string): void {
     const getter = this.#getters.shift();
     if (getter) getter(this.#handOut(key));
-    else if (this.#lowKeys.has(key)) this.#low.push(key);
-    else this.#queue.push(key);
+    else this.#lines[this.#dirty.get(key) ?? 'normal'].push(key);
   }
 
-  /** The first key of `#low` still queued there: not moved up, handed out or re-added since its entry was made. */
-  #shiftLow(): string | undefined {
-    for (let key = this.#low.shift(); key !== undefined; key = this.#low.shift())
-      if (this.#lowKeys.has(key) && !this.#processing.has(key)) return key;
+  /** The first key of the `level` line still queued there: not moved up or handed out since its entry was made. */
+  #shift(level: Priority): string | undefined {
+    const line = this.#lines[level];
+    for (let key = line.shift(); key !== undefined; key = line.shift())
+      if (this.#dirty.get(key) === level && !this.#processing.has(key)) return key;
     return undefined;
+  }
+
+  #count(keep: (key: string, priority: Priority) => boolean): number {
+    let n = 0;
+    for (const [key, priority] of this.#dirty) if (keep(key, priority)) n++;
+    return n;
   }
 
   #handOut(key: string): QueueItem {
     const now = this.#clock();
     this.#dirty.delete(key);
-    this.#lowKeys.delete(key);
     this.#processing.set(key, now);
     const added = this.#addedAt.get(key);
     this.#addedAt.delete(key);
