@@ -274,46 +274,23 @@ describe('queuePriority: where the request of a change waits (docs/adr/0066, 006
   });
   const self: Request = { namespace: 'ns', name: 'a' };
   const other: Request = { namespace: 'ns', name: 'b' };
+  const changed = (deleting: boolean): Change => ({ type: 'update', object: job(deleting) });
+  const atStart = (deleting: boolean): Change => ({
+    type: 'add',
+    object: job(deleting),
+    inInitialList: true,
+  });
+  const gone: Change = { type: 'delete', object: job(true) };
   it.each([
-    [
-      'the For object marked for deletion, changed now',
-      { type: 'update', object: job(true) },
-      self,
-      true,
-      'high',
-    ],
-    [
-      'the For object marked for deletion, found at start',
-      { type: 'add', object: job(true), inInitialList: true },
-      self,
-      true,
-      'high',
-    ],
-    ['the For object changed now', { type: 'update', object: job(false) }, self, true, 'normal'],
-    [
-      'the For object found at start',
-      { type: 'add', object: job(false), inInitialList: true },
-      self,
-      true,
-      'low',
-    ],
-    ['the For object gone (its delete event)', { type: 'delete', object: job(true) }, self, true, 'normal'],
-    [
-      'another object a deleting For object maps to',
-      { type: 'update', object: job(true) },
-      other,
-      true,
-      'normal',
-    ],
-    ['a deleting object of another cache', { type: 'update', object: job(true) }, self, false, 'normal'],
-    [
-      'an object of another cache found at start',
-      { type: 'add', object: job(false), inInitialList: true },
-      self,
-      false,
-      'low',
-    ],
-  ] as [string, Change, Request, boolean, string][])('%s: %s', (_, change, req, forCache, want) => {
+    ['the For object marked for deletion, changed now', changed(true), self, true, 'high'],
+    ['the For object marked for deletion, found at start', atStart(true), self, true, 'high'],
+    ['the For object changed now', changed(false), self, true, 'normal'],
+    ['the For object found at start', atStart(false), self, true, 'low'],
+    ['the For object gone (its delete event)', gone, self, true, 'normal'],
+    ['another object a deleting For object maps to', changed(true), other, true, 'normal'],
+    ['a deleting object of another cache', changed(true), self, false, 'normal'],
+    ['an object of another cache found at start', atStart(false), self, false, 'low'],
+  ] as [string, Change, Request, boolean, string][])('%s', (_, change, req, forCache, want) => {
     expect(queuePriority(change, req, forCache)).toBe(want);
   });
 });
