@@ -45,6 +45,7 @@ export async function syncJobPullSecrets(job: ImagePullJob, d: SecretSyncDeps): 
     else await d.client.replace(a.secret).catch(ignoreNotFound);
   }
   const refs: ReferenceObject[] = [];
+  let namespaceReady: Promise<void> | undefined; // read (or made) once, before the first copy is created
   for (const [sourceKey, copy] of desired) {
     const [sourceNs, sourceName] = sourceKey.split('/') as [string, string];
     const source = await d.client.getOrUndefined<SecretLike>({ ...SECRET, namespace: sourceNs, name: sourceName });
@@ -53,7 +54,7 @@ export async function syncJobPullSecrets(job: ImagePullJob, d: SecretSyncDeps): 
       continue;
     }
     if (!copy) {
-      await ensureNamespace(d);
+      await (namespaceReady ??= ensureNamespace(d));
       const suffix = (d.randomSuffix ?? (() => randomBytes(3).toString('hex')))();
       const created = await d.client.create(newSyncedSecret(source, job, d.namespace, suffix));
       refs.push(secretRefOf(created));

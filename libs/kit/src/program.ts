@@ -152,7 +152,7 @@ async function setUpControllers(
     namespaces?.onChange((c) => {
       const ns = c.object.metadata?.name;
       if (c.type !== 'delete' && ns && inScope({ namespace: ns, name: '' }))
-        requestsInNamespace(forReader, ns).forEach((req) => enqueue(req, c.inInitialList ? 'low' : 'normal'));
+        requestsInNamespace(forReader, ns).forEach((req) => enqueue(req, queuePriority(c, req, false)));
     });
     if (decl.webhooks) webhooks.push(decl.webhooks(ctx));
     manager.add(controller);
