@@ -2,10 +2,9 @@
 // changes asked for while a write is in flight go together in the next one.
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { generateCrds, type NodeImage } from '@regatta/api';
+import type { NodeImage } from '@regatta/api';
 import { KINDS, trimForMirror } from '@regatta/bus';
 import { KubeClient, type KubeObject } from '@regatta/kube';
-import { installCrds } from '@regatta/local-cluster';
 import { StoredSizes } from './nodeimage-room.js';
 import { NodeImageWrites } from './nodeimage-writes.js';
 import { nextImageEntry } from './sync.js';
@@ -31,7 +30,6 @@ describe('NodeImageWrites', () => {
     'ten jobs’ tags asked for at once: all written, in two writes (the first alone, the nine that waited together)',
     { timeout: 60_000 },
     async () => {
-      await installCrds(inject('cluster').kubeconfig, generateCrds());
       const created = await client.create<NodeImage>({
         ...NODE_IMAGE,
         metadata: { name, labels: { 'apps.kruise.io/fake-nodeimage': 'true' } },

@@ -1,11 +1,10 @@
-// The layer every controller's scenario harness stands on: for one scenario file, the CRDs installed, a lease
-// namespace and a bus prefix of its own, a watcher, the file's programs (scoped to its namespaces by a label whose
-// value is the file's id), their webhook configurations removed after the file, and extra test nodes (tainted,
-// removed after the file). The controller's own harness adds only what is its kind's (apps/<app>/src/testing/).
+// The layer every controller's scenario harness stands on: for one scenario file, a lease namespace and a bus prefix
+// of its own, a watcher, the file's programs (scoped to its namespaces by a label whose value is the file's id),
+// their webhook configurations removed after the file, and extra test nodes (tainted, removed after the file). The
+// CRDs are installed once for the whole run (tools/testing/global-setup.ts). The controller's own harness adds only what is its kind's (apps/<app>/src/testing/).
 import { afterAll, beforeAll } from 'vitest';
-import { generateCrds } from '@regatta/api';
 import type { KubeClient } from '@regatta/kube';
-import { installCrds, type ManagedProcess } from '@regatta/local-cluster';
+import type { ManagedProcess } from '@regatta/local-cluster';
 import { scenarioCluster } from './context.js';
 import { createNamespace, randomId } from './namespaces.js';
 import { programLog, useScenarioPrograms, type ScenarioPrograms, type ServingProgram } from './programs.js';
@@ -170,7 +169,6 @@ export function useScenarioLayer(o: ScenarioLayerOptions): ScenarioLayer {
   beforeAll(async () => {
     cluster = scenarioCluster();
     client = cluster.client;
-    await installCrds(cluster.kubeconfig, generateCrds());
     const leaseNs = o.lease ? `${o.lease}-lease-${id}` : undefined;
     if (leaseNs) await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: leaseNs } });
     env = {
