@@ -6,11 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateCrds } from '@regatta/api';
 import type { KubeClient, KubeObject } from '@regatta/kube';
 import {
   applyManifests,
-  installCrds,
   isClusterScoped,
   locateBinaries,
   rbacOf,
@@ -62,7 +60,6 @@ beforeAll(async () => {
   kubectl = locateBinaries().kubectl;
   work = mkdtempSync(join(tmpdir(), 'regatta-deploy-'));
   chart = chartCopy();
-  await installCrds(kubeconfig, generateCrds());
   release = await createNamespace(client, `regatta-system-${id}`);
 }, 180_000);
 

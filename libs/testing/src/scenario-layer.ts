@@ -1,7 +1,8 @@
 // The layer every controller's scenario harness stands on: for one scenario file, a lease namespace and a bus prefix
 // of its own, a watcher, the file's programs (scoped to its namespaces by a label whose value is the file's id),
 // their webhook configurations removed after the file, and extra test nodes (tainted, removed after the file). The
-// CRDs are installed once for the whole run (tools/testing/global-setup.ts). The controller's own harness adds only what is its kind's (apps/<app>/src/testing/).
+// CRDs are installed once for the whole run (tools/testing/global-setup.ts). The controller's own harness adds only
+// what is its kind's (apps/<app>/src/testing/).
 import { afterAll, beforeAll } from 'vitest';
 import type { KubeClient } from '@regatta/kube';
 import type { ManagedProcess } from '@regatta/local-cluster';
