@@ -12,8 +12,14 @@ export { ImageService, ImagePullError, type PullOptions, type StoredImage } from
 export { imageIdOf, imageMatches, normalizeImage, parseImageRef, type ImageRef } from './image-ref.js';
 export { EXIT_AFTER_ANNOTATION, EXIT_CODE_ANNOTATION } from './runtime-state.js';
 export { PROVISIONER } from './volumes.js';
-export { SIMULATED_LABEL, PREFIX_ANNOTATION, UNSCHEDULABLE_TAINT, UNREACHABLE_TAINT } from './node-object.js';
-export { CAPACITY_ANNOTATION, NOT_READY_ANNOTATION } from './node-adoption.js';
+export {
+  SIMULATED_LABEL,
+  PREFIX_ANNOTATION,
+  SIMULATED_RUNTIME_VERSION,
+  UNSCHEDULABLE_TAINT,
+  UNREACHABLE_TAINT,
+} from './node-object.js';
+export { CAPACITY_ANNOTATION, isRealNode, NODE_KIND_LABEL, NOT_READY_ANNOTATION } from './node-adoption.js';
 export {
   NodeArgumentError,
   parseLabelArg,

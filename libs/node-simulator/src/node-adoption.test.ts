@@ -4,10 +4,11 @@ import {
   adoptionPatch,
   annotatedDown,
   configuredIndexOf,
+  NODE_KIND_LABEL,
   parseCapacity,
   shouldRunNode,
 } from './node-adoption.js';
-import { PREFIX_ANNOTATION } from './node-object.js';
+import { PREFIX_ANNOTATION, SIMULATED_RUNTIME_VERSION } from './node-object.js';
 import type { Node } from './types.js';
 
 const node = (name: string, meta: Partial<Node['metadata']> = {}, spec: Node['spec'] = {}): Node => ({
@@ -17,6 +18,12 @@ const node = (name: string, meta: Partial<Node['metadata']> = {}, spec: Node['sp
   spec,
 });
 const claimed = (name: string, prefix: string) => node(name, { annotations: { [PREFIX_ANNOTATION]: prefix } });
+const claimedReal = (name: string) =>
+  node(name, { annotations: { [PREFIX_ANNOTATION]: 'node' }, labels: { [NODE_KIND_LABEL]: 'real' } });
+const reporting = (name: string, containerRuntimeVersion: string): Node => ({
+  ...node(name),
+  status: { nodeInfo: { containerRuntimeVersion } },
+});
 
 describe('shouldRunNode', () => {
   it.each<[string, Node, boolean, boolean]>([
@@ -26,6 +33,12 @@ describe('shouldRunNode', () => {
     ['unclaimed, another name, adoptNodes off', node('worker-1'), false, false],
     ['unclaimed, another name, adoptNodes on', node('worker-1'), true, true],
     ['unclaimed but being deleted', node('node6', { deletionTimestamp: '2026-01-01T00:00:00Z' }), true, false],
+    ['labelled regatta.dev/node-kind=real, adoptNodes on', node('real-1', { labels: { [NODE_KIND_LABEL]: 'real' } }), true, false],
+    ['labelled real although named <prefix>…', node('node9', { labels: { [NODE_KIND_LABEL]: 'real' } }), false, false],
+    ['claimed for this simulator but labelled real', claimedReal('node8'), false, false],
+    ['reporting a real containerd, adoptNodes on', reporting('worker-2', 'containerd://v2.4.2'), true, false],
+    ['reporting the simulator runtime, adoptNodes on', reporting('worker-3', SIMULATED_RUNTIME_VERSION), true, true],
+    ['reporting no runtime yet, adoptNodes on', reporting('worker-4', ''), true, true],
   ])('%s', (_name, n, adoptUnclaimed, expected) => {
     expect(shouldRunNode(n, { prefix: 'node', adoptUnclaimed })).toBe(expected);
   });

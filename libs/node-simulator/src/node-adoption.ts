@@ -5,10 +5,18 @@
 //      the Node was made for it, e.g. by `regatta sandbox node add` or `NodeSimulator.addNode`), or
 //   2. the Node has no such annotation (no simulator claims it) and its name is `<prefix><anything>` or the
 //      simulator adopts unclaimed Nodes (`adoptNodes`, on in the sandbox).
+// It never runs a real node: one labelled `regatta.dev/node-kind=real` or whose kubelet reports a container runtime
+// other than the simulator's (docs/real-nodes.md). A real kubelet registers its Node with both.
 // In case 2 it claims the Node by writing the annotation with a resourceVersion precondition, so that two
 // simulators sharing a cluster never both run it.
 import { type NodeAddressing, nodeAddressing } from './addressing.js';
-import { PREFIX_ANNOTATION, missingLabels, nodeLabels, type NodeSpec } from './node-object.js';
+import {
+  PREFIX_ANNOTATION,
+  SIMULATED_RUNTIME_VERSION,
+  missingLabels,
+  nodeLabels,
+  type NodeSpec,
+} from './node-object.js';
 import type { Node } from './types.js';
 
 /** Annotation `"true"`: the node's kubelet stops reporting (as the `notReadyNodes` fault), e.g. from kubectl. */
@@ -16,6 +24,8 @@ export const NOT_READY_ANNOTATION = 'sim.regatta.dev/not-ready';
 /** Annotation `cpu=4,memory=16Gi,pods=50`: the capacity an adopted node reports (omitted keys: the defaults). */
 export const CAPACITY_ANNOTATION = 'sim.regatta.dev/capacity';
 export const ZONE_LABEL = 'topology.kubernetes.io/zone';
+/** `real` on a Node run by a real kubelet (libs/local-cluster real-node.ts); a simulator never runs it. */
+export const NODE_KIND_LABEL = 'regatta.dev/node-kind';
 
 /** Indexes for adopted nodes whose name is not `<prefix><number>`: far above any configured node count. */
 export const FOREIGN_INDEX_BASE = 1000;
@@ -28,10 +38,18 @@ export interface AdoptionPolicy {
 
 /** Whether this simulator runs the Node (see the file comment). */
 export function shouldRunNode(node: Node, p: AdoptionPolicy): boolean {
+  if (isRealNode(node)) return false;
   const claim = node.metadata.annotations?.[PREFIX_ANNOTATION];
   if (claim !== undefined) return claim === p.prefix;
   if (node.metadata.deletionTimestamp) return false;
   return p.adoptUnclaimed || (node.metadata.name ?? '').startsWith(p.prefix);
+}
+
+/** A Node a real kubelet runs: labelled `regatta.dev/node-kind=real`, or reporting a runtime that is not the simulator's. */
+export function isRealNode(node: Node): boolean {
+  if (node.metadata.labels?.[NODE_KIND_LABEL] === 'real') return true;
+  const runtime = node.status?.nodeInfo?.['containerRuntimeVersion'];
+  return runtime !== undefined && runtime !== '' && runtime !== SIMULATED_RUNTIME_VERSION;
 }
 
 /** `<prefix><k>` → k (k ≥ 1), else undefined: such a node gets the addresses the k-th configured node would. */

@@ -4,6 +4,9 @@ import type { NodeAddressing } from './addressing.js';
 import { rfc3339 } from './pod-status.js';
 import type { Node, NodeCondition, NodeImage, NodeStatus, Taint } from './types.js';
 
+/** `status.nodeInfo.containerRuntimeVersion` of every simulated node: a Node reporting another runtime has a real kubelet. */
+export const SIMULATED_RUNTIME_VERSION = 'containerd://2.1.0-regatta-sim';
+
 export const SIMULATED_LABEL = 'sim.regatta.dev/simulated';
 export const PREFIX_ANNOTATION = 'sim.regatta.dev/name-prefix';
 export const UNREACHABLE_TAINT = 'node.kubernetes.io/unreachable';
@@ -195,7 +198,7 @@ export function buildNodeStatus(
       bootID: n.bootID,
       kernelVersion: '6.1.0-regatta-sim',
       osImage: 'Regatta simulated node',
-      containerRuntimeVersion: 'containerd://2.1.0-regatta-sim',
+      containerRuntimeVersion: SIMULATED_RUNTIME_VERSION,
       kubeletVersion: n.kubeletVersion,
       kubeProxyVersion: '',
       operatingSystem: 'linux',
