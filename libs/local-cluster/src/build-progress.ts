@@ -7,12 +7,33 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { kubernetesVersion } from './binaries.js';
-import { ETCD_VERSION, HELM_VERSION, JAEGER_VERSION, NATS_VERSION } from './versions.js';
+import {
+  CNI_PLUGINS_VERSION,
+  CONTAINERD_VERSION,
+  CRANE_VERSION,
+  ETCD_VERSION,
+  HELM_VERSION,
+  JAEGER_VERSION,
+  NATS_VERSION,
+  RUNC_VERSION,
+} from './versions.js';
 
-export type BuildComponent = 'nats' | 'etcd' | 'kubernetes' | 'jaeger' | 'helm';
+export type BuildComponent =
+  | 'nats'
+  | 'etcd'
+  | 'kubernetes'
+  | 'jaeger'
+  | 'helm'
+  | 'kubelet'
+  | 'containerd'
+  | 'runc'
+  | 'cni'
+  | 'crane';
 
 /** The components the local cluster needs, in the order build.sh builds them. */
 export const CONTROL_PLANE_COMPONENTS: readonly BuildComponent[] = ['nats', 'etcd', 'kubernetes', 'jaeger'];
+/** A real node's components (docs/real-nodes.md), in the order `build.sh node` builds them. */
+export const NODE_COMPONENTS: readonly BuildComponent[] = ['containerd', 'runc', 'cni', 'crane', 'kubelet'];
 
 /** Kubernetes: the pin or the release REGATTA_KUBERNETES_VERSION names (docs/adr/0058), as build.sh builds it. */
 export const COMPONENT_VERSIONS: Readonly<Record<BuildComponent, string>> = {
@@ -21,6 +42,11 @@ export const COMPONENT_VERSIONS: Readonly<Record<BuildComponent, string>> = {
   kubernetes: kubernetesVersion(),
   jaeger: JAEGER_VERSION,
   helm: HELM_VERSION,
+  kubelet: kubernetesVersion(),
+  containerd: CONTAINERD_VERSION,
+  runc: RUNC_VERSION,
+  cni: CNI_PLUGINS_VERSION,
+  crane: CRANE_VERSION,
 };
 
 /** Seconds a cold build of each component took on 2 cores (modules downloaded and compiled). */
@@ -30,6 +56,12 @@ export const EXPECTED_BUILD_SECONDS: Readonly<Record<BuildComponent, number>> = 
   kubernetes: 780,
   jaeger: 840,
   helm: 392,
+  // measured with the control plane's Go build cache warm (kubelet shares most of kube-apiserver's packages)
+  kubelet: 60,
+  containerd: 261,
+  runc: 38,
+  cni: 33,
+  crane: 22,
 };
 
 /** The components among `wanted` whose cache folder is not complete (build.sh writes `.complete` last). */
