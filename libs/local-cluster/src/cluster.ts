@@ -332,7 +332,10 @@ async function writePki(dir: string, apiPort: number) {
     'kube-apiserver',
   );
   const admin = await ca.issueClient('regatta-admin', ['system:masters']);
+  // the API server towards kubelets (logs, exec on a real node); kubelets authorize it by SubjectAccessReview
+  const kubeletClient = await ca.issueClient('kube-apiserver-kubelet-client', ['system:masters']);
   const sa = await createSigningKey();
+  const [kubeletCert, kubeletKey] = [p('apiserver-kubelet-client.crt'), p('apiserver-kubelet-client.key')];
   const pki: PkiPaths = {
     caCert: p('ca.crt'),
     caKey: p('ca.key'),
@@ -340,6 +343,8 @@ async function writePki(dir: string, apiPort: number) {
     servingKey: p('apiserver.key'),
     serviceAccountKey: p('sa.key'),
     serviceAccountPub: p('sa.pub'),
+    kubeletClientCert: kubeletCert,
+    kubeletClientKey: kubeletKey,
   };
   await Promise.all([
     writeFile(pki.caCert, ca.certPem),
@@ -348,6 +353,8 @@ async function writePki(dir: string, apiPort: number) {
     writePrivateFile(pki.servingKey, serving.keyPem),
     writePrivateFile(pki.serviceAccountKey, sa.privateKeyPem),
     writeFile(pki.serviceAccountPub, sa.publicKeyPem),
+    writeFile(kubeletCert, kubeletClient.certPem),
+    writePrivateFile(kubeletKey, kubeletClient.keyPem),
   ]);
   const kubeconfig = join(dir, 'kubeconfig');
   await writePrivateFile(

@@ -11,6 +11,12 @@ export interface PkiPaths {
   servingKey: string;
   serviceAccountKey: string;
   serviceAccountPub: string;
+  /**
+   * The API server's client certificate towards kubelets (`logs`, `exec`, node proxy on a real node,
+   * docs/real-nodes.md); absent: the API server presents none.
+   */
+  kubeletClientCert?: string;
+  kubeletClientKey?: string;
 }
 
 export function etcdArgs(o: { dataDir: string; clientPort: number; peerPort: number }): string[] {
@@ -65,6 +71,15 @@ export function apiserverArgs(o: {
         '--audit-log-maxsize=0',
       ]
     : [];
+  // towards kubelets: a client certificate, the node's InternalIP (a real node's name resolves nowhere), the CA
+  const kubelet = o.pki.kubeletClientCert
+    ? [
+        `--kubelet-client-certificate=${o.pki.kubeletClientCert}`,
+        `--kubelet-client-key=${o.pki.kubeletClientKey ?? ''}`,
+        `--kubelet-certificate-authority=${o.pki.caCert}`,
+        '--kubelet-preferred-address-types=InternalIP',
+      ]
+    : [];
   return [
     `--etcd-servers=http://127.0.0.1:${o.etcdPort}`,
     `--secure-port=${o.securePort}`,
@@ -77,17 +92,21 @@ export function apiserverArgs(o: {
     `--service-account-key-file=${o.pki.serviceAccountPub}`,
     `--service-account-signing-key-file=${o.pki.serviceAccountKey}`,
     '--service-cluster-ip-range=10.96.0.0/16',
-    '--authorization-mode=RBAC',
+    // Node: a real node's kubelet (`system:node:<name>`) may read what its pods need and no more (upstream
+    // plugin/pkg/auth/authorizer/node); it has no opinion on anyone else, so RBAC decides as before
+    '--authorization-mode=Node,RBAC',
     '--allow-privileged=true',
     // no kubelet issues service-account tokens here, so pods must not require one
     '--disable-admission-plugins=ServiceAccount',
     // as OpenShift: an owner reference with blockOwnerDeletion needs `update` of the owner's finalizers, so the
     // programs' ServiceAccounts are checked for it (docs/adr/0054)
-    '--enable-admission-plugins=OwnerReferencesPermissionEnforcement',
+    // NodeRestriction: a kubelet may change only its own Node and its pods (docs/real-nodes.md)
+    '--enable-admission-plugins=OwnerReferencesPermissionEnforcement,NodeRestriction',
     '--enable-priority-and-fairness=false',
     '--max-requests-inflight=1000',
     '--max-mutating-requests-inflight=500',
     '--endpoint-reconciler-type=none',
+    ...kubelet,
     ...audit,
     '--v=0',
   ];

@@ -2,6 +2,7 @@ export { cacheDir, locateBinaries, locateHelm, type Binaries } from './binaries.
 export { buildControlPlane, type BuildOptions } from './build-control-plane.js';
 export {
   CONTROL_PLANE_COMPONENTS,
+  NODE_COMPONENTS,
   EXPECTED_BUILD_SECONDS,
   missingComponents,
   observeLine,
@@ -94,3 +95,8 @@ export {
   withClusterNameSuffix,
   writeServiceAccountKubeconfig,
 } from './program-rbac.js';
+export { missingNodeComponents, nodeBinaries, nodeComponentFolders, type NodeBinaries } from './node-binaries.js';
+export { RealNode, RealNodeUnsupportedError, realNodeUnavailable, type RealNodeOptions } from './real-node.js';
+export { NODE_KIND_LABEL, type NodeNetwork } from './real-node-config.js';
+export { cleanupRealNodesInDir, realNodeLeftovers, realNodeStatesIn, type RealNodeState } from './real-node-teardown.js';
+export { pushStandIns, registryPath, startRegistry, STAND_INS, type Registry, type StandIn } from './registry.js';

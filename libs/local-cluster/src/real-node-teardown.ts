@@ -1,0 +1,129 @@
+// Undoing what a real node did to the host (docs/real-nodes.md "Teardown"), from its state file alone, so that the
+// process that started it and `regatta sandbox down` (another process, later) clean up the same way. Run after the
+// kubelet stopped; it kills the containers and their shims, stops nothing else by name.
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { readFile, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { alive } from './process.js';
+import {
+  containerLogLinks,
+  kubepodsCgroups,
+  mountsUnder,
+  processesNamed,
+  shimTree,
+} from './real-node-host.js';
+
+const run = promisify(execFile);
+
+/** `<node folder>/real-node.json`: what the node changed on the host, written before it changes anything. */
+export const REAL_NODE_STATE = 'real-node.json';
+
+export interface RealNodeState {
+  name: string;
+  dir: string;
+  bridge: string;
+  containerdSocket: string;
+  podLogs: string;
+  /** `/proc/sys/net/ipv4/ip_forward` before the node started ('0' or '1'). */
+  ipForwardBefore: string;
+  /** Whether /var/lib/kubelet existed before (the kubelet writes device-plugins there whatever its root). */
+  varLibKubeletExisted: boolean;
+  /** The CNI network's name: libcni caches each attachment in /var/lib/cni/results/<network>-<container>-<if>. */
+  cniNetwork: string;
+  /** Whether /var/lib/cni existed before. */
+  varLibCniExisted: boolean;
+  /** Whether /var/log/containers existed before (the kubelet creates it whatever its root). */
+  varLogContainersExisted?: boolean;
+}
+
+export async function writeRealNodeState(s: RealNodeState): Promise<void> {
+  await writeFile(join(s.dir, REAL_NODE_STATE), JSON.stringify(s, null, 2) + '\n');
+}
+
+/** Kills every container of the node's containerd and their shims (SIGKILL; the kubelet is gone, nobody restarts them). */
+export async function killContainers(socket: string): Promise<number> {
+  const { shims, children, sockets } = shimTree(socket);
+  for (const pid of [...children, ...shims]) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  }
+  const deadline = Date.now() + 5_000;
+  while ([...children, ...shims].some(alive) && Date.now() < deadline) await sleep(50);
+  for (const f of sockets) await rm(f, { force: true }).catch(() => undefined);
+  return children.length;
+}
+
+/**
+ * Undoes the node's host side effects after its processes stopped: containers and shims killed, mounts under its folder
+ * unmounted, empty `kubepods` cgroups removed, its bridge deleted, `ip_forward` and /var/lib/kubelet as they were,
+ * its links in /var/log/containers removed. Each step goes on when another fails; returns what could not be undone.
+ */
+export async function cleanupRealNodeHost(s: RealNodeState): Promise<string[]> {
+  const left: string[] = [];
+  await killContainers(s.containerdSocket);
+  const mountinfo = await readFile('/proc/self/mountinfo', 'utf8').catch(() => '');
+  for (const m of mountsUnder(mountinfo, s.dir)) {
+    await run('umount', [m]).catch(() => run('umount', ['-l', m]).catch(() => left.push(`mount ${m}`)));
+  }
+  // what real nodes share on a host (the kubepods cgroups, ip_forward, /var/lib/kubelet) is undone by the last one
+  const last = processesNamed('kubelet').length === 0;
+  if (last) for (const cg of kubepodsCgroups()) await rmdir(cg).catch(() => undefined);
+  if (existsSync(`/sys/class/net/${s.bridge}`)) {
+    await run('ip', ['link', 'delete', s.bridge]).catch(() => left.push(`bridge ${s.bridge}`));
+  }
+  if (last && s.ipForwardBefore === '0') {
+    await writeFile('/proc/sys/net/ipv4/ip_forward', '0').catch(() => left.push('net.ipv4.ip_forward'));
+  }
+  for (const link of containerLogLinks(s.podLogs)) await unlink(link).catch(() => undefined);
+  const results = '/var/lib/cni/results';
+  if (existsSync(results)) {
+    for (const f of readdirSync(results).filter((f) => f.startsWith(`${s.cniNetwork}-`))) {
+      await rm(join(results, f), { force: true }).catch(() => undefined);
+    }
+  }
+  if (last && !s.varLibCniExisted)
+    await rm('/var/lib/cni', { recursive: true, force: true }).catch(() => undefined);
+  if (last && !s.varLibKubeletExisted)
+    await rm('/var/lib/kubelet', { recursive: true, force: true }).catch(() => undefined);
+  return left;
+}
+
+/** The states of the real nodes under a sandbox folder (`<dir>/nodes/<name>/real-node.json`). */
+export async function realNodeStatesIn(dir: string): Promise<RealNodeState[]> {
+  const nodes = join(dir, 'nodes');
+  if (!existsSync(nodes)) return [];
+  const out: RealNodeState[] = [];
+  for (const n of readdirSync(nodes)) {
+    const f = join(nodes, n, REAL_NODE_STATE);
+    if (existsSync(f)) out.push(JSON.parse(await readFile(f, 'utf8')) as RealNodeState);
+  }
+  return out;
+}
+
+/** `sandbox down`: after the sandbox's processes stopped, undo every real node's host side effects. */
+export async function cleanupRealNodesInDir(dir: string): Promise<string[]> {
+  const left: string[] = [];
+  for (const s of await realNodeStatesIn(dir)) left.push(...(await cleanupRealNodeHost(s)));
+  return left;
+}
+
+/**
+ * What of the node is still on the host: processes (containerd's shims and containers), mounts under its folder, its
+ * bridge, and — when no kubelet runs on the host any more — `kubepods` cgroups. [] after a clean teardown.
+ */
+export async function realNodeLeftovers(s: RealNodeState): Promise<string[]> {
+  const out: string[] = [];
+  const { shims, children } = shimTree(s.containerdSocket);
+  out.push(...[...shims, ...children].map((pid) => `process ${pid}`));
+  const mountinfo = await readFile('/proc/self/mountinfo', 'utf8').catch(() => '');
+  out.push(...mountsUnder(mountinfo, s.dir).map((m) => `mount ${m}`));
+  if (existsSync(`/sys/class/net/${s.bridge}`)) out.push(`bridge ${s.bridge}`);
+  if (processesNamed('kubelet').length === 0) out.push(...kubepodsCgroups().map((c) => `cgroup ${c}`));
+  return out;
+}

@@ -1,0 +1,154 @@
+// The sandbox's image registry and the stand-in images in it (docs/real-nodes.md): `crane registry serve` on
+// 127.0.0.1, and images built without Docker from the static programs in tools/images — a tar of one binary
+// (`crane append`, on no base) given its entrypoint and environment (`crane mutate`). Each tag's configuration names
+// the image, so every tag has a digest of its own and an image change is a real one.
+import { execFile } from 'node:child_process';
+import { mkdir, writeFile, copyFile, chmod } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { LocalClusterError } from './errors.js';
+import { freePort } from './ports.js';
+import { ManagedProcess } from './process.js';
+import { waitFor } from './wait.js';
+
+const run = promisify(execFile);
+const IMAGES_SRC = fileURLToPath(new URL('../../../tools/images/', import.meta.url));
+
+/** A stand-in: the program in tools/images it runs, the repository (path in the registry) and tag. */
+export interface StandIn {
+  program: 'pause' | 'http';
+  /** As a pod names it (`nginx:1.28`); the registry path adds `library/` for Docker Hub's short names. */
+  image: string;
+}
+
+/** The pause image (the pinned sandbox image) and HTTP servers under the names our docs and OpenKruise's specs use. */
+export const STAND_INS: readonly StandIn[] = [
+  { program: 'pause', image: 'registry.k8s.io/pause:3.10' },
+  ...['nginx:alpine', 'nginx:latest', 'nginx:1.27', 'nginx:1.28', 'nginx:mainline'].map(
+    (image) => ({ program: 'http', image }) as const,
+  ),
+  ...['regatta/http:v1', 'regatta/http:v2', 'regatta/http:v3'].map(
+    (image) => ({ program: 'http', image }) as const,
+  ),
+];
+
+/**
+ * Where `image` lives in the sandbox registry: the repository path a mirrored name maps to (containerd sends
+ * `docker.io/nginx` as `library/nginx`, `registry.k8s.io/pause` as `pause`).
+ */
+export function registryPath(image: string): string {
+  const slash = image.indexOf('/');
+  const first = slash < 0 ? '' : image.slice(0, slash);
+  const hasHost = first.includes('.') || first.includes(':') || first === 'localhost';
+  if (hasHost) return image.slice(slash + 1);
+  return slash < 0 ? `library/${image}` : image;
+}
+
+/** The crane command lines that build one stand-in in `registry` from a layer tar. */
+export function standInCommands(s: StandIn, registry: string, layerTar: string): string[][] {
+  const ref = `${registry}/${registryPath(s.image)}`;
+  return [
+    ['append', '--insecure', '-f', layerTar, '-t', ref],
+    [
+      'mutate',
+      '--insecure',
+      ref,
+      '--entrypoint',
+      `/${s.program}`,
+      '--env',
+      `IMAGE=${s.image}`,
+      '--set-platform',
+      'linux/amd64',
+      '-t',
+      ref,
+    ],
+  ];
+}
+
+export interface Registry {
+  /** `127.0.0.1:PORT`. */
+  address: string;
+  process: ManagedProcess;
+}
+
+/** Starts `crane registry serve` (in memory) on a free loopback port and waits until it answers `/v2/`. */
+export async function startRegistry(o: {
+  crane: string;
+  logFile: string;
+  keepAfterExit?: boolean;
+}): Promise<Registry> {
+  const port = await freePort();
+  const address = `127.0.0.1:${port}`;
+  const p = ManagedProcess.start(
+    {
+      name: 'registry',
+      command: o.crane,
+      args: ['registry', 'serve', '--address', address],
+      logFile: o.logFile,
+    },
+    { keepAfterExit: o.keepAfterExit ?? false },
+  );
+  await waitFor(
+    `the registry on ${address}`,
+    async () => {
+      p.assertRunning();
+      return (await fetch(`http://${address}/v2/`)).status === 200;
+    },
+    { timeoutMs: 15_000, intervalMs: 100 },
+  );
+  return { address, process: p };
+}
+
+/**
+ * Builds tools/images' programs (static, no cgo) into `<workDir>/bin`, a layer tar of each, and pushes every stand-in
+ * to the registry. Needs Go (as the node's build does).
+ */
+export async function pushStandIns(o: {
+  crane: string;
+  registry: string;
+  workDir: string;
+  standIns?: readonly StandIn[];
+}): Promise<string[]> {
+  const standIns = o.standIns ?? STAND_INS;
+  const bin = join(o.workDir, 'bin');
+  await mkdir(bin, { recursive: true });
+  const programs = [...new Set(standIns.map((s) => s.program))];
+  try {
+    await run(
+      'go',
+      ['build', '-trimpath', '-ldflags', '-s -w', '-o', `${bin}/`, ...programs.map((p) => `./${p}`)],
+      {
+        cwd: IMAGES_SRC,
+        env: { ...process.env, CGO_ENABLED: '0', GOFLAGS: '', GOTOOLCHAIN: 'local' },
+      },
+    );
+  } catch (err) {
+    throw new LocalClusterError(
+      'REGATTA_IMAGE_BUILD',
+      `building the stand-in images (tools/images) failed: ${String(err)}`,
+    );
+  }
+  const tars = new Map<string, string>();
+  for (const program of programs) {
+    const root = join(o.workDir, 'rootfs', program);
+    await mkdir(join(root, 'tmp'), { recursive: true });
+    await chmod(join(root, 'tmp'), 0o1777);
+    await copyFile(join(bin, program), join(root, program));
+    await chmod(join(root, program), 0o755);
+    const tar = join(o.workDir, `${program}.tar`);
+    await run('tar', ['--owner=0', '--group=0', '--numeric-owner', '-C', root, '-cf', tar, '.']);
+    tars.set(program, tar);
+  }
+  const pushed: string[] = [];
+  for (const s of standIns) {
+    for (const args of standInCommands(s, o.registry, tars.get(s.program) ?? '')) {
+      await run(o.crane, args).catch((err: unknown) => {
+        throw new LocalClusterError('REGATTA_IMAGE_PUSH', `crane ${args.join(' ')} failed: ${String(err)}`);
+      });
+    }
+    pushed.push(s.image);
+  }
+  await writeFile(join(o.workDir, 'images.txt'), pushed.join('\n') + '\n');
+  return pushed;
+}
