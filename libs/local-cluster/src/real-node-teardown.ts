@@ -91,6 +91,10 @@ export async function cleanupRealNodeHost(s: RealNodeState): Promise<string[]> {
     await rm('/var/lib/cni', { recursive: true, force: true }).catch(() => undefined);
   if (last && !s.varLibKubeletExisted)
     await rm('/var/lib/kubelet', { recursive: true, force: true }).catch(() => undefined);
+  // folders made only for the shims' sockets and the kubelet's log links: removed when empty (rmdir refuses otherwise)
+  const emptied = ['/run/containerd/s', '/run/containerd'];
+  if (s.varLogContainersExisted === false) emptied.push('/var/log/containers');
+  if (last) for (const d of emptied) await rmdir(d).catch(() => undefined);
   return left;
 }
 
