@@ -2,7 +2,12 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { LocalClusterError, stopClusterInDir, UnknownProcessError } from '@regatta/local-cluster';
+import {
+  cleanupRealNodesInDir,
+  LocalClusterError,
+  stopClusterInDir,
+  UnknownProcessError,
+} from '@regatta/local-cluster';
 import { UsageError } from './controllers.js';
 import { serveHealth } from './health.js';
 import { SandboxNodeError, sandboxNodeAdd, sandboxNodeRemove } from './node-command.js';
@@ -19,6 +24,12 @@ function positiveInt(v: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1 || n > 1000)
     throw new InvalidArgumentError('must be a whole number from 1 to 1000');
+  return n;
+}
+
+function nonNegativeInt(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 8) throw new InvalidArgumentError('must be a whole number from 0 to 8');
   return n;
 }
 
@@ -53,6 +64,11 @@ sandbox
   .option('--dir <dir>', 'working folder: kubeconfig, endpoints.json, logs (default: a new temporary folder)')
   .option('--nodes <n>', 'number of simulated nodes', positiveInt, 5)
   .option(
+    '--real-nodes <n>',
+    'nodes run by a real kubelet and containerd (default: 1 where the machine can run one; 0: none)',
+    nonNegativeInt,
+  )
+  .option(
     '--bundles',
     'run the built bundles (dist/apps/<app>/main.mjs from `npm run build`) with plain node instead of the sources',
     false,
@@ -69,12 +85,13 @@ sandbox
       detach: boolean;
       dir?: string;
       nodes: number;
+      realNodes?: number;
       zones: string[];
       controllers: string;
       bundles: boolean;
     }) => {
       const dir = resolve(opts.dir ?? (await mkdtemp(join(tmpdir(), 'regatta-sandbox-'))));
-      const { cluster, endpoints } = await sandboxUp({ ...opts, dir, log });
+      const { cluster, endpoints } = await sandboxUp({ ...opts, realNodes: opts.realNodes ?? 'default', dir, log });
       if (opts.detach) {
         process.stdout.write(`${join(dir, 'endpoints.json')}\n`);
         return;
@@ -85,6 +102,7 @@ sandbox
         stopping = true;
         log('stopping…');
         await cluster.stop();
+        await cleanupRealNodesInDir(dir);
         process.exit(0);
       };
       process.on('SIGINT', () => void stop());
@@ -108,7 +126,9 @@ sandbox
   .requiredOption('--dir <dir>', 'the folder given to `sandbox up --detach`')
   .action(async (opts: { dir: string }) => {
     const stopped = await stopClusterInDir(resolve(opts.dir));
-    log(`stopped ${stopped.length} processes`);
+    // after the kubelets and containerds stopped: their containers, mounts, bridges, cgroups
+    const left = await cleanupRealNodesInDir(resolve(opts.dir));
+    log(`stopped ${stopped.length} processes${left.length ? `; could not undo: ${left.join(', ')}` : ''}`);
   });
 
 sandbox

@@ -17,7 +17,8 @@ describe('regatta sandbox', () => {
     const dir = await mkdtemp(join(tmpdir(), 'regatta-sandbox-test-'));
     const up = await run(
       process.execPath,
-      [regatta, 'sandbox', 'up', '--detach', '--dir', dir, '--nodes', '3', '--zones', 'east,west'],
+      // simulated nodes only: the real node has its own scenario (docs/real-nodes.md)
+      [regatta, 'sandbox', 'up', '--detach', '--dir', dir, '--nodes', '3', '--zones', 'east,west', '--real-nodes', '0'],
       {
         timeout: 180_000,
       },
@@ -228,6 +229,8 @@ describe('regatta sandbox', () => {
       dir,
       '--nodes',
       '1',
+      '--real-nodes',
+      '0',
       '--controllers',
       'none',
     ]);

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import {
   buildControlPlane,
   cacheDir,
+  cleanupRealNodesInDir,
   CONTROL_PLANE_COMPONENTS,
   ENDPOINTS_FILE,
   freePorts,
@@ -21,6 +22,7 @@ import { KubeConfig, CoreV1Api, type KubernetesObject } from '@kubernetes/client
 import { bucketName, KINDS, registrationKey } from '@regatta/bus';
 import { parseAllDocuments } from 'yaml';
 import { appEntry, resolveControllers, UsageError } from './controllers.js';
+import { startRealNodes } from './real-nodes.js';
 
 export interface SandboxOptions {
   dir: string;
@@ -28,6 +30,11 @@ export interface SandboxOptions {
   zones: string[];
   controllers: string;
   detach: boolean;
+  /**
+   * Real nodes beside the simulated ones (`--real-nodes`); `'default'`: one where the machine can run it (the CLI's
+   * default); absent: none.
+   */
+  realNodes?: number | 'default' | undefined;
   /** Run the apps' built bundles (`npm run build`) with plain node: what is measured is what ships. */
   bundles?: boolean;
   log: (line: string) => void;
@@ -42,6 +49,10 @@ export interface ProgramEndpoint {
 
 export interface SandboxEndpoints extends ClusterEndpoints {
   nodes: string[];
+  /** Nodes run by a real kubelet and containerd (docs/real-nodes.md). */
+  realNodes: string[];
+  /** The image registry the real nodes pull from (`127.0.0.1:PORT`), when there is one. */
+  registry?: string;
   programs: ProgramEndpoint[];
 }
 
@@ -132,6 +143,10 @@ export async function sandboxUp(
     ]);
     await waitForReadyNodes(kubeconfig, nodeNames, cluster);
     o.log(`${o.nodes} nodes Ready over zones ${o.zones.join(', ')}`);
+    const realNodes = await startRealNodes(
+      { requested: o.realNodes === 'default' ? undefined : (o.realNodes ?? 0), zones: o.zones, detach: o.detach, log: o.log },
+      cluster,
+    );
 
     const apps = [...(selection.watcher ? ['watcher'] : []), ...selection.controllers];
     for (const app of apps) {
@@ -179,12 +194,19 @@ export async function sandboxUp(
       o.log(`${nodeNames.length} image pull agents ready (one per node)`);
     }
 
-    const endpoints: SandboxEndpoints = { ...cluster.endpoints, nodes: nodeNames, programs };
+    const endpoints: SandboxEndpoints = {
+      ...cluster.endpoints,
+      nodes: nodeNames,
+      realNodes: realNodes.map((n) => n.name),
+      ...(realNodes[0] ? { registry: realNodes[0].registry } : {}),
+      programs,
+    };
     await writePrivateFile(join(o.dir, ENDPOINTS_FILE), JSON.stringify(endpoints, null, 2) + '\n');
     o.log(`sandbox ready in ${((Date.now() - t0) / 1000).toFixed(1)} s: export KUBECONFIG=${kubeconfig}`);
     return { cluster, endpoints };
   } catch (err) {
     await cluster.stop();
+    await cleanupRealNodesInDir(o.dir);
     throw err;
   }
 }
