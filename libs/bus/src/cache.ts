@@ -2,6 +2,7 @@ import type { KV, KvWatchEntry } from '@nats-io/kv';
 import { bucketWatchFailure, openMirrorBucket } from './bucket.js';
 import type { Bus } from './connection.js';
 import { decodeEnvelope } from './envelope.js';
+import { SetAsideKeys, setAsideReason, type SetAsideEntry } from './set-aside.js';
 import type { Change, KubeObject } from '@regatta/kube';
 import { LISTED_KEY, bucketName, objectKey, type KindRef } from './kinds.js';
 
@@ -30,7 +31,19 @@ export interface CacheOptions {
    * object, which nothing else holds, and may return it changed or a new one.
    */
   transform?: (obj: KubeObject) => KubeObject;
+  /**
+   * Told once per key and revision when a bucket entry cannot be applied (not an envelope, or an object the keep,
+   * transform or index functions cannot read): the entry is set aside, the key keeps its last good object, and the
+   * rest of the kind goes on (docs/adr/0068-a-bad-bus-entry-is-set-aside.md).
+   */
+  onSetAside?: (entry: SetAsideEntry) => void;
 }
+
+/** An entry's index values, by index name, computed before the entry is stored. */
+type IndexValues = readonly (readonly [string, string[]])[];
+
+/** What an entry is once read: an object to store, one the cache does not keep, or the version it holds. */
+type EntryRead<T> = { object: T; observedAt: number; indexValues: IndexValues } | 'not-kept' | 'unchanged';
 
 /** Built-in indexes. */
 export const INDEX_NAMESPACE = 'namespace';
@@ -53,6 +66,9 @@ export class Cache<T extends KubeObject = KubeObject> {
   /** The bucket's initial values were read (once), and it says the watcher listed the kind ({@link LISTED_KEY}). */
   private initialRead = false;
   private listed = false;
+  /** The current watch has read the bucket's contents and is following it (false while re-watching). */
+  private following = false;
+  private readonly setAside = new SetAsideKeys();
   private readonly syncWaiters: (() => void)[] = [];
   private currentWatch?: { stop(): void };
   private loop?: Promise<void>;
@@ -85,6 +101,20 @@ export class Cache<T extends KubeObject = KubeObject> {
 
   get hasSynced(): boolean {
     return this.synced;
+  }
+
+  /**
+   * Whether the cache follows its bucket now: synced, and its current watch has read the bucket's contents again
+   * after any interruption. A controller acts only on caches in sync (docs/adr/0068): a cache whose watch keeps
+   * failing holds old objects, and acting on them creates what already exists.
+   */
+  get inSync(): boolean {
+    return this.synced && this.following;
+  }
+
+  /** How many keys hold a value set aside (their last good object, or none, is what the cache shows). */
+  get setAsideCount(): number {
+    return this.setAside.size;
   }
 
   waitForSync(): Promise<void> {
@@ -158,17 +188,23 @@ export class Cache<T extends KubeObject = KubeObject> {
       initial = false;
       // keys that vanished while we were not watching
       for (const key of [...this.objects.keys()]) if (!seen.has(key)) this.remove(key);
+      for (const key of this.setAside.keys()) if (!seen.has(key)) this.setAside.clear(key);
       this.initialRead = true;
+      this.following = true;
       this.syncIfListed();
     };
-    const status = await kv.status();
-    if (status.values === 0) finishInitial();
-    const it = await kv.watch();
-    this.currentWatch = it;
-    if (this.stopped) it.stop();
-    for await (const e of it) {
-      this.apply(e, initial ? seen : undefined);
-      if (initial && (!e.delta || e.isUpdate)) finishInitial();
+    try {
+      const status = await kv.status();
+      if (status.values === 0) finishInitial();
+      const it = await kv.watch();
+      this.currentWatch = it;
+      if (this.stopped) it.stop();
+      for await (const e of it) {
+        this.apply(e, initial ? seen : undefined);
+        if (initial && (!e.delta || e.isUpdate)) finishInitial();
+      }
+    } finally {
+      this.following = false;
     }
   }
 
@@ -186,30 +222,58 @@ export class Cache<T extends KubeObject = KubeObject> {
       return;
     }
     if (e.operation !== 'PUT') {
+      this.setAside.clear(e.key);
       this.remove(e.key);
       return;
     }
-    const env = decodeEnvelope<T>(this.bucket, e.key, e.value);
     seen?.add(e.key);
-    if (this.options.keep && !this.options.keep(env.object)) {
+    const old = this.objects.get(e.key);
+    let read: EntryRead<T>;
+    try {
+      read = this.read(e, old);
+    } catch (error) {
+      // one entry never stops the kind: the key keeps its last good object (docs/adr/0068)
+      if (this.setAside.add(e.key, e.revision))
+        this.options.onSetAside?.({
+          bucket: this.bucket,
+          key: e.key,
+          revision: e.revision,
+          reason: setAsideReason(error),
+          error,
+        });
+      return;
+    }
+    this.setAside.clear(e.key);
+    if (read === 'unchanged') return;
+    if (read === 'not-kept') {
       this.remove(e.key);
       return;
     }
-    const old = this.objects.get(e.key);
+    this.store(e.key, read.object, old, read.indexValues);
+    this.emit({
+      type: old ? 'update' : 'add',
+      object: read.object,
+      ...(old ? { old } : {}),
+      lagMs: Date.now() - read.observedAt,
+      ...(this.synced ? {} : { inInitialList: true }),
+    });
+  }
+
+  /**
+   * Everything about an entry that can fail, before anything is changed: decoding, keeping, transforming and
+   * indexing. Throws for an entry to set aside.
+   */
+  private read(e: KvWatchEntry, old: T | undefined): EntryRead<T> {
+    const env = decodeEnvelope<T>(this.bucket, e.key, e.value);
+    if (this.options.keep && !this.options.keep(env.object)) return 'not-kept';
     if (
       old?.metadata?.resourceVersion &&
       old.metadata.resourceVersion === env.object.metadata?.resourceVersion
     )
-      return;
+      return 'unchanged';
     const object = this.options.transform ? (this.options.transform(env.object) as T) : env.object;
-    this.store(e.key, object, old);
-    this.emit({
-      type: old ? 'update' : 'add',
-      object,
-      ...(old ? { old } : {}),
-      lagMs: Date.now() - env.observedAt,
-      ...(this.synced ? {} : { inInitialList: true }),
-    });
+    const indexValues = [...this.indexers].map(([name, fn]) => [name, fn(object)] as const);
+    return { object, observedAt: env.observedAt, indexValues };
   }
 
   private remove(key: string): void {
@@ -220,10 +284,10 @@ export class Cache<T extends KubeObject = KubeObject> {
     this.emit({ type: 'delete', object: old, old });
   }
 
-  private store(key: string, obj: T, old?: T): void {
+  private store(key: string, obj: T, old: T | undefined, indexValues: IndexValues): void {
     if (old) this.unindex(key, old);
     this.objects.set(key, obj);
-    for (const [name, fn] of this.indexers) this.indexAdd(this.indexes.get(name)!, fn(obj), key);
+    for (const [name, values] of indexValues) this.indexAdd(this.indexes.get(name)!, values, key);
   }
 
   private unindex(key: string, obj: T): void {

@@ -80,6 +80,7 @@ export {
 export { MirrorWriter } from './writer.js';
 export { KeyedPipeline, PUT_WINDOW, type Admitted } from './keyed-pipeline.js';
 export { ObjectWatch, type ObjectWatchOptions } from './object-watch.js';
+export type { SetAsideEntry, SetAsideReason } from './set-aside.js';
 export {
   AUTH_CALLOUT_SUBJECT,
   calloutResponse,

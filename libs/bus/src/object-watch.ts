@@ -1,17 +1,20 @@
 // One object of a mirror bucket, watched on its own: a KV watch filtered on its key, so a program with bus
 // credentials for that one key (a node agent reading its own NodeImage) needs no right to the rest of the bucket.
 // After any interruption it watches again and reports the current value (or its absence).
-import type { KV } from '@nats-io/kv';
+import type { KV, KvEntry } from '@nats-io/kv';
 import type { KubeObject } from '@regatta/kube';
 import { bucketWatchFailure } from './bucket.js';
 import type { Bus } from './connection.js';
 import { decodeEnvelope } from './envelope.js';
 import { bucketName, objectKey, type KindRef } from './kinds.js';
+import { SetAsideKeys, setAsideReason, type SetAsideEntry } from './set-aside.js';
 
 export interface ObjectWatchOptions {
   onError?: (err: unknown) => void;
   /** Delay before watching again after the watch ended or failed. Default 500 ms. */
   rewatchDelayMs?: number;
+  /** Told once per revision of a value that is not an envelope; the object stays as last seen (docs/adr/0068). */
+  onSetAside?: (entry: SetAsideEntry) => void;
 }
 
 export class ObjectWatch<T extends KubeObject = KubeObject> {
@@ -19,6 +22,7 @@ export class ObjectWatch<T extends KubeObject = KubeObject> {
   private stopped = false;
   private synced = false;
   private readonly syncWaiters: (() => void)[] = [];
+  private readonly setAside = new SetAsideKeys();
   private watch?: { stop(): void };
   private loop?: Promise<void>;
 
@@ -100,21 +104,44 @@ export class ObjectWatch<T extends KubeObject = KubeObject> {
     void kv.get(this.key).then(
       (e) => {
         if (!initial) return;
-        if (e && e.operation === 'PUT') this.set(decodeEnvelope<T>(this.bucket, e.key, e.value).object);
-        else this.set(undefined);
+        this.apply(e);
         markSynced();
       },
       (err: unknown) => this.options.onError?.(err),
     );
     try {
       for await (const e of it) {
-        if (e.operation !== 'PUT') this.set(undefined);
-        else this.set(decodeEnvelope<T>(this.bucket, e.key, e.value).object);
+        this.apply(e);
         markSynced();
       }
     } finally {
       initial = false;
     }
+  }
+
+  /** A value read (none: the key is absent); one that is not an envelope is set aside, once per revision. */
+  private apply(e: KvEntry | null): void {
+    if (!e || e.operation !== 'PUT') {
+      this.setAside.clear(this.key);
+      this.set(undefined);
+      return;
+    }
+    let obj: T;
+    try {
+      obj = decodeEnvelope<T>(this.bucket, e.key, e.value).object;
+    } catch (error) {
+      if (this.setAside.add(this.key, e.revision))
+        this.options.onSetAside?.({
+          bucket: this.bucket,
+          key: e.key,
+          revision: e.revision,
+          reason: setAsideReason(error),
+          error,
+        });
+      return;
+    }
+    this.setAside.clear(this.key);
+    this.set(obj);
   }
 
   private set(obj: T | undefined): void {

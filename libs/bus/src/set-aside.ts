@@ -43,6 +43,11 @@ export class SetAsideKeys {
     this.revisions.delete(key);
   }
 
+  /** A copy: a caller may clear keys while iterating. */
+  keys(): string[] {
+    return [...this.revisions.keys()];
+  }
+
   has(key: string): boolean {
     return this.revisions.has(key);
   }

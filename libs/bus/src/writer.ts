@@ -94,6 +94,18 @@ export class MirrorWriter {
     return gone;
   }
 
+  /**
+   * The resourceVersion a bucket value holds; '' for a value that is not an envelope (docs/adr/0068), so that the
+   * next list writes the object over it: a watcher's restart repairs what caches had to set aside.
+   */
+  private storedVersion(key: string, value: Uint8Array): string {
+    try {
+      return decodeEnvelope(this.bucket, key, value).object.metadata?.resourceVersion ?? '';
+    } catch {
+      return '';
+    }
+  }
+
   private async loadVersions(): Promise<void> {
     const status = await this.kv.status();
     if (status.values === 0) return;
@@ -101,12 +113,7 @@ export class MirrorWriter {
     try {
       for await (const e of it) {
         if (e.key === LISTED_KEY) this.listed = e.operation === 'PUT';
-        else if (e.operation === 'PUT') {
-          this.versions.set(
-            e.key,
-            decodeEnvelope(this.bucket, e.key, e.value).object.metadata?.resourceVersion ?? '',
-          );
-        }
+        else if (e.operation === 'PUT') this.versions.set(e.key, this.storedVersion(e.key, e.value));
         if (!e.delta) break;
       }
     } finally {

@@ -116,7 +116,15 @@ export class NodeImageAgent {
       o.log.debug({ resourceVersion: obj?.metadata.resourceVersion }, 'NodeImage spec changed');
       this.specChangedAt = Date.now();
       this.schedule(0);
-    }, { onError: (err) => o.log.warn({ err }, 'NodeImage watch interrupted') });
+    }, {
+      onError: (err) => o.log.warn({ err }, 'NodeImage watch interrupted'),
+      // the pulls go on from the NodeImage as last read (docs/adr/0068)
+      onSetAside: (e) =>
+        o.log.error(
+          { bucket: e.bucket, key: e.key, revision: e.revision, reason: e.reason, err: e.error },
+          'the NodeImage on the bus cannot be read and is set aside; pulling from the last one read until the watcher writes it again',
+        ),
+    });
   }
 
   get hasSynced(): boolean {

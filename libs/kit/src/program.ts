@@ -17,6 +17,7 @@ import {
   type Request,
 } from '@regatta/runtime';
 import { runProgram, type Program } from './bootstrap.js';
+import { cacheSyncMetrics, holdWhileOutOfSync } from './cache-sync.js';
 import type { ControllerDeclaration, ProgramContext, Readers, WebhookDeclaration } from './declaration.js';
 import {
   NAMESPACES,
@@ -78,11 +79,13 @@ async function setUpControllers(
   onStop(() => registration.stop());
   const onError = (err: unknown) => log.warn({ err }, 'cache trouble; re-watching');
   const caches = new Map<string, Cache>();
+  const onSetAside = cacheSyncMetrics(registry, caches, log);
   for (const c of cachesOfAll(decls, !!scope)) {
     caches.set(
       c.name,
       new Cache(bus, c.kind, {
         onError,
+        onSetAside: onSetAside(c.name),
         ...(c.keep ? { keep: c.keep } : {}),
         // only the fields the program's controllers read (docs/adr/0060-pod-projection.md)
         ...(c.project ? { transform: projection(c.project) } : {}),
@@ -121,7 +124,8 @@ async function setUpControllers(
     };
     const controller = new Controller({
       name: decl.options.name,
-      reconciler: decl.reconciler(ctx),
+      // never on a cache that is not in sync with the bus (docs/adr/0068)
+      reconciler: holdWhileOutOfSync(decl.reconciler(ctx), caches, log.child({ controller: decl.options.name })),
       maxConcurrentReconciles: decl.options.maxConcurrentReconciles ?? 1,
       registry,
       logger: log,

@@ -84,6 +84,8 @@ export interface CloneSetScenarios {
   controllerLog(): string;
   /** What the running cloneset program's `/metrics` answers. */
   metrics(): Promise<string>;
+  /** The file's bus: the NATS URL and the prefix of the buckets its watcher writes and its program reads. */
+  readonly bus: { readonly servers: string; readonly prefix: string };
   /** The spans (operation name and tags) Jaeger holds for the CloneSet's last rollout trace ([] until exported). */
   rolloutSpans(ns: string, name: string): Promise<JaegerSpan[]>;
   /** Waits until the status describes the CloneSet's current generation. */
@@ -140,6 +142,9 @@ export function useCloneSetScenarios(
     },
     controllerLog: () => layer.controllerLog(),
     metrics: async () => (await fetch(`${layer.controllerHealth}/metrics`)).text(),
+    get bus() {
+      return { servers: layer.nats, prefix: layer.env['REGATTA_BUS_PREFIX'] ?? '' };
+    },
     rolloutSpans: async (ns, name) => rolloutTraceSpans(layer.jaegerQuery, await cloneSet(ns, name)),
     observed: (ns, name) => waitObserved(() => cloneSet(ns, name)),
     async settled(ns, name, replicas, timeoutMs = 60_000) {
