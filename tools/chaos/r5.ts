@@ -212,9 +212,21 @@ export async function checkLeastPrivilege(w: World, o: R5Options): Promise<Check
       await akv.put(objectKey(undefined, own), '{}');
     });
     await expectRefused(`agent of ${own}: subscribe to other programs' inboxes`, async () => {
+      // allowed, the subscription receives a message published to another program's inbox (then: ALLOWED); refused,
+      // the server closes it or delivers nothing (a timeout counts as refused)
       const sub = agent.nc.subscribe('_INBOX.>');
-      await sub.closed;
-      throw new Error('permission (subscription closed)');
+      const delivered = (async () => {
+        for await (const _ of sub) return true;
+        return false;
+      })();
+      delivered.catch(() => undefined); // awaited below; a refusal may end it before then
+      try {
+        await agent.nc.flush();
+        watcher.nc.publish(`_INBOX.chaos-r5-${randomBytes(6).toString('hex')}`, 'r5');
+        if (!(await delivered)) throw new Error('permission (subscription closed)');
+      } finally {
+        sub.unsubscribe();
+      }
     });
 
     // 3. Secrets: mirrored for a registration (the watcher has its hash key), searched for in every value
