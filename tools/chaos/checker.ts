@@ -127,7 +127,9 @@ export type ViolationKind =
   /** R1: the watcher's mirror on the bus did not come to agree with the API server. */
   | 'mirror'
   /** R1 (SidecarSet): a selected pod without its sidecars (PodView.lacks), whenever it was seen. */
-  | 'no-sidecar';
+  | 'no-sidecar'
+  /** R7: a bad bus value not set aside and counted, a cache left out of sync, or the bad value never repaired. */
+  | 'bus';
 
 export interface Violation {
   kind: ViolationKind;

@@ -1,4 +1,4 @@
-// `npm run chaos [-- --only=R4,R6,R1] [-- --rollouts=N] [-- --pods=MIN-MAX] [-- --r1-kinds=cloneset,asts]
+// `npm run chaos [-- --only=R4,R6,R7,R1] [-- --rollouts=N] [-- --pods=MIN-MAX] [-- --r1-kinds=cloneset,asts]
 // [-- --r1-parallel=N] [-- --keep]`:
 // Regatta's reliability suite (docs/reliability.md, docs/adr/0043). Starts its own control plane and nats-server in a
 // temp folder, the node simulator, and the watcher and the controller programs the checks need (CloneSet, R1's
@@ -26,6 +26,7 @@ import { R3_PROGRAMS } from './r3-programs.js';
 import { checkLeakedExpectation } from './r4.js';
 import { checkLeastPrivilege } from './r5.js';
 import { checkRestartMidRollout } from './r6.js';
+import { checkBadBusValue } from './r7.js';
 import { passed, renderResults, type CheckResult } from './report.js';
 import { buildBundles, startWorld, type World } from './world.js';
 import { WORKLOADS } from './workloads/index.js';
@@ -150,21 +151,23 @@ try {
         ? await checkLeakedExpectation(w, obs, { pods: args.r4Pods })
         : id === 'R6'
           ? await checkRestartMidRollout(w, obs, { pods: args.r6Pods })
-          : id === 'R3'
-            ? await checkBlastRadius(w, { pods: args.r3Pods })
-            : id === 'R2'
-              ? await checkFuzzedAdmission(w, {
-                  perKind: args.fuzz,
-                  seed: args.seed,
-                  dir,
-                  kinds: args.r2Kinds,
-                  concurrency: args.r2Concurrency,
-                })
-              : await checkLeastPrivilege(w, {
-                  auth: natsAuth,
-                  natsUrl: natsUrl,
-                  agentNodes: [...R5_AGENT_NODES],
-                });
+          : id === 'R7'
+            ? await checkBadBusValue(w, obs, { pods: args.r6Pods, natsUrl, watcherUser: natsAuth.watcher })
+            : id === 'R3'
+              ? await checkBlastRadius(w, { pods: args.r3Pods })
+              : id === 'R2'
+                ? await checkFuzzedAdmission(w, {
+                    perKind: args.fuzz,
+                    seed: args.seed,
+                    dir,
+                    kinds: args.r2Kinds,
+                    concurrency: args.r2Concurrency,
+                  })
+                : await checkLeastPrivilege(w, {
+                    auth: natsAuth,
+                    natsUrl: natsUrl,
+                    agentNodes: [...R5_AGENT_NODES],
+                  });
   for (const id of args.only) {
     console.log(`\n== ${id} (load average ${load()})`);
     const before = results.length;

@@ -26,6 +26,8 @@ export interface Outage {
 
 export class SupervisedProgram {
   p: ManagedProcess | undefined;
+  /** `http://127.0.0.1:PORT` of the running process's probes and `/metrics`. */
+  health: string | undefined;
   readonly crashes: Crash[] = [];
   private expectExit = false;
   private stopping = false;
@@ -73,6 +75,7 @@ export class SupervisedProgram {
     });
     const p = s.process;
     this.p = p;
+    this.health = s.health;
     this.expectExit = false;
     void p.exited.then(async (code) => {
       if (this.expectExit || this.stopping || this.p !== p) return;
