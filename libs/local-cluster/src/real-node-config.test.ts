@@ -82,6 +82,7 @@ describe('kubelet', () => {
         tlsCertFile: '/crt',
         tlsKeyFile: '/key',
         taints: [{ key: 'regatta-test-real', value: 'yes', effect: 'NoSchedule' }],
+        cgroupRoot: '/rgtabcd',
       }),
     ) as Record<string, unknown>;
     expect(cfg).toMatchObject({
@@ -91,7 +92,7 @@ describe('kubelet', () => {
       readOnlyPort: 0,
       failCgroupV1: false,
       cgroupDriver: 'cgroupfs',
-      cgroupRoot: '/',
+      cgroupRoot: '/rgtabcd',
       enforceNodeAllocatable: [],
       authentication: {
         anonymous: { enabled: false },

@@ -176,11 +176,14 @@ export interface KubeletSettings {
   tlsCertFile: string;
   tlsKeyFile: string;
   taints: { key: string; value?: string; effect: string }[];
+  /** The node's own cgroup root (`/<name>`, made by real-node-host.ts createNodeCgroupRoot). */
+  cgroupRoot: string;
 }
 
 /**
  * The KubeletConfiguration (kubelet.config.k8s.io/v1beta1). What matters on this machine kind: `failCgroupV1: false`
- * (cgroup v1 is deprecated upstream; kubelet ≥ 1.35 refuses it otherwise), cgroupfs, `cgroupRoot: /`, nothing
+ * (cgroup v1 is deprecated upstream; kubelet ≥ 1.35 refuses it otherwise), cgroupfs, a cgroup root of the node's own
+ * (two kubelets sharing `/kubepods` would remove each other's pod cgroups), nothing
  * enforced on node allocatable, eviction and image GC thresholds a shared disk never crosses. Authentication: client
  * certificates of the cluster CA and bearer tokens by webhook; authorization by SubjectAccessReview; no anonymous access.
  */
@@ -218,7 +221,7 @@ authorization:
 failCgroupV1: false
 cgroupDriver: cgroupfs
 cgroupsPerQOS: true
-cgroupRoot: /
+cgroupRoot: ${q(s.cgroupRoot)}
 enforceNodeAllocatable: []
 containerRuntimeEndpoint: ${q(sock)}
 imageServiceEndpoint: ${q(sock)}

@@ -1,5 +1,10 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  createNodeCgroupRoot,
+  nodeCgroups,
   isShimOf,
   mountsUnder,
   realNodeUnsupportedReason,
@@ -79,5 +84,27 @@ describe('shim sockets', () => {
     expect(shimIdentity(cmd)).toEqual({ namespace: 'k8s.io', id: 'abc' });
     // sha256("/s/c.sock/k8s.io/abc")
     expect(shimSocketFile('/s/c.sock', 'k8s.io', 'abc')).toMatch(/^\/run\/containerd\/s\/[0-9a-f]{64}$/);
+  });
+});
+
+describe('a node cgroup root', () => {
+  it('is made in every cgroup v1 hierarchy (cpuset with its parent CPUs and memory nodes) and listed children before parents', () => {
+    const root = mkdtempSync(join(tmpdir(), 'cg-'));
+    for (const h of ['cpu', 'cpuset', 'memory']) {
+      mkdirSync(join(root, h));
+      writeFileSync(join(root, h, 'cgroup.procs'), '');
+    }
+    writeFileSync(join(root, 'cpuset', 'cpuset.cpus'), '0-1\n');
+    writeFileSync(join(root, 'cpuset', 'cpuset.mems'), '0\n');
+    createNodeCgroupRoot('rgtabcd', root);
+    expect(readFileSync(join(root, 'cpuset', 'rgtabcd', 'cpuset.cpus'), 'utf8')).toBe('0-1\n');
+    mkdirSync(join(root, 'memory', 'rgtabcd', 'kubepods', 'burstable'), { recursive: true });
+    const listed = nodeCgroups('rgtabcd', root);
+    const at = (...p: string[]) => listed.indexOf(join(root, 'memory', 'rgtabcd', ...p));
+    expect(at('kubepods', 'burstable')).toBeGreaterThanOrEqual(0);
+    expect(at('kubepods', 'burstable')).toBeLessThan(at('kubepods'));
+    expect(at('kubepods')).toBeLessThan(at());
+    expect(listed).toContain(join(root, 'cpu', 'rgtabcd'));
+    expect(listed).not.toContain(join(root, 'cpu'));
   });
 });

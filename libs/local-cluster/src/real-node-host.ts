@@ -1,7 +1,7 @@
 // What a real node needs of the host, and what it leaves there that its teardown undoes (docs/real-nodes.md): pure
 // parts (the reason a host cannot run one, mounts under a folder, a shim's command line) and the host reads behind them.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface HostFacts {
@@ -120,13 +120,14 @@ export function shimTree(socket: string): { shims: number[]; children: number[];
 }
 
 /**
- * The `kubepods` cgroup folders of every hierarchy (cgroup v1: one per controller; v2: the unified one), each with its
- * sub-folders, deepest first: the order `rmdir` removes them in (a cgroup still holding a process stays).
+ * The cgroup folders named `top` (a node's cgroup root, e.g. `rgt1a2b3c4d`) in every hierarchy (cgroup v1: one per
+ * controller; v2: the unified one), each with its sub-folders, deepest first: the order `rmdir` removes them in (a
+ * cgroup still holding a process stays).
  */
-export function kubepodsCgroups(root = '/sys/fs/cgroup'): string[] {
+export function nodeCgroups(top: string, root = '/sys/fs/cgroup'): string[] {
   if (!existsSync(root)) return [];
-  const tops = [join(root, 'kubepods')];
-  for (const h of readdirSync(root)) tops.push(join(root, h, 'kubepods'));
+  const tops = [join(root, top)];
+  for (const h of readdirSync(root)) tops.push(join(root, h, top));
   const out: string[] = [];
   const walk = (d: string) => {
     let entries: string[];
@@ -142,6 +143,36 @@ export function kubepodsCgroups(root = '/sys/fs/cgroup'): string[] {
   };
   for (const t of tops) if (existsSync(t)) walk(t);
   return out;
+}
+
+/**
+ * Creates a node's cgroup root `top` in every hierarchy before its kubelet starts (the kubelet refuses a `cgroupRoot`
+ * missing in any subsystem: upstream pkg/kubelet/cm/container_manager_linux.go), so that two real nodes on one host
+ * never share `/kubepods` (each kubelet removes pod cgroups it does not know). cgroup v1's cpuset gets its parent's
+ * CPUs and memory nodes; on a cgroup v2 host the root's controllers are enabled below it.
+ */
+export function createNodeCgroupRoot(top: string, root = '/sys/fs/cgroup'): void {
+  const v2 = existsSync(join(root, 'cgroup.controllers'));
+  if (v2) {
+    mkdirSync(join(root, top), { recursive: true });
+    const controllers = readFileSync(join(root, 'cgroup.subtree_control'), 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean);
+    if (controllers.length)
+      writeFileSync(join(root, top, 'cgroup.subtree_control'), controllers.map((c) => `+${c}`).join(' '));
+    return;
+  }
+  for (const h of readdirSync(root, { withFileTypes: true })) {
+    if (!h.isDirectory() && !h.isSymbolicLink()) continue;
+    const dir = join(root, h.name);
+    if (!existsSync(join(dir, 'cgroup.procs'))) continue;
+    mkdirSync(join(dir, top), { recursive: true });
+    if (existsSync(join(dir, 'cpuset.cpus'))) {
+      for (const f of ['cpuset.cpus', 'cpuset.mems'])
+        writeFileSync(join(dir, top, f), readFileSync(join(dir, f), 'utf8'));
+    }
+  }
 }
 
 /** The links in `/var/log/containers` (the kubelet writes them whatever its root) that point into `podLogs`. */

@@ -8,13 +8,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { alive } from './process.js';
-import {
-  containerLogLinks,
-  kubepodsCgroups,
-  mountsUnder,
-  processesNamed,
-  shimTree,
-} from './real-node-host.js';
+import { containerLogLinks, nodeCgroups, mountsUnder, processesNamed, shimTree } from './real-node-host.js';
 
 const run = promisify(execFile);
 
@@ -23,10 +17,14 @@ export const REAL_NODE_STATE = 'real-node.json';
 
 export interface RealNodeState {
   name: string;
+  /** When the node started (ms): nodes are undone newest first, so the first one restores what it found. */
+  startedAt?: number;
   dir: string;
   bridge: string;
   containerdSocket: string;
   podLogs: string;
+  /** The node's cgroup root (one folder in each hierarchy) that its kubelet's `kubepods` lives under. */
+  cgroupRoot: string;
   /** `/proc/sys/net/ipv4/ip_forward` before the node started ('0' or '1'). */
   ipForwardBefore: string;
   /** Whether /var/lib/kubelet existed before (the kubelet writes device-plugins there whatever its root). */
@@ -61,7 +59,7 @@ export async function killContainers(socket: string): Promise<number> {
 
 /**
  * Undoes the node's host side effects after its processes stopped: containers and shims killed, mounts under its folder
- * unmounted, empty `kubepods` cgroups removed, its bridge deleted, `ip_forward` and /var/lib/kubelet as they were,
+ * unmounted, its cgroups removed, its bridge deleted, `ip_forward` and /var/lib/kubelet as they were,
  * its links in /var/log/containers removed. Each step goes on when another fails; returns what could not be undone.
  */
 export async function cleanupRealNodeHost(s: RealNodeState): Promise<string[]> {
@@ -71,9 +69,9 @@ export async function cleanupRealNodeHost(s: RealNodeState): Promise<string[]> {
   for (const m of mountsUnder(mountinfo, s.dir)) {
     await run('umount', [m]).catch(() => run('umount', ['-l', m]).catch(() => left.push(`mount ${m}`)));
   }
-  // what real nodes share on a host (the kubepods cgroups, ip_forward, /var/lib/kubelet) is undone by the last one
+  for (const cg of nodeCgroups(s.cgroupRoot)) await rmdir(cg).catch(() => left.push(`cgroup ${cg}`));
+  // what real nodes share on a host (ip_forward, /var/lib/kubelet, …) is undone by the last one
   const last = processesNamed('kubelet').length === 0;
-  if (last) for (const cg of kubepodsCgroups()) await rmdir(cg).catch(() => undefined);
   if (existsSync(`/sys/class/net/${s.bridge}`)) {
     await run('ip', ['link', 'delete', s.bridge]).catch(() => left.push(`bridge ${s.bridge}`));
   }
@@ -113,13 +111,14 @@ export async function realNodeStatesIn(dir: string): Promise<RealNodeState[]> {
 /** `sandbox down`: after the sandbox's processes stopped, undo every real node's host side effects. */
 export async function cleanupRealNodesInDir(dir: string): Promise<string[]> {
   const left: string[] = [];
-  for (const s of await realNodeStatesIn(dir)) left.push(...(await cleanupRealNodeHost(s)));
+  const states = (await realNodeStatesIn(dir)).sort((a, b) => (b.startedAt ?? 0) - (a.startedAt ?? 0));
+  for (const s of states) left.push(...(await cleanupRealNodeHost(s)));
   return left;
 }
 
 /**
  * What of the node is still on the host: processes (containerd's shims and containers), mounts under its folder, its
- * bridge, and — when no kubelet runs on the host any more — `kubepods` cgroups. [] after a clean teardown.
+ * bridge and its cgroups. [] after a clean teardown.
  */
 export async function realNodeLeftovers(s: RealNodeState): Promise<string[]> {
   const out: string[] = [];
@@ -128,6 +127,6 @@ export async function realNodeLeftovers(s: RealNodeState): Promise<string[]> {
   const mountinfo = await readFile('/proc/self/mountinfo', 'utf8').catch(() => '');
   out.push(...mountsUnder(mountinfo, s.dir).map((m) => `mount ${m}`));
   if (existsSync(`/sys/class/net/${s.bridge}`)) out.push(`bridge ${s.bridge}`);
-  if (processesNamed('kubelet').length === 0) out.push(...kubepodsCgroups().map((c) => `cgroup ${c}`));
+  out.push(...nodeCgroups(s.cgroupRoot).map((c) => `cgroup ${c}`));
   return out;
 }

@@ -25,7 +25,7 @@ import {
   type NodeNetwork,
 } from './real-node-config.js';
 import { writeNodeCredentials } from './real-node-certs.js';
-import { hostFacts, realNodeUnsupportedReason } from './real-node-host.js';
+import { createNodeCgroupRoot, hostFacts, realNodeUnsupportedReason } from './real-node-host.js';
 import {
   cleanupRealNodeHost,
   killContainers,
@@ -152,6 +152,7 @@ export class RealNode {
 
     const state: RealNodeState = {
       name: o.name,
+      startedAt: Date.now(),
       dir,
       bridge: network.bridge,
       containerdSocket: paths.containerdSocket,
@@ -159,6 +160,7 @@ export class RealNode {
       ipForwardBefore: (await readFile('/proc/sys/net/ipv4/ip_forward', 'utf8').catch(() => '1')).trim(),
       varLibKubeletExisted: existsSync('/var/lib/kubelet'),
       cniNetwork: `regatta-${o.name}`,
+      cgroupRoot: network.bridge,
       varLibCniExisted: existsSync('/var/lib/cni'),
       varLogContainersExisted: existsSync('/var/log/containers'),
     };
@@ -253,9 +255,11 @@ export class RealNode {
           tlsCertFile: creds.servingCert,
           tlsKeyFile: creds.servingKey,
           taints: o.taints ?? [],
+          cgroupRoot: `/${state.cgroupRoot}`,
         }),
       );
       const labels = { [NODE_KIND_LABEL]: 'real', [ZONE_LABEL]: o.zone ?? 'zone-a', ...o.labels };
+      createNodeCgroupRoot(state.cgroupRoot);
       const t1 = Date.now();
       const kubelet = start(
         `kubelet-${o.name}`,
