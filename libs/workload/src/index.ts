@@ -8,11 +8,15 @@ export {
   type StatusWriteResult,
 } from './status-writer.js';
 export {
+  PROMPT_STATUS_WRITE_INTERVAL_MS,
   REPLICA_COUNTERS,
+  SCALE_COUNTERS,
   STATUS_WRITE_INTERVAL_MS,
   StatusCadence,
   changedBeyondCounters,
   decideStatusWrite,
+  replicasChangedPromptly,
+  replicasRolling,
   replicasSettled,
   type ReplicaCounts,
   type StatusCadenceRules,

@@ -1,12 +1,16 @@
 import { type KubeObject, OwnWrites } from '@regatta/kube';
 import { describe, expect, it } from 'vitest';
 import {
+  PROMPT_STATUS_WRITE_INTERVAL_MS,
+  type ReplicaCounts,
   STATUS_WRITE_INTERVAL_MS,
   StatusCadence,
   type StatusCadenceRules,
   type StatusWriteDecision,
   changedBeyondCounters,
   decideStatusWrite,
+  replicasChangedPromptly,
+  replicasRolling,
 } from './status-cadence.js';
 import { writeStatusOnCadence } from './status-writer.js';
 import { MemoryCluster } from './testing/memory-cluster.js';
@@ -158,6 +162,117 @@ describe('decideStatusWrite', () => {
       afterMs: 100,
     });
     expect(decideStatusWrite({ ...facts, intervalMs: 400 }, RULES)).toEqual({ action: 'write', why: 'due' });
+  });
+});
+
+describe('decideStatusWrite with a prompt rule (ADR 0070)', () => {
+  /** Prompt: `replicas` or `readyReplicas` changed (the kinds' rule also asks that no rollout be under way). */
+  const PROMPT: StatusCadenceRules<S> = {
+    ...RULES,
+    prompt: (stored, n) => stored['replicas'] !== n.replicas || stored['readyReplicas'] !== n.readyReplicas,
+  };
+  const P = PROMPT_STATUS_WRITE_INTERVAL_MS;
+  it.each<[string, S, number | undefined, number, StatusWriteDecision]>([
+    [
+      'a prompt change, never written by this process',
+      { ...base, replicas: 9 },
+      undefined,
+      5,
+      { action: 'write', why: 'prompt' },
+    ],
+    [
+      'a prompt change, 100 ms after a write',
+      { ...base, replicas: 9 },
+      1000,
+      1100,
+      { action: 'defer', afterMs: P - 100 },
+    ],
+    [
+      'a prompt change, the prompt interval gone',
+      { ...base, readyReplicas: 9 },
+      1000,
+      1000 + P,
+      { action: 'write', why: 'prompt' },
+    ],
+    [
+      'a prompt change, a clock that went back',
+      { ...base, readyReplicas: 9 },
+      5000,
+      4000,
+      { action: 'write', why: 'prompt' },
+    ],
+    [
+      'not prompt: merged for the full interval',
+      { ...base, updatedReplicas: 6 },
+      1000,
+      1000 + P,
+      { action: 'defer', afterMs: I - P },
+    ],
+    [
+      'prompt and settled: at once',
+      { ...base, readyReplicas: 10, updatedReplicas: 10 },
+      1000,
+      1001,
+      { action: 'write', why: 'urgent' },
+    ],
+    [
+      'prompt and a non-counter field: at once',
+      { ...base, replicas: 9, observedGeneration: 3 },
+      1000,
+      1001,
+      { action: 'write', why: 'urgent' },
+    ],
+  ])('%s', (_, next, lastWriteMs, nowMs, want) => {
+    expect(decideStatusWrite({ stored: base, next, changed: true, lastWriteMs, nowMs }, PROMPT)).toEqual(
+      want,
+    );
+  });
+
+  it('the prompt interval is a parameter, never longer than the interval', () => {
+    const facts = { stored: base, next: { ...base, replicas: 9 }, changed: true, lastWriteMs: 0, nowMs: 100 };
+    expect(decideStatusWrite({ ...facts, promptIntervalMs: 250 }, PROMPT)).toEqual({
+      action: 'defer',
+      afterMs: 150,
+    });
+    expect(decideStatusWrite({ ...facts, promptIntervalMs: 5000, intervalMs: 300 }, PROMPT)).toEqual({
+      action: 'defer',
+      afterMs: 200,
+    });
+    expect(new StatusCadence(0).promptIntervalMs).toBe(0);
+    expect(new StatusCadence().promptIntervalMs).toBe(P);
+  });
+});
+
+describe("replicasChangedPromptly: the replica kinds' prompt rule", () => {
+  const settled: ReplicaCounts = {
+    replicas: 3,
+    readyReplicas: 3,
+    availableReplicas: 3,
+    updatedReplicas: 3,
+    updatedReadyReplicas: 3,
+    updatedAvailableReplicas: 3,
+  };
+  const none = { ...settled, replicas: 0, readyReplicas: 0, availableReplicas: 0, updatedReplicas: 0 };
+  it.each<[string, Record<string, unknown>, ReplicaCounts, number, boolean]>([
+    ['pods created', none, { ...settled, readyReplicas: 0, availableReplicas: 0 }, 3, true],
+    ['pods ready', { ...settled, readyReplicas: 0 }, settled, 3, true],
+    ['pods available', { ...settled, availableReplicas: 0 }, settled, 3, true],
+    ['a pod lost', settled, { ...settled, replicas: 2, updatedReplicas: 2 }, 3, true],
+    ['no stored count', {}, settled, 3, true],
+    ['only updated counts', { ...settled, updatedReadyReplicas: 2 }, settled, 3, false],
+    ['mid-rollout readiness', settled, { ...settled, readyReplicas: 2, updatedReplicas: 1 }, 3, false],
+    ['readiness at the partition', settled, { ...settled, readyReplicas: 2, updatedReplicas: 1 }, 1, true],
+  ])('%s', (_, stored, next, expectedUpdated, want) => {
+    expect(replicasChangedPromptly(stored, next, expectedUpdated)).toBe(want);
+  });
+
+  it.each<[string, Partial<ReplicaCounts>, number, boolean]>([
+    ['all updated', { replicas: 3, updatedReplicas: 3 }, 3, false],
+    ['fewer updated than expected', { replicas: 3, updatedReplicas: 1 }, 3, true],
+    ['at the partition', { replicas: 3, updatedReplicas: 1 }, 1, false],
+    ['scaling up, the new pods updated', { replicas: 2, updatedReplicas: 2 }, 5, false],
+  ])('replicasRolling: %s', (_, n, expectedUpdated, want) => {
+    expect(replicasRolling({ ...settled, ...n }, expectedUpdated)).toBe(want);
   });
 });
 

@@ -2,7 +2,8 @@
  * Writing a workload's status (OpenKruise `pkg/controller/cloneset/cloneset_status.go` `UpdateCloneSetStatus`):
  * nothing is written when nothing the controller owns changed; the write is a merge patch of the status
  * subresource, retried on a conflict; a workload deleted meanwhile is not an error. `writeStatusOnCadence` also
- * spaces counter-only changes out ({@link StatusCadence}, docs/adr/0050-workload-status-write-cadence.md).
+ * spaces counter-only changes out ({@link StatusCadence}, docs/adr/0050-workload-status-write-cadence.md; the prompt
+ * ones less, docs/adr/0070-prompt-status-changes.md).
  */
 import { type KubeObject, type OwnWrites, isNotFound, retryOnConflict } from '@regatta/kube';
 import { StatusCadence, type StatusCadenceRules, decideStatusWrite } from './status-cadence.js';
@@ -59,6 +60,7 @@ export async function writeStatusOnCadence<S>(
       lastWriteMs: w.urgent ? undefined : w.cadence.lastWrite(key, nowMs),
       nowMs,
       intervalMs: w.cadence.intervalMs,
+      promptIntervalMs: w.cadence.promptIntervalMs,
     },
     w.urgent ? { ...w.rules, settled: () => true } : w.rules,
   );
