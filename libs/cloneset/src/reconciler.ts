@@ -37,6 +37,7 @@ import {
 import { CONTROLLER_NAME } from './events.js';
 import type { RandomSource } from './planning/index.js';
 import { specProblem } from './spec-guard.js';
+import { msUntilNextAvailable } from './status.js';
 import { claimStep } from './sync/claim.js';
 import type { CloneSetSync, SyncDeps } from './sync/context.js';
 import { historyStep } from './sync/history.js';
@@ -203,8 +204,11 @@ export class CloneSetReconciler implements Reconciler {
 
     // a failure is retried with the queue's back-off, not at a fixed delay
     if (failure) throw failure.err;
+    // a ready pod turns available minReadySeconds after its Ready transition: look again then (OpenKruise waits the
+    // whole minReadySeconds from now; when no pod is waiting on time alone, that is still the fallback)
     const minReady = spec.minReadySeconds ?? 0;
-    if (minReady > 0 && status.availableReplicas !== status.readyReplicas) s.delays.push(minReady * 1000);
+    if (minReady > 0 && status.availableReplicas !== status.readyReplicas)
+      s.delays.push(msUntilNextAvailable(claimed.activePods, minReady, this.#now()) || minReady * 1000);
     // pods that are scheduled but not yet Normal (e.g. waiting for a preNormal hook) are re-checked by their events
     const delay = s.delays.filter((ms) => ms > 0);
     return delay.length > 0 ? { requeueAfterMs: Math.min(...delay) } : {};

@@ -1,9 +1,14 @@
 /** CloneSet status computation (`pkg/controller/cloneset/cloneset_status.go`; docs/cloneset.md "Status"), pure. */
 import { type IntOrString, labelSelectorToString, partitionOf, type LabelSelector } from '@regatta/kube';
-import type { Pod } from '@regatta/lifecycle';
+import { type Pod, getPodCondition } from '@regatta/lifecycle';
 import { isPodAtRevision } from '@regatta/revision';
 import { isCloneSetPodAvailable, isPodUpdateReady } from '@regatta/rollout';
-import { REPLICA_COUNTERS, type StatusCadenceRules, replicasSettled } from '@regatta/workload';
+import {
+  REPLICA_COUNTERS,
+  type StatusCadenceRules,
+  replicasChangedPromptly,
+  replicasSettled,
+} from '@regatta/workload';
 
 /** The status fields the controller computes (the CRD requires the five counters on every write). */
 export interface ComputedCloneSetStatus {
@@ -84,6 +89,27 @@ export function computeStatus(input: StatusInput): ComputedCloneSetStatus {
   };
 }
 
+/**
+ * How long until the next pod that is ready, but not yet for `minReadySeconds`, turns available (ms; 0 when there is
+ * none: no minReadySeconds, or the pods not available are so for another reason, e.g. their lifecycle state).
+ * OpenKruise requeues after the whole `minReadySeconds` whenever `availableReplicas` differs from `readyReplicas`
+ * (`pkg/controller/cloneset/cloneset_controller.go`, `DurationStore.Push`); a pod that turned ready after the first
+ * one would then be seen available up to `minReadySeconds` late. This counts from each pod's Ready transition instead
+ * (k8s `podutil.IsPodAvailable` needs ready for longer than minReadySeconds: one millisecond more),
+ * docs/adr/0070-prompt-status-changes.md.
+ */
+export function msUntilNextAvailable(pods: readonly Pod[], minReadySeconds: number, now: Date): number {
+  if (minReadySeconds <= 0) return 0;
+  let next = Number.POSITIVE_INFINITY;
+  for (const p of pods) {
+    if (!isCloneSetPodAvailable(p, 0, now) || isCloneSetPodAvailable(p, minReadySeconds, now)) continue;
+    const since = Date.parse(getPodCondition(p, 'Ready')?.lastTransitionTime ?? '');
+    if (!Number.isFinite(since)) continue; // never available (k8s: no transition time)
+    next = Math.min(next, Math.max(since + minReadySeconds * 1000 - now.getTime() + 1, 1));
+  }
+  return Number.isFinite(next) ? next : 0;
+}
+
 const COMPARED: (keyof ComputedCloneSetStatus)[] = [
   'observedGeneration',
   ...REPLICA_COUNTERS,
@@ -105,13 +131,16 @@ export function statusChanged(
 }
 
 /**
- * When a status change is written (docs/adr/0050-workload-status-write-cadence.md): the replica counts may wait for
- * the workload's status write interval; any other field, and a status where every replica the spec asks for is
- * updated, ready and available as far as the partition allows (the rollout or scale done), is written at once.
+ * When a status change is written (docs/adr/0050-workload-status-write-cadence.md): any field but the replica counts,
+ * and a status where every replica the spec asks for is updated, ready and available as far as the partition allows
+ * (the rollout or scale done), at once; a change of `replicas`, `readyReplicas` or `availableReplicas` while no
+ * rollout is under way (pods created or gone, turning ready, available after minReadySeconds) within the prompt
+ * interval (docs/adr/0070-prompt-status-changes.md); the rest, a rollout's progress, on the status write interval.
  */
 export function cloneSetStatusCadence(specReplicas: number): StatusCadenceRules<ComputedCloneSetStatus> {
   return {
     counters: REPLICA_COUNTERS,
     settled: (n) => replicasSettled(n, specReplicas, n.expectedUpdatedReplicas),
+    prompt: (stored, n) => replicasChangedPromptly(stored, n, n.expectedUpdatedReplicas),
   };
 }
