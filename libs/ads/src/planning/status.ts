@@ -82,38 +82,50 @@ export function statusUnchanged(
   return s['updateRevision'] === hash && s['daemonSetHash'] === hash;
 }
 
+/** The node counts that say where pods run and how many serve (ADR 0070), not how far a rollout is. */
+const SCALE_COUNTS = [
+  'desiredNumberScheduled',
+  'currentNumberScheduled',
+  'numberMisscheduled',
+  'numberReady',
+  'numberAvailable',
+  'numberUnavailable',
+] as const;
+
 /**
  * When a status change is written (docs/adr/0050-workload-status-write-cadence.md): the node counts may wait for the
  * status write interval; the hash, collision count, observedGeneration, and a status where every node that should
- * run a pod runs one that is ready and available, with the partition's share updated (the rollout done), at once.
+ * run a pod runs one that is ready and available, with the partition's share updated (the rollout done), at once; a
+ * change of the counts but `updatedNumberScheduled` while no rollout is under way (nodes gained or lost, pods turning
+ * ready or available), within the prompt interval (docs/adr/0070-prompt-status-changes.md).
  */
 export function daemonSetStatusCadence(partition: IntOrString | null): StatusCadenceRules<DaemonSetCounts> {
+  const held = (desired: number): number => {
+    try {
+      return partitionOf(partition, desired);
+    } catch {
+      return 0;
+    }
+  };
   return {
-    counters: [
-      'desiredNumberScheduled',
-      'currentNumberScheduled',
-      'numberMisscheduled',
-      'numberReady',
-      'updatedNumberScheduled',
-      'numberAvailable',
-      'numberUnavailable',
-    ],
+    counters: [...SCALE_COUNTS, 'updatedNumberScheduled'],
     settled: (n) => {
       const desired = n.desiredNumberScheduled;
-      let held: number;
-      try {
-        held = partitionOf(partition, desired);
-      } catch {
-        held = 0;
-      }
       return (
         n.numberMisscheduled === 0 &&
         n.currentNumberScheduled === desired &&
         n.numberReady === desired &&
         n.numberAvailable === desired &&
         n.numberUnavailable === 0 &&
-        n.updatedNumberScheduled >= desired - held
+        n.updatedNumberScheduled >= desired - held(desired)
       );
+    },
+    prompt: (stored, n) => {
+      // a rollout under way: fewer nodes run an updated pod than the partition lets through
+      const rolling =
+        n.updatedNumberScheduled <
+        Math.min(n.desiredNumberScheduled - held(n.desiredNumberScheduled), n.currentNumberScheduled);
+      return !rolling && SCALE_COUNTS.some((k) => (stored[k] ?? 0) !== n[k]);
     },
   };
 }

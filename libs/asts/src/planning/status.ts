@@ -7,7 +7,12 @@
 import { type KubeObject, type LabelSelector, labelSelectorToString } from '@regatta/kube';
 import type { Pod } from '@regatta/lifecycle';
 import { podRevision } from '@regatta/revision';
-import { REPLICA_COUNTERS, type StatusCadenceRules, replicasSettled } from '@regatta/workload';
+import {
+  REPLICA_COUNTERS,
+  type StatusCadenceRules,
+  replicasChangedPromptly,
+  replicasSettled,
+} from '@regatta/workload';
 import type { StatefulSetStatus } from '../statefulset-object.js';
 import { claimCompatibleAndReady } from './claim-resize.js';
 import type { PersistentVolumeClaim } from './identity.js';
@@ -178,7 +183,9 @@ export type { KubeObject };
 /**
  * When a status change is written (docs/adr/0050-workload-status-write-cadence.md): the replica counts and the claims'
  * counts may wait for the status write interval; any other field, and a status where every replica is ready and
- * available and the partition's share is updated (the rollout or scale done), is written at once.
+ * available and the partition's share is updated (the rollout or scale done), is written at once; a change of
+ * `replicas`, `readyReplicas` or `availableReplicas` while no rollout is under way, within the prompt interval
+ * (docs/adr/0070-prompt-status-changes.md).
  */
 export function statefulSetStatusCadence(
   specReplicas: number,
@@ -188,5 +195,6 @@ export function statefulSetStatusCadence(
   return {
     counters: [...REPLICA_COUNTERS, 'volumeClaims'],
     settled: (n) => replicasSettled(n, specReplicas, expectedUpdated),
+    prompt: (stored, n) => replicasChangedPromptly(stored, n, expectedUpdated),
   };
 }
