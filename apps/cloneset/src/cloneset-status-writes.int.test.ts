@@ -1,11 +1,12 @@
 // How often the CloneSet's status is written (issue 17, docs/adr/0050-workload-status-write-cadence.md): a change
-// only in counters waits for the status write interval, so a scale or an in-place rollout of N pods writes the
-// status about once per interval (2 s) plus the changes users wait on, not once per pod event; and the final status is
-// written, correct, and stays. The writes are counted from a watch on the CloneSet: each event whose status differs
-// from the one before is one status write.
+// only in counters waits for the status write interval, so an in-place rollout of N pods writes the status about
+// once per interval (2 s) plus the changes users wait on, not once per pod event; a scale's pod count, readiness and
+// availability wait for the prompt interval at most (500 ms, docs/adr/0070-prompt-status-changes.md); and the final
+// status is written, correct, and stays. The writes are counted from a watch on the CloneSet: each event whose
+// status differs from the one before is one status write.
 import { afterAll, describe, expect, it } from 'vitest';
 import { type KubeObject, ListWatcher } from '@regatta/kube';
-import { STATUS_WRITE_INTERVAL_MS } from '@regatta/workload';
+import { PROMPT_STATUS_WRITE_INTERVAL_MS, STATUS_WRITE_INTERVAL_MS } from '@regatta/workload';
 import { type CloneSet, specOf, useCloneSetScenarios } from './testing/scenario-harness.js';
 import { sleep } from './testing/scenario-helpers.js';
 
@@ -50,6 +51,10 @@ function recordStatusWrites(ns: string, name: string) {
 
 /** Counter writes are paced by the interval; the rest is bounded by URGENT. */
 const bound = (ms: number) => URGENT + Math.ceil(ms / STATUS_WRITE_INTERVAL_MS) + 1;
+/** A scale's counts are prompt (ADR 0070): paced by the prompt interval. */
+const scaleBound = (ms: number) => URGENT + Math.ceil(ms / PROMPT_STATUS_WRITE_INTERVAL_MS) + 1;
+/** A rollout's tail (the last pod updated, not yet ready) is no longer a rollout: one prompt write more. */
+const rolloutBound = (ms: number) => bound(ms) + 1;
 
 let stopWatch: (() => void) | undefined;
 afterAll(() => stopWatch?.());
@@ -73,7 +78,7 @@ describe('CloneSet status writes (issue 17)', () => {
     await sleep(2 * STATUS_WRITE_INTERVAL_MS);
     const scaleWrites = rec.between(created, Date.now()).length;
     expect(scaleWrites).toBeGreaterThan(0);
-    expect(scaleWrites).toBeLessThanOrEqual(bound(scaled - created));
+    expect(scaleWrites).toBeLessThanOrEqual(scaleBound(scaled - created));
 
     // in-place rollout of the N pods
     const patched = Date.now();
@@ -84,7 +89,7 @@ describe('CloneSet status writes (issue 17)', () => {
     await sleep(3 * STATUS_WRITE_INTERVAL_MS);
     const rolloutWrites = rec.between(patched, Date.now());
     expect(rolloutWrites.length).toBeGreaterThan(1);
-    expect(rolloutWrites.length).toBeLessThanOrEqual(bound(rolled - patched));
+    expect(rolloutWrites.length).toBeLessThanOrEqual(rolloutBound(rolled - patched));
 
     const final = await cloneSet(ns, 'paced');
     expect(final.status).toEqual(done.status);
