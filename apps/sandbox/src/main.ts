@@ -10,6 +10,7 @@ import {
 } from '@regatta/local-cluster';
 import { UsageError } from './controllers.js';
 import { serveHealth } from './health.js';
+import { sandboxImagePush } from './image-command.js';
 import { SandboxNodeError, sandboxNodeAdd, sandboxNodeRemove } from './node-command.js';
 import { sandboxRestart } from './restart.js';
 import { sandboxUp } from './sandbox.js';
@@ -189,6 +190,18 @@ nodeCommand
   .requiredOption('--dir <dir>', 'the folder given to `sandbox up`')
   .action(async (name: string, opts: { dir: string }) => {
     await sandboxNodeRemove(name, resolve(opts.dir), log);
+  });
+
+sandbox
+  .command('image')
+  .description("images in the sandbox's registry, where its real nodes pull from (docs/real-nodes.md)")
+  .command('push')
+  .description('push a docker-style tarball or an OCI image layout folder as NAME:TAG (pods name it so); prints the digest reference')
+  .argument('<source>', 'a tarball (docker save, crane pull) or an OCI image layout folder')
+  .argument('<image>', 'the name pods use, e.g. myapp:v1 or registry.k8s.io/x:y')
+  .requiredOption('--dir <dir>', 'the folder given to `sandbox up`')
+  .action(async (source: string, image: string, opts: { dir: string }) => {
+    process.stdout.write(`${await sandboxImagePush(resolve(opts.dir), resolve(source), image)}\n`);
   });
 
 program

@@ -99,4 +99,12 @@ export { missingNodeComponents, nodeBinaries, nodeComponentFolders, type NodeBin
 export { RealNode, RealNodeUnsupportedError, realNodeUnavailable, type RealNodeOptions } from './real-node.js';
 export { NODE_KIND_LABEL, type NodeNetwork } from './real-node-config.js';
 export { cleanupRealNodesInDir, realNodeLeftovers, realNodeStatesIn, type RealNodeState } from './real-node-teardown.js';
-export { pushStandIns, registryPath, startRegistry, STAND_INS, type Registry, type StandIn } from './registry.js';
+export {
+  imagePushArgs,
+  pushStandIns,
+  registryPath,
+  startRegistry,
+  STAND_INS,
+  type Registry,
+  type StandIn,
+} from './registry.js';

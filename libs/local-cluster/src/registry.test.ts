@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { registryPath, STAND_INS, standInCommands } from './registry.js';
+import { imagePushArgs, registryPath, STAND_INS, standInCommands } from './registry.js';
 
 describe('stand-in images', () => {
   it.each([
@@ -31,5 +31,13 @@ describe('stand-in images', () => {
   });
   it('has the pause image the containerd configuration pins', () => {
     expect(STAND_INS).toContainEqual({ program: 'pause', image: 'registry.k8s.io/pause:3.10' });
+  });
+  it('pushes a user image where a pod naming it pulls from', () => {
+    expect(imagePushArgs('/x/app.tar', 'myapp:v1', '127.0.0.1:5000')).toEqual([
+      'push',
+      '--insecure',
+      '/x/app.tar',
+      '127.0.0.1:5000/library/myapp:v1',
+    ]);
   });
 });

@@ -66,6 +66,14 @@ export function standInCommands(s: StandIn, registry: string, layerTar: string):
   ];
 }
 
+/**
+ * `crane push` of a user's image into the sandbox registry (`regatta sandbox image push`): `source` is a docker-style
+ * tarball or an OCI image layout folder (crane tells them apart), `image` the name pods use (`myapp:v1`).
+ */
+export function imagePushArgs(source: string, image: string, registry: string): string[] {
+  return ['push', '--insecure', source, `${registry}/${registryPath(image)}`];
+}
+
 export interface Registry {
   /** `127.0.0.1:PORT`. */
   address: string;
