@@ -39,8 +39,8 @@ export function addDiffCommand(program: Command): void {
     )
     .requiredOption('-f, --filename <file>', "the manifest (YAML or JSON, several documents allowed; '-' reads stdin)")
     .option('-n, --namespace <ns>', "namespace of objects whose manifest names none (default: the kubeconfig context's, else default)")
-    .option('--kubeconfig <path>', 'kubeconfig file (default: $KUBECONFIG)')
-    .option('--context <name>', 'kubeconfig context (with --kubeconfig)')
+    .option('--kubeconfig <path>', 'kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)')
+    .option('--context <name>', "kubeconfig context (default: the kubeconfig's current context)")
     .action(async (opts: TargetOptions & { filename: string }) => {
       const targets = diffTargets(await readManifests(opts.filename), opts.filename);
       const ctx = contextFor(opts);

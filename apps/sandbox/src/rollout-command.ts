@@ -1,6 +1,6 @@
 /** `regatta rollout …` (also `kubectl regatta rollout …`): wiring only, the logic is @regatta/rollout-cli. */
 import { Command } from 'commander';
-import { KubeClient } from '@regatta/kube';
+import { KubeClient, loadKubectlConfig } from '@regatta/kube';
 import {
   ROLLOUT_KINDS,
   parseDuration,
@@ -21,10 +21,9 @@ export interface TargetOptions {
 
 const KINDS_HELP = `KIND is one of: ${ROLLOUT_KINDS.map((k) => `${k.names.join('|')} (${k.title})`).join('; ')}`;
 
+/** The client and namespace of kubectl's flags and rules: --kubeconfig, KUBECONFIG, ~/.kube/config; --context. */
 export function contextFor(opts: TargetOptions): RolloutContext & { close: () => Promise<void> } {
-  const client = opts.kubeconfig
-    ? KubeClient.fromKubeconfigFile(opts.kubeconfig, { userAgent: 'regatta-cli', ...(opts.context ? { context: opts.context } : {}) })
-    : KubeClient.fromDefault({ userAgent: 'regatta-cli' });
+  const client = new KubeClient(loadKubectlConfig(opts), { userAgent: 'regatta-cli' });
   const kc = client.kubeConfig;
   const namespace = opts.namespace ?? kc.getContextObject(kc.getCurrentContext())?.namespace ?? 'default';
   return { client, namespace, out: (t) => process.stdout.write(t), close: () => client.close() };
@@ -37,8 +36,8 @@ export function withTargetOptions(cmd: Command): Command {
       '-n, --namespace <ns>',
       "the workload's namespace (default: the kubeconfig context's, else default; a SidecarSet has none)",
     )
-    .option('--kubeconfig <path>', 'kubeconfig file (default: $KUBECONFIG)')
-    .option('--context <name>', 'kubeconfig context (with --kubeconfig)')
+    .option('--kubeconfig <path>', 'kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)')
+    .option('--context <name>', "kubeconfig context (default: the kubeconfig's current context)")
     .addHelpText('after', `\n${KINDS_HELP}`);
 }
 
@@ -63,7 +62,8 @@ export function addRolloutCommands(program: Command): void {
     rollout
       .command('status')
       .description(
-        'print the rollout summary; exit 0 when it is complete, 1 when not (with --watch: wait for it, exit 1 on timeout)',
+        'print the rollout summary; exit 0 when it is complete, 1 when not (with --watch: wait for it; exit 1 when ' +
+          'the controller reports it stuck — a progress deadline exceeded, a failed scale or update — or on timeout)',
       ),
   )
     .option(
@@ -75,10 +75,14 @@ export function addRolloutCommands(program: Command): void {
         'in place every interval; otherwise a new frame is printed when something changed',
       false,
     )
-    .option('--timeout <duration>', 'with --watch, give up after this long (e.g. 90s, 5m; 0: never)', '0')
+    .option('--timeout <duration>', 'with --watch, give up after this long (e.g. 90s, 5m; 0: never)', '10m')
     .option('--interval <duration>', 'with --watch, how often to look again (e.g. 500ms, 2s)', '2s')
     .option('--no-pods', 'with --watch, the summary only (no pod list: no LIST of pods per refresh)')
-    .option('--max-pods <n>', 'with --watch, pod rows per revision (subset, sidecar hash); the rest are counted', '20')
+    .option(
+      '--max-pods <n>',
+      'with --watch, pod rows per revision (subset, sidecar hash); the rest are counted',
+      '20',
+    )
     .option(
       '--jaeger <url>',
       "Jaeger query address for the trace link; with --watch the rollout's last 3 pod updates are read from it " +
@@ -87,15 +91,27 @@ export function addRolloutCommands(program: Command): void {
     .action(
       async (
         arg: string,
-        opts: TargetOptions & { watch: boolean; timeout: string; interval: string; pods: boolean; maxPods: string; jaeger?: string },
+        opts: TargetOptions & {
+          watch: boolean;
+          timeout: string;
+          interval: string;
+          pods: boolean;
+          maxPods: string;
+          jaeger?: string;
+        },
       ) => {
         const target = parseTarget(arg);
         const timeoutMs = parseDuration(opts.timeout);
         const intervalMs = parseDuration(opts.interval);
-        if (intervalMs < 100) throw new RolloutUsageError(`--interval must be at least 100ms, got ${JSON.stringify(opts.interval)}`);
+        if (intervalMs < 100)
+          throw new RolloutUsageError(
+            `--interval must be at least 100ms, got ${JSON.stringify(opts.interval)}`,
+          );
         const maxPods = Number(opts.maxPods);
         if (!/^\d+$/.test(opts.maxPods) || !Number.isSafeInteger(maxPods)) {
-          throw new RolloutUsageError(`--max-pods must be a whole number ≥ 0, got ${JSON.stringify(opts.maxPods)}`);
+          throw new RolloutUsageError(
+            `--max-pods must be a whole number ≥ 0, got ${JSON.stringify(opts.maxPods)}`,
+          );
         }
         const stdout = process.stdout;
         const complete = await run(opts, (ctx) =>
@@ -106,7 +122,8 @@ export function addRolloutCommands(program: Command): void {
             pods: opts.pods,
             podsPerGroup: maxPods,
             jaeger: opts.jaeger ?? process.env['JAEGER_URL'],
-            terminal: () => (stdout.isTTY ? { columns: stdout.columns || 80, rows: stdout.rows || 24 } : undefined),
+            terminal: () =>
+              stdout.isTTY ? { columns: stdout.columns || 80, rows: stdout.rows || 24 } : undefined,
           }),
         );
         if (!complete) process.exitCode = 1;
@@ -122,8 +139,8 @@ export function addRolloutCommands(program: Command): void {
         .command(name)
         .description(
           paused
-            ? 'stop updating pods (scaling still happens): sets the kind\'s updateStrategy paused to true'
-            : 'continue a paused rollout: sets the kind\'s updateStrategy paused to false',
+            ? "stop updating pods (scaling still happens): sets the kind's updateStrategy paused to true"
+            : "continue a paused rollout: sets the kind's updateStrategy paused to false",
         ),
     ).action(async (arg: string, opts: TargetOptions) => {
       const target = parseTarget(arg);
@@ -159,7 +176,9 @@ export function addRolloutCommands(program: Command): void {
       const text = opts.toRevision ?? '0';
       const to = Number(text);
       if (!/^\d+$/.test(text) || !Number.isSafeInteger(to)) {
-        throw new RolloutUsageError(`--to-revision must be a whole number ≥ 0, got ${JSON.stringify(opts.toRevision)}`);
+        throw new RolloutUsageError(
+          `--to-revision must be a whole number ≥ 0, got ${JSON.stringify(opts.toRevision)}`,
+        );
       }
       await run(opts, (ctx) => rolloutUndo(ctx, target, to));
     });

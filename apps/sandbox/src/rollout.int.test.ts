@@ -414,6 +414,29 @@ describe('regatta rollout', () => {
     expect(last, last).toMatch(/^ {2}revision db-\w+ \(current\): 1 pod\n {4}db-0 +Running +1\/1 +0 +- +.*‖ partition$/m);
   }, 600_000);
 
+  it('status --watch exits 1 once the controller reports the rollout stuck; --context works without --kubeconfig', async () => {
+    const cs = parse(await readFile(join(FIXTURES, 's1-2-cs-demo.yaml'), 'utf8')) as CloneSet;
+    cs.metadata = { name: 'stuck', namespace: ns };
+    cs.spec['replicas'] = 1;
+    cs.spec['progressDeadlineSeconds'] = 3;
+    const template = cs.spec['template'] as { spec: Record<string, unknown> };
+    template.spec['nodeSelector'] = { 'regatta.test/no-such-node': 'true' };
+    await client.create(cs);
+
+    const stuck = await regatta('rollout', 'status', '--watch', 'clone/stuck', '-n', ns, '--timeout', '2m');
+    expect(stuck.code, stuck.stderr).toBe(1);
+    expect(stuck.stderr).toMatch(/CloneSet "stuck" is degraded: Progressing ProgressDeadlineExceeded/);
+
+    // KUBECONFIG (no --kubeconfig) with a context named on the command line, as kubectl takes it
+    const current = (parse(await readFile(env['KUBECONFIG']!, 'utf8')) as { 'current-context': string })['current-context'];
+    const once = await regatta('rollout', 'status', 'clone/stuck', '-n', ns, '--context', current);
+    expect(once.stdout).toContain('CloneSet "stuck"');
+    const wrong = await regatta('rollout', 'status', 'clone/stuck', '-n', ns, '--context', 'no-such-context');
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain(`context "no-such-context" is not in the kubeconfig (contexts: ${current})`);
+    await client.delete({ ...CS, namespace: ns, name: 'stuck' });
+  }, 240_000);
+
   it('refuses an unknown kind with exit 2 and names a missing workload with exit 1', async () => {
     const unknown = await regatta('rollout', 'status', 'deployment/web', '-n', ns);
     expect(unknown.code).toBe(2);

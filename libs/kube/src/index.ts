@@ -140,6 +140,7 @@ export {
   type ResourceInfo,
 } from './resources.js';
 export { KubeClient, KubeConfigError, KubeUsageError } from './client.js';
+export { kubectlConfigSource, loadKubectlConfig, type KubectlConfigOptions } from './kubectl-config.js';
 export type {
   CollectionRef,
   DeleteOptions,

@@ -3,17 +3,33 @@
  * are the pure functions of this library; this file only does the calls and the waiting.
  */
 import { SidecarSetLabels } from '@regatta/api';
-import { ConflictError, InvalidError, NotFoundError, UnknownResourceError, type KubeClient } from '@regatta/kube';
-import { RolloutCliError, RolloutTimeoutError, WorkloadNotFoundError } from './errors.js';
+import {
+  ConflictError,
+  InvalidError,
+  NotFoundError,
+  UnknownResourceError,
+  type KubeClient,
+} from '@regatta/kube';
+import {
+  RolloutCliError,
+  RolloutDegradedError,
+  RolloutTimeoutError,
+  WorkloadNotFoundError,
+} from './errors.js';
 import { formatHistory, ownedBy, revisionHistory, type ControllerRevision } from './history.js';
 import type { RolloutTarget } from './kinds.js';
 import { pausePatch } from './pause.js';
-import { rolloutProgress, type Workload } from './progress.js';
+import { rolloutProgress, type RolloutProgress, type Workload } from './progress.js';
 import { formatSummary, rolloutTraceOf } from './summary.js';
 import { JaegerQueryError } from './errors.js';
 import { fetchJaegerTrace } from './jaeger.js';
 import { formatRecentPodUpdates, traceWaterfall } from './waterfall.js';
-import { ROLLOUT_TRACE_ANNOTATION, parseRolloutRecord } from '@regatta/workload';
+import {
+  ROLLOUT_TRACE_ANNOTATION,
+  parseRolloutRecord,
+  rolloutPhase,
+  type WorkloadCondition,
+} from '@regatta/workload';
 import { planUndo } from './undo.js';
 import { readPodView } from './pod-list.js';
 import { DEFAULT_PODS_PER_GROUP, redrawFrame, type TerminalSize } from './pod-view.js';
@@ -51,7 +67,12 @@ export async function readWorkload(ctx: RolloutContext, t: RolloutTarget): Promi
       );
     }
     if (e instanceof NotFoundError) {
-      throw new WorkloadNotFoundError(t.info.title, t.name, t.info.clusterScoped ? undefined : ctx.namespace, { cause: e });
+      throw new WorkloadNotFoundError(
+        t.info.title,
+        t.name,
+        t.info.clusterScoped ? undefined : ctx.namespace,
+        { cause: e },
+      );
     }
     throw e;
   }
@@ -62,10 +83,16 @@ export async function readWorkload(ctx: RolloutContext, t: RolloutTarget): Promi
  * controller's namespace (libs/sidecarset `sidecarSetRevisionNamespace`), labelled `kruise.io/sidecarset-name`: they
  * are listed in every namespace by that label.
  */
-async function ownedRevisions(ctx: RolloutContext, t: RolloutTarget, w: Workload): Promise<ControllerRevision[]> {
+async function ownedRevisions(
+  ctx: RolloutContext,
+  t: RolloutTarget,
+  w: Workload,
+): Promise<ControllerRevision[]> {
   const ref = { apiVersion: 'apps/v1', kind: 'ControllerRevision' };
   const list = t.info.clusterScoped
-    ? await ctx.client.list<ControllerRevision>(ref, { labelSelector: { matchLabels: { [SidecarSetLabels.SidecarSetName]: t.name } } })
+    ? await ctx.client.list<ControllerRevision>(ref, {
+        labelSelector: { matchLabels: { [SidecarSetLabels.SidecarSetName]: t.name } },
+      })
     : await ctx.client.list<ControllerRevision>({ ...ref, namespace: ctx.namespace });
   return ownedBy(w.metadata?.uid ?? '', list.items);
 }
@@ -109,8 +136,32 @@ async function recentPodUpdateLines(w: Workload, jaeger: string, n: number): Pro
   }
 }
 
-/** Prints the summary (again every interval with `watch`, with the pods); resolves true when complete. */
-export async function rolloutStatus(ctx: RolloutContext, t: RolloutTarget, opts: StatusOptions): Promise<boolean> {
+/**
+ * What the controller says is stuck, as `type reason: message` of the condition that makes the rollout Degraded
+ * (libs/workload `rolloutPhase`), or undefined while it is not.
+ */
+export function degradedReason(progress: RolloutProgress, w: Workload): string | undefined {
+  const conditions = w.status?.['conditions'];
+  if (rolloutPhase(progress, conditions) !== 'Degraded' || !Array.isArray(conditions)) return undefined;
+  const c = (conditions as Partial<WorkloadCondition>[]).find(
+    (x) =>
+      (x.type === 'Progressing' && x.status === 'False') ||
+      (x.type?.startsWith('Failed') && x.status === 'True'),
+  );
+  return c
+    ? `${c.type} ${c.reason ?? ''}${c.message ? `: ${c.message}` : ''}`.replace(/ +/g, ' ').trim()
+    : 'Degraded';
+}
+
+/**
+ * Prints the summary (again every interval with `watch`, with the pods); resolves true when complete. With `watch`
+ * it throws RolloutDegradedError once the controller reports the rollout stuck, RolloutTimeoutError past the timeout.
+ */
+export async function rolloutStatus(
+  ctx: RolloutContext,
+  t: RolloutTarget,
+  opts: StatusOptions,
+): Promise<boolean> {
   const deadline = opts.timeoutMs > 0 ? Date.now() + opts.timeoutMs : Number.POSITIVE_INFINITY;
   const interval = opts.intervalMs ?? 2000;
   const now = opts.now ?? (() => new Date());
@@ -127,7 +178,10 @@ export async function rolloutStatus(ctx: RolloutContext, t: RolloutTarget, opts:
     }
     let stable = text;
     if (opts.watch && opts.pods !== false) {
-      const pods = await readPodView(ctx, t, w, progress, { limit: opts.podsPerGroup ?? DEFAULT_PODS_PER_GROUP, now: now() });
+      const pods = await readPodView(ctx, t, w, progress, {
+        limit: opts.podsPerGroup ?? DEFAULT_PODS_PER_GROUP,
+        now: now(),
+      });
       text += `\n${pods.lines.join('\n')}`;
       stable += `\n${pods.stable.join('\n')}`;
     }
@@ -143,6 +197,9 @@ export async function rolloutStatus(ctx: RolloutContext, t: RolloutTarget, opts:
     }
     last = stable;
     if (progress.complete || !opts.watch) return progress.complete;
+    const stuck = degradedReason(progress, w);
+    if (stuck)
+      throw new RolloutDegradedError(`${t.info.title} ${JSON.stringify(t.name)} is degraded: ${stuck}`);
     if (Date.now() >= deadline) {
       throw new RolloutTimeoutError(
         `timed out waiting for ${t.info.title} ${JSON.stringify(t.name)}: still waiting for ${progress.pending.join('; ')}`,
@@ -153,7 +210,11 @@ export async function rolloutStatus(ctx: RolloutContext, t: RolloutTarget, opts:
 }
 
 /** Sets the pause switch; prints what was done (or that nothing needed doing). */
-export async function rolloutSetPaused(ctx: RolloutContext, t: RolloutTarget, paused: boolean): Promise<void> {
+export async function rolloutSetPaused(
+  ctx: RolloutContext,
+  t: RolloutTarget,
+  paused: boolean,
+): Promise<void> {
   const patch = pausePatch(t.info, paused);
   const w = await readWorkload(ctx, t);
   const label = `${t.info.title} ${JSON.stringify(t.name)}`;
@@ -197,5 +258,7 @@ export async function rolloutUndo(ctx: RolloutContext, t: RolloutTarget, toRevis
     }
     throw e;
   }
-  ctx.out(`${t.info.title} ${JSON.stringify(t.name)} rolled back to revision ${plan.revision} (${plan.revisionName})\n`);
+  ctx.out(
+    `${t.info.title} ${JSON.stringify(t.name)} rolled back to revision ${plan.revision} (${plan.revisionName})\n`,
+  );
 }

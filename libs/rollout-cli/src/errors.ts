@@ -45,6 +45,13 @@ export class RolloutTimeoutError extends RolloutCliError {
   }
 }
 
+/** `status --watch` saw the controller report the rollout stuck (a Degraded phase: a deadline exceeded, a failure). */
+export class RolloutDegradedError extends RolloutCliError {
+  constructor(message: string) {
+    super('REGATTA_ROLLOUT_DEGRADED', message, 1);
+  }
+}
+
 /** The workload has no `regatta.dev/rollout-trace` record: no rollout began, or its controller runs without tracing. */
 export class NoRolloutTraceError extends RolloutCliError {
   constructor(what: string) {

@@ -2,6 +2,7 @@ export {
   JaegerQueryError,
   NoRolloutTraceError,
   RolloutCliError,
+  RolloutDegradedError,
   RolloutTimeoutError,
   RolloutUsageError,
   UnknownKindError,
@@ -15,6 +16,7 @@ export { RevisionNotFoundError, planUndo, revisionTemplate, templateMatches, typ
 export { formatAge, formatHistory, ownedBy, revisionHistory, type ControllerRevision, type HistoryRow } from './history.js';
 export { parseDuration } from './duration.js';
 export {
+  degradedReason,
   rolloutHistory,
   rolloutSetPaused,
   rolloutStatus,
