@@ -1,6 +1,7 @@
 // CloneSet in-place update on a real node (issue 42, docs/real-nodes.md): a kubelet with its own containerd joins the
 // run's cluster; a CloneSet pinned to it is updated in place, and what `kubectl get pod -o yaml` shows is asserted —
-// same pod UID and IP, a new container ID, restartCount 1 — and the new image answers over HTTP from the pod IP.
+// same pod UID and IP, a new container ID, restartCount 1, the other container untouched — and the new image answers
+// over HTTP from the pod IP.
 // On a machine that cannot run a real node the file is skipped, with the reason printed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -23,8 +24,8 @@ if (skipReason) process.stderr.write(`[real node] cloneset-real-node.int.test.ts
 const h = skipReason ? undefined : useCloneSetScenarios();
 const TAINT = 'real';
 
-async function answer(ip: string): Promise<string> {
-  const res = await fetch(`http://${ip}/`, { signal: AbortSignal.timeout(2_000) });
+async function answer(ip: string, port = 80): Promise<string> {
+  const res = await fetch(`http://${ip}:${port}/`, { signal: AbortSignal.timeout(2_000) });
   return res.text();
 }
 
@@ -71,27 +72,35 @@ describe.skipIf(skipReason !== undefined)(
             imagePullPolicy: 'IfNotPresent',
             ports: [{ containerPort: 80 }],
           },
+          // a second container the update leaves alone
+          { name: 'side', image: 'regatta/http:v1', env: [{ name: 'PORT', value: '8080' }] },
         ];
       });
       await h.settled(ns, 'web', 1, 120_000);
       const [before] = (await h.pods(ns)) as [Pod];
-      const s0 = before.status?.containerStatuses?.[0];
+      const status = (p: Pod | undefined, c: string) =>
+        p?.status?.containerStatuses?.find((s) => s.name === c);
+      const s0 = status(before, 'nginx');
+      const side0 = status(before, 'side');
       expect(before.spec?.nodeName).toBe(name);
       expect(s0?.restartCount).toBe(0);
       const ip = before.status?.podIP ?? '';
       expect(ip.startsWith(node.network.subnet.replace(/\.0\/24$/, '.'))).toBe(true);
-      expect(await answer(ip)).toContain('nginx:1.27');
+      await expect.poll(() => answer(ip).catch(() => ''), { timeout: 15_000 }).toContain('nginx:1.27');
 
       const patched = Date.now();
       await h.setImage(ns, 'web', 'nginx:1.28');
       await h.settled(ns, 'web', 1, 60_000);
       await expect
-        .poll(async () => (await h.pods(ns))[0]?.status?.containerStatuses?.[0]?.restartCount, {
+        .poll(async () => status((await h.pods(ns))[0], 'nginx')?.restartCount, {
           timeout: 30_000,
         })
         .toBe(1);
       const [after] = (await h.pods(ns)) as [Pod];
-      const s1 = after.status?.containerStatuses?.[0];
+      const s1 = status(after, 'nginx');
+      expect(status(after, 'side')?.containerID).toBe(side0?.containerID);
+      expect(status(after, 'side')?.restartCount).toBe(0);
+      expect(await answer(ip, 8080)).toContain('regatta/http:v1');
       expect(after.metadata?.uid).toBe(before.metadata?.uid);
       expect(after.status?.podIP).toBe(ip);
       expect(s1?.containerID).toMatch(/^containerd:\/\//);
