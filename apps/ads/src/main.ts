@@ -1,7 +1,8 @@
 // The Advanced DaemonSet controller, declared: caches fed by the watcher over the bus (DaemonSets, their pods and
 // revisions, the nodes), a reconcile queue, and the DaemonSet admission webhooks; the kit (libs/kit) derives and runs
 // the rest. It never watches the API server.
-import { ADS_POD_FIELDS, KINDS } from '@regatta/bus';
+import { ADS_POD_FIELDS } from '@regatta/bus';
+import { KINDS } from '@regatta/api';
 import {
   CONTROLLER_NAME,
   DAEMONSET_FEATURE_GATES,

@@ -1,7 +1,8 @@
 // The Advanced StatefulSet controller, declared: caches fed by the watcher over the bus, a reconcile queue, and the
 // StatefulSet admission webhooks (apps.kruise.io v1beta1 and v1alpha1); the kit (libs/kit) derives and runs the
 // rest. Program, Lease and trace service: `regatta-asts`. It never watches the API server.
-import { ASTS_POD_FIELDS, KINDS } from '@regatta/bus';
+import { ASTS_POD_FIELDS } from '@regatta/bus';
+import { KINDS } from '@regatta/api';
 import {
   ASTS_FEATURE_GATES,
   CONTROLLER_NAME,

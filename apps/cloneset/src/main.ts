@@ -1,6 +1,7 @@
 // The CloneSet controller, declared: caches fed by the watcher over the bus, a reconcile queue, and the CloneSet
 // admission webhooks; the kit (libs/kit) derives and runs the rest. It never watches the API server.
-import { CLONESET_POD_FIELDS, KINDS } from '@regatta/bus';
+import { CLONESET_POD_FIELDS } from '@regatta/bus';
+import { KINDS } from '@regatta/api';
 import {
   CLONESET_FEATURE_GATES,
   CONTROLLER_NAME,

@@ -3,14 +3,8 @@
 // over the bus, with the ImagePullJob and NodeImage admission webhooks. The per-node pullers are separate programs
 // (apps/imagepull-agent). It never watches the API server. With an issuer seed (the chart's
 // `bus.nodeAgentAuth: callout`) it also answers the bus's auth callout for those agents (docs/adr/0059).
-import {
-  bucketName,
-  IMAGEPULL_POD_FIELDS,
-  KINDS,
-  readAuthCalloutSettings,
-  registrationKey,
-  runAuthCallout,
-} from '@regatta/bus';
+import { bucketName, IMAGEPULL_POD_FIELDS, readAuthCalloutSettings, registrationKey, runAuthCallout } from '@regatta/bus';
+import { KINDS } from '@regatta/api';
 import { agentInstance, NODEIMAGE_KIND, REGISTRATION_CONTROLLER } from '@regatta/image-puller';
 import {
   IMAGEPULL_FEATURE_GATES,

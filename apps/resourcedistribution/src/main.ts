@@ -2,8 +2,7 @@
 // Secrets and ConfigMaps they control, namespaces), a reconcile queue, and the ResourceDistribution webhooks; the kit
 // (libs/kit) derives and runs the rest. It never watches the API server; it reads a distribution and the content of
 // its copies from the API server, because the bus carries Secret data only as a keyed hash (docs/resourcedistribution.md).
-import { KINDS } from '@regatta/bus';
-import { RESOURCE_DISTRIBUTION_GATE, type ResourceDistribution } from '@regatta/api';
+import { KINDS, RESOURCE_DISTRIBUTION_GATE, type ResourceDistribution } from '@regatta/api';
 import {
   CONTROLLER_NAME,
   MUTATE_RESOURCEDISTRIBUTION_PATH,

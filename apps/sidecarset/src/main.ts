@@ -2,7 +2,8 @@
 // revisions), a reconcile queue, the pod injection webhook and the SidecarSet webhooks; the kit (libs/kit) derives and
 // runs the rest. It never watches the API server. The pod webhook's configuration follows the SidecarSets, so the API
 // server calls it only for the pods they select (docs/adr/0026-sidecarset-blast-radius.md).
-import { KINDS, SIDECARSET_POD_FIELDS } from '@regatta/bus';
+import { SIDECARSET_POD_FIELDS } from '@regatta/bus';
+import { KINDS } from '@regatta/api';
 import {
   AdmittedSidecarSets,
   BarrierReconciler,

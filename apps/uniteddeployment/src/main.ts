@@ -2,7 +2,8 @@
 // a subset can be, the subsets' pods, revisions), a reconcile queue, and the UnitedDeployment admission webhooks; the
 // kit (libs/kit) derives and runs the rest. apps/v1 StatefulSets and Deployments are run by kube-controller-manager,
 // CloneSets and Advanced StatefulSets by Regatta's programs. It never watches the API server.
-import { KINDS, UD_POD_FIELDS } from '@regatta/bus';
+import { UD_POD_FIELDS } from '@regatta/bus';
+import { KINDS } from '@regatta/api';
 import {
   CONTROLLER_NAME,
   MUTATE_UNITED_DEPLOYMENT_PATH,

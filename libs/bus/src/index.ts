@@ -19,7 +19,14 @@ export {
   IMAGEPULL_POD_FIELDS,
   SIDECARSET_POD_FIELDS,
   UD_POD_FIELDS,
+  type AdsPod,
+  type AstsPod,
+  type CloneSetPod,
+  type ImagePullPod,
+  type SidecarSetPod,
+  type UnitedDeploymentPod,
 } from './pod-fields.js';
+export type { FieldRuleOf, FieldSetOf, Projected, UnionOfFieldSets } from './projection-types.js';
 export {
   authMethod,
   BUS_AUTH_ENV,
@@ -61,6 +68,7 @@ export {
   objectKey,
   parseKey,
   resourceId,
+  type Kind,
   type KindRef,
   type KubeObject,
 } from './kinds.js';

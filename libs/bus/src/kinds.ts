@@ -1,14 +1,7 @@
-import type { KubeObject } from '@regatta/kube';
+import { KIND_TABLE, type KindRef, type KubeObject } from '@regatta/kube';
 
-/** Which Kubernetes resource a mirror bucket holds. */
-export interface KindRef {
-  /** '' for the core group. */
-  group: string;
-  version: string;
-  kind: string;
-  plural: string;
-  namespaced: boolean;
-}
+/** Which Kubernetes resource a mirror bucket holds: `KindRef` of `@regatta/kube` (docs/adr/0071). */
+export type { Kind, KindRef } from '@regatta/kube';
 
 /** The workspace's one object type (`@regatta/kube`); the bus reads only its metadata. */
 export type { KubeObject } from '@regatta/kube';
@@ -53,90 +46,30 @@ export function parseKey(key: string): { namespace?: string; name: string } {
   return ns === CLUSTER_SCOPE ? { name } : { namespace: ns, name };
 }
 
-/** The kinds Regatta's controllers read, by short name. */
+const { pods, nodes, namespaces, persistentvolumeclaims, configmaps, secrets, controllerrevisions } = KIND_TABLE;
+const { clonesets, statefulsets, daemonsets, sidecarsets, resourcedistributions, uniteddeployments } = KIND_TABLE;
+const { appsstatefulsets, deployments, imagepulljobs, nodeimages } = KIND_TABLE;
+
+/**
+ * The kinds Regatta's controllers read, by short name, untyped.
+ * @deprecated kit v2: import KINDS from @regatta/api (the same entries, typed; docs/adr/0071-one-typed-kind-registry.md)
+ */
 export const KINDS = {
-  pods: { group: '', version: 'v1', kind: 'Pod', plural: 'pods', namespaced: true },
-  nodes: { group: '', version: 'v1', kind: 'Node', plural: 'nodes', namespaced: false },
-  namespaces: { group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false },
-  persistentvolumeclaims: {
-    group: '',
-    version: 'v1',
-    kind: 'PersistentVolumeClaim',
-    plural: 'persistentvolumeclaims',
-    namespaced: true,
-  },
-  configmaps: { group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true },
-  secrets: { group: '', version: 'v1', kind: 'Secret', plural: 'secrets', namespaced: true },
-  controllerrevisions: {
-    group: 'apps',
-    version: 'v1',
-    kind: 'ControllerRevision',
-    plural: 'controllerrevisions',
-    namespaced: true,
-  },
-  clonesets: {
-    group: 'apps.kruise.io',
-    version: 'v1alpha1',
-    kind: 'CloneSet',
-    plural: 'clonesets',
-    namespaced: true,
-  },
-  statefulsets: {
-    group: 'apps.kruise.io',
-    version: 'v1beta1',
-    kind: 'StatefulSet',
-    plural: 'statefulsets',
-    namespaced: true,
-  },
-  // v1beta1: the stored version OpenKruise's controller works on (v1alpha1 is converted)
-  daemonsets: {
-    group: 'apps.kruise.io',
-    version: 'v1beta1',
-    kind: 'DaemonSet',
-    plural: 'daemonsets',
-    namespaced: true,
-  },
-  // cluster-scoped; v1alpha1 as libs/mirror's catalogue and allow-list mirror it
-  sidecarsets: {
-    group: 'apps.kruise.io',
-    version: 'v1alpha1',
-    kind: 'SidecarSet',
-    plural: 'sidecarsets',
-    namespaced: false,
-  },
-  // cluster-scoped; v1beta1, the stored version (the mirror scrubs an embedded Secret's data, libs/bus envelope.ts)
-  resourcedistributions: {
-    group: 'apps.kruise.io',
-    version: 'v1beta1',
-    kind: 'ResourceDistribution',
-    plural: 'resourcedistributions',
-    namespaced: false,
-  },
-  // UnitedDeployment (v1beta1: the stored version OpenKruise's controller works on) and the native kinds its subsets
-  // may be
-  uniteddeployments: {
-    group: 'apps.kruise.io',
-    version: 'v1beta1',
-    kind: 'UnitedDeployment',
-    plural: 'uniteddeployments',
-    namespaced: true,
-  },
-  appsstatefulsets: { group: 'apps', version: 'v1', kind: 'StatefulSet', plural: 'statefulsets', namespaced: true },
-  deployments: { group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true },
-  // image pre-warming: v1beta1, the stored version OpenKruise's controllers work on; NodeImage is cluster-scoped
-  imagepulljobs: {
-    group: 'apps.kruise.io',
-    version: 'v1beta1',
-    kind: 'ImagePullJob',
-    plural: 'imagepulljobs',
-    namespaced: true,
-  },
-  // cluster-scoped, one per Node (key `_.<node>`); a node agent reads only its own key (docs/adr/0032)
-  nodeimages: {
-    group: 'apps.kruise.io',
-    version: 'v1beta1',
-    kind: 'NodeImage',
-    plural: 'nodeimages',
-    namespaced: false,
-  },
+  pods,
+  nodes,
+  namespaces,
+  persistentvolumeclaims,
+  configmaps,
+  secrets,
+  controllerrevisions,
+  clonesets,
+  statefulsets,
+  daemonsets,
+  sidecarsets,
+  resourcedistributions,
+  uniteddeployments,
+  appsstatefulsets,
+  deployments,
+  imagepulljobs,
+  nodeimages,
 } as const satisfies Record<string, KindRef>;

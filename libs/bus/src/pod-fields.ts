@@ -4,10 +4,13 @@
  * (managedFields are dropped by the watcher already); of spec and status only what is listed. Values the pods of one
  * template have in common (env, resources, readiness gates, owner references) are held once (`'deduped'`).
  */
-import { type FieldSet, unionFieldSets } from './projection.js';
+import type { Pod } from '@regatta/api';
+import type { ObjectMeta } from '@regatta/kube';
+import { unionFieldSets } from './projection.js';
+import type { FieldSetOf, Projected } from './projection-types.js';
 
 /** Every program keeps every metadata field; the strings and lists pods have in common are held once. */
-const POD_METADATA_FIELDS: FieldSet = {
+const POD_METADATA_FIELDS = {
   '*': true,
   namespace: 'shared',
   generateName: 'shared',
@@ -15,7 +18,7 @@ const POD_METADATA_FIELDS: FieldSet = {
   annotations: 'shared',
   ownerReferences: 'deduped',
   finalizers: 'shared',
-};
+} as const satisfies FieldSetOf<ObjectMeta>;
 
 /**
  * The CloneSet program (apps/cloneset): libs/cloneset (scale, update, status, pvc clean-up, webhook's pod lookups),
@@ -24,7 +27,7 @@ const POD_METADATA_FIELDS: FieldSet = {
  * statuses' image, imageID, containerID, ready, restarts). Kept whole besides: conditions (written back by type),
  * status reason and message, container state.
  */
-export const CLONESET_POD_FIELDS: FieldSet = {
+export const CLONESET_POD_FIELDS = {
   apiVersion: true,
   kind: true,
   metadata: POD_METADATA_FIELDS,
@@ -49,7 +52,7 @@ export const CLONESET_POD_FIELDS: FieldSet = {
       state: true,
     },
   },
-};
+} as const satisfies FieldSetOf<Pod>;
 
 /**
  * The Advanced StatefulSet program (apps/asts): what the CloneSet program reads (the same libraries: lifecycle,
@@ -58,20 +61,22 @@ export const CLONESET_POD_FIELDS: FieldSet = {
  * with the claims the set wants). A pod's volumes are never written from this copy: the storage fix reads the pod
  * whole from the API server first (libs/asts sync/pod-control.ts `updatePodIdentity`).
  */
-export const ASTS_POD_FIELDS: FieldSet = unionFieldSets(CLONESET_POD_FIELDS, {
+export const ASTS_POD_FIELDS = unionFieldSets(CLONESET_POD_FIELDS, {
   spec: {
     hostname: 'shared',
     subdomain: 'shared',
     volumes: { name: 'shared', persistentVolumeClaim: { claimName: 'shared' } },
   },
-});
+} as const satisfies FieldSetOf<Pod>);
 
 /**
  * The Advanced DaemonSet program (apps/ads): what the CloneSet program reads, plus the required node affinity a pod
  * not yet scheduled is placed by (libs/ads planning/node-pods.ts `nodeOfPod`). Node eligibility reads the template,
  * not the pods.
  */
-export const ADS_POD_FIELDS: FieldSet = unionFieldSets(CLONESET_POD_FIELDS, { spec: { affinity: 'shared' } });
+export const ADS_POD_FIELDS = unionFieldSets(CLONESET_POD_FIELDS, {
+  spec: { affinity: 'shared' },
+} as const satisfies FieldSetOf<Pod>);
 
 /**
  * The SidecarSet program (apps/sidecarset): libs/sidecarset's upgrade (matching: labels, namespace, the injected-list
@@ -81,7 +86,7 @@ export const ADS_POD_FIELDS: FieldSet = unionFieldSets(CLONESET_POD_FIELDS, { sp
  * type) and its launch-priority barrier reconciler (each container's env: the barrier's ConfigMap key). The pod
  * webhook reads the pod of the admission request, never the cache.
  */
-export const SIDECARSET_POD_FIELDS: FieldSet = {
+export const SIDECARSET_POD_FIELDS = {
   apiVersion: true,
   kind: true,
   metadata: POD_METADATA_FIELDS,
@@ -100,7 +105,7 @@ export const SIDECARSET_POD_FIELDS: FieldSet = {
       imageID: 'shared',
     },
   },
-};
+} as const satisfies FieldSetOf<Pod>;
 
 /**
  * The UnitedDeployment program (apps/uniteddeployment), which only reads its subsets' pods (libs/uniteddeployment):
@@ -109,7 +114,7 @@ export const SIDECARSET_POD_FIELDS: FieldSet = {
  * timeout), `spec.nodeName` and of status `phase` and the conditions (Ready and its transition time; `PodScheduled`
  * False with reason `Unschedulable`). No container or container status: the subsets' own controllers read those.
  */
-export const UD_POD_FIELDS: FieldSet = {
+export const UD_POD_FIELDS = {
   apiVersion: true,
   kind: true,
   metadata: POD_METADATA_FIELDS,
@@ -118,7 +123,7 @@ export const UD_POD_FIELDS: FieldSet = {
     phase: 'shared',
     conditions: { '*': true, type: 'shared', status: 'shared', reason: 'shared' },
   },
-};
+} as const satisfies FieldSetOf<Pod>;
 
 /**
  * The ImagePull program (apps/imagepull), which caches every scheduled pod for the ImagePullJobs with a `podSelector`
@@ -126,10 +131,23 @@ export const UD_POD_FIELDS: FieldSet = {
  * selector), the deletion time and `status.phase` (active pods) and `spec.nodeName` (the NodeImage a pod puts the job
  * on; also the program's `keep`). It never writes a pod.
  */
-export const IMAGEPULL_POD_FIELDS: FieldSet = {
+export const IMAGEPULL_POD_FIELDS = {
   apiVersion: true,
   kind: true,
   metadata: POD_METADATA_FIELDS,
   spec: { nodeName: 'shared' },
   status: { phase: 'shared' },
-};
+} as const satisfies FieldSetOf<Pod>;
+
+/** A pod as the CloneSet program's caches hold it. */
+export type CloneSetPod = Projected<Pod, typeof CLONESET_POD_FIELDS>;
+/** A pod as the Advanced StatefulSet program's caches hold it. */
+export type AstsPod = Projected<Pod, typeof ASTS_POD_FIELDS>;
+/** A pod as the Advanced DaemonSet program's caches hold it. */
+export type AdsPod = Projected<Pod, typeof ADS_POD_FIELDS>;
+/** A pod as the SidecarSet program's caches hold it. */
+export type SidecarSetPod = Projected<Pod, typeof SIDECARSET_POD_FIELDS>;
+/** A pod as the UnitedDeployment program's caches hold it. */
+export type UnitedDeploymentPod = Projected<Pod, typeof UD_POD_FIELDS>;
+/** A pod as the ImagePull program's caches hold it. */
+export type ImagePullPod = Projected<Pod, typeof IMAGEPULL_POD_FIELDS>;

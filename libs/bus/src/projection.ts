@@ -5,6 +5,7 @@
  * `PROJECTED` marker of `@regatta/kube`, so a PUT of it is refused and a patch cannot write a trimmed part whole.
  */
 import { type KubeObject, markProjected } from '@regatta/kube';
+import type { UnionOfFieldSets } from './projection-types.js';
 
 /**
  * What to keep of one value: `true` the value as it is; `'shared'` the value as it is, with every string in it
@@ -141,6 +142,7 @@ function unionRule(a: FieldRule, b: FieldRule): FieldRule {
 }
 
 /** The fields either set keeps (the projection of a reader several controllers of one program declare). */
+export function unionFieldSets<A extends FieldSet, B extends FieldSet>(a: A, b: B): UnionOfFieldSets<A, B>;
 export function unionFieldSets(a: FieldSet, b: FieldSet): FieldSet {
   const out: Record<string, FieldRule> = { ...a };
   for (const [k, r] of Object.entries(b)) out[k] = out[k] === undefined ? r : unionRule(out[k], r);

@@ -3,8 +3,8 @@
  * gates). The declaration is data; `derive.ts` turns it into kinds to register and event handlers, `program.ts` runs
  * it. Typed end to end: every `for`/`owns`/`watches` adds a typed reader to what the reconciler receives.
  */
-import type { FieldSet, KindRef } from '@regatta/bus';
-import type { EventRecorder, KubeClient, KubeObject, Change } from '@regatta/kube';
+import type { FieldSet } from '@regatta/bus';
+import type { EventRecorder, Kind, KindRef, KubeClient, KubeObject, Change } from '@regatta/kube';
 import type {
   Expectations,
   FeatureGateDefaults,
@@ -183,10 +183,14 @@ export class ControllerBuilder<R extends Record<string, KubeObject>, G extends s
     return new ControllerBuilder<Record<never, KubeObject>, G>({ options, owns: [], watches: [] });
   }
 
-  /** The kind this controller reconciles; each change of one enqueues its own request (after the predicates). */
+  /**
+   * The kind this controller reconciles (a `Kind<T>` of the registry, `KINDS` of `@regatta/api`: its reader is a
+   * `Reader<T>`, docs/adr/0071-one-typed-kind-registry.md); each change of one enqueues its own request (after the
+   * predicates).
+   */
   for<N extends string, T extends KubeObject = KubeObject>(
     name: N,
-    kind: KindRef,
+    kind: Kind<T>,
     opts: KeepOptions & { predicates?: readonly Predicate[] } = {},
   ): ControllerBuilder<R & Record<N, T>, G> {
     if (this.decl.forKind)
@@ -199,7 +203,7 @@ export class ControllerBuilder<R extends Record<string, KubeObject>, G extends s
   /** A kind the For kind controls: a change enqueues the controlling owner and feeds its expectations. */
   owns<N extends string, T extends KubeObject = KubeObject>(
     name: N,
-    kind: KindRef,
+    kind: Kind<T>,
     opts: KeepOptions & { expectations?: OwnedExpectations } = {},
   ): ControllerBuilder<R & Record<N, T>, G> {
     const owned: OwnsDeclaration = { name, kind, expectations: opts.expectations ?? 'none', ...keepOf(opts) };
@@ -209,7 +213,7 @@ export class ControllerBuilder<R extends Record<string, KubeObject>, G extends s
   /** Any other kind, mapped to requests by `map` (controller-runtime's `Watches` with `EnqueueRequestsFromMapFunc`). */
   watches<N extends string, T extends KubeObject = KubeObject>(
     name: N,
-    kind: KindRef,
+    kind: Kind<T>,
     map: (change: Change<T>, readers: Readers<R & Record<N, T>>) => readonly Request[],
     opts: KeepOptions = {},
   ): ControllerBuilder<R & Record<N, T>, G> {

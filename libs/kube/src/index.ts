@@ -139,6 +139,8 @@ export {
   resourcePath,
   type ResourceInfo,
 } from './resources.js';
+export { apiVersionOf, atVersion, kind, type Kind, type KindRef, type ObjectOf } from './kind.js';
+export { KIND_TABLE } from './kind-table.js';
 export { KubeClient, KubeConfigError, KubeUsageError } from './client.js';
 export { kubectlConfigSource, loadKubectlConfig, type KubectlConfigOptions } from './kubectl-config.js';
 export type {

@@ -1,60 +1,17 @@
 /**
- * REST mapping of kinds to resources: plural name and scope. The kinds the controllers use are known statically
- * (no discovery round-trip, and they work before discovery caches warm up); others are resolved by discovery in
- * {@link KubeClient}. Plural and scope belong to the group and kind, not the version, so one entry serves every
- * version of a kind (CloneSet v1alpha1 and v1beta1 alike).
+ * REST mapping of kinds to resources: plural name and scope, from the one kind table (kind-table.ts,
+ * docs/adr/0071-one-typed-kind-registry.md); other kinds are resolved by discovery in {@link KubeClient}. Plural and
+ * scope belong to the group and kind, not the version, so one entry serves every version of a kind.
  */
+import type { KindRef } from './kind.js';
+import { KIND_TABLE } from './kind-table.js';
 import { splitApiVersion } from './meta.js';
 
-export interface ResourceInfo {
-  /** API group, `''` for core. */
-  group: string;
-  kind: string;
-  /** The resource name in URLs, e.g. `clonesets`. */
-  plural: string;
-  namespaced: boolean;
-}
+/** How the client addresses a kind: a {@link KindRef} without its version. */
+export type ResourceInfo = Omit<KindRef, 'version'>;
 
-const entry = (group: string, kind: string, plural: string, namespaced: boolean): ResourceInfo => ({
-  group,
-  kind,
-  plural,
-  namespaced,
-});
-
-const KRUISE = 'apps.kruise.io';
-
-export const KNOWN_RESOURCES: readonly ResourceInfo[] = [
-  entry('', 'Pod', 'pods', true),
-  entry('', 'PersistentVolumeClaim', 'persistentvolumeclaims', true),
-  entry('', 'PersistentVolume', 'persistentvolumes', false),
-  entry('', 'Node', 'nodes', false),
-  entry('', 'Namespace', 'namespaces', false),
-  entry('', 'Event', 'events', true),
-  entry('', 'ConfigMap', 'configmaps', true),
-  entry('', 'Secret', 'secrets', true),
-  entry('', 'Service', 'services', true),
-  entry('', 'ServiceAccount', 'serviceaccounts', true),
-  entry('events.k8s.io', 'Event', 'events', true),
-  entry('apps', 'ControllerRevision', 'controllerrevisions', true),
-  entry('apps', 'Deployment', 'deployments', true),
-  entry('apps', 'ReplicaSet', 'replicasets', true),
-  entry('apps', 'StatefulSet', 'statefulsets', true),
-  entry('apps', 'DaemonSet', 'daemonsets', true),
-  entry('coordination.k8s.io', 'Lease', 'leases', true),
-  entry('storage.k8s.io', 'StorageClass', 'storageclasses', false),
-  entry('apiextensions.k8s.io', 'CustomResourceDefinition', 'customresourcedefinitions', false),
-  entry('admissionregistration.k8s.io', 'MutatingWebhookConfiguration', 'mutatingwebhookconfigurations', false),
-  entry('admissionregistration.k8s.io', 'ValidatingWebhookConfiguration', 'validatingwebhookconfigurations', false),
-  entry(KRUISE, 'CloneSet', 'clonesets', true),
-  entry(KRUISE, 'StatefulSet', 'statefulsets', true),
-  entry(KRUISE, 'DaemonSet', 'daemonsets', true),
-  entry(KRUISE, 'SidecarSet', 'sidecarsets', false),
-  entry(KRUISE, 'UnitedDeployment', 'uniteddeployments', true),
-  entry(KRUISE, 'ResourceDistribution', 'resourcedistributions', false),
-  entry(KRUISE, 'ImagePullJob', 'imagepulljobs', true),
-  entry(KRUISE, 'NodeImage', 'nodeimages', false),
-];
+/** The static mapping: every kind of the kind table (kind-table.ts). */
+export const KNOWN_RESOURCES: readonly ResourceInfo[] = Object.values(KIND_TABLE);
 
 const byGroupKind = new Map(KNOWN_RESOURCES.map((r) => [`${r.group}/${r.kind}`, r]));
 

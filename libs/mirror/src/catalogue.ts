@@ -1,28 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { KINDS, resourceId, type KindRef } from '@regatta/bus';
+import { KINDS, OTHER_MIRRORED_KINDS } from '@regatta/api';
+import { resourceId, type KindRef } from '@regatta/bus';
 import { RegattaError } from '@regatta/errors';
 import type { ControllerName } from '@regatta/runtime';
 
-const kruise = (kind: string, plural: string, version = 'v1alpha1', namespaced = true): KindRef => ({
-  group: 'apps.kruise.io',
-  version,
-  kind,
-  plural,
-  namespaced,
-});
-
 /**
- * Every resource the watcher knows how to mirror, by resource id (`pods.v1`, `clonesets.v1alpha1.apps.kruise.io`).
- * The watcher lists and writes with these definitions, never with what a registration says (docs/adr/0009).
+ * Every resource the watcher knows how to mirror, by resource id (`pods.v1`, `clonesets.v1alpha1.apps.kruise.io`):
+ * the kind registry of `@regatta/api` (docs/adr/0071-one-typed-kind-registry.md). The watcher lists and writes with
+ * these definitions, never with what a registration says (docs/adr/0009).
  */
 export const CATALOGUE: ReadonlyMap<string, KindRef> = new Map(
-  [
-    ...Object.values(KINDS),
-    { group: 'apps', version: 'v1', kind: 'StatefulSet', plural: 'statefulsets', namespaced: true },
-    { group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true },
-    kruise('SidecarSet', 'sidecarsets', 'v1alpha1', false),
-    kruise('UnitedDeployment', 'uniteddeployments'),
-  ].map((k) => [resourceId(k), k]),
+  [...Object.values(KINDS), ...OTHER_MIRRORED_KINDS].map((k) => [resourceId(k), k]),
 );
 
 /** Which resources each controller may have mirrored: controller name → resource ids. */
