@@ -21,7 +21,7 @@ describe('log level', () => {
 });
 
 describe('createLogger', () => {
-  it('writes one JSON object per line with name, level label and ISO time; debug is quiet at info', () => {
+  it('writes one JSON object per line with the logger, level label and ISO time; debug is quiet at info', () => {
     const raw: string[] = [];
     const log = createLogger({
       name: 'cloneset',
@@ -34,13 +34,32 @@ describe('createLogger', () => {
     const line = JSON.parse(raw[0] ?? '') as Record<string, unknown>;
     expect(line).toMatchObject({
       level: 'info',
-      name: 'cloneset',
+      logger: 'cloneset',
       controller: 'cloneset',
       replicas: 3,
       msg: 'started',
     });
     expect(line['time']).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(line).not.toHaveProperty('trace_id');
+  });
+
+  it('a reconcile line has one key per name: the program is the logger, the object its namespace and name', () => {
+    const raw: string[] = [];
+    const log = createLogger({
+      name: 'regatta-cloneset',
+      level: 'info',
+      destination: { write: (s: string) => raw.push(s) },
+    });
+    log
+      .child({ controller: 'cloneset' })
+      .child({ namespace: 'default', name: 'web', reconcileID: 'r' })
+      .info('reconciled');
+    expect(raw[0]?.match(/"name":/g)).toHaveLength(1);
+    expect(JSON.parse(raw[0] ?? '')).toMatchObject({
+      logger: 'regatta-cloneset',
+      namespace: 'default',
+      name: 'web',
+    });
   });
 
   it('serializes errors under err with message and stack', () => {

@@ -6,7 +6,10 @@ import { InvalidLogLevelError } from './errors.js';
 export type Logger = PinoLogger;
 
 export interface CreateLoggerOptions {
-  /** Program or component name; written as `name` on every line. */
+  /**
+   * Program or component name; written as `logger` on every line (zap's and so controller-runtime's key), so that
+   * `name` stays the reconciled object's, one key per name (issue 48).
+   */
   name: string;
   /** Overrides `LOG_LEVEL`. */
   level?: string;
@@ -49,9 +52,8 @@ export function createLogger(options: CreateLoggerOptions): Logger {
   const level = resolveLogLevel(options.level);
   return pino(
     {
-      name: options.name,
       level,
-      base: { name: options.name, pid: process.pid },
+      base: { logger: options.name, pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       mixin: traceFields,

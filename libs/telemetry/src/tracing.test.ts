@@ -75,7 +75,7 @@ describe('tracing with a collector', () => {
     expect(inside).toMatchObject({
       msg: 'inside',
       level: 'info',
-      name: 'test',
+      logger: 'test',
       trace_id: ids?.traceId,
       span_id: ids?.spanId,
     });
