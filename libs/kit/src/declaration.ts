@@ -3,7 +3,7 @@
  * gates). The declaration is data; `derive.ts` turns it into kinds to register and event handlers, `program.ts` runs
  * it. Typed end to end: every `for`/`owns`/`watches` adds a typed reader to what the reconciler receives.
  */
-import type { FieldSet } from '@regatta/bus';
+import type { FieldSet, Projected } from '@regatta/bus';
 import type { EventRecorder, Kind, KindRef, KubeClient, KubeObject, Change } from '@regatta/kube';
 import type {
   Expectations,
@@ -201,27 +201,31 @@ export class ControllerBuilder<R extends Record<string, KubeObject>, G extends s
   }
 
   /** A kind the For kind controls: a change enqueues the controlling owner and feeds its expectations. */
-  owns<N extends string, T extends KubeObject = KubeObject>(
+  owns<N extends string, T extends KubeObject = KubeObject, F extends FieldSet | undefined = undefined>(
     name: N,
     kind: Kind<T>,
-    opts: KeepOptions & { expectations?: OwnedExpectations } = {},
-  ): ControllerBuilder<R & Record<N, T>, G> {
+    opts: KeepOptions<F> & { expectations?: OwnedExpectations } = {},
+  ): ControllerBuilder<R & Record<N, ReaderObject<T, F>>, G> {
     const owned: OwnsDeclaration = { name, kind, expectations: opts.expectations ?? 'none', ...keepOf(opts) };
     return this.next({ owns: [...(this.decl.owns ?? []), owned] });
   }
 
   /** Any other kind, mapped to requests by `map` (controller-runtime's `Watches` with `EnqueueRequestsFromMapFunc`). */
-  watches<N extends string, T extends KubeObject = KubeObject>(
+  watches<N extends string, T extends KubeObject = KubeObject, F extends FieldSet | undefined = undefined>(
     name: N,
     kind: Kind<T>,
-    map: (change: Change<T>, readers: Readers<R & Record<N, T>>) => readonly Request[],
-    opts: KeepOptions = {},
-  ): ControllerBuilder<R & Record<N, T>, G> {
+    map: (
+      change: Change<ReaderObject<T, F>>,
+      readers: Readers<R & Record<N, ReaderObject<T, F>>>,
+    ) => readonly Request[],
+    opts: KeepOptions<F> = {},
+  ): ControllerBuilder<R & Record<N, ReaderObject<T, F>>, G> {
     const watched: WatchesDeclaration = {
       name,
       kind,
       // stored for any kind; called only with changes of this cache and the readers declared here
-      map: (change, readers) => map(change as Change<T>, readers as Readers<R & Record<N, T>>),
+      map: (change, readers) =>
+        map(change as Change<ReaderObject<T, F>>, readers as Readers<R & Record<N, ReaderObject<T, F>>>),
       ...keepOf(opts),
     };
     return this.next({ watches: [...(this.decl.watches ?? []), watched] });
@@ -262,8 +266,22 @@ export class ControllerBuilder<R extends Record<string, KubeObject>, G extends s
   }
 }
 
-/** What a reader's cache keeps: which objects, and which of their fields ({@link KindDeclaration}). */
-export type KeepOptions = Pick<KindDeclaration, 'keep' | 'project'>;
+/**
+ * What a reader's cache keeps: which objects, and which of their fields ({@link KindDeclaration}). A typed field set
+ * (`FieldSetOf<Pod>` of `@regatta/bus`) types the reader to what it keeps ({@link ReaderObject}).
+ */
+export interface KeepOptions<F extends FieldSet | undefined = FieldSet | undefined> {
+  keep?: KindDeclaration['keep'];
+  project?: F;
+}
+
+/**
+ * The objects a reader of kind `T` holds: `T`, or `T` read through the field set `F` when the declaration projects
+ * (docs/adr/0071-one-typed-kind-registry.md), so reading a field the program does not keep fails to compile.
+ */
+export type ReaderObject<T extends KubeObject, F extends FieldSet | undefined> = [F] extends [FieldSet]
+  ? Projected<T, F> & KubeObject
+  : T;
 
 function keepOf(opts: KeepOptions): KeepOptions {
   return { ...(opts.keep ? { keep: opts.keep } : {}), ...(opts.project ? { project: opts.project } : {}) };

@@ -6,6 +6,7 @@ export {
   type ControllerOptions,
   type ForDeclaration,
   type KeepOptions,
+  type ReaderObject,
   type KindDeclaration,
   type OwnedExpectations,
   type OwnsDeclaration,
