@@ -25,8 +25,11 @@ export interface RealNodesOptions {
 /** `real-1`, `real-2`, …: names no simulator uses (its nodes are `node<k>`). */
 export const realNodeName = (i: number): string => `real-${i}`;
 
-/** Starts the real nodes (building their binaries first when missing); [] when none was asked or none can run. */
-export async function startRealNodes(o: RealNodesOptions, cluster: LocalCluster): Promise<RealNode[]> {
+/**
+ * How many real nodes this sandbox runs, decided before the cluster starts (their names get bus users when node agents
+ * run): building their binaries first when missing; 0 (with one line why) when the machine cannot run one.
+ */
+export async function planRealNodes(o: RealNodesOptions): Promise<string[]> {
   const count = o.requested ?? DEFAULT_REAL_NODES;
   if (count === 0) return [];
   const reason = realNodeUnavailable();
@@ -41,14 +44,23 @@ export async function startRealNodes(o: RealNodesOptions, cluster: LocalCluster)
     o.log(`real nodes: none, simulated nodes only (their build failed: ${(err as Error).message})`);
     return [];
   }
+  return Array.from({ length: count }, (_, i) => realNodeName(i + 1));
+}
+
+/** Starts the planned real nodes one after the other (the first starts the registry the others share). */
+export async function startRealNodes(
+  names: readonly string[],
+  o: RealNodesOptions,
+  cluster: LocalCluster,
+): Promise<RealNode[]> {
   const nodes: RealNode[] = [];
-  for (let i = 1; i <= count; i++) {
+  for (const [i, name] of names.entries()) {
     const node = await RealNode.start({
       clusterDir: cluster.dir,
       kubeconfig: cluster.endpoints.kubeconfig,
       apiserver: cluster.endpoints.apiserver,
-      name: realNodeName(i),
-      zone: o.zones[(i - 1) % o.zones.length] ?? 'zone-a',
+      name,
+      zone: o.zones[i % o.zones.length] ?? 'zone-a',
       ...(nodes[0] ? { registry: nodes[0].registry } : {}),
       keepAfterExit: o.detach,
       log: o.log,

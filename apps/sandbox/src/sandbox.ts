@@ -22,7 +22,7 @@ import { KubeConfig, CoreV1Api, type KubernetesObject } from '@kubernetes/client
 import { bucketName, KINDS, registrationKey } from '@regatta/bus';
 import { parseAllDocuments } from 'yaml';
 import { appEntry, resolveControllers, UsageError } from './controllers.js';
-import { startRealNodes } from './real-nodes.js';
+import { planRealNodes, startRealNodes } from './real-nodes.js';
 
 export interface SandboxOptions {
   dir: string;
@@ -76,9 +76,17 @@ export async function sandboxUp(
       CONTROL_PLANE_COMPONENTS.filter((c) => jaeger || c !== 'jaeger'),
     ),
   });
+  const realOptions = {
+    requested: o.realNodes === 'default' ? undefined : (o.realNodes ?? 0),
+    zones: o.zones,
+    detach: o.detach,
+    log: o.log,
+  };
+  const realNames = await planRealNodes(realOptions);
   const t0 = Date.now();
   const nodeNames = Array.from({ length: o.nodes }, (_, i) => `node${i + 1}`);
-  // image pre-warming: one node agent per node, each with a bus user that reads only its node's NodeImage
+  // image pre-warming: one node agent per node, each with a bus user that reads only its node's NodeImage; a real
+  // node's agent pulls through its containerd's CRI
   const nodeAgents = selection.controllers.includes('imagepull') && appEntry(NODE_AGENT_APP) !== undefined;
   const cluster = await LocalCluster.start({
     dir: o.dir,
@@ -86,7 +94,7 @@ export async function sandboxUp(
     keepAfterExit: o.detach,
     log: o.log,
     natsAuth: true,
-    ...(nodeAgents ? { natsNodeAgents: nodeAgentsOption(nodeNames) } : {}),
+    ...(nodeAgents ? { natsNodeAgents: nodeAgentsOption([...nodeNames, ...realNames]) } : {}),
   });
   try {
     const kubeconfig = cluster.endpoints.kubeconfig;
@@ -97,7 +105,13 @@ export async function sandboxUp(
     }
 
     const programs: ProgramEndpoint[] = [];
-    const start = async (name: string, entry: string, args: string[], role?: BusRole, extraEnv: NodeJS.ProcessEnv = {}) => {
+    const start = async (
+      name: string,
+      entry: string,
+      args: string[],
+      role?: BusRole,
+      extraEnv: NodeJS.ProcessEnv = {},
+    ) => {
       const [healthPort, webhookPort] = (await freePorts(2)) as [number, number];
       // controllers serve their admission webhooks here; the API server reaches them by URL
       const webhook =
@@ -143,10 +157,7 @@ export async function sandboxUp(
     ]);
     await waitForReadyNodes(kubeconfig, nodeNames, cluster);
     o.log(`${o.nodes} nodes Ready over zones ${o.zones.join(', ')}`);
-    const realNodes = await startRealNodes(
-      { requested: o.realNodes === 'default' ? undefined : (o.realNodes ?? 0), zones: o.zones, detach: o.detach, log: o.log },
-      cluster,
-    );
+    const realNodes = await startRealNodes(realNames, realOptions, cluster);
 
     const apps = [...(selection.watcher ? ['watcher'] : []), ...selection.controllers];
     for (const app of apps) {
@@ -168,11 +179,15 @@ export async function sandboxUp(
       const entry = appEntry(NODE_AGENT_APP)!;
       // started one after the other (the pid records are written per start), then awaited side by side
       const started = [];
-      for (const node of nodeNames) {
+      const criSockets = new Map([
+        ...nodeNames.map((n) => [n, join(criSocketDir, `${n}.sock`)] as const),
+        ...realNodes.map((n) => [n.name, n.criSocket] as const),
+      ]);
+      for (const [node, criSocket] of criSockets) {
         const creds = cluster.endpoints.natsAuth?.nodeAgents?.[node];
         const s = await start(`${NODE_AGENT_APP}-${node}`, entry, [], undefined, {
           NODE_NAME: node,
-          CRI_SOCKET: join(criSocketDir, `${node}.sock`),
+          CRI_SOCKET: criSocket,
           ...(creds
             ? { NATS_USER: creds.user, NATS_PASSWORD: creds.password, NATS_INBOX_PREFIX: creds.inboxPrefix }
             : {}),
@@ -191,7 +206,7 @@ export async function sandboxUp(
           ),
         ),
       );
-      o.log(`${nodeNames.length} image pull agents ready (one per node)`);
+      o.log(`${criSockets.size} image pull agents ready (one per node)`);
     }
 
     const endpoints: SandboxEndpoints = {
@@ -236,7 +251,8 @@ export type BusRole = 'watcher' | 'controller';
 
 /** What every Regatta program started by the sandbox finds in its environment (a controller: its own bus user). */
 export function programEnv(e: ClusterEndpoints, role?: BusRole, name?: string): NodeJS.ProcessEnv {
-  const creds = (role === 'controller' && name && e.natsAuth?.controllers?.[name]) || (role && e.natsAuth?.[role]);
+  const creds =
+    (role === 'controller' && name && e.natsAuth?.controllers?.[name]) || (role && e.natsAuth?.[role]);
   return {
     KUBECONFIG: e.kubeconfig,
     ...(e.nats ? { NATS_URL: e.nats } : {}),

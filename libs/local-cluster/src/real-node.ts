@@ -107,6 +107,11 @@ export class RealNode {
     return this.registryAddress;
   }
 
+  /** The CRI socket of the node's containerd (the image pull agent's `CRI_SOCKET`). */
+  get criSocket(): string {
+    return this.state.containerdSocket;
+  }
+
   /** The node's IP (its bridge's address): the kubelet serves there; pods get addresses in `network.subnet`. */
   get nodeIp(): string {
     return this.network.gateway;
