@@ -9,6 +9,7 @@ import { CONTROLLER_NAMES } from '@regatta/runtime';
 import {
   REPO_ROOT,
   VALUE_SETS,
+  bundledChartCopy,
   chartCopy,
   chartNotes,
   inventory,
@@ -279,13 +280,22 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
       expect(ms.filter((m) => m.kind === 'Namespace').map((m) => m.metadata.name)).toEqual([ns]);
       for (const role of ['regatta-imagepull-pull-secrets', 'regatta-imagepull-agent-pull-secrets'])
         for (const kind of ['Role', 'RoleBinding'])
-          expect(ms.find((m) => m.kind === kind && m.metadata.name === role)?.metadata.namespace, role).toBe(ns);
-      const nsRead = rulesOf(ms, 'ClusterRole', 'regatta-imagepull').find((r) => r.resources.includes('namespaces'));
+          expect(ms.find((m) => m.kind === kind && m.metadata.name === role)?.metadata.namespace, role).toBe(
+            ns,
+          );
+      const nsRead = rulesOf(ms, 'ClusterRole', 'regatta-imagepull').find((r) =>
+        r.resources.includes('namespaces'),
+      );
       expect(nsRead?.resourceNames).toEqual([ns]);
     };
     inNs(rendered['all-on']!, 'kruise-daemon-config'); // upstream's name by default
     inNs(
-      parseManifests(templateChart(chart.dir, [...VALUE_SETS['all-on']!, 'controllers.imagepull.daemonConfigNamespace=pull-secrets'])),
+      parseManifests(
+        templateChart(chart.dir, [
+          ...VALUE_SETS['all-on']!,
+          'controllers.imagepull.daemonConfigNamespace=pull-secrets',
+        ]),
+      ),
       'pull-secrets',
     );
   });
@@ -354,15 +364,22 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
   it("bus.nodeAgentAuth=callout: each agent presents its pod's bound token; the imagepull program reviews it and signs", () => {
     const ms = rendered['imagepull-bus-callout']!;
     const podOf = (kind: string, name: string) =>
-      (ms.find((m) => m.kind === kind && m.metadata.name === name)!['spec'] as { template: { spec: PodSpec } }).template
-        .spec;
+      (
+        ms.find((m) => m.kind === kind && m.metadata.name === name)!['spec'] as {
+          template: { spec: PodSpec };
+        }
+      ).template.spec;
     const agent = podOf('DaemonSet', 'regatta-imagepull-agent');
     const a = agent.containers[0]!;
     expect(a.env.find((e) => e.name === 'NATS_TOKEN_FILE')?.value).toBe('/var/run/secrets/regatta/bus/token');
     // the shared imagepull credentials are not the agents' any more
     expect(a.env.some((e) => e.name === 'NATS_USER' || e.name === 'NATS_PASSWORD')).toBe(false);
     expect(a.env.some((e) => e.name.startsWith('REGATTA_AUTH_CALLOUT_'))).toBe(false);
-    expect(a.volumeMounts).toContainEqual({ name: 'bus-token', mountPath: '/var/run/secrets/regatta/bus', readOnly: true });
+    expect(a.volumeMounts).toContainEqual({
+      name: 'bus-token',
+      mountPath: '/var/run/secrets/regatta/bus',
+      readOnly: true,
+    });
     expect(agent.volumes.find((v) => v.name === 'bus-token')?.projected).toEqual({
       defaultMode: 0o440,
       sources: [{ serviceAccountToken: { audience: 'regatta-bus', expirationSeconds: 3600, path: 'token' } }],
@@ -388,13 +405,19 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
     expect([...grants(rulesOf(ms, 'ClusterRole', 'regatta-imagepull-tokenreview'))]).toEqual([
       'create authentication.k8s.io/tokenreviews',
     ]);
-    const binding = ms.find((m) => m.kind === 'ClusterRoleBinding' && m.metadata.name === 'regatta-imagepull-tokenreview')!;
-    expect(binding['subjects']).toEqual([{ kind: 'ServiceAccount', name: 'regatta-imagepull', namespace: 'regatta-system' }]);
+    const binding = ms.find(
+      (m) => m.kind === 'ClusterRoleBinding' && m.metadata.name === 'regatta-imagepull-tokenreview',
+    )!;
+    expect(binding['subjects']).toEqual([
+      { kind: 'ServiceAccount', name: 'regatta-imagepull', namespace: 'regatta-system' },
+    ]);
 
     // the default (shared): the agents use the imagepull role's credentials, no callout, no TokenReviews
     const shared = rendered['all-on']!;
     const sharedAgent = (
-      shared.find((m) => m.kind === 'DaemonSet' && m.metadata.name === 'regatta-imagepull-agent')!['spec'] as {
+      shared.find((m) => m.kind === 'DaemonSet' && m.metadata.name === 'regatta-imagepull-agent')![
+        'spec'
+      ] as {
         template: { spec: PodSpec };
       }
     ).template.spec;
@@ -415,8 +438,12 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
   });
 
   it('refuses a callout without its issuer, and an unknown bus.nodeAgentAuth', () => {
-    const set = VALUE_SETS['imagepull-bus-callout']!.filter((v) => !v.startsWith('bus.authCallout.issuerSecret='));
-    expect(() => templateChart(chart.dir, set)).toThrow(/bus.nodeAgentAuth=callout needs bus.authCallout.issuerSecret/);
+    const set = VALUE_SETS['imagepull-bus-callout']!.filter(
+      (v) => !v.startsWith('bus.authCallout.issuerSecret='),
+    );
+    expect(() => templateChart(chart.dir, set)).toThrow(
+      /bus.nodeAgentAuth=callout needs bus.authCallout.issuerSecret/,
+    );
     expect(() => templateChart(chart.dir, [...VALUE_SETS['all-on']!, 'bus.nodeAgentAuth=token'])).toThrow(
       /bus.nodeAgentAuth is shared or callout, not token/,
     );
@@ -432,11 +459,20 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
     ).toThrow(/set only one of bus.credentialsSecret, bus.credsSecret and bus.nkeySecret/);
   });
 
-  it('with the NATS chart enabled, the programs find its Service; ServiceMonitors on request', () => {
+  it('with NATS bundled (deploy/helm/regatta-with-nats), the programs find its Service; ServiceMonitors on request', () => {
     const only = VALUE_SETS['only-cloneset']!.filter((v) => !v.startsWith('bus.url='));
-    const ms = parseManifests(
-      templateChart(chart.dir, [...only, 'nats.enabled=true', 'metrics.serviceMonitor.enabled=true']),
-    );
+    const bundled = bundledChartCopy();
+    let ms: Manifest[];
+    try {
+      ms = parseManifests(
+        templateChart(
+          bundled.dir,
+          [...only, 'metrics.serviceMonitor.enabled=true'].map((v) => `regatta.${v}`),
+        ),
+      );
+    } finally {
+      bundled.dispose();
+    }
     const d = ms.find((m) => m.kind === 'Deployment' && m.metadata.name === 'regatta-cloneset')!;
     const env = (d['spec'] as { template: { spec: PodSpec } }).template.spec.containers[0]!.env;
     expect(env.find((e) => e.name === 'NATS_URL')?.value).toBe('nats://regatta-nats.regatta-system.svc:4222');
@@ -448,8 +484,22 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
     ).toEqual(['regatta-cloneset', 'regatta-watcher']);
   });
 
-  it('refuses to render without a bus', () => {
-    expect(() => templateChart(chart.dir, [])).toThrow(/set bus.url/);
+  it('refuses to render without a bus, saying where one comes from', () => {
+    expect(() => templateChart(chart.dir, [])).toThrow(
+      /set bus.url to an existing NATS with JetStream, or install deploy\/helm\/regatta-with-nats/,
+    );
+  });
+
+  it('renders from the repository as it is: no dependency to build, no charts/ folder (issue 48)', () => {
+    expect(existsSync(join(REPO_ROOT, 'deploy', 'helm', 'regatta', 'charts'))).toBe(false);
+    expect(readFileSync(join(REPO_ROOT, 'deploy', 'helm', 'regatta', 'Chart.yaml'), 'utf8')).not.toMatch(
+      /^dependencies:/m,
+    );
+    expect(
+      parseManifests(
+        templateChart(join(REPO_ROOT, 'deploy', 'helm', 'regatta'), VALUE_SETS['only-cloneset']!),
+      ).length,
+    ).toBeGreaterThan(0);
   });
 
   it('keeps its goldens for every value set', () => {

@@ -4,8 +4,10 @@
 import type { Manifest } from '@regatta/local-cluster';
 
 export {
+  BUNDLED_CHART_DIR,
   CHART_DIR,
   REPO_ROOT,
+  bundledChartCopy,
   chartCopy,
   chartNotes,
   lintChart,

@@ -12,6 +12,8 @@ import { locateHelm } from './binaries.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const CHART_DIR = join(REPO_ROOT, 'deploy', 'helm', 'regatta');
+/** Regatta's chart with the NATS chart beside it, for clusters without a NATS. */
+export const BUNDLED_CHART_DIR = join(REPO_ROOT, 'deploy', 'helm', 'regatta-with-nats');
 
 export interface Manifest {
   apiVersion: string;
@@ -20,15 +22,24 @@ export interface Manifest {
   [key: string]: unknown;
 }
 
-/**
- * A copy of the chart that helm can load here: the CRD symlink resolved, and the NATS dependency, which is not
- * downloadable on this machine, stood in for by an empty chart of that name (it renders nothing while
- * nats.enabled=false, the default). Removed with `dispose`.
- */
+/** A copy of the chart with its CRD symlink resolved, as `helm package` would see it. Removed with `dispose`. */
 export function chartCopy(): { dir: string; dispose: () => void } {
   const base = mkdtempSync(join(tmpdir(), 'regatta-chart-'));
   const dir = join(base, 'regatta');
   cpSync(CHART_DIR, dir, { recursive: true, dereference: true });
+  return { dir, dispose: () => rmSync(base, { recursive: true, force: true }) };
+}
+
+/**
+ * A copy of the umbrella chart (deploy/helm/regatta-with-nats) with its dependencies in `charts/` as
+ * `helm dependency build` leaves them: Regatta's chart, and for the NATS chart, which is not downloadable on this
+ * machine, an empty chart of that name (the tests read what Regatta's chart renders inside the umbrella).
+ */
+export function bundledChartCopy(): { dir: string; dispose: () => void } {
+  const base = mkdtempSync(join(tmpdir(), 'regatta-bundled-chart-'));
+  const dir = join(base, 'regatta-with-nats');
+  cpSync(BUNDLED_CHART_DIR, dir, { recursive: true, dereference: true });
+  cpSync(CHART_DIR, join(dir, 'charts', 'regatta'), { recursive: true, dereference: true });
   mkdirSync(join(dir, 'charts', 'nats'), { recursive: true });
   writeFileSync(
     join(dir, 'charts', 'nats', 'Chart.yaml'),

@@ -76,6 +76,8 @@ export {
 export {
   CHART_DIR,
   REPO_ROOT,
+  BUNDLED_CHART_DIR,
+  bundledChartCopy,
   chartCopy,
   chartNotes,
   lintChart,

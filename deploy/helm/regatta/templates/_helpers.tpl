@@ -37,8 +37,8 @@ app.kubernetes.io/component: {{ .component }}
 
 {{- define "regatta.busUrl" -}}
 {{- if .Values.bus.url -}}{{ .Values.bus.url }}
-{{- else if .Values.nats.enabled -}}{{ printf "nats://%s-nats.%s.svc:4222" .Release.Name .Release.Namespace }}
-{{- else -}}{{ fail "set bus.url to an existing NATS with JetStream, or nats.enabled=true (docs/operations.md)" }}
+{{- else if (.Values.global).regattaBundledNats -}}{{ printf "nats://%s-nats.%s.svc:4222" .Release.Name .Release.Namespace }}
+{{- else -}}{{ fail "set bus.url to an existing NATS with JetStream, or install deploy/helm/regatta-with-nats, which bundles one (docs/operations.md)" }}
 {{- end -}}
 {{- end -}}
 
