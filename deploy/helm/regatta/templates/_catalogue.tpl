@@ -144,7 +144,7 @@ resourcedistribution:
     # blockOwnerDeletion under OwnerReferencesPermissionEnforcement (libs/resourcedistribution copies.ts)
     - { apiGroups: [apps.kruise.io], resources: [resourcedistributions/finalizers], verbs: [update] }
 imagepull:
-  crds: [imagepulljobs, nodeimages, imagelistpulljobs]
+  crds: [imagepulljobs, nodeimages]
   reads:
     - { group: apps.kruise.io, resource: imagepulljobs }
     - { group: apps.kruise.io, resource: nodeimages }
