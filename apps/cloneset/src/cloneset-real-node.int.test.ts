@@ -112,6 +112,15 @@ describe.skipIf(skipReason !== undefined)(
         `[real node] in-place update answered with the new image ${Date.now() - patched} ms after the patch\n`,
       );
 
+      // kubectl logs [--previous]: the API server reaches the kubelet with its client certificate, the kubelet
+      // authorizes it by SubjectAccessReview (docs/real-nodes.md "Credentials")
+      const logs = (previous: boolean) =>
+        h.client.request<string>('GET', `/api/v1/namespaces/${ns}/pods/${after.metadata?.name}/log`, {
+          query: { container: 'nginx', previous },
+        });
+      expect(await logs(true)).toContain('serving nginx:1.27');
+      expect(await logs(false)).toContain('serving nginx:1.28');
+
       await h.client.delete({
         apiVersion: 'apps.kruise.io/v1alpha1',
         kind: 'CloneSet',

@@ -27,6 +27,8 @@ func main() {
 		<-stop
 		os.Exit(0)
 	}()
+	// a line for `kubectl logs` (and `logs --previous` after an in-place restart)
+	fmt.Printf("serving %s on :%s\n", image, port)
 	if err := http.ListenAndServe(":"+port, nil); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
