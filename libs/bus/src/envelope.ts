@@ -99,6 +99,7 @@ export function trimForMirror<T extends KubeObject>(obj: T, resource: MirrorReso
   if (obj.metadata?.annotations) metadata.annotations = keptAnnotations(obj.metadata.annotations, secret || distribution);
   if (secret) {
     if (!o.secretHashKey || o.secretHashKey.length === 0) throw new SecretHashKeyMissingError();
+    // cast through unknown: a Secret's mirror value is the Secret with its data hashed, the same object type T the caller gave
     return scrubSecret({ ...obj, metadata } as SecretFields, o.secretHashKey) as unknown as T;
   }
   const out = { ...obj, metadata } as DistributionFields;

@@ -70,6 +70,7 @@ export class CriImageClient {
   }
 
   private call<T>(method: string, fn: string, req: unknown, o: CallOptions): Promise<T> {
+    // cast through unknown: grpc-js builds the service's methods at run time from the proto; they are looked up by name
     const unary = (this.client as unknown as Record<string, Unary>)[fn]!.bind(this.client);
     return new Promise<T>((resolve, reject) => {
       if (o.signal?.aborted) {

@@ -26,7 +26,8 @@ export class CriStatusError extends RegattaError {
 }
 
 function statusName(code: number): string {
-  const name = (GrpcStatus as unknown as Record<number, string>)[code] ?? String(code);
+  // a numeric enum maps its values back to their names (grpc-js `status`)
+  const name: string = (GrpcStatus as Record<number, string | undefined>)[code] ?? String(code);
   // NOT_FOUND → NotFound, as Go's codes.Code prints
   return name
     .toLowerCase()

@@ -10,6 +10,7 @@ import type { NodeImage } from './types.js';
 
 /** The NodeImage rules as the controller runs them, on the agent's view of a NodeImage (the check reads any JSON). */
 export function nodeImageProblem(ni: NodeImage): string | undefined {
+  // cast through unknown: the agent's view types only what it reads; the check reads the stored object's JSON as it is
   return nodeImageSpecProblem(ni as unknown as Parameters<typeof nodeImageSpecProblem>[0]);
 }
 

@@ -259,6 +259,8 @@ export class ControllerBuilder<R extends Record<string, KubeObject>, G extends s
   private next<R2 extends Record<string, KubeObject>>(
     patch: Partial<ControllerDeclaration<R2, G>>,
   ): ControllerBuilder<R2, G> {
+    // cast through unknown: the parts declared so far were typed for the readers then (R); R2 only adds readers, so the
+    // factories they hold read a subset of what they will get
     return new ControllerBuilder<R2, G>({ ...this.decl, ...patch } as unknown as ControllerDeclaration<
       R2,
       G

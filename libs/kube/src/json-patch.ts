@@ -100,7 +100,8 @@ function requireFrom(op: Record<string, unknown>): string[] {
 export function applyJsonPatch<T = unknown>(doc: unknown, operations: readonly JsonPatchOperation[]): T {
   let out = cloneJson(doc);
   operations.forEach((operation, index) => {
-    const op = operation as unknown as Record<string, unknown>;
+    // a copy read field by field: the operation may come from JSON and lack what its type promises
+    const op: Readonly<Record<string, unknown>> = { ...operation };
     try {
       if (typeof op['path'] !== 'string') throw new Failure("the operation has no 'path'");
       const path = parsePointer(op['path']);

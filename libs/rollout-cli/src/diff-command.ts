@@ -59,6 +59,7 @@ export function diffTargets(docs: readonly unknown[], file: string): DiffTarget[
     targets.push({
       kind: kind as DiffKind,
       title: TITLES[kind as DiffKind],
+      // cast through unknown: a parsed YAML document, its kind, name and template checked just above
       manifest: doc as unknown as DiffTarget['manifest'],
       name,
     });

@@ -8,6 +8,7 @@ type CryptoKeyPair = webcrypto.CryptoKeyPair;
 const crypto = webcrypto;
 // Node's webcrypto implements the Web Crypto API; the library types it with the DOM's `Crypto`.
 type DomCrypto = NonNullable<Parameters<typeof x509.X509CertificateGenerator.create>[1]>;
+// cast through unknown: the same API under two declarations (node:crypto's and the DOM lib's), which TypeScript cannot relate
 x509.cryptoProvider.set(crypto as unknown as DomCrypto);
 
 const ALG = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;

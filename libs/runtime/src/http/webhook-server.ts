@@ -98,12 +98,13 @@ export class WebhookServer implements Runnable {
 
   /** Serves a mutating webhook on `path` (e.g. `/mutate-apps-kruise-io-v1alpha1-cloneset`). */
   mutate<T = unknown>(path: string, handler: MutatingHandler<T>): void {
-    this.#register(path, { type: 'mutate', handler: handler as unknown as MutatingHandler });
+    // the server decodes the object as unknown JSON; the handler's type says what its route admits
+    this.#register(path, { type: 'mutate', handler: (input) => handler(input as AdmissionInput<T>) });
   }
 
   /** Serves a validating webhook on `path` (e.g. `/validate-apps-kruise-io-v1alpha1-cloneset`). */
   validate<T = unknown>(path: string, handler: ValidatingHandler<T>): void {
-    this.#register(path, { type: 'validate', handler: handler as unknown as ValidatingHandler });
+    this.#register(path, { type: 'validate', handler: (input) => handler(input as AdmissionInput<T>) });
   }
 
   /** Resolves with the bound address once the server listens. */

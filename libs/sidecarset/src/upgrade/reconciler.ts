@@ -94,6 +94,7 @@ export class SidecarSetUpgradeReconciler implements Reconciler {
       return {};
     }
     const set: SidecarSetView = { ...cached, ...SIDECARSET_GVK };
+    // cast through unknown: the upgrade's view types only the fields it reads; the guard checks the whole stored object
     const problem = this.#specGuard.problem(key, set as unknown as SidecarSet);
     // nothing to retry until the SidecarSet changes; the event tells the user what to fix (../spec-guard.ts)
     if (problem) return refuseInvalidSpec(set, 'SidecarSet', problem, this.#d.recorder, ctx.log);

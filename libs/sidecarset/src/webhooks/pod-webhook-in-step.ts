@@ -24,6 +24,7 @@ export function podWebhookInStepCheck(
     kind: 'MutatingWebhookConfiguration',
     name: podWebhookConfigurationName(scope),
   };
+  // cast through unknown: the upgrade's view types only the fields it reads; the entry is built from the whole stored object
   return async (set) =>
     podWebhookEntryInStep(await client.getOrUndefined(ref), set as unknown as AnySidecarSet, scope);
 }
