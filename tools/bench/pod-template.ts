@@ -5,7 +5,7 @@
 // (a kubelet for the API server). The template is read back from the API server, managedFields and all.
 import { randomUUID } from 'node:crypto';
 import type { Pod } from '@regatta/api';
-import { KubeClient } from '@regatta/kube';
+import { KubeClient, toRfc3339 } from '@regatta/kube';
 import { waitFor } from '@regatta/local-cluster';
 import { NodeSimulator } from '@regatta/node-simulator';
 
@@ -164,7 +164,7 @@ export function podVariant(template: Pod, i: number): Pod {
   m.namespace = ns;
   m.uid = randomUUID();
   m.resourceVersion = String(100_000 + i);
-  m.creationTimestamp = new Date(Date.UTC(2026, 11, 1) + i * 1000).toISOString().replace('.000Z', 'Z');
+  m.creationTimestamp = toRfc3339(Date.UTC(2026, 11, 1) + i * 1000);
   m.labels = { ...m.labels, 'pod-template-hash': rs.slice(rs.lastIndexOf('-') + 1) };
   m.ownerReferences = (m.ownerReferences ?? []).map((o) => ({
     ...o,

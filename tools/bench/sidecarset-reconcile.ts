@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
 import { SIDECARSET_POD_FIELDS, projection } from '@regatta/bus';
-import type { EventRecorder, KubeObject } from '@regatta/kube';
+import { toRfc3339, type EventRecorder, type KubeObject } from '@regatta/kube';
 import { Expectations, type ReconcileContext, silentLogger } from '@regatta/runtime';
 import { SidecarSetUpgradeReconciler } from '@regatta/sidecarset';
 import { MemoryCluster } from '@regatta/workload';
@@ -79,7 +79,7 @@ function pod(i: number): KubeObject {
       namespace: 'bench',
       uid: `uid-${i}`,
       resourceVersion: String(1000 + i),
-      creationTimestamp: new Date(Date.UTC(2026, 11, 4, 8, 0, i % 60)).toISOString().replace('.000', ''),
+      creationTimestamp: toRfc3339(Date.UTC(2026, 11, 4, 8, 0, i % 60)),
       labels: { app: 'bench', 'bench-sidecar': 'yes', 'pod-template-hash': '5d8b7c9f4' },
       annotations: {
         'kruise.io/sidecarset-hash': entry(HASH),

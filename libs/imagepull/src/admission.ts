@@ -13,7 +13,15 @@ import {
   type ImagePullJob,
   type NodeImage,
 } from '@regatta/api';
-import { cloneJson, fieldErrors, isPlainObject, jsonEqual, validateLabelSelector, type FieldError } from '@regatta/kube';
+import {
+  cloneJson,
+  fieldErrors,
+  isPlainObject,
+  jsonEqual,
+  toRfc3339,
+  validateLabelSelector,
+  type FieldError,
+} from '@regatta/kube';
 import { normalizeImageRef } from './image-ref.js';
 
 /**
@@ -156,7 +164,7 @@ export function validateImagePullJobUpdate(obj: unknown, old: unknown): FieldErr
  */
 export function defaultNodeImage<T extends NodeImage>(obj: T, now: Date): T {
   const out = cloneJson(obj) as T;
-  const at = now.toISOString().replace(/\.\d+Z$/, 'Z');
+  const at = toRfc3339(now);
   const byTag = (a: unknown, b: unknown) => {
     const ta = isRecord(a) && typeof a['tag'] === 'string' ? a['tag'] : '';
     const tb = isRecord(b) && typeof b['tag'] === 'string' ? b['tag'] : '';

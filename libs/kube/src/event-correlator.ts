@@ -14,6 +14,7 @@ import { randomInt } from 'node:crypto';
 import { EventSpamFilter, SEP, spamKey, type SpamFilterOptions } from './event-spam-filter.js';
 import type { InvolvedObject } from './event-types.js';
 import { Lru } from './lru.js';
+import { toRfc3339 } from './time.js';
 
 export interface EventCorrelatorOptions {
   /** Distinct messages per (object, reason) before combining; client-go: 10. */
@@ -108,7 +109,7 @@ export class EventCorrelator {
 
   /** Records one occurrence at `now` and says how to write it. */
   observe(e: EventInput, now: Date): CorrelatedEvent {
-    const ts = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const ts = toRfc3339(now);
     let key = eventKey(e);
     let message = e.message;
     const simKey = similarEventKey(e);

@@ -1,3 +1,4 @@
+import { toRfc3339Micro } from '@regatta/kube';
 /** coordination.k8s.io/v1 `Lease`, as far as leader election reads and writes it. */
 export interface Lease {
   apiVersion?: 'coordination.k8s.io/v1';
@@ -55,9 +56,9 @@ export function errorStatus(err: unknown): number | undefined {
   return undefined;
 }
 
-/** Formats a Kubernetes MicroTime. */
+/** Formats a Kubernetes MicroTime (`toRfc3339Micro` of `@regatta/kube`, the one formatter). */
 export function formatMicroTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/Z$/, '000Z');
+  return toRfc3339Micro(ms);
 }
 
 function record(lease: Lease): string {

@@ -7,7 +7,7 @@
  * upgrade reconciler refuses it with an `InvalidSpec` event, spec-guard.ts) is not injected either: a pod created
  * meanwhile gets the sidecars of the valid SidecarSets only (docs/reliability-checks.md, R2 with the webhooks removed).
  */
-import { SpecGuard, type Labels } from '@regatta/kube';
+import { SpecGuard, toRfc3339, type Labels } from '@regatta/kube';
 import type { AdmissionInput, MutatingHandler } from '@regatta/runtime';
 import { injectSidecars } from '../injection/inject.js';
 import type { AnySidecarSet, Pod, SidecarSetRevision } from '../injection/types.js';
@@ -26,9 +26,6 @@ export interface PodWebhookSources {
   sortContainersByName?: boolean;
   now?: () => Date;
 }
-
-/** `metav1.Time` in JSON: seconds precision. */
-const rfc3339 = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 const nameOf = (s: AnySidecarSet): string => s.metadata?.name ?? '';
 
@@ -57,7 +54,7 @@ export function podDefaulter(src: PodWebhookSources): MutatingHandler<Pod> {
       sidecarSets: validSidecarSets(await src.sidecarSets(), guard),
       namespaceLabels: src.namespaceLabels(namespace),
       revisions: src.revisions(),
-      now: rfc3339(src.now?.() ?? new Date()),
+      now: toRfc3339(src.now?.() ?? new Date()),
       sortContainersByName: src.sortContainersByName ?? false,
     });
     const afterInjection = injected ?? pod;
