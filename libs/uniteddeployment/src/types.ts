@@ -5,12 +5,12 @@
  */
 import type {
   UnitedDeployment as ApiUnitedDeployment,
-  UnitedDeploymentCondition,
   UnitedDeploymentSpec,
   UnitedDeploymentStatus as ApiUnitedDeploymentStatus,
   UnitedDeploymentSubsetStatus,
   UnitedDeploymentUpdateStatus,
 } from '@regatta/api';
+import type { Condition } from '@regatta/kube';
 
 export type {
   NodeSelectorRequirement,
@@ -21,8 +21,8 @@ export type {
   UnitedDeploymentSpec,
 } from '@regatta/api';
 
-/** A condition of `status.conditions` as the controller writes it (type and status always set). */
-export type UDCondition = UnitedDeploymentCondition & { type: string; status: string };
+/** A condition of `status.conditions` as the controller writes it: the workspace's one `Condition` (`@regatta/kube`). */
+export type UDCondition = Condition;
 
 /** `status.subsetStatuses[]` as the controller writes it. */
 export interface SubsetStatus extends UnitedDeploymentSubsetStatus {
