@@ -2,7 +2,8 @@
 // by the watcher) or a direct client-node informer. For every update of the benchmark namespace it
 // records now − data.t (the writer's send time), bucketed by data.phase.
 import { CoreV1Api, KubeConfig, makeInformer, type V1ConfigMap } from '@kubernetes/client-node';
-import { Cache, connectBus, KINDS, registerKinds, type KubeObject } from '@regatta/bus';
+import { KINDS } from '@regatta/api';
+import { Cache, connectBus, registerKinds, type KubeObject } from '@regatta/bus';
 import { nowMs, serve } from './common.js';
 
 type Data = { t?: string; phase?: string } | undefined;

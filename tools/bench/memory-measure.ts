@@ -5,7 +5,8 @@
 // with every pod reduced to the fields controllers read; and the bus Cache with a program's declared
 // projection (docs/adr/0060-pod-projection.md; the programs in memory-programs.ts).
 import { readFile } from 'node:fs/promises';
-import { Cache, connectBus, KINDS, projection } from '@regatta/bus';
+import { KINDS } from '@regatta/api';
+import { Cache, connectBus, projection } from '@regatta/bus';
 import { serve, sleep } from './common.js';
 import { PROJECTING_PROGRAMS, type ProjectingProgram } from './memory-programs.js';
 

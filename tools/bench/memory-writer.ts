@@ -2,14 +2,8 @@
 // the watcher does), and writes the same pods as JSON lines for the informer-style baseline.
 import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import {
-  connectBus,
-  encodeEnvelope,
-  KINDS,
-  MirrorWriter,
-  trimForMirror,
-  type KubeObject,
-} from '@regatta/bus';
+import { KINDS } from '@regatta/api';
+import { connectBus, encodeEnvelope, MirrorWriter, trimForMirror, type KubeObject } from '@regatta/bus';
 import { serve } from './common.js';
 import type { Pod } from '@regatta/api';
 import { podVariant } from './pod-template.js';

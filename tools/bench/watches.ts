@@ -3,7 +3,8 @@
 // API server's own gauge apiserver_longrunning_requests{verb="WATCH",resource="pods"} (1.36 no longer
 // has apiserver_registered_watchers).
 import { CoreV1Api, KubeConfig, makeInformer, type Informer, type V1Pod } from '@kubernetes/client-node';
-import { Cache, connectBus, KINDS, registerKinds, type Bus } from '@regatta/bus';
+import { KINDS } from '@regatta/api';
+import { Cache, connectBus, registerKinds, type Bus } from '@regatta/bus';
 import type { KubeClient } from '@regatta/kube';
 import { apiserverMetric, sleep, table } from './common.js';
 

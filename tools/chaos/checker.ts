@@ -1,7 +1,7 @@
 // The independent checker (docs/reliability.md, docs/adr/0043): the invariants of a rollout, judged from the pods a
 // watch on the API server delivers, never from the bus or a controller's own view. Pure: it is fed observations
 // (a list, an upsert, a delete, each with its time) and says what it saw; the caller owns the watch.
-import type { Pod } from '@regatta/api';
+import { Labels, type Pod } from '@regatta/api';
 
 /** What a pod is, as far as the invariants go. */
 export interface PodView {
@@ -31,8 +31,8 @@ export interface PodView {
   lacks?: string[];
 }
 
-const INSTANCE_ID = 'apps.kruise.io/cloneset-instance-id';
-const REVISION = 'controller-revision-hash';
+const INSTANCE_ID = Labels.CloneSetInstanceId;
+const REVISION = Labels.ControllerRevisionHash;
 
 /** A pod's identity in its workload (PodView.identity); a CloneSet's instance id unless told otherwise. */
 export type IdentityOf = (p: Pod) => string;

@@ -9,7 +9,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { bucketName, KINDS, registrationKey } from '@regatta/bus';
+import { KINDS } from '@regatta/api';
+import { bucketName, registrationKey } from '@regatta/bus';
 import { KUBERNETES_VERSION, LocalCluster, NATS_VERSION } from '@regatta/local-cluster';
 import { codeVersion, nowMs, stopAllChildren } from '../bench/common.js';
 import { ChaosArgsError, isWorkloadId, parseArgs, r2AppsOf, type ChaosArgs } from './args.js';

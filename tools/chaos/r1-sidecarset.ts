@@ -13,7 +13,7 @@
 // mirror of pods, SidecarSets and CloneSets must come to agree with the API server (r1-mirror.ts).
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pod } from '@regatta/api';
-import { KINDS } from '@regatta/bus';
+import { KINDS } from '@regatta/api';
 import { RegattaError } from '@regatta/errors';
 import type { KubeObject } from '@regatta/kube';
 import { fmt } from '../bench/common.js';

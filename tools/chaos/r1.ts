@@ -14,7 +14,8 @@
 // R1's sibling, r1-sidecarset.ts.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { IMAGE_NEW } from '../bench/rollout-config.js';
-import { KINDS, type KindRef } from '@regatta/bus';
+import { KINDS } from '@regatta/api';
+import { type KindRef } from '@regatta/bus';
 import { RegattaError } from '@regatta/errors';
 import { createWorkloadReady, removeWorkload, type Observer } from './observer.js';
 import { startFaultInjector } from './fault-injector.js';

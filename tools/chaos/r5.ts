@@ -8,11 +8,11 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { jetstreamManager } from '@nats-io/jetstream';
+import { KINDS } from '@regatta/api';
 import {
   bucketName,
   Cache,
   connectBus,
-  KINDS,
   ObjectWatch,
   objectKey,
   registerKinds,

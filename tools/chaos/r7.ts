@@ -6,7 +6,8 @@
 // (regatta_cache_entries_set_aside_total), report its pods cache in sync, and keep running. Then the watcher is
 // restarted: its list removes keys of objects that do not exist, so the garbage is gone from the bucket.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { bucketName, connectBus, encodeEnvelope, KINDS } from '@regatta/bus';
+import { KINDS } from '@regatta/api';
+import { bucketName, connectBus, encodeEnvelope } from '@regatta/bus';
 import type { NatsUser } from '@regatta/local-cluster';
 import { IMAGE_NEW } from '../bench/rollout-config.js';
 import { fmt } from '../bench/common.js';

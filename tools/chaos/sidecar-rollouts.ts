@@ -5,7 +5,7 @@
 // image its spec names (a sidecar being upgraded counts against maxUnavailable, OpenKruise
 // pkg/controller/sidecarset/sidecarset_strategy.go), and it must never lack a sidecar (docs/sidecarset.md, blast
 // radius). The SidecarSet's maxUnavailable is of its matched pods, a percentage rounded up (libs/sidecarset).
-import type { Pod } from '@regatta/api';
+import { SidecarSetAnnotations, type Pod } from '@regatta/api';
 import type { KubeObject } from '@regatta/kube';
 import { viewOf, type Bounds, type PodView } from './checker.js';
 import { absolute, rolloutPlans, type RolloutPlan } from './schedule.js';
@@ -114,7 +114,7 @@ export function sidecarBounds(
   };
 }
 
-const HASH = 'kruise.io/sidecarset-hash';
+const HASH = SidecarSetAnnotations.Hash;
 
 /** The pod's `kruise.io/sidecarset-hash` entry for `set` (its sidecar revision), '' when none or unreadable. */
 export function sidecarRevision(p: Pod, set: string): string {

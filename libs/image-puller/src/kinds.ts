@@ -1,7 +1,7 @@
-import { KINDS, type KindRef } from '@regatta/bus';
+import { KIND_TABLE, type KindRef } from '@regatta/kube';
 
 /** NodeImage as the watcher mirrors it (libs/mirror's catalogue): cluster-scoped, keyed `_.<node name>`. */
-export const NODEIMAGE_KIND: KindRef = KINDS.nodeimages;
+export const NODEIMAGE_KIND: KindRef = KIND_TABLE.nodeimages;
 
 /** The event source of the puller (`source.component`), as kruise-daemon's. */
 export const EVENT_COMPONENT = 'kruise-daemon-imagepuller';

@@ -7,8 +7,8 @@
  * while instead, and says why with an event. Upstream has no such check (`pkg/controller/imagepulljob`
  * syncNodeImages writes whatever it built); Regatta adds it.
  */
-import { MAX_NODE_IMAGE_IMAGES, type ImageSpec, type NodeImage } from '@regatta/api';
-import { KINDS, trimForMirror } from '@regatta/bus';
+import { MAX_NODE_IMAGE_IMAGES, type ImageSpec, type NodeImage, KINDS } from '@regatta/api';
+import { trimForMirror } from '@regatta/bus';
 import { ownValue } from '@regatta/kube';
 
 /**

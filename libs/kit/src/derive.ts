@@ -3,8 +3,8 @@
  * and for each cache the handler that turns a change into requests (through predicates, owner mapping and
  * expectations).
  */
-import { KINDS, resourceId, unionFieldSets, type FieldSet, type KindRef } from '@regatta/bus';
-import { type Change, type KubeObject, type LabelSelector, labelSelectorMatches } from '@regatta/kube';
+import { resourceId, unionFieldSets, type FieldSet, type KindRef } from '@regatta/bus';
+import { KIND_TABLE, type Change, type KubeObject, type LabelSelector, labelSelectorMatches } from '@regatta/kube';
 import {
   enqueueForOwner,
   observeOwned,
@@ -56,7 +56,7 @@ export function cachesOf(decl: AnyDeclaration, namespaceScoped: boolean): KindDe
   const byName = new Map<string, CacheEntry>();
   const all: KindDeclaration[] = [decl.forKind, ...decl.owns, ...decl.watches];
   if (namespaceScoped && !all.some((d) => d.name === NAMESPACES))
-    all.push({ name: NAMESPACES, kind: KINDS.namespaces });
+    all.push({ name: NAMESPACES, kind: KIND_TABLE.namespaces });
   for (const d of all) {
     const found = byName.get(d.name);
     const entry = found ?? { kind: d.kind, keeps: [], project: undefined };

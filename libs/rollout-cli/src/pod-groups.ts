@@ -5,7 +5,7 @@
  * subset (`apps.kruise.io/subset-name`, docs/uniteddeployment.md) for a UnitedDeployment. Pods not at the update
  * revision are marked: kept by the partition when that is certain, else not yet updated.
  */
-import type { Pod } from '@regatta/api';
+import { UnitedDeploymentLabels, type Pod } from '@regatta/api';
 import { isPodAtRevision, podRevision } from '@regatta/revision';
 import type { RolloutKind } from '@regatta/workload';
 import { podRow, type PodRow, type RolloutWindow } from './pod-rows.js';
@@ -45,9 +45,10 @@ export interface GroupInput {
   subsets?: readonly SubsetInfo[];
 }
 
-export const SUBSET_LABEL = 'apps.kruise.io/subset-name';
+/** The subset of a UnitedDeployment's pod (`UnitedDeploymentLabels` of `@regatta/api`, the one definition). */
+export const SUBSET_LABEL = UnitedDeploymentLabels.SubsetName;
 /** The UnitedDeployment revision of a subset's pod (docs/uniteddeployment.md "Subset workloads"). */
-export const UD_REVISION_LABEL = 'apps.kruise.io/controller-revision-hash';
+export const UD_REVISION_LABEL = UnitedDeploymentLabels.ControllerRevisionHash;
 
 const byName = (a: PodRow, b: PodRow) =>
   a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name, 'en', { numeric: true });

@@ -9,8 +9,8 @@
 // partition steps are `updateStrategy.manualUpdate.partitions`, split over the subsets the same way. Each subset is
 // held to its CloneSet's own bounds (workloads/cloneset.ts), its pods to its zone's nodes; the pods' revision is the
 // UnitedDeployment's (`apps.kruise.io/controller-revision-hash`).
+import { UnitedDeploymentLabels, KINDS } from '@regatta/api';
 import type { KubeObject } from '@regatta/kube';
-import { KINDS } from '@regatta/bus';
 import { CLONESETS } from '../../bench/rollout-watch.js';
 import { cloneSetInstanceId, type Bounds } from '../checker.js';
 import type { WorkloadObj } from '../observer.js';
@@ -18,8 +18,8 @@ import type { RolloutPlan } from '../schedule.js';
 import { CLONESET, cloneSetBounds } from './cloneset.js';
 import type { NodeLabels, Workload, WorkloadShape } from './kind.js';
 
-export const SUBSET_LABEL = 'apps.kruise.io/subset-name';
-export const UD_REVISION_LABEL = 'apps.kruise.io/controller-revision-hash';
+export const SUBSET_LABEL = UnitedDeploymentLabels.SubsetName;
+export const UD_REVISION_LABEL = UnitedDeploymentLabels.ControllerRevisionHash;
 export const ZONE_LABEL = 'topology.kubernetes.io/zone';
 /** Subset name → the zone its nodeSelectorTerm selects. */
 export const UD_SUBSETS: Readonly<Record<string, string>> = { a: 'zone-a', b: 'zone-b', c: 'zone-c' };

@@ -3,10 +3,11 @@
  * `apis/apps/v1alpha1/sidecarset_conversion.go`): the annotations, labels, env vars and condition the SidecarSet
  * webhook and controller write, in one place for the api, webhook and controller code.
  */
+import { Annotations } from '../well-known-keys.js';
 
 export const SidecarSetAnnotations = {
   /** On a SidecarSet: its containers' hash; on a pod: JSON map sidecarSetName → {hash, sidecarList, …}. */
-  Hash: 'kruise.io/sidecarset-hash',
+  Hash: Annotations.SidecarSetHash,
   /** Same, with every image blanked (an image-only change keeps it; decides in-place upgradability). */
   HashWithoutImage: 'kruise.io/sidecarset-hash-without-image',
   /** On a pod: comma-joined sorted names of the SidecarSets injected. */
