@@ -17,12 +17,15 @@ const IMAGES_SRC = fileURLToPath(new URL('../../../tools/images/', import.meta.u
 
 /** A stand-in: the program in tools/images it runs, the repository (path in the registry) and tag. */
 export interface StandIn {
-  program: 'pause' | 'http';
+  program: 'pause' | 'http' | 'sleep' | 'slow-stop' | 'exit';
   /** As a pod names it (`nginx:1.28`); the registry path adds `library/` for Docker Hub's short names. */
   image: string;
 }
 
-/** The pause image (the pinned sandbox image) and HTTP servers under the names our docs and OpenKruise's specs use. */
+/**
+ * The pause image (the pinned sandbox image), HTTP servers under the names our docs and OpenKruise's specs use, and
+ * the sleep, slow-stop and exit programs (docs/real-nodes.md "Images").
+ */
 export const STAND_INS: readonly StandIn[] = [
   { program: 'pause', image: 'registry.k8s.io/pause:3.10' },
   ...['nginx:alpine', 'nginx:latest', 'nginx:1.27', 'nginx:1.28', 'nginx:mainline'].map(
@@ -31,6 +34,10 @@ export const STAND_INS: readonly StandIn[] = [
   ...['regatta/http:v1', 'regatta/http:v2', 'regatta/http:v3'].map(
     (image) => ({ program: 'http', image }) as const,
   ),
+  // sleeps until SIGTERM; ignores SIGTERM (a slow stop: the grace period runs out); exits with EXIT_CODE
+  ...['regatta/sleep:v1', 'regatta/sleep:v2'].map((image) => ({ program: 'sleep', image }) as const),
+  { program: 'slow-stop', image: 'regatta/slow-stop:v1' },
+  { program: 'exit', image: 'regatta/exit:v1' },
 ];
 
 /**
