@@ -53,3 +53,10 @@ export {
   type TestNodeOptions,
   type TestNodeTaint,
 } from './test-nodes.js';
+export {
+  answerOf,
+  expectRestartedInPlace,
+  realNodeSkipReason,
+  useRealNode,
+  type RealNodeScenario,
+} from './real-node.js';
