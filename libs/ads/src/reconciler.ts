@@ -6,13 +6,19 @@
  * cache shows every earlier write), status, history.
  */
 import { type ImagePreDownloadControl, preDownloadSettings } from '@regatta/image-predownload';
-import { type KubeObject, controllerRef, isSelectorEmpty, refuseInvalidSpec, SpecGuard } from '@regatta/kube';
-import { InPlaceUpdateControl } from '@regatta/inplace-update';
-import { LifecycleControl, type Pod } from '@regatta/lifecycle';
+import { type KubeObject, controllerRef, isSelectorEmpty } from '@regatta/kube';
+import type { Pod } from '@regatta/lifecycle';
 import type { Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
-import { forEachLimited, waitForPendingWrites } from '@regatta/runtime';
+import { forEachLimited } from '@regatta/runtime';
 import { type ControllerRevision, type PodTemplate, templateFromRevision } from '@regatta/revision';
-import { type ObjectReader, type RolloutTracer, RolloutTraceControl, StatusCadence } from '@regatta/workload';
+import {
+  type ObjectReader,
+  type RolloutTracer,
+  type StatusCadence,
+  WorkloadRound,
+  runRound,
+  soonestRequeue,
+} from '@regatta/workload';
 import {
   DAEMONSET_FEATURE_GATES,
   DAEMONSET_GVK,
@@ -63,102 +69,117 @@ export interface DaemonSetReconcilerDeps extends SyncDeps {
 
 export class DaemonSetReconciler implements Reconciler {
   readonly #d: DaemonSetReconcilerDeps;
-  readonly #now: () => Date;
   readonly #random: () => number;
   readonly #gates: DaemonSetFeatureGates;
-  readonly #specGuard = new SpecGuard(specProblem);
-  readonly #traces: RolloutTraceControl;
   readonly #spans = new NodeSpans();
   readonly #failedBackoff = new FailedPodBackoff();
-  /** When each DaemonSet's status was last written (counter-only changes wait for the interval, ADR 0050). */
-  readonly #statusCadence: StatusCadence;
+  /** Spec verdicts, rollout traces and the status cadence, per DaemonSet (ADR 0072). */
+  readonly #round: WorkloadRound<DaemonSetObject>;
 
   constructor(deps: DaemonSetReconcilerDeps) {
     this.#d = deps;
     this.#gates = { ...DAEMONSET_FEATURE_GATES, ...deps.gates };
-    this.#now = deps.now ?? (() => new Date());
     this.#random = deps.random ?? Math.random;
-    this.#statusCadence = deps.statusCadence ?? new StatusCadence();
-    this.#traces = new RolloutTraceControl({
-      client: deps.client,
-      kind: DAEMONSET_GVK,
-      tracer: deps.rollouts,
-      now: this.#now,
-    });
+    const kind = { gvk: DAEMONSET_GVK, name: 'DaemonSet', reader: deps.daemonsets, specProblem };
+    this.#round = new WorkloadRound(kind, deps, [this.#spans, this.#failedBackoff]);
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result> {
     const key = daemonSetKey(req.namespace, req.name);
-    const cached = this.#d.daemonsets.get(req.namespace, req.name) as DaemonSetObject | undefined;
-    if (!cached) {
-      this.#forget(key);
-      this.#statusCadence.forget(StatusCadence.keyOf(req.namespace, req.name));
-      return {};
-    }
-    if (cached.metadata?.deletionTimestamp) return {};
-    const ds: DaemonSetObject = { ...cached, apiVersion: DAEMONSET_GVK.apiVersion, kind: DAEMONSET_GVK.kind };
+    const round = this.#round;
+    const ds = round.read(req, key);
+    if (!ds || ds.metadata?.deletionTimestamp) return {};
     if (!ds.spec?.selector || isSelectorEmpty(ds.spec.selector)) {
       void this.#d.recorder.warning(ds, REASONS.SelectingAll, messages.selectingAll());
       return {};
     }
-    const problem = this.#specGuard.problem(key, ds);
-    if (problem) return refuseInvalidSpec(ds, 'DaemonSet', problem, this.#d.recorder, ctx.log);
+    const refused = round.refused(key, ds, ctx.log);
+    if (refused) return refused;
 
     const d = this.#d;
     const written = { pods: 0 };
-    const expectUpdated = (obj: KubeObject): void => {
-      written.pods++;
-      const rv = obj.metadata?.resourceVersion;
-      if (rv) d.expectations.expectUpdated(key, nameOf(obj), rv);
-    };
+    const expectUpdated = round.expectWrites(key, () => written.pods++);
     // The expectations gate, then the pods, read in the same tick (no await between): the pods read are at least what
     // the gate counted as seen. Read before it (and awaited in between) they could lack a pod created last round whose
     // create reached the cache meanwhile: the gate would open on a node that looks empty and manage would create a
     // second pod there. Kubernetes' DaemonSet controller likewise lists pods only after SatisfiedExpectations.
-    const waiting = this.#waiting(key, req, ctx);
+    const waiting = round.pending(key, req, ctx.log);
     const pods = await claimStep(d, ds, ctx.log, expectUpdated);
     const revisions = await revisionsStep(d, ds);
     const rollout = daemonSetRollout(ds);
-    const record = await beginRollout(this.#traces, ds, key, revisions.hash, rollout, ctx.log);
+    const record = await beginRollout(round.traces, ds, key, revisions.hash, rollout, ctx.log);
     const nodeObjects = d.nodes.list() as Node[];
     const templateSpec = (ds.spec.template?.spec ?? {}) as SchedulingSpec;
     const nodes: NodeFacts[] = nodeObjects.map((n) => ({
       name: nameOf(n),
       eligibility: nodeShouldRunDaemonPod(templateSpec, n),
     }));
-    const writes = { client: d.client, onWritten: expectUpdated, now: this.#now };
     const s: DaemonSetSync = {
+      ...round.stepContext(key, ctx.log, record, expectUpdated),
       d,
       ds,
-      key,
       rollout,
       gates: this.#gates,
-      now: this.#now,
       random: this.#random,
-      log: ctx.log,
-      lifecycle: new LifecycleControl(writes),
-      inPlace: new InPlaceUpdateControl(writes),
-      traces: this.#traces,
       failedBackoff: this.#failedBackoff,
-      record,
       nodes,
       nodeObjects,
       hash: revisions.hash,
       templateGeneration: ds.metadata?.annotations?.[TEMPLATE_GENERATION_ANNOTATION],
-      delays: [],
-      expectUpdated,
     };
 
     if (waiting) {
       // writes of an earlier round the cache does not show yet: the status only, without observedGeneration
       await statusStep(s, pods, revisions.collisionCount, false, {
-        control: this.#statusCadence,
+        control: round.statusCadence,
         urgent: false,
       });
       // a deferred status write is made by the next reconcile: no later than the interval's end
-      const after = [waiting.requeueAfterMs ?? 0, ...s.delays].filter((ms) => ms > 0);
-      return after.length > 0 ? { requeueAfterMs: Math.min(...after) } : waiting;
+      return soonestRequeue([waiting.requeueAfterMs ?? 0, ...s.delays], waiting);
     }
+    return runRound({
+      manage: async () => {
+        const errors = await this.#manage(s, pods, revisions, written, req, ctx);
+        return errors.length > 0 ? { err: errors[0] } : undefined;
+      },
+      status: async (failure) => {
+        const seen = ownedPods(d, ds);
+        const status = await statusStep(s, seen, revisions.collisionCount, true, {
+          control: round.statusCadence,
+          urgent: failure !== undefined,
+        });
+        return { seen, status };
+      },
+      follow: ({ status }) =>
+        this.#spans.follow(round.traces, {
+          ds,
+          key,
+          record,
+          nodes,
+          pods,
+          status,
+          rollout,
+          now: this.#round.now(),
+          log: ctx.log,
+        }),
+      history: ({ seen }) => historyStep(s, seen, revisions.sorted, revisions.updateRevision),
+      delays: () => s.delays,
+    });
+  }
+
+  /**
+   * Manage (pods where they should be), then, when manage wrote nothing the cache does not show yet, the in-place
+   * refresh and the rolling update: the errors, first one first.
+   */
+  async #manage(
+    s: DaemonSetSync,
+    pods: Pod[],
+    revisions: Awaited<ReturnType<typeof revisionsStep>>,
+    written: { pods: number },
+    req: Request,
+    ctx: ReconcileContext,
+  ): Promise<unknown[]> {
+    const { d, ds, key, rollout } = s;
     const errors: unknown[] = [];
     try {
       await this.#preDownload(ds, rollout, revisions, ctx.log);
@@ -166,7 +187,7 @@ export class DaemonSetReconciler implements Reconciler {
       errors.push(...managed.errors);
       // the rollout decides on what the cache shows: after manage's writes only once it shows them (at once in
       // tests; on the next round with the bus)
-      if (errors.length === 0 && (!managed.wrote || !this.#waiting(key, req, ctx))) {
+      if (errors.length === 0 && (!managed.wrote || !this.#round.pending(key, req, ctx.log))) {
         const current = managed.wrote ? ownedPods(d, ds) : pods;
         const before = written.pods;
         await this.#refreshInPlace(s, current);
@@ -183,27 +204,7 @@ export class DaemonSetReconciler implements Reconciler {
     } catch (err) {
       errors.push(err);
     }
-    const seen = ownedPods(d, ds);
-    const status = await statusStep(s, seen, revisions.collisionCount, true, {
-      control: this.#statusCadence,
-      urgent: errors.length > 0,
-    });
-    await this.#spans.follow(this.#traces, {
-      ds,
-      key,
-      record,
-      nodes,
-      pods,
-      status,
-      rollout,
-      now: this.#now(),
-      log: ctx.log,
-    });
-    await historyStep(s, seen, revisions.sorted, revisions.updateRevision);
-    // a failure is retried with the queue's back-off
-    if (errors.length > 0) throw errors[0];
-    const delay = s.delays.filter((ms) => ms > 0);
-    return delay.length > 0 ? { requeueAfterMs: Math.min(...delay) } : {};
+    return errors;
   }
 
   /**
@@ -245,25 +246,6 @@ export class DaemonSetReconciler implements Reconciler {
       const { delayMs } = await s.inPlace.refresh(pod, now);
       if (delayMs > 0) s.delays.push(delayMs);
     });
-  }
-
-  /** Writes of an earlier round the cache does not show yet (looked at again after a short delay). */
-  #waiting(key: string, req: Request, ctx: ReconcileContext): Result | undefined {
-    return waitForPendingWrites(
-      this.#d.expectations,
-      key,
-      (name) => this.#d.pods.get(req.namespace, name)?.metadata?.resourceVersion ?? undefined,
-      ctx.log,
-    );
-  }
-
-  #forget(key: string): void {
-    this.#d.expectations.deleteScale(key);
-    this.#d.expectations.deleteUpdated(key);
-    this.#traces.forget(key);
-    this.#spans.forget(key);
-    this.#failedBackoff.forget(key);
-    this.#specGuard.forget(key);
   }
 }
 

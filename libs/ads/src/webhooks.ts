@@ -14,13 +14,14 @@ import {
   type AdmissionInput,
   type MutatingHandler,
   type ValidatingHandler,
-  type ValidationResult,
-  type WebhookConfigurationPair,
   WORKLOAD_WEBHOOK_MATCH_CONDITIONS,
-  fieldErrorCauses,
-  invalid,
-  workloadWebhookConfigurations,
 } from '@regatta/runtime';
+import {
+  type WorkloadWebhookConfigurations,
+  workloadDefaulter,
+  workloadValidator,
+  workloadWebhookConfigurationsOf,
+} from '@regatta/workload';
 
 export const MUTATE_DAEMONSET_PATH = '/mutate-apps-kruise-io-v1beta1-daemonset';
 export const VALIDATE_DAEMONSET_PATH = '/validate-apps-kruise-io-v1beta1-daemonset';
@@ -31,53 +32,27 @@ function versionOf(input: AdmissionInput<unknown>): DaemonSetVersion {
 
 /** The mutating handler: OpenKruise's DaemonSet defaults (the pod template is never defaulted). */
 export function daemonSetDefaulter(): MutatingHandler<KubeObject> {
-  return (input: AdmissionInput<KubeObject>) => {
-    if (!input.object) return undefined;
-    if (input.operation !== 'CREATE' && input.operation !== 'UPDATE') return undefined;
-    return defaultDaemonSet(input.object, versionOf(input));
-  };
+  return workloadDefaulter((ds, input) => defaultDaemonSet(ds, versionOf(input)));
 }
 
 /** The validating handler: every rule of `validateDaemonSet` / `validateDaemonSetUpdate`; 422 naming the fields. */
 export function daemonSetValidator(): ValidatingHandler<KubeObject> {
-  return (input: AdmissionInput<KubeObject>): ValidationResult => {
-    const ds = input.object;
-    if (!ds || (input.operation !== 'CREATE' && input.operation !== 'UPDATE')) return { allowed: true };
-    const version = versionOf(input);
-    const errors =
-      input.operation === 'UPDATE' && input.oldObject
-        ? validateDaemonSetUpdate(ds, input.oldObject, { version })
-        : validateDaemonSet(ds, { version });
-    if (errors.length === 0) return { allowed: true };
-    return invalid(
-      { group: 'apps.kruise.io', kind: 'DaemonSet', name: input.name ?? ds.metadata?.name ?? '' },
-      fieldErrorCauses(errors),
-    );
-  };
+  return workloadValidator('DaemonSet', {
+    create: (ds, input) => validateDaemonSet(ds, { version: versionOf(input) }),
+    update: (ds, old, input) => validateDaemonSetUpdate(ds, old, { version: versionOf(input) }),
+  });
 }
 
 /** The CEL conditions under which the API server calls the webhooks (runtime's, shared by the workload kinds). */
 export const DAEMONSET_WEBHOOK_MATCH_CONDITIONS = WORKLOAD_WEBHOOK_MATCH_CONDITIONS;
 
 /** The Mutating- and ValidatingWebhookConfiguration objects for Advanced DaemonSets served at `baseUrl`. */
-export function daemonSetWebhookConfigurations(
-  baseUrl: string,
-  caBundlePem: string,
-  /** Only namespaces with these labels (REGATTA_NAMESPACE_SELECTOR); the configurations are then named after them. */
-  namespaceScope?: { matchLabels: Record<string, string> },
-): WebhookConfigurationPair {
-  return workloadWebhookConfigurations(
-    {
-      controller: 'ads',
-      resource: 'daemonsets',
-      versions: ['v1alpha1', 'v1beta1'],
-      mutating: { name: 'mdaemonset.kb.io', path: MUTATE_DAEMONSET_PATH },
-      validating: { name: 'vdaemonset.kb.io', path: VALIDATE_DAEMONSET_PATH },
-      // each version's object reaches the webhook as written (its own rules)
-      matchPolicy: 'Exact',
-    },
-    baseUrl,
-    caBundlePem,
-    namespaceScope,
-  );
-}
+export const daemonSetWebhookConfigurations: WorkloadWebhookConfigurations = workloadWebhookConfigurationsOf({
+  controller: 'ads',
+  resource: 'daemonsets',
+  versions: ['v1alpha1', 'v1beta1'],
+  mutating: { name: 'mdaemonset.kb.io', path: MUTATE_DAEMONSET_PATH },
+  validating: { name: 'vdaemonset.kb.io', path: VALIDATE_DAEMONSET_PATH },
+  // each version's object reaches the webhook as written (its own rules)
+  matchPolicy: 'Exact',
+});

@@ -8,24 +8,17 @@
  */
 import type { StatefulSet } from '@regatta/api';
 import type { ImagePreDownloadControl } from '@regatta/image-predownload';
-import { type EventRecorder, type KubeObject, OwnWrites, refuseInvalidSpec, SpecGuard } from '@regatta/kube';
-import { InPlaceUpdateControl } from '@regatta/inplace-update';
-import { LifecycleControl, type Pod } from '@regatta/lifecycle';
+import type { EventRecorder, KubeObject } from '@regatta/kube';
+import type { Pod } from '@regatta/lifecycle';
 import { type ControllerRevision, templateFromRevision } from '@regatta/revision';
-import {
-  type Expectations,
-  type Reconciler,
-  type ReconcileContext,
-  type Request,
-  type Result,
-  waitForPendingWrites,
-} from '@regatta/runtime';
+import type { Expectations, Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
 import {
   type KubeWriter,
   type ObjectReader,
-  StatusCadence,
   type RolloutTracer,
-  RolloutTraceControl,
+  WorkloadRound,
+  failureOf,
+  runRound,
 } from '@regatta/workload';
 import { CONTROLLER_NAME } from './events.js';
 import {
@@ -80,130 +73,104 @@ export interface StatefulSetReconcilerDeps {
 
 export class StatefulSetReconciler implements Reconciler {
   readonly #d: StatefulSetReconcilerDeps;
-  readonly #now: () => Date;
   readonly #gates: AstsFeatureGates;
-  readonly #specGuard = new SpecGuard(specProblem);
-  readonly #traces: RolloutTraceControl;
-  /** Status writes the cache may not show yet (a condition written twice would move its transition time). */
-  readonly #ownWrites = new OwnWrites();
-  /** When each StatefulSet's status was last written (counter-only changes wait for the interval, ADR 0050). */
-  readonly #statusCadence = new StatusCadence();
+  /** Spec verdicts, rollout traces, own status writes and the status cadence, per StatefulSet (ADR 0072). */
+  readonly #round: WorkloadRound<StatefulSetObject, StatefulSet>;
 
   constructor(deps: StatefulSetReconcilerDeps) {
     this.#d = deps;
     this.#gates = { ...ASTS_FEATURE_GATES, ...deps.gates };
-    this.#now = deps.now ?? (() => new Date());
-    this.#traces = new RolloutTraceControl({
-      client: deps.client,
-      kind: STATEFULSET_GVK,
-      tracer: deps.rollouts,
-      now: this.#now,
-    });
+    this.#round = new WorkloadRound(
+      { gvk: STATEFULSET_GVK, name: 'StatefulSet', reader: deps.statefulsets, specProblem },
+      deps,
+    );
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result> {
     const key = statefulSetKey(req.namespace, req.name);
-    const cached = this.#d.statefulsets.get(req.namespace, req.name) as StatefulSetObject | undefined;
-    if (!cached) {
-      this.#forget(key);
-      this.#ownWrites.forget(req.namespace, req.name);
-      this.#statusCadence.forget(StatusCadence.keyOf(req.namespace, req.name));
-      return {};
-    }
-    const set: StatefulSetObject = { ...this.#ownWrites.view(cached), ...STATEFULSET_GVK };
-    const waiting = this.#waiting(key, set, req, ctx);
-    if (waiting) return waiting;
-
+    const opened = this.#round.open(req, key, ctx.log);
+    if ('done' in opened) return opened.done;
+    const set = opened.workload;
+    const round = this.#round;
     const d: SyncDeps = this.#d;
-    const expectUpdated = (obj: KubeObject): void => {
-      const rv = obj.metadata?.resourceVersion;
-      if (rv) d.expectations.expectUpdated(key, nameOf(obj), rv);
-    };
+
+    const expectUpdated = round.expectWrites(key);
     const pods = await claimStep(d, set, ctx.log, expectUpdated);
     const revisions = await revisionsStep(d, set);
-    const updateName = nameOf(revisions.updateRevision);
-    const currentName = nameOf(revisions.currentRevision);
+    const [currentName, updateName] = [nameOf(revisions.currentRevision), nameOf(revisions.updateRevision)];
+    const { currentRevision, updateRevision } = revisions;
     await preDownloadStep(
       this.#d.imagePreDownload,
       this.#gates,
       set,
-      revisions.currentRevision,
-      revisions.updateRevision,
+      currentRevision,
+      updateRevision,
       ctx.log,
     );
     const spec = effectiveSpec(set);
     const ru = spec.updateStrategy?.rollingUpdate;
-    const record = await this.#traces.sync(
+    const { record, ofUpdate } = await round.trace(
       set,
       key,
       {
+        strategy: spec.updateType === 'OnDelete' ? 'OnDelete' : (ru?.podUpdatePolicy ?? 'ReCreate'),
         from: currentName,
         to: updateName,
-        strategy: spec.updateType === 'OnDelete' ? 'OnDelete' : (ru?.podUpdatePolicy ?? 'ReCreate'),
-        replicas: spec.replicas,
         partition: String(ru?.partition ?? 0),
+        replicas: spec.replicas,
       },
       ctx.log,
     );
-    const writes = { client: d.client, onWritten: expectUpdated, now: this.#now };
     const s: AstsSync = {
+      ...round.stepContext(key, ctx.log, ofUpdate, expectUpdated),
       d,
       set,
-      key,
       spec,
       gates: this.#gates,
-      now: this.#now,
-      log: ctx.log,
-      lifecycle: new LifecycleControl(writes),
-      inPlace: new InPlaceUpdateControl(writes),
-      traces: this.#traces,
-      record: record && record.to === updateName ? record : undefined,
-      delays: [],
       refreshed: new Map(),
       failures: [],
-      expectUpdated,
-      ownWrites: this.#ownWrites,
+      ownWrites: round.ownWrites,
     };
 
     const { slots, condemned } = this.#slots(s, pods, revisions.currentRevision, revisions.updateRevision);
-    let err: unknown;
-    if (!set.metadata?.deletionTimestamp) {
-      try {
-        await this.#act(s, pods, slots, condemned, revisions.sorted, revisions.updateRevision);
-      } catch (e) {
-        err = e;
-      }
-    }
-    const status = await statusStep(s, {
-      slots,
-      condemned,
-      currentRevision: currentName,
-      updateRevision: updateName,
-      collisionCount: revisions.collisionCount,
-      cadence: this.#statusCadence,
-      failed: err !== undefined,
+    return runRound({
+      deleting: Boolean(set.metadata?.deletionTimestamp),
+      manage: () =>
+        failureOf(
+          () => this.#act(s, pods, slots, condemned, revisions.sorted, revisions.updateRevision),
+          (err) => ({ err }),
+        ),
+      status: (failure) =>
+        statusStep(s, {
+          slots,
+          condemned,
+          currentRevision: currentName,
+          updateRevision: updateName,
+          collisionCount: revisions.collisionCount,
+          cadence: round.statusCadence,
+          failed: failure !== undefined,
+        }),
+      follow: (status) =>
+        round.traces.follow(
+          set,
+          key,
+          record,
+          {
+            ...status,
+            expectedUpdatedReplicas: Math.max(0, spec.replicas - (ru?.partition ?? 0)),
+            paused: ru?.paused === true,
+          },
+          ctx.log,
+        ),
+      history: (status) =>
+        historyStep(s, {
+          pods,
+          sortedRevisions: revisions.sorted,
+          currentRevision: status.currentRevision,
+          updateRevision: updateName,
+        }),
+      delays: () => s.delays,
     });
-    await this.#traces.follow(
-      set,
-      key,
-      record,
-      {
-        ...status,
-        expectedUpdatedReplicas: Math.max(0, spec.replicas - (ru?.partition ?? 0)),
-        paused: ru?.paused === true,
-      },
-      ctx.log,
-    );
-    await historyStep(s, {
-      pods,
-      sortedRevisions: revisions.sorted,
-      currentRevision: status.currentRevision,
-      updateRevision: updateName,
-    });
-    // a failure is retried with the queue's back-off, not at a fixed delay
-    if (err !== undefined) throw err;
-    const delay = s.delays.filter((ms) => ms > 0);
-    return delay.length > 0 ? { requeueAfterMs: Math.min(...delay) } : {};
   }
 
   /** Slots by ordinal (missing ones filled with the pod to create, at the revision the partition asks for). */
@@ -261,28 +228,6 @@ export class StatefulSetReconciler implements Reconciler {
     if (await condemnedStep(s, condemned, firstUnhealthy(slots, condemned))) return;
     if (s.spec.updateType === 'OnDelete') return;
     await rollingUpdateStep(s, { pods, slots, revisions, updateRevision });
-  }
-
-  /**
-   * Why not to act now: a StatefulSet failing the admission rules (an event says what to fix), or writes of an earlier
-   * round the cache does not show yet (looked at again after a short delay).
-   */
-  #waiting(key: string, set: StatefulSetObject, req: Request, ctx: ReconcileContext): Result | undefined {
-    const problem = this.#specGuard.problem(key, set as unknown as StatefulSet);
-    if (problem) return refuseInvalidSpec(set, 'StatefulSet', problem, this.#d.recorder, ctx.log);
-    return waitForPendingWrites(
-      this.#d.expectations,
-      key,
-      (name) => this.#d.pods.get(req.namespace, name)?.metadata?.resourceVersion ?? undefined,
-      ctx.log,
-    );
-  }
-
-  #forget(key: string): void {
-    this.#d.expectations.deleteScale(key);
-    this.#d.expectations.deleteUpdated(key);
-    this.#traces.forget(key);
-    this.#specGuard.forget(key);
   }
 }
 

@@ -16,12 +16,13 @@ import {
   type MutatingHandler,
   type ValidatingHandler,
   type ValidationResult,
-  type WebhookConfigurationPair,
   WORKLOAD_WEBHOOK_MATCH_CONDITIONS,
-  fieldErrorCauses,
-  invalid,
-  workloadWebhookConfigurations,
 } from '@regatta/runtime';
+import {
+  type WorkloadWebhookConfigurations,
+  workloadAdmissionAnswer,
+  workloadWebhookConfigurationsOf,
+} from '@regatta/workload';
 
 export const MUTATE_STATEFULSET_PATH = '/mutate-apps-kruise-io-v1beta1-statefulset';
 export const VALIDATE_STATEFULSET_PATH = '/validate-apps-kruise-io-v1beta1-statefulset';
@@ -120,15 +121,7 @@ export function statefulSetValidator(
       },
       ctx,
     );
-    if (errors.length === 0) return { allowed: true };
-    return invalid(
-      {
-        group: 'apps.kruise.io',
-        kind: 'StatefulSet',
-        name: input.name ?? input.object?.metadata?.name ?? '',
-      },
-      fieldErrorCauses(errors),
-    );
+    return workloadAdmissionAnswer('StatefulSet', input, errors);
   };
 }
 
@@ -136,24 +129,13 @@ export function statefulSetValidator(
 export const STATEFULSET_WEBHOOK_MATCH_CONDITIONS = WORKLOAD_WEBHOOK_MATCH_CONDITIONS;
 
 /** The Mutating- and ValidatingWebhookConfiguration objects for Advanced StatefulSets served at `baseUrl`. */
-export function statefulSetWebhookConfigurations(
-  baseUrl: string,
-  caBundlePem: string,
-  /** Only namespaces with these labels (REGATTA_NAMESPACE_SELECTOR); the configurations are then named after them. */
-  namespaceScope?: { matchLabels: Record<string, string> },
-): WebhookConfigurationPair {
-  return workloadWebhookConfigurations(
-    {
-      controller: 'asts',
-      resource: 'statefulsets',
-      versions: ['v1alpha1', 'v1beta1'],
-      mutating: { name: 'mstatefulset.kb.io', path: MUTATE_STATEFULSET_PATH },
-      validating: { name: 'vstatefulset.kb.io', path: VALIDATE_STATEFULSET_PATH },
-      // each version's object reaches the webhook as written (its own rules)
-      matchPolicy: 'Exact',
-    },
-    baseUrl,
-    caBundlePem,
-    namespaceScope,
-  );
-}
+export const statefulSetWebhookConfigurations: WorkloadWebhookConfigurations =
+  workloadWebhookConfigurationsOf({
+    controller: 'asts',
+    resource: 'statefulsets',
+    versions: ['v1alpha1', 'v1beta1'],
+    mutating: { name: 'mstatefulset.kb.io', path: MUTATE_STATEFULSET_PATH },
+    validating: { name: 'vstatefulset.kb.io', path: VALIDATE_STATEFULSET_PATH },
+    // each version's object reaches the webhook as written (its own rules)
+    matchPolicy: 'Exact',
+  });

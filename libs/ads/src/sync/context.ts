@@ -3,11 +3,8 @@
  * their eligibility, the clock, the log, the reconciler's dependencies and the write-side controls bound to this
  * DaemonSet's expectations.
  */
-import type { EventRecorder, KubeObject } from '@regatta/kube';
-import type { InPlaceUpdateControl } from '@regatta/inplace-update';
-import type { LifecycleControl } from '@regatta/lifecycle';
-import type { Expectations, ReconcileContext } from '@regatta/runtime';
-import type { KubeWriter, ObjectReader, RolloutRecord, RolloutTraceControl } from '@regatta/workload';
+import type { KubeObject } from '@regatta/kube';
+import type { ObjectReader, WorkloadSync, WorkloadSyncDeps } from '@regatta/workload';
 import type { DaemonSetFeatureGates, DaemonSetObject, DaemonSetRollout } from '../daemonset-object.js';
 import type { FailedPodBackoff, Node, NodeFacts } from '../planning/index.js';
 
@@ -15,31 +12,19 @@ import type { FailedPodBackoff, Node, NodeFacts } from '../planning/index.js';
 export { POD_WRITE_CONCURRENCY } from '@regatta/runtime';
 export const POD = { apiVersion: 'v1', kind: 'Pod' } as const;
 
-export interface SyncDeps {
-  client: KubeWriter;
-  pods: ObjectReader<KubeObject>;
+export interface SyncDeps extends WorkloadSyncDeps {
   nodes: ObjectReader<KubeObject>;
-  revisions: ObjectReader<KubeObject>;
-  expectations: Expectations;
-  recorder: EventRecorder;
 }
 
-export interface DaemonSetSync {
+export interface DaemonSetSync extends WorkloadSync {
   readonly d: SyncDeps;
   /** The DaemonSet with apiVersion and kind set. */
   readonly ds: DaemonSetObject;
-  readonly key: string;
   readonly rollout: DaemonSetRollout;
   readonly gates: DaemonSetFeatureGates;
-  readonly now: () => Date;
   readonly random: () => number;
-  readonly log: ReconcileContext['log'];
-  readonly lifecycle: LifecycleControl;
-  readonly inPlace: InPlaceUpdateControl;
-  readonly traces: RolloutTraceControl;
   /** The per-node back-off of failed pod deletions (the reconciler's, kept across rounds). */
   readonly failedBackoff: FailedPodBackoff;
-  readonly record: RolloutRecord | undefined;
   /** Every node, and whether the daemon should run / keep running there. */
   readonly nodes: readonly NodeFacts[];
   readonly nodeObjects: readonly Node[];
@@ -47,7 +32,4 @@ export interface DaemonSetSync {
   readonly hash: string;
   /** `deprecated.daemonset.template.generation`, when the DaemonSet carries it. */
   readonly templateGeneration: string | undefined;
-  /** Requeue delays asked for by the steps (ms). */
-  readonly delays: number[];
-  expectUpdated(obj: KubeObject): void;
 }

@@ -4,7 +4,8 @@
  * a later reconcile.
  */
 import type { Pod } from '@regatta/lifecycle';
-import { type ControllerRevision, truncateHistory } from '@regatta/revision';
+import type { ControllerRevision } from '@regatta/revision';
+import { truncateWorkloadHistory } from '@regatta/workload';
 import { nameOf } from '../daemonset-object.js';
 import type { DaemonSetSync } from './context.js';
 
@@ -15,15 +16,11 @@ export async function historyStep(
   updateRevision: ControllerRevision,
 ): Promise<void> {
   const update = nameOf(updateRevision);
-  await truncateHistory(
-    s.d.client,
-    {
-      sortedRevisions,
-      currentRevision: update,
-      updateRevision: update,
-      pods,
-      revisionHistoryLimit: s.ds.spec?.revisionHistoryLimit ?? null,
-    },
-    (err, revision) => s.log.warn({ err, revision }, 'could not truncate history'),
-  );
+  await truncateWorkloadHistory(s.d.client, s.log, {
+    sortedRevisions,
+    currentRevision: update,
+    updateRevision: update,
+    pods,
+    revisionHistoryLimit: s.ds.spec?.revisionHistoryLimit ?? null,
+  });
 }

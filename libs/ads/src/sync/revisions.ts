@@ -3,7 +3,8 @@
  * current template (reused, renumbered as the newest, or created with the collision count bumped while a different
  * revision holds the name) and its hash.
  */
-import { type ControllerRevision, type RevisionSync, syncRevisions } from '@regatta/revision';
+import type { RevisionSync } from '@regatta/revision';
+import { syncWorkloadRevisions } from '@regatta/workload';
 import type { DaemonSetObject } from '../daemonset-object.js';
 import { newDaemonSetRevision, revisionHash } from '../planning/index.js';
 import type { SyncDeps } from './context.js';
@@ -12,14 +13,11 @@ export async function revisionsStep(
   d: SyncDeps,
   ds: DaemonSetObject,
 ): Promise<RevisionSync & { hash: string }> {
-  const ns = ds.metadata?.namespace;
-  const sync = await syncRevisions(d.client, {
-    owner: ds,
-    selector: ds.spec?.selector,
-    revisions: d.revisions.list(ns !== undefined ? { namespace: ns } : {}) as ControllerRevision[],
-    collisionCount: ds.status?.collisionCount ?? 0,
-    currentRevision: undefined,
-    candidate: (revision, collisionCount) => newDaemonSetRevision(ds, revision, collisionCount),
-  });
+  const sync = await syncWorkloadRevisions(
+    d,
+    ds,
+    (revision, collisionCount) => newDaemonSetRevision(ds, revision, collisionCount),
+    { currentRevision: false },
+  );
   return { ...sync, hash: revisionHash(sync.updateRevision) };
 }

@@ -3,10 +3,11 @@
  * that are neither current, update, nor any pod's, beyond `revisionHistoryLimit`, oldest first. Best effort.
  */
 import type { Pod } from '@regatta/lifecycle';
-import { type ControllerRevision, truncateHistory } from '@regatta/revision';
+import type { ControllerRevision } from '@regatta/revision';
+import { truncateWorkloadHistory } from '@regatta/workload';
 import type { AstsSync } from './context.js';
 
-export async function historyStep(
+export function historyStep(
   s: AstsSync,
   input: {
     pods: Pod[];
@@ -15,15 +16,8 @@ export async function historyStep(
     updateRevision: string;
   },
 ): Promise<void> {
-  await truncateHistory(
-    s.d.client,
-    {
-      sortedRevisions: input.sortedRevisions,
-      currentRevision: input.currentRevision,
-      updateRevision: input.updateRevision,
-      pods: input.pods,
-      revisionHistoryLimit: s.spec.revisionHistoryLimit,
-    },
-    (err, revision) => s.log.warn({ err, revision }, 'could not truncate history'),
-  );
+  return truncateWorkloadHistory(s.d.client, s.log, {
+    ...input,
+    revisionHistoryLimit: s.spec.revisionHistoryLimit,
+  });
 }

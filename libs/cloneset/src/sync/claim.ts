@@ -6,10 +6,10 @@
 import { type KubeObject, controllerRef } from '@regatta/kube';
 import { type Pod, isPodActive } from '@regatta/lifecycle';
 import type { ReconcileContext } from '@regatta/runtime';
-import { claim } from '@regatta/workload';
+import { claimPods } from '@regatta/workload';
 import { CLONESET_GVK, type CloneSetObject } from '../cloneset-object.js';
 import type { PersistentVolumeClaim } from '../planning/index.js';
-import { POD, type SyncDeps } from './context.js';
+import type { SyncDeps } from './context.js';
 
 export interface Claimed {
   activePods: Pod[];
@@ -24,20 +24,7 @@ export async function claimStep(
   onWritten: (obj: KubeObject) => void,
 ): Promise<Claimed> {
   const uid = cs.metadata?.uid ?? '';
-  const ns = cs.metadata?.namespace;
-  const owned = await claim(
-    { client: d.client, log, onWritten },
-    {
-      owner: cs,
-      ownerKind: CLONESET_GVK,
-      kind: POD,
-      selector: cs.spec?.selector,
-      owned: d.pods.byIndex('ownerUid', uid) as Pod[],
-      orphans: ns
-        ? (d.pods.byIndex('namespace', ns) as Pod[]).filter((p) => controllerRef(p) === undefined)
-        : [],
-    },
-  );
+  const owned = await claimPods(d, { owner: cs, ownerKind: CLONESET_GVK, log, onWritten });
   const pvcs = (d.pvcs.byIndex('ownerUid', uid) as PersistentVolumeClaim[]).filter(
     (c) => controllerRef(c)?.uid === uid && !c.metadata?.deletionTimestamp,
   );

@@ -4,8 +4,9 @@
  * `truncateHistory`). Both are best effort: a failure is logged and retried on a later reconcile.
  */
 import type { Pod } from '@regatta/lifecycle';
-import { type ControllerRevision, truncateHistory } from '@regatta/revision';
+import type { ControllerRevision } from '@regatta/revision';
 import { prunePodsToDelete } from '@regatta/rollout';
+import { truncateWorkloadHistory } from '@regatta/workload';
 import { CLONESET_GVK } from '../cloneset-object.js';
 import type { CloneSetSync } from './context.js';
 
@@ -28,15 +29,8 @@ export async function historyStep(s: CloneSetSync, input: HistoryInput): Promise
       )
       .catch((err: unknown) => s.log.warn({ err }, 'could not prune podsToDelete'));
   }
-  await truncateHistory(
-    s.d.client,
-    {
-      sortedRevisions: input.sortedRevisions,
-      currentRevision: input.currentRevision,
-      updateRevision: input.updateRevision,
-      pods: input.pods,
-      revisionHistoryLimit: cs.spec?.revisionHistoryLimit ?? null,
-    },
-    (err, revision) => s.log.warn({ err, revision }, 'could not truncate history'),
-  );
+  await truncateWorkloadHistory(s.d.client, s.log, {
+    ...input,
+    revisionHistoryLimit: cs.spec?.revisionHistoryLimit ?? null,
+  });
 }
