@@ -2,7 +2,7 @@ import type { KV, KvWatchEntry } from '@nats-io/kv';
 import { bucketWatchFailure, openMirrorBucket } from './bucket.js';
 import type { Bus } from './connection.js';
 import { decodeEnvelope } from './envelope.js';
-import { SetAsideKeys, setAsideReason, type SetAsideEntry } from './set-aside.js';
+import { SetAsideKeys, type SetAsideEntry } from './set-aside.js';
 import type { Change, KubeObject } from '@regatta/kube';
 import { LISTED_KEY, bucketName, objectKey, type KindRef } from './kinds.js';
 
@@ -233,14 +233,11 @@ export class Cache<T extends KubeObject = KubeObject> {
       read = this.read(e, old);
     } catch (error) {
       // one entry never stops the kind: the key keeps its last good object (docs/adr/0068)
-      if (this.setAside.add(e.key, e.revision))
-        this.options.onSetAside?.({
-          bucket: this.bucket,
-          key: e.key,
-          revision: e.revision,
-          reason: setAsideReason(error),
-          error,
-        });
+      this.setAside.setAside(
+        { bucket: this.bucket, key: e.key, revision: e.revision },
+        error,
+        this.options.onSetAside,
+      );
       return;
     }
     this.setAside.clear(e.key);

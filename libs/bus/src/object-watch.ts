@@ -7,7 +7,7 @@ import { bucketWatchFailure } from './bucket.js';
 import type { Bus } from './connection.js';
 import { decodeEnvelope } from './envelope.js';
 import { bucketName, objectKey, type KindRef } from './kinds.js';
-import { SetAsideKeys, setAsideReason, type SetAsideEntry } from './set-aside.js';
+import { SetAsideKeys, type SetAsideEntry } from './set-aside.js';
 
 export interface ObjectWatchOptions {
   onError?: (err: unknown) => void;
@@ -130,14 +130,11 @@ export class ObjectWatch<T extends KubeObject = KubeObject> {
     try {
       obj = decodeEnvelope<T>(this.bucket, e.key, e.value).object;
     } catch (error) {
-      if (this.setAside.add(this.key, e.revision))
-        this.options.onSetAside?.({
-          bucket: this.bucket,
-          key: e.key,
-          revision: e.revision,
-          reason: setAsideReason(error),
-          error,
-        });
+      this.setAside.setAside(
+        { bucket: this.bucket, key: e.key, revision: e.revision },
+        error,
+        this.options.onSetAside,
+      );
       return;
     }
     this.setAside.clear(this.key);

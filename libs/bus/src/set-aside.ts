@@ -38,6 +38,18 @@ export class SetAsideKeys {
     return true;
   }
 
+  /**
+   * Sets aside `key`'s value at `revision` of `bucket`, which failed with `error`, and tells `report` the first time
+   * (see {@link add}).
+   */
+  setAside(
+    entry: { bucket: string; key: string; revision: number },
+    error: unknown,
+    report: ((entry: SetAsideEntry) => void) | undefined,
+  ): void {
+    if (this.add(entry.key, entry.revision)) report?.({ ...entry, reason: setAsideReason(error), error });
+  }
+
   /** The key got a good value or was deleted. */
   clear(key: string): void {
     this.revisions.delete(key);
