@@ -1,7 +1,7 @@
 // The CloneSets the chaos checks roll out (R0, R4, R6, and R1's CloneSet kind, workloads/cloneset.ts).
 import { defaultCloneSet, type CloneSet } from '@regatta/api';
 import type { KubeClient, KubeObject } from '@regatta/kube';
-import { benchPodSpec, IMAGE_OLD } from '../bench/rollout-config.js';
+import { benchPodSpec, IMAGE_NEW, IMAGE_OLD } from '../bench/rollout-config.js';
 import { createWorkloadReady, removeWorkload, type Observer, type WorkloadRef } from './observer.js';
 
 export interface CloneSetShape {
@@ -55,6 +55,26 @@ export async function createReady(
     { ns: s.ns, object: cloneSetObject(s), replicas: s.replicas },
     timeoutMs,
   );
+}
+
+/**
+ * Starts the checker on `ns` with in-place bounds (no pod created or deleted, at least `minAvailable` available, at
+ * most `n` pods), then sets the CloneSet's image to IMAGE_NEW; returns the patch's generation and when it was sent.
+ */
+export async function startInPlaceRollout(
+  w: { client: KubeClient; now: () => number },
+  obs: Observer,
+  o: { ns: string; name: string; n: number; minAvailable: number },
+): Promise<{ checker: ReturnType<Observer['checker']>; gen: number; t0: number }> {
+  const checker = obs.checker(o.ns);
+  checker.begin({ minAvailable: o.minAvailable, maxPods: o.n, inPlace: { creates: 0, deletes: 0 } }, w.now());
+  const t0 = w.now();
+  const patched = await w.client.patch(
+    refOf(o.ns, o.name),
+    [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: IMAGE_NEW }],
+    { type: 'json' },
+  );
+  return { checker, gen: patched.metadata?.generation ?? Infinity, t0 };
 }
 
 /** Deletes the CloneSet, then its namespace (so the controller never tries to replace pods of a terminating namespace). */

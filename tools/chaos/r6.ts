@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { IMAGE_NEW } from '../bench/rollout-config.js';
 import { fmt } from '../bench/common.js';
-import { createReady, removeCloneSet, refOf } from './cloneset.js';
+import { createReady, removeCloneSet, startInPlaceRollout } from './cloneset.js';
 import { describeStatus, rolledOut, type Observer } from './observer.js';
 import type { CheckResult } from './report.js';
 import { absolute } from './schedule.js';
@@ -34,15 +34,7 @@ export async function checkRestartMidRollout(
   });
   await sleep(2000);
 
-  const checker = obs.checker(ns);
-  checker.begin({ minAvailable: n - budget, maxPods: n, inPlace: { creates: 0, deletes: 0 } }, w.now());
-  const t0 = w.now();
-  const patched = await w.client.patch(
-    refOf(ns, name),
-    [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: IMAGE_NEW }],
-    { type: 'json' },
-  );
-  const gen = patched.metadata?.generation ?? Infinity;
+  const { checker, gen, t0 } = await startInPlaceRollout(w, obs, { ns, name, n, minAvailable: n - budget });
   const third = Math.ceil(n / 3);
   const mid = await obs.until(
     ns,

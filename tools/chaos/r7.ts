@@ -9,9 +9,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { KINDS } from '@regatta/api';
 import { bucketName, connectBus, encodeEnvelope } from '@regatta/bus';
 import type { NatsUser } from '@regatta/local-cluster';
-import { IMAGE_NEW } from '../bench/rollout-config.js';
 import { fmt } from '../bench/common.js';
-import { createReady, refOf, removeCloneSet } from './cloneset.js';
+import { createReady, removeCloneSet, startInPlaceRollout } from './cloneset.js';
 import { describeStatus, rolledOut, type Observer } from './observer.js';
 import type { CheckResult } from './report.js';
 import { absolute } from './schedule.js';
@@ -71,15 +70,7 @@ export async function checkBadBusValue(
       maxUnavailable,
       maxSurge: 0,
     });
-    const checker = obs.checker(ns);
-    checker.begin({ minAvailable: n - budget, maxPods: n, inPlace: { creates: 0, deletes: 0 } }, w.now());
-    const t0 = w.now();
-    const patched = await w.client.patch(
-      refOf(ns, name),
-      [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: IMAGE_NEW }],
-      { type: 'json' },
-    );
-    const gen = patched.metadata?.generation ?? Infinity;
+    const { checker, gen, t0 } = await startInPlaceRollout(w, obs, { ns, name, n, minAvailable: n - budget });
     const done = await obs.until(ns, name, (c) => rolledOut(c, gen, n), 600_000);
     await sleep(2000); // late pod events still count
     checker.end();
