@@ -40,15 +40,21 @@ describe.skipIf(real.skipReason !== undefined)(
       } as Pod);
       const ref = { ...POD, namespace: ns, name };
       await expect
-        .poll(async () => (await kube.get<Pod>(ref)).status?.containerStatuses?.[0]?.state?.running !== undefined, {
-          timeout: 60_000,
-          interval: 200,
-        })
+        .poll(
+          async () => (await kube.get<Pod>(ref)).status?.containerStatuses?.[0]?.state?.running !== undefined,
+          {
+            timeout: 60_000,
+            interval: 200,
+          },
+        )
         .toBe(true);
       const t0 = Date.now();
       await kube.delete(ref);
       await expect
-        .poll(async () => (await kube.getOrUndefined<Pod>(ref)) === undefined, { timeout: 60_000, interval: 100 })
+        .poll(async () => (await kube.getOrUndefined<Pod>(ref)) === undefined, {
+          timeout: 60_000,
+          interval: 100,
+        })
         .toBe(true);
       return Date.now() - t0;
     }

@@ -4,7 +4,12 @@
 // printed (issue 42 item 7: never silently). Also what the real-node scenarios read from a pod: its answer over HTTP
 // and the checks of an in-place restart (docs/real-nodes.md "Proof").
 import { afterAll, beforeAll, expect } from 'vitest';
-import { missingNodeComponents, NODE_KIND_LABEL, RealNode, realNodeUnavailable } from '@regatta/local-cluster';
+import {
+  missingNodeComponents,
+  NODE_KIND_LABEL,
+  RealNode,
+  realNodeUnavailable,
+} from '@regatta/local-cluster';
 import { scenarioCluster } from './context.js';
 import { randomId } from './namespaces.js';
 import { containerStatus, type Pod } from './pods.js';
@@ -15,7 +20,9 @@ export function realNodeSkipReason(): string | undefined {
   const missing = missingNodeComponents();
   return (
     realNodeUnavailable() ??
-    (missing.length > 0 ? `${missing.join(', ')} not built (bash tools/controlplane/build.sh node)` : undefined)
+    (missing.length > 0
+      ? `${missing.join(', ')} not built (bash tools/controlplane/build.sh node)`
+      : undefined)
   );
 }
 
