@@ -129,7 +129,9 @@ export type ViolationKind =
   /** R1 (SidecarSet): a selected pod without its sidecars (PodView.lacks), whenever it was seen. */
   | 'no-sidecar'
   /** R7: a bad bus value not set aside and counted, a cache left out of sync, or the bad value never repaired. */
-  | 'bus';
+  | 'bus'
+  /** The check's fault was not produced (R4: no create the watcher missed), so nothing was tested: rerun. */
+  | 'no-fault';
 
 export interface Violation {
   kind: ViolationKind;

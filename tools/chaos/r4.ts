@@ -67,7 +67,9 @@ export async function checkLeakedExpectation(
   w.log(
     `R4: ${count} pods created, ${unseen.length} of them after the kill, deleted before the watcher is back`,
   );
-  if (unseen.length === 0) notes.push('no pod was created after the kill: the leak was not produced (rerun)');
+  // a run that produced no leak tested nothing: it must not pass (issue 47)
+  if (unseen.length === 0)
+    checker.report('no-fault', w.now(), 'no pod was created after the kill: the leak was not produced (rerun)');
   await w.watcher.start();
   const backAt = w.now();
   w.log(`R4: watcher back; waiting up to ${timeoutMs / 60_000 + 3} min for the CloneSet to resume`);
