@@ -454,4 +454,4 @@ export * from './imagepulljob/index.js';
 export * from './nodeimage/index.js';
 
 // The typed kind registry (docs/adr/0071-one-typed-kind-registry.md)
-export { KINDS, OTHER_MIRRORED_KINDS } from './kinds.js';
+export { KINDS, OTHER_MIRRORED_KINDS, POD_GVK } from './kinds.js';

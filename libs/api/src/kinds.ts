@@ -4,7 +4,7 @@
  * type of its objects. The kit types a reader declared for `KINDS.pods` as a reader of `Pod`; the bus registers and
  * the watcher mirrors these same values. A new kind: one line in `KIND_TABLE`, one here.
  */
-import { KIND_TABLE, atVersion, kind, type Kind, type KubeObject } from '@regatta/kube';
+import { KIND_TABLE, apiVersionOf, atVersion, kind, type Kind, type KubeObject } from '@regatta/kube';
 import type { CloneSet } from './cloneset/types.js';
 import type { Pod } from './core/pod-types.js';
 import type { DaemonSet } from './daemonset/types.js';
@@ -44,3 +44,6 @@ export const KINDS = {
  * libs/mirror catalogue.ts).
  */
 export const OTHER_MIRRORED_KINDS: readonly Kind[] = [atVersion(KINDS.uniteddeployments, 'v1alpha1')];
+
+/** A pod's `apiVersion` and `kind`, from the registry: the client's refs to pods (`{ ...POD_GVK, namespace, name }`). */
+export const POD_GVK = { apiVersion: apiVersionOf(KINDS.pods), kind: KINDS.pods.kind } as const;

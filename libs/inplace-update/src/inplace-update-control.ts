@@ -8,6 +8,7 @@
  * of the fields it left out. The patch replaces `metadata.resourceVersion` with the version read, so a stale pod is
  * refused with 409 Conflict as the PUT was: one write per pod, the same retries.
  */
+import { POD_GVK } from '@regatta/api';
 import {
   type KubeClient,
   isConflict,
@@ -33,7 +34,7 @@ import {
   planInPlaceUpdate,
 } from './update.js';
 
-const POD = { apiVersion: 'v1', kind: 'Pod' } as const;
+const POD = POD_GVK;
 
 export interface InPlaceUpdateControlDeps extends PodWriteDeps {
   client: Pick<KubeClient, 'get' | 'patch' | 'patchStatus'>;

@@ -4,12 +4,13 @@
  * writes other controls share (status conditions, a strategic merge patch). Every write reports the pod the
  * server answered to `onWritten`, so the caller expects to see that version in its cache.
  */
+import { POD_GVK } from '@regatta/api';
 import type { KubeClient, KubeObject } from '@regatta/kube';
 import type { Pod, PodCondition } from './pod.js';
 import type { LifecycleStateType } from './keys.js';
 import { type TransitionOptions, transition } from './state.js';
 
-const POD = { apiVersion: 'v1', kind: 'Pod' } as const;
+const POD = POD_GVK;
 
 export type PodWriter = Pick<KubeClient, 'patch' | 'patchStatus'>;
 

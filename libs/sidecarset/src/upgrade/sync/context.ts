@@ -1,4 +1,5 @@
 /** What the SidecarSet upgrade steps share (the reconciler builds it once per reconcile). */
+import { POD_GVK } from '@regatta/api';
 import type { EventRecorder, KubeObject } from '@regatta/kube';
 import type { Pod } from '@regatta/lifecycle';
 import type { Expectations } from '@regatta/runtime';
@@ -36,7 +37,8 @@ export interface UpgradeSync {
   expectUpdated: (pod: KubeObject) => void;
 }
 
-export const POD = { apiVersion: 'v1', kind: 'Pod' } as const;
+/** A pod's apiVersion and kind (`POD_GVK` of `@regatta/api`, from the kind registry). */
+export const POD = POD_GVK;
 
 /** Expectation names of pods: `<namespace>/<name>` (a SidecarSet spans namespaces). */
 export const podKey = (pod: Pod): string => `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
