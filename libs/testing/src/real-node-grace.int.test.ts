@@ -2,7 +2,8 @@
 // (the `regatta/slow-stop` stand-in) and has terminationGracePeriodSeconds 6 is deleted; the kubelet sends SIGTERM,
 // waits out the grace period, then kills it — `kubectl get pod` keeps showing it for ~6 s, not for an instant. A pod
 // whose container exits on SIGTERM (`regatta/sleep`) is gone at once, for comparison. Only a generous lower bound is
-// asserted; both times are printed. Skipped, with the reason printed, where the machine cannot run a real node.
+// asserted; both times are printed. The exit stand-in's code shows as the container's exitCode. Skipped, with the
+// reason printed, where the machine cannot run a real node.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeClient } from '@regatta/kube';
 import { scenarioCluster } from './context.js';
@@ -68,5 +69,23 @@ describe.skipIf(real.skipReason !== undefined)(
       expect(slow).toBeGreaterThanOrEqual((GRACE_SECONDS - 1) * 1000);
       expect(slow).toBeGreaterThan(fast);
     }, 180_000);
+
+    it('a container of the exit stand-in ends with its EXIT_CODE: terminated, exitCode 3, pod Failed', async () => {
+      const kube = client!;
+      const ref = { ...POD, namespace: ns, name: 'exits' };
+      await kube.create<Pod>({
+        ...POD,
+        metadata: { name: 'exits', namespace: ns },
+        spec: real.pin({
+          restartPolicy: 'Never',
+          containers: [{ name: 'main', image: 'regatta/exit:v1', env: [{ name: 'EXIT_CODE', value: '3' }] }],
+        }),
+      } as Pod);
+      await expect
+        .poll(async () => (await kube.get<Pod>(ref)).status?.phase, { timeout: 60_000 })
+        .toBe('Failed');
+      const terminated = (await kube.get<Pod>(ref)).status?.containerStatuses?.[0]?.state?.terminated;
+      expect(terminated).toMatchObject({ exitCode: 3, reason: 'Error' });
+    }, 120_000);
   },
 );
