@@ -6,7 +6,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parse, stringify } from 'yaml';
-import type { KubernetesObject } from '@kubernetes/client-node';
 import { KubeClient } from '@regatta/kube';
 import type { Manifest } from './chart.js';
 import { LocalClusterError } from './errors.js';
@@ -79,7 +78,7 @@ export function movedToNamespace(manifests: readonly Manifest[], from: string, t
 
 /** Server-side applies the manifests with the admin `kubeconfig` (create or update; the same apply twice is a no-op). */
 export async function applyManifests(kubeconfig: string, manifests: readonly Manifest[]): Promise<void> {
-  await applyObjects(kubeconfig, manifests as unknown as KubernetesObject[]);
+  await applyObjects(kubeconfig, [...manifests]);
 }
 
 /** A TokenRequest (`kubectl create token`): a token of the ServiceAccount, valid `expirationSeconds`. */

@@ -14,11 +14,8 @@ export function mergeFaults(
   base: SimulatorFaults,
   partial: Partial<SimulatorFaults> | undefined,
 ): SimulatorFaults {
-  const out: SimulatorFaults = { ...base };
-  for (const [k, v] of Object.entries(partial ?? {})) {
-    if (v !== undefined) (out as unknown as Record<string, unknown>)[k] = Array.isArray(v) ? [...v] : v;
-  }
-  return out;
+  const given = Object.entries(partial ?? {}).filter(([, v]) => v !== undefined);
+  return { ...base, ...Object.fromEntries(given.map(([k, v]) => [k, Array.isArray(v) ? [...v] : v])) };
 }
 
 /** Read-only questions the pod state machine asks; a snapshot of the switches. */

@@ -8,7 +8,16 @@ export interface InformerHandlers<T> {
   remove(obj: T): void;
 }
 
+/**
+ * client-node types the objects it parses as its V1 classes; they are the JSON the API server sent, in the simulator's
+ * own shapes (types.ts): the one cast where the two cross.
+ */
+function fromWatch<T>(o: KubernetesObject): T {
+  return o as unknown as T;
+}
+
 export class Informer<T extends { metadata: ObjectMeta }> {
+
   private readonly lw: ListWatch<KubernetesObject>;
   private stopped = false;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -35,7 +44,7 @@ export class Informer<T extends { metadata: ObjectMeta }> {
         out.metadata = page.metadata;
         cont = page.metadata?.continue || undefined;
       } while (cont);
-      return out as unknown as { items: KubernetesObject[]; metadata: { resourceVersion?: string } };
+      return out;
     };
     this.lw = new ListWatch<KubernetesObject>(
       path,
@@ -45,12 +54,12 @@ export class Informer<T extends { metadata: ObjectMeta }> {
       opts.labelSelector,
       opts.fieldSelector,
     );
-    this.lw.on('add', (o) => handlers.upsert(o as unknown as T));
+    this.lw.on('add', (o) => handlers.upsert(fromWatch<T>(o)));
     this.lw.on('update', (o) => {
       this.retryDelay = 500;
-      handlers.upsert(o as unknown as T);
+      handlers.upsert(fromWatch<T>(o));
     });
-    this.lw.on('delete', (o) => handlers.remove(o as unknown as T));
+    this.lw.on('delete', (o) => handlers.remove(fromWatch<T>(o)));
     this.lw.on('error', (err) => {
       if (this.stopped) return;
       this.log(
@@ -71,11 +80,12 @@ export class Informer<T extends { metadata: ObjectMeta }> {
   }
 
   get(name: string, namespace?: string): T | undefined {
-    return this.lw.get(name, namespace) as unknown as T | undefined;
+    const o = this.lw.get(name, namespace);
+    return o && fromWatch<T>(o);
   }
 
   list(namespace?: string): T[] {
-    return this.lw.list(namespace) as unknown as T[];
+    return this.lw.list(namespace).map((o) => fromWatch<T>(o));
   }
 
   async stop(): Promise<void> {
