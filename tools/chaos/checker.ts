@@ -118,6 +118,8 @@ export type ViolationKind =
   | 'crash'
   /** R2: a program logged an error only a defect in its code throws (a TypeError and the like, r2-requests.ts). */
   | 'defect'
+  /** R2: an accepted object neither reconciled nor refused by its controller's guard within 2 min (r2-unreconciled.ts). */
+  | 'unreconciled'
   /** R2: the first half's namespace not gone long after its delete (its objects' finalizers left in place). */
   | 'deletion'
   /** R2, webhooks removed: an invalid stored object acted on, or not refused with an event naming a field. */
@@ -128,6 +130,8 @@ export type ViolationKind =
   | 'mirror'
   /** R1 (SidecarSet): a selected pod without its sidecars (PodView.lacks), whenever it was seen. */
   | 'no-sidecar'
+  /** R6: a restarted program wrote some pod more often than the in-place protocol does (r6-writes.ts). */
+  | 'writes'
   /** R7: a bad bus value not set aside and counted, a cache left out of sync, or the bad value never repaired. */
   | 'bus'
   /** The check's fault was not produced (R4: no create the watcher missed), so nothing was tested: rerun. */

@@ -30,6 +30,7 @@ import {
 import { ADVANCED_DAEMONSET, RESOURCE_DISTRIBUTION, SIDECARSET, UNITED_DEPLOYMENT } from './fuzz-kinds.js';
 import { fuzzSequence } from './fuzz-sequence.js';
 import { observedGeneration, ReconcileWindow } from './r2-window.js';
+import { unreconciledOf, unreconciledViolation } from './r2-unreconciled.js';
 import { clusterRuleOnly, createFuzzNamespace, namespaceGone, storedInvalid } from './r2-stored.js';
 import { IMAGE_PULL_JOB } from './fuzz-imagepull.js';
 import { GONE_OWNER_IMAGE, NODE_IMAGE } from './fuzz-nodeimage.js';
@@ -376,8 +377,10 @@ async function fuzzKind(
   if (gone.size > 0)
     notes.push(`deleted by their controller (TTL after finishing) before a look saw their status: ${[...gone].join(', ')}`);
   const notReconciled = [...names].filter((n) => !reconciled.has(n));
-  if (notReconciled.length > 0)
-    notes.push(`accepted but not reconciled in ${RECONCILE_WAIT_MS / 1000} s: ${notReconciled.join(', ')}`);
+  const left = await unreconciledOf(w, { kind: KIND, namespace: k.clusterScoped ? undefined : NS }, notReconciled);
+  const v = unreconciledViolation(KIND, left.unreconciled, RECONCILE_WAIT_MS / 1000, w.now());
+  if (v) violations.push(v);
+  if (left.refused.length > 0) notes.push(`accepted, refused by the controller's guard (a named field): ${left.refused.join(', ')}`);
   const errorsLogged = countErrorLines(await readLogFrom(logFile, logFrom));
   const reconciledCount = [...names].filter((n) => reconciled.has(n)).length;
   w.log(`R2: ${KIND}: first half: ${reconciledCount}/${names.size} accepted reconciled, ${errorsLogged} error lines`);
