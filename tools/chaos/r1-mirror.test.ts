@@ -1,5 +1,5 @@
+import { KINDS } from '@regatta/api';
 import { describe, expect, it } from 'vitest';
-import { KINDS } from '@regatta/bus';
 import type { MirrorAgreement } from './mirror-agreement.js';
 import { MIRROR_AGREEMENT_MS, mirrorFigures, mirrorNote, mirrorViolation } from './r1-mirror.js';
 

@@ -3,8 +3,9 @@
 // afterwards got its pods but showed 0 of them, an in-place update never started, and at the expectation timeout the
 // blind controller created more pods, without bound. Now the entry is set aside and counted, and the CloneSet is
 // served as usual (docs/adr/0068-a-bad-bus-entry-is-set-aside.md).
+import { KINDS } from '@regatta/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bucketName, connectBus, KINDS, type Bus } from '@regatta/bus';
+import { bucketName, connectBus, type Bus } from '@regatta/bus';
 import { specOf, useCloneSetScenarios } from './testing/scenario-harness.js';
 import { uidOf } from './testing/scenario-helpers.js';
 

@@ -2,8 +2,9 @@
 // R2, second half): the reconciler adds no finalizer, writes no tag into any NodeImage and no status, and says why
 // with an InvalidSpec Warning naming the field; a valid job next to it writes its tag. The NodeImage is a fake one
 // (no Node, no agent), as in imagepulljob.int.test.ts.
+import { KINDS } from '@regatta/api';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bucketName, connectBus, KINDS, objectKey, type Bus } from '@regatta/bus';
+import { bucketName, connectBus, objectKey, type Bus } from '@regatta/bus';
 import type { ImagePullJob, NodeImage } from '@regatta/api';
 import type { CoreEvent, KubeObject } from '@regatta/kube';
 import { useScenarioLayer } from '@regatta/testing';

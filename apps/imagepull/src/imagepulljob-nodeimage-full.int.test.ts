@@ -2,8 +2,9 @@
 // node out with a NodeImageFull Warning instead of retrying a write etcd refuses, gives the tag to the next node in
 // its place (parallelism 1), and tags the full node once it has room again. The NodeImages are fake ones (no Node,
 // no agent), as in imagepulljob.int.test.ts.
+import { KINDS } from '@regatta/api';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bucketName, connectBus, KINDS, objectKey, type Bus } from '@regatta/bus';
+import { bucketName, connectBus, objectKey, type Bus } from '@regatta/bus';
 import type { ImagePullJob, NodeImage } from '@regatta/api';
 import type { CoreEvent, KubeObject } from '@regatta/kube';
 import { useScenarioLayer } from '@regatta/testing';

@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { bucketName, connectBus, KINDS, ObjectWatch } from '@regatta/bus';
+import { bucketName, connectBus, ObjectWatch } from '@regatta/bus';
 import { alive, locateBinaries, type NodeAgentUser, type ProcessRecord } from '@regatta/local-cluster';
+import { KIND_TABLE } from '@regatta/kube';
 
 const run = promisify(execFile);
 const regatta = fileURLToPath(new URL('../bin/regatta.mjs', import.meta.url));
@@ -180,12 +181,12 @@ describe('regatta sandbox', () => {
       inboxPrefix: user4.inboxPrefix,
     });
     try {
-      const own = new ObjectWatch(bus4, KINDS.nodeimages, undefined, 'node4', () => undefined);
+      const own = new ObjectWatch(bus4, KIND_TABLE.nodeimages, undefined, 'node4', () => undefined);
       await own.start();
       // the NodeImage controller makes it 30 s after the node is Ready
       await expect.poll(() => own.object?.metadata?.name, { timeout: 90_000, interval: 1000 }).toBe('node4');
       await own.stop();
-      const kv = await bus4.kvm.open(bucketName(KINDS.nodeimages), { allow_direct: true });
+      const kv = await bus4.kvm.open(bucketName(KIND_TABLE.nodeimages), { allow_direct: true });
       await expect(kv.get('_.node1')).rejects.toThrow(/[Pp]ermission|timeout/i);
     } finally {
       await bus4.close();

@@ -19,7 +19,8 @@ import {
   type ClusterEndpoints,
 } from '@regatta/local-cluster';
 import { KubeConfig, CoreV1Api, type KubernetesObject } from '@kubernetes/client-node';
-import { bucketName, KINDS, registrationKey } from '@regatta/bus';
+import { bucketName, registrationKey } from '@regatta/bus';
+import { KIND_TABLE } from '@regatta/kube';
 import { parseAllDocuments } from 'yaml';
 import { appEntry, resolveControllers, UsageError } from './controllers.js';
 import { planRealNodes, startRealNodes } from './real-nodes.js';
@@ -241,7 +242,7 @@ export const NODE_AGENT_APP = 'imagepull-agent';
 export function nodeAgentsOption(nodes: string[]) {
   return {
     nodes,
-    bucket: bucketName(KINDS.nodeimages),
+    bucket: bucketName(KIND_TABLE.nodeimages),
     registration: (node: string) => registrationKey('imagepull', `agent-${node}`),
   };
 }

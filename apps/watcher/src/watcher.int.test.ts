@@ -1,16 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import {
-  Cache,
-  connectBus,
-  KINDS,
-  registerKinds,
-  REGISTRATIONS_BUCKET,
-  type Bus,
-  type KubeObject,
-} from '@regatta/bus';
-import { KubeClient, type CoreEvent } from '@regatta/kube';
+import { Cache, connectBus, registerKinds, REGISTRATIONS_BUCKET, type Bus, type KubeObject } from '@regatta/bus';
+import { KIND_TABLE, KubeClient, type CoreEvent } from '@regatta/kube';
 import { appEntryPath, freePort, startProgram, waitFor, type ManagedProcess } from '@regatta/local-cluster';
 import { programKubeconfig } from '@regatta/testing';
 import { createPodFromProtobuf, createPodFromYaml, largePodProtobuf, largePodYaml } from './testing/large-pods.js';
@@ -68,9 +60,9 @@ async function setup() {
     return p;
   };
 
-  const registration = await registerKinds(bus, 'test-controller', id, [KINDS.configmaps]);
+  const registration = await registerKinds(bus, 'test-controller', id, [KIND_TABLE.configmaps]);
   cleanups.push(() => registration.stop());
-  const cache = new Cache<KubeObject & { data?: Record<string, string> }>(bus, KINDS.configmaps);
+  const cache = new Cache<KubeObject & { data?: Record<string, string> }>(bus, KIND_TABLE.configmaps);
   cleanups.push(() => cache.stop());
 
   /** name → resourceVersion of the namespace's ConfigMaps, as the API server and as the cache see them. */
@@ -232,7 +224,7 @@ describe('watcher', { timeout: 300_000 }, () => {
     const t = await setup();
     await t.startWatcher('a');
     await t.cache.start(); // configmaps are registered by setup()
-    const pods = new Cache(t.bus, KINDS.pods, { rewatchDelayMs: 100 });
+    const pods = new Cache(t.bus, KIND_TABLE.pods, { rewatchDelayMs: 100 });
     cleanups.push(() => pods.stop());
     const started = pods.start().then(() => 'synced');
     const outcome = await Promise.race([started, new Promise((r) => setTimeout(() => r('no bucket'), 3000))]);
@@ -249,9 +241,9 @@ async function metric(res: Response, name: string, labels: string): Promise<numb
 describe('watcher: what it must not mirror never stops the rest (issue 8)', { timeout: 300_000 }, () => {
   it('a pod too large for the bus is set aside (metric, event); every other pod, a 4.4 MB one included, is mirrored', async () => {
     const t = await setup();
-    const pods = new Cache<KubeObject>(t.bus, KINDS.pods);
+    const pods = new Cache<KubeObject>(t.bus, KIND_TABLE.pods);
     cleanups.push(() => pods.stop());
-    const reg = registerKinds(t.bus, 'test-controller', `${t.id}-pods`, [KINDS.pods]);
+    const reg = registerKinds(t.bus, 'test-controller', `${t.id}-pods`, [KIND_TABLE.pods]);
     cleanups.push(() => reg.stop());
     const small = (name: string) =>
       t.client.create({
@@ -302,8 +294,8 @@ describe('watcher: what it must not mirror never stops the rest (issue 8)', { ti
     // registrations as a buggy or hostile controller writes them, already there when the watcher starts
     const kv = await t.bus.kvm.create(`${t.bus.prefix}${REGISTRATIONS_BUCKET}`, { history: 1 });
     await kv.put('garbage.x', 'this is not json');
-    await kv.put('cloneset.evil', JSON.stringify({ kinds: [{ ...KINDS.secrets, kind: 'secret' }] }));
-    await kv.put('test-controller.spoof', JSON.stringify({ controller: 'resourcedistribution', kinds: [KINDS.secrets] }));
+    await kv.put('cloneset.evil', JSON.stringify({ kinds: [{ ...KIND_TABLE.secrets, kind: 'secret' }] }));
+    await kv.put('test-controller.spoof', JSON.stringify({ controller: 'resourcedistribution', kinds: [KIND_TABLE.secrets] }));
     await t.client.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: t.ns }, stringData: { p: 'hunter2' } });
     await t.create('visible');
     await t.startWatcher('a');

@@ -8,32 +8,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { nkeys } from '@nats-io/transport-node';
-import { KubeClient, isNotFound, type KubeObject } from '@regatta/kube';
+import { KIND_TABLE, KubeClient, isNotFound, type KubeObject } from '@regatta/kube';
 import { controllerPublishAllow, freePorts, ManagedProcess, startNatsServer, waitFor } from '@regatta/local-cluster';
 import { nodeAgentInboxPrefix } from '@regatta/runtime';
-import {
-  bucketName,
-  BusRefusedError,
-  connectBus,
-  KINDS,
-  MirrorWriter,
-  NODE_NAME_EXTRA,
-  ObjectWatch,
-  readRegistrations,
-  registerKinds,
-  registrationKey,
-  readAuthCalloutSettings,
-  runAuthCallout,
-  tokenReviewer,
-  type Bus,
-} from './index.js';
+import { bucketName, BusRefusedError, connectBus, MirrorWriter, NODE_NAME_EXTRA, ObjectWatch, readRegistrations, registerKinds, registrationKey, readAuthCalloutSettings, runAuthCallout, tokenReviewer, type Bus } from './index.js';
 
 const AUDIENCE = 'regatta-bus';
 const id = randomBytes(3).toString('hex');
 const ns = `bus-callout-${id}`;
 const nodeA = `callout-a-${id}.example`;
 const nodeB = `callout-b-${id}`;
-const BUCKET = bucketName(KINDS.nodeimages);
+const BUCKET = bucketName(KIND_TABLE.nodeimages);
 const pw = { watcher: randomBytes(12).toString('hex'), callout: randomBytes(12).toString('hex') };
 
 let client: KubeClient;
@@ -117,7 +102,7 @@ beforeAll(async () => {
 
   const watcher = await connectBus({ servers: url, name: 'watcher', user: 'watcher', pass: pw.watcher });
   buses.push(watcher);
-  const nodeImages = await MirrorWriter.open(watcher, KINDS.nodeimages);
+  const nodeImages = await MirrorWriter.open(watcher, KIND_TABLE.nodeimages);
   for (const name of [nodeA, nodeB]) await nodeImages.put({ metadata: { name, resourceVersion: '1' } });
   await readRegistrations(watcher); // creates the registrations bucket
   // the pod of `gone-a` is deleted after its token was issued: the token no longer reviews (as an expired one)
@@ -177,7 +162,7 @@ async function agent(tok: string, node = nodeA): Promise<Bus> {
 
 function watchOne(bus: Bus, name: string): { w: ObjectWatch; errors: unknown[] } {
   const errors: unknown[] = [];
-  const w = new ObjectWatch(bus, KINDS.nodeimages, undefined, name, () => undefined, {
+  const w = new ObjectWatch(bus, KIND_TABLE.nodeimages, undefined, name, () => undefined, {
     onError: (e) => errors.push(e),
     rewatchDelayMs: 200,
   });
@@ -196,7 +181,7 @@ describe('node agents authenticated by the auth callout', () => {
     const { w } = watchOne(bus, nodeA);
     await w.start();
     expect(w.object?.metadata?.name).toBe(nodeA);
-    const writer = await MirrorWriter.open(buses[0]!, KINDS.nodeimages);
+    const writer = await MirrorWriter.open(buses[0]!, KIND_TABLE.nodeimages);
     await writer.put({ metadata: { name: nodeA, resourceVersion: '2' } });
     await expect.poll(() => w.object?.metadata?.resourceVersion, { timeout: 10_000 }).toBe('2');
     await w.stop();
@@ -224,9 +209,9 @@ describe('node agents authenticated by the auth callout', () => {
 
   it('it writes its own registration (as the agent announces its kind), not the name of another node', async () => {
     const bus = await agent(await token('imagepull-agent', 'agent-a'));
-    const own = registerKinds(bus, 'imagepull', `agent-${nodeA}`, [KINDS.nodeimages]);
+    const own = registerKinds(bus, 'imagepull', `agent-${nodeA}`, [KIND_TABLE.nodeimages]);
     const errors: unknown[] = [];
-    const forged = registerKinds(bus, 'imagepull', `agent-${nodeB}`, [KINDS.nodeimages], { onError: (e) => errors.push(e) });
+    const forged = registerKinds(bus, 'imagepull', `agent-${nodeB}`, [KIND_TABLE.nodeimages], { onError: (e) => errors.push(e) });
     await expect
       .poll(async () => (await readRegistrations(buses[0]!)).map((r) => r.instance), { timeout: 10_000 })
       .toContain(`agent-${nodeA.replaceAll('.', '-')}`);

@@ -12,17 +12,8 @@ import {
   newNatsAuth,
   type NatsAuth,
 } from '@regatta/local-cluster';
-import {
-  BusRefusedError,
-  Cache,
-  connectBus,
-  KINDS,
-  MirrorWriter,
-  readRegistrations,
-  registerKinds,
-  REGISTRATIONS_BUCKET,
-  type Bus,
-} from './index.js';
+import { KIND_TABLE } from '@regatta/kube';
+import { BusRefusedError, Cache, connectBus, MirrorWriter, readRegistrations, registerKinds, REGISTRATIONS_BUCKET, type Bus } from './index.js';
 
 /** A writer whose bucket says a complete list is in it, as the watcher's does after its first list: caches sync. */
 async function listedWriter(...args: Parameters<typeof MirrorWriter.open>): Promise<MirrorWriter> {
@@ -61,15 +52,15 @@ async function as(role: 'watcher' | 'controller' | 'cloneset' | 'resourcedistrib
 describe('bus credentials', () => {
   it('the watcher writes mirrors; a controller reads them and registers its kinds', async () => {
     const watcher = await as('watcher');
-    const writer = await listedWriter(watcher, KINDS.configmaps);
+    const writer = await listedWriter(watcher, KIND_TABLE.configmaps);
     await writer.put({ metadata: { namespace: 'ns', name: 'a', resourceVersion: '1' } });
     await readRegistrations(watcher); // the watcher creates the registrations bucket
 
     const controller = await as('cloneset');
-    const cache = new Cache(controller, KINDS.configmaps);
+    const cache = new Cache(controller, KIND_TABLE.configmaps);
     await cache.start();
     expect(cache.get('ns', 'a')).toBeDefined();
-    const reg = registerKinds(controller, 'cloneset', 'pod-0', [KINDS.pods]);
+    const reg = registerKinds(controller, 'cloneset', 'pod-0', [KIND_TABLE.pods]);
     await expect
       .poll(async () => (await readRegistrations(watcher)).map((r) => r.controller), { timeout: 10_000 })
       .toContain('cloneset');
@@ -89,7 +80,7 @@ describe('bus credentials', () => {
       /[Pp]ermission|timeout/i,
     );
     const watcher = await as('watcher');
-    const cache = new Cache(watcher, KINDS.configmaps);
+    const cache = new Cache(watcher, KIND_TABLE.configmaps);
     await cache.start();
     expect(cache.get('ns', 'forged')).toBeUndefined();
     await cache.stop();
@@ -99,11 +90,11 @@ describe('bus credentials', () => {
     const watcher = await as('watcher');
     await readRegistrations(watcher);
     const regs = await watcher.kvm.open(REGISTRATIONS_BUCKET);
-    await regs.put('resourcedistribution.pod-0', JSON.stringify({ kinds: [KINDS.secrets] }));
+    await regs.put('resourcedistribution.pod-0', JSON.stringify({ kinds: [KIND_TABLE.secrets] }));
 
     const cloneset = await as('cloneset');
     const kv = await cloneset.kvm.open(REGISTRATIONS_BUCKET);
-    await kv.put('cloneset.pod-1', JSON.stringify({ kinds: [KINDS.pods] }));
+    await kv.put('cloneset.pod-1', JSON.stringify({ kinds: [KIND_TABLE.pods] }));
     await expect(kv.put('resourcedistribution.pod-1', '{}')).rejects.toThrow(/[Pp]ermission/);
     await expect(kv.delete('resourcedistribution.pod-0')).rejects.toThrow(/[Pp]ermission/);
     // the reader role registers nothing

@@ -13,25 +13,14 @@ import {
   newNatsAuth,
   type NatsAuth,
 } from '@regatta/local-cluster';
-import {
-  bucketName,
-  Cache,
-  connectBus,
-  KINDS,
-  MirrorWriter,
-  ObjectWatch,
-  readRegistrations,
-  registerKinds,
-  REGISTRATIONS_BUCKET,
-  type Bus,
-  type KubeObject,
-} from './index.js';
+import { KIND_TABLE } from '@regatta/kube';
+import { bucketName, Cache, connectBus, MirrorWriter, ObjectWatch, readRegistrations, registerKinds, REGISTRATIONS_BUCKET, type Bus, type KubeObject } from './index.js';
 
 let server: ManagedProcess;
 let url: string;
 let auth: NatsAuth;
 const buses: Bus[] = [];
-const BUCKET = bucketName(KINDS.nodeimages);
+const BUCKET = bucketName(KIND_TABLE.nodeimages);
 
 beforeAll(async () => {
   const dir = await mkdtemp(join(tmpdir(), 'regatta-nats-agent-auth-'));
@@ -41,9 +30,9 @@ beforeAll(async () => {
   server = await startNatsServer({ dir, config, monitorPort: monitor });
   url = `nats://127.0.0.1:${port}`;
   const watcher = await as('watcher');
-  const nodeImages = await MirrorWriter.open(watcher, KINDS.nodeimages);
+  const nodeImages = await MirrorWriter.open(watcher, KIND_TABLE.nodeimages);
   for (const name of ['n1', 'n2.example']) await nodeImages.put({ metadata: { name, resourceVersion: '1' } });
-  const configMaps = await MirrorWriter.open(watcher, KINDS.configmaps);
+  const configMaps = await MirrorWriter.open(watcher, KIND_TABLE.configmaps);
   await configMaps.put({ metadata: { namespace: 'ns', name: 'a', resourceVersion: '1' } });
   await readRegistrations(watcher); // creates the registrations bucket
 });
@@ -70,7 +59,7 @@ async function agent(node: string): Promise<Bus> {
 function watchOne(bus: Bus, name: string): { w: ObjectWatch; seen: (KubeObject | undefined)[]; errors: unknown[] } {
   const seen: (KubeObject | undefined)[] = [];
   const errors: unknown[] = [];
-  const w = new ObjectWatch(bus, KINDS.nodeimages, undefined, name, (o) => seen.push(o), {
+  const w = new ObjectWatch(bus, KIND_TABLE.nodeimages, undefined, name, (o) => seen.push(o), {
     onError: (e) => errors.push(e),
     rewatchDelayMs: 200,
   });
@@ -83,7 +72,7 @@ describe('node agent bus credentials', () => {
     const { w, seen } = watchOne(bus, 'n1');
     await w.start();
     expect(w.object?.metadata?.name).toBe('n1');
-    const writer = await MirrorWriter.open(await as('watcher'), KINDS.nodeimages);
+    const writer = await MirrorWriter.open(await as('watcher'), KIND_TABLE.nodeimages);
     await writer.put({ metadata: { name: 'n1', resourceVersion: '2' } });
     await expect.poll(() => w.object?.metadata?.resourceVersion, { timeout: 10_000 }).toBe('2');
     expect(seen.map((o) => o?.metadata?.resourceVersion)).toEqual(['1', '2']);
@@ -96,7 +85,7 @@ describe('node agent bus credentials', () => {
     await w.start();
     expect(w.hasSynced).toBe(true);
     expect(w.object).toBeUndefined();
-    const writer = await MirrorWriter.open(await as('watcher'), KINDS.nodeimages);
+    const writer = await MirrorWriter.open(await as('watcher'), KIND_TABLE.nodeimages);
     await writer.put({ metadata: { name: 'n3', resourceVersion: '7' } });
     await expect.poll(() => w.object?.metadata?.resourceVersion, { timeout: 10_000 }).toBe('7');
     await w.stop();
@@ -112,9 +101,9 @@ describe('node agent bus credentials', () => {
     expect(other.w.object).toBeUndefined();
     await other.w.stop();
 
-    const cache = new Cache(bus, KINDS.configmaps, { rewatchDelayMs: 200 });
+    const cache = new Cache(bus, KIND_TABLE.configmaps, { rewatchDelayMs: 200 });
     const errors: unknown[] = [];
-    const c2 = new Cache(bus, KINDS.nodeimages, { rewatchDelayMs: 200, onError: (e) => errors.push(e) });
+    const c2 = new Cache(bus, KIND_TABLE.nodeimages, { rewatchDelayMs: 200, onError: (e) => errors.push(e) });
     void c2.start();
     await expect.poll(() => errors.length, { timeout: 10_000 }).toBeGreaterThan(0);
     expect(c2.size).toBe(0);
@@ -158,7 +147,7 @@ describe('node agent bus credentials', () => {
 
   it('writes only its own registration key', async () => {
     const bus = await agent('n2.example');
-    const reg = registerKinds(bus, 'imagepull', 'agent-n2.example', [KINDS.nodeimages]);
+    const reg = registerKinds(bus, 'imagepull', 'agent-n2.example', [KIND_TABLE.nodeimages]);
     const watcher = await as('watcher');
     await expect
       .poll(async () => (await readRegistrations(watcher)).map((r) => `${r.controller}.${r.instance}`), { timeout: 10_000 })

@@ -4,22 +4,8 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { freePorts, ManagedProcess, startNatsServer, waitFor } from '@regatta/local-cluster';
-import {
-  Cache,
-  connectBus,
-  KeyedPipeline,
-  KINDS,
-  LAST_APPLIED_ANNOTATION,
-  MAX_VALUE_BYTES,
-  MirrorWriter,
-  ObjectTooLargeError,
-  SECRET_HASH_ANNOTATION,
-  SecretHashKeyMissingError,
-  BusUnavailableError,
-  type Bus,
-  type KindRef,
-  type KubeObject,
-} from './index.js';
+import { KIND_TABLE } from '@regatta/kube';
+import { Cache, connectBus, KeyedPipeline, LAST_APPLIED_ANNOTATION, MAX_VALUE_BYTES, MirrorWriter, ObjectTooLargeError, SECRET_HASH_ANNOTATION, SecretHashKeyMissingError, BusUnavailableError, type Bus, type KindRef, type KubeObject } from './index.js';
 
 /** A writer whose bucket says a complete list is in it, as the watcher's does after its first list: caches sync. */
 async function listedWriter(...args: Parameters<typeof MirrorWriter.open>): Promise<MirrorWriter> {
@@ -159,8 +145,8 @@ describe('mirror bucket → cache', () => {
     // the real Secret resource, in buckets of this test's own prefix
     const b = await connectBus({ servers: nats!, name: 'watcher', prefix: `t${randomBytes(3).toString('hex')}_` });
     cleanups.push(() => b.close());
-    await expect(MirrorWriter.open(b, KINDS.secrets)).rejects.toThrow(SecretHashKeyMissingError);
-    const writer = await listedWriter(b, KINDS.secrets, { secretHashKey: 'k'.repeat(32) });
+    await expect(MirrorWriter.open(b, KIND_TABLE.secrets)).rejects.toThrow(SecretHashKeyMissingError);
+    const writer = await listedWriter(b, KIND_TABLE.secrets, { secretHashKey: 'k'.repeat(32) });
     const applied = JSON.stringify({ kind: 'Secret', stringData: { password: 'hunter2' } });
     await writer.put({
       ...widget('ns', 's', 1, { kind: 'secret', data: { password: 'aHVudGVyMg==' } }),
@@ -170,7 +156,7 @@ describe('mirror bucket → cache', () => {
         annotations: { [LAST_APPLIED_ANNOTATION]: applied },
       },
     });
-    const cache = new Cache<KubeObject & { data?: unknown }>(b, KINDS.secrets);
+    const cache = new Cache<KubeObject & { data?: unknown }>(b, KIND_TABLE.secrets);
     cleanups.push(() => cache.stop());
     await cache.start();
     const s = cache.get('ns', 's')!;

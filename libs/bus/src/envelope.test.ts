@@ -2,7 +2,8 @@ import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { decodeEnvelope, encodeEnvelope, LAST_APPLIED_ANNOTATION, SECRET_HASH_ANNOTATION, trimForMirror } from './envelope.js';
 import { SecretHashKeyMissingError } from './errors.js';
-import { KINDS, type KubeObject } from './kinds.js';
+import { KIND_TABLE } from '@regatta/kube';
+import type { KubeObject } from './kinds.js';
 
 type SecretObject = KubeObject & { data?: Record<string, string> };
 
@@ -18,21 +19,21 @@ const secret = (extra: Partial<SecretObject> = {}, annotations: Record<string, s
 describe('trimForMirror', () => {
   it('scrubs by the listed resource: a Secret whose object says another kind is still scrubbed', () => {
     for (const kind of ['Secret', 'secret', 'ConfigMap', undefined]) {
-      const out: SecretObject = trimForMirror({ ...secret(), kind }, KINDS.secrets, { secretHashKey: KEY });
+      const out: SecretObject = trimForMirror({ ...secret(), kind }, KIND_TABLE.secrets, { secretHashKey: KEY });
       expect(out.data).toBeUndefined();
       expect(out.metadata?.annotations?.[SECRET_HASH_ANNOTATION]).toMatch(/^[0-9a-f]{64}$/);
     }
   });
 
   it('does not treat an object of another resource as a Secret because its kind says so', () => {
-    const out: SecretObject = trimForMirror({ ...secret(), kind: 'Secret' }, KINDS.configmaps);
+    const out: SecretObject = trimForMirror({ ...secret(), kind: 'Secret' }, KIND_TABLE.configmaps);
     expect(out.data).toEqual({ password: 'aHVudGVyMg==' });
   });
 
   it('drops managedFields and kubectl last-applied-configuration of every kind', () => {
     const cm = trimForMirror(
       { kind: 'ConfigMap', metadata: { name: 'c', managedFields: [], annotations: { [LAST_APPLIED_ANNOTATION]: '{}', keep: 'me' } } },
-      KINDS.configmaps,
+      KIND_TABLE.configmaps,
     );
     expect(cm.metadata).toEqual({ name: 'c', annotations: { keep: 'me' } });
   });
@@ -41,7 +42,7 @@ describe('trimForMirror', () => {
     const applied = JSON.stringify({ apiVersion: 'v1', kind: 'Secret', stringData: { password: 'hunter2' } });
     const out = trimForMirror(
       secret({}, { [LAST_APPLIED_ANNOTATION]: applied, 'tool.example/copy': ` ${applied}`, 'list.example/x': '["hunter2"]', note: 'plain {text' }),
-      KINDS.secrets,
+      KIND_TABLE.secrets,
       { secretHashKey: KEY },
     );
     expect(JSON.stringify(out)).not.toContain('hunter2');
@@ -51,18 +52,18 @@ describe('trimForMirror', () => {
 
   it('hashes with an HMAC under the key, not a plain SHA-256 a short secret could be guessed from', () => {
     const hash = (key: string) =>
-      trimForMirror(secret(), KINDS.secrets, { secretHashKey: key }).metadata?.annotations?.[SECRET_HASH_ANNOTATION];
+      trimForMirror(secret(), KIND_TABLE.secrets, { secretHashKey: key }).metadata?.annotations?.[SECRET_HASH_ANNOTATION];
     const plain = createHash('sha256').update('password\0aHVudGVyMg==\0').digest('hex');
     const keyed = createHmac('sha256', KEY).update('password\0aHVudGVyMg==\0').digest('hex');
     expect(hash(KEY)).toBe(keyed);
     expect(hash(KEY)).not.toBe(plain);
     expect(hash('another key of 32 bytes or more!!')).not.toBe(keyed);
     // same data, same hash (controllers compare it); different data, different hash
-    expect(trimForMirror(secret({ data: { password: 'b3RoZXI=' } }), KINDS.secrets, { secretHashKey: KEY }).metadata?.annotations?.[SECRET_HASH_ANNOTATION]).not.toBe(keyed);
+    expect(trimForMirror(secret({ data: { password: 'b3RoZXI=' } }), KIND_TABLE.secrets, { secretHashKey: KEY }).metadata?.annotations?.[SECRET_HASH_ANNOTATION]).not.toBe(keyed);
   });
 
   it('refuses to trim a Secret without a hash key', () => {
-    expect(() => trimForMirror(secret(), KINDS.secrets)).toThrow(SecretHashKeyMissingError);
+    expect(() => trimForMirror(secret(), KIND_TABLE.secrets)).toThrow(SecretHashKeyMissingError);
   });
 });
 
@@ -79,7 +80,7 @@ describe('trimForMirror: a ResourceDistribution embedding a Secret (docs/resourc
 
   it('carries the embedded data only as the keyed hash, and no JSON annotation of the distribution', () => {
     const applied = JSON.stringify(rd(embedded));
-    const out = trimForMirror(rd(embedded, { copy: applied, keep: 'x' }), KINDS.resourcedistributions, { secretHashKey: KEY });
+    const out = trimForMirror(rd(embedded, { copy: applied, keep: 'x' }), KIND_TABLE.resourcedistributions, { secretHashKey: KEY });
     const text = JSON.stringify(out);
     for (const clear of ['aHVudGVyMg==', 'hunter3']) expect(text).not.toContain(clear);
     expect(spec(out).resource).toEqual({
@@ -91,16 +92,16 @@ describe('trimForMirror: a ResourceDistribution embedding a Secret (docs/resourc
     expect((out as unknown as { spec: Record<string, unknown> }).spec['targets']).toEqual({ allNamespaces: true });
   });
   it('the hash moves when the data does; without a key the data is dropped all the same', () => {
-    const a = trimForMirror(rd(embedded), KINDS.resourcedistributions, { secretHashKey: KEY });
-    const b = trimForMirror(rd({ ...embedded, data: { p: 'eA==' } }), KINDS.resourcedistributions, { secretHashKey: KEY });
+    const a = trimForMirror(rd(embedded), KIND_TABLE.resourcedistributions, { secretHashKey: KEY });
+    const b = trimForMirror(rd({ ...embedded, data: { p: 'eA==' } }), KIND_TABLE.resourcedistributions, { secretHashKey: KEY });
     expect(spec(a).resource).not.toEqual(spec(b).resource);
-    const noKey = trimForMirror(rd(embedded), KINDS.resourcedistributions);
+    const noKey = trimForMirror(rd(embedded), KIND_TABLE.resourcedistributions);
     expect(JSON.stringify(noKey)).not.toContain('hunter3');
     expect(spec(noKey).resource['data']).toBeUndefined();
   });
   it('a distributed ConfigMap travels as it is', () => {
     const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: 'b' } };
-    expect(spec(trimForMirror(rd(cm), KINDS.resourcedistributions)).resource).toEqual(cm);
+    expect(spec(trimForMirror(rd(cm), KIND_TABLE.resourcedistributions)).resource).toEqual(cm);
   });
 });
 

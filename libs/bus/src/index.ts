@@ -63,7 +63,6 @@ export {
 export {
   bucketName,
   keyOf,
-  KINDS,
   LISTED_KEY,
   objectKey,
   parseKey,

@@ -1,4 +1,4 @@
-import { KIND_TABLE, type KindRef, type KubeObject } from '@regatta/kube';
+import type { KindRef, KubeObject } from '@regatta/kube';
 
 /** Which Kubernetes resource a mirror bucket holds: `KindRef` of `@regatta/kube` (docs/adr/0071). */
 export type { Kind, KindRef } from '@regatta/kube';
@@ -45,31 +45,3 @@ export function parseKey(key: string): { namespace?: string; name: string } {
   const name = key.slice(dot + 1);
   return ns === CLUSTER_SCOPE ? { name } : { namespace: ns, name };
 }
-
-const { pods, nodes, namespaces, persistentvolumeclaims, configmaps, secrets, controllerrevisions } = KIND_TABLE;
-const { clonesets, statefulsets, daemonsets, sidecarsets, resourcedistributions, uniteddeployments } = KIND_TABLE;
-const { appsstatefulsets, deployments, imagepulljobs, nodeimages } = KIND_TABLE;
-
-/**
- * The kinds Regatta's controllers read, by short name, untyped.
- * @deprecated kit v2: import KINDS from @regatta/api (the same entries, typed; docs/adr/0071-one-typed-kind-registry.md)
- */
-export const KINDS = {
-  pods,
-  nodes,
-  namespaces,
-  persistentvolumeclaims,
-  configmaps,
-  secrets,
-  controllerrevisions,
-  clonesets,
-  statefulsets,
-  daemonsets,
-  sidecarsets,
-  resourcedistributions,
-  uniteddeployments,
-  appsstatefulsets,
-  deployments,
-  imagepulljobs,
-  nodeimages,
-} as const satisfies Record<string, KindRef>;

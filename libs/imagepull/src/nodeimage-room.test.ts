@@ -1,6 +1,7 @@
+import { KINDS } from '@regatta/api';
 import { describe, expect, it } from 'vitest';
 import type { ImageSpec, NodeImage } from '@regatta/api';
-import { KINDS, trimForMirror } from '@regatta/bus';
+import { trimForMirror } from '@regatta/bus';
 import {
   NO_ROOM_RETRY_MS,
   NODE_IMAGE_BYTES_BUDGET,

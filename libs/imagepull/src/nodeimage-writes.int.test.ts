@@ -3,8 +3,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { NodeImage } from '@regatta/api';
-import { KINDS, trimForMirror } from '@regatta/bus';
+import { trimForMirror } from '@regatta/bus';
 import { KubeClient, type KubeObject } from '@regatta/kube';
+import { KINDS } from '@regatta/api';
 import { StoredSizes } from './nodeimage-room.js';
 import { NodeImageWrites } from './nodeimage-writes.js';
 import { nextImageEntry } from './sync.js';

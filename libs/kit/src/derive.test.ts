@@ -1,5 +1,6 @@
+import { KIND_TABLE } from '@regatta/kube';
 import { describe, expect, it } from 'vitest';
-import { type FieldSet, KINDS, resourceId } from '@regatta/bus';
+import { type FieldSet, resourceId } from '@regatta/bus';
 import type { Change, KubeObject } from '@regatta/kube';
 import { Expectations, type Request } from '@regatta/runtime';
 import { ControllerBuilder, type Reader } from './declaration.js';
@@ -48,11 +49,11 @@ const orphanMapper = (c: Change, r: { clonesets: Reader<KubeObject> }): Request[
         .map((o) => ({ namespace: 'ns', name: o.metadata?.name ?? '' }));
 
 const decl = ControllerBuilder.controller({ name: 'cloneset', eventComponent: 'cloneset-controller' })
-  .for('clonesets', KINDS.clonesets)
-  .owns('pods', KINDS.pods, { keep: (o) => o.metadata?.name !== 'skip', expectations: 'scale-and-updates' })
-  .owns('pvcs', KINDS.persistentvolumeclaims, { expectations: 'scale' })
-  .owns('revisions', KINDS.controllerrevisions)
-  .watches('pods', KINDS.pods, orphanMapper, { keep: (o) => o.metadata?.name !== 'other' })
+  .for('clonesets', KIND_TABLE.clonesets)
+  .owns('pods', KIND_TABLE.pods, { keep: (o) => o.metadata?.name !== 'skip', expectations: 'scale-and-updates' })
+  .owns('pvcs', KIND_TABLE.persistentvolumeclaims, { expectations: 'scale' })
+  .owns('revisions', KIND_TABLE.controllerrevisions)
+  .watches('pods', KIND_TABLE.pods, orphanMapper, { keep: (o) => o.metadata?.name !== 'other' })
   .reconciler(() => ({ reconcile: () => Promise.resolve({}) }));
 
 describe('derivations of a declaration', () => {
@@ -79,8 +80,8 @@ describe('derivations of a declaration', () => {
   it('refuses one reader name for two kinds', () => {
     expect(() =>
       ControllerBuilder.controller({ name: 'x', eventComponent: 'x' })
-        .for('things', KINDS.clonesets)
-        .owns('things', KINDS.pods)
+        .for('things', KIND_TABLE.clonesets)
+        .owns('things', KIND_TABLE.pods)
         .reconciler(() => ({ reconcile: () => Promise.resolve({}) })),
     ).toThrow(/declared for clonesets and pods/);
   });
@@ -127,8 +128,8 @@ describe('event handlers of a declaration', () => {
 
   it('Owns of a cluster-scoped For kind: the owner is requested by name alone (one key per owner)', () => {
     const rd = ControllerBuilder.controller({ name: 'resourcedistribution', eventComponent: 'rd' })
-      .for('distributions', KINDS.resourcedistributions)
-      .owns('configmaps', KINDS.configmaps)
+      .for('distributions', KIND_TABLE.resourcedistributions)
+      .owns('configmaps', KIND_TABLE.configmaps)
       .reconciler(() => ({ reconcile: () => Promise.resolve({}) }));
     const h = eventHandlers(rd, { expectations: new Expectations(), readers: {} }).get('configmaps')!;
     const copy = {
@@ -178,19 +179,19 @@ describe('requestInScope', () => {
     expect(requestInScope(scope, { name: 'mine' }, cluster, reader, ns)).toBe(true);
     expect(requestInScope(scope, { name: 'theirs' }, cluster, reader, ns)).toBe(false);
     expect(requestInScope(scope, { name: 'gone' }, cluster, reader, ns)).toBe(true);
-    expect(requestInScope(scope, { namespace: 'in', name: 'x' }, KINDS.pods, reader, ns)).toBe(true);
-    expect(requestInScope(scope, { namespace: 'out', name: 'x' }, KINDS.pods, reader, ns)).toBe(false);
+    expect(requestInScope(scope, { namespace: 'in', name: 'x' }, KIND_TABLE.pods, reader, ns)).toBe(true);
+    expect(requestInScope(scope, { namespace: 'out', name: 'x' }, KIND_TABLE.pods, reader, ns)).toBe(false);
   });
 });
 
 describe('several declarations in one program', () => {
   const a = ControllerBuilder.controller({ name: 'a', eventComponent: 'a' })
-    .for('clonesets', KINDS.clonesets)
-    .watches('pods', KINDS.pods, () => [], { keep: (o) => o.metadata?.name === 'x' })
+    .for('clonesets', KIND_TABLE.clonesets)
+    .watches('pods', KIND_TABLE.pods, () => [], { keep: (o) => o.metadata?.name === 'x' })
     .reconciler(() => ({ reconcile: async () => ({}) }));
   const b = ControllerBuilder.controller({ name: 'b', eventComponent: 'b' })
-    .for('nodes', KINDS.nodes)
-    .watches('pods', KINDS.pods, () => [], { keep: (o) => o.metadata?.name === 'y' })
+    .for('nodes', KIND_TABLE.nodes)
+    .watches('pods', KIND_TABLE.pods, () => [], { keep: (o) => o.metadata?.name === 'y' })
     .reconciler(() => ({ reconcile: async () => ({}) }));
 
   it('share one cache per reader name that keeps what any of them keeps', () => {
@@ -208,9 +209,9 @@ describe('several declarations in one program', () => {
   it('project a reader to the union of the fields each declares; one that declares none keeps every field', () => {
     const withFields = (name: string, project: FieldSet, twice?: FieldSet) => {
       const d = ControllerBuilder.controller({ name, eventComponent: name })
-        .for(`${name}s`, KINDS.clonesets)
-        .owns('pods', KINDS.pods, { project });
-      return (twice ? d.watches('pods', KINDS.pods, () => [], { project: twice }) : d).reconciler(() => ({
+        .for(`${name}s`, KIND_TABLE.clonesets)
+        .owns('pods', KIND_TABLE.pods, { project });
+      return (twice ? d.watches('pods', KIND_TABLE.pods, () => [], { project: twice }) : d).reconciler(() => ({
         reconcile: async () => ({}),
       }));
     };
@@ -228,16 +229,16 @@ describe('several declarations in one program', () => {
     expect(projectOf([withFields('x', spec), a])).toBeUndefined();
     expect(projectOf([a, withFields('x', spec)])).toBeUndefined();
     const noFields = ControllerBuilder.controller({ name: 'z', eventComponent: 'z' })
-      .for('zs', KINDS.clonesets)
-      .owns('pods', KINDS.pods, { project: spec })
-      .watches('pods', KINDS.pods, () => [])
+      .for('zs', KIND_TABLE.clonesets)
+      .owns('pods', KIND_TABLE.pods, { project: spec })
+      .watches('pods', KIND_TABLE.pods, () => [])
       .reconciler(() => ({ reconcile: async () => ({}) }));
     expect(cachesOf(noFields, false).find((c) => c.name === 'pods')!.project).toBeUndefined();
   });
 
   it('refuse one reader name for two kinds', () => {
     const c = ControllerBuilder.controller({ name: 'c', eventComponent: 'c' })
-      .for('pods', KINDS.nodes)
+      .for('pods', KIND_TABLE.nodes)
       .reconciler(() => ({ reconcile: async () => ({}) }));
     expect(() => cachesOfAll([a, c], false)).toThrow(/declared for pods and nodes/);
   });

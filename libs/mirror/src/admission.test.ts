@@ -1,5 +1,6 @@
+import { KINDS } from '@regatta/api';
 import { describe, expect, it } from 'vitest';
-import { KINDS, type KindRef, type Registration } from '@regatta/bus';
+import { type KindRef, type Registration } from '@regatta/bus';
 import { kindsToMirror, planMirrors } from './admission.js';
 import { DEFAULT_ALLOW_LIST } from './catalogue.js';
 

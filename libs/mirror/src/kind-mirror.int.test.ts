@@ -3,9 +3,10 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { Cache, connectBus, KINDS, type Bus } from '@regatta/bus';
+import { Cache, connectBus, type Bus } from '@regatta/bus';
 import { KubeClient } from '@regatta/kube';
 import { freePorts, ManagedProcess, natsConfig, startNatsServer } from '@regatta/local-cluster';
+import { KINDS } from '@regatta/api';
 import { KindMirror } from './kind-mirror.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];

@@ -4,9 +4,10 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { connectBus, KINDS, registerKinds, resourceId } from '@regatta/bus';
+import { connectBus, registerKinds, resourceId } from '@regatta/bus';
 import { KubeClient } from '@regatta/kube';
 import { freePorts, ManagedProcess, natsConfig, startNatsServer } from '@regatta/local-cluster';
+import { KINDS } from '@regatta/api';
 import { MirrorSet } from './mirror-set.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];

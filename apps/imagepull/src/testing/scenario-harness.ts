@@ -3,8 +3,8 @@
 // helpers that read what a user reads (NodeImages, the job's status, events). Until the per-node agent runs, a test
 // answers for a node the way the agent would: it writes the tag's pull status into the NodeImage.
 import { afterAll, expect } from 'vitest';
-import { bucketName, connectBus, KINDS, objectKey, type Bus } from '@regatta/bus';
-import { type ImagePullJob, type ImageTagStatus, type NodeImage } from '@regatta/api';
+import { bucketName, connectBus, objectKey, type Bus } from '@regatta/bus';
+import { type ImagePullJob, type ImageTagStatus, type NodeImage, KINDS } from '@regatta/api';
 import { retryOnConflict, type CoreEvent, type KubeClient } from '@regatta/kube';
 import { eventsAbout, useScenarioLayer, type TestNodeOptions } from '@regatta/testing';
 
