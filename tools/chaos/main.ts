@@ -26,7 +26,7 @@ import { checkProgramBlastRadius } from './r3-kinds.js';
 import { R3_PROGRAMS } from './r3-programs.js';
 import { checkLeakedExpectation } from './r4.js';
 import { checkLeastPrivilege } from './r5.js';
-import { checkRestartMidRollout } from './r6.js';
+import { AUDIT_LOG, checkRestartMidRollout } from './r6.js';
 import { checkBadBusValue } from './r7.js';
 import { passed, renderResults, type CheckResult } from './report.js';
 import { buildBundles, startWorld, type World } from './world.js';
@@ -115,6 +115,8 @@ try {
     dir,
     jaeger: false,
     log,
+    // writes only (Metadata level): R6 counts the CloneSet program's pod writes from it
+    auditLogPath: join(dir, AUDIT_LOG),
     natsAuth: true,
     natsNodeAgents: {
       nodes: [...R5_AGENT_NODES, ...R2_AGENT_NODES],

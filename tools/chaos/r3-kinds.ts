@@ -12,6 +12,7 @@ import { nowMs } from '../bench/common.js';
 import type { CheckResult } from './report.js';
 import { deployment, pod, type R3Kind, type R3Program } from './r3-programs.js';
 import {
+  CONTROL,
   r3Figures,
   r3Violations,
   type DownPhase,
@@ -85,14 +86,29 @@ export async function checkProgramBlastRadius(
   const label = (obj: KubeObject, value: string) =>
     w.client.patch(refOf(obj), { metadata: { labels: { r3: value } } }, { type: 'merge' });
 
-  /** `k` creates of each family, then an update (a label) of each object created. */
+  /**
+   * `k` creates of each family, then an update (a label) of each object created; each write is followed by the same
+   * write of a ConfigMap (the `control` family), which no admission webhook of any program matches: what slows the
+   * controls is the machine, not the program (the noise model, r3-verdicts.ts `slowedDown`).
+   */
   async function unrelated(phase: Phase | 'warm-up', n = k): Promise<UnrelatedWrite[]> {
     const out: UnrelatedWrite[] = [];
+    const control = (name: string): KubeObject => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace: ns },
+      data: { r3: name },
+    } as KubeObject);
     for (const [family, make] of families) {
-      const objs = Array.from({ length: n }, (_, i) => make(`${phase}-${i}`));
-      for (const obj of objs)
-        out.push({ family, op: 'create', ...(await timed(() => w.client.create(obj))) });
-      for (const obj of objs) out.push({ family, op: 'update', ...(await timed(() => label(obj, phase))) });
+      const objs = Array.from({ length: n }, (_, i) => [make(`${phase}-${i}`), control(`${family}-${phase}-${i}`)]);
+      for (const [obj, c] of objs) {
+        out.push({ family, op: 'create', ...(await timed(() => w.client.create(obj!))) });
+        out.push({ family: CONTROL, op: 'create', ...(await timed(() => w.client.create(c!))) });
+      }
+      for (const [obj, c] of objs) {
+        out.push({ family, op: 'update', ...(await timed(() => label(obj!, phase))) });
+        out.push({ family: CONTROL, op: 'update', ...(await timed(() => label(c!, phase))) });
+      }
     }
     return out;
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { R3_PROGRAMS } from './r3-programs.js';
 import {
+  CONTROL,
   r3Figures,
   r3Violations,
   type OwnWrite,
@@ -8,12 +9,15 @@ import {
   type UnrelatedWrite,
 } from './r3-verdicts.js';
 
-const writes = (ms: number, n = 6): UnrelatedWrite[] =>
-  Array.from({ length: n }, (_, i) => ({
-    family: i % 2 ? 'pod' : 'deployment',
-    op: i < n / 2 ? 'create' : 'update',
-    ms,
-  }));
+/** `n` unrelated writes of `ms` each, every one followed by its control write (a ConfigMap) of `control` ms. */
+const writes = (ms: number, n = 6, control = 50): UnrelatedWrite[] =>
+  Array.from({ length: n }, (_, i) => {
+    const op = i < n / 2 ? ('create' as const) : ('update' as const);
+    return [
+      { family: i % 2 ? 'pod' : 'deployment', op, ms },
+      { family: CONTROL, op, ms: control },
+    ];
+  }).flat();
 
 const own = (phase: OwnWrite['phase'], admitted: boolean, ms = 20): OwnWrite[] =>
   (['create', 'update'] as const).map((op) => ({ kind: 'CloneSet', op, phase, ms, admitted }));
@@ -90,11 +94,21 @@ describe('R3 verdicts', () => {
     expect(v[0]!.at).toBe(1000);
   });
 
-  it('tolerates a slower median within the margin (a loaded machine), not a timeout', () => {
+  it('tolerates a loaded machine: a state whose control writes slowed down as much is no slowdown', () => {
     const run = good();
-    run.unrelated.absent = writes(20);
-    run.unrelated.hung = writes(200); // 10× but under 250 ms more
+    run.unrelated.absent = writes(20, 6, 20);
+    run.unrelated.hung = writes(200, 6, 200); // 10× slower, and so were the ConfigMaps beside them
     expect(r3Violations(run)).toEqual([]);
+  });
+
+  it('flags a slowdown only the unrelated writes see, however few milliseconds (no fixed margin)', () => {
+    const run = good();
+    run.unrelated.absent = writes(10, 6, 10);
+    run.unrelated.hung = writes(31, 6, 10); // 3.1× with the controls where they were: 21 ms more
+    const v = r3Violations(run);
+    expect(v).toHaveLength(1);
+    expect(v[0]!.detail).toContain('slowed down with the program hung');
+    expect(v[0]!.detail).toContain('3.10× once divided by their control writes');
   });
 
   it('prints p50 / p99 by operation, the ratio to the baseline, refusals and the time to admit again', () => {
@@ -102,7 +116,10 @@ describe('R3 verdicts', () => {
     expect(f['unrelated writes (6 per state), program absent']).toBe(
       'create 50.0 / 50.0 ms, update 50.0 / 50.0 ms',
     );
-    expect(f['… hung (SIGSTOP)']).toBe('create 60.0 / 60.0 ms, update 60.0 / 60.0 ms (p50 1.20× absent)');
+    expect(f['… hung (SIGSTOP)']).toBe(
+      'create 60.0 / 60.0 ms, update 60.0 / 60.0 ms (p50 1.20× absent, 1.20× over controls)',
+    );
+    expect(f['control writes (ConfigMaps) p50: absent / running / killed / hung']).toBe('50.0 / 50.0 / 50.0 / 50.0 ms');
     expect(f['CloneSet writes, killed']).toBe('refused 2/2 (slowest answer 0.0 s)');
     expect(f['… hung']).toBe('refused 2/2 (slowest answer 10.0 s)');
     expect(f['admitted again after restart / SIGCONT / exit after SIGCONT']).toBe('3.0 s / 0.4 s / 2.5 s');

@@ -1,7 +1,10 @@
 // R6, restart mid-rollout: an in-place image rollout over N pods; when a third of them are updated the CloneSet
 // program is killed -9 and started again 2 s later. The independent checker (API watches, not the bus) holds the
 // rollout to: no pod created or deleted (uids stable), never fewer available than replicas − maxUnavailable, the
-// rollout completes, and one trace id for the rollout (the regatta.dev/rollout-trace record, docs/adr/0007).
+// rollout completes, one trace id for the rollout (the regatta.dev/rollout-trace record, docs/adr/0007), and no
+// extra pod writes after the restart: the API server's audit log shows at most the in-place protocol's writes per pod
+// (docs/adr/0049) from the CloneSet program (r6-writes.ts).
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { IMAGE_NEW } from '../bench/rollout-config.js';
 import { fmt } from '../bench/common.js';
@@ -10,6 +13,10 @@ import { describeStatus, rolledOut, type Observer } from './observer.js';
 import type { CheckResult } from './report.js';
 import { absolute } from './schedule.js';
 import type { World } from './world.js';
+import { IN_PLACE_WRITES_PER_POD, podWritesViolation, podWritesOf } from './r6-writes.js';
+
+/** The audit log's file in the suite's cluster folder (writes at Metadata level). */
+export const AUDIT_LOG = 'audit.log';
 
 export async function checkRestartMidRollout(
   w: World,
@@ -34,6 +41,7 @@ export async function checkRestartMidRollout(
   });
   await sleep(2000);
 
+  const fromMs = Date.now();
   const { checker, gen, t0 } = await startInPlaceRollout(w, obs, { ns, name, n, minAvailable: n - budget });
   const third = Math.ceil(n / 3);
   const mid = await obs.until(
@@ -45,6 +53,7 @@ export async function checkRestartMidRollout(
   if (mid === undefined)
     throw new Error(`R6: ${third} pods not updated in 10 min: ${describeStatus(obs.workload(ns, name))}`);
   const updatedAtKill = obs.workload(ns, name)?.status?.updatedReplicas ?? 0;
+  const killMs = Date.now(); // the audit log's clock
   const outage = await program.kill9(2000);
   w.log(
     `R6: cloneset killed -9 with ${updatedAtKill}/${n} updated; back after ${fmt((outage.backAt - outage.at) / 1000)} s`,
@@ -53,6 +62,8 @@ export async function checkRestartMidRollout(
   const done = await obs.until(ns, name, (c) => rolledOut(c, gen, n), 900_000);
   await sleep(2000); // late pod events still count
   checker.end();
+  const writes = await podWritesOf(join(w.cluster.dir, AUDIT_LOG), { fromMs, toMs: Date.now(), killMs });
+  const extra = podWritesViolation(writes, w.now() - t0);
   if (done === undefined)
     checker.report(
       'incomplete',
@@ -91,8 +102,12 @@ export async function checkRestartMidRollout(
       ['pods created / deleted', `${checker.creates} / ${checker.deletes}`],
       ['fewest available (required)', `${checker.minAvailableSeen} (${n - budget})`],
       ['trace ids for the rollout', String(traces.length)],
+      [
+        'CloneSet program pod writes (failed) / most on one pod / pods with a write cut by the kill',
+        `${writes.writes} (${writes.failed}) / ${writes.maxPerPod} (protocol ${IN_PLACE_WRITES_PER_POD}) / ${writes.inFlightAtKill}`,
+      ],
     ],
-    violations: checker.violations,
+    violations: [...checker.violations, ...(extra ? [extra] : [])],
     crashes: program.crashes.length + w.watcher.crashes.length - crashesBefore,
     notes: [],
   };
