@@ -3,7 +3,7 @@
  * webhook would have set, and the feature gates the controller reads (OpenKruise `apis/apps/v1beta1/statefulset_types.go`,
  * `pkg/features/kruise_features.go`). The reconciler reads plain objects: the schema lives in `@regatta/api`.
  */
-import type { IntOrString, KubeObject, LabelSelector } from '@regatta/kube';
+import type { Condition, IntOrString, KubeObject, LabelSelector } from '@regatta/kube';
 import type { Lifecycle } from '@regatta/lifecycle';
 import type { PodTemplate, VolumeClaimTemplate } from '@regatta/revision';
 import type { UpdatePriorityStrategy } from '@regatta/rollout';
@@ -61,7 +61,7 @@ export interface StatefulSetStatus {
   updateRevision?: string;
   collisionCount?: number | null;
   labelSelector?: string;
-  conditions?: Record<string, unknown>[];
+  conditions?: Condition[];
   volumeClaims?: { volumeClaimName: string; compatibleReplicas: number; compatibleReadyReplicas: number }[];
   [k: string]: unknown;
 }

@@ -4,7 +4,7 @@
  * `inconsistentStatus`): counts over the slots and condemned pods, the claims per template, and whether the stored
  * status must be written.
  */
-import { type KubeObject, type LabelSelector, labelSelectorToString } from '@regatta/kube';
+import { type Condition, type KubeObject, type LabelSelector, labelSelectorToString } from '@regatta/kube';
 import type { Pod } from '@regatta/lifecycle';
 import { podRevision } from '@regatta/revision';
 import {
@@ -114,7 +114,7 @@ export interface ComputedStatus extends ReplicaCounts {
   collisionCount: number;
   labelSelector: string;
   volumeClaims: VolumeClaimStatus[];
-  conditions?: Record<string, unknown>[];
+  conditions?: Condition[];
 }
 
 export interface StatusParts {

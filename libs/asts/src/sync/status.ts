@@ -61,7 +61,7 @@ export async function statusStep(s: AstsSync, input: StatusStepInput): Promise<C
     volumeClaims,
     rollingUpdate: spec.updateType === 'RollingUpdate',
   });
-  let conditions = (set.status?.conditions ?? []) as unknown as Condition[];
+  let conditions: Condition[] = set.status?.conditions ?? [];
   for (const f of s.failures)
     conditions = setCondition(
       conditions,
@@ -71,7 +71,7 @@ export async function statusStep(s: AstsSync, input: StatusStepInput): Promise<C
         keepWhileUnchanged: true,
       },
     );
-  if (conditions.length > 0) status.conditions = conditions as unknown as Record<string, unknown>[];
+  if (conditions.length > 0) status.conditions = conditions;
   const written = await writeStatusOnCadence(s.d.client, {
     workload: set,
     kind: STATEFULSET_GVK,
