@@ -1,13 +1,17 @@
 // CloneSet scenarios that need feature gates off by default: RecreatePodWhenChangeVCTInCloneSetGate
-// (a volumeClaimTemplates change recreates pods with new PVCs) and PreparingUpdateAsUpdate (a pod in
-// PreparingUpdate counts as updated when scaling), as OpenKruise's e2e exercises them.
+// (a volumeClaimTemplates change recreates pods with new PVCs), PreparingUpdateAsUpdate (a pod in
+// PreparingUpdate counts as updated when scaling), as OpenKruise's e2e exercises them, and CloneSetPartitionRollback
+// (a raised partition rolls updated pods back in place).
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '@regatta/kube';
 import { type CloneSet, type Pod, POD, specOf, useCloneSetScenarios } from './testing/scenario-harness.js';
 import { REVISION, INSTANCE_ID, uidOf, nameOf, stateOf, holds } from './testing/scenario-helpers.js';
 
 const h = useCloneSetScenarios({
-  env: { REGATTA_FEATURE_GATES: 'PreparingUpdateAsUpdate=true,RecreatePodWhenChangeVCTInCloneSetGate=true' },
+  env: {
+    REGATTA_FEATURE_GATES:
+      'PreparingUpdateAsUpdate=true,RecreatePodWhenChangeVCTInCloneSetGate=true,CloneSetPartitionRollback=true',
+  },
 });
 const { namespace, pods, cloneSet, events, patch, setImage, settled } = h;
 
@@ -274,5 +278,42 @@ describe('CloneSet with RecreatePodWhenChangeVCTInCloneSetGate and PreparingUpda
     expect((await pods(ns)).map(uidOf)).toEqual(expect.arrayContaining(uids));
     expect((await events(ns, 'SuccessfulCreate')).length).toBe(4);
     expect((await events(ns, 'SuccessfulUpdatePodInPlace')).length).toBe(3);
+  });
+
+  it('CloneSetPartitionRollback: raising the partition rolls the pods above it back to the current revision, in place', async () => {
+    const ns = await namespace();
+    await h.createDemo(ns, 'rb', (cs) => {
+      cs.spec.replicas = 4;
+      cs.spec.updateStrategy = { type: 'InPlaceIfPossible', maxUnavailable: '100%', partition: 4 };
+    });
+    const first = await settled(ns, 'rb', 4);
+    const currentRev = first.status!.updateRevision!;
+    const uids = (await pods(ns)).map(uidOf).sort();
+    const byRevision = async () => {
+      const list = await pods(ns);
+      return {
+        current: list.filter((p) => p.metadata!.labels![REVISION] === currentRev).length,
+        other: list.filter((p) => p.metadata!.labels![REVISION] !== currentRev).length,
+      };
+    };
+
+    // partition 2 of 4: two pods go to the new image, the CloneSet's current revision stays the old one
+    await setImage(ns, 'rb', 'nginx:mainline');
+    await patch(ns, 'rb', { spec: { updateStrategy: { partition: 2 } } });
+    await expect.poll(byRevision, { timeout: 30_000 }).toEqual({ current: 2, other: 2 });
+    const half = await cloneSet(ns, 'rb');
+    expect(half.status!.currentRevision).toBe(currentRev);
+
+    // partition back to 4: with the gate on, both updated pods return to the current revision, same pods
+    await patch(ns, 'rb', { spec: { updateStrategy: { partition: 4 } } });
+    await expect.poll(byRevision, { timeout: 30_000 }).toEqual({ current: 4, other: 0 });
+    await holds(2_000, byRevision, (g) => expect(g).toEqual({ current: 4, other: 0 }));
+    const list = await pods(ns);
+    expect(list.map(uidOf).sort()).toEqual(uids);
+    for (const p of list) expect(p.spec!.containers![0]!.image).toBe(templateOf(first).spec.containers[0]!['image']);
+    const done = await cloneSet(ns, 'rb');
+    expect(done.status).toMatchObject({ replicas: 4, updatedReplicas: 0, currentRevision: currentRev });
+    expect((await events(ns, 'SuccessfulCreate')).length).toBe(4);
+    expect((await events(ns, 'SuccessfulUpdatePodInPlace')).length).toBe(4); // 2 forward, 2 back
   });
 });

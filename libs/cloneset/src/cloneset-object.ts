@@ -30,6 +30,8 @@ export const CLONESET_FEATURE_GATES = {
   KruiseDaemon: true,
   /** Pull an in-place rollout's new images onto the nodes with ImagePullJobs first (Alpha). */
   PreDownloadImageForInPlaceUpdate: false,
+  /** A raised partition rolls pods already at the update revision back to the current one (Alpha). */
+  CloneSetPartitionRollback: false,
 } as const;
 export type CloneSetFeatureGates = Record<keyof typeof CLONESET_FEATURE_GATES, boolean>;
 

@@ -42,6 +42,7 @@ export async function scaleStep(s: CloneSetSync, input: ScaleInput): Promise<boo
       random: s.random,
       excludePreparingDelete: spec.scaleStrategy?.excludePreparingDelete ?? false,
       preparingUpdateAsUpdate: s.gates.PreparingUpdateAsUpdate,
+      partitionRollback: s.gates.CloneSetPartitionRollback,
     },
   );
   if (plan.action !== 'cancelPreparingDelete' && plan.scaleUpLimited) {

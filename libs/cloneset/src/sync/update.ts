@@ -73,7 +73,10 @@ export async function updateStep(s: CloneSetSync, input: UpdateInput): Promise<v
   if (modified) return;
 
   // 2–7. what to update this round
-  const plan = planUpdate(spec, input.pods, input.currentRevision, updateName, { now });
+  const plan = planUpdate(spec, input.pods, input.currentRevision, updateName, {
+    now,
+    partitionRollback: s.gates.CloneSetPartitionRollback,
+  });
   if (!plan) return;
   const target = input.revisions.find((r) => nameOf(r) === plan.targetRevision) ?? input.updateRevision;
   await forEachLimited(plan.pods, POD_WRITE_CONCURRENCY, (pod) => updatePod(s, pod, input.revisions, target));
