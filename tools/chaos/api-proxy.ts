@@ -2,8 +2,9 @@
 // programs (`controller` mode, faults decided by api-faults.ts), one in front of the watcher (`watcher` mode,
 // api-proxy-watcher.ts: dropped and ended watches, 410 Gone on a resumed watch, 429, 500, delays); the suite's checker
 // talks to the API server directly. HTTPS with a serving certificate of the cluster's CA, so a program's kubeconfig
-// differs from the admin one by its server URL only; every request is forwarded with a client certificate of its own,
-// or broken.
+// differs from the admin one (or a program's own, `proxied`) by its server URL only; a request with a bearer token (a
+// program on its chart ServiceAccount) is forwarded with that token, any other with a client certificate of the
+// proxy's own; or broken.
 import { request as httpsRequest, createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readFile } from 'node:fs/promises';
@@ -19,6 +20,8 @@ const HANG_MS = 10_000;
 export interface ApiProxy {
   /** A kubeconfig like the admin one, pointing at the proxy. */
   kubeconfig: string;
+  /** A copy of `kubeconfig` (a program's token kubeconfig) pointing at the proxy, written to `file`. */
+  proxied(kubeconfig: string, file: string): Promise<string>;
   /** Faults injected so far, by kind (`500 after`: the request was served, its answer lost). */
   injected: string[];
   /** The watcher's proxy: the lists (pages included) and watches it was asked for. */
@@ -42,11 +45,16 @@ export async function startApiProxy(
     injected: [],
     requests: { lists: 0, watches: 0 },
     rate: o.rate,
+    proxied: async () => {
+      throw new Error('the API proxy is not listening yet');
+    },
     close: async () => undefined,
   };
 
   const forward: Forward = (req, body, onResponse, onError) => {
     const headers = { ...req.headers, host: upstream.host };
+    // a program on its own identity keeps it: the API server would take the proxy's certificate before a token
+    const bearer = /^Bearer /i.test(req.headers.authorization ?? '');
     const up = httpsRequest(
       {
         host: upstream.hostname,
@@ -55,8 +63,7 @@ export async function startApiProxy(
         method: req.method,
         headers,
         ca: cluster.ca.certPem,
-        cert: client.certPem,
-        key: client.keyPem,
+        ...(bearer ? {} : { cert: client.certPem, key: client.keyPem }),
       },
       onResponse,
     );
@@ -123,11 +130,12 @@ export async function startApiProxy(
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
-  const admin = await readFile(cluster.endpoints.kubeconfig, 'utf8');
-  await writePrivateFile(
-    o.kubeconfig,
-    admin.replace(/server: https:\/\/[^\s]+/, `server: https://127.0.0.1:${port}`),
-  );
+  proxy.proxied = async (kubeconfig, file) => {
+    const text = await readFile(kubeconfig, 'utf8');
+    await writePrivateFile(file, text.replace(/server: https:\/\/[^\s]+/, `server: https://127.0.0.1:${port}`));
+    return file;
+  };
+  await proxy.proxied(cluster.endpoints.kubeconfig, o.kubeconfig);
   proxy.close = async () => {
     for (const r of open) r.destroy();
     await new Promise<void>((r) => server.close(() => r()));

@@ -62,6 +62,7 @@ describe('startRowApiFaults', () => {
     injected,
     requests: { lists, watches },
     rate: 0,
+    proxied: async (_kubeconfig, file) => file,
     close: async () => undefined,
   });
 

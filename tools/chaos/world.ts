@@ -10,12 +10,17 @@ import { fileURLToPath } from 'node:url';
 import { generateCrds } from '@regatta/api';
 import { KubeClient } from '@regatta/kube';
 import { randomBytes } from 'node:crypto';
-import { appEntryPath, installCrds, type LocalCluster } from '@regatta/local-cluster';
+import { appEntryPath, installCrds, programKubeconfig, type LocalCluster } from '@regatta/local-cluster';
+import { CONTROLLER_NAMES } from '@regatta/runtime';
 import { Child } from '../bench/common.js';
 import { startApiProxy, type ApiProxy } from './api-proxy.js';
 import { SupervisedProgram } from './programs.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
+/** Where the programs elect their leaders and keep their webhook certificates. */
+const LEASE_NAMESPACE = 'regatta-system';
+/** The node agent's app (its chart ServiceAccount `regatta-imagepull-agent`). */
+const NODE_AGENT = 'imagepull-agent';
 
 /** Builds the bundles of `apps` into `<dir>/bundles` (tools/build/build.mjs) and returns that folder. */
 export function buildBundles(dir: string, apps: string[]): string {
@@ -78,7 +83,7 @@ export async function startWorld(o: {
   const { kubeconfig, nats } = cluster.endpoints;
   const client = KubeClient.fromKubeconfigFile(kubeconfig, { userAgent: 'regatta-chaos' });
   await installCrds(kubeconfig, generateCrds());
-  await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'regatta-system' } });
+  await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: LEASE_NAMESPACE } });
   const sink = await spanSink();
   const logsDir = join(o.dir, 'logs');
 
@@ -103,7 +108,9 @@ export async function startWorld(o: {
     NATS_URL: nats ?? '',
     // the bus users' permissions name the installation's prefix (`auth.prefix`); without users, one of the suite's
     REGATTA_BUS_PREFIX: auth ? auth.prefix : 'chaos_',
-    REGATTA_LEASE_NAMESPACE: 'regatta-system',
+    REGATTA_LEASE_NAMESPACE: LEASE_NAMESPACE,
+    // as the chart sets it for the sidecarset program (its RBAC writes revisions there only); the others ignore it
+    REGATTA_SIDECARSET_REVISION_NAMESPACE: LEASE_NAMESPACE,
     LOG_LEVEL: 'info',
     OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
   };
@@ -122,6 +129,22 @@ export async function startWorld(o: {
         mode: 'watcher',
       })
     : undefined;
+  // each program on its chart ServiceAccount with the chart's RBAC, as a pod runs it (docs/adr/0054; issue 47), never
+  // the admin: a verb the chart lacks fails the check. Through R1's proxies with the same token (api-proxy.ts).
+  // REGATTA_TEST_PROGRAMS_ADMIN=1 runs them as admin again, for debugging only.
+  const identities = new Map<string, NodeJS.ProcessEnv>();
+  for (const app of ['watcher', ...CONTROLLER_NAMES, NODE_AGENT]) {
+    const own = await programKubeconfig({ app, adminKubeconfig: kubeconfig, leaseNamespace: LEASE_NAMESPACE });
+    const proxy = app === 'watcher' ? watcherProxy : app === NODE_AGENT ? undefined : apiProxy;
+    identities.set(app, {
+      KUBECONFIG: proxy ? await proxy.proxied(own, join(o.dir, `kubeconfig-proxy-${app}`)) : own,
+    });
+  }
+  const identityOf = (app: string): NodeJS.ProcessEnv => {
+    const id = identities.get(app);
+    if (!id) throw new Error(`R: no chart identity for the program ${app} (CONTROLLER_NAMES, watcher, ${NODE_AGENT})`);
+    return id;
+  };
   // every program made here, so `stop` ends those a check started and could not stop itself (a check that broke
   // left its program's supervisor restarting it against a stopped cluster, and the suite never exited)
   const made: SupervisedProgram[] = [];
@@ -139,8 +162,7 @@ export async function startWorld(o: {
         ...busUser(name),
         // the watcher's key for Secrets' keyed hash (docs/adr/0009), fresh per run
         ...(name === 'watcher' ? { REGATTA_SECRET_HASH_KEY: randomBytes(32).toString('base64url') } : {}),
-        ...(name !== 'watcher' && apiProxy ? { KUBECONFIG: apiProxy.kubeconfig } : {}),
-        ...(name === 'watcher' && watcherProxy ? { KUBECONFIG: watcherProxy.kubeconfig } : {}),
+        ...identityOf(app),
         ...own,
       },
       logsDir,
@@ -174,14 +196,13 @@ export async function startWorld(o: {
     agent(node, criSocket) {
       const u = auth?.nodeAgents?.[node];
       if (!u) throw new Error(`no bus user for the node agent of ${node} (LocalCluster natsNodeAgents)`);
-      return program(`imagepull-agent-${node}`, '/readyz', false, 'imagepull-agent', {
+      // the agent writes its NodeImage's status straight to the API server, never through R1's fault proxy
+      return program(`${NODE_AGENT}-${node}`, '/readyz', false, NODE_AGENT, {
         NATS_USER: u.user,
         NATS_PASSWORD: u.password,
         NATS_INBOX_PREFIX: u.inboxPrefix,
         NODE_NAME: node,
         CRI_SOCKET: criSocket,
-        // the agent writes its NodeImage's status straight to the API server, never through R1's fault proxy
-        KUBECONFIG: kubeconfig,
       });
     },
     now,

@@ -1,6 +1,6 @@
 // The Helm chart (deploy/helm/regatta) rendered by the real helm of the binary cache (tools/controlplane/build.sh
 // helm): for the chart's tests (tools/deploy) and for the scenario tests, which run every program with the RBAC the
-// chart gives it (libs/testing program-identities, docs/adr/0054).
+// chart gives it (program-identities.ts, docs/adr/0054).
 import { execFile, execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -97,6 +97,17 @@ export {
   withClusterNameSuffix,
   writeServiceAccountKubeconfig,
 } from './program-rbac.js';
+export {
+  PROGRAMS_ADMIN_ENV,
+  PROGRAMS_CLUSTER_SUFFIX,
+  PROGRAMS_NAMESPACE,
+  ProgramIdentityError,
+  leaseNamespaceOf,
+  programKubeconfig,
+  programUser,
+  programsRunAsAdmin,
+  serviceAccountOf,
+} from './program-identities.js';
 export { missingNodeComponents, nodeBinaries, nodeComponentFolders, type NodeBinaries } from './node-binaries.js';
 export { RealNode, RealNodeUnsupportedError, realNodeUnavailable, type RealNodeOptions } from './real-node.js';
 export { NODE_KIND_LABEL, type NodeNetwork } from './real-node-config.js';

@@ -2,7 +2,7 @@
 // imagepull-agent.yaml), applied to a cluster, and a kubeconfig that carries a TokenRequest token of a program's own
 // ServiceAccount, as a pod's projected token is: so tests run a program with the rights it has when installed, not
 // as cluster-admin (docs/adr/0054). Shared by the chart's deploy test (tools/deploy) and the scenario tests
-// (libs/testing program-identities).
+// (program-identities.ts).
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parse, stringify } from 'yaml';

@@ -38,7 +38,7 @@ export {
   programUser,
   programsRunAsAdmin,
   serviceAccountOf,
-} from './program-identities.js';
+} from '@regatta/local-cluster';
 export { holds, sleep, waitObserved, type Generational } from './waits.js';
 export {
   useScenarioLayer,

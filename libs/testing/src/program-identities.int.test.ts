@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { KubeClient } from '@regatta/kube';
 import { locateBinaries, type ManagedProcess } from '@regatta/local-cluster';
-import { PROGRAMS_NAMESPACE, programUser, programsRunAsAdmin } from './program-identities.js';
+import { PROGRAMS_NAMESPACE, programUser, programsRunAsAdmin } from '@regatta/local-cluster';
 import { useScenarioLayer } from './scenario-layer.js';
 
 const layer = useScenarioLayer({

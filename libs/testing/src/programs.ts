@@ -1,11 +1,11 @@
 // Regatta programs started for one scenario file: on port 0 (the address they got is read back, docs/adr/0015),
-// each on its own ServiceAccount with the chart's RBAC (program-identities.ts, docs/adr/0054), stopped after the file.
+// each on its own ServiceAccount with the chart's RBAC (libs/local-cluster program-identities.ts, docs/adr/0054), stopped after the file.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { appEntryPath, startServingProgram, type ServingProgram } from '@regatta/local-cluster';
-import { leaseNamespaceOf, programKubeconfig } from './program-identities.js';
+import { leaseNamespaceOf, programKubeconfig } from '@regatta/local-cluster';
 
 export type { ServingProgram } from '@regatta/local-cluster';
 

@@ -1,21 +1,18 @@
-// Who a scenario file's programs are on the API server: each its own ServiceAccount with the RBAC the chart gives it
+// Who a scenario file's (or the chaos suite's) programs are on the API server: each its own ServiceAccount with the RBAC the chart gives it
 // (deploy/helm/regatta), authenticated by a TokenRequest token, never the run's admin (docs/adr/0054). The tests'
 // own client stays admin (CRDs, namespaces, the objects a user creates). REGATTA_TEST_PROGRAMS_ADMIN=1 runs every
 // program as admin again, for debugging only (docs/operations.md).
 import { join, dirname } from 'node:path';
 import { isAlreadyExists, KubeClient } from '@regatta/kube';
+import { chartCopy, parseManifests, templateChartAsync, type Manifest } from './chart.js';
+import { LocalClusterError } from './errors.js';
 import {
   applyManifests,
-  chartCopy,
-  LocalClusterError,
   movedToNamespace,
-  parseManifests,
   rbacOf,
-  templateChartAsync,
   withClusterNameSuffix,
   writeServiceAccountKubeconfig,
-  type Manifest,
-} from '@regatta/local-cluster';
+} from './program-rbac.js';
 
 /** The namespace of the programs' ServiceAccounts (the chart's release namespace in the tests). */
 export const PROGRAMS_NAMESPACE = 'regatta-test-programs';
