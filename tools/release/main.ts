@@ -1,11 +1,25 @@
-// `npm run release [-- app ...] [--out-dir=DIR] [--repository=REPO] [--version=V]`: bundles the programs
-// (tools/build/build.mjs) and writes one OCI image layout per program into DIR (default dist/images), then
-// `<DIR>/images.json` (ref, digest, size of each). Push one with `crane push <DIR>/<app> <ref>`. docs/images.md.
+// `npm run release [-- app ...] [--out-dir=DIR] [--repository=REPO] [--version=V] [--no-cli] [--no-chart]`: bundles
+// the programs (tools/build/build.mjs) and writes one OCI image layout per program into DIR (default dist/images),
+// then `<DIR>/images.json` (ref, digest, size of each). Push one with `crane push <DIR>/<app> <ref>`. Unless told
+// not to (or apps are named), also the CLI as one file (dist/cli/regatta) and the chart packaged for an OCI registry
+// (dist/charts/regatta-<version>.tgz, when helm is built). docs/images.md.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CHART_DIR, locateHelm } from '@regatta/local-cluster';
+import { packageChart } from './chart.js';
+import { cliFile } from './cli.js';
 import { baseLayer, imagePrograms, pinnedNode, writeImage, type BuiltImage } from './release.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -26,13 +40,17 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const apps = wanted.length > 0 ? wanted : known;
+const withExtras = wanted.length === 0;
+const withCli = withExtras && !args.includes('--no-cli');
+const withChart = withExtras && !args.includes('--no-chart');
 
 const t0 = Date.now();
 const bundles = mkdtempSync(join(tmpdir(), 'regatta-release-'));
 try {
+  const bundled = withCli ? [...apps, 'sandbox'] : apps;
   execFileSync(
     process.execPath,
-    [join(root, 'tools', 'build', 'build.mjs'), ...apps, `--out-dir=${bundles}`],
+    [join(root, 'tools', 'build', 'build.mjs'), ...bundled, `--out-dir=${bundles}`],
     {
       cwd: root,
       stdio: ['ignore', 'inherit', 'inherit'],
@@ -63,6 +81,40 @@ try {
   }
   writeFileSync(join(outDir, 'images.json'), JSON.stringify(built, null, 2) + '\n');
   process.stdout.write(`release: ${built.length} images in ${Date.now() - t0} ms (bundles ${t1 - t0} ms)\n`);
+  if (withCli) {
+    const dir = join(root, 'dist', 'cli');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'regatta');
+    const b = join(bundles, 'sandbox');
+    const legal = join(b, 'main.mjs.LEGAL.txt');
+    writeFileSync(
+      file,
+      cliFile(
+        readFileSync(join(b, 'main.mjs'), 'utf8'),
+        existsSync(legal) ? readFileSync(legal, 'utf8') : '',
+      ),
+    );
+    chmodSync(file, 0o755);
+    rmSync(join(dir, 'kubectl-regatta'), { force: true });
+    symlinkSync('regatta', join(dir, 'kubectl-regatta'));
+    process.stdout.write(
+      `release: the CLI as one file -> ${relative(process.cwd(), file)} (and kubectl-regatta)\n`,
+    );
+  }
+  if (withChart) {
+    let helm: string | undefined;
+    try {
+      helm = locateHelm();
+    } catch (err) {
+      process.stdout.write(`release: chart not packaged: ${(err as Error).message}\n`);
+    }
+    if (helm) {
+      const tgz = packageChart(helm, CHART_DIR, join(root, 'dist', 'charts'));
+      process.stdout.write(
+        `release: the chart -> ${relative(process.cwd(), tgz)} (helm push ${relative(process.cwd(), tgz)} oci://<registry>/charts)\n`,
+      );
+    }
+  }
 } finally {
   rmSync(bundles, { recursive: true, force: true });
 }
