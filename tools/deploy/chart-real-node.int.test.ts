@@ -1,7 +1,8 @@
 // The chart on a cluster that runs pods (issue 48 item 3, docs/images.md): the images `npm run release` builds
 // (tools/release) are pushed to the real node's registry, `helm install` of deploy/helm/regatta runs the watcher and
 // the CloneSet program as pods on the real node under their chart ServiceAccounts, a CloneSet pinned to the node is
-// updated in place through them, and `helm uninstall` removes the programs and leaves the CRDs and the workloads.
+// updated in place through them, `helm upgrade` to another image replaces them and leaves the CloneSet's pods alone,
+// and `helm uninstall` removes the programs and leaves the CRDs and the workloads.
 // Real nodes have no kube-proxy and no cluster DNS (docs/real-nodes.md "Limits"): the pods reach the API server and
 // NATS through relays on the node's bridge address (relay.ts), the API server by the name its certificate holds
 // (hostAliases), with values only. On a machine that cannot run a real node the file is skipped, with the reason.
@@ -36,12 +37,15 @@ const RELEASE = 'regatta';
 const PROGRAMS = ['watcher', 'cloneset'];
 const CS = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' } as const;
 const version = `0.1.0-test${id}`;
+// the image `helm upgrade` moves to: the same programs, another version (so another config, another digest)
+const version2 = `0.1.1-test${id}`;
 
 let client: KubeClient;
 let kubeconfig: string;
 let releaseNs: string;
 let work: string;
 let images: BuiltImage[] = [];
+let images2: BuiltImage[] = [];
 const relays: Relay[] = [];
 const namespaces: string[] = [];
 
@@ -106,9 +110,19 @@ describe.skipIf(real.skipReason !== undefined)(
           baseFrom: i > 0 ? join(work, 'images', PROGRAMS[0]!) : undefined,
         }),
       );
-      rmSync(bundles, { recursive: true, force: true });
       const t2 = Date.now();
-      for (const image of images) {
+      images2 = PROGRAMS.map((app) =>
+        writeImage({
+          app,
+          bundleDir: join(bundles, app),
+          base: layer,
+          outDir: join(work, 'images2'),
+          repository,
+          version: version2,
+        }),
+      );
+      rmSync(bundles, { recursive: true, force: true });
+      for (const image of [...images, ...images2]) {
         await run(nodeBinaries().crane, ['push', '--insecure', image.layout, image.ref]);
       }
       say(
@@ -291,6 +305,56 @@ describe.skipIf(real.skipReason !== undefined)(
       const after = await livePods(client, ns);
       expect(after.map((p) => p.metadata?.uid).sort()).toEqual(before.map((p) => p.metadata?.uid).sort());
       for (const p of after) expect(p.spec?.containers?.[0]?.image).toBe('regatta/http:v2');
+    }, 300_000);
+
+    it('helm upgrade to a changed image replaces the programs and leaves the workloads alone', async () => {
+      const ns = namespaces[1]!;
+      const cloneset = async () =>
+        (await livePods(client, ns))
+          .map((p) => `${p.metadata?.uid}:${containerStatus(p, 'http')?.restartCount}`)
+          .sort();
+      const before = await cloneset();
+      const t = Date.now();
+      await helm([
+        'upgrade',
+        RELEASE,
+        CHART_DIR,
+        '-n',
+        releaseNs,
+        '--reuse-values',
+        '--set',
+        `image.tag=${version2}`,
+      ]);
+      const upgraded = async () => {
+        const pods = await livePods(client, releaseNs);
+        return (
+          pods.length === PROGRAMS.length &&
+          pods.every((p) => {
+            const image = images2.find((i) => i.ref === p.spec?.containers?.[0]?.image);
+            const st = p.status?.containerStatuses?.[0];
+            return image !== undefined && st?.ready === true && (st.imageID ?? '').includes(image.digest);
+          })
+        );
+      };
+      await expect.poll(upgraded, { timeout: 180_000, interval: 1000 }).toBe(true);
+      say(`helm upgrade -> both programs on the new image in ${Date.now() - t} ms`);
+      // the CloneSet's pods were not touched by the programs' replacement
+      expect(await cloneset()).toEqual(before);
+      // and the new programs serve it: another in-place update goes through
+      await client.patch(
+        { ...CS, namespace: ns, name: 'web' },
+        { spec: { template: { spec: { containers: [{ name: 'http', image: 'regatta/http:v3' }] } } } },
+        { type: 'merge' },
+      );
+      await expect
+        .poll(
+          async () =>
+            (await livePods(client, ns)).map(
+              (p) => `${p.spec?.containers?.[0]?.image}:${containerStatus(p, 'http')?.restartCount}`,
+            ),
+          { timeout: 120_000, interval: 1000 },
+        )
+        .toEqual(['regatta/http:v3:2', 'regatta/http:v3:2']);
     }, 300_000);
 
     it('helm uninstall removes the programs and leaves the CRDs and the workloads', async () => {
