@@ -1,8 +1,9 @@
-// `npm run release [-- app ...] [--out-dir=DIR] [--repository=REPO] [--version=V] [--no-cli] [--no-chart]`: bundles
-// the programs (tools/build/build.mjs) and writes one OCI image layout per program into DIR (default dist/images),
-// then `<DIR>/images.json` (ref, digest, size of each). Push one with `crane push <DIR>/<app> <ref>`. Unless told
-// not to (or apps are named), also the CLI as one file (dist/cli/regatta) and the chart packaged for an OCI registry
-// (dist/charts/regatta-<version>.tgz, when helm is built). docs/images.md.
+// `npm run release [-- app ...] [--out-dir=DIR] [--repository=REPO] [--version=V] [--no-cli] [--no-chart] [--cli]
+// [--chart] [--krew-uri-base=URL]`: bundles the programs (tools/build/build.mjs) and writes one OCI image layout per
+// program into DIR (default dist/images), then `<DIR>/images.json` (ref, digest, size of each). Push one with
+// `crane push <DIR>/<app> <ref>`. Unless told not to (or apps are named: then only with --cli / --chart), also the
+// CLI as one file (dist/cli/regatta, a krew archive and manifest beside it) and the chart packaged for an OCI
+// registry (dist/charts/regatta-<version>.tgz, when helm is built). docs/images.md.
 import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
@@ -20,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { CHART_DIR, locateHelm } from '@regatta/local-cluster';
 import { packageChart } from './chart.js';
 import { cliFile } from './cli.js';
+import { krewArchive, krewManifest } from './krew.js';
 import { baseLayer, imagePrograms, pinnedNode, writeImage, type BuiltImage } from './release.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -41,8 +43,8 @@ if (unknown.length > 0) {
 }
 const apps = wanted.length > 0 ? wanted : known;
 const withExtras = wanted.length === 0;
-const withCli = withExtras && !args.includes('--no-cli');
-const withChart = withExtras && !args.includes('--no-chart');
+const withCli = (withExtras || args.includes('--cli')) && !args.includes('--no-cli');
+const withChart = (withExtras || args.includes('--chart')) && !args.includes('--no-chart');
 
 const t0 = Date.now();
 const bundles = mkdtempSync(join(tmpdir(), 'regatta-release-'));
@@ -99,6 +101,19 @@ try {
     symlinkSync('regatta', join(dir, 'kubectl-regatta'));
     process.stdout.write(
       `release: the CLI as one file -> ${relative(process.cwd(), file)} (and kubectl-regatta)\n`,
+    );
+    // krew: the archive and its manifest; the archive's download address is where the release publishes it
+    const archive = krewArchive(readFileSync(file));
+    const archiveName = `regatta-cli-${version}.tar.gz`;
+    writeFileSync(join(dir, archiveName), archive);
+    const uriBase =
+      opt('krew-uri-base') ?? `https://github.com/regatta/regatta/releases/download/v${version}`;
+    writeFileSync(
+      join(dir, 'regatta.krew.yaml'),
+      krewManifest({ version, uri: `${uriBase}/${archiveName}`, archive }),
+    );
+    process.stdout.write(
+      `release: krew plugin -> ${relative(process.cwd(), join(dir, archiveName))}, regatta.krew.yaml\n`,
     );
   }
   if (withChart) {
