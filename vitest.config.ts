@@ -18,7 +18,7 @@ export default defineConfig({
         ssr: { resolve },
         test: {
           name: 'unit',
-          include: ['{apps,libs}/*/src/**/*.test.ts', 'tools/{bench,chaos,compat,deploy}/*.test.ts'],
+          include: ['{apps,libs}/*/src/**/*.test.ts', 'tools/{bench,chaos,compat,deploy,release}/*.test.ts'],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
           environment: 'node',
         },

@@ -106,6 +106,9 @@ export function apiserverArgs(o: {
     '--max-requests-inflight=1000',
     '--max-mutating-requests-inflight=500',
     '--endpoint-reconciler-type=none',
+    // webhooks and aggregated APIs behind a Service are dialled at its endpoints' pod IPs, not its cluster IP: there is
+    // no kube-proxy here, and the host reaches a real node's pods directly (docs/real-nodes.md; docs/images.md)
+    '--enable-aggregator-routing=true',
     ...kubelet,
     ...audit,
     '--v=0',

@@ -96,6 +96,9 @@ agents with bus.nodeAgentAuth=callout; pass (dict "root" $ "nodeAgent" true). Al
 - name: OTEL_EXPORTER_OTLP_ENDPOINT
   value: {{ . | quote }}
 {{- end }}
+{{- with .root.Values.extraEnv }}
+{{ toYaml . }}
+{{- end }}
 {{- end -}}
 
 {{/* The bus's credentials and TLS files (docs/adr/0045): where they are mounted, and the variables naming them. */}}

@@ -1,0 +1,129 @@
+// Builds the OCI image layouts of Regatta's programs (docs/images.md): one layout per program under the output
+// folder, `<out>/<app>/` (oci-layout, index.json, blobs/sha256/…), named `<registry>/regatta-<app>:<version>` as the
+// chart's `image` values compose it. Two layers: the base (Node and its libraries, the same blob in every image, hard
+// linked between layouts) and the program's bundle. No Docker, no crane: tar, gzip and JSON are written here.
+import { execFileSync } from 'node:child_process';
+import { existsSync, linkSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { discoverApps } from '../build/apps.mjs';
+import { appEntries, baseEntries, parseLdd, runConfig, NODE_PATH } from './image.js';
+import {
+  OCI_LAYOUT,
+  digest,
+  imageConfig,
+  imageManifest,
+  layerOf,
+  layoutIndex,
+  ociArchitecture,
+  type Layer,
+} from './oci.js';
+
+/**
+ * The programs that get an image: every buildable app (tools/build/apps.mjs) but command-line tools, i.e. apps whose
+ * package.json declares a `bin` (the sandbox CLI). A new controller's app gets an image with no edit here.
+ */
+export function imagePrograms(root: string): string[] {
+  return discoverApps(root)
+    .filter((a) => {
+      const pkg = JSON.parse(readFileSync(join(a.dir, 'package.json'), 'utf8')) as { bin?: unknown };
+      return pkg.bin === undefined;
+    })
+    .map((a) => a.name);
+}
+
+/** The Node binary the workspace pins (the `node` npm package) and its version. */
+export function pinnedNode(root: string): { path: string; version: string } {
+  const pkg = JSON.parse(readFileSync(join(root, 'node_modules', 'node', 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  const path = join(root, 'node_modules', 'node', 'bin', 'node');
+  if (!existsSync(path)) throw new Error(`the pinned Node binary is missing (${path}): run npm ci`);
+  return { path, version: pkg.version };
+}
+
+/** The base layer: Node and the shared libraries `ldd` finds for it on this machine, read through symlinks. */
+export function baseLayer(nodePath: string): { layer: Layer; libraries: string[] } {
+  const { libraries, missing } = parseLdd(execFileSync('ldd', [nodePath], { encoding: 'utf8' }));
+  if (missing.length > 0) throw new Error(`ldd ${nodePath}: not found: ${missing.join(', ')}`);
+  const libs = new Map(libraries.map((l) => [l, new Uint8Array(readFileSync(l))]));
+  const layer = layerOf(
+    baseEntries(new Uint8Array(readFileSync(nodePath)), libs),
+    `regatta release: /${NODE_PATH} and ${libraries.length} shared libraries (ldd)`,
+  );
+  return { layer, libraries };
+}
+
+/** The files of a bundle folder (tools/build/build.mjs output), by name. */
+export function bundleFiles(dir: string): Map<string, Uint8Array> {
+  const out = new Map<string, Uint8Array>();
+  for (const name of readdirSync(dir).sort()) out.set(name, new Uint8Array(readFileSync(join(dir, name))));
+  return out;
+}
+
+export interface BuiltImage {
+  app: string;
+  ref: string;
+  /** the manifest's digest (what a registry reports after a push) */
+  digest: string;
+  layout: string;
+  /** compressed bytes: config + layers */
+  size: number;
+  layers: { digest: string; size: number }[];
+}
+
+function writeBlob(layout: string, data: Buffer, d: string, linkFrom?: string): void {
+  const path = join(layout, 'blobs', 'sha256', d.slice('sha256:'.length));
+  if (existsSync(path)) return;
+  if (linkFrom && existsSync(linkFrom)) {
+    try {
+      linkSync(linkFrom, path);
+      return;
+    } catch {
+      // another filesystem: write it
+    }
+  }
+  writeFileSync(path, data);
+}
+
+/** Writes the layout of one program's image at `<outDir>/<app>`. */
+export function writeImage(o: {
+  app: string;
+  bundleDir: string;
+  base: Layer;
+  outDir: string;
+  repository: string;
+  version: string;
+  architecture?: string;
+  /** a layout already holding the base blob, to hard link it from */
+  baseFrom?: string;
+}): BuiltImage {
+  const layout = join(o.outDir, o.app);
+  rmSync(layout, { recursive: true, force: true });
+  mkdirSync(join(layout, 'blobs', 'sha256'), { recursive: true });
+  const app = layerOf(appEntries(bundleFiles(o.bundleDir)), `regatta release: /app (npm run build ${o.app})`);
+  const layers = [o.base, app];
+  const config = imageConfig({
+    architecture: o.architecture ?? ociArchitecture(process.arch),
+    config: runConfig({ app: o.app, version: o.version }),
+    layers,
+  });
+  const ref = `${o.repository}/regatta-${o.app}:${o.version}`;
+  const manifest = imageManifest(config, layers);
+  const baseFrom = o.baseFrom
+    ? join(o.baseFrom, 'blobs', 'sha256', o.base.descriptor.digest.slice('sha256:'.length))
+    : undefined;
+  writeBlob(layout, o.base.blob, o.base.descriptor.digest, baseFrom);
+  writeBlob(layout, app.blob, app.descriptor.digest);
+  writeBlob(layout, config, digest(config));
+  writeBlob(layout, manifest, digest(manifest));
+  writeFileSync(join(layout, 'oci-layout'), OCI_LAYOUT);
+  writeFileSync(join(layout, 'index.json'), layoutIndex(manifest, ref));
+  return {
+    app: o.app,
+    ref,
+    digest: digest(manifest),
+    layout,
+    size: config.length + layers.reduce((n, l) => n + l.descriptor.size, 0),
+    layers: layers.map((l) => ({ digest: l.descriptor.digest, size: l.descriptor.size })),
+  };
+}
