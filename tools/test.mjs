@@ -12,6 +12,7 @@ const steps = [
   ['typecheck of tools/compat', 'npx', ['tsc', '-p', 'tools/compat/tsconfig.json', '--noEmit']],
   ['typecheck of tools/chaos', 'npx', ['tsc', '-p', 'tools/chaos/tsconfig.json', '--noEmit']],
   ['typecheck of tools/deploy', 'npx', ['tsc', '-p', 'tools/deploy/tsconfig.json', '--noEmit']],
+  ['typecheck of tools/release', 'npx', ['tsc', '-p', 'tools/release/tsconfig.json', '--noEmit']],
   ['tests', 'npx', ['vitest', 'run', ...process.argv.slice(2)]],
 ];
 
