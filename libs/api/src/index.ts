@@ -453,5 +453,8 @@ export {
 export * from './imagepulljob/index.js';
 export * from './nodeimage/index.js';
 
+// BroadcastJob
+export * from './broadcastjob/index.js';
+
 // The typed kind registry (docs/adr/0071-one-typed-kind-registry.md)
 export { KINDS, OTHER_MIRRORED_KINDS, POD_GVK } from './kinds.js';

@@ -48,7 +48,7 @@ export function parseKey(key: string): { namespace?: string; name: string } {
 
 const { pods, nodes, namespaces, persistentvolumeclaims, configmaps, secrets, controllerrevisions } = KIND_TABLE;
 const { clonesets, statefulsets, daemonsets, sidecarsets, resourcedistributions, uniteddeployments } = KIND_TABLE;
-const { appsstatefulsets, deployments, imagepulljobs, nodeimages } = KIND_TABLE;
+const { appsstatefulsets, deployments, imagepulljobs, nodeimages, broadcastjobs } = KIND_TABLE;
 
 /**
  * The kinds Regatta's controllers read, by short name, untyped.
@@ -72,4 +72,5 @@ export const KINDS = {
   deployments,
   imagepulljobs,
   nodeimages,
+  broadcastjobs,
 } as const satisfies Record<string, KindRef>;

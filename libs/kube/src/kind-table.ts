@@ -77,4 +77,6 @@ export const KIND_TABLE = {
   imagepulljobs: kruise('ImagePullJob', 'imagepulljobs', 'v1beta1', true),
   // cluster-scoped, one per Node (key `_.<node>`); a node agent reads only its own key (docs/adr/0032)
   nodeimages: kruise('NodeImage', 'nodeimages', 'v1beta1', false),
+  // v1beta1: the stored version (v1alpha1 has the same fields)
+  broadcastjobs: kruise('BroadcastJob', 'broadcastjobs', 'v1beta1', true),
 } as const satisfies Record<string, KindRef>;

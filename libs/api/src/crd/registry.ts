@@ -1,3 +1,4 @@
+import { BROADCAST_JOB_CRD } from '../broadcastjob/crd.js';
 import { CLONESET_CRD } from '../cloneset/crd.js';
 import { UnknownKindError } from '../errors.js';
 import { DAEMONSET_CRD } from '../daemonset/crd.js';
@@ -13,6 +14,7 @@ import { renderCrdYaml } from './render.js';
 
 /** Every kind Regatta serves, in file-name order. */
 export const CRD_DEFINITIONS: readonly CrdDefinition[] = [
+  BROADCAST_JOB_CRD,
   CLONESET_CRD,
   DAEMONSET_CRD,
   IMAGE_PULL_JOB_CRD,
