@@ -451,6 +451,9 @@ export {
 
 // ImagePullJob and NodeImage
 export * from './imagepulljob/index.js';
+
+// AdvancedCronJob (and the batch/v1 Job fields it creates)
+export * from './advancedcronjob/index.js';
 export * from './nodeimage/index.js';
 
 // BroadcastJob

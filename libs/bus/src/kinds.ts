@@ -49,6 +49,7 @@ export function parseKey(key: string): { namespace?: string; name: string } {
 const { pods, nodes, namespaces, persistentvolumeclaims, configmaps, secrets, controllerrevisions } = KIND_TABLE;
 const { clonesets, statefulsets, daemonsets, sidecarsets, resourcedistributions, uniteddeployments } = KIND_TABLE;
 const { appsstatefulsets, deployments, imagepulljobs, nodeimages, broadcastjobs } = KIND_TABLE;
+const { advancedcronjobs, jobs } = KIND_TABLE;
 
 /**
  * The kinds Regatta's controllers read, by short name, untyped.
@@ -73,4 +74,6 @@ export const KINDS = {
   imagepulljobs,
   nodeimages,
   broadcastjobs,
+  advancedcronjobs,
+  jobs,
 } as const satisfies Record<string, KindRef>;

@@ -1,3 +1,4 @@
+import { ADVANCED_CRON_JOB_CRD } from '../advancedcronjob/crd.js';
 import { BROADCAST_JOB_CRD } from '../broadcastjob/crd.js';
 import { CLONESET_CRD } from '../cloneset/crd.js';
 import { UnknownKindError } from '../errors.js';
@@ -14,6 +15,7 @@ import { renderCrdYaml } from './render.js';
 
 /** Every kind Regatta serves, in file-name order. */
 export const CRD_DEFINITIONS: readonly CrdDefinition[] = [
+  ADVANCED_CRON_JOB_CRD,
   BROADCAST_JOB_CRD,
   CLONESET_CRD,
   DAEMONSET_CRD,
