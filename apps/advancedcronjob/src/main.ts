@@ -24,9 +24,9 @@ const advancedcronjob = ControllerBuilder.controller({
   maxConcurrentReconciles: 3,
 })
   .for('cronJobs', KINDS.advancedcronjobs)
-  // only the jobs some AdvancedCronJob controls
-  .owns('jobs', KINDS.jobs, { keep: isCronJobChild })
-  .owns('broadcastJobs', KINDS.broadcastjobs, { keep: isCronJobChild })
+  // only the jobs some AdvancedCronJob controls; their creations and deletions feed the expectations
+  .owns('jobs', KINDS.jobs, { keep: isCronJobChild, expectations: 'scale' })
+  .owns('broadcastJobs', KINDS.broadcastjobs, { keep: isCronJobChild, expectations: 'scale' })
   .webhooks(({ gates }) => ({
     routes: [
       mutating(MUTATE_ADVANCEDCRONJOB_PATH, advancedCronJobDefaulter({ templateNoDefaults: gates.TemplateNoDefaults })),
@@ -37,7 +37,7 @@ const advancedcronjob = ControllerBuilder.controller({
       return [m, v];
     },
   }))
-  .reconciler(({ readers, client, recorder, tracer }) => {
+  .reconciler(({ readers, client, recorder, tracer, expectations }) => {
     return new AdvancedCronJobReconciler({
       cronJobs: readers.cronJobs,
       jobs: readers.jobs,
@@ -46,6 +46,7 @@ const advancedcronjob = ControllerBuilder.controller({
       recorder, // SuccessfulCreate, SuccessfulDelete, JobAlreadyActive, MissSchedule, … (docs/advancedcronjob.md)
       tracer, // a span per triggered job; service regatta-advancedcronjob
       clock: clockFromEnv(process.env),
+      expectations,
     });
   });
 

@@ -26,7 +26,7 @@ import {
   type KubeObject,
 } from '@regatta/kube';
 import type { Reader } from '@regatta/kit';
-import type { ReconcileContext, Reconciler, Request, Result } from '@regatta/runtime';
+import type { Expectations, ReconcileContext, Reconciler, Request, Result } from '@regatta/runtime';
 import { withSpan } from '@regatta/telemetry';
 import { writeStatus } from '@regatta/workload';
 import type { Tracer } from '@opentelemetry/api';
@@ -48,7 +48,16 @@ export interface AdvancedCronJobReconcilerDeps {
   recorder: Pick<EventRecorder, 'normal' | 'warning'>;
   tracer: Tracer;
   clock: Clock;
+  /**
+   * The jobs this program created or deleted that the caches do not show yet (OpenKruise `pkg/util/expectations`),
+   * fed by the Owns caches: no decision is taken on a view that lacks them (a Forbid would not see the job it just
+   * created, and start another).
+   */
+  expectations: Expectations;
 }
+
+/** How long a round waits for the caches before looking again (the Owns change usually comes first). */
+const EXPECTATIONS_RECHECK_MS = 1000;
 
 const ACJ_GVK = { apiVersion: ADVANCED_CRON_JOB_API_VERSION, kind: ADVANCED_CRON_JOB_KIND } as const;
 
@@ -64,7 +73,13 @@ export class AdvancedCronJobReconciler implements Reconciler {
     const cached = this.d.cronJobs.get(req.namespace, req.name);
     if (!cached || cached.metadata?.deletionTimestamp) {
       this.#events.forget(key);
+      this.d.expectations.deleteScale(key);
       return {};
+    }
+    const expected = this.d.expectations.satisfiedScale(key);
+    if (!expected.satisfied) {
+      ctx.log.debug({ pending: expected.pending }, 'waiting for the caches to show the jobs written');
+      return { requeueAfterMs: Math.min(EXPECTATIONS_RECHECK_MS, expected.remainingMs) };
     }
     const acj: AdvancedCronJob = { ...ACJ_GVK, ...cached };
     const problem = specProblemOf('AdvancedCronJob', () => validateAdvancedCronJob(acj));
@@ -122,7 +137,9 @@ export class AdvancedCronJobReconciler implements Reconciler {
 
   /** History limits: best effort, as upstream (a failure is logged and retried on the next round). */
   private async prune(acj: AdvancedCronJob, jobs: readonly ChildJob[], ctx: ReconcileContext): Promise<void> {
+    const key = `${acj.metadata?.namespace}/${acj.metadata?.name}`;
     for (const job of jobs) {
+      this.d.expectations.expectScale(key, 'delete', job.name);
       try {
         await this.d.client.delete({ ...childGvkOf(acj), namespace: job.ref.namespace ?? '', name: job.name }, {
           propagationPolicy: 'Background',
@@ -130,6 +147,7 @@ export class AdvancedCronJobReconciler implements Reconciler {
         });
         void this.d.recorder.normal(acj, 'SuccessfulDelete', `Deleted job ${job.name}`);
       } catch (err) {
+        this.d.expectations.observeScale(key, 'delete', job.name);
         if (!isNotFound(err)) ctx.log.warn({ err, job: job.name }, 'could not delete an old finished job; next round retries');
       }
     }
@@ -148,6 +166,7 @@ export class AdvancedCronJobReconciler implements Reconciler {
     const child = childJobFor(acj, scheduledTime, zone);
     const name = child.metadata?.name ?? '';
     const acjName = `${acj.metadata?.namespace}/${acj.metadata?.name}`;
+    const key = acjName;
     const created = await withSpan(
       'advancedcronjob.trigger',
       {
@@ -161,20 +180,25 @@ export class AdvancedCronJobReconciler implements Reconciler {
       },
       async () => {
         for (const job of replace) {
+          this.d.expectations.expectScale(key, 'delete', job.name);
           try {
             await this.d.client.delete({ ...childGvkOf(acj), namespace: job.ref.namespace ?? '', name: job.name }, {
               propagationPolicy: 'Background',
             });
             void this.d.recorder.normal(acj, 'SuccessfulDelete', `Deleted job ${job.name}`);
           } catch (err) {
+            this.d.expectations.observeScale(key, 'delete', job.name);
             if (!isNotFound(err)) throw new CronJobWriteError(acjName, 'delete', job.name, err);
           }
         }
+        this.d.expectations.expectScale(key, 'create', name);
         try {
           const out = await this.d.client.create<KubeObject>(child);
           void this.d.recorder.normal(acj, 'SuccessfulCreate', `Created job ${name}`);
           return out;
         } catch (err) {
+          // it will not show up as a change (AlreadyExists: it may be in the cache already)
+          this.d.expectations.observeScale(key, 'create', name);
           if (isAlreadyExists(err)) {
             ctx.log.debug({ job: name }, 'the job of this scheduled time exists already');
             return undefined;

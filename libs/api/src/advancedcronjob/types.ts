@@ -8,6 +8,7 @@
 import { Type, type Static, type TUnsafe } from '@sinclair/typebox';
 import { BroadcastJobSpecSchema } from '../broadcastjob/types.js';
 import { APPS_V1ALPHA1, APPS_V1BETA1 } from '../group.js';
+import type { TemplateMeta } from '../core/pod-types.js';
 import { ObjectMetaSchema } from '../schemas/object-meta.js';
 import { Int32, Int64, OpenStringEnum, Time } from '../schemas/scalars.js';
 import type { JobTemplateSpec } from './job-types.js';
@@ -49,9 +50,21 @@ const JobTemplateSchema = (): TUnsafe<JobTemplateSpec> =>
     ),
   );
 
+/**
+ * The metadata of the jobs made from a template, kept whole: upstream's CRD types it as an empty object, so the API
+ * server prunes the labels and annotations a broadcastJobTemplate gives (docs/adr/0074-advancedcronjob.md).
+ */
+const TemplateMetadataSchema = (): TUnsafe<TemplateMeta> =>
+  Type.Unsafe<TemplateMeta>(
+    Type.Object(
+      {},
+      { description: "Standard object's metadata of the jobs created from this template.", 'x-kubernetes-preserve-unknown-fields': true },
+    ),
+  );
+
 export const BroadcastJobTemplateSpecSchema = Type.Object(
   {
-    metadata: Type.Optional(ObjectMetaSchema()),
+    metadata: Type.Optional(TemplateMetadataSchema()),
     spec: Type.Optional(BroadcastJobSpecSchema),
   },
   { description: 'Specifies the broadcastjob that will be created when executing a BroadcastCronJob.' },

@@ -118,7 +118,7 @@ describe('defaultAdvancedCronJob', () => {
   it('leaves the template alone on an update that does not change it', () => {
     const old = valid({ template: { jobTemplate: { spec: { template: { spec: { containers: [container] } } } } } });
     const next = { ...old, spec: { ...(old['spec'] as object), paused: true } };
-    const out = defaultAdvancedCronJobForAdmission(next, old) as { spec: { template: unknown } };
+    const out = defaultAdvancedCronJobForAdmission(next, old) as unknown as { spec: { template: unknown } };
     expect(out.spec.template).toEqual((old['spec'] as { template: unknown }).template);
   });
 
