@@ -3,6 +3,7 @@ import { DAEMONSET_FEATURE_GATES } from '@regatta/ads';
 import { ASTS_FEATURE_GATES } from '@regatta/asts';
 import { CLONESET_FEATURE_GATES } from '@regatta/cloneset';
 import { IMAGEPULL_FEATURE_GATES } from '@regatta/imagepull';
+import { ADVANCED_CRON_JOB_FEATURE_GATES } from '@regatta/advancedcronjob';
 import { RESOURCE_DISTRIBUTION_FEATURE_GATES } from '@regatta/resourcedistribution';
 import { SIDECARSET_FEATURE_GATES } from '@regatta/sidecarset';
 import { UNITED_DEPLOYMENT_FEATURE_GATES } from '@regatta/uniteddeployment';
@@ -42,6 +43,7 @@ describe('feature gates for the sandbox', () => {
       uniteddeployment: Object.keys(UNITED_DEPLOYMENT_FEATURE_GATES),
       imagepull: Object.keys(IMAGEPULL_FEATURE_GATES),
       resourcedistribution: Object.keys(RESOURCE_DISTRIBUTION_FEATURE_GATES),
+      advancedcronjob: Object.keys(ADVANCED_CRON_JOB_FEATURE_GATES),
     };
     for (const f of SPEC_FILES) {
       for (const c of f.controllers)

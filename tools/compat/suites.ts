@@ -5,6 +5,7 @@
  * Paths are relative to upstream's `test/e2e/`.
  */
 import { DAEMONSET_FEATURE_GATES } from '@regatta/ads';
+import { ADVANCED_CRON_JOB_FEATURE_GATES } from '@regatta/advancedcronjob';
 import { ASTS_FEATURE_GATES } from '@regatta/asts';
 import { CLONESET_FEATURE_GATES } from '@regatta/cloneset';
 import { IMAGEPULL_FEATURE_GATES } from '@regatta/imagepull';
@@ -133,6 +134,14 @@ export const SPEC_FILES: readonly SpecFile[] = [
     featureGates: allOn(IMAGEPULL_FEATURE_GATES),
     waitForNodeImages: true,
   })),
+  {
+    // the specs wait for real minutes ("*/1 * * * *"): the program runs on the system clock. The BroadcastJob spec
+    // also waits for its BroadcastJob to complete, which needs a BroadcastJob controller (issue 43, another program)
+    kind: 'AdvancedCronJob',
+    file: 'apps/v1alpha1/advancedcronjob.go',
+    controllers: ['advancedcronjob'],
+    featureGates: allOn(ADVANCED_CRON_JOB_FEATURE_GATES),
+  },
 ];
 
 /** REGATTA_FEATURE_GATES for the sandbox's controllers: the gates of the files to run, `A=true,B=true`. */
@@ -197,4 +206,6 @@ const SIDECARSET_KNOWN: [string, string][] = [
 
 export const KNOWN_FAILURES: Readonly<Record<string, string>> = {
   ...Object.fromEntries(SIDECARSET_KNOWN),
+  ['apps/v1alpha1/advancedcronjob.go:should create and schedule AdvancedCronJob with BroadcastJob template']:
+    'the AdvancedCronJob creates its BroadcastJob on time, but no BroadcastJob controller runs with it on this branch, so the BroadcastJob never completes; with h43-bj merged (679e9dc) and controllers advancedcronjob + broadcastjob the spec passed (53 s)',
 };

@@ -58,6 +58,8 @@ describe('generated CRDs', () => {
     ['ResourceDistribution', 'resourcedistributions', ['distributor'], 'Cluster', ['v1alpha1', 'v1beta1'], 'v1beta1', undefined],
     ['ImagePullJob', 'imagepulljobs', [], 'Namespaced', ['v1alpha1', 'v1beta1'], 'v1beta1', undefined],
     ['NodeImage', 'nodeimages', [], 'Cluster', ['v1alpha1', 'v1beta1'], 'v1beta1', undefined],
+    ['BroadcastJob', 'broadcastjobs', ['bcj'], 'Namespaced', ['v1alpha1', 'v1beta1'], 'v1beta1', undefined],
+    ['AdvancedCronJob', 'advancedcronjobs', ['acj'], 'Namespaced', ['v1alpha1', 'v1beta1'], 'v1beta1', undefined],
   ];
   it.each(expected)('%s: names, scope, versions and subresources as OpenKruise', (kind, plural, shortNames, scope, versions, storage, selectorPath) => {
     const crd = crds.find((c) => c.spec.names.kind === kind) as CustomResourceDefinition;
@@ -117,6 +119,8 @@ describe('generated CRDs', () => {
     ['ImagePullJob', 'v1alpha1', ['TOTAL', 'ACTIVE', 'SUCCEED', 'FAILED', 'AGE', 'MESSAGE']],
     ['ImagePullJob', 'v1beta1', ['TOTAL', 'ACTIVE', 'SUCCEED', 'FAILED', 'AGE']],
     ['NodeImage', undefined, ['DESIRED', 'PULLING', 'SUCCEED', 'FAILED', 'AGE']],
+    ['BroadcastJob', undefined, ['Desired', 'Active', 'Succeeded', 'Failed', 'AGE']],
+    ['AdvancedCronJob', undefined, ['Schedule', 'Type', 'LastScheduleTime', 'AGE']],
   ] as const)('%s %s printer column names', (kind, version, names) => {
     expect(columns(kind, version).map((c) => c.split(' ')[0])).toEqual(names);
   });

@@ -451,7 +451,13 @@ export {
 
 // ImagePullJob and NodeImage
 export * from './imagepulljob/index.js';
+
+// AdvancedCronJob (and the batch/v1 Job fields it creates)
+export * from './advancedcronjob/index.js';
 export * from './nodeimage/index.js';
+
+// BroadcastJob
+export * from './broadcastjob/index.js';
 
 // The typed kind registry (docs/adr/0071-one-typed-kind-registry.md)
 export { KINDS, OTHER_MIRRORED_KINDS, POD_GVK } from './kinds.js';

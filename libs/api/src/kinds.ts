@@ -5,6 +5,9 @@
  * the watcher mirrors these same values. A new kind: one line in `KIND_TABLE`, one here.
  */
 import { KIND_TABLE, apiVersionOf, atVersion, kind, type Kind, type KubeObject } from '@regatta/kube';
+import type { BroadcastJob } from './broadcastjob/types.js';
+import type { AdvancedCronJob } from './advancedcronjob/types.js';
+import type { Job } from './advancedcronjob/job-types.js';
 import type { CloneSet } from './cloneset/types.js';
 import type { Pod } from './core/pod-types.js';
 import type { DaemonSet } from './daemonset/types.js';
@@ -37,6 +40,9 @@ export const KINDS = {
   deployments: kind<KubeObject>()(T.deployments),
   imagepulljobs: kind<ImagePullJob>()(T.imagepulljobs),
   nodeimages: kind<NodeImage>()(T.nodeimages),
+  broadcastjobs: kind<BroadcastJob>()(T.broadcastjobs),
+  advancedcronjobs: kind<AdvancedCronJob>()(T.advancedcronjobs),
+  jobs: kind<Job>()(T.jobs),
 } as const satisfies Record<string, Kind<KubeObject>>;
 
 /**

@@ -45,6 +45,8 @@ export const KIND_TABLE = {
   eventsv1: v1('events.k8s.io', 'Event', 'events', true),
   controllerrevisions: v1('apps', 'ControllerRevision', 'controllerrevisions', true),
   deployments: v1('apps', 'Deployment', 'deployments', true),
+  // the Jobs an AdvancedCronJob's jobTemplate creates (kube-controller-manager runs them)
+  jobs: v1('batch', 'Job', 'jobs', true),
   replicasets: v1('apps', 'ReplicaSet', 'replicasets', true),
   appsstatefulsets: v1('apps', 'StatefulSet', 'statefulsets', true),
   appsdaemonsets: v1('apps', 'DaemonSet', 'daemonsets', true),
@@ -77,4 +79,8 @@ export const KIND_TABLE = {
   imagepulljobs: kruise('ImagePullJob', 'imagepulljobs', 'v1beta1', true),
   // cluster-scoped, one per Node (key `_.<node>`); a node agent reads only its own key (docs/adr/0032)
   nodeimages: kruise('NodeImage', 'nodeimages', 'v1beta1', false),
+  // v1beta1: the stored version (v1alpha1 has the same fields)
+  broadcastjobs: kruise('BroadcastJob', 'broadcastjobs', 'v1beta1', true),
+  // v1beta1, the stored version OpenKruise's controller works on (v1alpha1 served with the same fields)
+  advancedcronjobs: kruise('AdvancedCronJob', 'advancedcronjobs', 'v1beta1', true),
 } as const satisfies Record<string, KindRef>;

@@ -165,9 +165,25 @@ imagepull:
     # delete: a finished job after its ttlSecondsAfterFinished (libs/imagepull job-reconciler)
     - { apiGroups: [apps.kruise.io], resources: [imagepulljobs], verbs: [get, patch, delete] }
     - { apiGroups: [apps.kruise.io], resources: [imagepulljobs/status], verbs: [update] }
+advancedcronjob:
+  # a broadcastJobTemplate creates BroadcastJobs (and the watcher mirrors them): their CRD must exist
+  crds: [advancedcronjobs, broadcastjobs]
+  reads:
+    - { group: apps.kruise.io, resource: advancedcronjobs }
+    - { group: batch, resource: jobs }
+    - { group: apps.kruise.io, resource: broadcastjobs }
+    - { group: "", resource: namespaces }
+  writes:
+    # the job of each scheduled time; deleted past the history limits and, under Replace, while still active
+    # (libs/advancedcronjob reconciler.ts); kube-controller-manager runs the Jobs, a BroadcastJob controller its own
+    - { apiGroups: [batch], resources: [jobs], verbs: [create, delete] }
+    - { apiGroups: [apps.kruise.io], resources: [broadcastjobs], verbs: [create, delete] }
+    - { apiGroups: [apps.kruise.io], resources: [advancedcronjobs/status], verbs: [patch] }
+    # blockOwnerDeletion under OwnerReferencesPermissionEnforcement (libs/advancedcronjob child-object.ts)
+    - { apiGroups: [apps.kruise.io], resources: [advancedcronjobs/finalizers], verbs: [update] }
 {{- end -}}
 
 {{/* The controllers in the order the chart renders them (runtime's CONTROLLER_NAMES). */}}
 {{- define "regatta.controllerNames" -}}
-[cloneset, asts, ads, sidecarset, uniteddeployment, resourcedistribution, imagepull]
+[cloneset, asts, ads, sidecarset, uniteddeployment, resourcedistribution, imagepull, advancedcronjob]
 {{- end -}}

@@ -1,3 +1,5 @@
+import { ADVANCED_CRON_JOB_CRD } from '../advancedcronjob/crd.js';
+import { BROADCAST_JOB_CRD } from '../broadcastjob/crd.js';
 import { CLONESET_CRD } from '../cloneset/crd.js';
 import { UnknownKindError } from '../errors.js';
 import { DAEMONSET_CRD } from '../daemonset/crd.js';
@@ -13,6 +15,8 @@ import { renderCrdYaml } from './render.js';
 
 /** Every kind Regatta serves, in file-name order. */
 export const CRD_DEFINITIONS: readonly CrdDefinition[] = [
+  ADVANCED_CRON_JOB_CRD,
+  BROADCAST_JOB_CRD,
   CLONESET_CRD,
   DAEMONSET_CRD,
   IMAGE_PULL_JOB_CRD,
