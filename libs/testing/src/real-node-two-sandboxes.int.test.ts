@@ -90,11 +90,13 @@ describe.skipIf(real.skipReason !== undefined)(
       expect(await hostShareHolders()).toContain(other!.dir);
       expect(await hostShareHolders()).not.toContain(real.node.dir);
       expect(await answerOf(ipB)).toContain('regatta/http:v1');
-      const nodeB = await client!.get<{ status?: { conditions?: { type: string; status: string }[] } } & Pod>({
-        apiVersion: 'v1',
-        kind: 'Node',
-        name: otherName,
-      } as never);
+      const nodeB = await client!.get<{ status?: { conditions?: { type: string; status: string }[] } } & Pod>(
+        {
+          apiVersion: 'v1',
+          kind: 'Node',
+          name: otherName,
+        } as never,
+      );
       expect(nodeB.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
 
       // B is the last real node of these two; the host is restored only when no other sandbox's node holds it
