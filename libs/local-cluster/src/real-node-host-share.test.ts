@@ -23,7 +23,11 @@ function fakeHost() {
   const host = { ipForward: '0', varLibKubelet: false };
   return {
     host,
-    snapshot: (): HostSnapshot => ({ ...pristine, ipForwardBefore: host.ipForward, varLibKubeletExisted: host.varLibKubelet }),
+    snapshot: (): HostSnapshot => ({
+      ...pristine,
+      ipForwardBefore: host.ipForward,
+      varLibKubeletExisted: host.varLibKubelet,
+    }),
     restore: (s: HostSnapshot) => {
       host.ipForward = s.ipForwardBefore;
       host.varLibKubelet = s.varLibKubeletExisted;
@@ -73,7 +77,9 @@ describe('host share of real nodes (two sandboxes on one host)', () => {
     const root = mkdtempSync(join(tmpdir(), 'share-'));
     const h = fakeHost();
     h.run();
-    expect(await releaseHostShare('/old/nodes/real-1', h.restore, { root, live, fallback: pristine })).toBe(true);
+    expect(await releaseHostShare('/old/nodes/real-1', h.restore, { root, live, fallback: pristine })).toBe(
+      true,
+    );
     expect(h.host.ipForward).toBe('0');
   });
 
@@ -86,7 +92,9 @@ describe('host share of real nodes (two sandboxes on one host)', () => {
       return h.restore(s);
     };
     const dirs = Array.from({ length: 8 }, (_, i) => `/sandbox-${i}/nodes/real-1`);
-    const snaps = await Promise.all(dirs.map((d) => acquireHostShare(d, { root, snapshot: h.snapshot, live })));
+    const snaps = await Promise.all(
+      dirs.map((d) => acquireHostShare(d, { root, snapshot: h.snapshot, live })),
+    );
     h.run();
     expect(new Set(snaps.map((s) => s.ipForwardBefore))).toEqual(new Set(['0']));
     const lasts = await Promise.all(dirs.map((d) => releaseHostShare(d, restore, { root, live })));

@@ -103,7 +103,8 @@ async function restoreSharedHost(host: HostSnapshot, left: string[]): Promise<vo
   if (host.ipForwardBefore === '0') {
     await writeFile('/proc/sys/net/ipv4/ip_forward', '0').catch(() => left.push('net.ipv4.ip_forward'));
   }
-  if (!host.varLibCniExisted) await rm('/var/lib/cni', { recursive: true, force: true }).catch(() => undefined);
+  if (!host.varLibCniExisted)
+    await rm('/var/lib/cni', { recursive: true, force: true }).catch(() => undefined);
   if (!host.varLibKubeletExisted)
     await rm('/var/lib/kubelet', { recursive: true, force: true }).catch(() => undefined);
   // folders made only for the shims' sockets and the kubelet's log links: removed when empty (rmdir refuses otherwise)
