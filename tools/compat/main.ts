@@ -17,7 +17,7 @@ import { KubeClient, isAlreadyExists } from '@regatta/kube';
 import { cacheDir } from '@regatta/local-cluster';
 import { waitForNodeImages } from './install.js';
 import { realResultsFromMarkdown, renderConsole, renderMarkdown, resultsFromMarkdown } from './render.js';
-import { cordonSimulatedNodes, removeProvisionedHostPaths } from './real-nodes.js';
+import { cordonSimulatedNodes, followProvisionedHostPaths } from './real-nodes.js';
 import { outcomeOf, withKnownCause, withoutKnownCause, type SpecResult } from './results.js';
 import { parseSpecs, selects, specKey, type Spec } from './specs.js';
 import { featureGatesValue, KNOWN_FAILURES, NOT_APPLICABLE, SPEC_FILES } from './suites.js';
@@ -80,13 +80,15 @@ const down = () => {
 for (const sig of ['SIGINT', 'SIGTERM'] as const)
   process.on(sig, () => {
     void (async () => {
-      if (realNodes && up) await removeProvisionedHostPaths(dir).catch(() => undefined);
       down();
+      await pvFolders?.stop().catch(() => undefined);
       process.exit(130);
     })();
   });
 
 const results: SpecResult[] = [];
+/** --real-nodes: the host folders of the sandbox's hostPath PVs, removed at the end (tools/compat/real-nodes.ts). */
+let pvFolders: { stop(): Promise<void> } | undefined;
 try {
   if (toRun.length > 0) {
     const files = SPEC_FILES.filter((f) => toRun.some((s) => s.file === f.file));
@@ -130,6 +132,7 @@ try {
     const kube = KubeClient.fromKubeconfigFile(kubeconfig);
     const cordoned = await cordonSimulatedNodes(kube);
     await kube.close();
+    pvFolders = followProvisionedHostPaths(kubeconfig);
     log(`real nodes: ${cordoned.length} simulated nodes cordoned, the specs' pods go to the real node`);
   }
   const namespaces = [
@@ -174,13 +177,12 @@ try {
     log(`${prefix}: ${r.outcome} in ${r.seconds.toFixed(0)} s${r.reason ? ` — ${r.reason}` : ''}`);
   }
 } finally {
-  // the simulated provisioner's hostPath PVs (libs/node-simulator volumes.ts) are folders the real kubelet made on
-  // the host: removed with the run
-  if (realNodes && up && !keep)
-    await removeProvisionedHostPaths(dir).catch((err: unknown) => log(`PV folders: ${String(err)}`));
   if (keep) log(`--keep: the sandbox keeps running; stop it with: node ${regatta} sandbox down --dir ${dir}`);
   else {
     down();
+    // the simulated provisioner's hostPath PVs (libs/node-simulator volumes.ts) are folders the real kubelet made on
+    // the host: removed once its pods are gone
+    await pvFolders?.stop().catch((err: unknown) => log(`PV folders: ${String(err)}`));
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);
   }
 }

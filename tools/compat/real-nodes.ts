@@ -3,9 +3,8 @@
  * cordoned so that the specs' pods are scheduled on its real node, and the host folders the simulated provisioner's
  * hostPath PVs made on the real node are removed with the run.
  */
-import { existsSync } from 'node:fs';
-import { readFile, rm, rmdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { rm, rmdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { KubeClient, type KubeObject } from '@regatta/kube';
 import { NODE_KIND_LABEL } from '@regatta/local-cluster';
 
@@ -51,19 +50,31 @@ export function provisionedHostPaths(
     );
 }
 
-/** Removes the PV folders of the sandbox in `dir` (its API server still up); folders of other sandboxes' PVs stay. */
-export async function removeProvisionedHostPaths(dir: string): Promise<void> {
-  const endpoints = join(dir, 'endpoints.json');
-  if (!existsSync(endpoints)) return;
-  const { kubeconfig } = JSON.parse(await readFile(endpoints, 'utf8')) as { kubeconfig: string };
+/**
+ * Follows the sandbox's PVs (its API server at `kubeconfig`) from the start of the run: a spec's PVs are deleted with
+ * its namespace, long before the run ends, while the folders the kubelet made for them stay. `stop()` removes the
+ * folders of every PV seen (and the parent folders when this leaves them empty); folders of other sandboxes' PVs stay.
+ */
+export function followProvisionedHostPaths(
+  kubeconfig: string,
+  intervalMs = 2_000,
+): { stop(): Promise<void> } {
   const kube = KubeClient.fromKubeconfigFile(kubeconfig);
-  try {
+  const seen = new Set<string>();
+  const poll = async () => {
     const pvs = (await kube.list({ apiVersion: 'v1', kind: 'PersistentVolume' })).items;
-    for (const p of provisionedHostPaths(pvs)) await rm(p, { recursive: true, force: true });
-    // the folders themselves when this run made them (rmdir refuses while another sandbox's PVs are there)
-    for (const d of [SIMULATED_VOLUMES, dirname(SIMULATED_VOLUMES.replace(/\/$/, ''))])
-      await rmdir(d).catch(() => undefined);
-  } finally {
-    await kube.close();
-  }
+    for (const p of provisionedHostPaths(pvs)) seen.add(p);
+  };
+  const timer = setInterval(() => void poll().catch(() => undefined), intervalMs);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await poll().catch(() => undefined);
+      await kube.close();
+      for (const p of seen) await rm(p, { recursive: true, force: true });
+      // the folders themselves when this run made them (rmdir refuses while another sandbox's PVs are there)
+      for (const d of [SIMULATED_VOLUMES, dirname(SIMULATED_VOLUMES.replace(/\/$/, ''))])
+        await rmdir(d).catch(() => undefined);
+    },
+  };
 }

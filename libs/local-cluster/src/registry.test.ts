@@ -57,6 +57,11 @@ describe('stand-in images', () => {
     const applets = [...table.matchAll(/"([^"]+)":/g)].map((m) => m[1]);
     expect([...TOOLBOX_COMMANDS].sort()).toEqual(applets.sort());
   });
+  it('gives busybox the shell as entrypoint (no command: it exits at once, as busybox does)', () => {
+    const busybox = STAND_INS.find((s) => s.image === 'registry.k8s.io/e2e-test-images/busybox:1.36.1-1')!;
+    const [, mutate] = standInCommands(busybox, 'r:1', '/l.tar');
+    expect(mutate![mutate!.indexOf('--entrypoint') + 1]).toBe('/bin/sh');
+  });
   it('has the pause image the containerd configuration pins', () => {
     expect(STAND_INS).toContainEqual({ program: 'pause', image: 'registry.k8s.io/pause:3.10' });
   });

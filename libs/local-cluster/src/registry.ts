@@ -25,6 +25,8 @@ export interface StandIn {
    * `nginx:alpine` and `nginx:mainline-alpine` were when OpenKruise's "same imageID" spec was written.
    */
   sameAs?: string;
+  /** The entrypoint when not the program (`/bin/sh` for busybox: with no command it exits at once, as busybox does). */
+  entrypoint?: string;
 }
 
 /**
@@ -75,9 +77,12 @@ export const STAND_INS: readonly StandIn[] = [
   { program: 'http', image: 'nginx:mainline-alpine', sameAs: 'nginx:alpine' },
   // sleeps until SIGTERM; ignores SIGTERM (a slow stop: the grace period runs out); exits with EXIT_CODE
   ...['regatta/sleep:v1', 'regatta/sleep:v2'].map((image) => ({ program: 'sleep', image }) as const),
-  ...['busybox:latest', 'busybox:1.34', `${E2E}/busybox:1.36.1-1`, `${E2E}/redis:5.0.5-3`].map(
-    (image) => ({ program: 'sleep', image }) as const,
+  // busybox runs `sh` when given no command, which ends at once without a terminal (OpenKruise's "should not
+  // update the next when the previous one failed" spec counts on that); redis serves until stopped
+  ...['busybox:latest', 'busybox:1.34', `${E2E}/busybox:1.36.1-1`].map(
+    (image) => ({ program: 'sleep', image, entrypoint: '/bin/sh' }) as const,
   ),
+  { program: 'sleep', image: `${E2E}/redis:5.0.5-3` },
   { program: 'slow-stop', image: 'regatta/slow-stop:v1' },
   { program: 'exit', image: 'regatta/exit:v1' },
 ];
@@ -105,7 +110,7 @@ export function standInCommands(s: StandIn, registry: string, layerTar: string):
       '--insecure',
       ref,
       '--entrypoint',
-      `/${s.program}`,
+      s.entrypoint ?? `/${s.program}`,
       '--env',
       `IMAGE=${s.image}`,
       '--env',
