@@ -1,10 +1,12 @@
-// `npm run compat [-- --only=<line|file|file:line|text>,…] [-- --timeout=<s>] [-- --keep] [-- --report]`: OpenKruise's own e2e specs
+// `npm run compat [-- --only=<line|file|file:line|text>,…] [-- --timeout=<s>] [-- --keep] [-- --report] [-- --real-nodes]`: OpenKruise's own e2e specs
 // against Regatta. Builds OpenKruise (tools/compat/build.sh) when the cache lacks it, brings up a sandbox
 // (`regatta sandbox up --detach`, the controllers the spec files need), runs each spec of SPEC_FILES in its own
 // process with a per-spec timeout, and writes docs/compatibility.md. Results are kept next to the build
 // (results.json), so a run of a few specs (`--only`) updates their rows and keeps the others (on a machine without
 // results.json, the others are read from docs/compatibility.md); `--report` only writes docs/compatibility.md
-// again from them.
+// again from them. `--real-nodes`: the sandbox runs one real node (kubelet, containerd, runc; docs/real-nodes.md) and its
+// simulated nodes are cordoned, so the specs' pods run on the real node; the specs "not applicable" on simulated nodes
+// run too; results go to results-real.json and the "Real nodes" column of docs/compatibility.md.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -14,7 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { KubeClient, isAlreadyExists } from '@regatta/kube';
 import { cacheDir } from '@regatta/local-cluster';
 import { waitForNodeImages } from './install.js';
-import { renderConsole, renderMarkdown, resultsFromMarkdown } from './render.js';
+import { realResultsFromMarkdown, renderConsole, renderMarkdown, resultsFromMarkdown } from './render.js';
+import { cordonSimulatedNodes, followProvisionedHostPaths } from './real-nodes.js';
 import { outcomeOf, withKnownCause, withoutKnownCause, type SpecResult } from './results.js';
 import { parseSpecs, selects, specKey, type Spec } from './specs.js';
 import { featureGatesValue, KNOWN_FAILURES, NOT_APPLICABLE, SPEC_FILES } from './suites.js';
@@ -22,11 +25,11 @@ import { OPENKRUISE_VERSION } from './versions.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const usage =
-  'usage: npm run compat [-- --only=<line|file|file:line|text>,…] [-- --timeout=<s>] [-- --keep] [-- --report]';
+  'usage: npm run compat [-- --only=<line|file|file:line|text>,…] [-- --timeout=<s>] [-- --keep] [-- --report] [-- --real-nodes]';
 const args = process.argv.slice(2);
 const opt = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 for (const a of args) {
-  if (a !== '--keep' && a !== '--report' && !/^--(only|timeout)=/.test(a)) {
+  if (a !== '--keep' && a !== '--report' && a !== '--real-nodes' && !/^--(only|timeout)=/.test(a)) {
     console.error(`unknown argument ${a}; ${usage}`);
     process.exit(2);
   }
@@ -35,6 +38,10 @@ const only = opt('only')?.split(',').filter(Boolean);
 const timeout = Number(opt('timeout') ?? 600);
 const keep = args.includes('--keep');
 const reportOnly = args.includes('--report');
+const realNodes = args.includes('--real-nodes');
+/** Not applicable in this run: on real nodes every spec runs. */
+const notApplicable = (spec: Spec): string | undefined =>
+  realNodes ? undefined : NOT_APPLICABLE[specKey(spec)];
 
 const t0 = Date.now();
 const log = (line: string) =>
@@ -57,8 +64,10 @@ if (chosen.length === 0) {
   console.error(`--only selected no spec; ${usage}`);
   process.exit(2);
 }
-const toRun = reportOnly ? [] : chosen.filter((s) => NOT_APPLICABLE[specKey(s)] === undefined);
-log(`${chosen.length} specs selected, ${toRun.length} to run (per-spec timeout ${timeout} s)`);
+const toRun = reportOnly ? [] : chosen.filter((s) => notApplicable(s) === undefined);
+log(
+  `${chosen.length} specs selected, ${toRun.length} to run (per-spec timeout ${timeout} s${realNodes ? ', pods on a real node' : ''})`,
+);
 
 const dir = await mkdtemp(join(tmpdir(), 'regatta-compat-'));
 const regatta = join(root, 'apps/sandbox/bin/regatta.mjs');
@@ -70,11 +79,16 @@ const down = () => {
 };
 for (const sig of ['SIGINT', 'SIGTERM'] as const)
   process.on(sig, () => {
-    down();
-    process.exit(130);
+    void (async () => {
+      down();
+      await pvFolders?.stop().catch(() => undefined);
+      process.exit(130);
+    })();
   });
 
 const results: SpecResult[] = [];
+/** --real-nodes: the host folders of the sandbox's hostPath PVs, removed at the end (tools/compat/real-nodes.ts). */
+let pvFolders: { stop(): Promise<void> } | undefined;
 try {
   if (toRun.length > 0) {
     const files = SPEC_FILES.filter((f) => toRun.some((s) => s.file === f.file));
@@ -85,8 +99,19 @@ try {
     up = true;
     const s = spawnSync(
       process.execPath,
-      // the specs run on simulated nodes (real nodes: issue 42's `--real-nodes` compat run, not yet)
-      [regatta, 'sandbox', 'up', '--detach', '--dir', dir, '--controllers', controllers.join(','), '--real-nodes', '0'],
+      // on simulated nodes, or (--real-nodes) on one real node with the simulated ones cordoned below
+      [
+        regatta,
+        'sandbox',
+        'up',
+        '--detach',
+        '--dir',
+        dir,
+        '--controllers',
+        controllers.join(','),
+        '--real-nodes',
+        realNodes ? '1' : '0',
+      ],
       {
         stdio: ['ignore', 'pipe', 'inherit'],
         encoding: 'utf8',
@@ -103,6 +128,13 @@ try {
   const kubeconfig = existsSync(endpoints)
     ? (JSON.parse(await readFile(endpoints, 'utf8')) as { kubeconfig: string }).kubeconfig
     : '';
+  if (realNodes && kubeconfig) {
+    const kube = KubeClient.fromKubeconfigFile(kubeconfig);
+    const cordoned = await cordonSimulatedNodes(kube);
+    await kube.close();
+    pvFolders = followProvisionedHostPaths(kubeconfig);
+    log(`real nodes: ${cordoned.length} simulated nodes cordoned, the specs' pods go to the real node`);
+  }
   const namespaces = [
     ...new Set(
       SPEC_FILES.filter((f) => toRun.some((s) => s.file === f.file)).flatMap((f) => f.namespaces ?? []),
@@ -132,7 +164,7 @@ try {
   }
   await mkdir(join(dir, 'specs'), { recursive: true });
   for (const [i, spec] of (reportOnly ? [] : chosen).entries()) {
-    const na = NOT_APPLICABLE[specKey(spec)];
+    const na = notApplicable(spec);
     const prefix = `(${i + 1}/${chosen.length}) ${spec.file}:${spec.line} "${spec.text}"`;
     if (na !== undefined) {
       results.push({ spec, outcome: 'not applicable', reason: na, seconds: 0 });
@@ -148,19 +180,23 @@ try {
   if (keep) log(`--keep: the sandbox keeps running; stop it with: node ${regatta} sandbox down --dir ${dir}`);
   else {
     down();
+    // the simulated provisioner's hostPath PVs (libs/node-simulator volumes.ts) are folders the real kubelet made on
+    // the host: removed once its pods are gone
+    await pvFolders?.stop().catch((err: unknown) => log(`PV folders: ${String(err)}`));
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);
   }
 }
 
 // merge with earlier results (a partial run updates its rows), then write the document
-const store = join(out, 'results.json');
+const store = join(out, realNodes ? 'results-real.json' : 'results.json');
 // a machine without results yet (a fresh cache) starts from the committed document, so that a run of a few specs
 // keeps the other rows
 const committed = join(root, 'docs/compatibility.md');
+const fromDoc = realNodes ? realResultsFromMarkdown : resultsFromMarkdown;
 const previous: SpecResult[] = existsSync(store)
   ? (JSON.parse(await readFile(store, 'utf8')) as SpecResult[])
   : existsSync(committed)
-    ? resultsFromMarkdown(await readFile(committed, 'utf8'), specs)
+    ? fromDoc(await readFile(committed, 'utf8'), specs)
     : [];
 if (!existsSync(store) && previous.length > 0)
   log(`no ${store} yet: the other specs keep the ${previous.length} results of docs/compatibility.md`);
@@ -178,8 +214,21 @@ const stored = specs.flatMap((s) => {
 const listed = new Set(SPEC_FILES.map((f) => f.file));
 const otherFiles = previous.filter((r) => !listed.has(r.spec.file));
 await writeFile(store, JSON.stringify([...stored, ...otherFiles], null, 2));
-const merged = stored.map((r) => withKnownCause(r, KNOWN_FAILURES));
-const latest = stored
+// the other column's results: from its store, else from the committed document
+const otherStore = join(out, realNodes ? 'results.json' : 'results-real.json');
+const otherOfDoc = existsSync(committed)
+  ? (realNodes ? resultsFromMarkdown : realResultsFromMarkdown)(await readFile(committed, 'utf8'), specs)
+  : [];
+// (a real-node run keeps the simulated column as committed: the shared cache's results.json may hold another
+// checkout's run)
+const other: SpecResult[] =
+  !realNodes && existsSync(otherStore)
+    ? (JSON.parse(await readFile(otherStore, 'utf8')) as SpecResult[]).filter((r) => listed.has(r.spec.file))
+    : otherOfDoc;
+const simulated = realNodes ? other : stored;
+const real = realNodes ? stored : other;
+const merged = simulated.map((r) => withKnownCause(r, KNOWN_FAILURES));
+const latest = simulated
   .filter((r) => r.at !== undefined)
   .sort((a, b) => (a.at ?? '').localeCompare(b.at ?? ''))
   .at(-1);
@@ -193,6 +242,7 @@ const doc = renderMarkdown(
     command: 'npm run compat',
   },
   SPEC_FILES,
+  real,
 );
 await writeFile(join(root, 'docs/compatibility.md'), doc);
 console.log(`\n${renderConsole(results)}\n`);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { cell, counts, renderConsole, renderMarkdown, resultsFromMarkdown } from './render.js';
+import {
+  cell,
+  counts,
+  realResultsFromMarkdown,
+  renderConsole,
+  renderMarkdown,
+  resultsFromMarkdown,
+} from './render.js';
 import type { SpecResult } from './results.js';
 
 const file = 'apps/v1alpha1/cloneset.go';
@@ -75,7 +82,39 @@ describe('resultsFromMarkdown', () => {
 
   it('skips rows of specs no longer listed, and sections of other files', () => {
     const md = renderMarkdown(results, info, [{ kind: 'CloneSet', file }]);
-    expect(resultsFromMarkdown(md, [spec(345, 'scales in normal cases')]).map((r) => r.spec.line)).toEqual([345]);
+    expect(resultsFromMarkdown(md, [spec(345, 'scales in normal cases')]).map((r) => r.spec.line)).toEqual([
+      345,
+    ]);
     expect(resultsFromMarkdown(md, [{ ...spec(345, 'x'), file: 'apps/v1beta1/statefulset.go' }])).toEqual([]);
+  });
+});
+
+describe('the real-nodes column', () => {
+  const real: SpecResult[] = [
+    { ...results[0]!, seconds: 40, at: '2026-12-07 13:00 UTC', code: 'def5678' },
+    {
+      ...results[2]!,
+      outcome: 'failed',
+      reason: 'no | exec',
+      seconds: 12,
+      at: '2026-12-07 13:00 UTC',
+      code: 'def5678',
+    },
+  ];
+  it('adds a column with the real-node outcome and the run and commit it comes from', () => {
+    const md = renderMarkdown(results, info, [{ kind: 'CloneSet', file }], real);
+    expect(md).toContain(
+      'Latest result: 2026-12-07 13:00 UTC, code\ndef5678 (`npm run compat -- --real-nodes`)',
+    );
+    const rows = md.split('\n').filter((l) => /^\| \d/.test(l));
+    expect(rows).toEqual([
+      '| 345 | CloneSet Updating › scales in normal cases | passed | 31 |  | passed (40 s) |',
+      '| 717 | CloneSet Updating › same imageID | **failed** | 75 | Timed out \\| after 60s (cloneset.go:790) |  |',
+      '| 1717 | CloneSet Updating › pre-download | n/a |  | needs kruise-daemon | **failed** (12 s): no \\| exec |',
+    ]);
+    // both read back
+    const specs = results.map((r) => r.spec);
+    expect(resultsFromMarkdown(md, specs)).toHaveLength(3);
+    expect(realResultsFromMarkdown(md, specs)).toEqual(real);
   });
 });

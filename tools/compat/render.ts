@@ -25,11 +25,28 @@ export function counts(results: readonly SpecResult[]): Record<Outcome, number> 
 const summary = (c: Record<Outcome, number>) =>
   `${c.passed} passed, ${c.failed} failed, ${c['not applicable']} not applicable`;
 
+/** The real-nodes column's cell: outcome, time and reason of the spec's run with its pods on real nodes. */
+export function realCell(r: SpecResult | undefined): string {
+  if (!r) return '';
+  if (r.outcome === 'not applicable') return cell(`n/a: ${r.reason}`);
+  return cell(`${MARK[r.outcome]} (${r.seconds.toFixed(0)} s)${r.reason ? `: ${r.reason}` : ''}`);
+}
+
+/**
+ * `real`: results of `npm run compat -- --real-nodes` (the specs' pods on real nodes, docs/real-nodes.md); when there
+ * are any, each table gets a "Real nodes" column and the header says which run and commit they come from.
+ */
 export function renderMarkdown(
   results: readonly SpecResult[],
   info: RunInfo,
   kinds: readonly { kind: string; file: string }[],
+  real: readonly SpecResult[] = [],
 ): string {
+  const realByKey = new Map(real.map((r) => [`${r.spec.file}:${r.spec.line}`, r]));
+  const latestReal = real
+    .filter((r) => r.at !== undefined)
+    .sort((a, b) => (a.at ?? '').localeCompare(b.at ?? ''))
+    .at(-1);
   const out: string[] = [
     "# Compatibility: OpenKruise's own e2e specs against Regatta",
     '',
@@ -45,6 +62,13 @@ export function renderMarkdown(
     '',
     `**Total: ${summary(counts(results))}.**`,
   ];
+  if (real.length > 0)
+    out.push(
+      '',
+      `Real nodes (column "Real nodes"): the same specs with their pods on real nodes (kubelet, containerd, runc;`,
+      `docs/real-nodes.md), simulated nodes cordoned. Latest result: ${latestReal?.at ?? 'unknown'}, code`,
+      `${latestReal?.code ?? 'unknown'} (\`npm run compat -- --real-nodes\`); **${summary(counts(real))}** of ${real.length} run there.`,
+    );
   for (const k of kinds) {
     const rs = results.filter((r) => r.spec.file === k.file);
     if (rs.length === 0) continue;
@@ -52,13 +76,16 @@ export function renderMarkdown(
       '',
       `## ${k.kind} (\`test/e2e/${k.file}\`): ${summary(counts(rs))}`,
       '',
-      '| Line | Spec | Result | Time (s) | Reason |',
-      '| ---: | --- | --- | ---: | --- |',
+      real.length > 0
+        ? '| Line | Spec | Result | Time (s) | Reason | Real nodes |'
+        : '| Line | Spec | Result | Time (s) | Reason |',
+      real.length > 0 ? '| ---: | --- | --- | ---: | --- | --- |' : '| ---: | --- | --- | ---: | --- |',
     );
     for (const r of rs) {
       const text = [...r.spec.containers.slice(1), r.spec.text].join(' › ');
+      const realCol = real.length > 0 ? ` ${realCell(realByKey.get(`${r.spec.file}:${r.spec.line}`))} |` : '';
       out.push(
-        `| ${r.spec.line} | ${cell(text)} | ${MARK[r.outcome]} | ${r.outcome === 'not applicable' ? '' : r.seconds.toFixed(0)} | ${cell(r.reason)} |`,
+        `| ${r.spec.line} | ${cell(text)} | ${MARK[r.outcome]} | ${r.outcome === 'not applicable' ? '' : r.seconds.toFixed(0)} | ${cell(r.reason)} |${realCol}`,
       );
     }
   }
@@ -82,7 +109,11 @@ export function renderConsole(results: readonly SpecResult[]): string {
 export function resultsFromMarkdown(md: string, specs: readonly SpecResult['spec'][]): SpecResult[] {
   const latest = /^Latest result: (.+?), code (.+?), per-spec timeout (\d+) s/m.exec(md);
   const stamp = latest ? { at: latest[1], code: latest[2], timeout: Number(latest[3]) } : {};
-  const outcomes: Record<string, Outcome> = { passed: 'passed', '**failed**': 'failed', 'n/a': 'not applicable' };
+  const outcomes: Record<string, Outcome> = {
+    passed: 'passed',
+    '**failed**': 'failed',
+    'n/a': 'not applicable',
+  };
   const out: SpecResult[] = [];
   let file: string | undefined;
   for (const line of md.split('\n')) {
@@ -93,12 +124,45 @@ export function resultsFromMarkdown(md: string, specs: readonly SpecResult['spec
     }
     // | line | spec | result | time | reason |  (cells escape `|` as `\|`)
     const cells = line.startsWith('| ') ? line.slice(2, -2).split(/ (?<!\\)\| /) : [];
-    if (file === undefined || cells.length !== 5 || !/^\d+$/.test(cells[0] ?? '')) continue;
+    if (file === undefined || cells.length < 5 || !/^\d+$/.test(cells[0] ?? '')) continue;
     const [at, , mark = '', time = '', reason = ''] = cells;
     const spec = specs.find((s) => s.file === file && s.line === Number(at));
     const outcome = outcomes[mark];
     if (!spec || !outcome) continue;
     out.push({ spec, outcome, reason: reason.replace(/\\\|/g, '|'), seconds: Number(time) || 0, ...stamp });
+  }
+  return out;
+}
+
+/** The real-nodes column of a rendered document (what a machine without results-real.json starts from). */
+export function realResultsFromMarkdown(md: string, specs: readonly SpecResult['spec'][]): SpecResult[] {
+  const latest = /Latest result: (.+?), code\s+(.+?) \(`npm run compat -- --real-nodes`\)/m.exec(md);
+  const stamp = latest ? { at: latest[1], code: latest[2] } : {};
+  const out: SpecResult[] = [];
+  let file: string | undefined;
+  for (const line of md.split('\n')) {
+    const section = /^## .* \(`test\/e2e\/(.+?)`\)/.exec(line);
+    if (section) {
+      file = section[1];
+      continue;
+    }
+    const cells = line.startsWith('| ') ? line.slice(2, -2).split(/ (?<!\\)\| /) : [];
+    if (file === undefined || cells.length !== 6 || !/^\d+$/.test(cells[0] ?? '')) continue;
+    const spec = specs.find((s) => s.file === file && s.line === Number(cells[0]));
+    const m = /^(passed|\*\*failed\*\*) \((\d+) s\)(?:: (.*))?$|^n\/a: (.*)$/.exec(cells[5] ?? '');
+    if (!spec || !m) continue;
+    const unescape = (t: string | undefined) => (t ?? '').replace(/\\\|/g, '|');
+    out.push(
+      m[4] !== undefined
+        ? { spec, outcome: 'not applicable', reason: unescape(m[4]), seconds: 0, ...stamp }
+        : {
+            spec,
+            outcome: m[1] === 'passed' ? 'passed' : 'failed',
+            reason: unescape(m[3]),
+            seconds: Number(m[2]),
+            ...stamp,
+          },
+    );
   }
   return out;
 }

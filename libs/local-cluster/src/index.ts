@@ -112,6 +112,7 @@ export { missingNodeComponents, nodeBinaries, nodeComponentFolders, type NodeBin
 export { RealNode, RealNodeUnsupportedError, realNodeUnavailable, type RealNodeOptions } from './real-node.js';
 export { NODE_KIND_LABEL, type NodeNetwork } from './real-node-config.js';
 export { cleanupRealNodesInDir, realNodeLeftovers, realNodeStatesIn, type RealNodeState } from './real-node-teardown.js';
+export { hostShareHolders, HOST_SHARE_ROOT, type HostSnapshot } from './real-node-host-share.js';
 export {
   imagePushArgs,
   pushStandIns,

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { alive } from './process.js';
-import { containerLogLinks, nodeCgroups, mountsUnder, processesNamed, shimTree } from './real-node-host.js';
+import { containerLogLinks, nodeCgroups, mountsUnder, shimTree } from './real-node-host.js';
+import { releaseHostShare, type HostSnapshot } from './real-node-host-share.js';
 
 const run = promisify(execFile);
 
@@ -25,9 +26,9 @@ export interface RealNodeState {
   podLogs: string;
   /** The node's cgroup root (one folder in each hierarchy) that its kubelet's `kubepods` lives under. */
   cgroupRoot: string;
-  /** `/proc/sys/net/ipv4/ip_forward` before the node started ('0' or '1'). */
+  /** `/proc/sys/net/ipv4/ip_forward` before the first real node on the host started ('0' or '1'; host lease). */
   ipForwardBefore: string;
-  /** Whether /var/lib/kubelet existed before (the kubelet writes device-plugins there whatever its root). */
+  /** Whether /var/lib/kubelet existed before the first real node on the host (the kubelet writes device-plugins there whatever its root). */
   varLibKubeletExisted: boolean;
   /** The CNI network's name: libcni caches each attachment in /var/lib/cni/results/<network>-<container>-<if>. */
   cniNetwork: string;
@@ -35,6 +36,8 @@ export interface RealNodeState {
   varLibCniExisted: boolean;
   /** Whether /var/log/containers existed before (the kubelet creates it whatever its root). */
   varLogContainersExisted?: boolean;
+  /** The host lease folder when not /run/regatta/real-nodes (tests). */
+  hostShareRoot?: string;
 }
 
 export async function writeRealNodeState(s: RealNodeState): Promise<void> {
@@ -59,8 +62,9 @@ export async function killContainers(socket: string): Promise<number> {
 
 /**
  * Undoes the node's host side effects after its processes stopped: containers and shims killed, mounts under its folder
- * unmounted, its cgroups removed, its bridge deleted, `ip_forward` and /var/lib/kubelet as they were,
- * its links in /var/log/containers removed. Each step goes on when another fails; returns what could not be undone.
+ * unmounted, its cgroups removed, its bridge deleted, its links in /var/log/containers removed; and, when it is the
+ * last real node on the host (of any sandbox), `ip_forward`, /var/lib/kubelet, /var/lib/cni and /var/log/containers
+ * as the first one found them. Each step goes on when another fails; returns what could not be undone.
  */
 export async function cleanupRealNodeHost(s: RealNodeState): Promise<string[]> {
   const left: string[] = [];
@@ -70,13 +74,8 @@ export async function cleanupRealNodeHost(s: RealNodeState): Promise<string[]> {
     await run('umount', [m]).catch(() => run('umount', ['-l', m]).catch(() => left.push(`mount ${m}`)));
   }
   for (const cg of nodeCgroups(s.cgroupRoot)) await rmdir(cg).catch(() => left.push(`cgroup ${cg}`));
-  // what real nodes share on a host (ip_forward, /var/lib/kubelet, …) is undone by the last one
-  const last = processesNamed('kubelet').length === 0;
   if (existsSync(`/sys/class/net/${s.bridge}`)) {
     await run('ip', ['link', 'delete', s.bridge]).catch(() => left.push(`bridge ${s.bridge}`));
-  }
-  if (last && s.ipForwardBefore === '0') {
-    await writeFile('/proc/sys/net/ipv4/ip_forward', '0').catch(() => left.push('net.ipv4.ip_forward'));
   }
   for (const link of containerLogLinks(s.podLogs)) await unlink(link).catch(() => undefined);
   const results = '/var/lib/cni/results';
@@ -85,15 +84,33 @@ export async function cleanupRealNodeHost(s: RealNodeState): Promise<string[]> {
       await rm(join(results, f), { force: true }).catch(() => undefined);
     }
   }
-  if (last && !s.varLibCniExisted)
+  // what real nodes share on a host (ip_forward, /var/lib/kubelet, …) is put back by the last one of any sandbox,
+  // as the first one found it (real-node-host-share.ts)
+  await releaseHostShare(s.dir, async (host) => restoreSharedHost(host, left), {
+    ...(s.hostShareRoot ? { root: s.hostShareRoot } : {}),
+    fallback: {
+      ipForwardBefore: s.ipForwardBefore,
+      varLibKubeletExisted: s.varLibKubeletExisted,
+      varLibCniExisted: s.varLibCniExisted,
+      varLogContainersExisted: s.varLogContainersExisted ?? true,
+    },
+  }).catch((err: unknown) => left.push(`host share: ${String(err)}`));
+  return left;
+}
+
+/** Puts back what real nodes share on the host, as the first of them found it (the last one's teardown). */
+async function restoreSharedHost(host: HostSnapshot, left: string[]): Promise<void> {
+  if (host.ipForwardBefore === '0') {
+    await writeFile('/proc/sys/net/ipv4/ip_forward', '0').catch(() => left.push('net.ipv4.ip_forward'));
+  }
+  if (!host.varLibCniExisted)
     await rm('/var/lib/cni', { recursive: true, force: true }).catch(() => undefined);
-  if (last && !s.varLibKubeletExisted)
+  if (!host.varLibKubeletExisted)
     await rm('/var/lib/kubelet', { recursive: true, force: true }).catch(() => undefined);
   // folders made only for the shims' sockets and the kubelet's log links: removed when empty (rmdir refuses otherwise)
   const emptied = ['/run/containerd/s', '/run/containerd'];
-  if (s.varLogContainersExisted === false) emptied.push('/var/log/containers');
-  if (last) for (const d of emptied) await rmdir(d).catch(() => undefined);
-  return left;
+  if (!host.varLogContainersExisted) emptied.push('/var/log/containers');
+  for (const d of emptied) await rmdir(d).catch(() => undefined);
 }
 
 /** The states of the real nodes under a sandbox folder (`<dir>/nodes/<name>/real-node.json`). */

@@ -3,7 +3,7 @@
 // local cluster; a registry with stand-in images when none is given.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { isConflict, isNotFound, KubeClient, type KubeObject } from '@regatta/kube';
@@ -25,6 +25,7 @@ import {
   type NodeNetwork,
 } from './real-node-config.js';
 import { writeNodeCredentials } from './real-node-certs.js';
+import { acquireHostShare } from './real-node-host-share.js';
 import { createNodeCgroupRoot, hostFacts, realNodeUnsupportedReason } from './real-node-host.js';
 import {
   cleanupRealNodeHost,
@@ -60,6 +61,8 @@ export interface RealNodeOptions {
   keepAfterExit?: boolean;
   log?: (line: string) => void;
   binaries?: NodeBinaries;
+  /** The host lease folder (default /run/regatta/real-nodes; real-node-host-share.ts). */
+  hostShareRoot?: string;
 }
 
 /** The host cannot run a real node; `reason` is one line saying why. */
@@ -155,6 +158,8 @@ export class RealNode {
         'no free 10.88.X.0/24 for a node bridge on this host',
       );
 
+    // the host as the first real node on it (of any sandbox) found it: the last one to stop puts it back
+    const host = await acquireHostShare(dir, o.hostShareRoot ? { root: o.hostShareRoot } : {});
     const state: RealNodeState = {
       name: o.name,
       startedAt: Date.now(),
@@ -162,12 +167,13 @@ export class RealNode {
       bridge: network.bridge,
       containerdSocket: paths.containerdSocket,
       podLogs: paths.podLogs,
-      ipForwardBefore: (await readFile('/proc/sys/net/ipv4/ip_forward', 'utf8').catch(() => '1')).trim(),
-      varLibKubeletExisted: existsSync('/var/lib/kubelet'),
+      ipForwardBefore: host.ipForwardBefore,
+      varLibKubeletExisted: host.varLibKubeletExisted,
       cniNetwork: `regatta-${o.name}`,
       cgroupRoot: network.bridge,
-      varLibCniExisted: existsSync('/var/lib/cni'),
-      varLogContainersExisted: existsSync('/var/log/containers'),
+      varLibCniExisted: host.varLibCniExisted,
+      varLogContainersExisted: host.varLogContainersExisted,
+      ...(o.hostShareRoot ? { hostShareRoot: o.hostShareRoot } : {}),
     };
     await writeRealNodeState(state);
     const processes: ManagedProcess[] = [];

@@ -3,7 +3,7 @@
 // (`crane append`, on no base) given its entrypoint and environment (`crane mutate`). Each tag's configuration names
 // the image, so every tag has a digest of its own and an image change is a real one.
 import { execFile } from 'node:child_process';
-import { mkdir, writeFile, copyFile, chmod } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -20,7 +20,43 @@ export interface StandIn {
   program: 'pause' | 'http' | 'sleep' | 'slow-stop' | 'exit';
   /** As a pod names it (`nginx:1.28`); the registry path adds `library/` for Docker Hub's short names. */
   image: string;
+  /**
+   * Another stand-in (earlier in the list) this tag is a copy of: the same digest under a second name, as Docker Hub's
+   * `nginx:alpine` and `nginx:mainline-alpine` were when OpenKruise's "same imageID" spec was written.
+   */
+  sameAs?: string;
+  /** The entrypoint when not the program (`/bin/sh` for busybox: with no command it exits at once, as busybox does). */
+  entrypoint?: string;
 }
+
+/**
+ * The commands of tools/images/toolbox, linked in /bin of every stand-in (but pause): what `kubectl exec`, exec
+ * probes and hooks, and OpenKruise's e2e specs run in a container.
+ */
+export const TOOLBOX_COMMANDS = [
+  'sh',
+  'sleep',
+  'test',
+  '[',
+  'true',
+  'false',
+  'echo',
+  'cat',
+  'mv',
+  'cp',
+  'dd',
+  'hostname',
+  'ls',
+  'find',
+  'mkdir',
+  'touch',
+  'rm',
+  'env',
+  'pwd',
+] as const;
+
+/** Where OpenKruise's e2e specs (Kubernetes' `test/utils/image` manifest of v1.32) take their images from. */
+const E2E = 'registry.k8s.io/e2e-test-images';
 
 /**
  * The pause image (the pinned sandbox image), HTTP servers under the names our docs and OpenKruise's specs use, and
@@ -34,8 +70,19 @@ export const STAND_INS: readonly StandIn[] = [
   ...['regatta/http:v1', 'regatta/http:v2', 'regatta/http:v3'].map(
     (image) => ({ program: 'http', image }) as const,
   ),
+  // the names OpenKruise's e2e specs use (a spec's `command` runs the toolbox's commands)
+  ...[`${E2E}/nginx:1.14-4`, `${E2E}/nginx:1.15-4`, `${E2E}/httpd:2.4.38-4`, `${E2E}/httpd:2.4.39-4`].map(
+    (image) => ({ program: 'http', image }) as const,
+  ),
+  { program: 'http', image: 'nginx:mainline-alpine', sameAs: 'nginx:alpine' },
   // sleeps until SIGTERM; ignores SIGTERM (a slow stop: the grace period runs out); exits with EXIT_CODE
   ...['regatta/sleep:v1', 'regatta/sleep:v2'].map((image) => ({ program: 'sleep', image }) as const),
+  // busybox runs `sh` when given no command, which ends at once without a terminal (OpenKruise's "should not
+  // update the next when the previous one failed" spec counts on that); redis serves until stopped
+  ...['busybox:latest', 'busybox:1.34', `${E2E}/busybox:1.36.1-1`].map(
+    (image) => ({ program: 'sleep', image, entrypoint: '/bin/sh' }) as const,
+  ),
+  { program: 'sleep', image: `${E2E}/redis:5.0.5-3` },
   { program: 'slow-stop', image: 'regatta/slow-stop:v1' },
   { program: 'exit', image: 'regatta/exit:v1' },
 ];
@@ -55,6 +102,7 @@ export function registryPath(image: string): string {
 /** The crane command lines that build one stand-in in `registry` from a layer tar. */
 export function standInCommands(s: StandIn, registry: string, layerTar: string): string[][] {
   const ref = `${registry}/${registryPath(s.image)}`;
+  if (s.sameAs) return [['copy', '--insecure', `${registry}/${registryPath(s.sameAs)}`, ref]];
   return [
     ['append', '--insecure', '-f', layerTar, '-t', ref],
     [
@@ -62,9 +110,11 @@ export function standInCommands(s: StandIn, registry: string, layerTar: string):
       '--insecure',
       ref,
       '--entrypoint',
-      `/${s.program}`,
+      s.entrypoint ?? `/${s.program}`,
       '--env',
       `IMAGE=${s.image}`,
+      '--env',
+      'PATH=/bin:/usr/bin:/usr/local/bin',
       '--set-platform',
       'linux/amd64',
       '-t',
@@ -129,10 +179,11 @@ export async function pushStandIns(o: {
   const bin = join(o.workDir, 'bin');
   await mkdir(bin, { recursive: true });
   const programs = [...new Set(standIns.map((s) => s.program))];
+  const built = [...programs, 'toolbox'];
   try {
     await run(
       'go',
-      ['build', '-trimpath', '-ldflags', '-s -w', '-o', `${bin}/`, ...programs.map((p) => `./${p}`)],
+      ['build', '-trimpath', '-ldflags', '-s -w', '-o', `${bin}/`, ...built.map((p) => `./${p}`)],
       {
         cwd: IMAGES_SRC,
         env: { ...process.env, CGO_ENABLED: '0', GOFLAGS: '', GOTOOLCHAIN: 'local' },
@@ -151,6 +202,13 @@ export async function pushStandIns(o: {
     await chmod(join(root, 'tmp'), 0o1777);
     await copyFile(join(bin, program), join(root, program));
     await chmod(join(root, program), 0o755);
+    if (program !== 'pause') {
+      // a shell and coreutils for exec, hooks and the specs' commands: /bin/toolbox and one link per command
+      await mkdir(join(root, 'bin'), { recursive: true });
+      await copyFile(join(bin, 'toolbox'), join(root, 'bin', 'toolbox'));
+      await chmod(join(root, 'bin', 'toolbox'), 0o755);
+      for (const c of TOOLBOX_COMMANDS) await symlink('toolbox', join(root, 'bin', c)).catch(() => undefined);
+    }
     const tar = join(o.workDir, `${program}.tar`);
     await run('tar', ['--owner=0', '--group=0', '--numeric-owner', '-C', root, '-cf', tar, '.']);
     tars.set(program, tar);

@@ -56,7 +56,9 @@ export {
 export {
   answerOf,
   expectRestartedInPlace,
+  readTrace,
   realNodeSkipReason,
   useRealNode,
   type RealNodeScenario,
+  type TraceLine,
 } from './real-node.js';

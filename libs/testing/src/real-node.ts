@@ -3,7 +3,10 @@
 // `regatta-test-<x>` like every extra test node. Where the machine cannot run one the file is skipped and the reason
 // printed (issue 42 item 7: never silently). Also what the real-node scenarios read from a pod: its answer over HTTP
 // and the checks of an in-place restart (docs/real-nodes.md "Proof").
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
+import type { KubeObject } from '@regatta/kube';
 import {
   missingNodeComponents,
   NODE_KIND_LABEL,
@@ -35,6 +38,17 @@ export interface RealNodeScenario {
   readonly node: RealNode;
   /** Pins a pod spec to this node: its hostname and node kind as nodeSelector, the node's taint tolerated. */
   pin<S extends Record<string, unknown>>(spec: S): S;
+  /**
+   * A folder on the host under the node's own (`<node>/volumes/<sub>`, made now, gone with the run's folder): a
+   * hostPath for a pod's trace file, or a local PV's storage.
+   */
+  hostDir(sub: string): string;
+  /**
+   * A PersistentVolume on this node (hostPath under `hostDir('pv-<name>')`, node affinity to it, reclaim Retain) of
+   * `storageClassName`, which a claim of that class binds to: the local storage a PVC on a real node needs (the
+   * simulator's provisioner makes hostPath PVs outside the node's folder; docs/real-nodes.md "Volumes").
+   */
+  localVolume(name: string, storageClassName: string, capacity?: string): KubeObject;
 }
 
 /** Registers the file's beforeAll/afterAll for one real node; `file` names the file in the skip line. */
@@ -72,6 +86,32 @@ export function useRealNode(file: string, x = 'real'): RealNodeScenario {
       if (!node) throw new Error(`real node ${name} not started${skipReason ? `: ${skipReason}` : ''}`);
       return node;
     },
+    hostDir(sub) {
+      const dir = join(this.node.dir, 'volumes', sub);
+      mkdirSync(dir, { recursive: true });
+      return dir;
+    },
+    localVolume(pvName, storageClassName, capacity = '1Gi') {
+      return {
+        apiVersion: 'v1',
+        kind: 'PersistentVolume',
+        metadata: { name: pvName, labels: { 'regatta.dev/real-node': name } },
+        spec: {
+          capacity: { storage: capacity },
+          accessModes: ['ReadWriteOnce'],
+          persistentVolumeReclaimPolicy: 'Retain',
+          storageClassName,
+          hostPath: { path: this.hostDir(`pv-${pvName}`), type: 'Directory' },
+          nodeAffinity: {
+            required: {
+              nodeSelectorTerms: [
+                { matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [name] }] },
+              ],
+            },
+          },
+        },
+      } as KubeObject;
+    },
     pin(spec) {
       const s = spec as Record<string, unknown>;
       s['nodeSelector'] = { [NODE_KIND_LABEL]: 'real', 'kubernetes.io/hostname': name };
@@ -79,6 +119,29 @@ export function useRealNode(file: string, x = 'real'): RealNodeScenario {
       return spec;
     },
   };
+}
+
+/** One line of the HTTP stand-in's trace file (`TRACE_FILE`, tools/images/http): a start or a hook request. */
+export interface TraceLine {
+  /** The container's `ID` env (or its image). */
+  id: string;
+  /** `start` or `hook/<name>`. */
+  what: string;
+  /** The pod's host name (its name). */
+  host: string;
+  ms: number;
+}
+
+/** The lines of a trace file on the host ([] while it does not exist). */
+export function readTrace(file: string): TraceLine[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => {
+      const [id = '', what = '', host = '', ms = '0'] = l.split(' ');
+      return { id, what, host, ms: Number(ms) };
+    });
 }
 
 /** What a pod's HTTP stand-in answers at `http://ip:port/` (its image name and host name); '' when it does not. */

@@ -61,7 +61,12 @@ export interface ScenarioLayer {
    * Starts `apps/<app>` as `<app>-<id>-<instance>` with the file's environment, its scope and `env`. Without
    * REGATTA_WEBHOOK_URL a program registers its webhooks at the address it got (port 0).
    */
-  startProgram(app: string, instance: string, env?: NodeJS.ProcessEnv, options?: ProgramOptions): Promise<ServingProgram>;
+  startProgram(
+    app: string,
+    instance: string,
+    env?: NodeJS.ProcessEnv,
+    options?: ProgramOptions,
+  ): Promise<ServingProgram>;
   /** The file's watcher. */
   readonly watcher: ManagedProcess;
   /** The controller (instance `a` until `startController` starts another). */
@@ -125,7 +130,8 @@ export function useScenarioLayer(o: ScenarioLayerOptions): ScenarioLayer {
       createNamespace(started().client, `${o.short}-${scope}`, o.scopeLabel ? { [o.scopeLabel]: scope } : {}),
     async startProgram(app, instance, extra = {}, options = {}) {
       const scope = options.scope ?? id;
-      if (options.webhook) webhookConfigurations.add(o.scopeLabel ? `regatta-${app}-${scope}` : `regatta-${app}`);
+      if (options.webhook)
+        webhookConfigurations.add(o.scopeLabel ? `regatta-${app}-${scope}` : `regatta-${app}`);
       const name = `${app}-${id}-${instance}`;
       return programs.start(
         app,
@@ -182,7 +188,9 @@ export function useScenarioLayer(o: ScenarioLayerOptions): ScenarioLayer {
       ...(typeof o.env === 'function' ? o.env(leaseNs) : o.env),
     };
     const watcherName = `watcher-${o.short}-${id}`;
-    watcher = (await programs.start('watcher', watcherName, { ...env, POD_NAME: watcherName, ...o.watcherEnv })).process;
+    watcher = (
+      await programs.start('watcher', watcherName, { ...env, POD_NAME: watcherName, ...o.watcherEnv })
+    ).process;
     await o.start?.(layer);
     if (o.controller) await layer.startController('a');
   }, o.timeoutMs);
