@@ -11,6 +11,7 @@ const controllerScopes = [
   'uniteddeployment',
   'resourcedistribution',
   'imagepull',
+  'broadcastjob',
 ];
 
 export default [

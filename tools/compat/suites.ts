@@ -6,6 +6,7 @@
  */
 import { DAEMONSET_FEATURE_GATES } from '@regatta/ads';
 import { ASTS_FEATURE_GATES } from '@regatta/asts';
+import { BROADCASTJOB_FEATURE_GATES } from '@regatta/broadcastjob';
 import { CLONESET_FEATURE_GATES } from '@regatta/cloneset';
 import { IMAGEPULL_FEATURE_GATES } from '@regatta/imagepull';
 import { RESOURCE_DISTRIBUTION_FEATURE_GATES } from '@regatta/resourcedistribution';
@@ -133,6 +134,14 @@ export const SPEC_FILES: readonly SpecFile[] = [
     featureGates: allOn(IMAGEPULL_FEATURE_GATES),
     waitForNodeImages: true,
   })),
+  {
+    // the spec adds a fake node (a Node object with a NoSchedule taint the job tolerates) and marks its pod
+    // Succeeded itself; the simulated nodes run the pods' `sleep 5`
+    kind: 'BroadcastJob',
+    file: 'apps/v1alpha1/broadcastjob.go',
+    controllers: ['broadcastjob'],
+    featureGates: allOn(BROADCASTJOB_FEATURE_GATES),
+  },
 ];
 
 /** REGATTA_FEATURE_GATES for the sandbox's controllers: the gates of the files to run, `A=true,B=true`. */

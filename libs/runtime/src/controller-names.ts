@@ -11,6 +11,7 @@ export const CONTROLLER_NAMES = [
   'uniteddeployment',
   'resourcedistribution',
   'imagepull',
+  'broadcastjob',
 ] as const;
 
 export type ControllerName = (typeof CONTROLLER_NAMES)[number];
