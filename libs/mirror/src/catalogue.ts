@@ -46,7 +46,7 @@ const CONTROLLER_READS: Readonly<Record<ControllerName, readonly string[]>> = {
   ],
   resourcedistribution: ['resourcedistributions.v1beta1.apps.kruise.io', 'secrets.v1', 'configmaps.v1', NS],
   imagepull: [PULL_JOB, 'nodeimages.v1beta1.apps.kruise.io', NODE, POD, NS],
-  broadcastjob: ['broadcastjobs.v1beta1.apps.kruise.io', POD, NODE],
+  broadcastjob: ['broadcastjobs.v1beta1.apps.kruise.io', POD, NODE, NS],
 };
 
 export const DEFAULT_ALLOW_LIST: AllowList = new Map(

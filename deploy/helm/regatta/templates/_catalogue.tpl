@@ -171,6 +171,7 @@ broadcastjob:
     - { group: apps.kruise.io, resource: broadcastjobs }
     - { group: "", resource: pods }
     - { group: "", resource: nodes }
+    - { group: "", resource: namespaces }
   writes:
     # one pod per eligible node; delete: pods of a failed job and pods on nodes they no longer fit; get: a delete
     # without an answer is read back (libs/broadcastjob reconciler.ts)
