@@ -5,7 +5,7 @@
 // paused, an untolerated taint, admission, and a controller killed with SIGKILL mid-job.
 import { describe, expect, it } from 'vitest';
 import type { BroadcastJob, Pod } from '@regatta/api';
-import { recordPods } from '@regatta/testing';
+import { recordPods, traceSpans } from '@regatta/testing';
 import { BJ, jobFor, nodeOf, seedText, useBroadcastJobScenarios } from './testing/harness.js';
 
 const h = useBroadcastJobScenarios();
@@ -46,6 +46,17 @@ describe('the seed: BroadcastJob security-patch (parallelism 10, completionPolic
     const got = await h.kubectl(['get', 'bcj', '-n', ns]);
     expect(got.stdout.split('\n')[0]).toMatch(/^NAME\s+DESIRED\s+ACTIVE\s+SUCCEEDED\s+FAILED\s+AGE/);
     expect(got.stdout).toMatch(new RegExp(`security-patch\\s+${n}\\s+0\\s+${n}\\s+0\\s`));
+
+    // its trace (id: the job's uid): the root span `broadcastjob` and a child span per node's pod
+    const traceId = (job.metadata?.uid ?? '').replace(/-/g, '');
+    const spansOf = async () => traceSpans(h.layer.jaegerQuery, traceId);
+    await expect.poll(async () => (await spansOf()).length, { timeout: 30_000, interval: 1000 }).toBe(n + 1);
+    const spans = await spansOf();
+    const root = spans.find((s) => s.operationName === 'broadcastjob')!;
+    expect(root.tags).toMatchObject({ 'regatta.broadcastjob': 'security-patch', 'regatta.phase': 'completed', 'regatta.succeeded': n });
+    const podSpans = spans.filter((s) => s.operationName === 'broadcastjob.pod');
+    expect(podSpans.map((s) => s.tags['k8s.node.name']).sort()).toEqual([...h.nodes].sort());
+    expect(podSpans.every((s) => s.parentSpanIds?.includes(root.spanId ?? '') && s.service === 'regatta-broadcastjob')).toBe(true);
   });
 });
 
