@@ -134,14 +134,14 @@ export const SPEC_FILES: readonly SpecFile[] = [
     featureGates: allOn(IMAGEPULL_FEATURE_GATES),
     waitForNodeImages: true,
   })),
-  {
+  ...['apps/v1alpha1/broadcastjob.go', 'apps/v1beta1/broadcastjob.go'].map((file) => ({
     // the spec adds a fake node (a Node object with a NoSchedule taint the job tolerates) and marks its pod
     // Succeeded itself; the simulated nodes run the pods' `sleep 5`
     kind: 'BroadcastJob',
-    file: 'apps/v1alpha1/broadcastjob.go',
+    file,
     controllers: ['broadcastjob'],
     featureGates: allOn(BROADCASTJOB_FEATURE_GATES),
-  },
+  })),
 ];
 
 /** REGATTA_FEATURE_GATES for the sandbox's controllers: the gates of the files to run, `A=true,B=true`. */
