@@ -5,6 +5,7 @@ export { BroadcastJobReconciler, POD_WRITE_CONCURRENCY, type BroadcastJobReconci
 export { JobTraces, JOB_SPAN_NAME, POD_SPAN_NAME, podEndTime } from './trace.js';
 export { BROADCAST_JOB_OWNER, isBroadcastJobPod, jobsForNodeChange, nodeChangeMatters } from './handlers.js';
 export * from './webhooks.js';
+export { specProblem } from './spec-guard.js';
 
 /** The controller / event component name (`pkg/controller/broadcastjob`). */
 export { BROADCAST_JOB_CONTROLLER_NAME as CONTROLLER_NAME } from '@regatta/api';

@@ -17,6 +17,8 @@ import {
   isControlledBy,
   isNotFound,
   jsonEqual,
+  refuseInvalidSpec,
+  SpecGuard,
 } from '@regatta/kube';
 import { slowStartBatches } from '@regatta/rollout';
 import {
@@ -30,8 +32,9 @@ import {
 } from '@regatta/runtime';
 import { deletePodExpected } from '@regatta/workload';
 import type { Node } from './eligibility.js';
-import { REASONS, countWrites, planBroadcastJob, type JobEvent } from './plan.js';
+import { REASONS, countWrites, isJobFinished, planBroadcastJob, type JobEvent } from './plan.js';
 import { newJobPod } from './pods.js';
+import { specProblem } from './spec-guard.js';
 import { JobTraces } from './trace.js';
 
 export interface Reader<T> {
@@ -60,6 +63,7 @@ export class BroadcastJobReconciler implements Reconciler {
   readonly #now: () => Date;
   readonly #written = new OwnWrites();
   readonly #traces: JobTraces | undefined;
+  readonly #specGuard = new SpecGuard(specProblem);
 
   constructor(deps: BroadcastJobReconcilerDeps) {
     this.#d = deps;
@@ -75,9 +79,14 @@ export class BroadcastJobReconciler implements Reconciler {
       d.expectations.deleteScale(key);
       this.#written.forget(req.namespace, req.name);
       this.#traces?.forget(key);
+      this.#specGuard.forget(key);
       return {};
     }
     const job = this.#written.view(cached);
+    if (!isJobFinished(job)) {
+      const problem = this.#specGuard.problem(key, job);
+      if (problem) return refuseInvalidSpec(job, 'BroadcastJob', problem, d.recorder, ctx.log);
+    }
     // the gate, then the pods, in the same tick: the pods read include every pod the gate counted as seen
     const gate = d.expectations.satisfiedScale(key);
     if (!gate.satisfied) {
