@@ -12,6 +12,7 @@ const controllerScopes = [
   'resourcedistribution',
   'imagepull',
   'advancedcronjob',
+  'broadcastjob',
 ];
 
 export default [

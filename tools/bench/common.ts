@@ -304,6 +304,7 @@ export const BENCHMARK_APPS: Record<string, string[]> = {
   'sidecarset-upgrade': ['watcher', 'sidecarset'],
   imagepull: ['watcher', 'imagepull', 'imagepull-agent'],
   coldstart: ['watcher', 'cloneset'],
+  broadcastjob: ['watcher', 'broadcastjob'],
 };
 
 /** Where the run's programs come from, for the report's header. */

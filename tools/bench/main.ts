@@ -1,5 +1,5 @@
 // `npm run bench [-- --quick] [-- --only=watches,latency,memory,rollout,asts-rollout,ads-rollout,distribution,
-// sidecarset-latency,sidecarset-upgrade,imagepull,coldstart] [-- --rollout-pods=N] [-- --rollout-type=T] [-- --asts-pods=N]
+// sidecarset-latency,sidecarset-upgrade,imagepull,coldstart,broadcastjob] [-- --rollout-pods=N] [-- --rollout-type=T] [-- --asts-pods=N]
 // [-- --ads-nodes=N] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --coldstart-pods=N]
 // [-- --sidecarset-node-args='FLAGS'] [-- --sidecarset-gap-ms=N] [-- --peer=kruise [-- --peer-qps=Q] [-- --peer-burst=B]]
 // [-- --keep] [-- --sources]`:
@@ -37,6 +37,7 @@ import type { Pod } from '@regatta/api';
 import { captureRunningPod } from './pod-template.js';
 import { benchAdsRollout } from './rollout-ads.js';
 import { benchAstsRollout } from './rollout-asts.js';
+import { benchBroadcastJob, reportBroadcastJob } from './broadcastjob.js';
 import { benchDistribution, distributionDir, reportDistribution } from './distribution.js';
 import {
   cloneSetRollout,
@@ -73,6 +74,7 @@ const BENCHMARKS = [
   'sidecarset-upgrade',
   'imagepull',
   'coldstart',
+  'broadcastjob',
 ];
 const usage = `usage: npm run bench [-- --quick] [-- --only=${BENCHMARKS.join(',')}] [-- --rollout-pods=N] [-- --rollout-type=ReCreate|InPlaceIfPossible|InPlaceOnly] [-- --asts-pods=N] [-- --ads-nodes=N] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --coldstart-pods=N] [-- --sidecarset-node-args='FLAGS'] [-- --sidecarset-gap-ms=N] [-- --peer=kruise [-- --peer-qps=Q] [-- --peer-burst=B]] [-- --keep] [-- --sources]`;
 const args = process.argv.slice(2);
@@ -216,6 +218,8 @@ const scsLatencyConfig = {
 /** Benchmark 8b: N pods whose sidecar is upgraded in place, t as benchmark 4's. */
 const scsUpgradeConfig = { replicas: scsPods ?? (quick ? 50 : 500), restartMs: quick ? 2000 : 5000 };
 /** Benchmark 9: an ImagePullJob over N simulated nodes (one agent process each), parallelism 10, t per pull. */
+/** Benchmark 11: 50 nodes, parallelism 10, t = 10 s per pod (quick: 20 nodes, 5 s). */
+const broadcastJobConfig = { nodes: quick ? 20 : 50, parallelism: 10, runMs: quick ? 5000 : 10_000 };
 const imagePullConfig = { nodes: ipNodes ?? (quick ? 10 : 50), parallelism: 10, pullMs: quick ? 2000 : 5000 };
 /** Benchmark 10: N pods under N / 10 CloneSets, started cold. */
 const coldN = coldPods ?? (quick ? 1000 : 10_000);
@@ -305,6 +309,7 @@ try {
   if (only.has('sidecarset-upgrade')) await sidecarSetUpgradeBenchmark();
   if (only.has('imagepull')) await imagePullBenchmark();
   if (only.has('coldstart')) await coldStartBenchmark();
+  if (only.has('broadcastjob')) await broadcastJobBenchmark();
 
   section(`results (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
   console.log(reports.join('\n\n'));
@@ -401,6 +406,16 @@ async function imagePullBenchmark(): Promise<void> {
     benchImagePull({ ...imagePullConfig, cluster: c.cluster, auditLog: c.auditLog, dir: d, log }),
   );
   reports.push(reportImagePull(r));
+}
+
+/** Benchmark 11 on a cluster of its own (+ kube-controller-manager, kube-scheduler; no audit log). */
+async function broadcastJobBenchmark(): Promise<void> {
+  const { nodes, parallelism, runMs } = broadcastJobConfig;
+  section(`11. BroadcastJob over ${nodes} simulated nodes, parallelism ${parallelism}, t = ${runMs / 1000} s (own control plane)`);
+  const r = await onOwnCluster(join(dir, 'broadcastjob'), { controllers: true, audit: false }, (c) =>
+    benchBroadcastJob({ ...broadcastJobConfig, cluster: c.cluster, logsDir: c.logsDir, log }),
+  );
+  reports.push(reportBroadcastJob(r));
 }
 
 /** Benchmark 10 on a cluster of its own (+ kube-controller-manager, kube-scheduler, an audit log with reads). */

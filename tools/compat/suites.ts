@@ -7,6 +7,7 @@
 import { DAEMONSET_FEATURE_GATES } from '@regatta/ads';
 import { ADVANCED_CRON_JOB_FEATURE_GATES } from '@regatta/advancedcronjob';
 import { ASTS_FEATURE_GATES } from '@regatta/asts';
+import { BROADCASTJOB_FEATURE_GATES } from '@regatta/broadcastjob';
 import { CLONESET_FEATURE_GATES } from '@regatta/cloneset';
 import { IMAGEPULL_FEATURE_GATES } from '@regatta/imagepull';
 import { RESOURCE_DISTRIBUTION_FEATURE_GATES } from '@regatta/resourcedistribution';
@@ -136,12 +137,20 @@ export const SPEC_FILES: readonly SpecFile[] = [
   })),
   {
     // the specs wait for real minutes ("*/1 * * * *"): the program runs on the system clock. The BroadcastJob spec
-    // also waits for its BroadcastJob to complete, which needs a BroadcastJob controller (issue 43, another program)
+    // also waits for its BroadcastJob to complete: the BroadcastJob program runs beside it
     kind: 'AdvancedCronJob',
     file: 'apps/v1alpha1/advancedcronjob.go',
-    controllers: ['advancedcronjob'],
-    featureGates: allOn(ADVANCED_CRON_JOB_FEATURE_GATES),
+    controllers: ['advancedcronjob', 'broadcastjob'],
+    featureGates: { ...allOn(ADVANCED_CRON_JOB_FEATURE_GATES), ...allOn(BROADCASTJOB_FEATURE_GATES) },
   },
+  ...['apps/v1alpha1/broadcastjob.go', 'apps/v1beta1/broadcastjob.go'].map((file) => ({
+    // the spec adds a fake node (a Node object with a NoSchedule taint the job tolerates) and marks its pod
+    // Succeeded itself; the simulated nodes run the pods' `sleep 5`
+    kind: 'BroadcastJob',
+    file,
+    controllers: ['broadcastjob'],
+    featureGates: allOn(BROADCASTJOB_FEATURE_GATES),
+  })),
 ];
 
 /** REGATTA_FEATURE_GATES for the sandbox's controllers: the gates of the files to run, `A=true,B=true`. */

@@ -165,8 +165,13 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
   it('a controller writes each status one way, and replaces no kind it only patches', () => {
     const ms = rendered['all-on']!;
     // the workloads' status writer (libs/workload status-writer) and the pods' readiness writes merge-patch; the
-    // ImagePullJob and NodeImage controllers replace theirs (libs/imagepull job- and nodeimage-reconciler)
-    const replaced = new Set(['apps.kruise.io/imagepulljobs/status', 'apps.kruise.io/nodeimages/status']);
+    // ImagePullJob, NodeImage and BroadcastJob controllers replace theirs (libs/imagepull job- and
+    // nodeimage-reconciler, libs/broadcastjob reconciler)
+    const replaced = new Set([
+      'apps.kruise.io/imagepulljobs/status',
+      'apps.kruise.io/nodeimages/status',
+      'apps.kruise.io/broadcastjobs/status',
+    ]);
     for (const c of CONTROLLER_NAMES) {
       const got = grants(rulesOf(ms, 'ClusterRole', `regatta-${c}`));
       for (const g of got) {
@@ -186,6 +191,7 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
       ['uniteddeployment', 'uniteddeployments'],
       ['resourcedistribution', 'resourcedistributions'],
       ['imagepull', 'imagepulljobs'],
+      ['broadcastjob', 'broadcastjobs'],
     ] as const)
       expect(grants(rulesOf(ms, 'ClusterRole', `regatta-${c}`)), c).not.toContain(
         `update apps.kruise.io/${own}`,

@@ -47,6 +47,7 @@ const CONTROLLER_READS: Readonly<Record<ControllerName, readonly string[]>> = {
   resourcedistribution: ['resourcedistributions.v1beta1.apps.kruise.io', 'secrets.v1', 'configmaps.v1', NS],
   imagepull: [PULL_JOB, 'nodeimages.v1beta1.apps.kruise.io', NODE, POD, NS],
   advancedcronjob: ['advancedcronjobs.v1beta1.apps.kruise.io', 'jobs.v1.batch', 'broadcastjobs.v1beta1.apps.kruise.io', NS],
+  broadcastjob: ['broadcastjobs.v1beta1.apps.kruise.io', POD, NODE, NS],
 };
 
 export const DEFAULT_ALLOW_LIST: AllowList = new Map(

@@ -12,6 +12,7 @@ export const CONTROLLER_NAMES = [
   'resourcedistribution',
   'imagepull',
   'advancedcronjob',
+  'broadcastjob',
 ] as const;
 
 export type ControllerName = (typeof CONTROLLER_NAMES)[number];

@@ -181,9 +181,25 @@ advancedcronjob:
     - { apiGroups: [apps.kruise.io], resources: [advancedcronjobs/status], verbs: [patch] }
     # blockOwnerDeletion under OwnerReferencesPermissionEnforcement (libs/advancedcronjob child-object.ts)
     - { apiGroups: [apps.kruise.io], resources: [advancedcronjobs/finalizers], verbs: [update] }
+broadcastjob:
+  crds: [broadcastjobs]
+  reads:
+    - { group: apps.kruise.io, resource: broadcastjobs }
+    - { group: "", resource: pods }
+    - { group: "", resource: nodes }
+    - { group: "", resource: namespaces }
+  writes:
+    # one pod per eligible node; delete: pods of a failed job and pods on nodes they no longer fit; get: a delete
+    # without an answer is read back (libs/broadcastjob reconciler.ts)
+    - { apiGroups: [""], resources: [pods], verbs: [get, create, delete] }
+    # delete: a finished job after its ttlSecondsAfterFinished
+    - { apiGroups: [apps.kruise.io], resources: [broadcastjobs], verbs: [delete] }
+    - { apiGroups: [apps.kruise.io], resources: [broadcastjobs/status], verbs: [update] }
+    # blockOwnerDeletion on the pods' controller reference under OwnerReferencesPermissionEnforcement
+    - { apiGroups: [apps.kruise.io], resources: [broadcastjobs/finalizers], verbs: [update] }
 {{- end -}}
 
 {{/* The controllers in the order the chart renders them (runtime's CONTROLLER_NAMES). */}}
 {{- define "regatta.controllerNames" -}}
-[cloneset, asts, ads, sidecarset, uniteddeployment, resourcedistribution, imagepull, advancedcronjob]
+[cloneset, asts, ads, sidecarset, uniteddeployment, resourcedistribution, imagepull, advancedcronjob, broadcastjob]
 {{- end -}}
