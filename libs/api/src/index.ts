@@ -452,6 +452,7 @@ export {
 // ImagePullJob and NodeImage
 export * from './imagepulljob/index.js';
 export * from './nodeimage/index.js';
+export * from './containerrecreaterequest/index.js';
 
 // The typed kind registry (docs/adr/0071-one-typed-kind-registry.md)
 export { KINDS, OTHER_MIRRORED_KINDS, POD_GVK } from './kinds.js';

@@ -6,6 +6,7 @@
  */
 import { KIND_TABLE, apiVersionOf, atVersion, kind, type Kind, type KubeObject } from '@regatta/kube';
 import type { CloneSet } from './cloneset/types.js';
+import type { ContainerRecreateRequest } from './containerrecreaterequest/types.js';
 import type { Pod } from './core/pod-types.js';
 import type { DaemonSet } from './daemonset/types.js';
 import type { ImagePullJob } from './imagepulljob/types.js';
@@ -37,6 +38,7 @@ export const KINDS = {
   deployments: kind<KubeObject>()(T.deployments),
   imagepulljobs: kind<ImagePullJob>()(T.imagepulljobs),
   nodeimages: kind<NodeImage>()(T.nodeimages),
+  containerrecreaterequests: kind<ContainerRecreateRequest>()(T.containerrecreaterequests),
 } as const satisfies Record<string, Kind<KubeObject>>;
 
 /**

@@ -77,4 +77,6 @@ export const KIND_TABLE = {
   imagepulljobs: kruise('ImagePullJob', 'imagepulljobs', 'v1beta1', true),
   // cluster-scoped, one per Node (key `_.<node>`); a node agent reads only its own key (docs/adr/0032)
   nodeimages: kruise('NodeImage', 'nodeimages', 'v1beta1', false),
+  // v1alpha1 only; a node agent reads its node's requests from one bus key (docs/adr/0075)
+  containerrecreaterequests: kruise('ContainerRecreateRequest', 'containerrecreaterequests', 'v1alpha1', true),
 } as const satisfies Record<string, KindRef>;

@@ -1,4 +1,5 @@
 import { CLONESET_CRD } from '../cloneset/crd.js';
+import { CONTAINER_RECREATE_REQUEST_CRD } from '../containerrecreaterequest/crd.js';
 import { UnknownKindError } from '../errors.js';
 import { DAEMONSET_CRD } from '../daemonset/crd.js';
 import { IMAGE_PULL_JOB_CRD } from '../imagepulljob/crd.js';
@@ -14,6 +15,7 @@ import { renderCrdYaml } from './render.js';
 /** Every kind Regatta serves, in file-name order. */
 export const CRD_DEFINITIONS: readonly CrdDefinition[] = [
   CLONESET_CRD,
+  CONTAINER_RECREATE_REQUEST_CRD,
   DAEMONSET_CRD,
   IMAGE_PULL_JOB_CRD,
   NODE_IMAGE_CRD,
