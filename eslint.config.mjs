@@ -11,7 +11,11 @@ const controllerScopes = [
   'uniteddeployment',
   'resourcedistribution',
   'imagepull',
+  'containerrecreaterequest',
 ];
+// The node agent (scope imagepull: apps/imagepull-agent, libs/image-puller) hosts the recreate duty of
+// libs/containerrecreaterequest, as kruise-daemon hosts both (docs/adr/0075).
+const extraScopes = { imagepull: ['containerrecreaterequest'] };
 
 export default [
   ...nx.configs['flat/base'],
@@ -35,7 +39,7 @@ export default [
             { sourceTag: 'scope:sandbox', onlyDependOnLibsWithTags: ['scope:sandbox', 'scope:testing', 'scope:shared'] },
             ...controllerScopes.map((s) => ({
               sourceTag: `scope:${s}`,
-              onlyDependOnLibsWithTags: [`scope:${s}`, 'scope:shared'],
+              onlyDependOnLibsWithTags: [`scope:${s}`, ...(extraScopes[s] ?? []).map((e) => `scope:${e}`), 'scope:shared'],
             })),
           ],
         },
@@ -58,7 +62,12 @@ export default [
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
             ...['shared', 'testing', 'sandbox', ...controllerScopes].map((s) => ({
               sourceTag: `scope:${s}`,
-              onlyDependOnLibsWithTags: [`scope:${s}`, 'scope:shared', 'scope:testing'],
+              onlyDependOnLibsWithTags: [
+                `scope:${s}`,
+                ...(extraScopes[s] ?? []).map((e) => `scope:${e}`),
+                'scope:shared',
+                'scope:testing',
+              ],
             })),
           ],
         },

@@ -21,14 +21,14 @@ export const VALUE_SETS: Record<string, string[]> = {
   'all-on': ['bus.url=nats://nats.example:4222'],
   'only-cloneset': [
     'bus.url=nats://nats.example:4222',
-    ...['asts', 'ads', 'sidecarset', 'uniteddeployment', 'resourcedistribution', 'imagepull'].map(
+    ...['asts', 'ads', 'sidecarset', 'uniteddeployment', 'resourcedistribution', 'imagepull', 'containerrecreaterequest'].map(
       (c) => `controllers.${c}.enabled=false`,
     ),
   ],
   // a production bus (docs/adr/0045): NKEY seeds and TLS with a client certificate, files from Secrets
   'only-cloneset-bus-nkeys-tls': [
     'bus.url=tls://nats.example:4222',
-    ...['asts', 'ads', 'sidecarset', 'uniteddeployment', 'resourcedistribution', 'imagepull'].map(
+    ...['asts', 'ads', 'sidecarset', 'uniteddeployment', 'resourcedistribution', 'imagepull', 'containerrecreaterequest'].map(
       (c) => `controllers.${c}.enabled=false`,
     ),
     'bus.nkeySecret=regatta-bus-nkeys',
@@ -39,7 +39,7 @@ export const VALUE_SETS: Record<string, string[]> = {
   // node agents authenticated by the auth callout (docs/adr/0059): each presents its bound ServiceAccount token
   'imagepull-bus-callout': [
     'bus.url=nats://nats.example:4222',
-    ...['cloneset', 'asts', 'ads', 'sidecarset', 'uniteddeployment', 'resourcedistribution'].map(
+    ...['cloneset', 'asts', 'ads', 'sidecarset', 'uniteddeployment', 'resourcedistribution', 'containerrecreaterequest'].map(
       (c) => `controllers.${c}.enabled=false`,
     ),
     'bus.credentialsSecret=regatta-bus',
@@ -48,7 +48,7 @@ export const VALUE_SETS: Record<string, string[]> = {
   ],
   'only-sidecarset': [
     'bus.url=nats://nats.example:4222',
-    ...['cloneset', 'asts', 'ads', 'uniteddeployment', 'resourcedistribution', 'imagepull'].map(
+    ...['cloneset', 'asts', 'ads', 'uniteddeployment', 'resourcedistribution', 'imagepull', 'containerrecreaterequest'].map(
       (c) => `controllers.${c}.enabled=false`,
     ),
   ],

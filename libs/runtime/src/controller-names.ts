@@ -11,6 +11,7 @@ export const CONTROLLER_NAMES = [
   'uniteddeployment',
   'resourcedistribution',
   'imagepull',
+  'containerrecreaterequest',
 ] as const;
 
 export type ControllerName = (typeof CONTROLLER_NAMES)[number];
