@@ -1,7 +1,8 @@
 /**
  * The OpenKruise e2e spec files `npm run compat` runs: one line per file, each with the Regatta controllers the
  * sandbox must run for it. As a controller lands, add its files (v1beta1/statefulset.go, daemonset.go,
- * sidecarset*.go, containerlaunchpriority.go, uniteddeployment.go, resourcedistribution.go, pullimages.go).
+ * sidecarset*.go, containerlaunchpriority.go, uniteddeployment.go, resourcedistribution.go, pullimages.go,
+ * containerrecreate.go).
  * Paths are relative to upstream's `test/e2e/`.
  */
 import { DAEMONSET_FEATURE_GATES } from '@regatta/ads';
@@ -133,6 +134,13 @@ export const SPEC_FILES: readonly SpecFile[] = [
     featureGates: allOn(IMAGEPULL_FEATURE_GATES),
     waitForNodeImages: true,
   })),
+  {
+    // upstream has no v1beta1 file for it; the sandbox's node agents run the recreate duty with this controller
+    kind: 'ContainerRecreateRequest',
+    file: 'apps/v1alpha1/containerrecreate.go',
+    controllers: ['containerrecreaterequest'],
+    featureGates: {},
+  },
 ];
 
 /** REGATTA_FEATURE_GATES for the sandbox's controllers: the gates of the files to run, `A=true,B=true`. */

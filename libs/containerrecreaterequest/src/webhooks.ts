@@ -75,7 +75,7 @@ export function crrValidator(): ValidatingHandler<ContainerRecreateRequest> {
     if (!obj) return { allowed: true };
     const errors =
       input.operation === 'CREATE'
-        ? validateCrrSpec(obj)
+        ? validateCrrSpec(obj, { mutated: true })
         : input.operation === 'UPDATE' && input.oldObject
           ? validateCrrUpdate(input.oldObject, obj)
           : [];

@@ -84,6 +84,11 @@ describe('validateCrrSpec', () => {
     expect(fields(validateCrrSpec(crr(spec)))).toEqual(want);
   });
 
+  it('after the mutating webhook (validating webhook), the read-only fields it wrote are expected', () => {
+    const admitted = crr({ containers: [{ name: 'a', statusContext: { containerID: 'x', restartCount: 0 } }] });
+    expect(validateCrrSpec(admitted, { mutated: true })).toEqual([]);
+  });
+
   it('the seed’s crr-demo.yaml is valid as written', () => {
     const seed = parse(
       readFileSync(new URL('./fixtures/crr-demo.yaml', import.meta.url), 'utf8'),

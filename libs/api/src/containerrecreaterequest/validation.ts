@@ -16,8 +16,11 @@ import {
 
 const SPEC = FieldPath.root('spec');
 
-/** The spec's own rules (no pod needed). */
-export function validateCrrSpec(crr: ContainerRecreateRequest): FieldError[] {
+/**
+ * The spec's own rules (no pod needed). `mutated`: the request went through the mutating webhook already (the
+ * validating webhook), so the read-only fields it wrote are expected.
+ */
+export function validateCrrSpec(crr: ContainerRecreateRequest, o: { mutated?: boolean } = {}): FieldError[] {
   const errs: FieldError[] = [];
   const spec = crr.spec;
   if (!spec?.podName) errs.push(fieldErrors.required(SPEC.child('podName'), 'podName can not be empty'));
@@ -31,7 +34,7 @@ export function validateCrrSpec(crr: ContainerRecreateRequest): FieldError[] {
     else if (seen.has(c.name)) errs.push(fieldErrors.duplicate(p.child('name'), c.name));
     seen.add(c.name);
     for (const f of ['preStop', 'ports', 'statusContext'] as const)
-      if (c[f] !== undefined)
+      if (c[f] !== undefined && !o.mutated)
         errs.push(
           fieldErrors.forbidden(
             p.child(f),
