@@ -135,11 +135,12 @@ export const SPEC_FILES: readonly SpecFile[] = [
     waitForNodeImages: true,
   })),
   {
-    // upstream has no v1beta1 file for it; the sandbox's node agents run the recreate duty with this controller
+    // upstream has no v1beta1 file for it; its pods come from CloneSets; the sandbox's node agents run the recreate
+    // duty with this controller
     kind: 'ContainerRecreateRequest',
     file: 'apps/v1alpha1/containerrecreate.go',
-    controllers: ['containerrecreaterequest'],
-    featureGates: {},
+    controllers: ['containerrecreaterequest', 'cloneset'],
+    featureGates: allOn(CLONESET_FEATURE_GATES),
   },
 ];
 

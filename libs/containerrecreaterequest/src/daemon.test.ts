@@ -4,6 +4,7 @@ import {
   currentRecreateStates,
   manageRecreate,
   pickRequest,
+  sameStates,
   unreadyWaitMs,
   type RuntimeContainer,
 } from './daemon.js';
@@ -221,6 +222,15 @@ describe('manageRecreate', () => {
       kind: 'wait',
       requeueAfterMs: 10_000,
     });
+  });
+});
+
+describe('sameStates', () => {
+  it('compares field by field, whatever order the API server wrote them in', () => {
+    const stored = JSON.parse('[{"isKilled":true,"name":"app","phase":"Recreating"}]') as never[];
+    expect(sameStates(stored, [{ name: 'app', phase: 'Recreating', isKilled: true }])).toBe(true);
+    expect(sameStates(stored, [{ name: 'app', phase: 'Recreating' }])).toBe(false);
+    expect(sameStates(undefined, [])).toBe(true);
   });
 });
 

@@ -110,10 +110,13 @@ export function currentRecreateStates(
   });
 }
 
-const sameStates = (
+/** Equal as upstream's DeepEqual: field by field (the API server returns the fields in its own order). */
+const canonical = (list: readonly CrrContainerRecreateState[] | undefined) =>
+  JSON.stringify((list ?? []).map((s) => [s.name, s.phase, s.message ?? '', s.isKilled ?? false]));
+export const sameStates = (
   a: readonly CrrContainerRecreateState[] | undefined,
   b: readonly CrrContainerRecreateState[],
-) => JSON.stringify(a ?? []) === JSON.stringify(b);
+) => canonical(a) === canonical(b);
 
 export type RecreateOutcome =
   | { kind: 'patchStates'; states: CrrContainerRecreateState[] }

@@ -127,11 +127,16 @@ export class RecreateDuty {
     };
   }
 
-  private async writeStatus(c: Crr, status: Record<string, unknown>): Promise<void> {
+  /**
+   * `guarded`: on the resourceVersion read (phase changes, as upstream's Update); else a plain merge patch (upstream
+   * `patchCRRContainerRecreateStates`: the manager's annotation writes must not make a state of a stopped container
+   * get lost).
+   */
+  private async writeStatus(c: Crr, status: Record<string, unknown>, guarded = true): Promise<void> {
     try {
       const out = await this.o.client.patchStatus<Crr>(
         this.ref(c),
-        { metadata: { resourceVersion: c.metadata?.resourceVersion }, status },
+        guarded ? { metadata: { resourceVersion: c.metadata?.resourceVersion }, status } : { status },
         { type: 'merge' },
       );
       this.expected.set(c.metadata?.uid ?? '', {
@@ -139,7 +144,13 @@ export class RecreateDuty {
         at: this.now(),
       });
     } catch (err) {
-      if (isConflict(err) || isNotFound(err)) return; // a fresher copy is on its way over the bus
+      if (isConflict(err) || isNotFound(err)) {
+        this.o.log.debug(
+          { err, crr: c.metadata?.name },
+          'status write not applied; a fresher copy is on its way',
+        );
+        return;
+      }
       throw err;
     }
   }
@@ -174,9 +185,13 @@ export class RecreateDuty {
     if (left > 0) return left + 100;
     const containers = await podContainers(this.o.cri, crr.metadata?.labels?.[CrrKeys.PodUID] ?? '');
     const outcome = await manageRecreate(crr, containers, this.now(), (c) => this.kill(crr, c));
+    this.o.log.debug(
+      { crr: crr.metadata?.name, rv: crr.metadata?.resourceVersion, outcome, containers },
+      'recreate pass',
+    );
     switch (outcome.kind) {
       case 'patchStates':
-        await this.writeStatus(crr, { containerRecreateStates: outcome.states });
+        await this.writeStatus(crr, { containerRecreateStates: outcome.states }, false);
         return undefined;
       case 'complete':
         await this.writeStatus(crr, {
