@@ -70,9 +70,15 @@ export class CrrReconciler implements Reconciler {
             { type: 'merge' },
           );
           return {};
-        case 'syncContainerStatuses':
-          await this.patchMeta(crr, { annotations: { [CrrKeys.SyncContainerStatuses]: step.value } });
+        case 'syncContainerStatuses': {
+          // then, in the same pass as upstream, the pod is marked not ready (on the object the patch returned)
+          const synced = (await this.patchMeta(crr, {
+            annotations: { [CrrKeys.SyncContainerStatuses]: step.value },
+          })) as Crr;
+          if (decideManager(synced, pod, now).step.kind === 'acquireNotReady')
+            await this.acquireNotReady(synced, pod!, now);
           return done;
+        }
         case 'acquireNotReady':
           await this.acquireNotReady(crr, pod!, now);
           return done;
