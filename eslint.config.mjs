@@ -13,7 +13,11 @@ const controllerScopes = [
   'imagepull',
   'advancedcronjob',
   'broadcastjob',
+  'containerrecreaterequest',
 ];
+// The node agent (scope imagepull: apps/imagepull-agent, libs/image-puller) hosts the recreate duty of
+// libs/containerrecreaterequest, as kruise-daemon hosts both (docs/adr/0075).
+const extraScopes = { imagepull: ['containerrecreaterequest'] };
 
 export default [
   ...nx.configs['flat/base'],
@@ -37,7 +41,7 @@ export default [
             { sourceTag: 'scope:sandbox', onlyDependOnLibsWithTags: ['scope:sandbox', 'scope:testing', 'scope:shared'] },
             ...controllerScopes.map((s) => ({
               sourceTag: `scope:${s}`,
-              onlyDependOnLibsWithTags: [`scope:${s}`, 'scope:shared'],
+              onlyDependOnLibsWithTags: [`scope:${s}`, ...(extraScopes[s] ?? []).map((e) => `scope:${e}`), 'scope:shared'],
             })),
           ],
         },
@@ -60,7 +64,12 @@ export default [
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
             ...['shared', 'testing', 'sandbox', ...controllerScopes].map((s) => ({
               sourceTag: `scope:${s}`,
-              onlyDependOnLibsWithTags: [`scope:${s}`, 'scope:shared', 'scope:testing'],
+              onlyDependOnLibsWithTags: [
+                `scope:${s}`,
+                ...(extraScopes[s] ?? []).map((e) => `scope:${e}`),
+                'scope:shared',
+                'scope:testing',
+              ],
             })),
           ],
         },

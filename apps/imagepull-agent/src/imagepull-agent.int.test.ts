@@ -16,7 +16,12 @@ interface TagStatus {
 }
 interface NodeImage extends KubeObject {
   spec?: { images?: Record<string, { tags: Record<string, unknown>[] }> };
-  status?: { desired: number; succeeded?: number; failed?: number; imageStatuses?: Record<string, { tags: TagStatus[] }> };
+  status?: {
+    desired: number;
+    succeeded?: number;
+    failed?: number;
+    imageStatuses?: Record<string, { tags: TagStatus[] }>;
+  };
 }
 interface CoreEvent {
   reason: string;
@@ -44,7 +49,13 @@ const { id } = t;
 const nodes = () => t.nodes();
 // the owner of the hand-written tags: not an ImagePullJob, so a NodeImage controller running for another file keeps
 // it (it drops ImagePullJob owners that do not exist)
-const owner = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', namespace: 'default', name: `owner-${id}`, uid: `uid-${id}` };
+const owner = {
+  apiVersion: 'apps.kruise.io/v1alpha1',
+  kind: 'CloneSet',
+  namespace: 'default',
+  name: `owner-${id}`,
+  uid: `uid-${id}`,
+};
 
 const tagSpec = (tag: string, extra: Record<string, unknown> = {}) => ({
   tag,
@@ -77,55 +88,87 @@ async function tagStatus(node: string, image: string, tag: string): Promise<TagS
 }
 
 async function nodeImageEvents(node: string, reason: string): Promise<CoreEvent[]> {
-  const all = (await t.client.list<CoreEvent & KubeObject>({ apiVersion: 'v1', kind: 'Event', namespace: 'default' })).items;
-  return all.filter((e) => e.involvedObject.kind === 'NodeImage' && e.involvedObject.name === node && e.reason === reason);
+  const all = (
+    await t.client.list<CoreEvent & KubeObject>({ apiVersion: 'v1', kind: 'Event', namespace: 'default' })
+  ).items;
+  return all.filter(
+    (e) => e.involvedObject.kind === 'NodeImage' && e.involvedObject.name === node && e.reason === reason,
+  );
 }
 
 describe('image puller agent', () => {
   it('pulls a tag on every node through CRI: Succeeded, imageID, node.status.images, PullImageSucceed', async () => {
     for (const node of nodes()) await setTags(node, 'nginx', [tagSpec('1.20')]);
     for (const node of nodes()) {
-      await expect.poll(() => tagStatus(node, 'nginx', '1.20'), { timeout: 60_000, interval: 500 }).toMatchObject({
-        phase: 'Succeeded',
-        version: 0,
-        imageID: expect.stringMatching(/^nginx@sha256:[0-9a-f]{64}$/),
-      });
+      await expect
+        .poll(() => tagStatus(node, 'nginx', '1.20'), { timeout: 60_000, interval: 500 })
+        .toMatchObject({
+          phase: 'Succeeded',
+          version: 0,
+          imageID: expect.stringMatching(/^nginx@sha256:[0-9a-f]{64}$/),
+        });
       const ni = await t.client.get<NodeImage>({ ...NI, name: node });
       expect(ni.status).toMatchObject({ desired: 1, succeeded: 1, failed: 0 });
       await expect
-        .poll(async () =>
-          (await t.client.get<{ status?: { images?: { names: string[] }[] } } & KubeObject>({ apiVersion: 'v1', kind: 'Node', name: node }))
-            .status?.images?.flatMap((i) => i.names),
-        { timeout: 30_000 })
+        .poll(
+          async () =>
+            (
+              await t.client.get<{ status?: { images?: { names: string[] }[] } } & KubeObject>({
+                apiVersion: 'v1',
+                kind: 'Node',
+                name: node,
+              })
+            ).status?.images?.flatMap((i) => i.names),
+          { timeout: 30_000 },
+        )
         .toContain('docker.io/library/nginx:1.20');
-      await expect.poll(() => nodeImageEvents(node, 'PullImageSucceed'), { timeout: 20_000 }).toEqual([
-        expect.objectContaining({
-          type: 'Normal',
-          source: expect.objectContaining({ component: 'kruise-daemon-imagepuller', host: node }),
-          message: expect.stringMatching(/^Image nginx:1\.20, ecalpsedTime /),
-        }),
-      ]);
+      await expect
+        .poll(() => nodeImageEvents(node, 'PullImageSucceed'), { timeout: 20_000 })
+        .toEqual([
+          expect.objectContaining({
+            type: 'Normal',
+            source: expect.objectContaining({ component: 'kruise-daemon-imagepuller', host: node }),
+            message: expect.stringMatching(/^Image nginx:1\.20, ecalpsedTime /),
+          }),
+        ]);
     }
   });
 
   it('a failing pull backs off between attempts and ends Failed with PullImageFailed on the owner and the NodeImage', async () => {
     t.sim.setFaults({ failPullImages: ['nginx:broken*'] });
     const node = nodes()[1]!;
-    await setTags(node, 'nginx', [tagSpec('1.20'), tagSpec('broken-1', { pullPolicy: { timeoutSeconds: 30, backoffLimit: 2, ttlSecondsAfterFinished: 600 } })]);
-    await expect.poll(() => tagStatus(node, 'nginx', 'broken-1'), { timeout: 60_000, interval: 500 }).toMatchObject({
-      phase: 'Failed',
-      message: expect.stringMatching(/not found/),
-    });
+    await setTags(node, 'nginx', [
+      tagSpec('1.20'),
+      tagSpec('broken-1', {
+        pullPolicy: { timeoutSeconds: 30, backoffLimit: 2, ttlSecondsAfterFinished: 600 },
+      }),
+    ]);
+    await expect
+      .poll(() => tagStatus(node, 'nginx', 'broken-1'), { timeout: 60_000, interval: 500 })
+      .toMatchObject({
+        phase: 'Failed',
+        message: expect.stringMatching(/not found/),
+      });
     const st = (await tagStatus(node, 'nginx', 'broken-1'))!;
     // three attempts with 1 s and 2 s of backoff between them
     expect(Date.parse(st.completionTime!) - Date.parse(st.startTime!)).toBeGreaterThanOrEqual(2900);
     const ni = await t.client.get<NodeImage>({ ...NI, name: node });
     expect(ni.status).toMatchObject({ desired: 2, succeeded: 1, failed: 1 });
-    await expect.poll(() => nodeImageEvents(node, 'PullImageFailed'), { timeout: 20_000 }).toEqual([
-      expect.objectContaining({ type: 'Warning', message: expect.stringMatching(/^Image nginx:broken-1 .*not found/) }),
-    ]);
-    const onOwner = (await t.client.list<CoreEvent & KubeObject>({ apiVersion: 'v1', kind: 'Event', namespace: 'default' })).items.filter(
-      (e) => e.involvedObject.kind === 'CloneSet' && e.involvedObject.name === owner.name && e.reason === 'PullImageFailed',
+    await expect
+      .poll(() => nodeImageEvents(node, 'PullImageFailed'), { timeout: 20_000 })
+      .toEqual([
+        expect.objectContaining({
+          type: 'Warning',
+          message: expect.stringMatching(/^Image nginx:broken-1 .*not found/),
+        }),
+      ]);
+    const onOwner = (
+      await t.client.list<CoreEvent & KubeObject>({ apiVersion: 'v1', kind: 'Event', namespace: 'default' })
+    ).items.filter(
+      (e) =>
+        e.involvedObject.kind === 'CloneSet' &&
+        e.involvedObject.name === owner.name &&
+        e.reason === 'PullImageFailed',
     );
     expect(onOwner.length).toBeGreaterThan(0);
   });
@@ -134,12 +177,16 @@ describe('image puller agent', () => {
     t.sim.timings.imagePullMs = 6000;
     const node = nodes()[2]!;
     await setTags(node, 'nginx', [tagSpec('1.20'), tagSpec('1.21'), tagSpec('1.22')]);
-    await expect.poll(async () => (await tagStatus(node, 'nginx', '1.21'))?.phase, { timeout: 30_000, interval: 200 }).toBe('Pulling');
+    await expect
+      .poll(async () => (await tagStatus(node, 'nginx', '1.21'))?.phase, { timeout: 30_000, interval: 200 })
+      .toBe('Pulling');
     t.agent(node).killNow();
     t.sim.timings.imagePullMs = 1000;
     await t.startAgent(node, 'b');
     for (const tag of ['1.20', '1.21', '1.22']) {
-      await expect.poll(async () => (await tagStatus(node, 'nginx', tag))?.phase, { timeout: 60_000, interval: 500 }).toBe('Succeeded');
+      await expect
+        .poll(async () => (await tagStatus(node, 'nginx', tag))?.phase, { timeout: 60_000, interval: 500 })
+        .toBe('Succeeded');
     }
     const ni = await t.client.get<NodeImage>({ ...NI, name: node });
     expect(ni.status).toMatchObject({ desired: 3, succeeded: 3, failed: 0 });

@@ -7,7 +7,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMAGE_PULL_JOB_API_VERSION } from '@regatta/api';
 import type { KubeObject } from '@regatta/kube';
-import { alive, freePorts, ManagedProcess, natsConfig, startNatsServer, waitFor } from '@regatta/local-cluster';
+import {
+  alive,
+  freePorts,
+  ManagedProcess,
+  natsConfig,
+  startNatsServer,
+  waitFor,
+} from '@regatta/local-cluster';
 import { createNamespace } from '@regatta/testing';
 import { IMAGEPULL_SCOPE_LABEL, useImagePullController } from './testing/private-nodes.js';
 
@@ -56,8 +63,9 @@ const t = useImagePullController({
 
 const JOB = { apiVersion: IMAGE_PULL_JOB_API_VERSION, kind: 'ImagePullJob' };
 const phaseOn = async (node: string, tag: string) =>
-  (await t.client.get<NodeImage>({ apiVersion: 'apps.kruise.io/v1beta1', kind: 'NodeImage', name: node })).status
-    ?.imageStatuses?.['nginx']?.tags.find((x) => x.tag === tag)?.phase;
+  (
+    await t.client.get<NodeImage>({ apiVersion: 'apps.kruise.io/v1beta1', kind: 'NodeImage', name: node })
+  ).status?.imageStatuses?.['nginx']?.tags.find((x) => x.tag === tag)?.phase;
 
 describe('nats-server killed mid-pull', () => {
   it('the job completes with succeeded 3, failed 0, and each node pulled the image once', async () => {
@@ -66,7 +74,12 @@ describe('nats-server killed mid-pull', () => {
     await t.client.create({
       ...JOB,
       metadata: { namespace: ns, name: 'warm' },
-      spec: { image: `nginx:${tag}`, selector: { names: t.nodes() }, parallelism: 3, completionPolicy: { type: 'Always' } },
+      spec: {
+        image: `nginx:${tag}`,
+        selector: { names: t.nodes() },
+        parallelism: 3,
+        completionPolicy: { type: 'Always' },
+      },
     });
     // every node pulling
     for (const node of t.nodes())
@@ -89,18 +102,22 @@ describe('nats-server killed mid-pull', () => {
     await expect
       .poll(
         async () => {
-          const events = (await t.client.list<CoreEvent>({ apiVersion: 'v1', kind: 'Event', namespace: 'default' })).items;
-          return t.nodes().map((node) =>
-            events
-              .filter(
-                (e) =>
-                  e.involvedObject.kind === 'NodeImage' &&
-                  e.involvedObject.name === node &&
-                  e.reason === 'PullImageSucceed' &&
-                  e.message.includes(`nginx:${tag}`),
-              )
-              .reduce((n, e) => n + (e.count ?? 1), 0),
-          );
+          const events = (
+            await t.client.list<CoreEvent>({ apiVersion: 'v1', kind: 'Event', namespace: 'default' })
+          ).items;
+          return t
+            .nodes()
+            .map((node) =>
+              events
+                .filter(
+                  (e) =>
+                    e.involvedObject.kind === 'NodeImage' &&
+                    e.involvedObject.name === node &&
+                    e.reason === 'PullImageSucceed' &&
+                    e.message.includes(`nginx:${tag}`),
+                )
+                .reduce((n, e) => n + (e.count ?? 1), 0),
+            );
         },
         { timeout: 20_000 },
       )

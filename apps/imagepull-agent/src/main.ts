@@ -1,7 +1,8 @@
-// The node agent of image pre-warming (OpenKruise's kruise-daemon image puller): one per node, started with its node
-// name and the node's CRI socket. It reads only its own NodeImage, from the bus (no API watch), and writes its status.
+// The node agent (OpenKruise's kruise-daemon): one per node, started with its node name and the node's CRI socket.
+// Its duties: image pulls (only its own NodeImage, from the bus) and container recreation (its node's
+// ContainerRecreateRequests, from the bus); no API watch. `--duties` switches them.
 import { parseArgs } from 'node:util';
-import { runNodeAgent } from '@regatta/image-puller';
+import { parseDuties, runNodeAgent } from '@regatta/image-puller';
 import { nodeAgentInboxPrefix } from '@regatta/runtime';
 
 const { values } = parseArgs({
@@ -9,6 +10,8 @@ const { values } = parseArgs({
     node: { type: 'string' },
     'cri-socket': { type: 'string' },
     'max-workers-for-pull-image': { type: 'string', default: '-1' },
+    // imagepull,containerrecreate (default: all): the chart's nodeAgent.duties
+    duties: { type: 'string' },
   },
 });
 const nodeName = values.node ?? process.env['NODE_NAME'];
@@ -25,4 +28,11 @@ if (!nodeName || !criSocket || !Number.isInteger(maxWorkers)) {
 if (process.env['NATS_TOKEN_FILE'] && !process.env['NATS_INBOX_PREFIX']) {
   process.env['NATS_INBOX_PREFIX'] = nodeAgentInboxPrefix(nodeName);
 }
-await runNodeAgent({ nodeName, criSocket, maxWorkers });
+let duties;
+try {
+  duties = parseDuties(values.duties ?? process.env['REGATTA_NODE_AGENT_DUTIES']);
+} catch (err) {
+  process.stderr.write(`${(err as Error).message}\n`);
+  process.exit(2);
+}
+await runNodeAgent({ nodeName, criSocket, maxWorkers, duties });

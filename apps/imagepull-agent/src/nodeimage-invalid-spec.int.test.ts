@@ -43,7 +43,10 @@ const tag = (name: string, extra: Record<string, unknown> = {}) => ({
 });
 
 /** Replaces the NodeImage's images (the agent may write the status meanwhile: retried on conflict). */
-async function setImages(node: string, images: Record<string, { tags: Record<string, unknown>[] }>): Promise<number> {
+async function setImages(
+  node: string,
+  images: Record<string, { tags: Record<string, unknown>[] }>,
+): Promise<number> {
   for (let i = 0; ; i++) {
     const cur = await t.client.get<NodeImage>({ ...NI, name: node });
     try {
@@ -68,12 +71,21 @@ async function acted(node: string): Promise<string[]> {
   const found = Object.entries(ni.status?.imageStatuses ?? {}).flatMap(([image, st]) =>
     st.tags.map((s) => `status ${image}:${s.tag} ${s.phase}`),
   );
-  const n = await t.client.get<{ status?: { images?: { names: string[] }[] } } & KubeObject>({ apiVersion: 'v1', kind: 'Node', name: node });
+  const n = await t.client.get<{ status?: { images?: { names: string[] }[] } } & KubeObject>({
+    apiVersion: 'v1',
+    kind: 'Node',
+    name: node,
+  });
   for (const name of n.status?.images?.flatMap((i) => i.names) ?? [])
     if (/\/(busybox|nginx):/.test(name)) found.push(`pulled ${name}`);
-  const events = (await t.client.list<CoreEvent>({ apiVersion: 'v1', kind: 'Event', namespace: 'default' })).items;
+  const events = (await t.client.list<CoreEvent>({ apiVersion: 'v1', kind: 'Event', namespace: 'default' }))
+    .items;
   for (const e of events)
-    if (e.involvedObject.kind === 'NodeImage' && e.involvedObject.name === node && e.reason.startsWith('PullImage'))
+    if (
+      e.involvedObject.kind === 'NodeImage' &&
+      e.involvedObject.name === node &&
+      e.reason.startsWith('PullImage')
+    )
       found.push(`event ${e.reason}`);
   return found;
 }
@@ -83,8 +95,14 @@ describe('image puller agent: a NodeImage that fails the NodeImage rules', () =>
     const node = t.nodes()[0]!;
     // generation after generation: a duplicated tag (next to a valid image), then a negative version
     const invalid = [
-      { images: { busybox: { tags: [tag('1.37'), tag('1.37')] }, nginx: { tags: [tag('1.20')] } }, field: /^spec\.images\[busybox\]\.tags\[1\]\.tag: .*duplicated tag 1\.37/ },
-      { images: { busybox: { tags: [tag('1.37', { version: -1 })] }, nginx: { tags: [tag('1.20')] } }, field: /^spec\.images\[busybox\]\.tags\[0\]\.version: / },
+      {
+        images: { busybox: { tags: [tag('1.37'), tag('1.37')] }, nginx: { tags: [tag('1.20')] } },
+        field: /^spec\.images\[busybox\]\.tags\[1\]\.tag: .*duplicated tag 1\.37/,
+      },
+      {
+        images: { busybox: { tags: [tag('1.37', { version: -1 })] }, nginx: { tags: [tag('1.20')] } },
+        field: /^spec\.images\[busybox\]\.tags\[0\]\.version: /,
+      },
     ];
     const generations: number[] = [];
     for (const bad of invalid) {
@@ -92,7 +110,11 @@ describe('image puller agent: a NodeImage that fails the NodeImage rules', () =>
       generations.push(generation);
       // the agent has looked at this generation once it logged it; a pull would show first otherwise
       await expect
-        .poll(async () => refusals(node).some((l) => l.generation === generation) || (await acted(node)).length > 0, POLL)
+        .poll(
+          async () =>
+            refusals(node).some((l) => l.generation === generation) || (await acted(node)).length > 0,
+          POLL,
+        )
         .toBe(true);
       expect(await acted(node)).toEqual([]);
       expect(refusals(node).filter((l) => l.generation === generation)).toEqual([

@@ -88,7 +88,12 @@ export async function sandboxUp(
   const nodeNames = Array.from({ length: o.nodes }, (_, i) => `node${i + 1}`);
   // image pre-warming: one node agent per node, each with a bus user that reads only its node's NodeImage; a real
   // node's agent pulls through its containerd's CRI
-  const nodeAgents = selection.controllers.includes('imagepull') && appEntry(NODE_AGENT_APP) !== undefined;
+  // and their recreate duty with the containerrecreaterequest controller
+  const agentDuties = [
+    ...(selection.controllers.includes('imagepull') ? ['imagepull'] : []),
+    ...(selection.controllers.includes('containerrecreaterequest') ? ['containerrecreate'] : []),
+  ];
+  const nodeAgents = agentDuties.length > 0 && appEntry(NODE_AGENT_APP) !== undefined;
   const cluster = await LocalCluster.start({
     dir: o.dir,
     jaeger,
@@ -189,6 +194,7 @@ export async function sandboxUp(
         const s = await start(`${NODE_AGENT_APP}-${node}`, entry, [], undefined, {
           NODE_NAME: node,
           CRI_SOCKET: criSocket,
+          REGATTA_NODE_AGENT_DUTIES: agentDuties.join(','),
           ...(creds
             ? { NATS_USER: creds.user, NATS_PASSWORD: creds.password, NATS_INBOX_PREFIX: creds.inboxPrefix }
             : {}),

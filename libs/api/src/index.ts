@@ -455,6 +455,7 @@ export * from './imagepulljob/index.js';
 // AdvancedCronJob (and the batch/v1 Job fields it creates)
 export * from './advancedcronjob/index.js';
 export * from './nodeimage/index.js';
+export * from './containerrecreaterequest/index.js';
 
 // BroadcastJob
 export * from './broadcastjob/index.js';

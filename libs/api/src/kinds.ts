@@ -9,6 +9,7 @@ import type { BroadcastJob } from './broadcastjob/types.js';
 import type { AdvancedCronJob } from './advancedcronjob/types.js';
 import type { Job } from './advancedcronjob/job-types.js';
 import type { CloneSet } from './cloneset/types.js';
+import type { ContainerRecreateRequest } from './containerrecreaterequest/types.js';
 import type { Pod } from './core/pod-types.js';
 import type { DaemonSet } from './daemonset/types.js';
 import type { ImagePullJob } from './imagepulljob/types.js';
@@ -43,6 +44,7 @@ export const KINDS = {
   broadcastjobs: kind<BroadcastJob>()(T.broadcastjobs),
   advancedcronjobs: kind<AdvancedCronJob>()(T.advancedcronjobs),
   jobs: kind<Job>()(T.jobs),
+  containerrecreaterequests: kind<ContainerRecreateRequest>()(T.containerrecreaterequests),
 } as const satisfies Record<string, Kind<KubeObject>>;
 
 /**

@@ -70,21 +70,32 @@ export class CriImageClient {
   }
 
   private call<T>(method: string, fn: string, req: unknown, o: CallOptions): Promise<T> {
-    // cast through unknown: grpc-js builds the service's methods at run time from the proto; they are looked up by name
-    const unary = (this.client as unknown as Record<string, Unary>)[fn]!.bind(this.client);
-    return new Promise<T>((resolve, reject) => {
-      if (o.signal?.aborted) {
-        reject(new CriCallError(method, grpc.status.CANCELLED, 'cancelled before the call'));
-        return;
-      }
-      const opts: grpc.CallOptions = o.timeoutMs !== undefined ? { deadline: Date.now() + o.timeoutMs } : {};
-      const onAbort = () => call.cancel();
-      const call = unary(req, new grpc.Metadata(), opts, (err, res) => {
-        o.signal?.removeEventListener('abort', onAbort);
-        if (err) reject(new CriCallError(method, err.code, err.details, { cause: err }));
-        else resolve(res as T);
-      });
-      o.signal?.addEventListener('abort', onAbort, { once: true });
-    });
+    return unaryCall<T>(this.client, method, fn, req, o);
   }
+}
+
+/** One unary call of a grpc-js client built from the proto, by its method name, with deadline and abort. */
+export function unaryCall<T>(
+  client: grpc.Client,
+  method: string,
+  fn: string,
+  req: unknown,
+  o: CallOptions,
+): Promise<T> {
+  // cast through unknown: grpc-js builds the service's methods at run time from the proto; they are looked up by name
+  const unary = (client as unknown as Record<string, Unary>)[fn]!.bind(client);
+  return new Promise<T>((resolve, reject) => {
+    if (o.signal?.aborted) {
+      reject(new CriCallError(method, grpc.status.CANCELLED, 'cancelled before the call'));
+      return;
+    }
+    const opts: grpc.CallOptions = o.timeoutMs !== undefined ? { deadline: Date.now() + o.timeoutMs } : {};
+    const onAbort = () => call.cancel();
+    const call = unary(req, new grpc.Metadata(), opts, (err, res) => {
+      o.signal?.removeEventListener('abort', onAbort);
+      if (err) reject(new CriCallError(method, err.code, err.details, { cause: err }));
+      else resolve(res as T);
+    });
+    o.signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }

@@ -9,7 +9,14 @@
 import type { Tracer } from '@opentelemetry/api';
 import { ObjectWatch, registerKinds, type Bus } from '@regatta/bus';
 import { ImagePullError } from '@regatta/imagepull';
-import { EventRecorder, isConflict, isNotFound, SpecGuard, type KubeClient, type KubeObject } from '@regatta/kube';
+import {
+  EventRecorder,
+  isConflict,
+  isNotFound,
+  SpecGuard,
+  type KubeClient,
+  type KubeObject,
+} from '@regatta/kube';
 import { credentialsFor, type SecretData } from './credentials.js';
 import { agentInstance, EVENT_COMPONENT, NODEIMAGE_KIND, REGISTRATION_CONTROLLER } from './kinds.js';
 import { ImagePuller } from './puller.js';
@@ -54,7 +61,7 @@ export class NodeImageAgent {
   private readonly recorder: EventRecorder;
   private readonly status: StatusUpdater;
   /** The NodeImage of the running sync (written to when the bus copy is gone meanwhile). */
-  private target: NodeImage & KubeObject | undefined;
+  private target: (NodeImage & KubeObject) | undefined;
   private failures = 0;
   private readonly backoffCapJitter = Math.random();
   private timer: NodeJS.Timeout | undefined;
@@ -108,23 +115,33 @@ export class NodeImageAgent {
       node: o.nodeName,
       ...(o.tracer ? { tracer: o.tracer } : {}),
     });
-    this.status = new StatusUpdater({ write: (st) => this.writeStatus(st), ...(o.clock ? { clock: o.clock } : {}) });
-    this.watch = new ObjectWatch(o.bus, NODEIMAGE_KIND, undefined, o.nodeName, (obj, old) => {
-      // like the informer's handler: new objects and spec changes (status echoes of our own writes are not); a
-      // NodeImage gone or being deleted stops the pulls at once
-      if (obj && !obj.metadata.deletionTimestamp && old && sameJson(old.spec, obj.spec)) return;
-      o.log.debug({ resourceVersion: obj?.metadata.resourceVersion }, 'NodeImage spec changed');
-      this.specChangedAt = Date.now();
-      this.schedule(0);
-    }, {
-      onError: (err) => o.log.warn({ err }, 'NodeImage watch interrupted'),
-      // the pulls go on from the NodeImage as last read (docs/adr/0068)
-      onSetAside: (e) =>
-        o.log.error(
-          { bucket: e.bucket, key: e.key, revision: e.revision, reason: e.reason, err: e.error },
-          'the NodeImage on the bus cannot be read and is set aside; pulling from the last one read until the watcher writes it again',
-        ),
+    this.status = new StatusUpdater({
+      write: (st) => this.writeStatus(st),
+      ...(o.clock ? { clock: o.clock } : {}),
     });
+    this.watch = new ObjectWatch(
+      o.bus,
+      NODEIMAGE_KIND,
+      undefined,
+      o.nodeName,
+      (obj, old) => {
+        // like the informer's handler: new objects and spec changes (status echoes of our own writes are not); a
+        // NodeImage gone or being deleted stops the pulls at once
+        if (obj && !obj.metadata.deletionTimestamp && old && sameJson(old.spec, obj.spec)) return;
+        o.log.debug({ resourceVersion: obj?.metadata.resourceVersion }, 'NodeImage spec changed');
+        this.specChangedAt = Date.now();
+        this.schedule(0);
+      },
+      {
+        onError: (err) => o.log.warn({ err }, 'NodeImage watch interrupted'),
+        // the pulls go on from the NodeImage as last read (docs/adr/0068)
+        onSetAside: (e) =>
+          o.log.error(
+            { bucket: e.bucket, key: e.key, revision: e.revision, reason: e.reason, err: e.error },
+            'the NodeImage on the bus cannot be read and is set aside; pulling from the last one read until the watcher writes it again',
+          ),
+      },
+    );
   }
 
   get hasSynced(): boolean {
@@ -270,7 +287,10 @@ export class NodeImageAgent {
     if (!ni) return;
     // the spec changed to one that fails the rules since the sync began: that status is not for it
     if (this.invalid(ni))
-      throw new ImagePullError(INVALID_NODEIMAGE_WRITE, `NodeImage ${this.o.nodeName} fails the NodeImage rules; status not written`);
+      throw new ImagePullError(
+        INVALID_NODEIMAGE_WRITE,
+        `NodeImage ${this.o.nodeName} fails the NodeImage rules; status not written`,
+      );
     await this.o.client.updateStatus({
       ...ni,
       apiVersion: `${NODEIMAGE_KIND.group}/${NODEIMAGE_KIND.version}`,

@@ -7,7 +7,11 @@ describe('pullSettings (imagepuller_worker.go Run)', () => {
     ['backoffLimit 0 → one attempt', { backoffLimit: 0 }, { attempts: 1, timeoutMs: 600_000 }],
     ['negative backoffLimit → default 3', { backoffLimit: -1 }, { attempts: 4, timeoutMs: 600_000 }],
     ['timeout 50 s, backoff 2', { timeoutSeconds: 50, backoffLimit: 2 }, { attempts: 3, timeoutMs: 50_000 }],
-    ['deadline from the start', { activeDeadlineSeconds: 30 }, { attempts: 4, timeoutMs: 600_000, deadline: 1000 + 30_000 }],
+    [
+      'deadline from the start',
+      { activeDeadlineSeconds: 30 },
+      { attempts: 4, timeoutMs: 600_000, deadline: 1000 + 30_000 },
+    ],
   ])('%s', (_n, policy, want) => {
     expect(pullSettings(policy, 1000)).toEqual(want);
   });
@@ -17,7 +21,12 @@ describe('attemptTimeout', () => {
   it.each([
     ['no deadline: the timeout', { attempts: 1, timeoutMs: 600_000 }, 5, 600_000],
     ['deadline further than the timeout', { attempts: 1, timeoutMs: 10_000, deadline: 100_000 }, 0, 10_000],
-    ['deadline nearer than the timeout', { attempts: 1, timeoutMs: 10_000, deadline: 100_000 }, 95_000, 5_000],
+    [
+      'deadline nearer than the timeout',
+      { attempts: 1, timeoutMs: 10_000, deadline: 100_000 },
+      95_000,
+      5_000,
+    ],
     ['deadline reached', { attempts: 1, timeoutMs: 10_000, deadline: 100_000 }, 100_000, 'exceeded'],
     ['deadline passed', { attempts: 1, timeoutMs: 10_000, deadline: 100_000 }, 200_000, 'exceeded'],
   ])('%s', (_n, s, now, want) => {

@@ -20,7 +20,10 @@ describe('registryOf', () => {
 describe('credentialsFor', () => {
   it('entries of the image registry, in secret order; auth decoded when no username/password', () => {
     const secrets = [
-      dockerconfig({ 'https://index.docker.io/v1/': { username: 'u1', password: 'p1' }, 'quay.io': { username: 'q', password: 'q' } }),
+      dockerconfig({
+        'https://index.docker.io/v1/': { username: 'u1', password: 'p1' },
+        'quay.io': { username: 'q', password: 'q' },
+      }),
       dockerconfig({ 'docker.io': { auth: b64('u2:p:2') } }),
       { type: 'Opaque', data: { other: 'eA==' } },
       { type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': b64('not json') } },
@@ -29,7 +32,9 @@ describe('credentialsFor', () => {
       { username: 'u1', password: 'p1', serverAddress: 'https://index.docker.io/v1/' },
       { username: 'u2', password: 'p:2', serverAddress: 'docker.io' },
     ]);
-    expect(credentialsFor('quay.io/app', secrets)).toEqual([{ username: 'q', password: 'q', serverAddress: 'quay.io' }]);
+    expect(credentialsFor('quay.io/app', secrets)).toEqual([
+      { username: 'q', password: 'q', serverAddress: 'quay.io' },
+    ]);
     expect(credentialsFor('ghcr.io/x', secrets)).toEqual([]);
   });
 });

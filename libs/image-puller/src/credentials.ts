@@ -22,7 +22,9 @@ export function registryOf(image: string): string {
   const slash = image.indexOf('/');
   if (slash < 0) return DOCKER_HUB;
   const first = image.slice(0, slash);
-  return first.includes('.') || first.includes(':') || first === 'localhost' ? normalizeRegistry(first) : DOCKER_HUB;
+  return first.includes('.') || first.includes(':') || first === 'localhost'
+    ? normalizeRegistry(first)
+    : DOCKER_HUB;
 }
 
 /** `https://index.docker.io/v1/` → docker.io; scheme and path dropped. */
@@ -38,10 +40,13 @@ function decode(b64: string): string {
 function entriesOf(secret: SecretData): Record<string, DockerEntry> {
   try {
     if (secret.data?.['.dockerconfigjson']) {
-      const cfg = JSON.parse(decode(secret.data['.dockerconfigjson'])) as { auths?: Record<string, DockerEntry> };
+      const cfg = JSON.parse(decode(secret.data['.dockerconfigjson'])) as {
+        auths?: Record<string, DockerEntry>;
+      };
       return cfg.auths ?? {};
     }
-    if (secret.data?.['.dockercfg']) return JSON.parse(decode(secret.data['.dockercfg'])) as Record<string, DockerEntry>;
+    if (secret.data?.['.dockercfg'])
+      return JSON.parse(decode(secret.data['.dockercfg'])) as Record<string, DockerEntry>;
   } catch {
     // a malformed secret gives no credentials, as upstream skips it
   }

@@ -24,11 +24,28 @@ export {
   STATUS_WRITE_QPS,
   type WriteDecision,
 } from './rate-limit.js';
-export { CriImageRuntime, PULLING_IMAGE_BY_ANNOTATION, type ImageRuntime, type PullRequest } from './runtime.js';
+export {
+  CriImageRuntime,
+  PULLING_IMAGE_BY_ANNOTATION,
+  type ImageRuntime,
+  type PullRequest,
+} from './runtime.js';
 export { isPulling, nodeImageStatus } from './status.js';
-export { StatusUpdater, systemClock, type StatusUpdaterOptions, type UpdaterClock } from './status-updater.js';
+export {
+  StatusUpdater,
+  systemClock,
+  type StatusUpdaterOptions,
+  type UpdaterClock,
+} from './status-updater.js';
 export { planTags, type TagPlan } from './tag-plan.js';
 export type * from './types.js';
 export { imageRef } from './types.js';
-export { formatElapsed, PULL_IMAGE_FAILED, PULL_IMAGE_SUCCEED, PullWorker, type PullEventSink, type WorkerContext } from './worker.js';
-export { runNodeAgent, type NodeAgentArgs } from './program.js';
+export {
+  formatElapsed,
+  PULL_IMAGE_FAILED,
+  PULL_IMAGE_SUCCEED,
+  PullWorker,
+  type PullEventSink,
+  type WorkerContext,
+} from './worker.js';
+export { parseDuties, runNodeAgent, type NodeAgentArgs, type NodeAgentDuties } from './program.js';

@@ -3,8 +3,18 @@ import { checkRuntime, RUNTIME_CHECK_TIMEOUT_MS } from './program.js';
 
 describe('checkRuntime', () => {
   it.each([
-    ['a runtime that answers', async () => ({ imageFilesystems: [], containerFilesystems: [] }), true, 'info'],
-    ['a runtime that does not answer (not fatal)', () => Promise.reject(new Error('connect ENOENT')), false, 'warn'],
+    [
+      'a runtime that answers',
+      async () => ({ imageFilesystems: [], containerFilesystems: [] }),
+      true,
+      'info',
+    ],
+    [
+      'a runtime that does not answer (not fatal)',
+      () => Promise.reject(new Error('connect ENOENT')),
+      false,
+      'warn',
+    ],
   ])('%s', async (_name, answer, ok, level) => {
     const asked: unknown[] = [];
     const logged: string[] = [];

@@ -1,11 +1,16 @@
 // The node agent as a program: logger, bus (its own credentials), API client, the node's CRI socket, probes;
-// runs until SIGTERM/SIGINT. The app (apps/imagepull-agent) only parses its command line.
-import { connectBus } from '@regatta/bus';
-import { CriImageClient } from '@regatta/cri';
+// runs until SIGTERM/SIGINT. Its duties, each switchable: image pulls (its NodeImage) and container recreation (its
+// node's ContainerRecreateRequests, libs/containerrecreaterequest). The app (apps/imagepull-agent) only parses its
+// command line.
+import { connectBus, registerKinds, type KindRef } from '@regatta/bus';
+import { KINDS } from '@regatta/api';
+import { RecreateDuty } from '@regatta/containerrecreaterequest';
+import { CriImageClient, CriRuntimeClient } from '@regatta/cri';
 import { KubeClient } from '@regatta/kube';
 import { ProbeServer, readProcessConfig } from '@regatta/runtime';
 import { createLogger, startTracing } from '@regatta/telemetry';
 import { NodeImageAgent } from './agent.js';
+import { agentInstance, NODEIMAGE_KIND, REGISTRATION_CONTROLLER } from './kinds.js';
 import { CriImageRuntime } from './runtime.js';
 
 export interface NodeAgentArgs {
@@ -14,6 +19,30 @@ export interface NodeAgentArgs {
   criSocket: string;
   /** `--max-workers-for-pull-image`; ≤ 0 unlimited. */
   maxWorkers: number;
+  /** The duties this agent runs (default: all). */
+  duties?: Partial<NodeAgentDuties>;
+}
+
+/** What a node agent does; each can be switched off (`--duties`). */
+export interface NodeAgentDuties {
+  /** NodeImage pulls through the CRI ImageService. */
+  imagePull: boolean;
+  /** ContainerRecreateRequests through the CRI RuntimeService. */
+  containerRecreate: boolean;
+}
+
+/** `--duties imagepull,containerrecreate` (default: all). Unknown names are an error. */
+export function parseDuties(value: string | undefined): NodeAgentDuties {
+  if (value === undefined || value === '' || value === 'all')
+    return { imagePull: true, containerRecreate: true };
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const known = ['imagepull', 'containerrecreate'];
+  const bad = names.filter((n) => !known.includes(n));
+  if (bad.length) throw new TypeError(`unknown duty ${bad.join(', ')}; known: ${known.join(', ')}`);
+  return { imagePull: names.includes('imagepull'), containerRecreate: names.includes('containerrecreate') };
 }
 
 export async function runNodeAgent(a: NodeAgentArgs, env: NodeJS.ProcessEnv = process.env): Promise<void> {
@@ -23,7 +52,9 @@ export async function runNodeAgent(a: NodeAgentArgs, env: NodeJS.ProcessEnv = pr
   const client = KubeClient.fromDefault({ fieldManager: program, userAgent: `${program}/${a.nodeName}` });
   const tracing = await startTracing({ serviceName: program, logger: log });
   const bus = await connectBus({ name: `${program}/${a.nodeName}` });
+  const duties = { imagePull: true, containerRecreate: true, ...a.duties };
   const cri = new CriImageClient(a.criSocket);
+  const criRuntime = new CriRuntimeClient(a.criSocket);
   const agent = new NodeImageAgent({
     nodeName: a.nodeName,
     bus,
@@ -32,14 +63,31 @@ export async function runNodeAgent(a: NodeAgentArgs, env: NodeJS.ProcessEnv = pr
     maxWorkers: a.maxWorkers,
     log,
     tracer: tracing.tracer,
+    register: false, // the program announces every duty's kinds under its one registration key
+  });
+  const recreate = duties.containerRecreate
+    ? new RecreateDuty({ nodeName: a.nodeName, bus, client, cri: criRuntime, log, tracer: tracing.tracer })
+    : undefined;
+  const kinds: KindRef[] = [
+    ...(duties.imagePull ? [NODEIMAGE_KIND] : []),
+    ...(recreate ? [KINDS.containerrecreaterequests] : []),
+  ];
+  const registration = registerKinds(bus, REGISTRATION_CONTROLLER, agentInstance(a.nodeName), kinds, {
+    onError: (err) => log.debug({ err }, 'registration not written yet'),
   });
   const probes = new ProbeServer({ ...config.health, logger: log });
   probes.addReadyzCheck('bus', () => {
     if (bus.nc.isClosed()) throw new Error('NATS connection closed');
   });
-  probes.addReadyzCheck('nodeimage-synced', () => {
-    if (!agent.hasSynced) throw new Error('the NodeImage has not been read from the bus yet');
-  });
+  if (duties.imagePull)
+    probes.addReadyzCheck('nodeimage-synced', () => {
+      if (!agent.hasSynced) throw new Error('the NodeImage has not been read from the bus yet');
+    });
+  if (recreate)
+    probes.addReadyzCheck('containerrecreaterequests-synced', () => {
+      if (!recreate.hasSynced)
+        throw new Error('the ContainerRecreateRequests have not been read from the bus yet');
+    });
   const ac = new AbortController();
   const serving = probes.start(ac.signal);
   await probes.listening();
@@ -52,9 +100,9 @@ export async function runNodeAgent(a: NodeAgentArgs, env: NodeJS.ProcessEnv = pr
     await checkRuntime(cri, log);
     // a stop signal may come while the agent still waits for its NodeImage (the bucket not there yet): the stop
     // below ends that wait
-    started = agent.start().then(() => true);
+    started = Promise.all([duties.imagePull ? agent.start() : undefined, recreate?.start()]).then(() => true);
     if (await Promise.race([started, stopped.then(() => false)])) {
-      log.info({ criSocket: a.criSocket, maxWorkers: a.maxWorkers }, 'image puller started');
+      log.info({ criSocket: a.criSocket, maxWorkers: a.maxWorkers, duties }, 'node agent started');
       await stopped;
     }
   } catch (err) {
@@ -62,11 +110,14 @@ export async function runNodeAgent(a: NodeAgentArgs, env: NodeJS.ProcessEnv = pr
     process.exitCode = 1;
   } finally {
     await agent.stop().catch((err: unknown) => log.warn({ err }, 'agent stop failed'));
+    await recreate?.stop().catch((err: unknown) => log.warn({ err }, 'recreate duty stop failed'));
+    await registration.stop().catch(() => undefined);
     // settled: either it won the race above (a failure was reported there) or the stop released it
     await started?.catch(() => false);
     ac.abort();
     await serving.catch(() => undefined);
     cri.close();
+    criRuntime.close();
     await bus.close();
     await tracing.shutdown();
   }

@@ -7,7 +7,13 @@ import { PullWorker } from './worker.js';
 
 const UID = '6f1c2a4e-9b3d-4c7a-8e21-0d5f3b9a7c10';
 const UID2 = '0a9b8c7d-6e5f-4a3b-9c2d-1e0f9a8b7c6d';
-const job = (uid: string, name = 'warm') => ({ apiVersion: 'apps.kruise.io/v1beta1', kind: 'ImagePullJob', namespace: 'ns', name, uid });
+const job = (uid: string, name = 'warm') => ({
+  apiVersion: 'apps.kruise.io/v1beta1',
+  kind: 'ImagePullJob',
+  namespace: 'ns',
+  name,
+  uid,
+});
 
 describe('jobTraceContext: a job trace id is its uid', () => {
   it.each([
@@ -34,14 +40,20 @@ describe('PullWorker span', () => {
     const exporter = new InMemorySpanExporter();
     const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
     const runtime = new MemoryRuntime(failPull ? [new Error('not found')] : []);
-    const w = new PullWorker('nginx', { tag: '1.20', version: 2, ownerReferences: [job(UID)], pullPolicy: { backoffLimit: 0 } }, undefined, [], {
-      runtime,
-      update: () => undefined,
-      events: () => undefined,
-      node: 'node1',
-      tracer: provider.getTracer('test'),
-      sleep: async () => undefined,
-    });
+    const w = new PullWorker(
+      'nginx',
+      { tag: '1.20', version: 2, ownerReferences: [job(UID)], pullPolicy: { backoffLimit: 0 } },
+      undefined,
+      [],
+      {
+        runtime,
+        update: () => undefined,
+        events: () => undefined,
+        node: 'node1',
+        tracer: provider.getTracer('test'),
+        sleep: async () => undefined,
+      },
+    );
     await w.done;
     return exporter.getFinishedSpans();
   }

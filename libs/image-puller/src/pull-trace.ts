@@ -3,7 +3,14 @@
 // opened by the job's uid, with no trace context written on the job; each pull is a child of the job's root span
 // (`imagepulljob`, emitted by the ImagePullJob controller with the span id the uid gives). A tag that several jobs own
 // is in the first job's trace, linked to the others'.
-import { ROOT_CONTEXT, trace, TraceFlags, type Context, type Link, type SpanContext } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  trace,
+  TraceFlags,
+  type Context,
+  type Link,
+  type SpanContext,
+} from '@opentelemetry/api';
 import { uidTraceIds } from '@regatta/telemetry';
 import type { ObjectReference } from './types.js';
 
@@ -32,4 +39,6 @@ export function pullSpanParent(owners: ObjectReference[] | undefined): { parent:
 
 /** The job references of a tag's owners, `namespace/name`, for the span's attributes. */
 export const ownerJobs = (owners: ObjectReference[] | undefined): string[] =>
-  (owners ?? []).filter((o) => o.kind === IMAGE_PULL_JOB_KIND).map((o) => `${o.namespace ?? ''}/${o.name ?? ''}`);
+  (owners ?? [])
+    .filter((o) => o.kind === IMAGE_PULL_JOB_KIND)
+    .map((o) => `${o.namespace ?? ''}/${o.name ?? ''}`);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { decideStatusWrite, reportSyncDelayMs, requeueAfterMs, sameJson, syncBackoffMs, TokenBucket } from './rate-limit.js';
+import {
+  decideStatusWrite,
+  reportSyncDelayMs,
+  requeueAfterMs,
+  sameJson,
+  syncBackoffMs,
+  TokenBucket,
+} from './rate-limit.js';
 
 describe('TokenBucket (0.5 QPS, burst 5)', () => {
   it('allows a burst of 5, then one every 2 s', () => {
@@ -9,7 +16,14 @@ describe('TokenBucket (0.5 QPS, burst 5)', () => {
     expect(b.allow(2000)).toBe(true);
     expect(b.allow(2000)).toBe(false);
     // a long quiet time refills only up to the burst
-    expect(Array.from({ length: 6 }, () => b.allow(1_000_000))).toEqual([true, true, true, true, true, false]);
+    expect(Array.from({ length: 6 }, () => b.allow(1_000_000))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      false,
+    ]);
   });
 });
 
@@ -23,7 +37,9 @@ describe('decideStatusWrite (statusUpdater.updateStatus)', () => {
   ])('%s', (_n, lastWritten, ago, burst, want) => {
     const now = 20 * 3600_000;
     const bucket = new TokenBucket(0.5, burst, now);
-    expect(decideStatusWrite({ status, lastWritten, lastWriteAt: now - ago, now, bucket, jitter: 0.99 })).toBe(want);
+    expect(
+      decideStatusWrite({ status, lastWritten, lastWriteAt: now - ago, now, bucket, jitter: 0.99 }),
+    ).toBe(want);
   });
 });
 
@@ -42,7 +58,9 @@ describe('requeue and backoff', () => {
     [30, 50_000],
   ])('sync failure %i → %i ms', (n, ms) => expect(syncBackoffMs(n)).toBe(ms));
   it('JSON equality ignores key order', () => {
-    expect(sameJson({ a: 1, b: { c: [1, { d: 2, e: 3 }] } }, { b: { c: [1, { e: 3, d: 2 }] }, a: 1 })).toBe(true);
+    expect(sameJson({ a: 1, b: { c: [1, { d: 2, e: 3 }] } }, { b: { c: [1, { e: 3, d: 2 }] }, a: 1 })).toBe(
+      true,
+    );
     expect(sameJson({ a: [1, 2] }, { a: [2, 1] })).toBe(false);
   });
 });

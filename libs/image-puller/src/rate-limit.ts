@@ -87,7 +87,12 @@ export const FINAL_REPORT_MIN_MS = 3000;
  * 3–5 s cadence; any other report (Waiting, Pulling, progress) on that cadence. The write still goes through the
  * token bucket, so a node never writes more than its burst and 0.5 per second.
  */
-export function reportSyncDelayMs(o: { final: boolean; specChangedAt: number; now: number; jitter: number }): number {
+export function reportSyncDelayMs(o: {
+  final: boolean;
+  specChangedAt: number;
+  now: number;
+  jitter: number;
+}): number {
   if (!o.final) return requeueAfterMs(true, o.jitter);
   return Math.max(0, o.specChangedAt + FINAL_REPORT_MIN_MS - o.now);
 }

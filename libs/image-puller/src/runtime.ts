@@ -36,7 +36,12 @@ export class CriImageRuntime implements ImageRuntime {
     const errors: Error[] = [];
     for (const auth of req.auths) {
       try {
-        await this.client.pullImage(ref, { auth, sandboxConfig, timeoutMs: deadline - Date.now(), signal: req.signal });
+        await this.client.pullImage(ref, {
+          auth,
+          sandboxConfig,
+          timeoutMs: deadline - Date.now(),
+          signal: req.signal,
+        });
         return;
       } catch (err) {
         if (req.signal.aborted) throw err;

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { StatusUpdater } from './status-updater.js';
 import type { NodeImageStatus } from './types.js';
 
-const st = (succeeded: number, pulling = 0): NodeImageStatus => ({ desired: 10, succeeded, pulling, failed: 0, waiting: 0 });
+const st = (succeeded: number, pulling = 0): NodeImageStatus => ({
+  desired: 10,
+  succeeded,
+  pulling,
+  failed: 0,
+  waiting: 0,
+});
 
 type Step =
   | { at: number; offer: NodeImageStatus; want: 'write' | 'unchanged' | 'limited'; pending?: NodeImageStatus }
@@ -50,7 +56,11 @@ describe('StatusUpdater (0.5 writes/s, burst 5, per node)', () => {
       'the same status again is not written',
       [
         { at: 0, offer: st(1), want: 'write' },
-        { at: 3000, offer: { failed: 0, waiting: 0, pulling: 0, succeeded: 1, desired: 10 }, want: 'unchanged' },
+        {
+          at: 3000,
+          offer: { failed: 0, waiting: 0, pulling: 0, succeeded: 1, desired: 10 },
+          want: 'unchanged',
+        },
       ],
       [st(1)],
     ],

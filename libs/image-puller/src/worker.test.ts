@@ -14,7 +14,8 @@ function run(tag: ImageTagSpec, runtime: ImageRuntime, o: { pool?: PullPool; clo
     runtime,
     ...(o.pool ? { pool: o.pool } : {}),
     update: (s) => statuses.push(s),
-    events: (ref, type, reason, message) => events.push({ ...(ref?.name ? { ref: ref.name } : {}), type, reason, message }),
+    events: (ref, type, reason, message) =>
+      events.push({ ...(ref?.name ? { ref: ref.name } : {}), type, reason, message }),
     now: () => clock.t,
     sleep: async (ms) => {
       sleeps.push(ms);
@@ -24,17 +25,30 @@ function run(tag: ImageTagSpec, runtime: ImageRuntime, o: { pool?: PullPool; clo
   return { w, statuses, events, sleeps, clock };
 }
 
-const owner = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'ImagePullJob', namespace: 'ns', name: 'job', uid: 'u1' };
+const owner = {
+  apiVersion: 'apps.kruise.io/v1beta1',
+  kind: 'ImagePullJob',
+  namespace: 'ns',
+  name: 'job',
+  uid: 'u1',
+};
 
 describe('PullWorker (imagepuller_worker.go pullWorker)', () => {
   it('Waiting → Pulling → Succeeded with imageID, progress 100 and PullImageSucceed on the NodeImage', async () => {
     const r = run({ tag: '1.20', version: 3 }, new MemoryRuntime());
     await r.w.done;
     expect(r.statuses.map((s) => s.phase)).toEqual(['Waiting', 'Pulling', 'Succeeded']);
-    expect(r.statuses[2]).toMatchObject({ tag: '1.20', version: 3, progress: 100, imageID: 'nginx@sha256:abc' });
+    expect(r.statuses[2]).toMatchObject({
+      tag: '1.20',
+      version: 3,
+      progress: 100,
+      imageID: 'nginx@sha256:abc',
+    });
     expect(r.statuses[2]!.completionTime).toBeDefined();
     expect(r.statuses[1]!.startTime).toBe(r.statuses[2]!.startTime);
-    expect(r.events).toEqual([{ type: 'Normal', reason: 'PullImageSucceed', message: 'Image nginx:1.20, ecalpsedTime 0ms' }]);
+    expect(r.events).toEqual([
+      { type: 'Normal', reason: 'PullImageSucceed', message: 'Image nginx:1.20, ecalpsedTime 0ms' },
+    ]);
   });
 
   it.each([
@@ -78,7 +92,10 @@ describe('PullWorker (imagepuller_worker.go pullWorker)', () => {
     const r = run({ tag: 'x', pullPolicy: { activeDeadlineSeconds: 1 } }, rt, { clock });
     await r.w.done;
     expect(rt.pulls.length).toBe(1);
-    expect(r.statuses.at(-1)).toMatchObject({ phase: 'Failed', message: 'pulling exceeds the activeDeadlineSeconds' });
+    expect(r.statuses.at(-1)).toMatchObject({
+      phase: 'Failed',
+      message: 'pulling exceeds the activeDeadlineSeconds',
+    });
   });
 
   it('each attempt is bounded by what is left of the deadline', async () => {
@@ -93,7 +110,9 @@ describe('PullWorker (imagepuller_worker.go pullWorker)', () => {
     let signal: AbortSignal | undefined;
     const rt = new MemoryRuntime([], (_ref, req) => {
       signal = req.signal;
-      return new Promise((_res, rej) => req.signal.addEventListener('abort', () => rej(new Error('aborted'))));
+      return new Promise((_res, rej) =>
+        req.signal.addEventListener('abort', () => rej(new Error('aborted'))),
+      );
     });
     const r = run({ tag: 'x' }, rt);
     await expect.poll(() => signal).toBeDefined();

@@ -13,7 +13,13 @@ import {
 import type { PullPool } from './pull-pool.js';
 import { ownerJobs, pullSpanParent } from './pull-trace.js';
 import type { ImageRuntime } from './runtime.js';
-import { imageRef, type ImageTagSpec, type ImageTagStatus, type ObjectReference, type SandboxConfig } from './types.js';
+import {
+  imageRef,
+  type ImageTagSpec,
+  type ImageTagStatus,
+  type ObjectReference,
+  type SandboxConfig,
+} from './types.js';
 
 export const PULL_IMAGE_SUCCEED = 'PullImageSucceed';
 export const PULL_IMAGE_FAILED = 'PullImageFailed';
@@ -117,7 +123,8 @@ export class PullWorker {
     } finally {
       const st = this.last;
       span.setAttribute('regatta.phase', this.active ? (st?.phase ?? '') : 'Stopped');
-      if (this.active && st?.phase === 'Failed') span.setStatus({ code: SpanStatusCode.ERROR, message: st.message ?? '' });
+      if (this.active && st?.phase === 'Failed')
+        span.setStatus({ code: SpanStatusCode.ERROR, message: st.message ?? '' });
       span.end();
     }
   }
@@ -169,15 +176,22 @@ export class PullWorker {
         if (!this.active) return;
       }
     }
-    this.report({ ...base, phase: 'Failed', message: lastError, completionTime: new Date(now()).toISOString() });
+    this.report({
+      ...base,
+      phase: 'Failed',
+      message: lastError,
+      completionTime: new Date(now()).toISOString(),
+    });
     const message = `Image ${this.image}:${this.tag.tag} ${lastError}`;
-    for (const owner of this.tag.ownerReferences ?? []) this.ctx.events(owner, 'Warning', PULL_IMAGE_FAILED, message);
+    for (const owner of this.tag.ownerReferences ?? [])
+      this.ctx.events(owner, 'Warning', PULL_IMAGE_FAILED, message);
     this.ctx.events(undefined, 'Warning', PULL_IMAGE_FAILED, message);
   }
 
   /** One attempt: nothing to do for a present image under IfNotPresent, else a pull limited to `timeoutMs`. */
   private async attempt(ref: string, timeoutMs: number): Promise<void> {
-    const present = (await this.ctx.runtime.imageId(ref, this.ac.signal).catch(() => undefined)) !== undefined;
+    const present =
+      (await this.ctx.runtime.imageId(ref, this.ac.signal).catch(() => undefined)) !== undefined;
     if (!needsPull(this.tag.imagePullPolicy, present)) return;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = AbortSignal.any([this.ac.signal, timeout]);

@@ -83,4 +83,6 @@ export const KIND_TABLE = {
   broadcastjobs: kruise('BroadcastJob', 'broadcastjobs', 'v1beta1', true),
   // v1beta1, the stored version OpenKruise's controller works on (v1alpha1 served with the same fields)
   advancedcronjobs: kruise('AdvancedCronJob', 'advancedcronjobs', 'v1beta1', true),
+  // v1alpha1 only; a node agent reads its node's requests from one bus key (docs/adr/0075)
+  containerrecreaterequests: kruise('ContainerRecreateRequest', 'containerrecreaterequests', 'v1alpha1', true),
 } as const satisfies Record<string, KindRef>;

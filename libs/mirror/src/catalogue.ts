@@ -23,6 +23,7 @@ const REV = 'controllerrevisions.v1.apps';
 const NODE = 'nodes.v1';
 /** The ImagePullJobs a workload creates for image pre-download (it deletes them once its rollout is over). */
 const PULL_JOB = 'imagepulljobs.v1beta1.apps.kruise.io';
+const CRR = 'containerrecreaterequests.v1alpha1.apps.kruise.io';
 
 /**
  * The kinds each Regatta controller reads, as OpenKruise's controllers watch them: one entry per name of runtime's
@@ -45,9 +46,11 @@ const CONTROLLER_READS: Readonly<Record<ControllerName, readonly string[]>> = {
     NS,
   ],
   resourcedistribution: ['resourcedistributions.v1beta1.apps.kruise.io', 'secrets.v1', 'configmaps.v1', NS],
-  imagepull: [PULL_JOB, 'nodeimages.v1beta1.apps.kruise.io', NODE, POD, NS],
+  // the node agents register under imagepull: their recreate duty reads its node's ContainerRecreateRequests
+  imagepull: [PULL_JOB, 'nodeimages.v1beta1.apps.kruise.io', NODE, POD, NS, CRR],
   advancedcronjob: ['advancedcronjobs.v1beta1.apps.kruise.io', 'jobs.v1.batch', 'broadcastjobs.v1beta1.apps.kruise.io', NS],
   broadcastjob: ['broadcastjobs.v1beta1.apps.kruise.io', POD, NODE, NS],
+  containerrecreaterequest: [CRR, POD, NS],
 };
 
 export const DEFAULT_ALLOW_LIST: AllowList = new Map(

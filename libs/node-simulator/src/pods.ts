@@ -6,6 +6,7 @@
 // one watch per node (what a real kubelet does): a simulator usually owns every node of its cluster, and one
 // connection, one list and one 30 s inactivity reconnect serve any number of nodes. Several simulators sharing a
 // cluster each see all bound pods and ignore the ones not on their own nodes.
+import { CriStatusError, GrpcStatus, type ContainerStatus } from '@regatta/cri';
 import { RUNTIME_CONTAINERS_META_KEY } from '@regatta/inplace-update';
 import { PodIpAllocator } from './addressing.js';
 import { hostPortConflict, isRejected, rejectedStatus } from './admission.js';
@@ -21,6 +22,7 @@ import type { KruiseDaemonGates, SimulatorTimings } from './options.js';
 import { desiredPodStatus, rfc3339, statusFingerprint } from './pod-status.js';
 import { KeyedQueue } from './queue.js';
 import { advance, nextDeadline } from './runtime.js';
+import { criContainersOfPod, runningContainerById } from './runtime-cri.js';
 import { newPodRuntime, type PodRuntime, type RuntimeEnv } from './runtime-state.js';
 import type { ObjectMeta, Pod } from './types.js';
 
@@ -59,6 +61,10 @@ export class PodManager {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly allocators = new Map<string, PodIpAllocator>();
   private stopped = false;
+  /** CRI StopContainer calls not applied yet, by pod UID then container name (grace period in ms). */
+  private readonly pendingStops = new Map<string, Map<string, number>>();
+  /** Callers of StopContainer waiting for their container to stop, by runtime container id. */
+  private readonly stopWaiters = new Map<string, { uid: string; resolve: () => void }[]>();
 
   constructor(
     private readonly client: KubeClient,
@@ -145,6 +151,7 @@ export class PodManager {
     const rt = this.runtimes.get(uid);
     if (rt) this.allocator(node).release(rt.podIP);
     this.runtimes.delete(uid);
+    this.wakeStopWaiters(uid, undefined);
     this.written.delete(uid);
     this.deleteIssued.delete(uid);
   }
@@ -223,11 +230,25 @@ export class PodManager {
       }
       rt = newPodRuntime(pod, { podIP, hostIP }, env);
     }
-    const kubelet = advance(pod, rt, env);
+    const stops = this.pendingStops.get(uid);
+    this.pendingStops.delete(uid);
+    const kubelet = advance(
+      pod,
+      rt,
+      stops
+        ? {
+            ...env,
+            restart: new Set(stops.keys()),
+            restartGraceMs: stops,
+            restartMessage: new Map([...stops.keys()].map((n) => [n, ''])),
+          }
+        : env,
+    );
     // kruise-daemon's container meta controller: may kill containers whose env from metadata is outdated
     const daemon = runContainerMetaDaemon(pod, kubelet.runtime, env, this.o.kruiseDaemon);
     const runtime = daemon.runtime;
     this.runtimes.set(uid, runtime);
+    this.wakeStopWaiters(uid, runtime);
     for (const e of [...kubelet.effects, ...daemon.effects]) {
       if (e.kind === 'imagePresent') this.o.images.record(node, e.image, now);
       else {
@@ -403,6 +424,58 @@ export class PodManager {
     );
   }
 
+  /** CRI ListContainers of a node: every container instance of the pods it runs. */
+  criContainers(node: string): ContainerStatus[] {
+    const out: ContainerStatus[] = [];
+    for (const p of this.informer.list()) {
+      if (p.spec?.nodeName !== node) continue;
+      const rt = this.runtimes.get(p.metadata.uid ?? '');
+      if (rt) out.push(...criContainersOfPod(p, rt));
+    }
+    return out;
+  }
+
+  /**
+   * CRI StopContainer on a node: the container is stopped as the kubelet stops one (its preStop hook, SIGTERM,
+   * SIGKILL after `graceSeconds`) and, as with any exit, restarted per the pod's restartPolicy. Resolves once it
+   * has stopped; an unknown id answers NOT_FOUND, an already stopped one resolves at once.
+   */
+  async stopCriContainer(node: string, id: string, graceSeconds: number): Promise<void> {
+    for (const p of this.informer.list()) {
+      if (p.spec?.nodeName !== node) continue;
+      const uid = p.metadata.uid ?? '';
+      const rt = this.runtimes.get(uid);
+      if (!rt) continue;
+      if (!criContainersOfPod(p, rt).some((c) => c.id === id)) continue;
+      const running = runningContainerById(rt, id);
+      if (!running) return; // exited already
+      if (!(running.state.kind === 'running' && running.state.killed)) {
+        // a container already stopping is waited for, not stopped again
+        const stops = this.pendingStops.get(uid) ?? new Map<string, number>();
+        stops.set(running.name, Math.max(0, graceSeconds) * 1000);
+        this.pendingStops.set(uid, stops);
+      }
+      const done = new Promise<void>((resolve) => {
+        const list = this.stopWaiters.get(id) ?? [];
+        list.push({ uid, resolve });
+        this.stopWaiters.set(id, list);
+      });
+      this.queue.add(keyOf(p));
+      return done;
+    }
+    throw new CriStatusError(GrpcStatus.NOT_FOUND, `container "${id}" not found on node ${node}`);
+  }
+
+  private wakeStopWaiters(uid: string, rt: PodRuntime | undefined): void {
+    for (const [id, list] of this.stopWaiters) {
+      if (rt && runningContainerById(rt, id)) continue;
+      const keep = list.filter((w) => w.uid !== uid);
+      for (const w of list) if (w.uid === uid) w.resolve();
+      if (keep.length) this.stopWaiters.set(id, keep);
+      else this.stopWaiters.delete(id);
+    }
+  }
+
   /** Pods of this simulator's nodes (from the watch cache). */
   pods(): Pod[] {
     return this.informer.list().filter((p) => this.nodes.owns(p.spec?.nodeName));
@@ -410,6 +483,8 @@ export class PodManager {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    for (const list of this.stopWaiters.values()) for (const w of list) w.resolve();
+    this.stopWaiters.clear();
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
     await this.informer.stop();

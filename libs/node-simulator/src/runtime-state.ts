@@ -103,6 +103,10 @@ export interface RuntimeEnv {
   hasImage(image: string): boolean;
   /** Regular containers the node daemon kills now (kruise-daemon's container meta restarter); running ones only. */
   restart?: ReadonlySet<string>;
+  /** The grace period of such a kill by container name (a CRI StopContainer's timeout); else the pod's own. */
+  restartGraceMs?: ReadonlyMap<string, number>;
+  /** The Killing event's message of such a kill by container name ('' : none, a CRI stop); else the meta restarter's. */
+  restartMessage?: ReadonlyMap<string, string>;
   /**
    * The ConfigMaps the node can read (env `valueFrom.configMapKeyRef`): the data of `namespace/name`, undefined when
    * it does not exist. Without it, such env vars are not checked.

@@ -303,7 +303,10 @@ export function advance(
 
   // graceful deletion: every container stops, the pod will not run anything again
   if (pod.metadata.deletionTimestamp && !rt.deletion) {
-    const graceMs = deletionGraceMs(pod.metadata.deletionGracePeriodSeconds, spec.terminationGracePeriodSeconds);
+    const graceMs = deletionGraceMs(
+      pod.metadata.deletionGracePeriodSeconds,
+      spec.terminationGracePeriodSeconds,
+    );
     rt.deletion = { stopAt: now + graceMs };
     for (const c of all()) {
       const s = c.state;
@@ -352,12 +355,18 @@ export function advance(
       if (s.kind === 'running') {
         if (specChanged)
           event(c, 'Normal', 'Killing', `Container ${c.name} definition changed, will be restarted`);
-        else
-          event(c, 'Normal', 'Killing', `Stopping containerID ${c.containerID} by container meta restarter`);
+        else {
+          // a stop through CRI (StopContainer) is the caller's to report: the kubelet only sees the exit
+          const message =
+            env.restartMessage?.get(c.name) ??
+            `Stopping containerID ${c.containerID} by container meta restarter`;
+          if (message) event(c, 'Normal', 'Killing', message);
+        }
         // kubelet runs the preStop hook, then SIGTERM, within the grace period (termination.ts); the container is
         // created again once its process has exited (a killed one of a Never/OnFailure pod is not). A process that
         // exits on SIGTERM is taken to exit at once here (podStopMs is a deletion's).
-        const stop = stopFor(c, s, restartGraceMs(spec.terminationGracePeriodSeconds), 0);
+        const graceMs = specChanged ? undefined : env.restartGraceMs?.get(c.name);
+        const stop = stopFor(c, s, graceMs ?? restartGraceMs(spec.terminationGracePeriodSeconds), 0);
         const restart = specChanged || policy === 'Always';
         if (stop.afterMs > 0 || !restart) {
           c.state = stopping(s, stop, restart);

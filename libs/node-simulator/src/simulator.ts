@@ -128,7 +128,7 @@ export class NodeSimulator {
       await this.volumes.start();
     }
     if (o.criSocketDir) {
-      this.cri = new CriServers(o.criSocketDir, this.images, this.log);
+      this.cri = new CriServers(o.criSocketDir, this.images, this.log, () => this.podManager);
       await this.cri.start();
     }
     await this.nodes.register();

@@ -51,9 +51,21 @@ export class PodSim {
     this.faults = mergeFaults(NO_FAULTS, faults);
   }
 
+  /** CRI StopContainer calls to apply at the next `at` (container name → grace period in ms), as the pod loop does. */
+  readonly criStops = new Map<string, number>();
+
   at(offsetMs: number): PodStatus {
     const now = T0 + offsetMs;
+    const stops = this.criStops.size
+      ? {
+          restart: new Set(this.criStops.keys()),
+          restartGraceMs: new Map(this.criStops),
+          restartMessage: new Map([...this.criStops.keys()].map((n) => [n, ''])),
+        }
+      : {};
+    this.criStops.clear();
     const env = {
+      ...stops,
       now,
       timings: this.timings,
       faults: faultView(this.faults),

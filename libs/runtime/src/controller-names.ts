@@ -13,6 +13,7 @@ export const CONTROLLER_NAMES = [
   'imagepull',
   'advancedcronjob',
   'broadcastjob',
+  'containerrecreaterequest',
 ] as const;
 
 export type ControllerName = (typeof CONTROLLER_NAMES)[number];

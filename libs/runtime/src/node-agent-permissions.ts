@@ -27,13 +27,31 @@ export interface BusPermissions {
  * direct-get subjects name the key, and the server checks a consumer's filter against the subject), answer flow
  * control, write its one registration; receive only on its own inbox prefix. Nothing else of the bus is readable.
  */
+/**
+ * Mirror buckets every node agent reads whole: ContainerRecreateRequests (libs/bus `bucketName` of the kind; the
+ * recreate duty keeps only its node's, by label). Not confined to the node: a request holds no secret, and the
+ * watcher writes no per-node view of them yet (docs/adr/0075).
+ */
+export const NODE_AGENT_SHARED_BUCKETS = ['mirror_containerrecreaterequests_v1alpha1_apps-kruise-io'] as const;
+
 export function nodeAgentPermissions(prefix: string, a: NodeAgentGrant): BusPermissions {
   const bucket = `${prefix}${a.bucket}`;
   const stream = `KV_${bucket}`;
   const subject = `$KV.${bucket}.${a.key}`;
   const registrations = `${prefix}regatta_registrations`;
+  const shared = NODE_AGENT_SHARED_BUCKETS.flatMap((b) => {
+    const s = `KV_${prefix}${b}`;
+    return [
+      `$JS.API.STREAM.INFO.${s}`,
+      `$JS.API.CONSUMER.CREATE.${s}.*.$KV.${prefix}${b}.>`,
+      `$JS.API.CONSUMER.INFO.${s}.*`,
+      `$JS.API.DIRECT.GET.${s}.>`,
+      `$JS.FC.${s}.>`,
+    ];
+  });
   return {
     publish: [
+      ...shared,
       '$JS.API.INFO',
       `$JS.API.STREAM.INFO.${stream}`,
       `$JS.API.STREAM.INFO.KV_${registrations}`,

@@ -106,7 +106,9 @@ export function usePrivateNodes(o: {
 
   afterAll(async () => {
     for (const node of [...(sim?.nodeNames ?? []), ...added])
-      await layer.client.delete({ apiVersion: 'apps.kruise.io/v1beta1', kind: 'NodeImage', name: node }).catch(() => undefined);
+      await layer.client
+        .delete({ apiVersion: 'apps.kruise.io/v1beta1', kind: 'NodeImage', name: node })
+        .catch(() => undefined);
     await sim?.stop();
     if (socketDir) await rm(socketDir, { recursive: true, force: true });
   });
@@ -121,7 +123,9 @@ export const IMAGEPULL_SCOPE_LABEL = 'regatta-test-imagepull-agent';
  * serving the namespaces labelled `IMAGEPULL_SCOPE_LABEL=<file id>`; its webhook configurations are removed after the
  * file.
  */
-export function useImagePullController(o: Omit<Parameters<typeof usePrivateNodes>[0], 'before'>): PrivateNodes {
+export function useImagePullController(
+  o: Omit<Parameters<typeof usePrivateNodes>[0], 'before'>,
+): PrivateNodes {
   const t = usePrivateNodes({
     ...o,
     before: async (p) => {

@@ -151,6 +151,8 @@ imagepull:
     - { group: "", resource: nodes }
     - { group: "", resource: pods }
     - { group: "", resource: namespaces }
+    # the node agents (registered under imagepull) have their node's ContainerRecreateRequests mirrored
+    - { group: apps.kruise.io, resource: containerrecreaterequests }
   writes:
     - { apiGroups: [apps.kruise.io], resources: [nodeimages], verbs: [get, create, update, patch, delete] }
     # the status guard: a tag no agent answered in time is marked failed (libs/imagepull nodeimage-reconciler)
@@ -197,9 +199,23 @@ broadcastjob:
     - { apiGroups: [apps.kruise.io], resources: [broadcastjobs/status], verbs: [update] }
     # blockOwnerDeletion on the pods' controller reference under OwnerReferencesPermissionEnforcement
     - { apiGroups: [apps.kruise.io], resources: [broadcastjobs/finalizers], verbs: [update] }
+containerrecreaterequest:
+  crds: [containerrecreaterequests]
+  reads:
+    - { group: apps.kruise.io, resource: containerrecreaterequests }
+    - { group: "", resource: pods }
+    - { group: "", resource: namespaces }
+  writes:
+    # admission reads the pod a request names (libs/containerrecreaterequest webhooks.ts)
+    - { apiGroups: [""], resources: [pods], verbs: [get] }
+    # the KruisePodReady condition of unreadyGracePeriodSeconds (reconciler.ts)
+    - { apiGroups: [""], resources: [pods/status], verbs: [patch] }
+    # labels, annotations and finalizer; completion; delete after ttlSecondsAfterFinished
+    - { apiGroups: [apps.kruise.io], resources: [containerrecreaterequests], verbs: [patch, delete] }
+    - { apiGroups: [apps.kruise.io], resources: [containerrecreaterequests/status], verbs: [patch] }
 {{- end -}}
 
 {{/* The controllers in the order the chart renders them (runtime's CONTROLLER_NAMES). */}}
 {{- define "regatta.controllerNames" -}}
-[cloneset, asts, ads, sidecarset, uniteddeployment, resourcedistribution, imagepull, advancedcronjob, broadcastjob]
+[cloneset, asts, ads, sidecarset, uniteddeployment, resourcedistribution, imagepull, advancedcronjob, broadcastjob, containerrecreaterequest]
 {{- end -}}

@@ -1,6 +1,7 @@
 import { ADVANCED_CRON_JOB_CRD } from '../advancedcronjob/crd.js';
 import { BROADCAST_JOB_CRD } from '../broadcastjob/crd.js';
 import { CLONESET_CRD } from '../cloneset/crd.js';
+import { CONTAINER_RECREATE_REQUEST_CRD } from '../containerrecreaterequest/crd.js';
 import { UnknownKindError } from '../errors.js';
 import { DAEMONSET_CRD } from '../daemonset/crd.js';
 import { IMAGE_PULL_JOB_CRD } from '../imagepulljob/crd.js';
@@ -18,6 +19,7 @@ export const CRD_DEFINITIONS: readonly CrdDefinition[] = [
   ADVANCED_CRON_JOB_CRD,
   BROADCAST_JOB_CRD,
   CLONESET_CRD,
+  CONTAINER_RECREATE_REQUEST_CRD,
   DAEMONSET_CRD,
   IMAGE_PULL_JOB_CRD,
   NODE_IMAGE_CRD,

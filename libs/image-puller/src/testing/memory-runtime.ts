@@ -29,4 +29,3 @@ export class MemoryRuntime implements ImageRuntime {
     }
   }
 }
-
