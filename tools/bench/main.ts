@@ -84,52 +84,33 @@ const fromSources = args.includes('--sources');
 /** Keep the temp folder (logs, the rollout's audit log) after a successful run too. */
 const keep = args.includes('--keep');
 const onlyArg = args.find((a) => a.startsWith('--only='));
-/** Benchmark 4's N when given (the default is 1000, 100 with --quick). */
-const rolloutPodsArg = args.find((a) => a.startsWith('--rollout-pods='));
-const rolloutPods = rolloutPodsArg ? Number(rolloutPodsArg.slice('--rollout-pods='.length)) : undefined;
-if (rolloutPods !== undefined && !(Number.isInteger(rolloutPods) && rolloutPods > 0)) {
-  console.error(`--rollout-pods wants a positive integer, got ${rolloutPodsArg}`);
-  process.exit(2);
-}
-/** Benchmarks 5's N (pods) and 6's N (nodes) when given (defaults below). */
-const sizeArg = (flag: string): number | undefined => {
+/** A size flag's positive integer (at least `min`) when given; a usage error otherwise. */
+const sizeArg = (flag: string, min = 1): number | undefined => {
   const a = args.find((x) => x.startsWith(`${flag}=`));
   if (a === undefined) return undefined;
   const v = Number(a.slice(flag.length + 1));
-  if (!(Number.isInteger(v) && v > 0)) {
-    console.error(`${flag} wants a positive integer, got ${a}`);
+  if (!(Number.isInteger(v) && v >= min)) {
+    console.error(`${flag} wants ${min === 1 ? 'a positive integer' : `an integer of at least ${min}`}, got ${a}`);
     process.exit(2);
   }
   return v;
 };
+/** Benchmark 4's N when given (the default is 1000, 100 with --quick). */
+const rolloutPods = sizeArg('--rollout-pods');
+/** Benchmarks 5's N (pods) and 6's N (nodes) when given (defaults below). */
 const astsPods = sizeArg('--asts-pods');
 const adsNodes = sizeArg('--ads-nodes');
 /** Benchmark 8b's N when given (the default is 500, 50 with --quick). */
-const scsPodsArg = args.find((a) => a.startsWith('--sidecarset-pods='));
-const scsPods = scsPodsArg ? Number(scsPodsArg.slice('--sidecarset-pods='.length)) : undefined;
-if (scsPods !== undefined && !(Number.isInteger(scsPods) && scsPods > 0)) {
-  console.error(`--sidecarset-pods wants a positive integer, got ${scsPodsArg}`);
-  process.exit(2);
-}
+const scsPods = sizeArg('--sidecarset-pods');
 /** Benchmark 8a's sidecarset program with these Node flags instead of tools/build/node-flags.mjs' (an A/B of flags). */
 const scsNodeArgsArg = args.find((a) => a.startsWith('--sidecarset-node-args='));
 const scsNodeArgs = scsNodeArgsArg?.slice('--sidecarset-node-args='.length);
 /** Benchmark 8a with a pause before each measured create (a diagnostic: is the program idle when a call arrives?). */
 const scsGapMs = sizeArg('--sidecarset-gap-ms');
 /** Benchmark 9's N when given (the default is 50, 10 with --quick). */
-const ipNodesArg = args.find((a) => a.startsWith('--imagepull-nodes='));
-const ipNodes = ipNodesArg ? Number(ipNodesArg.slice('--imagepull-nodes='.length)) : undefined;
-if (ipNodes !== undefined && !(Number.isInteger(ipNodes) && ipNodes > 0)) {
-  console.error(`--imagepull-nodes wants a positive integer, got ${ipNodesArg}`);
-  process.exit(2);
-}
+const ipNodes = sizeArg('--imagepull-nodes');
 /** Benchmark 10's N when given (the default is 10 000, 1 000 with --quick); M = N / 10 CloneSets. */
-const coldPodsArg = args.find((a) => a.startsWith('--coldstart-pods='));
-const coldPods = coldPodsArg ? Number(coldPodsArg.slice('--coldstart-pods='.length)) : undefined;
-if (coldPods !== undefined && !(Number.isInteger(coldPods) && coldPods >= 10)) {
-  console.error(`--coldstart-pods wants an integer of at least 10, got ${coldPodsArg}`);
-  process.exit(2);
-}
+const coldPods = sizeArg('--coldstart-pods', 10);
 /** Benchmark 4's CloneSet update strategy type (`--rollout-type`, InPlaceIfPossible by default; rollout-config.ts). */
 let rolloutHow: CloneSetRollout;
 try {
@@ -217,9 +198,9 @@ const scsLatencyConfig = {
 };
 /** Benchmark 8b: N pods whose sidecar is upgraded in place, t as benchmark 4's. */
 const scsUpgradeConfig = { replicas: scsPods ?? (quick ? 50 : 500), restartMs: quick ? 2000 : 5000 };
-/** Benchmark 9: an ImagePullJob over N simulated nodes (one agent process each), parallelism 10, t per pull. */
 /** Benchmark 11: 50 nodes, parallelism 10, t = 10 s per pod (quick: 20 nodes, 5 s). */
 const broadcastJobConfig = { nodes: quick ? 20 : 50, parallelism: 10, runMs: quick ? 5000 : 10_000 };
+/** Benchmark 9: an ImagePullJob over N simulated nodes (one agent process each), parallelism 10, t per pull. */
 const imagePullConfig = { nodes: ipNodes ?? (quick ? 10 : 50), parallelism: 10, pullMs: quick ? 2000 : 5000 };
 /** Benchmark 10: N pods under N / 10 CloneSets, started cold. */
 const coldN = coldPods ?? (quick ? 1000 : 10_000);

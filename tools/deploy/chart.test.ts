@@ -18,6 +18,7 @@ import {
   templateChart,
   type Manifest,
 } from './chart.js';
+import { grants, rulesOf, type PodSpec, type Rule } from './chart-testing.js';
 
 const GOLDEN = new URL('./golden/', import.meta.url);
 let chart: ReturnType<typeof chartCopy>;
@@ -29,22 +30,6 @@ beforeAll(() => {
     rendered[name] = parseManifests(templateChart(chart.dir, set));
 }, 120_000);
 afterAll(() => chart?.dispose());
-
-interface Rule {
-  apiGroups: string[];
-  resources: string[];
-  verbs: string[];
-  resourceNames?: string[];
-}
-const rulesOf = (ms: Manifest[], kind: string, name: string): Rule[] =>
-  (ms.find((m) => m.kind === kind && m.metadata.name === name)?.['rules'] as Rule[] | undefined) ?? [];
-/** `verb group/resource` pairs a set of rules grants (group '' is the core group). */
-const grants = (rules: Rule[]): Set<string> =>
-  new Set(
-    rules.flatMap((r) =>
-      r.apiGroups.flatMap((g) => r.resources.flatMap((res) => r.verbs.map((v) => `${v} ${g}/${res}`))),
-    ),
-  );
 
 // helm runs as a process per check: seconds each on a loaded machine
 describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
@@ -513,20 +498,3 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
       expect(existsSync(new URL(`${name}.txt`, GOLDEN)), name).toBe(true);
   });
 });
-
-interface PodSpec {
-  securityContext: { runAsNonRoot?: boolean };
-  volumes: {
-    name: string;
-    secret?: { secretName: string; items?: { key: string; path: string }[] };
-    projected?: unknown;
-  }[];
-  containers: {
-    image: string;
-    env: { name: string; value?: string; valueFrom?: unknown }[];
-    volumeMounts: { name: string; mountPath: string; readOnly?: boolean }[];
-    securityContext: { readOnlyRootFilesystem?: boolean; allowPrivilegeEscalation?: boolean };
-    readinessProbe: { httpGet: { path: string } };
-    livenessProbe: { httpGet: { path: string } };
-  }[];
-}
