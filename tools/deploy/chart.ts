@@ -59,6 +59,13 @@ export const VALUE_SETS: Record<string, string[]> = {
       (c) => `controllers.${c}.enabled=false`,
     ),
   ],
+  // a ContainerRecreateRequest alone: its manager, the node agents (their recreate duty) and the watcher
+  'only-containerrecreaterequest': [
+    'bus.url=nats://nats.example:4222',
+    ...['cloneset', 'asts', 'ads', 'sidecarset', 'uniteddeployment', 'resourcedistribution', 'imagepull', 'advancedcronjob', 'broadcastjob'].map(
+      (c) => `controllers.${c}.enabled=false`,
+    ),
+  ],
   'only-sidecarset': [
     'bus.url=nats://nats.example:4222',
     ...['cloneset', 'asts', 'ads', 'uniteddeployment', 'resourcedistribution', 'imagepull', 'advancedcronjob', 'broadcastjob', 'containerrecreaterequest'].map(
