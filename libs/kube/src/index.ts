@@ -1,5 +1,19 @@
 export type { GroupVersionKind, KubeObject, ObjectMeta, OwnerReference } from './meta.js';
 export { splitApiVersion } from './meta.js';
+export {
+  UNSCHEDULABLE_TAINT,
+  fitsNodeAffinity,
+  nodeSelectorTermMatches,
+  toleratesTaint,
+  untoleratedTaints,
+  type Affinity,
+  type NodeSelectorRequirement,
+  type NodeSelectorTerm,
+  type SchedulingNode,
+  type SchedulingSpec,
+  type Taint,
+  type Toleration,
+} from './node-scheduling.js';
 export type { Change, ChangeType } from './change.js';
 
 export {

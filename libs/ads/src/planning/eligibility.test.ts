@@ -1,6 +1,6 @@
 // Node eligibility (docs/ads.md "Which nodes run the daemon"; OpenKruise/Kubernetes `nodeShouldRunDaemonPod`).
 import { describe, expect, it } from 'vitest';
-import { nodeShouldRunDaemonPod, toleratesTaint, withDaemonTolerations } from './eligibility.js';
+import { nodeShouldRunDaemonPod, withDaemonTolerations } from './eligibility.js';
 import type { Node, SchedulingSpec, Taint } from './node.js';
 
 const node = (
@@ -176,14 +176,5 @@ describe('tolerations', () => {
     expect(out.filter((t) => t.key === 'node.kubernetes.io/not-ready')).toEqual([user]);
     expect(out).toHaveLength(6);
     expect(withDaemonTolerations([], true)).toHaveLength(7);
-  });
-  it('an effect-less toleration tolerates every effect of the key', () => {
-    expect(toleratesTaint({ key: 'k', operator: 'Exists' }, { key: 'k', effect: 'NoExecute' })).toBe(true);
-    expect(
-      toleratesTaint(
-        { key: 'k', operator: 'Exists', effect: 'NoSchedule' },
-        { key: 'k', effect: 'NoExecute' },
-      ),
-    ).toBe(false);
   });
 });
