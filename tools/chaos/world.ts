@@ -142,7 +142,7 @@ export async function startWorld(o: {
   }
   const identityOf = (app: string): NodeJS.ProcessEnv => {
     const id = identities.get(app);
-    if (!id) throw new Error(`R: no chart identity for the program ${app} (CONTROLLER_NAMES, watcher, ${NODE_AGENT})`);
+    if (!id) throw new Error(`chaos: no chart identity for the program ${app}: the suite knows CONTROLLER_NAMES, the watcher and ${NODE_AGENT}`);
     return id;
   };
   // every program made here, so `stop` ends those a check started and could not stop itself (a check that broke
