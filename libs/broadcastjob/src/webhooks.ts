@@ -15,25 +15,14 @@ import {
   fieldErrorCauses,
   invalid,
   kindWebhookConfigurations,
+  SPEC_OPTIONAL_WEBHOOK_MATCH_CONDITIONS,
 } from '@regatta/runtime';
 
 export const MUTATE_BROADCASTJOB_PATH = '/mutate-apps-kruise-io-v1beta1-broadcastjob';
 export const VALIDATE_BROADCASTJOB_PATH = '/validate-apps-kruise-io-v1beta1-broadcastjob';
 
-/** As the other kinds' (docs/adr/0013-webhook-ownership.md): deletions and status-only updates skip the webhooks. */
-export const BROADCASTJOB_WEBHOOK_MATCH_CONDITIONS = [
-  { name: 'not-being-deleted', expression: '!has(object.metadata.deletionTimestamp)' },
-  {
-    name: 'changes-spec-or-metadata',
-    expression:
-      "request.operation != 'UPDATE' || " +
-      '(has(object.spec) ? object.spec : {}) != (has(oldObject.spec) ? oldObject.spec : {}) || ' +
-      '(has(object.metadata.labels) ? object.metadata.labels : {}) != ' +
-      '(has(oldObject.metadata.labels) ? oldObject.metadata.labels : {}) || ' +
-      '(has(object.metadata.annotations) ? object.metadata.annotations : {}) != ' +
-      '(has(oldObject.metadata.annotations) ? oldObject.metadata.annotations : {})',
-  },
-] as const;
+/** Deletions and updates that leave spec, labels and annotations alone skip the webhooks (docs/adr/0013). */
+export const BROADCASTJOB_WEBHOOK_MATCH_CONDITIONS = SPEC_OPTIONAL_WEBHOOK_MATCH_CONDITIONS;
 
 const writes = (input: AdmissionInput<unknown>) => input.operation === 'CREATE' || input.operation === 'UPDATE';
 

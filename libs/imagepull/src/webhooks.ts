@@ -15,6 +15,7 @@ import {
   type KindWebhooks,
   type WebhookConfigurationPair,
   kindWebhookConfigurations,
+  SPEC_OPTIONAL_WEBHOOK_MATCH_CONDITIONS,
 } from '@regatta/runtime';
 import {
   defaultImagePullJob,
@@ -30,23 +31,8 @@ export const VALIDATE_IMAGEPULLJOB_PATH = '/validate-apps-kruise-io-v1beta1-imag
 export const MUTATE_NODEIMAGE_PATH = '/mutate-apps-kruise-io-v1beta1-nodeimage';
 export const VALIDATE_NODEIMAGE_PATH = '/validate-apps-kruise-io-v1beta1-nodeimage';
 
-/**
- * As the workload kinds' conditions (docs/adr/0013-webhook-ownership.md): objects being deleted and updates that
- * leave spec, labels and annotations alone skip the webhooks; `spec` is optional on these kinds, hence `has()`.
- */
-export const IMAGEPULL_WEBHOOK_MATCH_CONDITIONS = [
-  { name: 'not-being-deleted', expression: '!has(object.metadata.deletionTimestamp)' },
-  {
-    name: 'changes-spec-or-metadata',
-    expression:
-      "request.operation != 'UPDATE' || " +
-      '(has(object.spec) ? object.spec : {}) != (has(oldObject.spec) ? oldObject.spec : {}) || ' +
-      '(has(object.metadata.labels) ? object.metadata.labels : {}) != ' +
-      '(has(oldObject.metadata.labels) ? oldObject.metadata.labels : {}) || ' +
-      '(has(object.metadata.annotations) ? object.metadata.annotations : {}) != ' +
-      '(has(oldObject.metadata.annotations) ? oldObject.metadata.annotations : {})',
-  },
-] as const;
+/** Deletions and updates that leave spec, labels and annotations alone skip the webhooks (docs/adr/0013). */
+export const IMAGEPULL_WEBHOOK_MATCH_CONDITIONS = SPEC_OPTIONAL_WEBHOOK_MATCH_CONDITIONS;
 
 const writes = (input: AdmissionInput<unknown>) => input.operation === 'CREATE' || input.operation === 'UPDATE';
 

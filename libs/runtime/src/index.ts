@@ -103,6 +103,7 @@ export { ProbeServer, type ProbeServerOptions } from './http/probe-server.js';
 export { WebhookServer, type WebhookServerOptions } from './http/webhook-server.js';
 export {
   NOT_BEING_DELETED,
+  SPEC_OPTIONAL_WEBHOOK_MATCH_CONDITIONS,
   kindWebhookConfigurations,
   webhookConfigurationName,
   type KindWebhooks,

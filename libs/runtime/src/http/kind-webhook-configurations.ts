@@ -16,6 +16,25 @@ export const NOT_BEING_DELETED: WebhookMatchCondition = {
   expression: '!has(object.metadata.deletionTimestamp)',
 };
 
+/**
+ * For kinds whose `spec` is optional (ImagePullJob, NodeImage, BroadcastJob), as the workload kinds' conditions
+ * (docs/adr/0013-webhook-ownership.md): objects being deleted and updates that leave spec, labels and annotations
+ * alone skip the webhooks; `has()` guards the absent spec.
+ */
+export const SPEC_OPTIONAL_WEBHOOK_MATCH_CONDITIONS = [
+  NOT_BEING_DELETED,
+  {
+    name: 'changes-spec-or-metadata',
+    expression:
+      "request.operation != 'UPDATE' || " +
+      '(has(object.spec) ? object.spec : {}) != (has(oldObject.spec) ? oldObject.spec : {}) || ' +
+      '(has(object.metadata.labels) ? object.metadata.labels : {}) != ' +
+      '(has(oldObject.metadata.labels) ? oldObject.metadata.labels : {}) || ' +
+      '(has(object.metadata.annotations) ? object.metadata.annotations : {}) != ' +
+      '(has(oldObject.metadata.annotations) ? oldObject.metadata.annotations : {})',
+  },
+] as const;
+
 /** What differs between the kinds a program admits. */
 export interface KindWebhooks {
   /** The `apps.kruise.io` resource (plural), e.g. `sidecarsets`. */
