@@ -110,7 +110,7 @@ describe('host share of real nodes (two sandboxes on one host)', () => {
     let inside = 0;
     let most = 0;
     await Promise.all(
-      Array.from({ length: 5 }, () =>
+      Array.from({ length: 20 }, () =>
         withHostLock(root, async () => {
           most = Math.max(most, ++inside);
           await new Promise((r) => setTimeout(r, 10));

@@ -5,7 +5,7 @@
 // host-wide lock, so one sandbox's teardown never undoes what another sandbox's running node needs.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LocalClusterError } from './errors.js';
@@ -82,37 +82,68 @@ const leaseFile = (root: string, dir: string) =>
   join(root, 'leases', createHash('sha256').update(dir).digest('hex').slice(0, 16) + '.json');
 
 /**
- * Runs `fn` holding the host-wide lock (`<root>/lock`, created exclusively, holding the owner's pid; a lock whose
- * owner died is broken).
+ * Runs `fn` holding the host-wide lock (`<root>/lock`, holding the owner's pid). The lock is created with its content
+ * in one step (a hard link of a written file), so nobody reads it half written; a lock whose owner died is broken
+ * under a second lock (`lock.break`), so two waiters that both saw the dead owner cannot remove the lock one of them
+ * took meanwhile.
  */
 export async function withHostLock<T>(root: string, fn: () => Promise<T>): Promise<T> {
   await mkdir(join(root, 'leases'), { recursive: true, mode: 0o700 });
   const lock = join(root, 'lock');
   const token = `${process.pid} ${Math.random().toString(36).slice(2)}`;
+  const mine = `${lock}.${process.pid}.${token.split(' ')[1]}`;
+  await writeFile(mine, token, { mode: 0o600 });
   const deadline = Date.now() + LOCK_TIMEOUT_MS;
-  for (;;) {
-    try {
-      await writeFile(lock, token, { flag: 'wx' });
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const owner = Number((await readFile(lock, 'utf8').catch(() => '')).split(' ')[0]);
-      if (owner > 0 && !alive(owner)) {
-        await rm(lock, { force: true });
-        continue;
+  try {
+    for (;;) {
+      try {
+        await link(mine, lock);
+        break;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        const seen = await readFile(lock, 'utf8').catch(() => '');
+        const owner = Number(seen.split(' ')[0]);
+        if (owner > 0 && !alive(owner)) {
+          await breakDeadLock(lock, seen, token);
+          continue;
+        }
+        if (Date.now() > deadline)
+          throw new LocalClusterError(
+            'REGATTA_REAL_NODE_HOST_LOCK',
+            `the real-node host lock ${lock} is held by pid ${owner} for more than ${LOCK_TIMEOUT_MS} ms`,
+          );
+        await sleep(20 + Math.random() * 30);
       }
-      if (Date.now() > deadline)
-        throw new LocalClusterError(
-          'REGATTA_REAL_NODE_HOST_LOCK',
-          `the real-node host lock ${lock} is held by pid ${owner} for more than ${LOCK_TIMEOUT_MS} ms`,
-        );
-      await sleep(20 + Math.random() * 30);
     }
+  } finally {
+    await rm(mine, { force: true });
   }
   try {
     return await fn();
   } finally {
     if ((await readFile(lock, 'utf8').catch(() => '')) === token) await rm(lock, { force: true });
+  }
+}
+
+/** How long a `lock.break` may stand before it is taken for one left by a process that died while breaking. */
+const BREAK_STALE_MS = 5_000;
+
+/** Removes `lock` if it still holds what was seen (a dead owner's token), holding `lock.break` while it looks. */
+async function breakDeadLock(lock: string, seen: string, token: string): Promise<void> {
+  const breaker = `${lock}.break`;
+  try {
+    await writeFile(breaker, token, { flag: 'wx', mode: 0o600 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    const since = await stat(breaker).then((s) => Date.now() - s.mtimeMs, () => 0);
+    if (since > BREAK_STALE_MS) await rm(breaker, { force: true });
+    await sleep(10 + Math.random() * 20);
+    return;
+  }
+  try {
+    if ((await readFile(lock, 'utf8').catch(() => '')) === seen) await rm(lock, { force: true });
+  } finally {
+    await rm(breaker, { force: true });
   }
 }
 
