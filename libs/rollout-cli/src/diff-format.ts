@@ -1,5 +1,6 @@
 /** The text `regatta diff` prints: a headline, one row per pod, the totals and the fields that force a recreate. */
 import type { DiffPlan, PodDiff } from './diff.js';
+import { formatTable as table } from './table.js';
 
 function detail(p: PodDiff): string {
   const parts: string[] = [];
@@ -8,11 +9,6 @@ function detail(p: PodDiff): string {
   if (p.fields.length > 0) parts.push(`changes ${p.fields.join(', ')}`);
   if (p.reason && (p.action !== 'recreate' || p.fields.length === 0)) parts.push(p.reason);
   return parts.join('; ');
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
 }
 
 export function formatDiff(title: string, name: string, plan: DiffPlan): string {

@@ -1,5 +1,6 @@
 /** `regatta rollout history`: the ControllerRevisions a workload owns, oldest first. */
 import type { KubeObject } from '@regatta/kube';
+import { formatTable } from './table.js';
 
 export interface ControllerRevision extends KubeObject {
   revision?: number;
@@ -62,6 +63,5 @@ export function formatHistory(rows: readonly HistoryRow[]): string {
       [r.current ? 'current' : '', r.update ? 'update' : ''].filter(Boolean).join(','),
     ]),
   ];
-  const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
-  return table.map((row) => row.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  return formatTable(table);
 }

@@ -4,6 +4,7 @@
  */
 import type { PodGroup, ViewRow } from './pod-groups.js';
 import { rowAge } from './pod-rows.js';
+import { columnWidths, tableLine } from './table.js';
 
 export interface PodViewOptions {
   /** Rows per group; the rest are counted. */
@@ -52,8 +53,8 @@ export function formatPodView(groups: readonly PodGroup[], o: PodViewOptions): s
   ];
   const shown = groups.map((g) => g.rows.slice(0, Math.max(0, o.limit)));
   const table = [header, ...shown.flat().map((r) => cells(r, o))];
-  const widths = header.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
-  const line = (row: string[]) => `    ${row.map((c, i) => c.padEnd(widths[i]!)).join('  ')}`.trimEnd();
+  const widths = columnWidths(table);
+  const line = (row: string[]) => tableLine(row, widths, '    ');
   const out = [line(header)];
   groups.forEach((g, i) => {
     out.push(`  ${g.title}`);

@@ -8,6 +8,7 @@
  * `<prefix>.rollout.resumed` when another process ended the rollout (the root span is then never exported), and a
  * UnitedDeployment's `uniteddeployment.subset-create|update|delete|rollout`.
  */
+import { columnWidths } from './table.js';
 
 /** A span of Jaeger's JSON model (times in microseconds since the epoch). */
 export interface JaegerJsonSpan {
@@ -323,7 +324,7 @@ export function formatWaterfall(w: Waterfall, width: number, opts: { done?: bool
     r.detail || '-',
   ]);
   const header = ['START', 'DURATION', 'SPAN', 'POD/SUBSET', 'DETAIL'];
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const widths = columnWidths([header, ...cells]);
   const line = (c: string[], tail: string) => `${c.map((v, i) => v.padEnd(widths[i]!)).join('  ')}  ${tail}`;
   return [
     line(header, 'WATERFALL'),
