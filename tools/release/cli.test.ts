@@ -16,7 +16,7 @@ const bundle = [
 
 describe('cliFile', () => {
   it('starts with a shebang, inlines the licences, drops the map reference', () => {
-    const text = cliFile(bundle, 'MIT: a */ b\n');
+    const text = cliFile(bundle, 'MIT: a */ b\n', '1.2.3');
     expect(text.startsWith('#!/usr/bin/env node\n')).toBe(true);
     expect(text).not.toContain('sourceMappingURL');
     expect(text).not.toContain('LEGAL.txt');
@@ -27,7 +27,7 @@ describe('cliFile', () => {
     const dir = mkdtempSync(join(tmpdir(), 'regatta-cli-test-'));
     try {
       const file = join(dir, 'regatta');
-      writeFileSync(file, cliFile(bundle, 'MIT\n'));
+      writeFileSync(file, cliFile(bundle, 'MIT\n', '1.2.3'));
       chmodSync(file, 0o755);
       symlinkSync(file, join(dir, 'kubectl-regatta'));
       const env: NodeJS.ProcessEnv = {
@@ -55,6 +55,7 @@ describe('cliFile', () => {
         cliFile(
           readFileSync(join(b, 'main.mjs'), 'utf8'),
           readFileSync(join(b, 'main.mjs.LEGAL.txt'), 'utf8'),
+          '1.2.3',
         ),
       );
       chmodSync(file, 0o755);
@@ -68,6 +69,10 @@ describe('cliFile', () => {
           cwd: dir,
         }),
       ).toContain('Usage: kubectl regatta rollout');
+      expect(execFileSync(file, ['version'], { encoding: 'utf8', env, cwd: dir })).toMatch(/^regatta 1\.2\.3 /);
+      expect(execFileSync(file, ['completion', 'bash'], { encoding: 'utf8', env, cwd: dir })).toContain(
+        'complete -F _regatta regatta kubectl-regatta',
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
       rmSync(bundles, { recursive: true, force: true });

@@ -4,14 +4,15 @@
 const LEGAL_POINTER = /\/\*! For license information please see main\.mjs\.LEGAL\.txt \*\/\n?/;
 const MAP_LINE = /\n\/\/# sourceMappingURL=[^\n]*\n?$/;
 
-/** The single-file CLI's text from the bundle's text and its LEGAL.txt. */
-export function cliFile(bundle: string, legal: string): string {
+/** The single-file CLI's text from the bundle's text and its LEGAL.txt; `regatta version` prints `version`. */
+export function cliFile(bundle: string, legal: string, version: string): string {
   const licences = legal.trim() === '' ? '' : `/*\n${legal.replaceAll('*/', '* /').trimEnd()}\n*/\n`;
   const body = bundle.replace(MAP_LINE, '\n').replace(LEGAL_POINTER, '');
   return [
     '#!/usr/bin/env node',
     // before the bundle's body runs (its imports are Node's built-ins only)
     "process.env.REGATTA_INVOKED_AS ??= (process.argv[1] ?? '').split('/').pop()?.replace(/\\.m?js$/, '');",
+    `process.env.REGATTA_VERSION = ${JSON.stringify(version)};`,
     body.trimEnd(),
     licences,
   ].join('\n');

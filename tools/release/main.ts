@@ -94,6 +94,7 @@ try {
       cliFile(
         readFileSync(join(b, 'main.mjs'), 'utf8'),
         existsSync(legal) ? readFileSync(legal, 'utf8') : '',
+        version,
       ),
     );
     chmodSync(file, 0o755);

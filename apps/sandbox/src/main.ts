@@ -18,8 +18,11 @@ import { renderStatus } from './status-view.js';
 import { addRolloutCommands } from './rollout-command.js';
 import { addDiffCommand } from './diff-command.js';
 import { addTraceCommand } from './trace-command.js';
+import { addListCommand } from './list-command.js';
+import { completionScript, completionWords } from './completion.js';
+import { cliVersion } from './version.js';
 import { KubeApiError, KubeConfigError } from '@regatta/kube';
-import { RolloutCliError } from '@regatta/rollout-cli';
+import { ROLLOUT_KINDS, RolloutCliError, formatStructured, parseOutputFormat } from '@regatta/rollout-cli';
 
 function positiveInt(v: string): number {
   const n = Number(v);
@@ -44,6 +47,12 @@ function zoneList(v: string): string[] {
 }
 
 const log = (line: string) => process.stderr.write(`[regatta] ${line}\n`);
+
+// `regatta … | head`: the reader went away; stop quietly as other command-line tools do
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err;
+  process.exit(0);
+});
 
 const program = new Command(process.env['REGATTA_INVOKED_AS'] === 'kubectl-regatta' ? 'kubectl regatta' : 'regatta')
   .description('Regatta: OpenKruise-compatible workload controllers on a NATS bus')
@@ -234,8 +243,33 @@ program
   });
 
 addRolloutCommands(program);
+addListCommand(program);
 addDiffCommand(program);
 addTraceCommand(program);
+
+program
+  .command('version')
+  .description("print the CLI's version (a released CLI's, or the source checkout's package version)")
+  .option('-o, --output <format>', 'json or yaml instead of the line')
+  .action((opts: { output?: string }) => {
+    const output = parseOutputFormat(opts.output);
+    const v = cliVersion();
+    process.stdout.write(
+      output === 'table' ? `regatta ${v.version} (node ${v.node}, ${v.platform})\n` : formatStructured(output, v),
+    );
+  });
+
+program
+  .command('completion')
+  .description(
+    'print a shell completion script: `source <(regatta completion bash)`, or in zsh `source <(regatta completion zsh)`',
+  )
+  .argument('<shell>', 'bash or zsh')
+  .action((shell: string) => {
+    if (shell !== 'bash' && shell !== 'zsh') throw new UsageError(`completion: shell must be bash or zsh, got ${JSON.stringify(shell)}`);
+    const words = completionWords(program, ROLLOUT_KINDS.map((k) => k.names[0]!));
+    process.stdout.write(completionScript(shell, words));
+  });
 
 try {
   await program.parseAsync(process.argv);

@@ -4,8 +4,10 @@ import { KubeClient, loadKubectlConfig } from '@regatta/kube';
 import {
   ROLLOUT_KINDS,
   parseDuration,
+  parseOutputFormat,
   parseTarget,
   rolloutHistory,
+  rolloutRestart,
   rolloutSetPaused,
   rolloutStatus,
   rolloutUndo,
@@ -27,6 +29,11 @@ export function contextFor(opts: TargetOptions): RolloutContext & { close: () =>
   const kc = client.kubeConfig;
   const namespace = opts.namespace ?? kc.getContextObject(kc.getCurrentContext())?.namespace ?? 'default';
   return { client, namespace, out: (t) => process.stdout.write(t), close: () => client.close() };
+}
+
+/** kubectl's `-o, --output`: json or yaml instead of the table or summary. */
+export function withOutputOption(cmd: Command): Command {
+  return cmd.option('-o, --output <format>', 'json or yaml instead of the table (as kubectl -o)');
 }
 
 export function withTargetOptions(cmd: Command): Command {
@@ -53,19 +60,19 @@ export async function run<T>(opts: TargetOptions, body: (ctx: RolloutContext) =>
 export function addRolloutCommands(program: Command): void {
   const rollout = program
     .command('rollout')
-    .summary('status | pause | resume | history | undo of a workload rollout')
+    .summary('status | pause | resume | restart | history | undo of a workload rollout')
     .description(
       'follow and steer the rollout of a CloneSet, Advanced StatefulSet, Advanced DaemonSet, UnitedDeployment or SidecarSet',
     );
 
-  withTargetOptions(
+  withOutputOption(withTargetOptions(
     rollout
       .command('status')
       .description(
         'print the rollout summary; exit 0 when it is complete, 1 when not (with --watch: wait for it; exit 1 when ' +
           'the controller reports it stuck — a progress deadline exceeded, a failed scale or update — or on timeout)',
       ),
-  )
+  ))
     .option(
       '-w, --watch',
       'follow the rollout live until it is complete: the summary and, under it, the pods by revision (update ' +
@@ -98,9 +105,11 @@ export function addRolloutCommands(program: Command): void {
           pods: boolean;
           maxPods: string;
           jaeger?: string;
+          output?: string;
         },
       ) => {
         const target = parseTarget(arg);
+        const output = parseOutputFormat(opts.output);
         const timeoutMs = parseDuration(opts.timeout);
         const intervalMs = parseDuration(opts.interval);
         if (intervalMs < 100)
@@ -122,6 +131,7 @@ export function addRolloutCommands(program: Command): void {
             pods: opts.pods,
             podsPerGroup: maxPods,
             jaeger: opts.jaeger ?? process.env['JAEGER_URL'],
+            output,
             terminal: () =>
               stdout.isTTY ? { columns: stdout.columns || 80, rows: stdout.rows || 24 } : undefined,
           }),
@@ -148,16 +158,30 @@ export function addRolloutCommands(program: Command): void {
     });
   }
 
-  withTargetOptions(
+  withOutputOption(withTargetOptions(
     rollout
       .command('history')
       .description(
         'list the ControllerRevisions the workload owns (revision, hash, age), marking current and update ' +
           "(a SidecarSet's live in the SidecarSet controller's namespace)",
       ),
+  )).action(async (arg: string, opts: TargetOptions & { output?: string }) => {
+    const target = parseTarget(arg);
+    const output = parseOutputFormat(opts.output);
+    await run(opts, (ctx) => rolloutHistory(ctx, target, output));
+  });
+
+  withTargetOptions(
+    rollout
+      .command('restart')
+      .description(
+        'replace every pod, as kubectl-kruise does: stamp kubectl.kubernetes.io/restartedAt on the pod template ' +
+          '(a new revision, rolled out under the update strategy; in place where the strategy allows). CloneSet, ' +
+          'Advanced StatefulSet and Advanced DaemonSet; refused while paused',
+      ),
   ).action(async (arg: string, opts: TargetOptions) => {
     const target = parseTarget(arg);
-    await run(opts, (ctx) => rolloutHistory(ctx, target));
+    await run(opts, (ctx) => rolloutRestart(ctx, target));
   });
 
   withTargetOptions(

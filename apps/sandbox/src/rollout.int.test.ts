@@ -3,7 +3,6 @@
 // rollout, a watch that times out, resume, history, undo back to the first template, `regatta diff` of an image-only
 // change (in place) and of a port change (recreate, naming the field), `regatta trace` of a finished rollout read from
 // the run's Jaeger, and the errors a user gets.
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
@@ -14,26 +13,11 @@ import { generateCrds } from '@regatta/api';
 import type { KubeClient, KubeObject } from '@regatta/kube';
 import { installCrds, locateBinaries } from '@regatta/local-cluster';
 import { createNamespace, randomId, scenarioCluster, useScenarioPrograms } from '@regatta/testing';
+import { REGATTA, run, type Run } from './testing/cli-run.js';
 
-const REGATTA = fileURLToPath(new URL('../bin/regatta.mjs', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('../../../libs/api/src/fixtures/', import.meta.url));
 const CS = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' } as const;
 const SCOPE = 'regatta-test-rollout-cli';
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function run(file: string, args: string[], env: Record<string, string>, timeoutMs = 240_000): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(file, args, { env: { ...process.env, ...env }, timeout: timeoutMs }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 interface CloneSet extends KubeObject {
   spec: Record<string, unknown> & { updateStrategy?: { paused?: boolean; type?: string; partition?: number } };

@@ -14,6 +14,7 @@ import {
   RolloutCliError,
   RolloutDegradedError,
   RolloutTimeoutError,
+  RolloutUsageError,
   WorkloadNotFoundError,
 } from './errors.js';
 import { formatHistory, ownedBy, revisionHistory, type ControllerRevision } from './history.js';
@@ -31,6 +32,8 @@ import {
   type WorkloadCondition,
 } from '@regatta/workload';
 import { planUndo } from './undo.js';
+import { formatStructured, type OutputFormat } from './output.js';
+import { assertRestartable, restartPatch } from './restart.js';
 import { readPodView } from './pod-list.js';
 import { DEFAULT_PODS_PER_GROUP, redrawFrame, type TerminalSize } from './pod-view.js';
 
@@ -115,6 +118,8 @@ export interface StatusOptions {
    */
   terminal?: () => TerminalSize | undefined;
   now?: () => Date;
+  /** Without `watch`: json or yaml prints the progress as data instead of the summary. Default table. */
+  output?: OutputFormat;
 }
 
 /**
@@ -167,9 +172,15 @@ export async function rolloutStatus(
   const now = opts.now ?? (() => new Date());
   let last = '';
   let drawn = 0;
+  const output = opts.output ?? 'table';
+  if (opts.watch && output !== 'table') throw new RolloutUsageError('-o json|yaml cannot be used with --watch');
   for (;;) {
     const w = await readWorkload(ctx, t);
     const progress = rolloutProgress(t.info.kind, w);
+    if (output !== 'table') {
+      ctx.out(formatStructured(output, statusData(ctx, t, w, progress)));
+      return progress.complete;
+    }
     let text = formatSummary(t.info, t.name, progress, rolloutTraceOf(w, opts.jaeger));
     const recent = opts.recentPodUpdates ?? 3;
     if (opts.watch && opts.jaeger && recent > 0) {
@@ -209,6 +220,15 @@ export async function rolloutStatus(
   }
 }
 
+/** What `rollout status -o json|yaml` prints: the workload, its rollout phase and progress. */
+function statusData(ctx: RolloutContext, t: RolloutTarget, w: Workload, progress: RolloutProgress) {
+  return {
+    ...refOf(ctx, t),
+    phase: rolloutPhase(progress, w.status?.['conditions']),
+    ...progress,
+  };
+}
+
 /** Sets the pause switch; prints what was done (or that nothing needed doing). */
 export async function rolloutSetPaused(
   ctx: RolloutContext,
@@ -227,11 +247,29 @@ export async function rolloutSetPaused(
 }
 
 /** Prints the workload's ControllerRevisions, marking the current and update revisions. */
-export async function rolloutHistory(ctx: RolloutContext, t: RolloutTarget, now = new Date()): Promise<void> {
+export async function rolloutHistory(
+  ctx: RolloutContext,
+  t: RolloutTarget,
+  output: OutputFormat = 'table',
+  now = new Date(),
+): Promise<void> {
   const w = await readWorkload(ctx, t);
   const progress = rolloutProgress(t.info.kind, w);
   const rows = revisionHistory(w.metadata?.uid ?? '', await ownedRevisions(ctx, t, w), progress, now);
-  ctx.out(`${t.info.title} ${JSON.stringify(t.name)}\n${formatHistory(rows)}\n`);
+  ctx.out(
+    output === 'table'
+      ? `${t.info.title} ${JSON.stringify(t.name)}\n${formatHistory(rows)}\n`
+      : formatStructured(output, { ...refOf(ctx, t), items: rows }),
+  );
+}
+
+/** Stamps the pod template with `kubectl.kubernetes.io/restartedAt` (restart.ts): every pod is replaced. */
+export async function rolloutRestart(ctx: RolloutContext, t: RolloutTarget, now = new Date()): Promise<void> {
+  assertRestartable(t.info);
+  const w = await readWorkload(ctx, t);
+  const patch = restartPatch(t.info, w, rolloutProgress(t.info.kind, w).paused, now);
+  await ctx.client.patch(refOf(ctx, t), patch, { type: 'merge' });
+  ctx.out(`${t.info.title} ${JSON.stringify(t.name)} restarted\n`);
 }
 
 /** Restores the template of revision `toRevision` (0: the one before the newest); prints which. */

@@ -18,6 +18,7 @@ export { parseDuration } from './duration.js';
 export {
   degradedReason,
   rolloutHistory,
+  rolloutRestart,
   rolloutSetPaused,
   rolloutStatus,
   rolloutUndo,
@@ -46,3 +47,8 @@ export { podRow, podStatus, podUpdateKind, rolloutWindow, type PodRow, type PodU
 export { groupPods, sidecarHashOf, type GroupInput, type PodGroup, type PodMark, type SubsetInfo, type ViewRow } from './pod-groups.js';
 export { podQuery, selectPods, sidecarSetOf, subsetsOf, type PodQuery } from './pod-select.js';
 export { DEFAULT_PODS_PER_GROUP, formatPodView, redrawFrame, type PodViewOptions, type TerminalSize } from './pod-view.js';
+export { formatList, listRow, sortRows, type ListRow } from './list.js';
+export { listWorkloads, type ListOptions } from './list-command.js';
+export { OUTPUT_FORMATS, formatStructured, parseOutputFormat, type OutputFormat } from './output.js';
+export { RESTARTED_AT_ANNOTATION, restartPatch } from './restart.js';
+export { columnWidths, formatTable, tableLine } from './table.js';
