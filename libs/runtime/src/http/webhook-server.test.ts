@@ -427,7 +427,7 @@ describe('WebhookServer: mutation', () => {
 });
 
 describe('WebhookServer: metrics', () => {
-  it('counts one TLS connection for requests on a kept-alive one, one per request without, and times each request', async () => {
+  it('counts one TLS connection for requests on a kept-alive one, one per request without, times each request and counts it by HTTP code and by admission answer', async () => {
     const registry = new Registry();
     const h = await serve((s) => s.validate<CloneSet>('/validate-cloneset', validateCloneSet), { registry });
     const value = async (name: string, labels: Record<string, string> = {}) =>
@@ -445,6 +445,18 @@ describe('WebhookServer: metrics', () => {
         value('controller_runtime_webhook_latency_seconds', { webhook, le: '+Inf' });
       expect(await count('/validate-cloneset')).toBe(5);
       expect(await count('unknown')).toBe(1);
+
+      // the fixture's partition 5 is above its 3 replicas: denied
+      const fine = { ...cloneSet, spec: { replicas: 3, updateStrategy: { partition: 1 } } };
+      await send(h.port, { body: review(createRequest(fine)) });
+      const webhook = '/validate-cloneset';
+      expect(await value('controller_runtime_webhook_requests_total', { webhook, code: '200' })).toBe(6);
+      expect(await value('controller_runtime_webhook_requests_total', { webhook: 'unknown', code: '404' })).toBe(1);
+      expect(await value('controller_runtime_webhook_requests_in_flight', { webhook })).toBe(0);
+      const admissions = (code: string) =>
+        value('regatta_webhook_admissions_total', { webhook, kind: 'CloneSet', operation: 'CREATE', code });
+      expect(await admissions('422')).toBe(5);
+      expect(await admissions('200')).toBe(1);
     } finally {
       agent.destroy();
       await h.stop();

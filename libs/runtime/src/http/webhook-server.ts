@@ -20,7 +20,7 @@ import { BodyTooLargeError, readBody, sendFailure, sendJson } from './body.js';
 import { createJsonPatch } from '@regatta/kube';
 import { serveUntil } from './serve.js';
 import { loadKeyPair, type KeyPair, type TlsSource } from './tls.js';
-import { instrumentWebhookServer } from './webhook-metrics.js';
+import { instrumentWebhookServer, type EndWebhookRequest, type WebhookAnswer } from './webhook-metrics.js';
 import type { Registry } from 'prom-client';
 import { defaultListenHost } from '../process-config.js';
 
@@ -127,14 +127,14 @@ export class WebhookServer implements Runnable {
     if (this.#started) throw new AlreadyStartedError(this.name);
     this.#started = true;
     this.#current = await loadKeyPair(this.#options.tls);
-    let timed: ((path: string) => () => void) | undefined;
+    let timed: ((path: string) => EndWebhookRequest) | undefined;
     const server = createServer({ ...this.#current, minVersion: 'TLSv1.2' }, (req, res) => {
       const path = (req.url ?? '/').split('?')[0] ?? '/';
       // no label per arbitrary URL; observed once, when the answer is ready (else when the request ends)
       const end = timed?.(this.#routes.has(path) ? path : 'unknown');
       let ended = false;
-      const done = () => {
-        if (!ended) end?.();
+      const done = (answer?: WebhookAnswer) => {
+        if (!ended) end?.(answer ? 200 : res.statusCode, answer);
         ended = true;
       };
       this.#handle(req, res, done)
@@ -143,7 +143,7 @@ export class WebhookServer implements Runnable {
           if (!res.headersSent) sendFailure(res, 500, 'InternalError', 'internal error');
           else res.destroy();
         })
-        .finally(done);
+        .finally(() => done());
     });
     if (this.#options.registry) timed = instrumentWebhookServer(server, this.#options.registry);
     server.requestTimeout = this.#timeoutMs;
@@ -204,7 +204,11 @@ export class WebhookServer implements Runnable {
   }
 
   /** `answered` is called when the answer is ready, before it is written (the request's time, webhook-metrics.ts). */
-  async #handle(req: IncomingMessage, res: ServerResponse, answered: () => void): Promise<void> {
+  async #handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    answered: (answer: WebhookAnswer) => void,
+  ): Promise<void> {
     const path = new URL(req.url ?? '/', 'https://webhook').pathname;
     const route = this.#routes.get(path);
     if (!route) {
@@ -251,7 +255,11 @@ export class WebhookServer implements Runnable {
     }
     const response = await this.#review(route, input, path);
     const answer = admissionReview(response);
-    answered();
+    answered({
+      kind: input.kind.kind,
+      operation: input.operation,
+      code: response.allowed ? 200 : (response.status?.code ?? 403),
+    });
     sendJson(res, 200, answer);
   }
 
