@@ -70,7 +70,7 @@ export class Cache<T extends KubeObject = KubeObject> {
   private following = false;
   private readonly setAside = new SetAsideKeys();
   private readonly syncWaiters: (() => void)[] = [];
-  private currentWatch?: { stop(): void };
+  private currentWatch?: { stop(): void; getPending(): number };
   private loop?: Promise<void>;
 
   constructor(
@@ -113,6 +113,11 @@ export class Cache<T extends KubeObject = KubeObject> {
   }
 
   /** How many keys hold a value set aside (their last good object, or none, is what the cache shows). */
+  /** Changes the bus has delivered to this cache's watch that it has not applied yet (0 while not watching). */
+  get pending(): number {
+    return this.currentWatch?.getPending() ?? 0;
+  }
+
   get setAsideCount(): number {
     return this.setAside.size;
   }

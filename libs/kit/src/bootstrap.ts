@@ -15,6 +15,7 @@ import {
   type ProcessConfig,
 } from '@regatta/runtime';
 import { createLogger, startTracing, type Tracing } from '@regatta/telemetry';
+import { registerNatsMetrics, restClientMetrics } from './client-metrics.js';
 
 export interface Program {
   /** `regatta-<name>`: service name, logger name, Lease name, field manager, user agent. */
@@ -42,15 +43,18 @@ export async function runProgram(
   const log = createLogger({ name: program });
   const tracing = await startTracing({ serviceName: program, logger: log });
   const config = readProcessConfig(env);
-  const client = KubeClient.fromDefault({ fieldManager: program, userAgent: program });
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const onResponse = restClientMetrics(registry);
+  const client = KubeClient.fromDefault({ fieldManager: program, userAgent: program, onResponse });
   // the Lease is renewed over its own connection: a burst of writes must never delay a renewal past its deadline
   const leaseClient = KubeClient.fromDefault({
     fieldManager: program,
     userAgent: `${program}/leader-election`,
+    onResponse,
   });
   const bus = await connectBus({ name: `${program}/${config.identity}` });
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  registerNatsMetrics(registry, bus.nc, log);
   const probes = new ProbeServer({ ...config.health, registry, logger: log });
   probes.addReadyzCheck('bus', () => {
     if (bus.nc.isClosed()) throw new Error('NATS connection closed');

@@ -2,7 +2,8 @@
  * A controller acts only on caches that follow their buckets (docs/adr/0068-a-bad-bus-entry-is-set-aside.md):
  * while one of a program's caches re-reads its bucket after an interruption, or cannot (its watch keeps failing),
  * every reconcile is held and retried, so no controller creates what a cache merely fails to show. Also the
- * metrics a person reads to see it: `regatta_cache_in_sync{cache}`, `regatta_cache_entries_set_aside{cache}` and
+ * metrics a person reads to see it: `regatta_cache_in_sync{cache}`, `regatta_cache_pending_changes{cache}`,
+ * `regatta_cache_entries_set_aside{cache}` and
  * `regatta_cache_entries_set_aside_total{cache,reason}`.
  */
 import type { SetAsideEntry } from '@regatta/bus';
@@ -13,6 +14,8 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 export interface CacheSyncState {
   readonly inSync: boolean;
   readonly setAsideCount: number;
+  /** Changes delivered by the bus, not applied yet. */
+  readonly pending?: number;
 }
 
 /** How long a held reconcile waits before it looks again. */
@@ -68,6 +71,15 @@ export function cacheSyncMetrics(
     registers: [registry],
     collect() {
       for (const [cache, c] of caches) this.set({ cache }, c.inSync ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'regatta_cache_pending_changes',
+    help: 'Changes the bus has delivered to the cache that it has not applied yet (a growing value: the program falls behind)',
+    labelNames: ['cache'],
+    registers: [registry],
+    collect() {
+      for (const [cache, c] of caches) this.set({ cache }, c.pending ?? 0);
     },
   });
   new Gauge({

@@ -71,6 +71,16 @@ export interface KubeClientOptions {
   timeoutMs?: number;
   /** Default field manager for writes (create/update/patch); required for apply patches. */
   fieldManager?: string;
+  /** Told of every request once it ends (the program's REST client metrics). */
+  onResponse?: (r: KubeResponse) => void;
+}
+
+/** One API request as the client's metrics count it. */
+export interface KubeResponse {
+  method: string;
+  /** The HTTP status; undefined when no answer came (refused, reset, timed out). */
+  code: number | undefined;
+  seconds: number;
 }
 
 export interface RawRequest {

@@ -37,6 +37,7 @@ import type {
   CollectionRef,
   DeleteOptions,
   KubeClientOptions,
+  KubeResponse,
   KubeList,
   ListOptions,
   PatchOptions,
@@ -80,6 +81,7 @@ export class KubeClient {
   readonly userAgent: string;
   private readonly timeoutMs: number;
   private readonly fieldManager: string | undefined;
+  private readonly onResponse: ((r: KubeResponse) => void) | undefined;
   private readonly resources = new Map<string, ResourceInfo>();
   private readonly discovery = new Map<string, Promise<ApiResourceList>>();
   private dispatcher: Dispatcher | undefined;
@@ -100,6 +102,7 @@ export class KubeClient {
     this.userAgent = options.userAgent ?? 'regatta';
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.fieldManager = options.fieldManager;
+    this.onResponse = options.onResponse;
   }
 
   /** A client for a kubeconfig file, optionally with another context than its current one. */
@@ -407,6 +410,8 @@ export class KubeClient {
   }
 
   private async send(method: HttpMethod, path: string, req: RawRequest): Promise<unknown> {
+    const started = performance.now();
+    let code: number | undefined;
     try {
       const params = new URLSearchParams();
       for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) params.set(k, String(v));
@@ -422,6 +427,7 @@ export class KubeClient {
       await this.kubeConfig.applySecurityAuthentication(ctx);
       this.shareDispatcher(ctx);
       const res = await this.http.send(ctx).toPromise();
+      code = res.httpStatusCode;
       const text = await res.body.text();
       if (res.httpStatusCode < 200 || res.httpStatusCode > 299) {
         throw kubeErrorFromResponse(res.httpStatusCode, text, res.headers);
@@ -432,6 +438,8 @@ export class KubeClient {
     } catch (e) {
       if (e instanceof KubeApiError || e instanceof KubeUsageError) throw e;
       throw toKubeApiError(e);
+    } finally {
+      this.onResponse?.({ method, code, seconds: (performance.now() - started) / 1000 });
     }
   }
 }

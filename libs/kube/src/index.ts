@@ -161,6 +161,7 @@ export type {
   CollectionRef,
   DeleteOptions,
   KubeClientOptions,
+  KubeResponse,
   KubeList,
   ListOptions,
   PatchOptions,
