@@ -233,7 +233,7 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
     expect((watcher?.['spec'] as { replicas: number }).replicas).toBe(2);
   });
 
-  it('feature gates, namespace selector, log level and OTLP endpoint reach the program as its variables', () => {
+  it('feature gates, namespace selector, log level, OTLP endpoint and trace resource reach the program as its variables', () => {
     const ms = parseManifests(
       templateChart(chart.dir, [
         ...VALUE_SETS['only-cloneset']!,
@@ -254,6 +254,13 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
     expect(value('REGATTA_NAMESPACE_SELECTOR')).toBe('team=payments');
     expect(value('LOG_LEVEL')).toBe('debug');
     expect(value('OTEL_EXPORTER_OTLP_ENDPOINT')).toBe('http://jaeger:4318');
+    // the traces' resource in semantic conventions, the pod's names expanded by the kubelet from the variables above
+    expect(value('OTEL_RESOURCE_ATTRIBUTES')).toBe(
+      'service.version=0.1.0,service.namespace=regatta,k8s.namespace.name=$(POD_NAMESPACE),k8s.pod.name=$(POD_NAME)',
+    );
+    expect(env.findIndex((e) => e.name === 'POD_NAME')).toBeLessThan(
+      env.findIndex((e) => e.name === 'OTEL_RESOURCE_ATTRIBUTES'),
+    );
     expect(env.find((e) => e.name === 'NATS_USER')?.valueFrom).toEqual({
       secretKeyRef: { name: 'regatta-bus', key: 'cloneset-user' },
     });

@@ -184,7 +184,7 @@ describe('CloneSet', () => {
         async () =>
           (await h.rolloutSpans(ns, name))
             .filter((sp) => sp.operationName === 'cloneset.hook-wait')
-            .map((sp) => [sp.tags['pod.name'], sp.tags['cloneset.lifecycle.hook']]),
+            .map((sp) => [sp.tags['k8s.pod.name'], sp.tags['cloneset.lifecycle.hook']]),
         { timeout: 40_000, interval: 1000 },
       )
       .toContainEqual([hooked.metadata!.name, 'inPlaceUpdate']);

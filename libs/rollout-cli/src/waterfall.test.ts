@@ -50,7 +50,7 @@ const pod = (at: number, dur: number, name: string, how: string) =>
     'cloneset.pod-update',
     at,
     dur,
-    { 'pod.name': name, 'cloneset.update.type': how, 'cloneset.revision.to': 'web-2' },
+    { 'k8s.pod.name': name, 'cloneset.update.type': how, 'cloneset.revision.to': 'web-2' },
     ROOT_ID,
   );
 
@@ -73,7 +73,7 @@ describe('traceWaterfall of a CloneSet rollout', () => {
         'cloneset.hook-wait',
         12,
         3,
-        { 'pod.name': 'web-b', 'cloneset.lifecycle.hook': 'preDelete' },
+        { 'k8s.pod.name': 'web-b', 'cloneset.lifecycle.hook': 'preDelete' },
         ROOT_ID,
       ),
       root('cloneset', 20),

@@ -106,7 +106,8 @@ function describeSpan(
   kind: RowKind,
   tags: Map<string, unknown>,
 ): { target: string; detail: string } {
-  const pod = tagText(tags, 'pod.name');
+  // `pod.name` in traces written before the semantic-convention key
+  const pod = tagText(tags, 'k8s.pod.name') || tagText(tags, 'pod.name');
   switch (kind) {
     case 'pod-update': {
       const how = tagText(tags, `${prefix}.update.type`);

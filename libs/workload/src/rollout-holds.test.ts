@@ -102,7 +102,7 @@ describe('RolloutTracer', () => {
     }
     expect(pause.attributes).toMatchObject({ 'cloneset.hold': 'paused', 'cloneset.revision.to': 'r2' });
     expect(pause.duration).toEqual([4, 0]);
-    expect(hook.attributes).toMatchObject({ 'pod.name': 'cs-abcde', 'cloneset.lifecycle.hook': 'preDelete' });
+    expect(hook.attributes).toMatchObject({ 'k8s.pod.name': 'cs-abcde', 'cloneset.lifecycle.hook': 'preDelete' });
   });
 
   it('the fresher record wins: this process after its own write, the stored one after another process wrote', () => {

@@ -150,6 +150,9 @@ export class RolloutTracer {
         root: true,
         startTime: now,
         attributes: {
+          // OpenTelemetry's semantic conventions (k8s.namespace.name, k8s.<kind>.name), then the kind's own keys
+          'k8s.namespace.name': attrs.namespace,
+          [`k8s.${p}.name`]: attrs.name,
           [`${p}.namespace`]: attrs.namespace,
           [`${p}.name`]: attrs.name,
           [`${p}.revision.from`]: attrs.from,
@@ -223,7 +226,7 @@ export class RolloutTracer {
 
   /** One pod update of the rollout, from the controller's write (`start`) until it was seen done (`end`). */
   podUpdate(record: RolloutRecord, pod: string, how: 'in-place' | 'recreate', start: Date, end: Date): void {
-    this.child(record, 'pod-update', start, end, { 'pod.name': pod, [`${this.#p}.update.type`]: how });
+    this.child(record, 'pod-update', start, end, { 'k8s.pod.name': pod, [`${this.#p}.update.type`]: how });
   }
 
   /** A hold of the rollout (pause, partition) that ended: one span from its start. */
@@ -240,7 +243,7 @@ export class RolloutTracer {
     end: Date,
   ): void {
     this.child(record, 'hook-wait', start, end, {
-      'pod.name': pod,
+      'k8s.pod.name': pod,
       [`${this.#p}.lifecycle.hook`]: hook,
     });
   }

@@ -95,6 +95,9 @@ agents with bus.nodeAgentAuth=callout; pass (dict "root" $ "nodeAgent" true). Al
 {{- with .root.Values.otlp.endpoint }}
 - name: OTEL_EXPORTER_OTLP_ENDPOINT
   value: {{ . | quote }}
+# the traces' resource, in OpenTelemetry's semantic conventions (service.name is the program's own)
+- name: OTEL_RESOURCE_ATTRIBUTES
+  value: {{ printf "service.version=%s,service.namespace=regatta,k8s.namespace.name=$(POD_NAMESPACE),k8s.pod.name=$(POD_NAME)" $.root.Chart.AppVersion | quote }}
 {{- end }}
 {{- with .root.Values.extraEnv }}
 {{ toYaml . }}
