@@ -147,8 +147,6 @@ describe.skipIf(real.skipReason !== undefined)(
       const values = {
         image: { registry: repository, tag: version, pullPolicy: 'IfNotPresent' },
         bus: { url: `nats://${ip}:${natsRelay.port}`, prefix: `chart${id}` },
-        // the image's own user (65532) instead of the chart's 1000: runAsNonRoot checks the numeric image user
-        podSecurityContext: { runAsUser: null, runAsGroup: null, fsGroup: null },
         extraEnv: [
           { name: 'KUBERNETES_SERVICE_HOST', value: 'kubernetes.default.svc' },
           { name: 'KUBERNETES_SERVICE_PORT', value: String(apiRelay.port) },

@@ -22,7 +22,7 @@ export const grants = (rules: Rule[]): Set<string> =>
   );
 
 export interface PodSpec {
-  securityContext: { runAsNonRoot?: boolean };
+  securityContext: { runAsNonRoot?: boolean; runAsUser?: number };
   volumes: {
     name: string;
     secret?: { secretName: string; items?: { key: string; path: string }[] };

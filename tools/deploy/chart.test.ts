@@ -19,6 +19,7 @@ import {
   type Manifest,
 } from './chart.js';
 import { grants, rulesOf, type PodSpec, type Rule } from './chart-testing.js';
+import { IMAGE_USER } from '../release/image.js';
 
 const GOLDEN = new URL('./golden/', import.meta.url);
 let chart: ReturnType<typeof chartCopy>;
@@ -216,10 +217,11 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
     expect(watcher.some((r) => r.resources.includes('secrets'))).toBe(false);
   });
 
-  it('programs run non-root on a read-only root filesystem, with probes on the health port', () => {
+  it("programs run non-root as the images' own user on a read-only root filesystem, with probes on the health port", () => {
     for (const d of rendered['all-on']!.filter((m) => m.kind === 'Deployment')) {
       const spec = (d['spec'] as { template: { spec: PodSpec } }).template.spec;
       expect(spec.securityContext.runAsNonRoot, d.metadata.name).toBe(true);
+      expect(spec.securityContext.runAsUser, d.metadata.name).toBe(IMAGE_USER);
       const c = spec.containers[0]!;
       expect(c.securityContext.readOnlyRootFilesystem).toBe(true);
       expect(c.securityContext.allowPrivilegeEscalation).toBe(false);
