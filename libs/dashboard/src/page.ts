@@ -260,6 +260,7 @@ export const APP_JS = `'use strict';
       var q = refOf(selected).toString();
       jobs.push(call('/api/workload?' + q).then(function (d) { setError('detail', ''); if (mine === generation) renderDetail(d); }, function (e) {
         setError('detail', selected.split('/').slice(1).join('/') + ': ' + e.message);
+        $('detail').hidden = true;
       }));
       jobs.push(call('/api/trace?' + q).then(function (t) { setError('trace', ''); if (mine === generation) renderTrace(t); }, function (e) {
         setError('trace', 'trace: ' + e.message);
@@ -274,6 +275,10 @@ export const APP_JS = `'use strict';
     });
   }
 
+  window.addEventListener('hashchange', function () {
+    selected = decodeURIComponent(location.hash.slice(1));
+    refresh();
+  });
   refresh();
 })();
 `;
