@@ -70,6 +70,8 @@ export function errorAnswer(e: unknown): { status: number; body: { error: string
   if (e instanceof WorkloadNotFoundError) return { status: 404, body };
   if (e instanceof JaegerQueryError) return { status: 502, body };
   if (e instanceof RolloutCliError) return { status: e.exitCode === 2 ? 400 : 409, body };
+  // the client could not reach the API server (network, TLS, credentials file): a bad gateway, not a bug here
+  if (code?.startsWith('REGATTA_KUBE')) return { status: 502, body };
   return { status: 500, body };
 }
 
@@ -169,9 +171,18 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
   });
   server.requestTimeout = 30_000;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (e: NodeJS.ErrnoException) =>
+      reject(
+        new RolloutCliError(
+          'REGATTA_DASHBOARD_LISTEN',
+          `cannot listen on ${dashboardUrl(o.address, o.port)}: ${e.code === 'EADDRINUSE' ? 'the port is in use; pass --port N (0: any free port)' : e.message}`,
+          1,
+          { cause: e },
+        ),
+      ),
+    );
     server.listen(o.port, o.address, () => {
-      server.off('error', reject);
+      server.removeAllListeners('error');
       resolve();
     });
   });
