@@ -2,8 +2,9 @@
 // by the watcher and the cloneset program on the shared local cluster, with the run's Jaeger: the page lists the
 // workloads, follows a rollout's phase (Completed → Progressing), Pause sets the CloneSet's pause switch in the API
 // (Paused), Resume lets it finish, the waterfall shows the rollout, its hold and one bar per pod; a screenshot goes
-// to docs/images/dashboard.png. Then what the server refuses (another Host, a POST without the token) and an API
-// server error on the page.
+// to docs/images/dashboard.png. Then what the server refuses (another Host, a POST without the token, another
+// Origin), an API server error on the page, and a second dashboard run with a read-only ServiceAccount's kubeconfig:
+// its Pause is the API server's 403, shown on the page.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { get } from 'node:http';
@@ -15,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { generateCrds } from '@regatta/api';
 import type { KubeClient, KubeObject } from '@regatta/kube';
-import { installCrds } from '@regatta/local-cluster';
+import { installCrds, writeServiceAccountKubeconfig } from '@regatta/local-cluster';
 import { createNamespace, randomId, scenarioCluster, useScenarioPrograms } from '@regatta/testing';
 import { REGATTA } from './testing/cli-run.js';
 
@@ -24,16 +25,21 @@ const SCREENSHOT = fileURLToPath(new URL('../../../docs/images/dashboard.png', i
 const CS = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' } as const;
 const SCOPE = 'regatta-test-dashboard';
 const noChromium = !existsSync(CHROMIUM);
+/** A user who may read Regatta's workloads and pods but not change them (the ClusterRole and its binding). */
+const VIEWER_SA = 'viewer';
 
 interface CloneSet extends KubeObject {
   spec: { updateStrategy?: { paused?: boolean } };
 }
 
 const id = randomId();
+const VIEWER = `regatta-dashboard-viewer-${id}`;
 const programs = useScenarioPrograms();
 let client: KubeClient;
 let ns: string;
-let dashboard: ChildProcess | undefined;
+const dashboards: ChildProcess[] = [];
+let kubeconfig: string;
+let jaegerQuery: string | undefined;
 let url: string;
 let browser: BrowserContext | undefined;
 let userDataDir: string | undefined;
@@ -62,7 +68,7 @@ function startDashboard(env: Record<string, string>, args: string[]): Promise<st
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  dashboard = child;
+  dashboards.push(child);
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   return new Promise((resolve, reject) => {
@@ -84,7 +90,9 @@ const cloneSetPaused = async (name: string) =>
 beforeAll(async () => {
   if (noChromium) return;
   const cluster = scenarioCluster();
-  const { kubeconfig, nats, jaeger } = cluster;
+  const { nats, jaeger } = cluster;
+  kubeconfig = cluster.kubeconfig;
+  jaegerQuery = jaeger?.query;
   client = cluster.client;
   await installCrds(kubeconfig, generateCrds());
   const leaseNs = await createNamespace(client, `dash-lease-${id}`);
@@ -135,7 +143,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
-  dashboard?.kill('SIGTERM');
+  for (const d of dashboards) d.kill('SIGTERM');
+  if (!noChromium) {
+    for (const path of [`clusterrolebindings/${VIEWER}`, `clusterroles/${VIEWER}`]) {
+      await client.request('DELETE', `/apis/rbac.authorization.k8s.io/v1/${path}`).catch(() => undefined);
+    }
+  }
 });
 
 describe.skipIf(noChromium)(
@@ -211,6 +224,51 @@ describe.skipIf(noChromium)(
       await expect
         .poll(() => page.locator('#errors').textContent(), { timeout: 15_000 })
         .toContain(`CloneSet "gone" not found in namespace "${ns}"`);
+    });
+
+    it("acts with the user's own rights: a viewer's Pause is refused by the API server, with its message on the page", async () => {
+      await client.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: VIEWER_SA, namespace: ns } });
+      const rbac = '/apis/rbac.authorization.k8s.io/v1';
+      await client.request('POST', `${rbac}/clusterroles`, {
+        body: {
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'ClusterRole',
+          metadata: { name: VIEWER },
+          rules: [
+            { apiGroups: ['apps.kruise.io'], resources: ['*'], verbs: ['get', 'list', 'watch'] },
+            { apiGroups: [''], resources: ['pods', 'namespaces'], verbs: ['get', 'list', 'watch'] },
+          ],
+        },
+      });
+      await client.request('POST', `${rbac}/clusterrolebindings`, {
+        body: {
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'ClusterRoleBinding',
+          metadata: { name: VIEWER },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: VIEWER },
+          subjects: [{ kind: 'ServiceAccount', name: VIEWER_SA, namespace: ns }],
+        },
+      });
+      const viewerKubeconfig = await writeServiceAccountKubeconfig({
+        kubeconfig,
+        namespace: ns,
+        serviceAccount: VIEWER_SA,
+        file: join(userDataDir!, 'viewer.kubeconfig'),
+      });
+      const viewerUrl = await startDashboard({ KUBECONFIG: viewerKubeconfig }, [
+        '-n',
+        ns,
+        '--refresh',
+        '1',
+        ...(jaegerQuery ? ['--jaeger', jaegerQuery] : []),
+      ]);
+      await page.goto(`${viewerUrl}#${encodeURIComponent(`${ns}/cloneset/api`)}`);
+      await expect.poll(() => phaseOf('api').textContent(), { timeout: 30_000 }).toBe('Completed');
+      await page.locator('#detail-action[data-action="pause"]').click();
+      await expect
+        .poll(() => page.locator('#errors').textContent(), { timeout: 15_000 })
+        .toContain(`cannot patch resource "clonesets" in API group "apps.kruise.io" in the namespace "${ns}"`);
+      expect(await cloneSetPaused('api')).toBe(false);
     });
   },
 );
