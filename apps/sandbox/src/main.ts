@@ -19,6 +19,7 @@ import { addRolloutCommands } from './rollout-command.js';
 import { addDiffCommand } from './diff-command.js';
 import { addTraceCommand } from './trace-command.js';
 import { addListCommand } from './list-command.js';
+import { addDashboardCommand } from './dashboard-command.js';
 import { completionScript, completionWords } from './completion.js';
 import { cliVersion } from './version.js';
 import { KubeApiError, KubeConfigError } from '@regatta/kube';
@@ -246,6 +247,7 @@ addRolloutCommands(program);
 addListCommand(program);
 addDiffCommand(program);
 addTraceCommand(program);
+addDashboardCommand(program);
 
 program
   .command('version')

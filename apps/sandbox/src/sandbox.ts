@@ -24,6 +24,7 @@ import { KIND_TABLE } from '@regatta/kube';
 import { parseAllDocuments } from 'yaml';
 import { appEntry, resolveControllers, UsageError } from './controllers.js';
 import { planRealNodes, startRealNodes } from './real-nodes.js';
+import { dashboardHint } from './dashboard-command.js';
 
 export interface SandboxOptions {
   dir: string;
@@ -225,6 +226,7 @@ export async function sandboxUp(
     };
     await writePrivateFile(join(o.dir, ENDPOINTS_FILE), JSON.stringify(endpoints, null, 2) + '\n');
     o.log(`sandbox ready in ${((Date.now() - t0) / 1000).toFixed(1)} s: export KUBECONFIG=${kubeconfig}`);
+    o.log(`rollout dashboard: ${dashboardHint(kubeconfig, endpoints.jaeger?.query)}`);
     return { cluster, endpoints };
   } catch (err) {
     await cluster.stop();

@@ -1,6 +1,7 @@
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { readPidRecords, type LocalCluster } from '@regatta/local-cluster';
 import type { SandboxEndpoints } from './sandbox.js';
+import { dashboardHint } from './dashboard-command.js';
 
 /** One screen of the foreground sandbox: components, nodes and pods, refreshed every few seconds. */
 export async function renderStatus(cluster: LocalCluster, e: SandboxEndpoints): Promise<string> {
@@ -28,6 +29,7 @@ export async function renderStatus(cluster: LocalCluster, e: SandboxEndpoints): 
     `  API server   ${e.apiserver}`,
     ...(e.nats ? [`  NATS         ${e.nats}`] : []),
     ...(e.jaeger ? [`  Jaeger API   ${e.jaeger.query}   OTLP ${e.jaeger.otlpHttp}`] : []),
+    `  Dashboard    ${dashboardHint(e.kubeconfig, e.jaeger?.query)}`,
     '',
     `  nodes  ${ready.length}/${nodes.items.length} Ready`,
     `  pods   ${pods.items.length}${phases.size ? '  (' + [...phases].map(([k, v]) => `${k} ${v}`).join(', ') + ')' : ''}`,

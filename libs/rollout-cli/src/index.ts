@@ -49,6 +49,7 @@ export { podQuery, selectPods, sidecarSetOf, subsetsOf, type PodQuery } from './
 export { DEFAULT_PODS_PER_GROUP, formatPodView, redrawFrame, type PodViewOptions, type TerminalSize } from './pod-view.js';
 export { formatList, listRow, sortRows, type ListRow } from './list.js';
 export { listWorkloads, type ListOptions } from './list-command.js';
+export { readPodView, type PodViewText } from './pod-list.js';
 export { OUTPUT_FORMATS, formatStructured, parseOutputFormat, type OutputFormat } from './output.js';
 export { RESTARTED_AT_ANNOTATION, restartPatch } from './restart.js';
 export { columnWidths, formatTable, tableLine } from './table.js';
