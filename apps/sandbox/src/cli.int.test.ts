@@ -1,11 +1,14 @@
 // The CLI's everyday commands against CloneSets served by the watcher and the cloneset program on the shared local
 // cluster: `regatta list` (a namespace, -A, -o json), `rollout restart` (every pod replaced with the template's
 // restartedAt; refused while paused), `rollout status|history -o json|yaml`, `version` and `completion`.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import { generateCrds } from '@regatta/api';
 import type { KubeClient, KubeObject } from '@regatta/kube';
-import { installCrds } from '@regatta/local-cluster';
+import { installCrds, writeServiceAccountKubeconfig } from '@regatta/local-cluster';
 import { createNamespace, randomId, scenarioCluster, useScenarioPrograms } from '@regatta/testing';
 import { REGATTA, run } from './testing/cli-run.js';
 
@@ -102,6 +105,37 @@ describe('regatta list', () => {
     const bad = await regatta('list', '-o', 'wide');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('-o must be json or yaml');
+  });
+
+  it('with rights in one namespace only, lists what it may and names the kinds it may not (the cluster-scoped SidecarSets)', async () => {
+    await client.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'team', namespace: a } });
+    await client.request('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${a}/rolebindings`, {
+      body: {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        metadata: { name: 'team-view', namespace: a },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+        subjects: [{ kind: 'ServiceAccount', name: 'team', namespace: a }],
+      },
+    });
+    const team = await writeServiceAccountKubeconfig({
+      kubeconfig: env['KUBECONFIG']!,
+      namespace: a,
+      serviceAccount: 'team',
+      file: join(mkdtempSync(join(tmpdir(), 'cli-team-')), 'kubeconfig'),
+    });
+    const listed = await run(process.execPath, [REGATTA, 'list', '-n', a], { KUBECONFIG: team });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(/^cloneset\/web +2 /m);
+    expect(listed.stdout).toMatch(/^not listed: SidecarSet \(.*forbidden/im);
+    const json = JSON.parse((await run(process.execPath, [REGATTA, 'list', '-n', a, '-o', 'json'], { KUBECONFIG: team })).stdout) as {
+      notListed: { kind: string }[];
+    };
+    expect(json.notListed.map((n) => n.kind)).toEqual(['SidecarSet']);
+    // no rights at all: the API server's refusal, exit 1
+    const none = await run(process.execPath, [REGATTA, 'list', '-n', b], { KUBECONFIG: team });
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/forbidden/i);
   });
 });
 

@@ -21,7 +21,10 @@ import { createNamespace, randomId, scenarioCluster, useScenarioPrograms } from 
 import { REGATTA } from './testing/cli-run.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOT = fileURLToPath(new URL('../../../docs/images/dashboard.png', import.meta.url));
+/** The docs' screenshot is rewritten with UPDATE_SCREENSHOTS=1; otherwise the run's goes to a temporary folder. */
+const SCREENSHOT = process.env['UPDATE_SCREENSHOTS']
+  ? fileURLToPath(new URL('../../../docs/images/dashboard.png', import.meta.url))
+  : join(tmpdir(), `regatta-dashboard-${process.pid}.png`);
 const CS = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' } as const;
 const SCOPE = 'regatta-test-dashboard';
 const noChromium = !existsSync(CHROMIUM);
