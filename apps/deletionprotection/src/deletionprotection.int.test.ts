@@ -36,7 +36,10 @@ afterAll(async () => {
 });
 
 /** The API server's refusal of a DELETE, or undefined when it was admitted (dry run: nothing is deleted). */
-async function refusal(ref: { apiVersion: string; kind: string; name: string; namespace?: string }, dryRun = true) {
+async function refusal(
+  ref: { apiVersion: string; kind: string; name: string; namespace?: string },
+  dryRun = true,
+) {
   try {
     await layer.client.delete(ref, { dryRun });
     return undefined;
@@ -75,12 +78,17 @@ const cloneSet = (namespace: string, name: string, labels: Record<string, string
     spec: {
       replicas: 0,
       selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'nginx:alpine' }] } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers: [{ name: 'app', image: 'nginx:alpine' }] },
+      },
     },
   }) as KubeObject;
 
-const label = (ref: { apiVersion: string; kind: string; name: string; namespace?: string }, value: string | null) =>
-  layer.client.patch(ref, { metadata: { labels: { [KEY]: value } } }, { type: 'merge' });
+const label = (
+  ref: { apiVersion: string; kind: string; name: string; namespace?: string },
+  value: string | null,
+) => layer.client.patch(ref, { metadata: { labels: { [KEY]: value } } }, { type: 'merge' });
 
 describe('deletion protection', () => {
   it('the seed sample: a Cascading Namespace is refused while it holds a running pod, deleted once empty', async () => {
@@ -88,30 +96,89 @@ describe('deletion protection', () => {
     await runningPod(ns, 'web');
     await label(NS(ns), 'Cascading');
     let message: string | undefined;
-    await waitFor('the Namespace deletion refused', async () => (message = await refusal(NS(ns))) !== undefined, {
-      timeoutMs: 30_000,
-    });
-    expect(message).toMatch(`forbidden by ResourcesProtectionDeletion for ${KEY}=Cascading and active pods 1>0`);
+    await waitFor(
+      'the Namespace deletion refused',
+      async () => (message = await refusal(NS(ns))) !== undefined,
+      {
+        timeoutMs: 30_000,
+      },
+    );
+    expect(message).toMatch(
+      `forbidden by ResourcesProtectionDeletion for ${KEY}=Cascading and active pods 1>0`,
+    );
     expect(message).toMatch(/Regatta/);
 
-    await layer.client.delete({ apiVersion: 'v1', kind: 'Pod', namespace: ns, name: 'web' }, { gracePeriodSeconds: 0 });
-    await waitFor('the empty Namespace admitted', async () => (await refusal(NS(ns))) === undefined, { timeoutMs: 30_000 });
+    await layer.client.delete(
+      { apiVersion: 'v1', kind: 'Pod', namespace: ns, name: 'web' },
+      { gracePeriodSeconds: 0 },
+    );
+    await waitFor('the empty Namespace admitted', async () => (await refusal(NS(ns))) === undefined, {
+      timeoutMs: 30_000,
+    });
     expect(await refusal(NS(ns), false)).toBeUndefined();
   });
 
   it('Cascading on a workload counts spec.replicas (a policy, no program involved)', async () => {
     const ns = await layer.namespace();
     const ref = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', namespace: ns, name: 'scaled' };
-    const scaled = cloneSet(ns, 'scaled', { [KEY]: 'Cascading' }) as KubeObject & { spec: { replicas: number } };
+    const scaled = cloneSet(ns, 'scaled', { [KEY]: 'Cascading' }) as KubeObject & {
+      spec: { replicas: number };
+    };
     scaled.spec.replicas = 2;
     await layer.client.create(scaled);
     let message: string | undefined;
-    await waitFor('the policies in force', async () => (message = await refusal(ref)) !== undefined, { timeoutMs: 30_000 });
+    await waitFor('the policies in force', async () => (message = await refusal(ref)) !== undefined, {
+      timeoutMs: 30_000,
+    });
     expect(message).toMatch(`forbidden by ResourcesProtectionDeletion for ${KEY}=Cascading and replicas 2>0`);
     expect(message).toMatch(/regatta-deletion-protection-replicas/);
     await layer.client.patch(ref, { spec: { replicas: 0 } }, { type: 'merge' });
     expect(await refusal(ref, false)).toBeUndefined();
   });
+
+  it('with the program SIGSTOPped: unlabelled objects are deleted at once, a Cascading Namespace waits out the webhook timeout and is refused', async () => {
+    const guarded = await layer.namespace();
+    await label(NS(guarded), 'Cascading');
+    await waitFor(
+      'the empty Cascading Namespace admitted',
+      async () => (await refusal(NS(guarded))) === undefined,
+      {
+        timeoutMs: 30_000,
+      },
+    );
+    const ns = await layer.namespace();
+    await layer.client.create(cloneSet(ns, 'plain'));
+    const plain = await layer.namespace();
+    await runningPod(plain, 'web');
+
+    process.kill(-layer.controller.pid, 'SIGSTOP');
+    try {
+      const t0 = Date.now();
+      expect(
+        await refusal(
+          { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', namespace: ns, name: 'plain' },
+          false,
+        ),
+      ).toBeUndefined();
+      expect(
+        await refusal({ apiVersion: 'v1', kind: 'Pod', namespace: plain, name: 'web' }, false),
+      ).toBeUndefined();
+      expect(await refusal(NS(plain), false)).toBeUndefined();
+      expect(Date.now() - t0).toBeLessThan(2_000);
+
+      const t1 = Date.now();
+      const hung = await refusal(NS(guarded));
+      expect(hung).toMatch(/failed calling webhook "vnamespace\.deletionprotection\.regatta\.dev"/);
+      // the webhook's timeoutSeconds (10 s), not more
+      expect(Date.now() - t1).toBeGreaterThanOrEqual(9_000);
+      expect(Date.now() - t1).toBeLessThan(15_000);
+    } finally {
+      process.kill(-layer.controller.pid, 'SIGCONT');
+    }
+    await waitFor('the program answering again', async () => (await refusal(NS(guarded))) === undefined, {
+      timeoutMs: 30_000,
+    });
+  }, 90_000);
 
   it('with the program killed: Always holds, Cascading fails closed naming Regatta, unlabelled objects are deleted at once', async () => {
     const ns = await layer.namespace();
@@ -122,7 +189,9 @@ describe('deletion protection', () => {
     await label(NS(guarded), 'Cascading');
     const plain = await layer.namespace();
     await runningPod(plain, 'web');
-    await waitFor('the policies in force', async () => (await refusal(kept)) !== undefined, { timeoutMs: 30_000 });
+    await waitFor('the policies in force', async () => (await refusal(kept)) !== undefined, {
+      timeoutMs: 30_000,
+    });
 
     layer.controller.killNow();
     await waitFor('the program gone', async () => !layer.controller.running, {
@@ -138,7 +207,12 @@ describe('deletion protection', () => {
     expect(closed).toMatch(/failed calling webhook "vnamespace\.deletionprotection\.regatta\.dev"/);
 
     const t0 = Date.now();
-    expect(await refusal({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', namespace: ns, name: 'plain' }, false)).toBeUndefined();
+    expect(
+      await refusal(
+        { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', namespace: ns, name: 'plain' },
+        false,
+      ),
+    ).toBeUndefined();
     expect(await refusal(NS(plain), false)).toBeUndefined();
     expect(Date.now() - t0).toBeLessThan(2_000);
 

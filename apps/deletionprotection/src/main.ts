@@ -26,7 +26,10 @@ const deletionprotection = ControllerBuilder.controller({
   maxConcurrentReconciles: 1,
 })
   // the protected Namespaces (a DELETE carries its object: this cache is not read); no change enqueues anything
-  .for('namespaces', KINDS.namespaces, { keep: (ns) => protectionOf(ns) !== undefined, predicates: [() => false] })
+  .for('namespaces', KINDS.namespaces, {
+    keep: (ns) => protectionOf(ns) !== undefined,
+    predicates: [() => false],
+  })
   // active pods only (a Namespace's, an Advanced DaemonSet's or BroadcastJob's children), projected to what counts them
   .watches('pods', KINDS.pods, () => [], { keep: isPodKept, project: DELETION_PROTECTION_POD_FIELDS })
   // Bound claims only (a Namespace's)
@@ -41,7 +44,8 @@ const deletionprotection = ControllerBuilder.controller({
         ),
       ],
       // gate ResourcesDeletionProtection off: no configuration, nothing reaches the program
-      configurations: (url, ca, scope) => (enabled ? deletionProtectionWebhookConfigurations(url, ca, scope) : []),
+      configurations: (url, ca, scope) =>
+        enabled ? deletionProtectionWebhookConfigurations(url, ca, scope) : [],
     };
   })
   .reconciler(() => ({ reconcile: () => Promise.resolve({}) }));

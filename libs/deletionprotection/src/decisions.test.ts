@@ -23,7 +23,12 @@ const pod = (phase: string, deleting = false): KubeObject =>
     status: { phase },
   }) as KubeObject;
 const pvc = (phase: string): KubeObject =>
-  ({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'c' }, status: { phase } }) as KubeObject;
+  ({
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: { name: 'c' },
+    status: { phase },
+  }) as KubeObject;
 
 describe('protectionOf', () => {
   it.each([
@@ -62,7 +67,13 @@ describe('namespaceDeletionProblem (upstream ValidateNamespaceDeletion)', () => 
       [],
       `forbidden by ResourcesProtectionDeletion for ${KEY}=Cascading and active pods 2>0`,
     ],
-    ['Cascading, only finished or terminating pods', 'Cascading', [pod('Failed'), pod('Running', true)], [], undefined],
+    [
+      'Cascading, only finished or terminating pods',
+      'Cascading',
+      [pod('Failed'), pod('Running', true)],
+      [],
+      undefined,
+    ],
     [
       'Cascading, a Bound claim',
       'Cascading',
@@ -77,11 +88,17 @@ describe('namespaceDeletionProblem (upstream ValidateNamespaceDeletion)', () => 
 });
 
 describe('crdDeletionProblem (upstream ValidateCRDDeletion)', () => {
-  const cr = (deleting = false) => obj(undefined, deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {});
+  const cr = (deleting = false) =>
+    obj(undefined, deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {});
   it.each([
     ['Always', true, [cr()], `forbidden by ResourcesProtectionDeletion for ${KEY}=Always`],
     ['Cascading', false, [], 'feature-gate DeletionProtectionForCRDCascadingGate is not enabled'],
-    ['Cascading', true, [cr(), cr(), cr(true)], `forbidden by ResourcesProtectionDeletion for ${KEY}=Cascading and active CRs 2>0`],
+    [
+      'Cascading',
+      true,
+      [cr(), cr(), cr(true)],
+      `forbidden by ResourcesProtectionDeletion for ${KEY}=Cascading and active CRs 2>0`,
+    ],
     ['Cascading', true, [cr(true)], undefined],
     [undefined, true, [cr()], undefined],
   ])('label %s, CRD gate %s', (value, crdCascading, objects, want) =>
@@ -89,15 +106,33 @@ describe('crdDeletionProblem (upstream ValidateCRDDeletion)', () => {
   );
   it('lists with the storage version, else the first served', () => {
     const crd = (versions: unknown[]) => ({ ...obj(), spec: { versions } }) as KubeObject;
-    expect(crdListVersion(crd([{ name: 'v1', served: true }, { name: 'v2', served: true, storage: true }]))).toBe('v2');
-    expect(crdListVersion(crd([{ name: 'v1', served: false, storage: true }, { name: 'v2', served: true }]))).toBe('v2');
+    expect(
+      crdListVersion(
+        crd([
+          { name: 'v1', served: true },
+          { name: 'v2', served: true, storage: true },
+        ]),
+      ),
+    ).toBe('v2');
+    expect(
+      crdListVersion(
+        crd([
+          { name: 'v1', served: false, storage: true },
+          { name: 'v2', served: true },
+        ]),
+      ),
+    ).toBe('v2');
     expect(crdListVersion(crd([]))).toBeUndefined();
   });
 });
 
 describe('podOwnerDeletionProblem (Advanced DaemonSet, BroadcastJob)', () => {
   it.each([
-    ['Cascading', [pod('Running')], `forbidden by ResourcesProtectionDeletion for ${KEY}=Cascading and active pods 1>0`],
+    [
+      'Cascading',
+      [pod('Running')],
+      `forbidden by ResourcesProtectionDeletion for ${KEY}=Cascading and active pods 1>0`,
+    ],
     ['Cascading', [pod('Succeeded')], undefined],
     ['Always', [], `forbidden by ResourcesProtectionDeletion for ${KEY}=Always`],
     [undefined, [pod('Running')], undefined],

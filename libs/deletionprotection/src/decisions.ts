@@ -110,15 +110,22 @@ export function crdDeletionProblem(
 }
 
 /** Whether {@link crdDeletionProblem} reads the CRD's objects (the one lookup that goes to the API server). */
-export function crdNeedsObjects(crd: KubeObject | null | undefined, gates: { crdCascading: boolean }): boolean {
+export function crdNeedsObjects(
+  crd: KubeObject | null | undefined,
+  gates: { crdCascading: boolean },
+): boolean {
   return gates.crdCascading && protectionOf(crd) === PROTECTION_CASCADING;
 }
 
 /** The version to list a CRD's objects with: its storage version, else its first served one. */
 export function crdListVersion(crd: KubeObject | null | undefined): string | undefined {
   const versions =
-    (crd as { spec?: { versions?: { name: string; served?: boolean; storage?: boolean }[] } } | null | undefined)
-      ?.spec?.versions ?? [];
+    (
+      crd as
+        | { spec?: { versions?: { name: string; served?: boolean; storage?: boolean }[] } }
+        | null
+        | undefined
+    )?.spec?.versions ?? [];
   return (versions.find((v) => v.storage && v.served) ?? versions.find((v) => v.served))?.name;
 }
 

@@ -11,7 +11,10 @@ const HEADER =
   '# Generated from libs/deletionprotection/src/policy.ts (UPDATE_GOLDEN=1 npx vitest run --project unit libs/deletionprotection); do not edit.\n';
 
 const renderPolicies = (): string =>
-  HEADER + deletionProtectionPolicies().map((o) => `---\n${stringify(o, { lineWidth: 0 })}`).join('');
+  HEADER +
+  deletionProtectionPolicies()
+    .map((o) => `---\n${stringify(o, { lineWidth: 0 })}`)
+    .join('');
 
 describe('deletion protection policies', () => {
   it('deploy/policies/deletion-protection.yaml is up to date', () => {
@@ -25,9 +28,13 @@ describe('deletion protection policies', () => {
     const policies = objs.filter((o) => o.kind === 'ValidatingAdmissionPolicy');
     expect(policies).toHaveLength(2);
     for (const p of policies) {
-      expect(p.spec['matchConstraints'].objectSelector.matchExpressions[0].key).toBe('policy.kruise.io/delete-protection');
+      expect(p.spec['matchConstraints'].objectSelector.matchExpressions[0].key).toBe(
+        'policy.kruise.io/delete-protection',
+      );
       for (const r of p.spec['matchConstraints'].resourceRules) expect(r.operations).toEqual(['DELETE']);
-      expect(p.spec['validations'][0].messageExpression).toContain('forbidden by ResourcesProtectionDeletion');
+      expect(p.spec['validations'][0].messageExpression).toContain(
+        'forbidden by ResourcesProtectionDeletion',
+      );
       expect(p.spec['validations'][0].messageExpression).toContain('Regatta');
     }
     for (const b of objs.filter((o) => o.kind === 'ValidatingAdmissionPolicyBinding'))
@@ -36,6 +43,7 @@ describe('deletion protection policies', () => {
 
   it('Always covers every kind whose replicas Cascading counts', () => {
     const always = new Set(ALWAYS_PROTECTED.flatMap((r) => r.resources.map((x) => `${r.apiGroups[0]}/${x}`)));
-    for (const r of REPLICAS_WORKLOADS) for (const x of r.resources) expect(always).toContain(`${r.apiGroups[0]}/${x}`);
+    for (const r of REPLICAS_WORKLOADS)
+      for (const x of r.resources) expect(always).toContain(`${r.apiGroups[0]}/${x}`);
   });
 });

@@ -53,7 +53,9 @@ function policy(
   values: readonly string[],
   validation: { expression: string; messageExpression: string },
 ): KubeObject[] {
-  const selector = { matchExpressions: [{ key: DELETION_PROTECTION_KEY, operator: 'In', values: [...values] }] };
+  const selector = {
+    matchExpressions: [{ key: DELETION_PROTECTION_KEY, operator: 'In', values: [...values] }],
+  };
   return [
     {
       apiVersion: 'admissionregistration.k8s.io/v1',

@@ -42,7 +42,12 @@ export interface DeletionLookups {
   /** Pods whose controller reference has this uid. */
   podsControlledBy(uid: string): readonly KubeObject[];
   /** Every object of a CRD (`group`, `version`, `plural`, `kind`), from the API server. */
-  crdObjects(crd: { group: string; version: string; plural: string; kind: string }): Promise<readonly KubeObject[]>;
+  crdObjects(crd: {
+    group: string;
+    version: string;
+    plural: string;
+    kind: string;
+  }): Promise<readonly KubeObject[]>;
 }
 
 export interface DeletionProtectionOptions {
@@ -75,7 +80,8 @@ export async function deletionProblem(
       if (!crdNeedsObjects(old, gates)) return crdDeletionProblem(old, [], gates);
       const spec = (old as CrdSpec).spec;
       const version = crdListVersion(old);
-      if (!spec?.group || !spec.names?.plural || !spec.names.kind || !version) return crdDeletionProblem(old, [], gates);
+      if (!spec?.group || !spec.names?.plural || !spec.names.kind || !version)
+        return crdDeletionProblem(old, [], gates);
       const objects = await o.lookups.crdObjects({
         group: spec.group,
         version,
@@ -103,7 +109,13 @@ export function deletionProtectionValidator(o: DeletionProtectionOptions): Valid
     const message = refusalMessage(problem);
     const old = input.oldObject!;
     o.log?.info(
-      { kind: input.kind.kind, namespace: input.namespace, name: input.name, user: input.userInfo.username, problem },
+      {
+        kind: input.kind.kind,
+        namespace: input.namespace,
+        name: input.name,
+        user: input.userInfo.username,
+        problem,
+      },
       'deletion refused by deletion protection',
     );
     if (o.recorder && !input.dryRun)
