@@ -31,14 +31,15 @@ const label = (p: Protection) => `${FORBIDDEN} for ${DELETION_PROTECTION_KEY}=${
 
 /** A pod still counts: not Succeeded, not Failed, not being deleted (kube-controller-manager's `IsPodActive`). */
 export function isPodActive(pod: KubeObject): boolean {
-  const phase = (pod as { status?: { phase?: string } }).status?.phase;
-  return phase !== 'Succeeded' && phase !== 'Failed' && !pod.metadata?.deletionTimestamp;
+  const phase = (pod as { status?: { phase?: string } } | null)?.status?.phase;
+  return !!pod && phase !== 'Succeeded' && phase !== 'Failed' && !pod.metadata?.deletionTimestamp;
 }
 
 /** A claim still holds a volume: Bound and not being deleted. */
 export function isClaimBound(pvc: KubeObject): boolean {
   return (
-    !pvc.metadata?.deletionTimestamp && (pvc as { status?: { phase?: string } }).status?.phase === 'Bound'
+    !pvc?.metadata?.deletionTimestamp &&
+    (pvc as { status?: { phase?: string } } | null)?.status?.phase === 'Bound'
   );
 }
 
@@ -105,7 +106,7 @@ export function crdDeletionProblem(
   if (p === PROTECTION_ALWAYS) return label(p);
   if (p !== PROTECTION_CASCADING) return undefined;
   if (!gates.crdCascading) return 'feature-gate DeletionProtectionForCRDCascadingGate is not enabled';
-  const active = objects.filter((o) => !o.metadata?.deletionTimestamp).length;
+  const active = objects.filter((o) => !!o && !o.metadata?.deletionTimestamp).length;
   return active > 0 ? `${label(p)} and active CRs ${active}>0` : undefined;
 }
 
@@ -119,14 +120,14 @@ export function crdNeedsObjects(
 
 /** The version to list a CRD's objects with: its storage version, else its first served one. */
 export function crdListVersion(crd: KubeObject | null | undefined): string | undefined {
-  const versions =
-    (
-      crd as
-        | { spec?: { versions?: { name: string; served?: boolean; storage?: boolean }[] } }
-        | null
-        | undefined
-    )?.spec?.versions ?? [];
-  return (versions.find((v) => v.storage && v.served) ?? versions.find((v) => v.served))?.name;
+  const raw = (crd as { spec?: { versions?: unknown } } | null | undefined)?.spec?.versions;
+  const versions = (Array.isArray(raw) ? raw : []) as ({
+    name?: unknown;
+    served?: boolean;
+    storage?: boolean;
+  } | null)[];
+  const found = versions.find((v) => v?.storage && v.served) ?? versions.find((v) => v?.served);
+  return typeof found?.name === 'string' ? found.name : undefined;
 }
 
 /** What the Regatta webhook answers with: upstream's reason, then who refused it and how to go on. */
