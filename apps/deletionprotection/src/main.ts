@@ -40,7 +40,13 @@ const deletionprotection = ControllerBuilder.controller({
       routes: [
         validating(
           VALIDATE_DELETION_PROTECTION_PATH,
-          deletionProtectionValidator({ lookups: busLookups(readers, client), crdCascading, log, recorder }),
+          deletionProtectionValidator({
+            lookups: busLookups(readers, client),
+            enabled,
+            crdCascading,
+            log,
+            recorder,
+          }),
         ),
       ],
       // gate ResourcesDeletionProtection off: no configuration, nothing reaches the program

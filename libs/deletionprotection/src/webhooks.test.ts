@@ -112,6 +112,13 @@ describe('deletionProtectionValidator', () => {
     }
   });
 
+  it('with gate ResourcesDeletionProtection off, everything is admitted', async () => {
+    const r = await deletionProtectionValidator({ lookups: lookups(), crdCascading: true, enabled: false })(
+      del('Namespace', labelled('Always')),
+    );
+    expect(r.allowed).toBe(true);
+  });
+
   it('anything but a DELETE is admitted', async () => {
     const r = await deletionProtectionValidator({ lookups: lookups(), crdCascading: true })(
       del('Namespace', labelled('Always'), 'UPDATE'),

@@ -52,6 +52,11 @@ export interface DeletionLookups {
 
 export interface DeletionProtectionOptions {
   lookups: DeletionLookups;
+  /**
+   * `ResourcesDeletionProtection`; off, every DELETE is admitted (a configuration left from when it was on still
+   * reaches the program until it is deleted). Default on.
+   */
+  enabled?: boolean;
   /** `DeletionProtectionForCRDCascadingGate`. */
   crdCascading: boolean;
   log?: Logger;
@@ -104,6 +109,7 @@ export async function deletionProblem(
 /** The validating handler: 403 with upstream's reason and Regatta's name, a log line and a Warning Event. */
 export function deletionProtectionValidator(o: DeletionProtectionOptions): ValidatingHandler<KubeObject> {
   return async (input): Promise<ValidationResult> => {
+    if (o.enabled === false) return { allowed: true };
     const problem = await deletionProblem(input, o);
     if (!problem) return { allowed: true };
     const message = refusalMessage(problem);
