@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DAEMONSET_FEATURE_GATES } from '@regatta/ads';
 import { ASTS_FEATURE_GATES } from '@regatta/asts';
 import { CLONESET_FEATURE_GATES } from '@regatta/cloneset';
+import { DELETION_PROTECTION_FEATURE_GATES } from '@regatta/deletionprotection';
 import { IMAGEPULL_FEATURE_GATES } from '@regatta/imagepull';
 import { ADVANCED_CRON_JOB_FEATURE_GATES } from '@regatta/advancedcronjob';
 import { RESOURCE_DISTRIBUTION_FEATURE_GATES } from '@regatta/resourcedistribution';
@@ -44,6 +45,7 @@ describe('feature gates for the sandbox', () => {
       imagepull: Object.keys(IMAGEPULL_FEATURE_GATES),
       resourcedistribution: Object.keys(RESOURCE_DISTRIBUTION_FEATURE_GATES),
       advancedcronjob: Object.keys(ADVANCED_CRON_JOB_FEATURE_GATES),
+      deletionprotection: Object.keys(DELETION_PROTECTION_FEATURE_GATES),
     };
     for (const f of SPEC_FILES) {
       for (const c of f.controllers)

@@ -10,6 +10,7 @@ import { ADVANCED_CRON_JOB_FEATURE_GATES } from '@regatta/advancedcronjob';
 import { ASTS_FEATURE_GATES } from '@regatta/asts';
 import { BROADCASTJOB_FEATURE_GATES } from '@regatta/broadcastjob';
 import { CLONESET_FEATURE_GATES } from '@regatta/cloneset';
+import { DELETION_PROTECTION_FEATURE_GATES } from '@regatta/deletionprotection';
 import { IMAGEPULL_FEATURE_GATES } from '@regatta/imagepull';
 import { RESOURCE_DISTRIBUTION_FEATURE_GATES } from '@regatta/resourcedistribution';
 import { SIDECARSET_FEATURE_GATES } from '@regatta/sidecarset';
@@ -159,6 +160,14 @@ export const SPEC_FILES: readonly SpecFile[] = [
     file: 'apps/v1alpha1/containerrecreate.go',
     controllers: ['containerrecreaterequest', 'cloneset'],
     featureGates: allOn(CLONESET_FEATURE_GATES),
+  },
+  {
+    // Always, and Cascading on replicas, are ValidatingAdmissionPolicies the sandbox installs with the program; the
+    // Namespace spec's pods come from a CloneSet
+    kind: 'Deletion protection',
+    file: 'policy/v1alpha1/deletionprotection.go',
+    controllers: ['deletionprotection', 'cloneset'],
+    featureGates: { ...allOn(DELETION_PROTECTION_FEATURE_GATES), ...allOn(CLONESET_FEATURE_GATES) },
   },
 ];
 

@@ -45,6 +45,15 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
     expect(got).toBe(readFileSync(file, 'utf8'));
   });
 
+  it('deletion protection: the policies and list on every resource only with its gates on (docs/adr/0079)', () => {
+    const on = rendered['only-deletionprotection']!;
+    expect(on.filter((m) => m.kind.startsWith('ValidatingAdmissionPolicy')).length).toBe(4);
+    expect(grants(rulesOf(on, 'ClusterRole', 'regatta-deletionprotection'))).toContain('list */*');
+    const off = rendered['all-on']!;
+    expect(off.some((m) => m.kind.startsWith('ValidatingAdmissionPolicy'))).toBe(false);
+    expect([...grants(rulesOf(off, 'ClusterRole', 'regatta-deletionprotection'))].filter((g) => g.startsWith('list'))).toEqual([]);
+  });
+
   it('with only cloneset: the watcher and the CloneSet program, its CRDs (ImagePullJob for pre-download), Service and RBAC, nothing of the others', () => {
     const ms = rendered['only-cloneset']!;
     expect(ms.filter((m) => m.kind === 'CustomResourceDefinition').map((m) => m.metadata.name)).toEqual([

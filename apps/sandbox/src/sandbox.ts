@@ -10,6 +10,7 @@ import {
   CONTROL_PLANE_COMPONENTS,
   ENDPOINTS_FILE,
   freePorts,
+  applyObjects,
   installCrds,
   LocalCluster,
   missingComponents,
@@ -109,6 +110,11 @@ export async function sandboxUp(
     if (crds.length > 0) {
       await installCrds(kubeconfig, crds);
       o.log(`installed ${crds.length} CustomResourceDefinitions`);
+    }
+    const policies = await loadPolicies(selection.controllers, process.env);
+    if (policies.length > 0) {
+      await applyObjects(kubeconfig, policies);
+      o.log(`installed ${policies.length} ValidatingAdmissionPolicies and bindings (deletion protection)`);
     }
 
     const programs: ProgramEndpoint[] = [];
@@ -294,6 +300,20 @@ async function waitForReadyNodes(kubeconfig: string, names: string[], cluster: L
       },
     );
   });
+}
+
+/**
+ * Deletion protection's ValidatingAdmissionPolicies (deploy/policies, rendered from libs/deletionprotection), as the
+ * chart installs them: with the deletionprotection controller and gate ResourcesDeletionProtection on in the
+ * REGATTA_FEATURE_GATES the programs inherit. They stay when that program stops (docs/adr/0079).
+ */
+export async function loadPolicies(controllers: readonly string[], env: NodeJS.ProcessEnv): Promise<KubernetesObject[]> {
+  const gateOn = /(^|,)\s*ResourcesDeletionProtection\s*=\s*true\s*(,|$)/i.test(env['REGATTA_FEATURE_GATES'] ?? '');
+  const file = join(repoRoot, 'deploy', 'policies', 'deletion-protection.yaml');
+  if (!controllers.includes('deletionprotection') || !gateOn || !existsSync(file)) return [];
+  return parseAllDocuments(await readFile(file, 'utf8'))
+    .map((doc) => doc.toJS() as KubernetesObject | null)
+    .filter((obj): obj is KubernetesObject => !!obj?.kind);
 }
 
 /** The generated CRDs in deploy/crds (absent until the API library generates them). */

@@ -35,17 +35,14 @@ const uniteddeployment = ControllerBuilder.controller({
   // (docs/adr/0060-pod-projection.md): a change re-reads the UnitedDeployments that select them
   .watches('pods', KINDS.pods, unitedDeploymentsForPod, { keep: isSubsetPod, project: UD_POD_FIELDS })
   .webhooks(({ gates }) => {
-    const webhookGates = {
-      resourcesDeletionProtection: gates.ResourcesDeletionProtection,
-      templateNoDefaults: gates.TemplateNoDefaults,
-    };
+    const webhookGates = { templateNoDefaults: gates.TemplateNoDefaults };
     return {
       routes: [
         mutating(MUTATE_UNITED_DEPLOYMENT_PATH, unitedDeploymentDefaulter(webhookGates)),
-        validating(VALIDATE_UNITED_DEPLOYMENT_PATH, unitedDeploymentValidator(webhookGates)),
+        validating(VALIDATE_UNITED_DEPLOYMENT_PATH, unitedDeploymentValidator()),
       ],
       configurations: (url, ca, scope) =>
-        Object.values(unitedDeploymentWebhookConfigurations(url, ca, scope, webhookGates)),
+        Object.values(unitedDeploymentWebhookConfigurations(url, ca, scope)),
     };
   })
   // regatta_rollout_info and regatta_rollout_replicas_* per UnitedDeployment (docs/operations.md "Metrics")

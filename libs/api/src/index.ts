@@ -151,7 +151,6 @@ export {
 export {
   statefulSetAdmissionDefaults,
   statefulSetAdmissionErrors,
-  statefulSetDeletionProblem,
   type StatefulSetAdmission,
 } from './statefulset/admission.js';
 export {

@@ -51,6 +51,8 @@ const CONTROLLER_READS: Readonly<Record<ControllerName, readonly string[]>> = {
   advancedcronjob: ['advancedcronjobs.v1beta1.apps.kruise.io', 'jobs.v1.batch', 'broadcastjobs.v1beta1.apps.kruise.io', NS],
   broadcastjob: ['broadcastjobs.v1beta1.apps.kruise.io', POD, NODE, NS],
   containerrecreaterequest: [CRR, POD, NS],
+  // the Cascading webhook counts a Namespace's active pods and Bound claims, a workload's active pods
+  deletionprotection: [NS, POD, PVC],
 };
 
 export const DEFAULT_ALLOW_LIST: AllowList = new Map(

@@ -44,8 +44,6 @@ export const REASONS = {
 
 /** The feature gates the UnitedDeployment program reads, with OpenKruise's defaults (`pkg/features/kruise_features.go`). */
 export const UNITED_DEPLOYMENT_FEATURE_GATES = {
-  /** Deletion protection by `policy.kruise.io/delete-protection` (webhook on DELETE). */
-  ResourcesDeletionProtection: false,
   /** No pod-spec defaults injected into the StatefulSet template. */
   TemplateNoDefaults: false,
 } as const;

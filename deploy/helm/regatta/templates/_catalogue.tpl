@@ -213,9 +213,25 @@ containerrecreaterequest:
     # labels, annotations and finalizer; completion; delete after ttlSecondsAfterFinished
     - { apiGroups: [apps.kruise.io], resources: [containerrecreaterequests], verbs: [patch, delete] }
     - { apiGroups: [apps.kruise.io], resources: [containerrecreaterequests/status], verbs: [patch] }
+deletionprotection:
+  # Always is a ValidatingAdmissionPolicy (templates/deletion-protection-policy.yaml); Cascading's webhook counts
+  # pods and claims from the bus (libs/deletionprotection lookups.ts)
+  crds: []
+  reads:
+    - { group: "", resource: namespaces }
+    - { group: "", resource: pods }
+    - { group: "", resource: persistentvolumeclaims }
+  {{- $dp := include "regatta.settings" (dict "root" . "name" "deletionprotection") | fromYaml }}
+  {{- if and ($dp.featureGates).ResourcesDeletionProtection ($dp.featureGates).DeletionProtectionForCRDCascadingGate }}
+  writes:
+    # Cascading on a CRD counts its objects, of any group: no bus mirrors them (DeletionProtectionForCRDCascadingGate)
+    - { apiGroups: ["*"], resources: ["*"], verbs: [list] }
+  {{- else }}
+  writes: []
+  {{- end }}
 {{- end -}}
 
 {{/* The controllers in the order the chart renders them (runtime's CONTROLLER_NAMES). */}}
 {{- define "regatta.controllerNames" -}}
-[cloneset, asts, ads, sidecarset, uniteddeployment, resourcedistribution, imagepull, advancedcronjob, broadcastjob, containerrecreaterequest]
+[cloneset, asts, ads, sidecarset, uniteddeployment, resourcedistribution, imagepull, advancedcronjob, broadcastjob, containerrecreaterequest, deletionprotection]
 {{- end -}}

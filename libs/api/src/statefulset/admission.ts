@@ -3,8 +3,7 @@
  * AdmissionReview, live with the controller, as CloneSet's do in libs/cloneset). Both versions, `v1beta1` and the
  * deprecated `v1alpha1`, are served with one schema (see `crd.ts`), so one validator serves both.
  */
-import { type FieldError, isPlainObject } from '@regatta/kube';
-import { Labels } from '../well-known-keys.js';
+import { type FieldError } from '@regatta/kube';
 import { defaultStatefulSetForAdmission, type StatefulSetAdmissionDefaultingOptions } from './defaults.js';
 import type { StatefulSet } from './types.js';
 import { type StatefulSetValidationContext, validateStatefulSetUpdate } from './update-validation.js';
@@ -44,23 +43,3 @@ export function statefulSetAdmissionDefaults<T extends StatefulSet>(
   return defaultStatefulSetForAdmission(req.object, req.operation === 'UPDATE' ? (req.oldObject ?? undefined) : undefined, options);
 }
 
-/**
- * Workload deletion protection on DELETE (`pkg/webhook/util/deletionprotection`, gate `ResourcesDeletionProtection`,
- * default off): with the label `policy.kruise.io/delete-protection` `Always` the deletion is refused; with `Cascading`
- * while `spec.replicas` > 0. The reason to answer 403 with, or undefined when the deletion may go on. Any JSON.
- */
-export function statefulSetDeletionProblem(old: unknown, gates: { resourcesDeletionProtection?: boolean } = {}): string | undefined {
-  if (!gates.resourcesDeletionProtection || !isPlainObject(old)) return undefined;
-  const meta = isPlainObject(old['metadata']) ? old['metadata'] : {};
-  if (meta['deletionTimestamp'] != null) return undefined;
-  const labels = isPlainObject(meta['labels']) ? meta['labels'] : {};
-  const key = Labels.DeleteProtection;
-  const value = labels[key];
-  if (value === 'Always') return `forbidden by ResourcesProtectionDeletion for ${key}=${value}`;
-  const spec = isPlainObject(old['spec']) ? old['spec'] : {};
-  const replicas = spec['replicas'];
-  if (value === 'Cascading' && typeof replicas === 'number' && replicas > 0) {
-    return `forbidden by ResourcesProtectionDeletion for ${key}=${value} and replicas ${replicas}>0`;
-  }
-  return undefined;
-}

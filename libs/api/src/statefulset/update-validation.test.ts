@@ -2,7 +2,7 @@
 // admission entry.
 import { describe, expect, it } from 'vitest';
 import { formatFieldError } from '@regatta/kube';
-import { statefulSetAdmissionErrors, statefulSetDeletionProblem } from './admission.js';
+import { statefulSetAdmissionErrors } from './admission.js';
 import { defaultStatefulSet } from './defaults.js';
 import { type Editable, type Json, rawSts, rollingUpdate } from './test-objects.js';
 import type { StatefulSet } from './types.js';
@@ -210,27 +210,3 @@ describe('statefulSetAdmissionErrors', () => {
   });
 });
 
-describe('statefulSetDeletionProblem (gate ResourcesDeletionProtection)', () => {
-  const labelled = (value: string, replicas: number, deleting = false): unknown =>
-    rawSts((s) => {
-      s.metadata['labels'] = { 'policy.kruise.io/delete-protection': value };
-      if (deleting) s.metadata['deletionTimestamp'] = '2026-01-01T00:00:00Z';
-      s.spec['replicas'] = replicas;
-    });
-  const on = { resourcesDeletionProtection: true };
-
-  it.each<[string, unknown, string | undefined]>([
-    ['Always', labelled('Always', 0), 'forbidden by ResourcesProtectionDeletion for policy.kruise.io/delete-protection=Always'],
-    ['Cascading with replicas', labelled('Cascading', 3), 'forbidden by ResourcesProtectionDeletion for policy.kruise.io/delete-protection=Cascading and replicas 3>0'],
-    ['Cascading scaled to 0', labelled('Cascading', 0), undefined],
-    ['already being deleted', labelled('Always', 3, true), undefined],
-    ['another value', labelled('Sometimes', 3), undefined],
-    ['not an object', 'x', undefined],
-  ])('%s', (_name, old, expected) => {
-    expect(statefulSetDeletionProblem(old, on)).toBe(expected);
-  });
-
-  it('allows everything with the gate off (its default)', () => {
-    expect(statefulSetDeletionProblem(labelled('Always', 3))).toBeUndefined();
-  });
-});

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type FieldError, fieldPath, formatFieldError } from '@regatta/kube';
-import { statefulSetAdmissionDefaults, statefulSetAdmissionErrors, statefulSetDeletionProblem } from './admission.js';
+import { statefulSetAdmissionDefaults, statefulSetAdmissionErrors } from './admission.js';
 import { defaultStatefulSet, defaultStatefulSetForAdmission } from './defaults.js';
 import { replicaOrdinals, reservedOrdinals } from './reserve-ordinals.js';
 import { statefulSetShapeErrors } from './shape.js';
@@ -131,7 +131,6 @@ describe('validation and defaulting are total (fast-check)', () => {
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 3 }), fc.jsonValue({ maxDepth: 3 }), fc.boolean(), (v, w, parallel) => {
         statefulSetInPlaceOnlyViolation(v, w);
-        statefulSetDeletionProblem(v, { resourcesDeletionProtection: true });
         const reserved = reservedOrdinals(v);
         replicaOrdinals(20, 0, reserved);
         if (typeof v === 'number' || typeof v === 'string') wellFormed(maxUnavailableErrors(v, parallel, p));

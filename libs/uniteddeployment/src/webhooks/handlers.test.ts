@@ -3,7 +3,6 @@ import type { KubeObject } from '@regatta/kube';
 import { type AdmissionInput, Mutation } from '@regatta/runtime';
 import {
   MUTATE_UNITED_DEPLOYMENT_PATH,
-  VALIDATE_UNITED_DEPLOYMENT_PATH,
   unitedDeploymentDefaulter,
   unitedDeploymentValidator,
   unitedDeploymentWebhookConfigurations,
@@ -64,33 +63,7 @@ describe('UnitedDeployment admission handlers', () => {
     expect(await unitedDeploymentValidator()(input('UPDATE', ud(), ud()))).toEqual({ allowed: true });
   });
 
-  it('deletion protection (gate ResourcesDeletionProtection)', async () => {
-    const protectedUd = udWith(
-      (u) => (u.metadata = { ...u.metadata, labels: { 'policy.kruise.io/delete-protection': 'Cascading' } }),
-    );
-    expect(await unitedDeploymentValidator()(input('DELETE', null, protectedUd))).toEqual({ allowed: true });
-    const denied = await unitedDeploymentValidator({ resourcesDeletionProtection: true })(
-      input('DELETE', null, protectedUd),
-    );
-    expect(denied).toEqual({
-      allowed: false,
-      status: {
-        code: 403,
-        reason: 'Forbidden',
-        message:
-          'forbidden by ResourcesProtectionDeletion for policy.kruise.io/delete-protection=Cascading and replicas 4>0',
-      },
-    });
-    const scaledIn = udWith((u) => {
-      u.metadata = { ...u.metadata, labels: { 'policy.kruise.io/delete-protection': 'Cascading' } };
-      u.spec.replicas = 0;
-    });
-    expect(
-      await unitedDeploymentValidator({ resourcesDeletionProtection: true })(input('DELETE', null, scaledIn)),
-    ).toEqual({ allowed: true });
-  });
-
-  it('registers both versions at the upstream paths, and DELETE only with the gate', () => {
+  it('registers both versions at the upstream paths, never DELETE (deletion protection is libs/deletionprotection)', () => {
     const pair = unitedDeploymentWebhookConfigurations('https://127.0.0.1:9443', 'PEM');
     const mutating = pair.mutating.webhooks[0] as Any;
     expect(mutating.clientConfig.url).toBe(`https://127.0.0.1:9443${MUTATE_UNITED_DEPLOYMENT_PATH}`);
@@ -100,12 +73,6 @@ describe('UnitedDeployment admission handlers', () => {
       operations: ['CREATE', 'UPDATE'],
     });
     expect(pair.validating.webhooks).toHaveLength(1);
-    const gated = unitedDeploymentWebhookConfigurations('https://127.0.0.1:9443', 'PEM', undefined, {
-      resourcesDeletionProtection: true,
-    });
-    const del = gated.validating.webhooks[1] as Any;
-    expect(del.clientConfig.url).toBe(`https://127.0.0.1:9443${VALIDATE_UNITED_DEPLOYMENT_PATH}`);
-    expect(del.rules[0].operations).toEqual(['DELETE']);
-    expect(del.matchConditions).toBeUndefined();
+    expect((pair.validating.webhooks[0] as Any).rules[0].operations).toEqual(['CREATE', 'UPDATE']);
   });
 });

@@ -17,7 +17,6 @@ import {
 } from '@regatta/runtime';
 import { defaultUnitedDeploymentForAdmission } from './defaults.js';
 import {
-  unitedDeploymentDeletionProblem,
   validateUnitedDeployment,
   validateUnitedDeploymentUpdate,
 } from './validation.js';
@@ -28,8 +27,6 @@ export const VALIDATE_UNITED_DEPLOYMENT_PATH = '/validate-apps-kruise-io-unitedd
 export interface UnitedDeploymentWebhookGates {
   /** `TemplateNoDefaults` (default false). */
   templateNoDefaults?: boolean;
-  /** `ResourcesDeletionProtection` (default false): DELETE is checked (and registered). */
-  resourcesDeletionProtection?: boolean;
 }
 
 /** The mutating handler: shorthands with their warnings, then the defaults (`status` cleared). */
@@ -46,19 +43,12 @@ export function unitedDeploymentDefaulter(
   };
 }
 
-/** Every rule of `validateUnitedDeployment(Update)` (422 naming the fields), and deletion protection (403). */
-export function unitedDeploymentValidator(
-  gates: UnitedDeploymentWebhookGates = {},
-): ValidatingHandler<KubeObject> {
+/**
+ * Every rule of `validateUnitedDeployment(Update)` (422 naming the fields). Deletion protection is the
+ * deletionprotection program's and its ValidatingAdmissionPolicies' (libs/deletionprotection, docs/deletion-protection.md).
+ */
+export function unitedDeploymentValidator(): ValidatingHandler<KubeObject> {
   return (input: AdmissionInput<KubeObject>): ValidationResult => {
-    if (input.operation === 'DELETE') {
-      const problem = unitedDeploymentDeletionProblem(input.oldObject, {
-        resourcesDeletionProtection: gates.resourcesDeletionProtection ?? false,
-      });
-      return problem
-        ? { allowed: false, status: { code: 403, reason: 'Forbidden', message: problem } }
-        : { allowed: true };
-    }
     const ud = input.object;
     if (!ud || (input.operation !== 'CREATE' && input.operation !== 'UPDATE')) return { allowed: true };
     const errors =
@@ -73,18 +63,13 @@ export function unitedDeploymentValidator(
   };
 }
 
-/**
- * The Mutating- and ValidatingWebhookConfiguration for UnitedDeployments served at `baseUrl` (CREATE and UPDATE of
- * both versions). With `resourcesDeletionProtection`, a second validating webhook also receives DELETE (without the
- * workload match conditions, which read the object a DELETE does not have).
- */
+/** The Mutating- and ValidatingWebhookConfiguration for UnitedDeployments served at `baseUrl` (CREATE and UPDATE of both versions). */
 export function unitedDeploymentWebhookConfigurations(
   baseUrl: string,
   caBundlePem: string,
   namespaceScope?: { matchLabels: Record<string, string> },
-  gates: UnitedDeploymentWebhookGates = {},
 ): WebhookConfigurationPair {
-  const pair = workloadWebhookConfigurations(
+  return workloadWebhookConfigurations(
     {
       controller: 'uniteddeployment',
       resource: 'uniteddeployments',
@@ -96,11 +81,4 @@ export function unitedDeploymentWebhookConfigurations(
     caBundlePem,
     namespaceScope,
   );
-  if (!gates.resourcesDeletionProtection) return pair;
-  const [first] = pair.validating.webhooks as Record<string, unknown>[];
-  if (!first) return pair;
-  const rules = (first['rules'] as Record<string, unknown>[]).map((r) => ({ ...r, operations: ['DELETE'] }));
-  const { matchConditions: _unused, ...rest } = first;
-  pair.validating.webhooks.push({ ...rest, name: 'vuniteddeployment-delete.kb.io', rules });
-  return pair;
 }

@@ -13,7 +13,6 @@ export {
   type UnitedDeploymentDefaultingOptions,
 } from './defaults.js';
 export {
-  unitedDeploymentDeletionProblem,
   unitedDeploymentSpecErrors,
   unitedDeploymentUpdateErrors,
   validateUnitedDeployment,

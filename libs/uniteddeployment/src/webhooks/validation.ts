@@ -15,7 +15,6 @@ import {
   validateLabelSelector,
 } from '@regatta/kube';
 import {
-  statefulSetDeletionProblem,
   unitedDeploymentShapeErrors,
   validateLabels,
   validateObjectMeta,
@@ -182,16 +181,4 @@ export function validateUnitedDeploymentUpdate(obj: unknown, old: unknown): Fiel
   const spec = ((obj as Partial<UnitedDeployment>).spec ?? {}) as UnitedDeploymentSpec;
   const oldSpec = ((old as Partial<UnitedDeployment>).spec ?? {}) as UnitedDeploymentSpec;
   return [...errs, ...unitedDeploymentUpdateErrors(spec, oldSpec)];
-}
-
-/**
- * DELETE with gate `ResourcesDeletionProtection` (default off): label `policy.kruise.io/delete-protection`
- * `Always` refuses the deletion, `Cascading` refuses it while `spec.replicas` > 0 (OpenKruise
- * `pkg/webhook/util/deletionprotection`). The reason to answer 403 with, or undefined.
- */
-export function unitedDeploymentDeletionProblem(
-  old: unknown,
-  gates: { resourcesDeletionProtection?: boolean } = {},
-): string | undefined {
-  return statefulSetDeletionProblem(old, gates);
 }
