@@ -226,6 +226,26 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
     expect(watcher.some((r) => r.resources.includes('secrets'))).toBe(false);
   });
 
+  it("adds Regatta's kinds to the view, edit and admin roles by aggregation, and can leave that out", () => {
+    const roles = (ms: Manifest[]) =>
+      ms
+        .filter((m) => m.kind === 'ClusterRole' && m.metadata.name.includes('aggregate-to'))
+        .map((m) => [m.metadata.name, Object.keys(m.metadata.labels ?? {}).filter((l) => l.includes('aggregate'))]);
+    expect(roles(rendered['all-on']!)).toEqual([
+      [
+        'regatta-aggregate-to-view',
+        [
+          'rbac.authorization.k8s.io/aggregate-to-view',
+          'rbac.authorization.k8s.io/aggregate-to-edit',
+          'rbac.authorization.k8s.io/aggregate-to-admin',
+        ],
+      ],
+      ['regatta-aggregate-to-edit', ['rbac.authorization.k8s.io/aggregate-to-edit', 'rbac.authorization.k8s.io/aggregate-to-admin']],
+    ]);
+    const off = parseManifests(templateChart(chart.dir, [...VALUE_SETS['only-cloneset']!, 'rbac.aggregatedRoles=false']));
+    expect(roles(off)).toEqual([]);
+  });
+
   it("programs run non-root as the images' own user on a read-only root filesystem, with probes on the health port", () => {
     for (const d of rendered['all-on']!.filter((m) => m.kind === 'Deployment')) {
       const spec = (d['spec'] as { template: { spec: PodSpec } }).template.spec;

@@ -105,7 +105,7 @@ describe('deploy on the local cluster', () => {
     120_000,
   );
 
-  it('with only cloneset, the rendered RBAC lets each program do what it does and nothing else', async () => {
+  it('with only cloneset, the rendered RBAC lets each program do what it does and nothing else; the aggregated roles give edit and view users the kinds', async () => {
     const rbac = rbacOf(render(VALUE_SETS['only-cloneset']!).manifests);
     clusterScoped.push(...rbac.filter(isClusterScoped));
     await applyManifests(kubeconfig, rbac);
@@ -133,6 +133,28 @@ describe('deploy on the local cluster', () => {
     expect(can('watcher', 'create', 'pods', 'default')).toBe('no');
     expect(can('watcher', 'list', 'secrets', 'default')).toBe('no');
     expect(can('watcher', 'list', 'sidecarsets.apps.kruise.io', 'default')).toBe('no');
+
+    // the aggregated roles: a team bound to Kubernetes' `edit` may pause a rollout, one bound to `view` only read it
+    const team = await createNamespace(client, `team-${id}`);
+    for (const role of ['edit', 'view']) {
+      await client.request('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${team}/rolebindings`, {
+        body: {
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'RoleBinding',
+          metadata: { name: role, namespace: team },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
+          subjects: [{ kind: 'User', name: `${role}-user` }],
+        },
+      });
+    }
+    const user = (name: string, verb: string, what: string) =>
+      run(['auth', 'can-i', verb, what, '-n', team, `--as=${name}`]).out.trim().split('\n')[0];
+    // kube-controller-manager folds the aggregated rules into edit and view
+    await expect.poll(() => user('edit-user', 'patch', 'clonesets.apps.kruise.io'), { timeout: 30_000 }).toBe('yes');
+    expect(user('edit-user', 'delete', 'broadcastjobs.apps.kruise.io')).toBe('yes');
+    await expect.poll(() => user('view-user', 'list', 'sidecarsets.apps.kruise.io'), { timeout: 30_000 }).toBe('yes');
+    expect(user('view-user', 'patch', 'clonesets.apps.kruise.io')).toBe('no');
+    expect(user('view-user', 'list', 'clonesets.apps.kruise.io')).toBe('yes');
   }, 120_000);
 
   it('the bundles, alone and on their own ServiceAccounts, run a CloneSet to its replicas', async () => {
