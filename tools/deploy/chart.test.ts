@@ -458,6 +458,9 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
     const url = 'bus.url=nats://nats.example:4222';
     const open = chartNotes(chart.dir, [url]);
     expect(open).toContain('The bus is open');
+    // how to follow a rollout, and where the dashboard and alerts are
+    expect(open).toContain('regatta list -A');
+    expect(open).toContain('deploy/observability');
     const shared = chartNotes(chart.dir, [url, 'bus.credentialsSecret=regatta-bus']);
     expect(shared).not.toContain('The bus is open');
     expect(shared).toContain('bus.nodeAgentAuth=shared');
