@@ -91,7 +91,14 @@ const sidecarset = ControllerBuilder.controller({
       ],
       // recomputed by the kit on every pass: the pod webhook's entries follow the SidecarSets
       configurations: (url, ca, scope) => [
-        podWebhookConfiguration(readers.sidecarsets.list(), url, ca, scope, admitted.needingEntries()),
+        podWebhookConfiguration(
+          readers.sidecarsets.list(),
+          url,
+          ca,
+          scope,
+          admitted.needingEntries(),
+          process.env['POD_NAMESPACE'],
+        ),
         ...sidecarSetWebhookConfigurations(url, ca, scope),
       ],
       // a new or changed SidecarSet gets its entry at once, not at the keeper's next poll (2 s)

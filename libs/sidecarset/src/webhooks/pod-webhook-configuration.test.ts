@@ -193,6 +193,16 @@ describe('podWebhookConfiguration (docs/adr/0026-sidecarset-blast-radius.md)', (
       },
     );
 
+    it("leaves out the program's own namespace too, so Regatta's pods never wait for it", () => {
+      const cfg = podWebhookConfiguration(many(MAX_POD_WEBHOOK_ENTRIES + 1), 'u', 'c', undefined, [], 'regatta-system');
+      expect(cfg.webhooks[0]!['namespaceSelector']).toEqual({
+        matchExpressions: [
+          { key: 'control-plane', operator: 'DoesNotExist' },
+          { key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system', 'regatta-system'] },
+        ],
+      });
+    });
+
     it('scoped: the scope is ANDed into the one entry', () => {
       const cfg = podWebhookConfiguration(many(MAX_POD_WEBHOOK_ENTRIES + 1), 'u', 'c', {
         matchLabels: { 'regatta.test/run': 'r1' },

@@ -27,14 +27,18 @@ export const ALL_PODS_ENTRY = 'all.sidecarset.pods.regatta.kruise.io';
 export const POD_WEBHOOK_MODE_ANNOTATION = 'sidecarset.regatta.kruise.io/pod-webhook-mode';
 /**
  * The namespaces the all-pods entry leaves out: labelled `control-plane` (OpenKruise's own `mpod.kb.io` selector,
- * config/webhook/patch_manifests.yaml) and kube-system, so the cluster's own pods never wait for this program.
+ * config/webhook/patch_manifests.yaml), kube-system and the program's own namespace (where the chart runs Regatta), so
+ * the cluster's own pods and Regatta's never wait for this program.
  */
-const ALL_PODS_NAMESPACES: LabelSelector = {
-  matchExpressions: [
-    { key: 'control-plane', operator: 'DoesNotExist' },
-    { key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] },
-  ],
-};
+function allPodsNamespaces(ownNamespace: string | undefined): LabelSelector {
+  const skipped = ['kube-system', ...(ownNamespace && ownNamespace !== 'kube-system' ? [ownNamespace] : [])];
+  return {
+    matchExpressions: [
+      { key: 'control-plane', operator: 'DoesNotExist' },
+      { key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: skipped },
+    ],
+  };
+}
 
 const POD_RULES = [
   { apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'], scope: 'Namespaced' },
@@ -95,6 +99,8 @@ export function podWebhookConfiguration(
   caBundlePem: string,
   scope?: { matchLabels: Record<string, string> },
   admitted: readonly AnySidecarSet[] = [],
+  /** The program's namespace (`POD_NAMESPACE`), left out of the all-pods entry. */
+  ownNamespace?: string,
 ): KubeObject & { webhooks: Record<string, unknown>[] } {
   const caBundle = Buffer.from(caBundlePem).toString('base64');
   const common = {
@@ -136,7 +142,7 @@ export function podWebhookConfiguration(
   };
   if (allPods) {
     // injection and launch priority both: the handler does each only where it applies
-    const namespaceSelector = andSelectors(scope, ALL_PODS_NAMESPACES);
+    const namespaceSelector = andSelectors(scope, allPodsNamespaces(ownNamespace));
     const webhooks = [{ name: ALL_PODS_ENTRY, ...common, namespaceSelector }];
     return {
       apiVersion: 'admissionregistration.k8s.io/v1',
@@ -174,7 +180,7 @@ function overflows(entries: readonly object[]): boolean {
  * SidecarSet's pods to the webhook: its entry exists with the SidecarSet's selectors as they are now. A SidecarSet
  * that injects nothing has nothing to wait for. The upgrade reconciler writes `status.observedGeneration` only then,
  * so a SidecarSet is never reported as observed before new pods get its sidecars (docs/sidecarset.md). The all-pods
- * entry sends every pod (but kube-system's and control-plane namespaces') there.
+ * entry sends every pod (but kube-system's, control-plane namespaces' and the program's own) there.
  */
 export function podWebhookEntryInStep(
   observed: KubeObject | undefined,
