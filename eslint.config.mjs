@@ -14,6 +14,7 @@ const controllerScopes = [
   'advancedcronjob',
   'broadcastjob',
   'containerrecreaterequest',
+  'podunavailablebudget',
 ];
 // The node agent (scope imagepull: apps/imagepull-agent, libs/image-puller) hosts the recreate duty of
 // libs/containerrecreaterequest, as kruise-daemon hosts both (docs/adr/0075).

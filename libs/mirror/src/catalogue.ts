@@ -51,6 +51,17 @@ const CONTROLLER_READS: Readonly<Record<ControllerName, readonly string[]>> = {
   advancedcronjob: ['advancedcronjobs.v1beta1.apps.kruise.io', 'jobs.v1.batch', 'broadcastjobs.v1beta1.apps.kruise.io', NS],
   broadcastjob: ['broadcastjobs.v1beta1.apps.kruise.io', POD, NODE, NS],
   containerrecreaterequest: [CRR, POD, NS],
+  // the workloads whose replicas a budget counts (upstream's controller finder)
+  podunavailablebudget: [
+    'podunavailablebudgets.v1alpha1.policy.kruise.io',
+    POD,
+    'deployments.v1.apps',
+    'replicasets.v1.apps',
+    'statefulsets.v1.apps',
+    'clonesets.v1alpha1.apps.kruise.io',
+    'statefulsets.v1beta1.apps.kruise.io',
+    NS,
+  ],
 };
 
 export const DEFAULT_ALLOW_LIST: AllowList = new Map(
