@@ -20,7 +20,14 @@ import {
   fieldErrorCauses,
   invalid,
 } from '@regatta/runtime';
-import { canResizeInPlace, decide, isPodUnavailableChanged, refusalMessage, spend } from './decision.js';
+import {
+  canResizeInPlace,
+  decide,
+  isPodUnavailableChanged,
+  refusalMessage,
+  spend,
+  startsInPlaceUpdate,
+} from './decision.js';
 import { CONFLICT_STEPS, type BudgetStore } from './store.js';
 
 /** The trace span of a refused pod operation. */
@@ -54,10 +61,15 @@ async function operationOf(
 ): Promise<{ pod: Pod; operation: PubOperation } | undefined> {
   switch (input.operation) {
     case 'UPDATE': {
-      if (!deps.gates.guardUpdates || input.subResource) return undefined;
+      if (!deps.gates.guardUpdates) return undefined;
       const next = input.object;
       const old = input.oldObject;
       if (!next || !old || !next.metadata?.annotations?.[PubKeys.RelatedPub]) return undefined;
+      // the status write that starts an in-place update (InPlaceUpdateReady → False): the budget is spent before the
+      // pod turns unavailable, as upstream's workloads ask pub control first (docs/adr/0080)
+      if (input.subResource === 'status')
+        return startsInPlaceUpdate(old, next) ? { pod: old, operation: 'UPDATE' } : undefined;
+      if (input.subResource) return undefined;
       if (!isPodUnavailableChanged(old, next)) return undefined;
       return { pod: old, operation: canResizeInPlace(old, next) ? 'RESIZE' : 'UPDATE' };
     }

@@ -8,6 +8,7 @@ import {
   protectedOperations,
   refusalMessage,
   spend,
+  startsInPlaceUpdate,
 } from './decision.js';
 
 const status = (s: Partial<PodUnavailableBudgetStatus> = {}): PodUnavailableBudgetStatus => ({
@@ -125,5 +126,22 @@ describe('updates that may make a pod unavailable', () => {
   ] as const)('%s', (_, next, changed, resize) => {
     expect(isPodUnavailableChanged(base, next)).toBe(changed);
     expect(canResizeInPlace(base, next)).toBe(resize);
+  });
+});
+
+describe('startsInPlaceUpdate: the status write where an in-place update begins', () => {
+  const withCondition = (status?: string) => {
+    const p = readyPod('a');
+    if (status)
+      p.status!.conditions = [...(p.status!.conditions ?? []), { type: 'InPlaceUpdateReady', status }];
+    return p;
+  };
+  it.each([
+    ['True → False', 'True', 'False', true],
+    ['none → False', undefined, 'False', true],
+    ['False → False (a later status write)', 'False', 'False', false],
+    ['False → True (the update done)', 'False', 'True', false],
+  ] as const)('%s', (_, before, after, want) => {
+    expect(startsInPlaceUpdate(withCondition(before), withCondition(after))).toBe(want);
   });
 });

@@ -160,3 +160,11 @@ export function canResizeInPlace(oldPod: Pod, newPod: Pod): boolean {
   }
   return true;
 }
+
+const inPlaceUnready = (p: Pod): boolean =>
+  (p.status?.conditions ?? []).some((c) => c.type === 'InPlaceUpdateReady' && c.status === 'False');
+
+/** A status write that turns the pod's `InPlaceUpdateReady` condition False: an in-place update begins. */
+export function startsInPlaceUpdate(oldPod: Pod, newPod: Pod): boolean {
+  return inPlaceUnready(newPod) && !inPlaceUnready(oldPod);
+}

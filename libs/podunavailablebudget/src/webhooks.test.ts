@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   EVICTION_WEBHOOK_NAME,
+  POD_STATUS_WEBHOOK_NAME,
   POD_WEBHOOK_NAME,
   guardedPodsCondition,
   pubWebhookConfigurations,
@@ -28,6 +29,12 @@ describe('the budget admission configuration (docs/adr/0080)', () => {
       'UPDATE',
       'DELETE',
     ]);
+  });
+  it('with the update gate, the status write that starts an in-place update is guarded too', () => {
+    expect(hooks(false, new Map()).some((h) => h.name === POD_STATUS_WEBHOOK_NAME)).toBe(false);
+    const st = hooks(true, new Map()).find((h) => h.name === POD_STATUS_WEBHOOK_NAME)!;
+    expect(st.rules[0]!.resources).toEqual(['pods/status']);
+    expect(st.objectSelector).toEqual({ matchLabels: { 'pub.regatta.dev/protected': 'true' } });
   });
   it('no eviction entry while no pod is guarded; with guarded pods, a condition naming them', () => {
     expect(hooks(false, new Map()).some((h) => h.name === EVICTION_WEBHOOK_NAME)).toBe(false);

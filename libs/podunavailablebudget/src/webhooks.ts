@@ -6,6 +6,9 @@
  *   `pub.regatta.dev/protected` label the controller puts on guarded pods. For DELETE the API server matches the
  *   stored pod (oldObject), for UPDATE the old or the new one. A match condition lets through updates that change
  *   neither the spec nor add an unavailable label (upstream `IsPodUnavailableChanged`) without a call.
+ * - `vpodstatus.kb.io` (pods/status UPDATE, with the update gate): the same selector, and a match condition that
+ *   passes only the write turning `InPlaceUpdateReady` False — where a CloneSet's in-place update begins, so the budget
+ *   is spent (or refused) before the pod turns unavailable.
  * - `vpodeviction.kb.io` (pods/eviction CREATE): the object of an eviction is the Eviction, not the pod, so an
  *   objectSelector on pod labels never matches it (k8s.io/apiserver `predicates/object/matcher.go`) and the eviction's
  *   own delete skips admission (`pkg/registry/core/pod/storage/eviction.go`: `rest.ValidateAllObjectFunc`). The
@@ -21,6 +24,7 @@ export const VALIDATE_POD_PATH = '/validate-pod-pub';
 export const VALIDATE_PUB_PATH = '/validate-policy-kruise-io-v1alpha1-podunavailablebudget';
 export const POD_WEBHOOK_NAME = 'vpod.kb.io';
 export const EVICTION_WEBHOOK_NAME = 'vpodeviction.kb.io';
+export const POD_STATUS_WEBHOOK_NAME = 'vpodstatus.kb.io';
 export const PUB_WEBHOOK_NAME = 'vpodunavailablebudget.kb.io';
 
 /** CEL: the object carries an `unavailable-pod.kruise.io/*` label. */
@@ -33,6 +37,17 @@ export const POD_MAY_BECOME_UNAVAILABLE = {
   expression:
     "request.operation != 'UPDATE' || object.spec != oldObject.spec || " +
     `(${unavailableLabel('object')} && !${unavailableLabel('oldObject')})`,
+} as const;
+
+/** CEL: the object's `InPlaceUpdateReady` condition is False. */
+const inPlaceUnready = (o: 'object' | 'oldObject') =>
+  `(has(${o}.status) && has(${o}.status.conditions) && ` +
+  `${o}.status.conditions.exists(c, c.type == 'InPlaceUpdateReady' && c.status == 'False'))`;
+
+/** The status write that starts an in-place update. */
+export const STARTS_IN_PLACE_UPDATE = {
+  name: 'starts-in-place-update',
+  expression: `${inPlaceUnready('object')} && !${inPlaceUnready('oldObject')}`,
 } as const;
 
 /** A CEL string literal of a Kubernetes name (DNS characters only; JSON escaping is CEL's too). */
@@ -92,6 +107,20 @@ export function pubWebhookConfigurations(
     matchConditions: [{ ...POD_MAY_BECOME_UNAVAILABLE }],
     ...common,
   };
+  const statusHook = {
+    ...podHook,
+    name: POD_STATUS_WEBHOOK_NAME,
+    rules: [
+      {
+        apiGroups: [''],
+        apiVersions: ['v1'],
+        operations: ['UPDATE'],
+        resources: ['pods/status'],
+        scope: 'Namespaced',
+      },
+    ],
+    matchConditions: [{ ...STARTS_IN_PLACE_UPDATE }],
+  };
   const anyGuarded = [...o.guarded.values()].some((s) => s.size > 0);
   const evictionHook = {
     name: EVICTION_WEBHOOK_NAME,
@@ -130,7 +159,12 @@ export function pubWebhookConfigurations(
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingWebhookConfiguration',
       metadata: { name: webhookConfigurationName('podunavailablebudget', namespaceScope) },
-      webhooks: [pubHook, podHook, ...(anyGuarded ? [evictionHook] : [])],
+      webhooks: [
+        pubHook,
+        podHook,
+        ...(o.guardUpdates ? [statusHook] : []),
+        ...(anyGuarded ? [evictionHook] : []),
+      ],
     } as KubeObject,
   ];
 }
