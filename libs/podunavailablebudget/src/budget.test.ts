@@ -51,6 +51,28 @@ describe('availability (upstream IsPodReady + IsPodStateConsistent)', () => {
   ] as const)('%s', (_, pod, want) => expect(isPodAvailable(pod)).toBe(want));
 });
 
+describe('a sidecar upgrade under way (upstream IsSidecarContainerUpdateCompleted)', () => {
+  const sidecarPod = (statusImage: string, imageID: string): Pod => {
+    const p = readyPod('a');
+    p.metadata!.annotations = {
+      'kruise.io/sidecarset-injected-list': 'sc',
+      'kruise.io/sidecarset-inplace-update-state': JSON.stringify({
+        sc: { revision: 'r', updateTimestamp: 't', lastContainerStatuses: { side: { imageID: 'old-id' } } },
+      }),
+    };
+    p.spec!.containers = [
+      { name: 'main', image: 'nginx' },
+      { name: 'side', image: 'side:2', env: [{ name: 'IS_INJECTED', value: 'true' }] },
+    ];
+    p.status!.containerStatuses = [{ name: 'side', image: statusImage, imageID, ready: true } as never];
+    return p;
+  };
+  it.each([
+    ['still the recorded image', sidecarPod('side:1', 'old-id'), false],
+    ['restarted on the new image', sidecarPod('side:2', 'new-id'), true],
+  ] as const)('%s', (_, pod, want) => expect(isPodAvailable(pod)).toBe(want));
+});
+
 describe('keepRecordedPods (upstream buildDisruptedAndUnavailablePods)', () => {
   const now = Date.parse('2026-01-01T00:00:30Z');
   it.each([

@@ -25,9 +25,47 @@ export function isPubPodReady(pod: Pod): boolean {
   return pod.status?.phase === 'Running' && isPodReady(pod) && !hasUnavailableLabel(pod.metadata?.labels);
 }
 
-/** Upstream `IsPodStateConsistent`, for what Regatta tracks: no in-place update of the pod is still going on. */
+/**
+ * Upstream `IsPodStateConsistent`, for what Regatta tracks: no sidecar upgrade of the pod still under way (upstream
+ * `IsSidecarContainerUpdateCompleted`) and no in-place update still going on.
+ */
 export function isPodStateConsistent(pod: Pod): boolean {
-  return checkPodUpdateCompleted(pod).completed;
+  return isSidecarUpdateCompleted(pod) && checkPodUpdateCompleted(pod).completed;
+}
+
+const SIDECARSET_LIST = 'kruise.io/sidecarset-injected-list';
+const SIDECARSET_UPDATE_STATE = 'kruise.io/sidecarset-inplace-update-state';
+
+/**
+ * Upstream `IsSidecarContainerUpdateCompleted` (`pkg/control/sidecarcontrol/util.go`): an injected sidecar (env
+ * `IS_INJECTED=true`) still running the image recorded before its SidecarSet's in-place upgrade, while its spec names
+ * another image, is not updated yet. No upgrade state: completed; an unreadable one: not.
+ */
+export function isSidecarUpdateCompleted(pod: Pod): boolean {
+  const raw = pod.metadata?.annotations?.[SIDECARSET_UPDATE_STATE];
+  const sets = (pod.metadata?.annotations?.[SIDECARSET_LIST] ?? '').split(',').filter(Boolean);
+  if (raw === undefined || sets.length === 0) return true;
+  let states: Record<string, { lastContainerStatuses?: Record<string, { imageID?: string }> | null }>;
+  try {
+    states = JSON.parse(raw) as typeof states;
+    if (!states || typeof states !== 'object') return false;
+  } catch {
+    return false;
+  }
+  const sidecars = new Set(
+    (pod.spec?.containers ?? [])
+      .filter((c) => (c.env ?? []).some((e) => e.name === 'IS_INJECTED' && e.value === 'true'))
+      .map((c) => c.name),
+  );
+  const last: Record<string, { imageID?: string }> = {};
+  for (const s of sets) Object.assign(last, states[s]?.lastContainerStatuses ?? {});
+  const specImage = new Map((pod.spec?.containers ?? []).map((c) => [c.name, c.image]));
+  for (const cs of pod.status?.containerStatuses ?? []) {
+    if (!sidecars.has(cs.name)) continue;
+    const old = last[cs.name];
+    if (old && old.imageID === cs.imageID && specImage.get(cs.name) !== cs.image) return false;
+  }
+  return true;
 }
 
 /** Ready and consistent: the pod counts towards `currentAvailable`. */
