@@ -3,9 +3,9 @@
 // reconcile queue keeping each budget's status and marking the pods it guards, and the pod webhook that spends the
 // budget on their deletion, eviction and in-place update. The API server calls the webhook only for guarded pods
 // (docs/adr/0080-pod-unavailable-budget-admission.md). It never watches the API server (docs/podunavailablebudget.md).
-import { KINDS, POD_GVK, type Pod } from '@regatta/api';
+import { KINDS, POD_GVK, type Pod, type PodUnavailableBudget } from '@regatta/api';
 import { type ProgramContext, ControllerBuilder, runController, validating } from '@regatta/kit';
-import type { KubeObject } from '@regatta/kube';
+import type { Change, KubeObject } from '@regatta/kube';
 import {
   BudgetStore,
   CONTROLLER_NAME,
@@ -60,8 +60,8 @@ const sharedOf = (ctx: Ctx) =>
 
 const workloadMapping =
   (group: string, kind: string) =>
-  (change: Parameters<typeof pubsForWorkloadChange>[2], readers: Ctx['readers']) =>
-    pubsForWorkloadChange(group, kind, change, readers.pubs.list() as never);
+  (change: Change<KubeObject>, readers: { pubs: { list(): (PodUnavailableBudget & KubeObject)[] } }) =>
+    pubsForWorkloadChange(group, kind, change as Change<WorkloadView>, readers.pubs.list());
 
 const podunavailablebudget = ControllerBuilder.controller({
   name: 'podunavailablebudget',
@@ -70,17 +70,17 @@ const podunavailablebudget = ControllerBuilder.controller({
   maxConcurrentReconciles: 3, // upstream --podunavailablebudget-workers
 })
   .for('pubs', KINDS.podunavailablebudgets)
-  .watches('pods', KINDS.pods, (change, readers) =>
-    pubsForPodChange(change as never, readers as never, shared?.workloads ?? workloadsOf(readers as never)),
-  )
   // a workload created, deleted or rescaled changes the replicas its budget counts
-  .watches('deployments', KINDS.deployments, workloadMapping('apps', 'Deployment') as never)
+  .watches('deployments', KINDS.deployments, workloadMapping('apps', 'Deployment'))
   .watches('replicasets', KINDS.replicasets, () => [])
-  .watches('appsstatefulsets', KINDS.appsstatefulsets, workloadMapping('apps', 'StatefulSet') as never)
-  .watches('clonesets', KINDS.clonesets, workloadMapping('apps.kruise.io', 'CloneSet') as never)
-  .watches('statefulsets', KINDS.statefulsets, workloadMapping('apps.kruise.io', 'StatefulSet') as never)
+  .watches('appsstatefulsets', KINDS.appsstatefulsets, workloadMapping('apps', 'StatefulSet'))
+  .watches('clonesets', KINDS.clonesets, workloadMapping('apps.kruise.io', 'CloneSet'))
+  .watches('statefulsets', KINDS.statefulsets, workloadMapping('apps.kruise.io', 'StatefulSet'))
+  .watches('pods', KINDS.pods, (change, readers) =>
+    pubsForPodChange(change, readers, shared?.workloads ?? workloadsOf(readers)),
+  )
   .webhooks((ctx) => {
-    const { store, guarded } = sharedOf(ctx as unknown as Ctx);
+    const { store, guarded } = sharedOf(ctx);
     const gates = {
       guardDeletes: ctx.gates.PodUnavailableBudgetDeleteGate,
       guardUpdates: ctx.gates.PodUnavailableBudgetUpdateGate,
@@ -118,7 +118,7 @@ const podunavailablebudget = ControllerBuilder.controller({
     };
   })
   .reconciler((ctx) => {
-    const { store, guarded, workloads } = sharedOf(ctx as unknown as Ctx);
+    const { store, guarded, workloads } = sharedOf(ctx);
     return new PubReconciler({
       pubs: ctx.readers.pubs,
       pods: ctx.readers.pods,
