@@ -1,7 +1,8 @@
 // PodUnavailableBudget scenarios on the shared local cluster's simulated nodes (spec: docs/podunavailablebudget.md,
 // ADR 0080; upstream test/e2e/policy/v1alpha1/podunavailablebudget.go): what a user sees — the budget's status and
 // `kubectl get pub`, evictions beyond the budget refused with upstream's message (naming Regatta), a span per
-// refusal; pods no budget selects deleted and evicted normally with the program killed, guarded ones failing closed;
+// refusal; pods no budget selects deleted and evicted normally with the program killed or SIGSTOPped, guarded ones
+// failing closed;
 // a CloneSet in-place rollout under a budget with a lower maxUnavailable never exceeds the budget.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
@@ -174,6 +175,31 @@ describe('blast radius: the program killed', () => {
       expect(err).toMatch(/vpodeviction\.kb\.io/);
     } finally {
       await h.startController('b');
+    }
+  });
+});
+
+describe('blast radius: the program SIGSTOPped (alive, answering nothing)', () => {
+  it('pods no budget selects are untouched by it; a guarded pod’s eviction fails closed after the webhook timeout', async () => {
+    const ns = await h.namespace();
+    await budget(ns, 'web-pub', { selector: { matchLabels: { app: 'web' } }, maxUnavailable: 1 });
+    await c().create(deployment(ns, 'web', 2, { app: 'web' }));
+    await c().create(deployment(ns, 'free', 2, { app: 'free' }));
+    await expect.poll(() => numbers(ns, 'web-pub'), POLL).toEqual([1, 2, 1, 2]);
+    await expect.poll(async () => (await readyPods(ns, 'free')).length, POLL).toBe(2);
+    const group = -h.controller.pid; // the program's process group (tsx and node)
+    process.kill(group, 'SIGSTOP');
+    try {
+      const free = await readyPods(ns, 'free');
+      const t0 = Date.now();
+      expect(await evict(ns, free[0]!.metadata!.name!)).toBeUndefined();
+      expect(await remove(ns, free[1]!.metadata!.name!)).toBeUndefined();
+      // a stopped webhook would hold each call for its 10 s timeout: these made none
+      expect(Date.now() - t0).toBeLessThan(5000);
+      const [guarded] = await readyPods(ns, 'web');
+      expect(await evict(ns, guarded!.metadata!.name!)).toMatch(/vpodeviction\.kb\.io/);
+    } finally {
+      process.kill(group, 'SIGCONT');
     }
   });
 });
