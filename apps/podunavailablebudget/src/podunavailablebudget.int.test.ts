@@ -1,9 +1,8 @@
 // PodUnavailableBudget scenarios on the shared local cluster's simulated nodes (spec: docs/podunavailablebudget.md,
 // ADR 0080; upstream test/e2e/policy/v1alpha1/podunavailablebudget.go): what a user sees — the budget's status and
-// `kubectl get pub`, evictions beyond the budget refused with upstream's message (naming Regatta), a span per
-// refusal; pods no budget selects deleted and evicted normally with the program killed or SIGSTOPped, guarded ones
-// failing closed;
-// a CloneSet in-place rollout under a budget with a lower maxUnavailable never exceeds the budget.
+// `kubectl get pub`, evictions beyond the budget refused with upstream's message (naming Regatta); pods no budget
+// selects deleted and evicted normally with the program killed or SIGSTOPped, guarded ones failing closed; a CloneSet
+// in-place rollout under a budget with a lower maxUnavailable never exceeds the budget.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { CloneSet, Pod, PodUnavailableBudget } from '@regatta/api';
