@@ -15,6 +15,7 @@ const controllerScopes = [
   'broadcastjob',
   'containerrecreaterequest',
   'deletionprotection',
+  'podunavailablebudget',
 ];
 // The node agent (scope imagepull: apps/imagepull-agent, libs/image-puller) hosts the recreate duty of
 // libs/containerrecreaterequest, as kruise-daemon hosts both (docs/adr/0075).

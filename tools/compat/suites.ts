@@ -12,6 +12,7 @@ import { BROADCASTJOB_FEATURE_GATES } from '@regatta/broadcastjob';
 import { CLONESET_FEATURE_GATES } from '@regatta/cloneset';
 import { DELETION_PROTECTION_FEATURE_GATES } from '@regatta/deletionprotection';
 import { IMAGEPULL_FEATURE_GATES } from '@regatta/imagepull';
+import { PUB_FEATURE_GATES } from '@regatta/podunavailablebudget';
 import { RESOURCE_DISTRIBUTION_FEATURE_GATES } from '@regatta/resourcedistribution';
 import { SIDECARSET_FEATURE_GATES } from '@regatta/sidecarset';
 import { UNITED_DEPLOYMENT_FEATURE_GATES } from '@regatta/uniteddeployment';
@@ -168,6 +169,15 @@ export const SPEC_FILES: readonly SpecFile[] = [
     file: 'policy/v1alpha1/deletionprotection.go',
     controllers: ['deletionprotection', 'cloneset'],
     featureGates: { ...allOn(DELETION_PROTECTION_FEATURE_GATES), ...allOn(CLONESET_FEATURE_GATES) },
+  },
+  {
+    // the specs' pods come from Deployments (kube-controller-manager), CloneSets and a SidecarSet; the update gate is
+    // on (AllAlpha), so in-place updates of guarded pods wait for budget
+    kind: 'PodUnavailableBudget',
+    file: 'policy/v1alpha1/podunavailablebudget.go',
+    controllers: ['podunavailablebudget', 'cloneset', 'sidecarset'],
+    featureGates: allOn({ ...PUB_FEATURE_GATES, ...CLONESET_FEATURE_GATES, ...SIDECARSET_FEATURE_GATES }),
+    ...SIDECARSET_INSTALL,
   },
 ];
 

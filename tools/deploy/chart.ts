@@ -2,6 +2,7 @@
 // helm), for the chart's tests: lint, template, golden lists of what each value set renders. The rendering itself is
 // libs/local-cluster's (chart.ts), which the scenario tests share to run programs on the chart's RBAC.
 import type { Manifest } from '@regatta/local-cluster';
+import { CONTROLLER_NAMES, type ControllerName } from '@regatta/runtime';
 
 export {
   BUNDLED_CHART_DIR,
@@ -16,21 +17,22 @@ export {
   type Manifest,
 } from '@regatta/local-cluster';
 
+/** `--set`s that turn every controller off but `keep` (from the one list of controllers, libs/runtime). */
+function onlyControllers(...keep: ControllerName[]): string[] {
+  return CONTROLLER_NAMES.filter((c) => !keep.includes(c)).map((c) => `controllers.${c}.enabled=false`);
+}
+
 /** The value sets the tests render: `--set` lists over the chart's defaults. */
 export const VALUE_SETS: Record<string, string[]> = {
   'all-on': ['bus.url=nats://nats.example:4222'],
   'only-cloneset': [
     'bus.url=nats://nats.example:4222',
-    ...['asts', 'ads', 'sidecarset', 'uniteddeployment', 'resourcedistribution', 'imagepull', 'advancedcronjob', 'broadcastjob', 'containerrecreaterequest', 'deletionprotection'].map(
-      (c) => `controllers.${c}.enabled=false`,
-    ),
+    ...onlyControllers('cloneset'),
   ],
   // a production bus (docs/adr/0045): NKEY seeds and TLS with a client certificate, files from Secrets
   'only-cloneset-bus-nkeys-tls': [
     'bus.url=tls://nats.example:4222',
-    ...['asts', 'ads', 'sidecarset', 'uniteddeployment', 'resourcedistribution', 'imagepull', 'advancedcronjob', 'broadcastjob', 'containerrecreaterequest', 'deletionprotection'].map(
-      (c) => `controllers.${c}.enabled=false`,
-    ),
+    ...onlyControllers('cloneset'),
     'bus.nkeySecret=regatta-bus-nkeys',
     'bus.tls.secret=nats-client-tls',
     'bus.tls.clientCertificate=true',
@@ -39,9 +41,7 @@ export const VALUE_SETS: Record<string, string[]> = {
   // node agents authenticated by the auth callout (docs/adr/0059): each presents its bound ServiceAccount token
   'imagepull-bus-callout': [
     'bus.url=nats://nats.example:4222',
-    ...['cloneset', 'asts', 'ads', 'sidecarset', 'uniteddeployment', 'resourcedistribution', 'advancedcronjob', 'broadcastjob', 'containerrecreaterequest', 'deletionprotection'].map(
-      (c) => `controllers.${c}.enabled=false`,
-    ),
+    ...onlyControllers('imagepull'),
     'bus.credentialsSecret=regatta-bus',
     'bus.nodeAgentAuth=callout',
     'bus.authCallout.issuerSecret=regatta-bus-callout',
@@ -49,37 +49,32 @@ export const VALUE_SETS: Record<string, string[]> = {
   // an AdvancedCronJob alone: its CRD and BroadcastJob's (a broadcastJobTemplate creates them), its RBAC
   'only-advancedcronjob': [
     'bus.url=nats://nats.example:4222',
-    ...['cloneset', 'asts', 'ads', 'sidecarset', 'uniteddeployment', 'resourcedistribution', 'imagepull', 'broadcastjob', 'containerrecreaterequest', 'deletionprotection'].map(
-      (c) => `controllers.${c}.enabled=false`,
-    ),
+    ...onlyControllers('advancedcronjob'),
   ],
   'only-broadcastjob': [
     'bus.url=nats://nats.example:4222',
-    ...['cloneset', 'asts', 'ads', 'sidecarset', 'uniteddeployment', 'resourcedistribution', 'imagepull', 'advancedcronjob', 'containerrecreaterequest', 'deletionprotection'].map(
-      (c) => `controllers.${c}.enabled=false`,
-    ),
+    ...onlyControllers('broadcastjob'),
   ],
   // a ContainerRecreateRequest alone: its manager, the node agents (their recreate duty) and the watcher
   'only-containerrecreaterequest': [
     'bus.url=nats://nats.example:4222',
-    ...['cloneset', 'asts', 'ads', 'sidecarset', 'uniteddeployment', 'resourcedistribution', 'imagepull', 'advancedcronjob', 'broadcastjob', 'deletionprotection'].map(
-      (c) => `controllers.${c}.enabled=false`,
-    ),
+    ...onlyControllers('containerrecreaterequest'),
+  ],
+  // a PodUnavailableBudget alone: its program, CRD and RBAC, and the watcher
+  'only-podunavailablebudget': [
+    'bus.url=nats://nats.example:4222',
+    ...onlyControllers('podunavailablebudget'),
   ],
   // deletion protection alone, its gates on: the ValidatingAdmissionPolicies, and list on every resource (CRD Cascading)
   'only-deletionprotection': [
     'bus.url=nats://nats.example:4222',
-    ...['cloneset', 'asts', 'ads', 'sidecarset', 'uniteddeployment', 'resourcedistribution', 'imagepull', 'advancedcronjob', 'broadcastjob', 'containerrecreaterequest'].map(
-      (c) => `controllers.${c}.enabled=false`,
-    ),
+    ...onlyControllers('deletionprotection'),
     'controllerDefaults.featureGates.ResourcesDeletionProtection=true',
     'controllerDefaults.featureGates.DeletionProtectionForCRDCascadingGate=true',
   ],
   'only-sidecarset': [
     'bus.url=nats://nats.example:4222',
-    ...['cloneset', 'asts', 'ads', 'uniteddeployment', 'resourcedistribution', 'imagepull', 'advancedcronjob', 'broadcastjob', 'containerrecreaterequest', 'deletionprotection'].map(
-      (c) => `controllers.${c}.enabled=false`,
-    ),
+    ...onlyControllers('sidecarset'),
   ],
 };
 

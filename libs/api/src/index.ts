@@ -455,6 +455,7 @@ export * from './imagepulljob/index.js';
 export * from './advancedcronjob/index.js';
 export * from './nodeimage/index.js';
 export * from './containerrecreaterequest/index.js';
+export * from './podunavailablebudget/index.js';
 
 // BroadcastJob
 export * from './broadcastjob/index.js';

@@ -14,6 +14,7 @@ import type { Pod } from './core/pod-types.js';
 import type { DaemonSet } from './daemonset/types.js';
 import type { ImagePullJob } from './imagepulljob/types.js';
 import type { NodeImage } from './nodeimage/types.js';
+import type { PodUnavailableBudget } from './podunavailablebudget/types.js';
 import type { ResourceDistribution } from './resourcedistribution/types.js';
 import type { SidecarSet } from './sidecarset/types.js';
 import type { StatefulSet } from './statefulset/types.js';
@@ -45,6 +46,8 @@ export const KINDS = {
   advancedcronjobs: kind<AdvancedCronJob>()(T.advancedcronjobs),
   jobs: kind<Job>()(T.jobs),
   containerrecreaterequests: kind<ContainerRecreateRequest>()(T.containerrecreaterequests),
+  replicasets: kind<KubeObject>()(T.replicasets),
+  podunavailablebudgets: kind<PodUnavailableBudget>()(T.podunavailablebudgets),
 } as const satisfies Record<string, Kind<KubeObject>>;
 
 /**

@@ -85,4 +85,12 @@ export const KIND_TABLE = {
   advancedcronjobs: kruise('AdvancedCronJob', 'advancedcronjobs', 'v1beta1', true),
   // v1alpha1 only; a node agent reads its node's requests from one bus key (docs/adr/0075)
   containerrecreaterequests: kruise('ContainerRecreateRequest', 'containerrecreaterequests', 'v1alpha1', true),
+  // policy.kruise.io: v1alpha1 only
+  podunavailablebudgets: {
+    group: 'policy.kruise.io',
+    version: 'v1alpha1',
+    kind: 'PodUnavailableBudget',
+    plural: 'podunavailablebudgets',
+    namespaced: true,
+  },
 } as const satisfies Record<string, KindRef>;

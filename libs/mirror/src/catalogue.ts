@@ -53,6 +53,17 @@ const CONTROLLER_READS: Readonly<Record<ControllerName, readonly string[]>> = {
   containerrecreaterequest: [CRR, POD, NS],
   // the Cascading webhook counts a Namespace's active pods and Bound claims, a workload's active pods
   deletionprotection: [NS, POD, PVC],
+  // the workloads whose replicas a budget counts (upstream's controller finder)
+  podunavailablebudget: [
+    'podunavailablebudgets.v1alpha1.policy.kruise.io',
+    POD,
+    'deployments.v1.apps',
+    'replicasets.v1.apps',
+    'statefulsets.v1.apps',
+    'clonesets.v1alpha1.apps.kruise.io',
+    'statefulsets.v1beta1.apps.kruise.io',
+    NS,
+  ],
 };
 
 export const DEFAULT_ALLOW_LIST: AllowList = new Map(

@@ -15,6 +15,7 @@ export const CONTROLLER_NAMES = [
   'broadcastjob',
   'containerrecreaterequest',
   'deletionprotection',
+  'podunavailablebudget',
 ] as const;
 
 export type ControllerName = (typeof CONTROLLER_NAMES)[number];

@@ -229,9 +229,27 @@ deletionprotection:
   {{- else }}
   writes: []
   {{- end }}
+podunavailablebudget:
+  crds: [policy.kruise.io_podunavailablebudgets]
+  reads:
+    - { group: policy.kruise.io, resource: podunavailablebudgets }
+    - { group: "", resource: pods }
+    # the workloads whose replicas a budget counts (libs/podunavailablebudget selection.ts)
+    - { group: apps, resource: deployments }
+    - { group: apps, resource: replicasets }
+    - { group: apps, resource: statefulsets }
+    - { group: apps.kruise.io, resource: clonesets }
+    - { group: apps.kruise.io, resource: statefulsets }
+    - { group: "", resource: namespaces }
+  writes:
+    # the guarded-pod marks (label and related-pub annotation); get: the pod an eviction names when not cached
+    - { apiGroups: [""], resources: [pods], verbs: [get, patch] }
+    # the budget spent by the pod webhook and the controller's status; get: the re-read after a conflict
+    - { apiGroups: [policy.kruise.io], resources: [podunavailablebudgets], verbs: [get] }
+    - { apiGroups: [policy.kruise.io], resources: [podunavailablebudgets/status], verbs: [update] }
 {{- end -}}
 
 {{/* The controllers in the order the chart renders them (runtime's CONTROLLER_NAMES). */}}
 {{- define "regatta.controllerNames" -}}
-[cloneset, asts, ads, sidecarset, uniteddeployment, resourcedistribution, imagepull, advancedcronjob, broadcastjob, containerrecreaterequest, deletionprotection]
+[cloneset, asts, ads, sidecarset, uniteddeployment, resourcedistribution, imagepull, advancedcronjob, broadcastjob, containerrecreaterequest, deletionprotection, podunavailablebudget]
 {{- end -}}

@@ -6,6 +6,7 @@ import { UnknownKindError } from '../errors.js';
 import { DAEMONSET_CRD } from '../daemonset/crd.js';
 import { IMAGE_PULL_JOB_CRD } from '../imagepulljob/crd.js';
 import { NODE_IMAGE_CRD } from '../nodeimage/crd.js';
+import { POD_UNAVAILABLE_BUDGET_CRD } from '../podunavailablebudget/crd.js';
 import { RESOURCE_DISTRIBUTION_CRD } from '../resourcedistribution/crd.js';
 import { SIDECARSET_CRD } from '../sidecarset/crd.js';
 import { STATEFULSET_CRD } from '../statefulset/crd.js';
@@ -23,6 +24,7 @@ export const CRD_DEFINITIONS: readonly CrdDefinition[] = [
   DAEMONSET_CRD,
   IMAGE_PULL_JOB_CRD,
   NODE_IMAGE_CRD,
+  POD_UNAVAILABLE_BUDGET_CRD,
   RESOURCE_DISTRIBUTION_CRD,
   SIDECARSET_CRD,
   STATEFULSET_CRD,

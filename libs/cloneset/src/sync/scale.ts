@@ -19,6 +19,7 @@ import {
   planScale,
 } from '../planning/index.js';
 import { type CloneSetSync, POD, POD_WRITE_CONCURRENCY, PVC } from './context.js';
+import { BUDGET_RETRY_MS, isBudgetRefusal } from './budget-wait.js';
 
 export interface ScaleInput {
   pods: Pod[];
@@ -161,6 +162,8 @@ async function deletePod(s: CloneSetSync, pod: Pod, pvcs: PersistentVolumeClaim[
   try {
     if ((await deletePodExpected({ client, expectations, log: s.log }, key, pod)) === 'gone') return false;
   } catch (err) {
+    // a PodUnavailableBudget refusal: wait for budget (docs/podunavailablebudget.md)
+    if (isBudgetRefusal(err)) return (s.delays.push(BUDGET_RETRY_MS), false);
     void recorder.warning(cs, EventReasons.FailedDelete, messages.failedDeletePod(name, err));
     throw err;
   }

@@ -24,6 +24,7 @@ import { specifiedDeletePatch } from '@regatta/rollout';
 import { forEachLimited } from '@regatta/runtime';
 import { nameOf } from '../cloneset-object.js';
 import { messages } from '../events.js';
+import { BUDGET_RETRY_MS, budgetRefusesUpdate, isBudgetRefusal } from './budget-wait.js';
 import { planUpdate } from '../planning/index.js';
 import { type CloneSetSync, POD_WRITE_CONCURRENCY } from './context.js';
 
@@ -121,11 +122,14 @@ async function updatePod(
         });
         return;
       }
+      // a PodUnavailableBudget that refuses now: wait for budget (docs/podunavailablebudget.md)
+      if (await budgetRefusesUpdate(s.d.client, pod, plan.pod)) return void s.delays.push(BUDGET_RETRY_MS);
       try {
         const result = await s.inPlace.update(pod, old, target, options);
         if (!result.updated) return;
         if (result.delayMs > 0) s.delays.push(result.delayMs);
       } catch (err) {
+        if (isBudgetRefusal(err)) return void s.delays.push(BUDGET_RETRY_MS);
         void recorder.warning(
           cs,
           EventReasons.FailedUpdatePodInPlace,

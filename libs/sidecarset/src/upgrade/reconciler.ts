@@ -20,6 +20,7 @@ import { hotResetStep } from './sync/hot-reset.js';
 import { registerLatestRevision } from './sync/revisions.js';
 import { statusStep } from './sync/status.js';
 import { SidecarSetTraces } from './sync/traces.js';
+import { BUDGET_RETRY_MS } from './sync/budget-wait.js';
 import { upgradePodsStep } from './sync/upgrade-pods.js';
 
 export interface SidecarSetUpgradeReconcilerDeps extends SidecarSetUpgradeDeps {
@@ -160,13 +161,16 @@ export class SidecarSetUpgradeReconciler implements Reconciler {
     if (status.updatedPods >= status.matchedPods) return {};
     // 7. the next pods
     // each pod's span starts as its update lands, also when another pod's write fails
+    let budgetWait = false;
     await upgradePodsStep(
       s,
       pods,
       (pod) => this.#injectedList(pod),
       (pod) => this.#traces.started(key, record?.to, pod),
+      () => (budgetWait = true),
     );
-    return {};
+    // pods a PodUnavailableBudget refused now: try again shortly (docs/podunavailablebudget.md)
+    return budgetWait ? { requeueAfterMs: BUDGET_RETRY_MS } : {};
   }
 
   /** Namespaces the SidecarSet covers: v1alpha1 `namespace`, else `namespaceSelector` (nil: all). */

@@ -16,14 +16,19 @@ import { NOT_UPGRADABLE_PODS_REASON } from '../keys.js';
 import { getNextUpgradePods } from '../next-upgrade.js';
 import { isPodSidecarUpdated } from '../pod-state.js';
 import { upgradePodSidecars } from '../pod-upgrade.js';
+import { isBudgetRefusal } from './budget-wait.js';
 import type { UpgradeSync } from './context.js';
 import { updatePod, writeUpgradable } from './pod-writes.js';
 
-/** Runs a pod's writes; a pod deleted since the cache showed it (NotFound) has nothing left to write. */
-async function unlessGone(write: () => Promise<void>): Promise<void> {
+/**
+ * Runs a pod's writes; a pod deleted since the cache showed it (NotFound) has nothing left to write; a pod a
+ * PodUnavailableBudget refused waits for budget (`onBudgetWait`), not an error.
+ */
+async function unlessGone(write: () => Promise<void>, onBudgetWait?: () => void): Promise<void> {
   try {
     await write();
   } catch (err) {
+    if (onBudgetWait && isBudgetRefusal(err)) return onBudgetWait();
     if (!isNotFound(err)) throw err;
   }
 }
@@ -37,6 +42,7 @@ export async function upgradePodsStep(
   pods: readonly Pod[],
   injectedList: (pod: Pod) => string,
   onUpgraded: (pod: Pod) => void = () => undefined,
+  onBudgetWait: (pod: Pod) => void = () => undefined,
 ): Promise<Pod[]> {
   const { upgrade, notUpgradable } = getNextUpgradePods(s.set, pods);
   await forEachLimited(notUpgradable, POD_WRITE_CONCURRENCY, (pod) =>
@@ -51,18 +57,21 @@ export async function upgradePodsStep(
   const results: (Pod | undefined)[] = [];
   try {
     await forEachLimited([...upgrade.entries()], POD_WRITE_CONCURRENCY, ([i, pod]) =>
-      unlessGone(async () => {
-        // another writer may have upgraded it meanwhile: then nothing to write
-        const out = await updatePod(s, pod, (fresh) =>
-          isPodSidecarUpdated(s.set, fresh)
-            ? undefined
-            : upgradePodSidecars(s.set, fresh, s.now(), () => injectedList(fresh)),
-        );
-        if (!out) return;
-        results[i] = out.pod;
-        onUpgraded(out.pod);
-        await writeUpgradable(s, out.pod, true);
-      }),
+      unlessGone(
+        async () => {
+          // another writer may have upgraded it meanwhile: then nothing to write
+          const out = await updatePod(s, pod, (fresh) =>
+            isPodSidecarUpdated(s.set, fresh)
+              ? undefined
+              : upgradePodSidecars(s.set, fresh, s.now(), () => injectedList(fresh)),
+          );
+          if (!out) return;
+          results[i] = out.pod;
+          onUpgraded(out.pod);
+          await writeUpgradable(s, out.pod, true);
+        },
+        () => onBudgetWait(pod),
+      ),
     );
   } finally {
     const written = results.filter((p): p is Pod => p !== undefined);
