@@ -18,6 +18,7 @@ import type { ResourceDistribution } from './resourcedistribution/types.js';
 import type { SidecarSet } from './sidecarset/types.js';
 import type { StatefulSet } from './statefulset/types.js';
 import type { UnitedDeployment } from './uniteddeployment/types.js';
+import type { WorkloadSpread } from './workloadspread/types.js';
 
 const T = KIND_TABLE;
 
@@ -45,6 +46,9 @@ export const KINDS = {
   advancedcronjobs: kind<AdvancedCronJob>()(T.advancedcronjobs),
   jobs: kind<Job>()(T.jobs),
   containerrecreaterequests: kind<ContainerRecreateRequest>()(T.containerrecreaterequests),
+  workloadspreads: kind<WorkloadSpread>()(T.workloadspreads),
+  // a WorkloadSpread's Deployment targets own their pods through ReplicaSets
+  replicasets: kind<KubeObject>()(T.replicasets),
 } as const satisfies Record<string, Kind<KubeObject>>;
 
 /**

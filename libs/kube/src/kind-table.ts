@@ -85,4 +85,6 @@ export const KIND_TABLE = {
   advancedcronjobs: kruise('AdvancedCronJob', 'advancedcronjobs', 'v1beta1', true),
   // v1alpha1 only; a node agent reads its node's requests from one bus key (docs/adr/0075)
   containerrecreaterequests: kruise('ContainerRecreateRequest', 'containerrecreaterequests', 'v1alpha1', true),
+  // v1alpha1 only (docs/workloadspread.md)
+  workloadspreads: kruise('WorkloadSpread', 'workloadspreads', 'v1alpha1', true),
 } as const satisfies Record<string, KindRef>;
