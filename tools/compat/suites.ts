@@ -14,6 +14,7 @@ import { IMAGEPULL_FEATURE_GATES } from '@regatta/imagepull';
 import { RESOURCE_DISTRIBUTION_FEATURE_GATES } from '@regatta/resourcedistribution';
 import { SIDECARSET_FEATURE_GATES } from '@regatta/sidecarset';
 import { UNITED_DEPLOYMENT_FEATURE_GATES } from '@regatta/uniteddeployment';
+import { WORKLOADSPREAD_FEATURE_GATES } from '@regatta/workloadspread';
 
 export interface SpecFile {
   /** The kind the file tests (a section of docs/compatibility.md). */
@@ -159,6 +160,13 @@ export const SPEC_FILES: readonly SpecFile[] = [
     file: 'apps/v1alpha1/containerrecreate.go',
     controllers: ['containerrecreaterequest', 'cloneset'],
     featureGates: allOn(CLONESET_FEATURE_GATES),
+  },
+  {
+    // the specs spread CloneSets, Deployments and an Advanced StatefulSet over nodes they label with fake zones
+    kind: 'WorkloadSpread',
+    file: 'apps/v1alpha1/workloadspread.go',
+    controllers: ['workloadspread', 'cloneset', 'asts'],
+    featureGates: { ...allOn(CLONESET_FEATURE_GATES), ...allOn(ASTS_FEATURE_GATES), ...allOn(WORKLOADSPREAD_FEATURE_GATES) },
   },
 ];
 

@@ -156,6 +156,8 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
       'apps.kruise.io/imagepulljobs/status',
       'apps.kruise.io/nodeimages/status',
       'apps.kruise.io/broadcastjobs/status',
+      // the WorkloadSpread's webhook and controller both write it, on the version read (libs/workloadspread)
+      'apps.kruise.io/workloadspreads/status',
     ]);
     for (const c of CONTROLLER_NAMES) {
       const got = grants(rulesOf(ms, 'ClusterRole', `regatta-${c}`));

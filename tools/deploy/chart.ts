@@ -21,14 +21,14 @@ export const VALUE_SETS: Record<string, string[]> = {
   'all-on': ['bus.url=nats://nats.example:4222'],
   'only-cloneset': [
     'bus.url=nats://nats.example:4222',
-    ...['asts', 'ads', 'sidecarset', 'uniteddeployment', 'resourcedistribution', 'imagepull', 'advancedcronjob', 'broadcastjob', 'containerrecreaterequest'].map(
+    ...['asts', 'ads', 'sidecarset', 'uniteddeployment', 'resourcedistribution', 'imagepull', 'advancedcronjob', 'broadcastjob', 'containerrecreaterequest', 'workloadspread'].map(
       (c) => `controllers.${c}.enabled=false`,
     ),
   ],
   // a production bus (docs/adr/0045): NKEY seeds and TLS with a client certificate, files from Secrets
   'only-cloneset-bus-nkeys-tls': [
     'bus.url=tls://nats.example:4222',
-    ...['asts', 'ads', 'sidecarset', 'uniteddeployment', 'resourcedistribution', 'imagepull', 'advancedcronjob', 'broadcastjob', 'containerrecreaterequest'].map(
+    ...['asts', 'ads', 'sidecarset', 'uniteddeployment', 'resourcedistribution', 'imagepull', 'advancedcronjob', 'broadcastjob', 'containerrecreaterequest', 'workloadspread'].map(
       (c) => `controllers.${c}.enabled=false`,
     ),
     'bus.nkeySecret=regatta-bus-nkeys',
@@ -39,7 +39,7 @@ export const VALUE_SETS: Record<string, string[]> = {
   // node agents authenticated by the auth callout (docs/adr/0059): each presents its bound ServiceAccount token
   'imagepull-bus-callout': [
     'bus.url=nats://nats.example:4222',
-    ...['cloneset', 'asts', 'ads', 'sidecarset', 'uniteddeployment', 'resourcedistribution', 'advancedcronjob', 'broadcastjob', 'containerrecreaterequest'].map(
+    ...['cloneset', 'asts', 'ads', 'sidecarset', 'uniteddeployment', 'resourcedistribution', 'advancedcronjob', 'broadcastjob', 'containerrecreaterequest', 'workloadspread'].map(
       (c) => `controllers.${c}.enabled=false`,
     ),
     'bus.credentialsSecret=regatta-bus',
@@ -49,26 +49,26 @@ export const VALUE_SETS: Record<string, string[]> = {
   // an AdvancedCronJob alone: its CRD and BroadcastJob's (a broadcastJobTemplate creates them), its RBAC
   'only-advancedcronjob': [
     'bus.url=nats://nats.example:4222',
-    ...['cloneset', 'asts', 'ads', 'sidecarset', 'uniteddeployment', 'resourcedistribution', 'imagepull', 'broadcastjob', 'containerrecreaterequest'].map(
+    ...['cloneset', 'asts', 'ads', 'sidecarset', 'uniteddeployment', 'resourcedistribution', 'imagepull', 'broadcastjob', 'containerrecreaterequest', 'workloadspread'].map(
       (c) => `controllers.${c}.enabled=false`,
     ),
   ],
   'only-broadcastjob': [
     'bus.url=nats://nats.example:4222',
-    ...['cloneset', 'asts', 'ads', 'sidecarset', 'uniteddeployment', 'resourcedistribution', 'imagepull', 'advancedcronjob', 'containerrecreaterequest'].map(
+    ...['cloneset', 'asts', 'ads', 'sidecarset', 'uniteddeployment', 'resourcedistribution', 'imagepull', 'advancedcronjob', 'containerrecreaterequest', 'workloadspread'].map(
       (c) => `controllers.${c}.enabled=false`,
     ),
   ],
   // a ContainerRecreateRequest alone: its manager, the node agents (their recreate duty) and the watcher
   'only-containerrecreaterequest': [
     'bus.url=nats://nats.example:4222',
-    ...['cloneset', 'asts', 'ads', 'sidecarset', 'uniteddeployment', 'resourcedistribution', 'imagepull', 'advancedcronjob', 'broadcastjob'].map(
+    ...['cloneset', 'asts', 'ads', 'sidecarset', 'uniteddeployment', 'resourcedistribution', 'imagepull', 'advancedcronjob', 'broadcastjob', 'workloadspread'].map(
       (c) => `controllers.${c}.enabled=false`,
     ),
   ],
   'only-sidecarset': [
     'bus.url=nats://nats.example:4222',
-    ...['cloneset', 'asts', 'ads', 'uniteddeployment', 'resourcedistribution', 'imagepull', 'advancedcronjob', 'broadcastjob', 'containerrecreaterequest'].map(
+    ...['cloneset', 'asts', 'ads', 'uniteddeployment', 'resourcedistribution', 'imagepull', 'advancedcronjob', 'broadcastjob', 'containerrecreaterequest', 'workloadspread'].map(
       (c) => `controllers.${c}.enabled=false`,
     ),
   ],

@@ -14,6 +14,7 @@ export const CONTROLLER_NAMES = [
   'advancedcronjob',
   'broadcastjob',
   'containerrecreaterequest',
+  'workloadspread',
 ] as const;
 
 export type ControllerName = (typeof CONTROLLER_NAMES)[number];

@@ -213,9 +213,29 @@ containerrecreaterequest:
     # labels, annotations and finalizer; completion; delete after ttlSecondsAfterFinished
     - { apiGroups: [apps.kruise.io], resources: [containerrecreaterequests], verbs: [patch, delete] }
     - { apiGroups: [apps.kruise.io], resources: [containerrecreaterequests/status], verbs: [patch] }
+workloadspread:
+  crds: [workloadspreads]
+  reads:
+    - { group: apps.kruise.io, resource: workloadspreads }
+    - { group: "", resource: pods }
+    - { group: "", resource: nodes }
+    - { group: "", resource: namespaces }
+    - { group: apps.kruise.io, resource: clonesets }
+    - { group: apps.kruise.io, resource: statefulsets }
+    - { group: apps, resource: deployments }
+    - { group: apps, resource: replicasets }
+    - { group: apps, resource: statefulsets }
+    - { group: batch, resource: jobs }
+  writes:
+    # patch: the matched subset of pods created before their spread, deletion costs; delete: Adaptive rescheduling
+    # (libs/workloadspread reconciler.ts)
+    - { apiGroups: [""], resources: [pods], verbs: [patch, delete] }
+    # get: the pod webhook reads a spread again after a conflicting status write (pod-webhook.ts)
+    - { apiGroups: [apps.kruise.io], resources: [workloadspreads], verbs: [get] }
+    - { apiGroups: [apps.kruise.io], resources: [workloadspreads/status], verbs: [update] }
 {{- end -}}
 
 {{/* The controllers in the order the chart renders them (runtime's CONTROLLER_NAMES). */}}
 {{- define "regatta.controllerNames" -}}
-[cloneset, asts, ads, sidecarset, uniteddeployment, resourcedistribution, imagepull, advancedcronjob, broadcastjob, containerrecreaterequest]
+[cloneset, asts, ads, sidecarset, uniteddeployment, resourcedistribution, imagepull, advancedcronjob, broadcastjob, containerrecreaterequest, workloadspread]
 {{- end -}}
