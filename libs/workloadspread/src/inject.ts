@@ -48,10 +48,12 @@ export function injectSubset(ws: WorkloadSpread, pod: Pod, subsetName: string, u
     const terms = (selector.nodeSelectorTerms ??= []);
     if (terms.length === 0) terms.push(structuredClone(required));
     else {
-      for (const term of terms) {
-        if (required.matchExpressions?.length) term.matchExpressions = [...(term.matchExpressions ?? []), ...structuredClone(required.matchExpressions)];
-        if (required.matchFields?.length) term.matchFields = [...(term.matchFields ?? []), ...structuredClone(required.matchFields)];
-      }
+      // new term objects: a pod's JSON may share one term between entries once cloned
+      selector.nodeSelectorTerms = terms.map((term) => ({
+        ...term,
+        ...(required.matchExpressions?.length ? { matchExpressions: [...(term.matchExpressions ?? []), ...structuredClone(required.matchExpressions)] } : {}),
+        ...(required.matchFields?.length ? { matchFields: [...(term.matchFields ?? []), ...structuredClone(required.matchFields)] } : {}),
+      }));
     }
   }
   if (subset.patch && Object.keys(subset.patch).length > 0) {
