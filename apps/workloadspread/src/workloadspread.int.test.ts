@@ -1,0 +1,76 @@
+// What a user sees of a WorkloadSpread over the cluster's zones (docs/workloadspread.md): each subset holds its
+// maxReplicas, a scale-in removes pods from the last subsets first, and — the program killed — pods of an untargeted
+// workload are created as usual while a targeted one waits (docs/adr/0081-workloadspread-admission.md).
+import { describe, expect, it } from 'vitest';
+import type { WorkloadSpread } from '@regatta/api';
+import { CS, WS, cloneSet, inZone, useWorkloadSpreadScenarios } from './testing/harness.js';
+
+const s = useWorkloadSpreadScenarios();
+
+const spreadOver = (ns: string, name: string, target: string): WorkloadSpread => ({
+  ...WS,
+  metadata: { name, namespace: ns },
+  spec: {
+    targetRef: { apiVersion: CS.apiVersion, kind: 'CloneSet', name: target },
+    subsets: [
+      { name: 'a', requiredNodeSelectorTerm: inZone('zone-a'), maxReplicas: 2, patch: { metadata: { labels: { subset: 'a' } } } },
+      { name: 'b', requiredNodeSelectorTerm: inZone('zone-b'), maxReplicas: 2 },
+      { name: 'c', requiredNodeSelectorTerm: inZone('zone-c') },
+    ],
+  },
+});
+
+describe('WorkloadSpread', () => {
+  it('a CloneSet spread over the zones: each subset holds its maxReplicas; scale-in removes from the last subsets', async () => {
+    const ns = await s.namespace();
+    await s.create(spreadOver(ns, 'spread', 'web'));
+    await s.create(cloneSet(ns, 'web', 6));
+    await expect.poll(() => s.zones(ns, 'web'), { timeout: 60_000, interval: 500 }).toEqual({ 'zone-a': 2, 'zone-b': 2, 'zone-c': 2 });
+    const pods = await s.pods(ns, 'web');
+    expect(pods.filter((p) => p.metadata?.labels?.['subset'] === 'a')).toHaveLength(2);
+    await expect
+      .poll(async () => (await s.spread(ns, 'spread'))?.status?.subsetStatuses?.map((x) => [x.name, x.replicas, x.missingReplicas, Object.keys(x.creatingPods ?? {}).length]), { timeout: 30_000 })
+      .toEqual([
+        ['a', 2, 0, 0],
+        ['b', 2, 0, 0],
+        ['c', 2, -1, 0],
+      ]);
+    // the costs are in place before the scale-in: 300 / 200 / 100
+    await expect
+      .poll(async () => (await s.pods(ns, 'web')).map((p) => p.metadata?.annotations?.['controller.kubernetes.io/pod-deletion-cost']).sort(), { timeout: 30_000 })
+      .toEqual(['100', '100', '200', '200', '300', '300']);
+    await s.scale(ns, 'web', 3);
+    await expect.poll(() => s.zones(ns, 'web'), { timeout: 60_000, interval: 500 }).toEqual({ 'zone-a': 2, 'zone-b': 1 });
+    // and out again: the free room of b and c is taken, a is full
+    await s.scale(ns, 'web', 5);
+    await expect.poll(() => s.zones(ns, 'web'), { timeout: 60_000, interval: 500 }).toEqual({ 'zone-a': 2, 'zone-b': 2, 'zone-c': 1 });
+  });
+
+  it('program killed: pods of an untargeted CloneSet are created at once, a targeted pod is refused', async () => {
+    const ns = await s.namespace();
+    await s.create(spreadOver(ns, 'spread', 'targeted'));
+    const targeted = await s.create(cloneSet(ns, 'targeted', 1));
+    await expect.poll(() => s.zones(ns, 'targeted'), { timeout: 60_000 }).toEqual({ 'zone-a': 1 });
+
+    s.layer.controller.killNow();
+    await new Promise((r) => setTimeout(r, 500));
+
+    const started = Date.now();
+    await s.create(cloneSet(ns, 'untargeted', 4));
+    await expect.poll(async () => (await s.pods(ns, 'untargeted')).length, { timeout: 10_000, interval: 200 }).toBe(4);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    // a pod the spread's target controls goes to the webhook, which does not answer: refused, not created unplaced
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: 'targeted-by-hand',
+        namespace: ns,
+        labels: { app: 'by-hand' },
+        ownerReferences: [{ apiVersion: CS.apiVersion, kind: 'CloneSet', name: 'targeted', uid: targeted.metadata!.uid!, controller: true }],
+      },
+      spec: { containers: [{ name: 'main', image: 'nginx:1.28' }] },
+    };
+    await expect(s.create(pod)).rejects.toThrow(/workloadspread|webhook/i);
+  });
+});
