@@ -9,7 +9,7 @@ export * from './pod-webhook-configuration.js';
 export { workloadSpreadPodDefaulter, STATUS_WRITE_ATTEMPTS, type PodWebhookDeps } from './pod-webhook.js';
 export * from './webhooks.js';
 export { WorkloadSpreadReconciler, type WorkloadSpreadReconcilerDeps } from './reconciler.js';
-export { spreadsForPodChange, spreadsForWorkloadChange, isWorkloadPod } from './handlers.js';
+export { spreadsForPodChange, spreadsForWorkloadChange, isWorkloadPod, podChangeMatters, workloadChangeMatters } from './handlers.js';
 export { PLACE_SPAN_NAME } from './trace.js';
 
 /** The controller / event component name (`pkg/controller/workloadspread`). */
