@@ -3,6 +3,7 @@
 // workload are created as usual while a targeted one waits (docs/adr/0081-workloadspread-admission.md).
 import { describe, expect, it } from 'vitest';
 import type { WorkloadSpread } from '@regatta/api';
+import { traceSpans } from '@regatta/testing';
 import { CS, WS, cloneSet, inZone, useWorkloadSpreadScenarios } from './testing/harness.js';
 
 const s = useWorkloadSpreadScenarios();
@@ -23,7 +24,7 @@ const spreadOver = (ns: string, name: string, target: string): WorkloadSpread =>
 describe('WorkloadSpread', () => {
   it('a CloneSet spread over the zones: each subset holds its maxReplicas; scale-in removes from the last subsets', async () => {
     const ns = await s.namespace();
-    await s.create(spreadOver(ns, 'spread', 'web'));
+    const ws = await s.create(spreadOver(ns, 'spread', 'web'));
     await s.create(cloneSet(ns, 'web', 6));
     await expect.poll(() => s.zones(ns, 'web'), { timeout: 60_000, interval: 500 }).toEqual({ 'zone-a': 2, 'zone-b': 2, 'zone-c': 2 });
     const pods = await s.pods(ns, 'web');
@@ -44,6 +45,22 @@ describe('WorkloadSpread', () => {
     // and out again: the free room of b and c is taken, a is full
     await s.scale(ns, 'web', 5);
     await expect.poll(() => s.zones(ns, 'web'), { timeout: 60_000, interval: 500 }).toEqual({ 'zone-a': 2, 'zone-b': 2, 'zone-c': 1 });
+
+    // a span per placed pod, in the spread's trace (id: its uid), with the subset it got: 6, then b and c once more
+    const bySubset = async () => {
+      const spans = await traceSpans(s.layer.jaegerQuery, (ws.metadata?.uid ?? '').replace(/-/g, ''));
+      const out: Record<string, number> = {};
+      for (const sp of spans.filter((x) => x.operationName === 'workloadspread.place')) {
+        const subset = String(sp.tags['regatta.workloadspread.subset']);
+        out[subset] = (out[subset] ?? 0) + 1;
+      }
+      return out;
+    };
+    await expect.poll(bySubset, { timeout: 30_000, interval: 1000 }).toEqual({ a: 2, b: 3, c: 3 });
+    // kubectl get shows upstream's columns
+    const got = await s.kubectl(['get', 'ws', '-n', ns]);
+    expect(got.stdout.split('\n')[0]).toMatch(/^NAME\s+WORKLOADNAME\s+WORKLOADKIND\s+ADAPTIVE\s+AGE/);
+    expect(got.stdout).toMatch(/spread\s+web\s+CloneSet\s+/);
   });
 
   it('program killed: pods of an untargeted CloneSet are created at once, a targeted pod is refused', async () => {

@@ -4,6 +4,8 @@
 import type { CloneSet, Pod, WorkloadSpread } from '@regatta/api';
 import type { KubeClient, KubeObject } from '@regatta/kube';
 import { afterAll } from 'vitest';
+import { spawn } from 'node:child_process';
+import { locateBinaries } from '@regatta/local-cluster';
 import { useScenarioLayer, type ScenarioLayer } from '@regatta/testing';
 
 export const WS = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'WorkloadSpread' } as const;
@@ -39,6 +41,7 @@ export interface WorkloadSpreadScenarios {
   /** The live pods of the CloneSet per zone of their node (unscheduled: `''`). */
   zones(ns: string, app: string): Promise<Record<string, number>>;
   scale(ns: string, name: string, replicas: number): Promise<void>;
+  kubectl(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
 }
 
 export function useWorkloadSpreadScenarios(): WorkloadSpreadScenarios {
@@ -86,5 +89,16 @@ export function useWorkloadSpreadScenarios(): WorkloadSpreadScenarios {
     async scale(ns, name, replicas) {
       await kube().patch({ ...CS, namespace: ns, name }, { spec: { replicas } }, { type: 'merge' });
     },
+    kubectl: (args) =>
+      new Promise((resolve, reject) => {
+        const child = spawn(locateBinaries().kubectl, ['--kubeconfig', layer.kubeconfig, ...args], { stdio: 'pipe' });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+        child.on('error', reject);
+        child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+        child.stdin.end();
+      }),
   };
 }
