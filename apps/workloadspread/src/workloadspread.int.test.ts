@@ -63,6 +63,29 @@ describe('WorkloadSpread', () => {
     expect(got.stdout).toMatch(/spread\s+web\s+CloneSet\s+/);
   });
 
+  it('Adaptive: pods that cannot schedule in their subset are moved to the next one after rescheduleCriticalSeconds', async () => {
+    const ns = await s.namespace();
+    await s.create<WorkloadSpread>({
+      ...WS,
+      metadata: { name: 'adaptive', namespace: ns },
+      spec: {
+        targetRef: { apiVersion: CS.apiVersion, kind: 'CloneSet', name: 'moved' },
+        subsets: [
+          { name: 'nowhere', requiredNodeSelectorTerm: inZone('zone-none'), maxReplicas: 2 },
+          { name: 'b', requiredNodeSelectorTerm: inZone('zone-b') },
+        ],
+        scheduleStrategy: { type: 'Adaptive', adaptive: { rescheduleCriticalSeconds: 3 } },
+      },
+    });
+    await s.create(cloneSet(ns, 'moved', 3));
+    await expect.poll(() => s.zones(ns, 'moved'), { timeout: 60_000, interval: 500 }).toEqual({ 'zone-b': 3 });
+    const status = (await s.spread(ns, 'adaptive'))?.status?.subsetStatuses;
+    expect(status?.map((x) => [x.name, x.conditions?.find((c) => c.type === 'Schedulable')?.status])).toEqual([
+      ['nowhere', 'False'],
+      ['b', 'True'],
+    ]);
+  });
+
   it('program killed: pods of an untargeted CloneSet are created at once, a targeted pod is refused', async () => {
     const ns = await s.namespace();
     await s.create(spreadOver(ns, 'spread', 'targeted'));
