@@ -8,7 +8,7 @@
  */
 import type { Tracer } from '@opentelemetry/api';
 import { WORKLOAD_SPREAD_API_VERSION, WORKLOAD_SPREAD_KIND, type Pod, type WorkloadSpread } from '@regatta/api';
-import { ConflictError, type KubeClient, type KubeObject, type OwnWrites } from '@regatta/kube';
+import { ConflictError, NotFoundError, type KubeClient, type KubeObject, type OwnWrites } from '@regatta/kube';
 import { isPodActive } from '@regatta/lifecycle';
 import type { AdmissionInput, MutatingHandler } from '@regatta/runtime';
 import { randomUUID } from 'node:crypto';
@@ -48,8 +48,10 @@ export function workloadSpreadPodDefaulter(deps: PodWebhookDeps): MutatingHandle
     const podName = pod.metadata?.name || pod.metadata?.generateName || '';
     const span = startPlacementSpan(deps.tracer, found, podName);
     let attempts = 0;
+    const ref = { apiVersion: WORKLOAD_SPREAD_API_VERSION, kind: WORKLOAD_SPREAD_KIND, namespace, name: found.metadata?.name ?? '' };
     try {
-      let ws = deps.ownWrites.view(found);
+      // a spread admitted but not cached yet has no resourceVersion to write on: read it
+      let ws = found.metadata?.resourceVersion ? deps.ownWrites.view(found) : await deps.client.get<WorkloadSpread>(ref);
       for (;;) {
         attempts++;
         const placement = placePod({
@@ -68,12 +70,7 @@ export function workloadSpreadPodDefaulter(deps: PodWebhookDeps): MutatingHandle
             );
           } catch (err) {
             if (!(err instanceof ConflictError) || attempts >= STATUS_WRITE_ATTEMPTS) throw err;
-            ws = await deps.client.get<WorkloadSpread>({
-              apiVersion: WORKLOAD_SPREAD_API_VERSION,
-              kind: WORKLOAD_SPREAD_KIND,
-              namespace,
-              name: found.metadata?.name ?? '',
-            });
+            ws = await deps.client.get<WorkloadSpread>(ref);
             deps.ownWrites.record(ws);
             continue;
           }
@@ -84,6 +81,8 @@ export function workloadSpreadPodDefaulter(deps: PodWebhookDeps): MutatingHandle
       }
     } catch (error) {
       endPlacementSpan(span, { attempts, error });
+      // the spread is gone: nothing to place in (its entry leaves the configuration at the keeper's next pass)
+      if (error instanceof NotFoundError) return undefined;
       throw error;
     }
   };
