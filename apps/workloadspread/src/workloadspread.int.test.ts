@@ -61,6 +61,12 @@ describe('WorkloadSpread', () => {
     const got = await s.kubectl(['get', 'ws', '-n', ns]);
     expect(got.stdout.split('\n')[0]).toMatch(/^NAME\s+WORKLOADNAME\s+WORKLOADKIND\s+ADAPTIVE\s+AGE/);
     expect(got.stdout).toMatch(/spread\s+web\s+CloneSet\s+/);
+
+    // deleted, its webhook entry goes: the CloneSet's pods no longer reach the program
+    const entry = `spread.${ns}.workloadspread.pods.regatta.kruise.io`;
+    expect(await s.podWebhookEntries()).toContain(entry);
+    await s.client.delete({ ...WS, namespace: ns, name: 'spread' });
+    await expect.poll(() => s.podWebhookEntries(), { timeout: 20_000 }).not.toContain(entry);
   });
 
   it('Adaptive: pods that cannot schedule in their subset are moved to the next one after rescheduleCriticalSeconds', async () => {

@@ -16,8 +16,8 @@ describe('the pod webhook configuration (docs/adr/0081)', () => {
       'CA',
     );
     expect(cfg.metadata?.name).toBe('regatta-workloadspread-pods');
-    expect(cfg.webhooks.map((w) => w['name'])).toEqual(['a.other.workloadspread.pods.regatta.kruise.io', 'b.ns.workloadspread.pods.regatta.kruise.io']);
-    const w = cfg.webhooks[1]!;
+    expect(cfg.webhooks!.map((w) => w['name'])).toEqual(['a.other.workloadspread.pods.regatta.kruise.io', 'b.ns.workloadspread.pods.regatta.kruise.io']);
+    const w = cfg.webhooks![1]!;
     expect(w['failurePolicy']).toBe('Fail');
     expect(w['rules']).toEqual([{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'], scope: 'Namespaced' }]);
     expect(w['namespaceSelector']).toEqual({ matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['ns'] }] });
@@ -35,10 +35,10 @@ describe('the pod webhook configuration (docs/adr/0081)', () => {
   });
 
   it('no spreads: no entries (no pod reaches the program); a scope is ANDed and names the configuration', () => {
-    expect(podWebhookConfiguration([], 'u', 'c').webhooks).toEqual([]);
+    expect(podWebhookConfiguration([], 'u', 'c').webhooks).toBeUndefined();
     const scoped = podWebhookConfiguration([spread('a', 'Job', 'batch/v1', 'j')], 'u', 'c', { matchLabels: { 'regatta.test/run': 'r1' } });
     expect(scoped.metadata?.name).toBe('regatta-workloadspread-pods-r1');
-    expect(scoped.webhooks[0]?.['namespaceSelector']).toEqual({
+    expect(scoped.webhooks?.[0]?.['namespaceSelector']).toEqual({
       matchLabels: { 'regatta.test/run': 'r1' },
       matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['ns'] }],
     });

@@ -57,7 +57,7 @@ export function podWebhookConfiguration(
   baseUrl: string,
   caBundlePem: string,
   scope?: { matchLabels: Record<string, string> },
-): KubeObject & { webhooks: Record<string, unknown>[] } {
+): KubeObject & { webhooks?: Record<string, unknown>[] } {
   const caBundle = Buffer.from(caBundlePem).toString('base64');
   const seen = new Set<string>();
   const webhooks = [...spreads]
@@ -86,6 +86,8 @@ export function podWebhookConfiguration(
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: 'MutatingWebhookConfiguration',
     metadata: { name: podWebhookConfigurationName(scope) },
-    webhooks,
+    // none: the field is left out, as the API server returns it (the keeper compares with what it reads, and an apply
+    // without the field removes the entries it applied before)
+    ...(webhooks.length > 0 ? { webhooks } : {}),
   };
 }

@@ -11,7 +11,7 @@ import {
   WorkloadSpreadAnnotations,
   type WorkloadSpread,
 } from '@regatta/api';
-import type { EventRecorder, KubeClient, KubeObject, OwnWrites, SchedulingNode } from '@regatta/kube';
+import { ConflictError, type EventRecorder, type KubeClient, type KubeObject, type OwnWrites, type SchedulingNode } from '@regatta/kube';
 import { deepEqual, type ReconcileContext, type Reconciler, type Request, type Result } from '@regatta/runtime';
 import { deletionCosts } from './deletion-cost.js';
 import { planRound } from './status.js';
@@ -29,6 +29,8 @@ export interface WorkloadSpreadReconcilerDeps {
 }
 
 const POD = { apiVersion: 'v1', kind: 'Pod' } as const;
+/** How soon a round whose status write lost to the pod webhook's runs again. */
+export const CONFLICT_REQUEUE_MS = 200;
 const GVK = { apiVersion: WORKLOAD_SPREAD_API_VERSION, kind: WORKLOAD_SPREAD_KIND };
 
 /** The status as the API server stores it: Go's omitempty drops zero values. */
@@ -69,9 +71,16 @@ export class WorkloadSpreadReconciler implements Reconciler {
     }
     for (const e of plan.events) void (e.type === 'Normal' ? this.d.recorder.normal(ws, e.reason, e.message, GVK) : this.d.recorder.warning(ws, e.reason, e.message, GVK));
     if (!deepEqual(normalized(plan.status), normalized(ws.status))) {
-      const written = await client.updateStatus({ ...ws, apiVersion: WORKLOAD_SPREAD_API_VERSION, kind: WORKLOAD_SPREAD_KIND, status: plan.status } as KubeObject);
-      ownWrites.record(written);
-      ctx.log.debug({ subsets: plan.status.subsetStatuses?.map((s) => `${s.name}:${s.replicas}/${s.missingReplicas}`) }, 'status written');
+      try {
+        const written = await client.updateStatus({ ...ws, apiVersion: WORKLOAD_SPREAD_API_VERSION, kind: WORKLOAD_SPREAD_KIND, status: plan.status } as KubeObject);
+        ownWrites.record(written);
+        ctx.log.debug({ subsets: plan.status.subsetStatuses?.map((s) => `${s.name}:${s.replicas}/${s.missingReplicas}`) }, 'status written');
+      } catch (err) {
+        // the pod webhook recorded a placement meanwhile (it writes the same status): a new round on the newer one
+        if (!(err instanceof ConflictError)) throw err;
+        ctx.log.debug({ err }, 'status written meanwhile by the pod webhook; again on the newer one');
+        return { requeueAfterMs: CONFLICT_REQUEUE_MS };
+      }
     }
     for (const pod of plan.reschedule) {
       try {

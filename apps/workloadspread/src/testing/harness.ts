@@ -42,6 +42,8 @@ export interface WorkloadSpreadScenarios {
   zones(ns: string, app: string): Promise<Record<string, number>>;
   scale(ns: string, name: string, replicas: number): Promise<void>;
   kubectl(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+  /** The names of the pod webhook configuration's entries (one per spread). */
+  podWebhookEntries(): Promise<string[]>;
 }
 
 export function useWorkloadSpreadScenarios(): WorkloadSpreadScenarios {
@@ -88,6 +90,14 @@ export function useWorkloadSpreadScenarios(): WorkloadSpreadScenarios {
     },
     async scale(ns, name, replicas) {
       await kube().patch({ ...CS, namespace: ns, name }, { spec: { replicas } }, { type: 'merge' });
+    },
+    async podWebhookEntries() {
+      const cfg = await kube().getOrUndefined<KubeObject & { webhooks?: { name: string }[] }>({
+        apiVersion: ADMISSION,
+        kind: 'MutatingWebhookConfiguration',
+        name: `regatta-workloadspread-pods-${layer.id}`,
+      });
+      return (cfg?.webhooks ?? []).map((w) => w.name);
     },
     kubectl: (args) =>
       new Promise((resolve, reject) => {
