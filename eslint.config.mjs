@@ -16,10 +16,15 @@ const controllerScopes = [
   'containerrecreaterequest',
   'deletionprotection',
   'podunavailablebudget',
+  'workloadspread',
 ];
 // The node agent (scope imagepull: apps/imagepull-agent, libs/image-puller) hosts the recreate duty of
 // libs/containerrecreaterequest, as kruise-daemon hosts both (docs/adr/0075).
-const extraScopes = { imagepull: ['containerrecreaterequest'] };
+const extraScopes = {
+  imagepull: ['containerrecreaterequest'],
+  // a subset's patch is the UnitedDeployment's strategic merge (libs/uniteddeployment pod-template-patch.ts)
+  workloadspread: ['uniteddeployment'],
+};
 
 export default [
   ...nx.configs['flat/base'],

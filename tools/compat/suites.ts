@@ -16,6 +16,7 @@ import { PUB_FEATURE_GATES } from '@regatta/podunavailablebudget';
 import { RESOURCE_DISTRIBUTION_FEATURE_GATES } from '@regatta/resourcedistribution';
 import { SIDECARSET_FEATURE_GATES } from '@regatta/sidecarset';
 import { UNITED_DEPLOYMENT_FEATURE_GATES } from '@regatta/uniteddeployment';
+import { WORKLOADSPREAD_FEATURE_GATES } from '@regatta/workloadspread';
 
 export interface SpecFile {
   /** The kind the file tests (a section of docs/compatibility.md). */
@@ -178,6 +179,13 @@ export const SPEC_FILES: readonly SpecFile[] = [
     controllers: ['podunavailablebudget', 'cloneset', 'sidecarset'],
     featureGates: allOn({ ...PUB_FEATURE_GATES, ...CLONESET_FEATURE_GATES, ...SIDECARSET_FEATURE_GATES }),
     ...SIDECARSET_INSTALL,
+  },
+  {
+    // the specs spread CloneSets, Deployments and an Advanced StatefulSet over nodes they label with fake zones
+    kind: 'WorkloadSpread',
+    file: 'apps/v1alpha1/workloadspread.go',
+    controllers: ['workloadspread', 'cloneset', 'asts'],
+    featureGates: { ...allOn(CLONESET_FEATURE_GATES), ...allOn(ASTS_FEATURE_GATES), ...allOn(WORKLOADSPREAD_FEATURE_GATES) },
   },
 ];
 

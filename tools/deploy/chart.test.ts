@@ -168,6 +168,8 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
       'apps.kruise.io/broadcastjobs/status',
       // the budget is spent on the version read, conflicts re-read (libs/podunavailablebudget store.ts)
       'policy.kruise.io/podunavailablebudgets/status',
+      // the WorkloadSpread's webhook and controller both write it, on the version read (libs/workloadspread)
+      'apps.kruise.io/workloadspreads/status',
     ]);
     for (const c of CONTROLLER_NAMES) {
       const got = grants(rulesOf(ms, 'ClusterRole', `regatta-${c}`));

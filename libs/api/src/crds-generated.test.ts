@@ -60,6 +60,7 @@ describe('generated CRDs', () => {
     ['NodeImage', 'nodeimages', [], 'Cluster', ['v1alpha1', 'v1beta1'], 'v1beta1', undefined],
     ['BroadcastJob', 'broadcastjobs', ['bcj'], 'Namespaced', ['v1alpha1', 'v1beta1'], 'v1beta1', undefined],
     ['AdvancedCronJob', 'advancedcronjobs', ['acj'], 'Namespaced', ['v1alpha1', 'v1beta1'], 'v1beta1', undefined],
+    ['WorkloadSpread', 'workloadspreads', ['ws'], 'Namespaced', ['v1alpha1'], 'v1alpha1', undefined],
   ];
   it.each(expected)('%s: names, scope, versions and subresources as OpenKruise', (kind, plural, shortNames, scope, versions, storage, selectorPath) => {
     const crd = crds.find((c) => c.spec.names.kind === kind) as CustomResourceDefinition;
@@ -121,6 +122,7 @@ describe('generated CRDs', () => {
     ['NodeImage', undefined, ['DESIRED', 'PULLING', 'SUCCEED', 'FAILED', 'AGE']],
     ['BroadcastJob', undefined, ['Desired', 'Active', 'Succeeded', 'Failed', 'AGE']],
     ['AdvancedCronJob', undefined, ['Schedule', 'Type', 'LastScheduleTime', 'AGE']],
+    ['WorkloadSpread', undefined, ['WorkloadName', 'WorkloadKind', 'Adaptive', 'Age']],
   ] as const)('%s %s printer column names', (kind, version, names) => {
     expect(columns(kind, version).map((c) => c.split(' ')[0])).toEqual(names);
   });

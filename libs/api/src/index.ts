@@ -462,3 +462,6 @@ export * from './broadcastjob/index.js';
 
 // The typed kind registry (docs/adr/0071-one-typed-kind-registry.md)
 export { KINDS, OTHER_MIRRORED_KINDS, POD_GVK } from './kinds.js';
+
+// WorkloadSpread
+export * from './workloadspread/index.js';

@@ -19,6 +19,7 @@ import type { ResourceDistribution } from './resourcedistribution/types.js';
 import type { SidecarSet } from './sidecarset/types.js';
 import type { StatefulSet } from './statefulset/types.js';
 import type { UnitedDeployment } from './uniteddeployment/types.js';
+import type { WorkloadSpread } from './workloadspread/types.js';
 
 const T = KIND_TABLE;
 
@@ -48,6 +49,7 @@ export const KINDS = {
   containerrecreaterequests: kind<ContainerRecreateRequest>()(T.containerrecreaterequests),
   replicasets: kind<KubeObject>()(T.replicasets),
   podunavailablebudgets: kind<PodUnavailableBudget>()(T.podunavailablebudgets),
+  workloadspreads: kind<WorkloadSpread>()(T.workloadspreads),
 } as const satisfies Record<string, Kind<KubeObject>>;
 
 /**

@@ -93,4 +93,6 @@ export const KIND_TABLE = {
     plural: 'podunavailablebudgets',
     namespaced: true,
   },
+  // v1alpha1 only (docs/workloadspread.md)
+  workloadspreads: kruise('WorkloadSpread', 'workloadspreads', 'v1alpha1', true),
 } as const satisfies Record<string, KindRef>;

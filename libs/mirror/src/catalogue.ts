@@ -64,6 +64,19 @@ const CONTROLLER_READS: Readonly<Record<ControllerName, readonly string[]>> = {
     'statefulsets.v1beta1.apps.kruise.io',
     NS,
   ],
+  // the targets' replicas (maxReplicas as a percentage) and their ReplicaSets (a Deployment's pods)
+  workloadspread: [
+    'workloadspreads.v1alpha1.apps.kruise.io',
+    POD,
+    NODE,
+    NS,
+    'clonesets.v1alpha1.apps.kruise.io',
+    'statefulsets.v1beta1.apps.kruise.io',
+    'statefulsets.v1.apps',
+    'deployments.v1.apps',
+    'replicasets.v1.apps',
+    'jobs.v1.batch',
+  ],
 };
 
 export const DEFAULT_ALLOW_LIST: AllowList = new Map(

@@ -16,6 +16,7 @@ export const CONTROLLER_NAMES = [
   'containerrecreaterequest',
   'deletionprotection',
   'podunavailablebudget',
+  'workloadspread',
 ] as const;
 
 export type ControllerName = (typeof CONTROLLER_NAMES)[number];

@@ -247,9 +247,29 @@ podunavailablebudget:
     # the budget spent by the pod webhook and the controller's status; get: the re-read after a conflict
     - { apiGroups: [policy.kruise.io], resources: [podunavailablebudgets], verbs: [get] }
     - { apiGroups: [policy.kruise.io], resources: [podunavailablebudgets/status], verbs: [update] }
+workloadspread:
+  crds: [workloadspreads]
+  reads:
+    - { group: apps.kruise.io, resource: workloadspreads }
+    - { group: "", resource: pods }
+    - { group: "", resource: nodes }
+    - { group: "", resource: namespaces }
+    - { group: apps.kruise.io, resource: clonesets }
+    - { group: apps.kruise.io, resource: statefulsets }
+    - { group: apps, resource: deployments }
+    - { group: apps, resource: replicasets }
+    - { group: apps, resource: statefulsets }
+    - { group: batch, resource: jobs }
+  writes:
+    # patch: the matched subset of pods created before their spread, deletion costs; delete: Adaptive rescheduling
+    # (libs/workloadspread reconciler.ts)
+    - { apiGroups: [""], resources: [pods], verbs: [patch, delete] }
+    # get: the pod webhook reads a spread again after a conflicting status write (pod-webhook.ts)
+    - { apiGroups: [apps.kruise.io], resources: [workloadspreads], verbs: [get] }
+    - { apiGroups: [apps.kruise.io], resources: [workloadspreads/status], verbs: [update] }
 {{- end -}}
 
 {{/* The controllers in the order the chart renders them (runtime's CONTROLLER_NAMES). */}}
 {{- define "regatta.controllerNames" -}}
-[cloneset, asts, ads, sidecarset, uniteddeployment, resourcedistribution, imagepull, advancedcronjob, broadcastjob, containerrecreaterequest, deletionprotection, podunavailablebudget]
+[cloneset, asts, ads, sidecarset, uniteddeployment, resourcedistribution, imagepull, advancedcronjob, broadcastjob, containerrecreaterequest, deletionprotection, podunavailablebudget, workloadspread]
 {{- end -}}

@@ -11,6 +11,7 @@ import { RESOURCE_DISTRIBUTION_CRD } from '../resourcedistribution/crd.js';
 import { SIDECARSET_CRD } from '../sidecarset/crd.js';
 import { STATEFULSET_CRD } from '../statefulset/crd.js';
 import { UNITED_DEPLOYMENT_CRD } from '../uniteddeployment/crd.js';
+import { WORKLOAD_SPREAD_CRD } from '../workloadspread/crd.js';
 import { buildCrd, crdFileName } from './build.js';
 import type { CrdDefinition, CustomResourceDefinition } from './definition.js';
 import { renderCrdYaml } from './render.js';
@@ -29,6 +30,7 @@ export const CRD_DEFINITIONS: readonly CrdDefinition[] = [
   SIDECARSET_CRD,
   STATEFULSET_CRD,
   UNITED_DEPLOYMENT_CRD,
+  WORKLOAD_SPREAD_CRD,
 ];
 
 /** The definition of a kind, by kind (`CloneSet`), plural (`clonesets`) or short name (`clone`). */

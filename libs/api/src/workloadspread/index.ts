@@ -1,0 +1,3 @@
+export * from './types.js';
+export { WORKLOAD_SPREAD_CRD } from './crd.js';
+export * from './validation.js';
