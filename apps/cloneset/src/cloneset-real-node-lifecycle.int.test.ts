@@ -1,7 +1,8 @@
 // CloneSet on a real node, beyond the in-place image update (issue 42 item 5, docs/real-nodes.md "Proof"): a pod
 // recreated after a deletion re-binds the same PVC (a local PV on the node), a ReCreate update replaces the claim, the kubelet's preStop hook on an in-place restart and on
-// a deletion held by the CloneSet's preDelete hook label, and the `KruisePodReady` readiness gate — the kubelet itself
-// reports the pod not ready while the CloneSet's inPlaceUpdate hook (`markPodNotReady`) holds the condition False.
+// a deletion held by the CloneSet's preDelete hook label, and the `KruisePodReady` readiness gate the CloneSet adds to
+// its pods — the kubelet itself reports the pod not ready while the CloneSet's inPlaceUpdate hook (`markPodNotReady`)
+// holds the condition False.
 // The HTTP stand-in writes a trace line (start, hook) into a file on a volume that the test reads on the host
 // (tools/images/http). Skipped, with the reason printed, where a real node cannot run.
 import { join } from 'node:path';
@@ -220,24 +221,22 @@ describe.skipIf(real.skipReason !== undefined)(
         const t = templateOf(cs);
         t.metadata.labels[HOOK] = 'true';
         real.pin(t.spec);
-        t.spec['readinessGates'] = [{ conditionType: 'KruisePodReady' }];
+        // no readiness gate in the template: the CloneSet adds KruisePodReady to its pods, as OpenKruise's pod
+        // webhook does (pkg/webhook/pod/mutating/pod_readiness.go), and writes the first condition True
+        // (pkg/controller/podreadiness; docs/adr/0082-kruise-pod-ready-gate.md)
         t.spec['containers'] = [{ name: 'app', image: 'regatta/http:v1' }];
       });
       const ref = async () => ({ ...POD, namespace: ns, name: nameOf(await onlyPod(ns)) });
       await expect
         .poll(async () => containerStatus(await onlyPod(ns), 'app')?.ready, { timeout: 60_000 })
         .toBe(true);
-      // OpenKruise's podreadiness controller (pkg/controller/podreadiness) sets a missing KruisePodReady to True; no
-      // Regatta program does yet, so the test does what it would
-      if (!conditionOf(await onlyPod(ns), 'KruisePodReady')) {
-        await h.client.patchStatus(
-          await ref(),
-          { status: { conditions: [{ type: 'KruisePodReady', status: 'True' }] } },
-          { type: 'strategic' },
-        );
-      }
       await h.settled(ns, 'gate', 1, 60_000);
       const before = await onlyPod(ns);
+      expect((before.spec?.readinessGates ?? []).map((g) => g.conditionType)).toEqual([
+        'InPlaceUpdateReady',
+        'KruisePodReady',
+      ]);
+      expect(conditionOf(before, 'KruisePodReady')?.status).toBe('True');
       expect(conditionOf(before, 'Ready')?.status).toBe('True');
 
       await h.setImage(ns, 'gate', 'regatta/http:v2');

@@ -23,11 +23,16 @@ export {
 } from './pod.js';
 export { recomputePodReady, setPodCondition, withPodConditions } from './pod-conditions.js';
 export {
+  KRUISE_APPS_GROUP,
   KRUISE_POD_READY,
   addNotReadyKey,
   formatNotReadyKeys,
+  initialKruisePodReady,
+  isPodOwnedByKruise,
+  needsInitialKruisePodReady,
   notReadyKeys,
   removeNotReadyKey,
+  withKruisePodReadinessGate,
   type NotReadyKey,
 } from './pod-readiness.js';
 export {
@@ -71,6 +76,7 @@ export {
   LifecycleControl,
   patchPod,
   writePodConditions,
+  writeInitialKruisePodReady,
   writePodConditionsAndMetadata,
   type PodWriteDeps,
   type PodWriter,

@@ -8,6 +8,7 @@ import { POD_GVK } from '@regatta/api';
 import type { KubeClient, KubeObject } from '@regatta/kube';
 import type { Pod, PodCondition } from './pod.js';
 import type { LifecycleStateType } from './keys.js';
+import { initialKruisePodReady } from './pod-readiness.js';
 import { type TransitionOptions, transition } from './state.js';
 
 const POD = POD_GVK;
@@ -66,6 +67,21 @@ export async function patchPod(deps: PodWriteDeps, pod: Pod, patch: unknown): Pr
     { type: 'strategic' },
   );
   deps.onWritten?.(out);
+  return out;
+}
+
+/**
+ * OpenKruise's podreadiness controller (`pkg/controller/podreadiness`) for the given pods: each that has the
+ * `KruisePodReady` gate and no such condition gets `KruisePodReady=True` (docs/adr/0082-kruise-pod-ready-gate.md:
+ * the workload that owns the pods writes it in its round). Returns the pods with each written one replaced by the
+ * server's answer, so the rest of the round sees the condition.
+ */
+export async function writeInitialKruisePodReady(deps: PodWriteDeps, pods: Pod[], now: Date): Promise<Pod[]> {
+  const out: Pod[] = [];
+  for (const pod of pods) {
+    const condition = initialKruisePodReady(pod, now);
+    out.push(condition ? await writePodConditions(deps, pod, [condition]) : pod);
+  }
   return out;
 }
 
