@@ -1,4 +1,4 @@
-import type { KubeObject } from '@regatta/kube';
+import { ConflictError, ForbiddenError, type KubeObject } from '@regatta/kube';
 import { describe, expect, it } from 'vitest';
 import { LIFECYCLE_STATE_KEY, LifecycleState } from './keys.js';
 import {
@@ -101,6 +101,7 @@ describe('writeInitialKruisePodReady', () => {
       {
         verb: 'patchStatus',
         body: {
+          metadata: { resourceVersion: '3' },
           status: {
             conditions: [{ type: 'KruisePodReady', status: 'True', lastTransitionTime: '2024-05-01T12:00:00Z' }],
           },
@@ -111,5 +112,21 @@ describe('writeInitialKruisePodReady', () => {
     expect(out[0]).toBe(held);
     expect(out[1]).toBe(written[0]);
     expect(out[2]).toBe(ungated);
+  });
+});
+
+describe('writeInitialKruisePodReady on a pod changed since it was read', () => {
+  it('returns the pod as read on a conflict, and rethrows any other error', async () => {
+    const bare: Pod = { ...pod(LifecycleState.Normal), status: { conditions: [] } };
+    const failing = (err: unknown) => ({
+      client: {
+        patch: async () => Promise.reject(err),
+        patchStatus: async () => Promise.reject(err),
+      } as never,
+    });
+    const conflict = new ConflictError({ status: 409, reason: 'Conflict', serverMessage: 'the object has been modified' });
+    expect(await writeInitialKruisePodReady(failing(conflict), [bare], now)).toEqual([bare]);
+    const forbidden = new ForbiddenError({ status: 403, reason: 'Forbidden', serverMessage: 'no' });
+    await expect(writeInitialKruisePodReady(failing(forbidden), [bare], now)).rejects.toBe(forbidden);
   });
 });
