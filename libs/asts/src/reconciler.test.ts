@@ -156,7 +156,9 @@ describe('StatefulSetReconciler', () => {
       'SuccessfulCreate: create Pod web-0 in StatefulSet web successful',
     ]);
     // web-0 not ready: nothing more than its first KruisePodReady condition (the gate is added at creation)
-    expect(w.pods()[0]!.spec!.readinessGates).toEqual([{ conditionType: 'KruisePodReady' }]);
+    expect((w.pods()[0]!.spec as { readinessGates?: unknown }).readinessGates).toEqual([
+      { conditionType: 'KruisePodReady' },
+    ]);
     w.c.add({ ...w.pods()[0]!, status: { phase: 'Pending' } } as Pod);
     expect(summary((await w.round()).writes)).toEqual(['patchStatus Pod web-0', 'patchStatus StatefulSet web']);
     expect(w.pods()[0]!.status!['conditions']).toMatchObject([{ type: 'KruisePodReady', status: 'True' }]);
