@@ -23,12 +23,10 @@ export {
 } from './pod.js';
 export { recomputePodReady, setPodCondition, withPodConditions } from './pod-conditions.js';
 export {
-  KRUISE_APPS_GROUP,
   KRUISE_POD_READY,
   addNotReadyKey,
   formatNotReadyKeys,
   initialKruisePodReady,
-  isPodOwnedByKruise,
   needsInitialKruisePodReady,
   notReadyKeys,
   removeNotReadyKey,

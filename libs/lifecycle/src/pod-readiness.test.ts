@@ -6,7 +6,6 @@ import {
   addNotReadyKey,
   formatNotReadyKeys,
   initialKruisePodReady,
-  isPodOwnedByKruise,
   needsInitialKruisePodReady,
   notReadyKeys,
   removeNotReadyKey,
@@ -120,24 +119,6 @@ describe('not-ready keys', () => {
 });
 
 describe('the KruisePodReady gate at creation and its first condition (pod_readiness.go, podreadiness)', () => {
-  const owned = (apiVersion: string, controller = true): Pod => ({
-    metadata: { name: 'p', ownerReferences: [{ apiVersion, kind: 'X', name: 'o', uid: 'u', controller }] },
-    spec: { containers: [] },
-  });
-  it.each([
-    ['apps.kruise.io/v1alpha1', true, true],
-    ['apps.kruise.io/v1beta1', true, true],
-    ['apps/v1', true, false],
-    ['apps.kruise.io.example.com/v1', true, false],
-    ['v1', true, false],
-    ['apps.kruise.io/v1alpha1', false, false],
-  ])('isPodOwnedByKruise: controller %s (controller=%s) → %s', (apiVersion, controller, want) => {
-    expect(isPodOwnedByKruise(owned(apiVersion, controller))).toBe(want);
-  });
-  it('isPodOwnedByKruise: no owner → false', () => {
-    expect(isPodOwnedByKruise({ metadata: { name: 'p' } })).toBe(false);
-  });
-
   it.each<[string, PodReadinessGate[] | undefined, string[]]>([
     ['no gates', undefined, [KRUISE_POD_READY]],
     ['other gates kept first', [{ conditionType: 'InPlaceUpdateReady' }], ['InPlaceUpdateReady', KRUISE_POD_READY]],

@@ -3,7 +3,7 @@
  * `{userAgent, key}` message; the condition is `True` only when no key remains. Pure: each function returns the new
  * `status.conditions` to write through the pod status subresource, or `undefined` when nothing changes.
  */
-import { controllerRef, toRfc3339 } from '@regatta/kube';
+import { toRfc3339 } from '@regatta/kube';
 import { type Pod, type PodCondition, getPodCondition, hasReadinessGate, withReadinessGate } from './pod.js';
 import { recomputePodReady, withPodConditions } from './pod-conditions.js';
 
@@ -111,21 +111,11 @@ export function removeNotReadyKey(pod: Pod, key: NotReadyKey, now: Date): PodCon
   return (pod.status?.conditions ?? []).map((c) => (c.type === KRUISE_POD_READY ? next : c));
 }
 
-/** The API group of the workloads whose pods carry the `KruisePodReady` gate (OpenKruise `util.IsPodOwnedByKruise`). */
-export const KRUISE_APPS_GROUP = 'apps.kruise.io';
-
-/** `IsPodOwnedByKruise`: the pod's controller reference names a kind of the `apps.kruise.io` group (any version). */
-export function isPodOwnedByKruise(pod: Pod): boolean {
-  const ref = controllerRef(pod);
-  if (!ref) return false;
-  const slash = ref.apiVersion.indexOf('/');
-  return slash > 0 && ref.apiVersion.slice(0, slash) === KRUISE_APPS_GROUP;
-}
-
 /**
  * The pod with the `KruisePodReady` readiness gate appended once, as OpenKruise's pod webhook injects it at CREATE
- * into the pods of its workloads (`pkg/webhook/pod/mutating/pod_readiness.go`, `util.InjectReadinessGateToPod`).
- * Regatta's workloads build their pods themselves, so each appends it when it builds a new pod.
+ * into the pods whose controller is of the `apps.kruise.io` group (`pkg/webhook/pod/mutating/pod_readiness.go`,
+ * `util.IsPodOwnedByKruise`, `util.InjectReadinessGateToPod`). Regatta's workloads build their pods themselves, so
+ * each appends it when it builds a new pod.
  */
 export function withKruisePodReadinessGate(pod: Pod): Pod {
   return withReadinessGate(pod, KRUISE_POD_READY);
