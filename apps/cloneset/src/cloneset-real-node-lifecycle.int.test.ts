@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '@regatta/kube';
 import { answerOf, containerStatus, readTrace, useRealNode, type Pod } from '@regatta/testing';
 import { CS, POD, useCloneSetScenarios, type CloneSet } from './testing/scenario-harness.js';
-import { conditionOf, holds, nameOf, stateOf, uidOf } from './testing/scenario-helpers.js';
+import { conditionOf, holds, nameOf, sleep, stateOf, uidOf } from './testing/scenario-helpers.js';
 
 const real = useRealNode('cloneset-real-node-lifecycle.int.test.ts', 'cslc');
 const h = real.skipReason ? undefined : useCloneSetScenarios();
@@ -242,6 +242,13 @@ describe.skipIf(real.skipReason !== undefined)(
       await h.setImage(ns, 'gate', 'regatta/http:v2');
       await expect.poll(async () => stateOf(await onlyPod(ns)), { timeout: 30_000 }).toBe('PreparingUpdate');
       // the container still runs the old image and is ready; the kubelet's status says the gate holds the pod
+      await expect
+        .poll(async () => conditionOf(await onlyPod(ns), 'Ready'), { timeout: 30_000 })
+        .toMatchObject({ status: 'False', reason: 'ReadinessGatesNotReady' });
+      // that first False is the CloneSet's (it writes Ready with the not-ready key, as upstream's
+      // pkg/util/podreadiness does); the kubelet's status manager re-syncs its own last status every 10 s and may put
+      // Ready True back once before its readiness-gate reconcile recomputes it False: look after one such period
+      await sleep(11_000);
       await expect
         .poll(async () => conditionOf(await onlyPod(ns), 'Ready'), { timeout: 30_000 })
         .toMatchObject({ status: 'False', reason: 'ReadinessGatesNotReady' });
