@@ -251,6 +251,4 @@ const SIDECARSET_KNOWN: [string, string][] = [
 
 export const KNOWN_FAILURES: Readonly<Record<string, string>> = {
   ...Object.fromEntries(SIDECARSET_KNOWN),
-  ['apps/v1alpha1/containerrecreate.go:recreates containers with preStopHook']:
-    "the spec expects the pod's KruisePodReady condition False with the request's key; upstream's pod webhook (pkg/webhook/pod/mutating/pod_readiness.go) injects the KruisePodReady readiness gate into Kruise workloads' pods and Regatta does not yet, so the manager (as upstream) writes no condition for a pod without the gate",
 };

@@ -1,7 +1,8 @@
 // CloneSet on a real node, beyond the in-place image update (issue 42 item 5, docs/real-nodes.md "Proof"): a pod
 // recreated after a deletion re-binds the same PVC (a local PV on the node), a ReCreate update replaces the claim, the kubelet's preStop hook on an in-place restart and on
-// a deletion held by the CloneSet's preDelete hook label, and the `KruisePodReady` readiness gate — the kubelet itself
-// reports the pod not ready while the CloneSet's inPlaceUpdate hook (`markPodNotReady`) holds the condition False.
+// a deletion held by the CloneSet's preDelete hook label, and the `KruisePodReady` readiness gate the CloneSet adds to
+// its pods — the kubelet itself reports the pod not ready while the CloneSet's inPlaceUpdate hook (`markPodNotReady`)
+// holds the condition False.
 // The HTTP stand-in writes a trace line (start, hook) into a file on a volume that the test reads on the host
 // (tools/images/http). Skipped, with the reason printed, where a real node cannot run.
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '@regatta/kube';
 import { answerOf, containerStatus, readTrace, useRealNode, type Pod } from '@regatta/testing';
 import { CS, POD, useCloneSetScenarios, type CloneSet } from './testing/scenario-harness.js';
-import { conditionOf, holds, nameOf, stateOf, uidOf } from './testing/scenario-helpers.js';
+import { conditionOf, holds, nameOf, sleep, stateOf, uidOf } from './testing/scenario-helpers.js';
 
 const real = useRealNode('cloneset-real-node-lifecycle.int.test.ts', 'cslc');
 const h = real.skipReason ? undefined : useCloneSetScenarios();
@@ -220,29 +221,34 @@ describe.skipIf(real.skipReason !== undefined)(
         const t = templateOf(cs);
         t.metadata.labels[HOOK] = 'true';
         real.pin(t.spec);
-        t.spec['readinessGates'] = [{ conditionType: 'KruisePodReady' }];
+        // no readiness gate in the template: the CloneSet adds KruisePodReady to its pods, as OpenKruise's pod
+        // webhook does (pkg/webhook/pod/mutating/pod_readiness.go), and writes the first condition True
+        // (pkg/controller/podreadiness; docs/adr/0082-kruise-pod-ready-gate.md)
         t.spec['containers'] = [{ name: 'app', image: 'regatta/http:v1' }];
       });
       const ref = async () => ({ ...POD, namespace: ns, name: nameOf(await onlyPod(ns)) });
       await expect
         .poll(async () => containerStatus(await onlyPod(ns), 'app')?.ready, { timeout: 60_000 })
         .toBe(true);
-      // OpenKruise's podreadiness controller (pkg/controller/podreadiness) sets a missing KruisePodReady to True; no
-      // Regatta program does yet, so the test does what it would
-      if (!conditionOf(await onlyPod(ns), 'KruisePodReady')) {
-        await h.client.patchStatus(
-          await ref(),
-          { status: { conditions: [{ type: 'KruisePodReady', status: 'True' }] } },
-          { type: 'strategic' },
-        );
-      }
       await h.settled(ns, 'gate', 1, 60_000);
       const before = await onlyPod(ns);
+      expect((before.spec?.readinessGates ?? []).map((g) => g.conditionType)).toEqual([
+        'InPlaceUpdateReady',
+        'KruisePodReady',
+      ]);
+      expect(conditionOf(before, 'KruisePodReady')?.status).toBe('True');
       expect(conditionOf(before, 'Ready')?.status).toBe('True');
 
       await h.setImage(ns, 'gate', 'regatta/http:v2');
       await expect.poll(async () => stateOf(await onlyPod(ns)), { timeout: 30_000 }).toBe('PreparingUpdate');
       // the container still runs the old image and is ready; the kubelet's status says the gate holds the pod
+      await expect
+        .poll(async () => conditionOf(await onlyPod(ns), 'Ready'), { timeout: 30_000 })
+        .toMatchObject({ status: 'False', reason: 'ReadinessGatesNotReady' });
+      // that first False is the CloneSet's (it writes Ready with the not-ready key, as upstream's
+      // pkg/util/podreadiness does); the kubelet's status manager re-syncs its own last status every 10 s and may put
+      // Ready True back once before its readiness-gate reconcile recomputes it False: look after one such period
+      await sleep(11_000);
       await expect
         .poll(async () => conditionOf(await onlyPod(ns), 'Ready'), { timeout: 30_000 })
         .toMatchObject({ status: 'False', reason: 'ReadinessGatesNotReady' });

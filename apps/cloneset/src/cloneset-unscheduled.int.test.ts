@@ -35,7 +35,7 @@ describe('CloneSet pod that is not scheduled yet', () => {
     const pod = async () => (await h.pods(ns))[0];
     const unscheduled = {
       node: '',
-      gate: ['InPlaceUpdateReady'],
+      gate: ['InPlaceUpdateReady', 'KruisePodReady'],
       inPlaceUpdateReady: 'none',
       state: 'PreparingNormal',
     };
@@ -50,6 +50,11 @@ describe('CloneSet pod that is not scheduled yet', () => {
     await h.client.patch(NODE, { metadata: { labels: { [key]: ns } } }, { type: 'merge' });
     await expect
       .poll(async () => shown(await pod()), { timeout: 60_000 })
-      .toEqual({ node: 'node1', gate: ['InPlaceUpdateReady'], inPlaceUpdateReady: 'True', state: 'Normal' });
+      .toEqual({
+        node: 'node1',
+        gate: ['InPlaceUpdateReady', 'KruisePodReady'],
+        inPlaceUpdateReady: 'True',
+        state: 'Normal',
+      });
   });
 });

@@ -94,6 +94,8 @@ function world(options: { tracer?: RolloutTracer; gates?: Record<string, boolean
           status: {
             phase: 'Running',
             conditions: [
+              // conditions of other writers stay (KruisePodReady, pkg/controller/podreadiness)
+              ...((p.status?.['conditions'] ?? []) as { type: string }[]).filter((x) => x.type === 'KruisePodReady'),
               { type: 'ContainersReady', status: 'True' },
               { type: 'Ready', status: 'True', lastTransitionTime: '2026-12-02T11:00:00Z' },
             ],
@@ -153,9 +155,13 @@ describe('StatefulSetReconciler', () => {
       'SuccessfulCreate: create Claim data-web-0 Pod web-0 in StatefulSet web success',
       'SuccessfulCreate: create Pod web-0 in StatefulSet web successful',
     ]);
-    // web-0 not ready: nothing more
+    // web-0 not ready: nothing more than its first KruisePodReady condition (the gate is added at creation)
+    expect((w.pods()[0]!.spec as { readinessGates?: unknown }).readinessGates).toEqual([
+      { conditionType: 'KruisePodReady' },
+    ]);
     w.c.add({ ...w.pods()[0]!, status: { phase: 'Pending' } } as Pod);
-    expect(summary((await w.round()).writes)).toEqual(['patchStatus StatefulSet web']);
+    expect(summary((await w.round()).writes)).toEqual(['patchStatus Pod web-0', 'patchStatus StatefulSet web']);
+    expect(w.pods()[0]!.status!['conditions']).toMatchObject([{ type: 'KruisePodReady', status: 'True' }]);
     w.kubelet();
     expect(summary((await w.round()).writes)).toEqual([
       'create PersistentVolumeClaim data-web-1',
@@ -308,9 +314,10 @@ describe('StatefulSetReconciler', () => {
     const w = world();
     w.c.add(sts({ podManagementPolicy: 'Parallel', replicas: 2 }));
     await w.round();
+    await w.round(); // their first KruisePodReady condition
     w.kubelet();
     const failed = w.pods()[1]!;
-    w.c.add(<Pod>{ ...failed, status: { phase: 'Failed', reason: 'Evicted' } });
+    w.c.add(<Pod>{ ...failed, status: { ...failed.status, phase: 'Failed', reason: 'Evicted' } });
     const { writes } = await w.round();
     expect(summary(writes).filter((x) => x.includes('Pod'))).toEqual(['delete Pod web-1']);
     await w.round();

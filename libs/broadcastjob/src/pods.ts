@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { BroadcastJobLabels, type BroadcastJob, type Pod, type PodTemplateSpec } from '@regatta/api';
 import { cloneJson, newControllerRef } from '@regatta/kube';
+import { withKruisePodReadinessGate } from '@regatta/lifecycle';
 import type { SchedulingSpec } from './eligibility.js';
 
 export const BROADCAST_JOB_GVK = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'BroadcastJob' } as const;
@@ -89,7 +90,8 @@ export function newJobPod(job: BroadcastJob, node: string): Pod {
       },
     },
   };
-  return {
+  // upstream's pod webhook adds the KruisePodReady gate at CREATE (pkg/webhook/pod/mutating/pod_readiness.go)
+  return withKruisePodReadinessGate({
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: {
@@ -101,5 +103,5 @@ export function newJobPod(job: BroadcastJob, node: string): Pod {
       ownerReferences: [newControllerRef(job, BROADCAST_JOB_GVK)],
     },
     spec,
-  } as Pod;
+  } as Pod);
 }

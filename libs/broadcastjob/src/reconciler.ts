@@ -30,6 +30,7 @@ import {
   forEachLimited,
   requestKey,
 } from '@regatta/runtime';
+import { writeInitialKruisePodReady } from '@regatta/lifecycle';
 import { deletePodExpected } from '@regatta/workload';
 import type { Node } from './eligibility.js';
 import { REASONS, countWrites, isJobFinished, planBroadcastJob, type JobEvent } from './plan.js';
@@ -93,11 +94,14 @@ export class BroadcastJobReconciler implements Reconciler {
       ctx.log.debug({ pending: gate.pending }, 'waiting for the cache to show pod writes');
       return { requeueAfterMs: Math.max(MIN_REQUEUE_MS, gate.remainingMs) };
     }
-    const pods = d.pods.list({
-      namespace: req.namespace ?? '',
-      filter: (p) => isControlledBy(p, job),
-    }) as Pod[];
     const now = this.#now();
+    // the job's pods carry the KruisePodReady gate (pods.ts): their first condition is written here
+    // (pkg/controller/podreadiness; docs/adr/0082-kruise-pod-ready-gate.md)
+    const pods = await writeInitialKruisePodReady(
+      { client: d.client },
+      d.pods.list({ namespace: req.namespace ?? '', filter: (p) => isControlledBy(p, job) }) as Pod[],
+      now,
+    );
     const plan = planBroadcastJob({ job, pods, nodes: d.nodes.list() as Node[], now });
     for (const e of plan.events) this.#event(job, e);
     this.#traces?.pods(key, job, pods, now);

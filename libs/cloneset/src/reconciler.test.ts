@@ -134,14 +134,16 @@ describe('CloneSetReconciler', () => {
     await w.round();
     w.kubelet();
     const second = await w.round();
-    // per pod: InPlaceUpdateReady=True (the readiness gate's condition) and PreparingNormal → Normal in one pods/status
+    // per pod: its first KruisePodReady=True (pkg/controller/podreadiness, written by the claim step), then
+    // InPlaceUpdateReady=True (the readiness gate's condition) and PreparingNormal → Normal in one pods/status
     // write (docs/adr/0049-inplace-ready-and-lifecycle-in-one-write.md); then the status
     expect(summary(second.writes).sort()).toEqual([
       'patchStatus CloneSet',
-      'patchStatus Pod',
-      'patchStatus Pod',
-      'patchStatus Pod',
+      ...Array<string>(6).fill('patchStatus Pod'),
     ]);
+    expect(w.pods().map((p) => p.status?.['conditions'])).toEqual(
+      Array(3).fill(expect.arrayContaining([expect.objectContaining({ type: 'KruisePodReady', status: 'True' })])),
+    );
     expect(w.pods().map((p) => p.metadata?.labels?.['lifecycle.apps.kruise.io/state'])).toEqual([
       'Normal',
       'Normal',

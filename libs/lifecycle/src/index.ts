@@ -26,8 +26,11 @@ export {
   KRUISE_POD_READY,
   addNotReadyKey,
   formatNotReadyKeys,
+  initialKruisePodReady,
+  needsInitialKruisePodReady,
   notReadyKeys,
   removeNotReadyKey,
+  withKruisePodReadinessGate,
   type NotReadyKey,
 } from './pod-readiness.js';
 export {
@@ -71,6 +74,7 @@ export {
   LifecycleControl,
   patchPod,
   writePodConditions,
+  writeInitialKruisePodReady,
   writePodConditionsAndMetadata,
   type PodWriteDeps,
   type PodWriter,

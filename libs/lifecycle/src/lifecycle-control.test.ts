@@ -1,7 +1,11 @@
-import type { KubeObject } from '@regatta/kube';
+import { ConflictError, ForbiddenError, type KubeObject } from '@regatta/kube';
 import { describe, expect, it } from 'vitest';
 import { LIFECYCLE_STATE_KEY, LifecycleState } from './keys.js';
-import { LifecycleControl, writePodConditionsAndMetadata } from './lifecycle-control.js';
+import {
+  LifecycleControl,
+  writeInitialKruisePodReady,
+  writePodConditionsAndMetadata,
+} from './lifecycle-control.js';
 import type { Pod } from './pod.js';
 
 const now = new Date('2024-05-01T12:00:00Z');
@@ -75,5 +79,54 @@ describe('writePodConditionsAndMetadata', () => {
     );
     expect(api.calls).toEqual([{ verb: 'patchStatus', body: { metadata, status: { conditions } } }]);
     expect(written.map((o) => o.metadata?.resourceVersion)).toEqual(['4']);
+  });
+});
+
+describe('writeInitialKruisePodReady', () => {
+  it('writes KruisePodReady=True (merged by type) only to gated pods without it, returning the answers in place', async () => {
+    const api = recording();
+    const written: KubeObject[] = [];
+    const bare: Pod = { ...pod(LifecycleState.Normal), status: { conditions: [{ type: 'Ready', status: 'False' }] } };
+    const held: Pod = {
+      ...pod(LifecycleState.Normal),
+      status: { conditions: [{ type: 'KruisePodReady', status: 'False' }] },
+    };
+    const ungated: Pod = { ...bare, spec: { containers: [] } };
+    const out = await writeInitialKruisePodReady(
+      { client: api.client, onWritten: (o) => written.push(o) },
+      [held, bare, ungated],
+      now,
+    );
+    expect(api.calls).toEqual([
+      {
+        verb: 'patchStatus',
+        body: {
+          metadata: { resourceVersion: '3' },
+          status: {
+            conditions: [{ type: 'KruisePodReady', status: 'True', lastTransitionTime: '2024-05-01T12:00:00Z' }],
+          },
+        },
+      },
+    ]);
+    expect(written).toHaveLength(1);
+    expect(out[0]).toBe(held);
+    expect(out[1]).toBe(written[0]);
+    expect(out[2]).toBe(ungated);
+  });
+});
+
+describe('writeInitialKruisePodReady on a pod changed since it was read', () => {
+  it('returns the pod as read on a conflict, and rethrows any other error', async () => {
+    const bare: Pod = { ...pod(LifecycleState.Normal), status: { conditions: [] } };
+    const failing = (err: unknown) => ({
+      client: {
+        patch: async () => Promise.reject(err),
+        patchStatus: async () => Promise.reject(err),
+      } as never,
+    });
+    const conflict = new ConflictError({ status: 409, reason: 'Conflict', serverMessage: 'the object has been modified' });
+    expect(await writeInitialKruisePodReady(failing(conflict), [bare], now)).toEqual([bare]);
+    const forbidden = new ForbiddenError({ status: 403, reason: 'Forbidden', serverMessage: 'no' });
+    await expect(writeInitialKruisePodReady(failing(forbidden), [bare], now)).rejects.toBe(forbidden);
   });
 });

@@ -5,9 +5,10 @@
  * server answered to `onWritten`, so the caller expects to see that version in its cache.
  */
 import { POD_GVK } from '@regatta/api';
-import type { KubeClient, KubeObject } from '@regatta/kube';
+import { type KubeClient, type KubeObject, isConflict } from '@regatta/kube';
 import type { Pod, PodCondition } from './pod.js';
 import type { LifecycleStateType } from './keys.js';
+import { initialKruisePodReady } from './pod-readiness.js';
 import { type TransitionOptions, transition } from './state.js';
 
 const POD = POD_GVK;
@@ -66,6 +67,34 @@ export async function patchPod(deps: PodWriteDeps, pod: Pod, patch: unknown): Pr
     { type: 'strategic' },
   );
   deps.onWritten?.(out);
+  return out;
+}
+
+/**
+ * OpenKruise's podreadiness controller (`pkg/controller/podreadiness`) for the given pods: each that has the
+ * `KruisePodReady` gate and no such condition gets `KruisePodReady=True` (docs/adr/0082-kruise-pod-ready-gate.md:
+ * the workload that owns the pods writes it in its round). Returns the pods with each written one replaced by the
+ * server's answer, so the rest of the round sees the condition.
+ *
+ * Each write holds the version read: a pod changed since (e.g. a ContainerRecreateRequest's not-ready key written
+ * meanwhile, which the True would overwrite) answers a conflict, and that pod is returned as read — the newer
+ * version's event brings another round, which looks again.
+ */
+export async function writeInitialKruisePodReady(deps: PodWriteDeps, pods: Pod[], now: Date): Promise<Pod[]> {
+  const out: Pod[] = [];
+  for (const pod of pods) {
+    const condition = initialKruisePodReady(pod, now);
+    if (!condition) {
+      out.push(pod);
+      continue;
+    }
+    try {
+      out.push(await writePodConditions(deps, pod, [condition], pod.metadata?.resourceVersion));
+    } catch (err) {
+      if (!isConflict(err)) throw err;
+      out.push(pod);
+    }
+  }
   return out;
 }
 

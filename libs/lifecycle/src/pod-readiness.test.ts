@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { Pod, PodCondition } from './pod.js';
+import type { Pod, PodCondition, PodReadinessGate } from './pod.js';
 import { recomputePodReady, setPodCondition } from './pod-conditions.js';
 import {
   KRUISE_POD_READY,
   addNotReadyKey,
   formatNotReadyKeys,
+  initialKruisePodReady,
+  needsInitialKruisePodReady,
   notReadyKeys,
   removeNotReadyKey,
+  withKruisePodReadinessGate,
 } from './pod-readiness.js';
 
 const now = new Date('2024-05-01T12:00:00Z');
@@ -112,5 +115,31 @@ describe('not-ready keys', () => {
     expect(second?.find((c) => c.type === KRUISE_POD_READY)).toMatchObject({ status: 'True', message: '[]' });
     expect(notReadyKeys(gated(second))).toEqual([]);
     expect(removeNotReadyKey(gated(second), other, now)).toBeUndefined();
+  });
+});
+
+describe('the KruisePodReady gate at creation and its first condition (pod_readiness.go, podreadiness)', () => {
+  it.each<[string, PodReadinessGate[] | undefined, string[]]>([
+    ['no gates', undefined, [KRUISE_POD_READY]],
+    ['other gates kept first', [{ conditionType: 'InPlaceUpdateReady' }], ['InPlaceUpdateReady', KRUISE_POD_READY]],
+    ['already there: not duplicated', [{ conditionType: KRUISE_POD_READY }], [KRUISE_POD_READY]],
+  ])('withKruisePodReadinessGate: %s', (_name, gates, want) => {
+    const pod: Pod = { metadata: { name: 'p' }, spec: { containers: [], ...(gates ? { readinessGates: gates } : {}) } };
+    const before = JSON.stringify(pod);
+    expect(withKruisePodReadinessGate(pod).spec?.readinessGates?.map((g) => g.conditionType)).toEqual(want);
+    expect(JSON.stringify(pod)).toBe(before);
+  });
+
+  it.each<[string, Pod, PodCondition | undefined]>([
+    ['gate, no condition → True', gated([]), { type: KRUISE_POD_READY, status: 'True', lastTransitionTime: '2024-05-01T12:00:00Z' }],
+    ['gate, other conditions only → True', gated(ready('False')), { type: KRUISE_POD_READY, status: 'True', lastTransitionTime: '2024-05-01T12:00:00Z' }],
+    ['condition already False (a key holds it) → nothing', gated([{ type: KRUISE_POD_READY, status: 'False' }]), undefined],
+    ['condition True → nothing', gated([{ type: KRUISE_POD_READY, status: 'True' }]), undefined],
+    ['condition without status (AddNotReadyKey on an absent one) → nothing', gated([{ type: KRUISE_POD_READY, status: '' }]), undefined],
+    ['no gate → nothing', { metadata: { name: 'p' }, spec: { containers: [] } }, undefined],
+    ['being deleted → nothing', { ...gated([]), metadata: { name: 'p', deletionTimestamp: '2024-05-01T11:00:00Z' } }, undefined],
+  ])('initialKruisePodReady: %s', (_name, pod, want) => {
+    expect(initialKruisePodReady(pod, now)).toEqual(want);
+    expect(needsInitialKruisePodReady(pod)).toBe(want !== undefined);
   });
 });

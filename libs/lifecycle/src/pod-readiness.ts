@@ -4,7 +4,7 @@
  * `status.conditions` to write through the pod status subresource, or `undefined` when nothing changes.
  */
 import { toRfc3339 } from '@regatta/kube';
-import { type Pod, type PodCondition, getPodCondition, hasReadinessGate } from './pod.js';
+import { type Pod, type PodCondition, getPodCondition, hasReadinessGate, withReadinessGate } from './pod.js';
 import { recomputePodReady, withPodConditions } from './pod-conditions.js';
 
 /** Pod condition / readiness gate type shared by Kruise writers (CloneSet, Advanced StatefulSet/DaemonSet, CRR). */
@@ -109,4 +109,36 @@ export function removeNotReadyKey(pod: Pod, key: NotReadyKey, now: Date): PodCon
     lastTransitionTime: toRfc3339(now),
   };
   return (pod.status?.conditions ?? []).map((c) => (c.type === KRUISE_POD_READY ? next : c));
+}
+
+/**
+ * The pod with the `KruisePodReady` readiness gate appended once, as OpenKruise's pod webhook injects it at CREATE
+ * into the pods whose controller is of the `apps.kruise.io` group (`pkg/webhook/pod/mutating/pod_readiness.go`,
+ * `util.IsPodOwnedByKruise`, `util.InjectReadinessGateToPod`). Regatta's workloads build their pods themselves, so
+ * each appends it when it builds a new pod.
+ */
+export function withKruisePodReadinessGate(pod: Pod): Pod {
+  return withReadinessGate(pod, KRUISE_POD_READY);
+}
+
+/**
+ * True when the pod waits for its first `KruisePodReady` condition: it has the gate, no such condition and is not
+ * being deleted (OpenKruise `pkg/controller/podreadiness`, its watch predicate and `Reconcile`).
+ */
+export function needsInitialKruisePodReady(pod: Pod): boolean {
+  return (
+    !pod.metadata?.deletionTimestamp &&
+    hasReadinessGate(pod, KRUISE_POD_READY) &&
+    getPodCondition(pod, KRUISE_POD_READY) === undefined
+  );
+}
+
+/**
+ * The condition the podreadiness controller writes first: `KruisePodReady=True` (no key holds the pod), to be
+ * merged by type into `status.conditions` (a strategic merge patch of pods/status, as upstream). `undefined` when the
+ * pod does not need it ({@link needsInitialKruisePodReady}).
+ */
+export function initialKruisePodReady(pod: Pod, now: Date): PodCondition | undefined {
+  if (!needsInitialKruisePodReady(pod)) return undefined;
+  return { type: KRUISE_POD_READY, status: 'True', lastTransitionTime: toRfc3339(now) };
 }

@@ -194,6 +194,8 @@ broadcastjob:
     # one pod per eligible node; delete: pods of a failed job and pods on nodes they no longer fit; get: a delete
     # without an answer is read back (libs/broadcastjob reconciler.ts)
     - { apiGroups: [""], resources: [pods], verbs: [get, create, delete] }
+    # the first KruisePodReady=True of its pods (docs/adr/0082-kruise-pod-ready-gate.md)
+    - { apiGroups: [""], resources: [pods/status], verbs: [patch] }
     # delete: a finished job after its ttlSecondsAfterFinished
     - { apiGroups: [apps.kruise.io], resources: [broadcastjobs], verbs: [delete] }
     - { apiGroups: [apps.kruise.io], resources: [broadcastjobs/status], verbs: [update] }

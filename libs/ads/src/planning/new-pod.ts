@@ -6,7 +6,7 @@
  */
 import { type KubeObject, cloneJson, newControllerRef } from '@regatta/kube';
 import { INPLACE_UPDATE_READY } from '@regatta/inplace-update';
-import type { Pod } from '@regatta/lifecycle';
+import { type Pod, withKruisePodReadinessGate } from '@regatta/lifecycle';
 import { CONTROLLER_REVISION_HASH_LABEL, type PodTemplate } from '@regatta/revision';
 import {
   DAEMONSET_GVK,
@@ -66,7 +66,8 @@ export function newDaemonPod(input: NewDaemonPodInput): Pod {
       spec['readinessGates'] = [...gates, { conditionType: INPLACE_UPDATE_READY }];
   }
   const namespace = ds.metadata?.namespace;
-  return {
+  // upstream's pod webhook adds the KruisePodReady gate at CREATE (pkg/webhook/pod/mutating/pod_readiness.go)
+  return withKruisePodReadinessGate({
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: {
@@ -82,5 +83,5 @@ export function newDaemonPod(input: NewDaemonPodInput): Pod {
       ],
     },
     spec: spec as Pod['spec'],
-  } as Pod;
+  } as Pod);
 }

@@ -5,7 +5,13 @@
  * labels, one claim `<template>-<set>-<ordinal>` per volumeClaimTemplate mounted as the template's volume.
  */
 import { type KubeObject, type ObjectMeta, cloneJson, newControllerRef } from '@regatta/kube';
-import { LifecycleState, type LifecycleStateType, type Pod, setPodLifecycle } from '@regatta/lifecycle';
+import {
+  LifecycleState,
+  type LifecycleStateType,
+  type Pod,
+  setPodLifecycle,
+  withKruisePodReadinessGate,
+} from '@regatta/lifecycle';
 import {
   CONTROLLER_REVISION_HASH_LABEL,
   type PodTemplate,
@@ -145,7 +151,8 @@ export function newStatefulSetPod(input: NewPodInput): Pod {
   if (serviceName) spec['subdomain'] = serviceName;
   let pod: Pod = { apiVersion: 'v1', kind: 'Pod', metadata, spec };
   pod = withIdentityAndStorage(set, pod, input.podIndexLabel);
-  return setPodLifecycle(pod, input.state, input.now);
+  // upstream's pod webhook adds the KruisePodReady gate at CREATE (pkg/webhook/pod/mutating/pod_readiness.go)
+  return setPodLifecycle(withKruisePodReadinessGate(pod), input.state, input.now);
 }
 
 /** `identityMatches`: a valid ordinal, the set's name, namespace and pod-name label. */

@@ -7,7 +7,7 @@ import {
   newControllerRef,
 } from '@regatta/kube';
 import { injectInPlaceUpdateReadinessGate } from '@regatta/inplace-update';
-import { LifecycleState, type Pod, setPodLifecycle } from '@regatta/lifecycle';
+import { LifecycleState, type Pod, setPodLifecycle, withKruisePodReadinessGate } from '@regatta/lifecycle';
 import { CLONESET_KIND, type PodTemplate, type VolumeClaimTemplate, revisionLabels } from '@regatta/revision';
 import { INSTANCE_ID_LABEL, podNameFor } from './instance-id.js';
 import { type PersistentVolumeClaim, type Volume, claimsForInstance, volumesWithClaims } from './pvc.js';
@@ -31,7 +31,8 @@ export interface NewPodInput {
 /**
  * A new CloneSet pod: the template's labels, annotations, finalizers and spec; name `<set>-<id>`, generateName
  * `<set>-`; revision labels, instance id, lifecycle `PreparingNormal` (+ timestamp); controller owner reference;
- * the `InPlaceUpdateReady` readiness gate; claim volumes in place of template volumes of the same name.
+ * the `InPlaceUpdateReady` readiness gate, then `KruisePodReady` (upstream's pod webhook adds it at CREATE,
+ * `pkg/webhook/pod/mutating/pod_readiness.go`); claim volumes in place of template volumes of the same name.
  */
 export function newCloneSetPod(input: NewPodInput): Pod {
   const name = input.cloneSet.metadata?.name ?? '';
@@ -67,7 +68,8 @@ export function newCloneSetPod(input: NewPodInput): Pod {
     );
   }
   const pod: Pod = { apiVersion: 'v1', kind: 'Pod', metadata, spec };
-  return setPodLifecycle(injectInPlaceUpdateReadinessGate(pod), LifecycleState.PreparingNormal, input.now);
+  const gated = withKruisePodReadinessGate(injectInPlaceUpdateReadinessGate(pod));
+  return setPodLifecycle(gated, LifecycleState.PreparingNormal, input.now);
 }
 
 /** The claims of a new pod, ready to create (owner = the CloneSet, labels = template labels + selector matchLabels + instance id). */

@@ -78,7 +78,10 @@ describe('new pods and claims (TestCreatePods)', () => {
       annotations: { 'lifecycle.apps.kruise.io/timestamp': '2024-05-01T12:00:00Z' },
       ownerReferences: [ref],
     });
-    expect(pod.spec?.readinessGates).toEqual([{ conditionType: 'InPlaceUpdateReady' }]);
+    expect(pod.spec?.readinessGates).toEqual([
+      { conditionType: 'InPlaceUpdateReady' },
+      { conditionType: 'KruisePodReady' },
+    ]);
     expect(pods.map((p) => p.spec?.containers?.[0]?.env?.[0]?.value)).toEqual(['v1', 'v2', 'v2']);
   });
 

@@ -1,10 +1,12 @@
 /**
  * The claim step of a workload round (docs/adr/0072-one-workload-round.md; OpenKruise `claimPods` in
  * `pkg/controller/cloneset/cloneset_controller.go`, `getPodsForStatefulSet`, `getDaemonPods`): the pods the cache
- * shows owned by the workload, and the orphans of its namespace it may adopt, claimed with {@link claim}.
+ * shows owned by the workload, and the orphans of its namespace it may adopt, claimed with {@link claim}. The claimed
+ * pods that carry the `KruisePodReady` gate and no such condition get it `True` first (OpenKruise
+ * `pkg/controller/podreadiness`; docs/adr/0082-kruise-pod-ready-gate.md: the owning workload writes it).
  */
 import { type KubeObject, controllerRef } from '@regatta/kube';
-import type { Pod } from '@regatta/lifecycle';
+import { type Pod, writeInitialKruisePodReady } from '@regatta/lifecycle';
 import { claim } from '../claim-control.js';
 import type { ControlLogger, KubeWriter, ObjectReader, OnWritten, WorkloadKind } from '../types.js';
 
@@ -17,10 +19,15 @@ export interface ClaimPodsInput {
   onWritten: OnWritten;
   /** Which orphans the kind adopts besides their having no controller (default: all of them). */
   adoptable?: (orphan: Pod) => boolean;
+  /** The round's clock (the first `KruisePodReady` condition's lastTransitionTime); default: now. */
+  now?: () => Date;
 }
 
-/** The workload's pods after adopting matching orphans and releasing owned pods that no longer match. */
-export function claimPods(
+/**
+ * The workload's pods after adopting matching orphans and releasing owned pods that no longer match, each as the
+ * server last answered (a pod given its first `KruisePodReady` condition is the written one).
+ */
+export async function claimPods(
   d: { client: KubeWriter; pods: ObjectReader<KubeObject> },
   input: ClaimPodsInput,
 ): Promise<Pod[]> {
@@ -34,7 +41,7 @@ export function claimPods(
         (p) => controllerRef(p) === undefined && (!adoptable || adoptable(p)),
       )
     : [];
-  return claim(
+  const claimed = await claim(
     { client: d.client, log: input.log, onWritten: input.onWritten },
     {
       owner,
@@ -45,4 +52,6 @@ export function claimPods(
       orphans,
     },
   );
+  const now = input.now?.() ?? new Date();
+  return writeInitialKruisePodReady({ client: d.client, onWritten: input.onWritten }, claimed, now);
 }
