@@ -2,6 +2,7 @@
 // apps/<key>/src/main.ts gives as `project`.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as bus from '@regatta/bus';
+import * as deletionprotection from '@regatta/deletionprotection';
 import { describe, expect, it } from 'vitest';
 import { PROJECTING_PROGRAMS, PROJECTING_PROGRAM_NAMES } from './memory-programs.js';
 
@@ -9,7 +10,8 @@ describe('PROJECTING_PROGRAMS', () => {
   it.each(PROJECTING_PROGRAM_NAMES)(
     "%s: the field set is the one the program's main.ts projects with",
     (program) => {
-      const exported = Object.entries(bus).find(([, v]) => v === PROJECTING_PROGRAMS[program].fields)?.[0];
+      // the field sets live in libs/bus, or (newer programs) in the program's own lib
+      const exported = Object.entries({ ...bus, ...deletionprotection }).find(([, v]) => v === PROJECTING_PROGRAMS[program].fields)?.[0];
       expect(exported).toMatch(/_POD_FIELDS$/);
       const main = readFileSync(new URL(`../../apps/${program}/src/main.ts`, import.meta.url), 'utf8');
       expect(main).toContain(`project: ${exported}`);

@@ -10,6 +10,7 @@ import {
   SIDECARSET_POD_FIELDS,
   UD_POD_FIELDS,
 } from '@regatta/bus';
+import { DELETION_PROTECTION_POD_FIELDS } from '@regatta/deletionprotection';
 
 export const PROJECTING_PROGRAMS = {
   cloneset: { label: 'CloneSet', fields: CLONESET_POD_FIELDS },
@@ -18,6 +19,7 @@ export const PROJECTING_PROGRAMS = {
   sidecarset: { label: 'SidecarSet', fields: SIDECARSET_POD_FIELDS },
   uniteddeployment: { label: 'UnitedDeployment', fields: UD_POD_FIELDS },
   imagepull: { label: 'ImagePull', fields: IMAGEPULL_POD_FIELDS },
+  deletionprotection: { label: 'Deletion protection', fields: DELETION_PROTECTION_POD_FIELDS },
 } as const satisfies Record<string, { label: string; fields: FieldSet }>;
 
 /** A program of the table: its folder under apps/. */

@@ -465,3 +465,6 @@ export { KINDS, OTHER_MIRRORED_KINDS, POD_GVK } from './kinds.js';
 
 // WorkloadSpread
 export * from './workloadspread/index.js';
+
+// a PodUnavailableBudget's and a WorkloadSpread's targetRef, compared as upstream's IsReferenceEqual
+export { groupOf, isGroupVersion, sameTarget } from './core/target-reference.js';

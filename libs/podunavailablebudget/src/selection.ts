@@ -3,7 +3,7 @@
  * `pkg/control/pubcontrol/pub_control.go` and the controller finder, `pkg/util/controllerfinder`), and which budget
  * guards a pod (upstream `GetPubForPod` of the controller). Pure: the workloads and pods are given.
  */
-import { PubKeys, sameTarget, type Pod, type PodUnavailableBudget, type TargetReference } from '@regatta/api';
+import { PubKeys, groupOf, sameTarget, type Pod, type PodUnavailableBudget, type TargetReference } from '@regatta/api';
 import { type KubeObject, compileLabelSelector, isSelectorEmpty, type LabelSelector } from '@regatta/kube';
 import { isPodActive } from '@regatta/lifecycle';
 
@@ -30,10 +30,6 @@ export const TARGET_KINDS: Readonly<Record<string, readonly string[]>> = {
   'apps.kruise.io': ['CloneSet', 'StatefulSet'],
 };
 
-const groupOfVersion = (apiVersion: string | undefined): string => {
-  const parts = (apiVersion ?? '').split('/');
-  return parts.length === 2 ? (parts[0] ?? '') : '';
-};
 
 function controllerOf(
   o: KubeObject,
@@ -53,7 +49,7 @@ export function scalingWorkload(
   namespace: string,
   workloads: Workloads,
 ): ScalingWorkload | undefined {
-  const group = groupOfVersion(ref.apiVersion);
+  const group = groupOf(ref.apiVersion);
   if (!(TARGET_KINDS[group] ?? []).includes(ref.kind)) return undefined;
   const w = workloads.get(group, ref.kind, namespace, ref.name);
   // a reference to an object of the same name but another uid is not found
@@ -123,7 +119,7 @@ export function podsForPub(
 }
 
 function forTarget(ref: TargetReference, ns: string, pods: readonly Pod[], workloads: Workloads): BudgetPods {
-  const group = groupOfVersion(ref.apiVersion);
+  const group = groupOf(ref.apiVersion);
   if (!ref.kind || !ref.name || !(TARGET_KINDS[group] ?? []).includes(ref.kind))
     return { pods: [], expected: 0 };
   const w = workloads.get(group, ref.kind, ns, ref.name);

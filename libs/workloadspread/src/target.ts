@@ -4,7 +4,7 @@
  * selects) and its latest version (`pkg/util/workloadspread/workloadspread.go` getWorkloadReplicas,
  * GetWorkloadVersion; `pkg/controller/workloadspread` getPodsForWorkloadSpread).
  */
-import type { Pod, TargetReference, WorkloadSpread } from '@regatta/api';
+import type { Pod, WorkloadSpread, WorkloadSpreadTargetReference } from '@regatta/api';
 import { groupOf } from '@regatta/api';
 import { labelSelectorMatches, type KubeObject } from '@regatta/kube';
 import { VERSION_IGNORED } from './matched.js';
@@ -26,7 +26,7 @@ interface ObjectReader {
 }
 
 /** The reader of the target's kind, or undefined for a kind not served. */
-function readerOf(r: TargetReaders, ref: TargetReference): ObjectReader | undefined {
+function readerOf(r: TargetReaders, ref: WorkloadSpreadTargetReference): ObjectReader | undefined {
   const group = groupOf(ref.apiVersion);
   switch (ref.kind) {
     case 'CloneSet':

@@ -1,3 +1,3 @@
 export * from './types.js';
 export { POD_UNAVAILABLE_BUDGET_CRD } from './crd.js';
-export { groupOf, sameTarget, selectorsLooselyOverlap, validatePodUnavailableBudget } from './validation.js';
+export { selectorsLooselyOverlap, validatePodUnavailableBudget } from './validation.js';

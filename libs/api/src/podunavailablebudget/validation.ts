@@ -12,27 +12,11 @@ import {
   validateNotMoreThan100Percent,
   validatePositiveIntOrPercent,
 } from '@regatta/kube';
-import { PUB_OPERATIONS, PubKeys, type PodUnavailableBudget, type TargetReference } from './types.js';
+import { isGroupVersion, sameTarget } from '../core/target-reference.js';
+import { PUB_OPERATIONS, PubKeys, type PodUnavailableBudget } from './types.js';
 
 const SPEC = FieldPath.root('spec');
 const META = FieldPath.root('metadata');
-
-/** The group of an apiVersion (`apps/v1` → `apps`, `v1` → ``), undefined when it is not one. */
-export function groupOf(apiVersion: string | undefined): string | undefined {
-  if (!apiVersion) return undefined;
-  const parts = apiVersion.split('/');
-  if (parts.length === 1) return '';
-  if (parts.length === 2 && parts[0] && parts[1]) return parts[0];
-  return undefined;
-}
-
-/** Upstream `IsReferenceEqual`: same group, kind and name (the version may differ). */
-export function sameTarget(a: TargetReference | undefined, b: TargetReference | undefined): boolean {
-  if (!a || !b) return false;
-  const ga = groupOf(a.apiVersion);
-  const gb = groupOf(b.apiVersion);
-  return ga !== undefined && ga === gb && a.kind === b.kind && a.name === b.name;
-}
 
 function validateSpec(pub: PodUnavailableBudget): FieldError[] {
   const errs: FieldError[] = [];
@@ -52,7 +36,7 @@ function validateSpec(pub: PodUnavailableBudget): FieldError[] {
           'empty TargetReference is not valid for PodUnavailableBudget.',
         ),
       );
-    else if (groupOf(ref.apiVersion) === undefined)
+    else if (!isGroupVersion(ref.apiVersion))
       errs.push(
         fieldErrors.invalid(
           SPEC.child('TargetReference'),

@@ -33,7 +33,7 @@ export const WorkloadSpreadAnnotations = {
   IgnorePatchExistingPods: 'workloadspread.kruise.io/ignore-patch-existing-pods-metadata',
 } as const;
 
-export const TargetReferenceSchema = Type.Object(
+export const WorkloadSpreadTargetReferenceSchema = Type.Object(
   {
     apiVersion: Type.String({ description: 'API version of the workload.' }),
     kind: Type.String({ description: 'CloneSet, Deployment, ReplicaSet, Job or StatefulSet.' }),
@@ -100,7 +100,7 @@ export const WorkloadSpreadScheduleStrategySchema = Type.Object(
 );
 
 export const WorkloadSpreadSpecSchema = Type.Object({
-  targetRef: TargetReferenceSchema,
+  targetRef: WorkloadSpreadTargetReferenceSchema,
   targetFilter: Type.Optional(TargetFilterSchema),
   subsets: Type.Array(WorkloadSpreadSubsetSchema, { description: 'The subsets, in priority order.' }),
   scheduleStrategy: Type.Optional(WorkloadSpreadScheduleStrategySchema),
@@ -144,7 +144,7 @@ export const WorkloadSpreadSchema = Type.Object({
   status: Type.Optional(WorkloadSpreadStatusSchema),
 });
 
-export type TargetReference = Static<typeof TargetReferenceSchema>;
+export type WorkloadSpreadTargetReference = Static<typeof WorkloadSpreadTargetReferenceSchema>;
 export type WorkloadSpreadSubset = Static<typeof WorkloadSpreadSubsetSchema>;
 export type WorkloadSpreadSpec = Static<typeof WorkloadSpreadSpecSchema>;
 export type WorkloadSpreadSubsetCondition = Static<typeof WorkloadSpreadSubsetConditionSchema>;

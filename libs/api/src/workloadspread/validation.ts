@@ -18,11 +18,12 @@ import {
   validateLabelSelector,
 } from '@regatta/kube';
 import { validateObjectMeta } from '../core/meta-validation.js';
+import { groupOf, sameTarget } from '../core/target-reference.js';
 import { type Shape, shapeErrors, shapes as s, typeError, withoutNullMembers } from '../core/shape.js';
 import type { NodeSelectorTerm, Toleration } from '../uniteddeployment/node-selection.js';
 import {
   WORKLOAD_SPREAD_SCHEDULE_STRATEGY_TYPES,
-  type TargetReference,
+  type WorkloadSpreadTargetReference,
   type WorkloadSpread,
   type WorkloadSpreadSpec,
   type WorkloadSpreadSubset,
@@ -70,17 +71,6 @@ export const WORKLOAD_SPREAD_SHAPE: Shape = s.object({
   }),
 });
 
-/** The group of an `apiVersion` (`apps/v1` → `apps`, `v1` → ``). */
-export function groupOf(apiVersion: string): string {
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? '' : apiVersion.slice(0, slash);
-}
-
-/** Whether two target references name the same workload (group, kind, name; the version does not matter). */
-export function sameTarget(a: TargetReference | undefined, b: TargetReference | undefined): boolean {
-  return !!a && !!b && groupOf(a.apiVersion) === groupOf(b.apiVersion) && a.kind === b.kind && a.name === b.name;
-}
-
 const NODE_OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt'];
 
 function termErrors(t: NodeSelectorTerm, path: FieldPath): FieldError[] {
@@ -122,7 +112,7 @@ function tolerationErrors(ts: readonly Toleration[], path: FieldPath): FieldErro
   return errs;
 }
 
-function targetRefErrors(ref: TargetReference | undefined, path: FieldPath): FieldError[] {
+function targetRefErrors(ref: WorkloadSpreadTargetReference | undefined, path: FieldPath): FieldError[] {
   if (!ref) return [fieldErrors.required(path, 'no targetRef defined in WorkloadSpread')];
   if (!ref.apiVersion || !ref.kind || !ref.name) {
     return [fieldErrors.invalid(path, ref, 'empty TargetReference is not valid for WorkloadSpread.')];
