@@ -251,4 +251,6 @@ const SIDECARSET_KNOWN: [string, string][] = [
 
 export const KNOWN_FAILURES: Readonly<Record<string, string>> = {
   ...Object.fromEntries(SIDECARSET_KNOWN),
+  'apps/v1alpha1/workloadspread.go:job-like custom workload':
+    "the spec spreads an Advanced DaemonSet and a TFJob through upstream's custom-workload whitelist (the WorkloadSpread_Watch_Custom_Workload_WhiteList ConfigMap); Regatta's WorkloadSpread admits only CloneSet, Deployment, ReplicaSet, Job and Advanced StatefulSet targets (docs/workloadspread.md), so the spec's WorkloadSpread is refused",
 };
