@@ -8,6 +8,7 @@ import { discoverApps } from '../build/apps.mjs';
 import { NODE_FLAGS, PROGRAM_ENV } from '../build/node-flags.mjs';
 import { buildBundles, copyAlone } from './bundle.js';
 import { REPO_ROOT } from './chart.js';
+import { IMAGE_USER } from '../release/image.js';
 
 const cleanup: string[] = [];
 afterAll(() => {
@@ -90,8 +91,8 @@ describe('deploy/Dockerfile', () => {
     for (const [name, value] of Object.entries(PROGRAM_ENV)) expect(lines).toContain(`ENV ${name}=${value}`);
   });
 
-  it('runs as a numeric non-root user', () => {
+  it('runs as the numeric non-root user of the release images and the chart', () => {
     const user = lines.filter((l) => l.startsWith('USER ')).at(-1);
-    expect(user).toMatch(/^USER [1-9]\d*:[1-9]\d*$/);
+    expect(user).toBe(`USER ${IMAGE_USER}:${IMAGE_USER}`);
   });
 });
