@@ -3,23 +3,10 @@
  * asks pub control before an in-place update and tries again in a second when refused). In Regatta the budget is
  * the PodUnavailableBudget program's pod webhook (docs/podunavailablebudget.md): an in-place update of a guarded pod
  * (one with the `kruise.io/related-pub` annotation) is first sent as a dry run, so no readiness condition is written
- * for an update the budget refuses; a refused write is retried after {@link BUDGET_RETRY_MS}.
+ * for an update the budget refuses; a refused write is retried after `BUDGET_RETRY_MS` (libs/api).
  */
-import { POD_GVK, type Pod } from '@regatta/api';
+import { POD_GVK, PubKeys, isBudgetRefusal, type Pod } from '@regatta/api';
 import { type KubeClient, updatePatch } from '@regatta/kube';
-
-export const BUDGET_RETRY_MS = 1000;
-const RELATED_PUB = 'kruise.io/related-pub';
-
-/** The API server's 403 carrying the budget webhook's refusal (`podunavailablebudget.policy.kruise.io "…" is forbidden`). */
-export function isBudgetRefusal(err: unknown): boolean {
-  const e = err as { status?: unknown; message?: unknown } | undefined;
-  return (
-    e?.status === 403 &&
-    typeof e.message === 'string' &&
-    e.message.includes('podunavailablebudget.policy.kruise.io')
-  );
-}
 
 /** True when the budget refuses updating `pod` to `planned` now (a dry-run patch; guarded pods only). */
 export async function budgetRefusesUpdate(
@@ -27,7 +14,7 @@ export async function budgetRefusesUpdate(
   pod: Pod,
   planned: Pod,
 ): Promise<boolean> {
-  if (!pod.metadata?.annotations?.[RELATED_PUB]) return false;
+  if (!pod.metadata?.annotations?.[PubKeys.RelatedPub]) return false;
   try {
     await client.patch(
       { ...POD_GVK, namespace: pod.metadata.namespace, name: pod.metadata.name ?? '' },

@@ -19,7 +19,7 @@ import {
   planScale,
 } from '../planning/index.js';
 import { type CloneSetSync, POD, POD_WRITE_CONCURRENCY, PVC } from './context.js';
-import { BUDGET_RETRY_MS, isBudgetRefusal } from './budget-wait.js';
+import { BUDGET_RETRY_MS, isBudgetRefusal } from '@regatta/api';
 
 export interface ScaleInput {
   pods: Pod[];

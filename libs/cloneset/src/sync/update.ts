@@ -24,7 +24,8 @@ import { specifiedDeletePatch } from '@regatta/rollout';
 import { forEachLimited } from '@regatta/runtime';
 import { nameOf } from '../cloneset-object.js';
 import { messages } from '../events.js';
-import { BUDGET_RETRY_MS, budgetRefusesUpdate, isBudgetRefusal } from './budget-wait.js';
+import { BUDGET_RETRY_MS, isBudgetRefusal } from '@regatta/api';
+import { budgetRefusesUpdate } from './budget-wait.js';
 import { planUpdate } from '../planning/index.js';
 import { type CloneSetSync, POD_WRITE_CONCURRENCY } from './context.js';
 

@@ -20,7 +20,7 @@ import { hotResetStep } from './sync/hot-reset.js';
 import { registerLatestRevision } from './sync/revisions.js';
 import { statusStep } from './sync/status.js';
 import { SidecarSetTraces } from './sync/traces.js';
-import { BUDGET_RETRY_MS } from './sync/budget-wait.js';
+import { BUDGET_RETRY_MS } from '@regatta/api';
 import { upgradePodsStep } from './sync/upgrade-pods.js';
 
 export interface SidecarSetUpgradeReconcilerDeps extends SidecarSetUpgradeDeps {

@@ -16,7 +16,7 @@ import { NOT_UPGRADABLE_PODS_REASON } from '../keys.js';
 import { getNextUpgradePods } from '../next-upgrade.js';
 import { isPodSidecarUpdated } from '../pod-state.js';
 import { upgradePodSidecars } from '../pod-upgrade.js';
-import { isBudgetRefusal } from './budget-wait.js';
+import { isBudgetRefusal } from '@regatta/api';
 import type { UpgradeSync } from './context.js';
 import { updatePod, writeUpgradable } from './pod-writes.js';
 

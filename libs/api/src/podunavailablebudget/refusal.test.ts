@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isBudgetRefusal } from './budget-wait.js';
+import { isBudgetRefusal } from './refusal.js';
 
 describe('isBudgetRefusal: a PodUnavailableBudget refusal is a wait', () => {
   const msg =
