@@ -3,12 +3,10 @@
 // `kubectl get pub`, evictions beyond the budget refused with upstream's message (naming Regatta); pods no budget
 // selects deleted and evicted normally with the program killed or SIGSTOPped, guarded ones failing closed; a CloneSet
 // in-place rollout under a budget with a lower maxUnavailable never exceeds the budget.
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { CloneSet, Pod, PodUnavailableBudget } from '@regatta/api';
 import type { KubeClient, KubeObject } from '@regatta/kube';
-import { locateBinaries } from '@regatta/local-cluster';
-import { isReady, livePods, recordPods, useScenarioLayer } from '@regatta/testing';
+import { isReady, livePods, recordPods, useScenarioLayer, runKubectl } from '@regatta/testing';
 
 const GATES = 'PodUnavailableBudgetDeleteGate=true,PodUnavailableBudgetUpdateGate=true';
 const h = useScenarioLayer({
@@ -69,14 +67,7 @@ function deployment(ns: string, name: string, replicas: number, labels: Record<s
 const readyPods = async (ns: string, app: string) =>
   (await livePods(c(), ns)).filter((p) => p.metadata?.labels?.['app'] === app && isReady(p));
 
-const kubectl = (args: string[]): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(locateBinaries().kubectl, ['--kubeconfig', h.kubeconfig, ...args], { stdio: 'pipe' });
-    let out = '';
-    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
-    child.on('error', reject);
-    child.on('close', () => resolve(out));
-  });
+const kubectl = async (args: string[]): Promise<string> => (await runKubectl(h.kubeconfig, args)).stdout;
 
 const REFUSED =
   'podunavailablebudget.policy.kruise.io "web-pub" is forbidden: pub unavailable allowed is negative';

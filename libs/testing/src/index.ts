@@ -62,3 +62,4 @@ export {
   type RealNodeScenario,
   type TraceLine,
 } from './real-node.js';
+export { runKubectl, type KubectlRun } from './kubectl.js';

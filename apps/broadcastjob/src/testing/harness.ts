@@ -1,13 +1,12 @@
 // The BroadcastJob scenario harness: a watcher and the broadcastjob program on the shared local cluster (own bus
 // prefix, own lease namespace, webhooks scoped to the file's namespaces) and its simulated nodes, and helpers that
 // read what a user reads: the job's pods per node, its status, its events, `kubectl` output.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { BroadcastJob, Pod } from '@regatta/api';
 import type { CoreEvent, KubeClient } from '@regatta/kube';
-import { locateBinaries, type ManagedProcess } from '@regatta/local-cluster';
-import { eventsAbout, testNodeTaint, testNodeToleration, useScenarioLayer, type ScenarioLayer } from '@regatta/testing';
+import type { ManagedProcess } from '@regatta/local-cluster';
+import { eventsAbout, testNodeTaint, testNodeToleration, useScenarioLayer, type ScenarioLayer, runKubectl } from '@regatta/testing';
 
 const FIXTURES = fileURLToPath(new URL('../../../../libs/api/src/broadcastjob/fixtures/', import.meta.url));
 export const seedText = (file: string): string => readFileSync(`${FIXTURES}${file}`, 'utf8');
@@ -96,16 +95,6 @@ export function useBroadcastJobScenarios(): BroadcastJobScenarios {
       return list.items;
     },
     events: (ns, reason) => eventsAbout(kube(), ns, 'BroadcastJob', reason),
-    kubectl: (args, input) =>
-      new Promise((resolve, reject) => {
-        const child = spawn(locateBinaries().kubectl, ['--kubeconfig', layer.kubeconfig, ...args], { stdio: 'pipe' });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-        child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-        child.on('error', reject);
-        child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-        child.stdin.end(input ?? '');
-      }),
+    kubectl: (args, input) => runKubectl(layer.kubeconfig, args, input),
   };
 }

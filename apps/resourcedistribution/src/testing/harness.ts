@@ -4,15 +4,14 @@
 // ResourceDistributions are cluster-scoped and the seed's must apply unchanged, so the program is not scoped: all the
 // scenarios that need it live in one file (resourcedistribution.int.test.ts).
 import { randomBytes } from 'node:crypto';
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
 import { connectBus, type Bus } from '@regatta/bus';
 import type { ResourceDistribution } from '@regatta/api';
 import type { KubeClient, KubeObject } from '@regatta/kube';
-import { locateBinaries, type ManagedProcess } from '@regatta/local-cluster';
-import { useScenarioLayer } from '@regatta/testing';
+import type { ManagedProcess } from '@regatta/local-cluster';
+import { useScenarioLayer, runKubectl } from '@regatta/testing';
 
 const FIXTURES = fileURLToPath(new URL('../../../../libs/api/src/resourcedistribution/fixtures/', import.meta.url));
 export const RD = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'ResourceDistribution' } as const;
@@ -75,17 +74,7 @@ export function useResourceDistributionScenarios(): ResourceDistributionScenario
       const p = await layer.startProgram('resourcedistribution', instance, env, { webhook: true });
       return p.process;
     },
-    kubectl: (args, input) =>
-      new Promise((resolve, reject) => {
-        const child = spawn(locateBinaries().kubectl, ['--kubeconfig', layer.kubeconfig, ...args], { stdio: 'pipe' });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-        child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-        child.on('error', reject);
-        child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-        child.stdin.end(input ?? '');
-      }),
+    kubectl: (args, input) => runKubectl(layer.kubeconfig, args, input),
     distribution: (name) => kube().get<ResourceDistribution>({ ...RD, name }),
     async busContents() {
       if (!bus) throw new Error('no bus');

@@ -2,15 +2,14 @@
 // own lease namespace, webhooks scoped to its namespaces and to SidecarSets carrying its label) on the shared local
 // cluster, and helpers that read what a user reads (pods, the webhook configuration, kubectl's output). The generic
 // parts are @regatta/testing's.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
 import { parse } from 'yaml';
 import { generateCrds } from '@regatta/api';
 import { retryOnError, type KubeClient, type KubeObject } from '@regatta/kube';
-import { installCrds, locateBinaries, type ManagedProcess } from '@regatta/local-cluster';
-import { createNamespace, randomId, scenarioCluster, useScenarioPrograms, type Pod } from '@regatta/testing';
+import { installCrds, type ManagedProcess } from '@regatta/local-cluster';
+import { createNamespace, randomId, scenarioCluster, useScenarioPrograms, type Pod, runKubectl } from '@regatta/testing';
 
 export type { Pod } from '@regatta/testing';
 
@@ -121,17 +120,7 @@ export function useSidecarSetScenarios(options: { cloneset?: boolean } = {}): Si
     if (!client) throw new Error('the scenario harness is used before beforeAll ran');
     return client;
   };
-  const kubectl = (args: string[], input?: string) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(locateBinaries().kubectl, ['--kubeconfig', kubeconfig, ...args], { stdio: 'pipe' });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-      child.stdin.end(input ?? '');
-    });
+  const kubectl = (args: string[], input?: string) => runKubectl(kubeconfig, args, input);
 
   return {
     get client() {

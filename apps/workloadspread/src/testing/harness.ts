@@ -4,9 +4,7 @@
 import type { CloneSet, Pod, WorkloadSpread } from '@regatta/api';
 import type { KubeClient, KubeObject } from '@regatta/kube';
 import { afterAll } from 'vitest';
-import { spawn } from 'node:child_process';
-import { locateBinaries } from '@regatta/local-cluster';
-import { useScenarioLayer, type ScenarioLayer } from '@regatta/testing';
+import { useScenarioLayer, type ScenarioLayer, runKubectl } from '@regatta/testing';
 
 export const WS = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'WorkloadSpread' } as const;
 export const CS = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' } as const;
@@ -99,16 +97,6 @@ export function useWorkloadSpreadScenarios(): WorkloadSpreadScenarios {
       });
       return (cfg?.webhooks ?? []).map((w) => w.name);
     },
-    kubectl: (args) =>
-      new Promise((resolve, reject) => {
-        const child = spawn(locateBinaries().kubectl, ['--kubeconfig', layer.kubeconfig, ...args], { stdio: 'pipe' });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-        child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-        child.on('error', reject);
-        child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-        child.stdin.end();
-      }),
+    kubectl: (args) => runKubectl(layer.kubeconfig, args),
   };
 }
