@@ -268,7 +268,7 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
     expect((watcher?.['spec'] as { replicas: number }).replicas).toBe(2);
   });
 
-  it('feature gates, namespace selector, log level, OTLP endpoint and trace resource reach the program as its variables', () => {
+  it('feature gates, namespace selector, log level, API client limits, OTLP endpoint and trace resource reach the program as its variables', () => {
     const ms = parseManifests(
       templateChart(chart.dir, [
         ...VALUE_SETS['only-cloneset']!,
@@ -276,6 +276,7 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
         'controllers.cloneset.featureGates.CloneSetEventHandlerOptimization=false',
         'controllers.cloneset.namespaceSelector.team=payments',
         'logLevel=debug',
+        'kubeClient.qps=50',
         'otlp.endpoint=http://jaeger:4318',
         'bus.credentialsSecret=regatta-bus',
       ]),
@@ -288,6 +289,7 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
     );
     expect(value('REGATTA_NAMESPACE_SELECTOR')).toBe('team=payments');
     expect(value('LOG_LEVEL')).toBe('debug');
+    expect([value('REGATTA_KUBE_QPS'), value('REGATTA_KUBE_BURST')]).toEqual(['50', '400']);
     expect(value('OTEL_EXPORTER_OTLP_ENDPOINT')).toBe('http://jaeger:4318');
     // the traces' resource in semantic conventions, the pod's names expanded by the kubelet from the variables above
     expect(value('OTEL_RESOURCE_ATTRIBUTES')).toBe(

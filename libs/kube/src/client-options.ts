@@ -1,5 +1,6 @@
 // The shapes a KubeClient call takes and returns: object and collection references, list, write, patch and delete
 // options, the client's own options (client.ts).
+import type { RateLimit } from './client-rate-limit.js';
 import type { PatchType } from './patch.js';
 import type { LabelSelector } from './selector.js';
 
@@ -71,8 +72,12 @@ export interface KubeClientOptions {
   timeoutMs?: number;
   /** Default field manager for writes (create/update/patch); required for apply patches. */
   fieldManager?: string;
-  /** Told of every request once it ends (the program's REST client metrics). */
+  /** Told of every request once it ends (the program's REST client metrics); a throttled retry is a request. */
   onResponse?: (r: KubeResponse) => void;
+  /** Requests wait for a token of this bucket (client-rate-limit.ts); none when omitted (`fromDefault`: the env's). */
+  rateLimit?: RateLimit;
+  /** A request the server throttled (429, 503 with Retry-After) is sent again up to this many times; default 10. */
+  maxThrottleRetries?: number;
 }
 
 /** One API request as the client's metrics count it. */

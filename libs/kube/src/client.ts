@@ -24,11 +24,13 @@
  * Every failure is thrown as a {@link KubeApiError} subclass (see errors.ts).
  */
 import { HttpMethod, IsomorphicFetchHttpLibrary, KubeConfig, RequestContext } from '@kubernetes/client-node';
+import { MAX_THROTTLE_RETRIES, TokenBucket, rateLimitFromEnv, throttledRetryDelayMs } from './client-rate-limit.js';
 import { GoneError, KubeApiError, NotFoundError, UnknownResourceError, kubeErrorFromResponse, toKubeApiError } from './errors.js';
 import type { KubeObject } from './meta.js';
 import { PATCH_CONTENT_TYPES } from './patch.js';
 import { ProjectedWriteError, isProjected } from './projected.js';
 import { type ResourceInfo, apiVersionPath, fieldSelectorToString, knownResource, resourcePath } from './resources.js';
+import { sleep } from './retry.js';
 import { labelSelectorToString } from './selector.js';
 import { splitApiVersion } from './meta.js';
 import { goEscapedJson } from './json-body.js';
@@ -86,6 +88,8 @@ export class KubeClient {
   private readonly discovery = new Map<string, Promise<ApiResourceList>>();
   private dispatcher: Dispatcher | undefined;
   private dispatcherChosen = false;
+  private readonly bucket: TokenBucket | undefined;
+  private readonly maxThrottleRetries: number;
 
   constructor(
     readonly kubeConfig: KubeConfig,
@@ -103,6 +107,8 @@ export class KubeClient {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.fieldManager = options.fieldManager;
     this.onResponse = options.onResponse;
+    this.bucket = options.rateLimit ? new TokenBucket(options.rateLimit) : undefined;
+    this.maxThrottleRetries = options.maxThrottleRetries ?? MAX_THROTTLE_RETRIES;
   }
 
   /** A client for a kubeconfig file, optionally with another context than its current one. */
@@ -122,7 +128,9 @@ export class KubeClient {
 
   /**
    * A client from the environment: the file(s) in `KUBECONFIG` if set, else the in-cluster service account
-   * (`KUBERNETES_SERVICE_HOST`). There is deliberately no fallback to `~/.kube/config` or localhost.
+   * (`KUBERNETES_SERVICE_HOST`). There is deliberately no fallback to `~/.kube/config` or localhost. Unless
+   * `options.rateLimit` is given, its requests are limited as `REGATTA_KUBE_QPS` / `REGATTA_KUBE_BURST` say
+   * (client-rate-limit.ts; on by default, as for every program).
    */
   static fromDefault(options: KubeClientOptions = {}): KubeClient {
     const kc = new KubeConfig();
@@ -141,7 +149,7 @@ export class KubeClient {
         { cause: e },
       );
     }
-    return new KubeClient(kc, options);
+    return new KubeClient(kc, { ...options, rateLimit: options.rateLimit ?? rateLimitFromEnv() });
   }
 
   /** The API server URL of the current context. */
@@ -409,7 +417,21 @@ export class KubeClient {
     if (this.dispatcher !== undefined) ctx.setDispatcher(this.dispatcher);
   }
 
+  /** Sends a request once its client's rate limit lets it go, and again while the server throttles it. */
   private async send(method: HttpMethod, path: string, req: RawRequest): Promise<unknown> {
+    for (let retries = 0; ; retries++) {
+      if (this.bucket) await this.bucket.take();
+      try {
+        return await this.sendOnce(method, path, req);
+      } catch (e) {
+        const waitMs = throttledRetryDelayMs(e, retries, this.maxThrottleRetries);
+        if (waitMs === undefined) throw e;
+        await sleep(waitMs);
+      }
+    }
+  }
+
+  private async sendOnce(method: HttpMethod, path: string, req: RawRequest): Promise<unknown> {
     const started = performance.now();
     let code: number | undefined;
     try {

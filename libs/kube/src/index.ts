@@ -156,6 +156,13 @@ export {
 export { apiVersionOf, atVersion, kind, type Kind, type KindRef, type ObjectOf } from './kind.js';
 export { KIND_TABLE } from './kind-table.js';
 export { KubeClient, KubeConfigError, KubeUsageError } from './client.js';
+export {
+  DEFAULT_RATE_LIMIT,
+  MAX_THROTTLE_RETRIES,
+  RateLimitConfigError,
+  rateLimitFromEnv,
+  type RateLimit,
+} from './client-rate-limit.js';
 export { kubectlConfigSource, loadKubectlConfig, type KubectlConfigOptions } from './kubectl-config.js';
 export type {
   CollectionRef,

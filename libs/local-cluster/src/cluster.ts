@@ -64,6 +64,11 @@ export interface LocalClusterOptions {
   auditLogPath?: string;
   /** With `auditLogPath`: log reads (get, list, watch) too, `REQUEST_AUDIT_POLICY`. */
   auditReads?: boolean;
+  /**
+   * Run kube-apiserver with API Priority and Fairness, as real clusters do (its default FlowSchemas; a request over
+   * its priority level's seats is rejected with 429). Off by default: max-inflight limits only.
+   */
+  priorityAndFairness?: boolean;
   /** Progress lines ("etcd ready in 812 ms"). */
   log?: (line: string) => void;
   binaries?: Binaries;
@@ -218,7 +223,7 @@ export class LocalCluster {
       const apiserver = start(
         'kube-apiserver',
         bin.kubeApiserver,
-        apiserverArgs({ etcdPort, securePort: apiPort, pki, ...(audit && { audit }) }),
+        apiserverArgs({ etcdPort, securePort: apiPort, pki, ...(audit && { audit }), priorityAndFairness: o.priorityAndFairness }),
         { url: `${endpoints.apiserver}/readyz`, caFile: pki.caCert },
       );
       await ready(apiserver, 90_000);

@@ -62,6 +62,8 @@ export function apiserverArgs(o: {
   pki: PkiPaths;
   /** Audit log (JSON lines) of the requests `policyFile` selects; off when absent. */
   audit?: { policyFile: string; logPath: string };
+  /** API Priority and Fairness as real clusters run it (LocalClusterOptions.priorityAndFairness). */
+  priorityAndFairness?: boolean;
 }): string[] {
   const audit = o.audit
     ? [
@@ -102,9 +104,10 @@ export function apiserverArgs(o: {
     // programs' ServiceAccounts are checked for it (docs/adr/0054)
     // NodeRestriction: a kubelet may change only its own Node and its pods (docs/real-nodes.md)
     '--enable-admission-plugins=OwnerReferencesPermissionEnforcement,NodeRestriction',
-    '--enable-priority-and-fairness=false',
-    '--max-requests-inflight=1000',
-    '--max-mutating-requests-inflight=500',
+    // off by default: the benchmarks and the suite's shared cluster measure Regatta, not APF's queues
+    ...(o.priorityAndFairness
+      ? ['--enable-priority-and-fairness=true']
+      : ['--enable-priority-and-fairness=false', '--max-requests-inflight=1000', '--max-mutating-requests-inflight=500']),
     '--endpoint-reconciler-type=none',
     // webhooks and aggregated APIs behind a Service are dialled at its endpoints' pod IPs, not its cluster IP: there is
     // no kube-proxy here, and the host reaches a real node's pods directly (docs/real-nodes.md; docs/images.md)

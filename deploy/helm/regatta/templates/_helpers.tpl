@@ -79,6 +79,11 @@ agents with bus.nodeAgentAuth=callout; pass (dict "root" $ "nodeAgent" true). Al
   value: ":8081"
 - name: LOG_LEVEL
   value: {{ .root.Values.logLevel | quote }}
+# client-side API limits (docs/adr/0091-client-rate-limits.md): requests a second and burst; qps -1 turns them off
+- name: REGATTA_KUBE_QPS
+  value: {{ .root.Values.kubeClient.qps | quote }}
+- name: REGATTA_KUBE_BURST
+  value: {{ .root.Values.kubeClient.burst | quote }}
 - name: NATS_URL
   value: {{ include "regatta.busUrl" .root | quote }}
 {{- with .root.Values.bus.prefix }}
