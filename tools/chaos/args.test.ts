@@ -5,7 +5,7 @@ import { R2_KINDS } from './r2.js';
 describe('parseArgs', () => {
   it('defaults to every check, a small R1', () => {
     const a = parseArgs([]);
-    expect(a.only).toEqual(['R0', 'R5', 'R2', 'R4', 'R6', 'R7', 'R1', 'R3']);
+    expect(a.only).toEqual(['R0', 'R5', 'R2', 'R4', 'R6', 'R7', 'R8', 'R1', 'R3']);
     expect(a.fuzz).toBe(50);
     expect(a.r2Concurrency).toBe(1);
     expect(a.rollouts).toBe(10);

@@ -2,8 +2,9 @@
 // main.mjs, what ships), each kept running as a Deployment's kubelet would (an exit the suite did not cause is a
 // crash: counted, and the program is started again after 1 s), and nats-server, killed and started again from the
 // cluster's launch record (libs/local-cluster restartProcessInDir). Every kill is SIGKILL to the process group.
-import { setTimeout as sleep } from 'node:timers/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   alive,
   readPidRecords,
@@ -16,6 +17,22 @@ export interface Crash {
   name: string;
   at: number;
   code: number | null;
+  /**
+   * The program stopped because it lost its leader lease (the last lines of its log say REGATTA_LEADER_ELECTION_LOST):
+   * what a controller does, as kube-controller-manager does, when the API server is unreachable past its renew
+   * deadline. R8 counts these apart from crashes; every other check counts them as crashes.
+   */
+  leaseLost: boolean;
+}
+
+/** Whether the end of a program's log says it stopped after losing its leader lease. */
+async function stoppedOnLostLease(logFile: string): Promise<boolean> {
+  try {
+    const text = await readFile(logFile, 'utf8');
+    return text.slice(-8192).includes('REGATTA_LEADER_ELECTION_LOST');
+  } catch {
+    return false;
+  }
 }
 
 /** When a killed process went down and when it was ready again (ms, the suite's clock). */
@@ -64,11 +81,12 @@ export class SupervisedProgram {
 
   private async startOnce(): Promise<void> {
     const { entry, env, logsDir, probe } = this.o;
+    const logFile = join(logsDir, `${this.name}.log`);
     const s = await startServingProgram({
       name: this.name,
       entry,
       env: { ...env, POD_NAME: `chaos-${this.name}` },
-      logFile: join(logsDir, `${this.name}.log`),
+      logFile,
       probe,
       webhook: this.o.webhook ?? false,
       timeoutMs: 120_000,
@@ -79,8 +97,11 @@ export class SupervisedProgram {
     this.expectExit = false;
     void p.exited.then(async (code) => {
       if (this.expectExit || this.stopping || this.p !== p) return;
-      this.crashes.push({ name: this.name, at: this.o.now(), code });
-      this.o.log(`${this.name} EXITED on its own (code ${code}); starting it again in 1 s`);
+      const leaseLost = await stoppedOnLostLease(logFile);
+      this.crashes.push({ name: this.name, at: this.o.now(), code, leaseLost });
+      this.o.log(
+        `${this.name} EXITED on its own (code ${code}${leaseLost ? ', its leader lease lost' : ''}); starting it again in 1 s`,
+      );
       const epoch = this.epoch;
       await sleep(1000);
       if (!this.stopping && this.epoch === epoch && this.p === p) await this.startUntilUp(epoch);
@@ -146,10 +167,18 @@ export class SupervisedProgram {
   }
 }
 
-/** kill -9 nats-server; started again `downMs` later from its launch record, resolved once it is healthy. */
-export async function killNats(dir: string, downMs: number, now: () => number): Promise<Outage> {
+/**
+ * kill -9 a process of the cluster (`nats-server`, `kube-apiserver`, `etcd`: the names of its launch records); started
+ * again `downMs` later from its launch record, resolved once it is ready.
+ */
+export async function killClusterProcess(
+  dir: string,
+  name: string,
+  downMs: number,
+  now: () => number,
+): Promise<Outage> {
   const at = now();
-  const rec = (await readPidRecords(dir)).find((r) => r.name === 'nats-server');
+  const rec = (await readPidRecords(dir)).find((r) => r.name === name);
   if (rec && alive(rec.pid)) {
     try {
       process.kill(-rec.pid, 'SIGKILL');
@@ -159,6 +188,11 @@ export async function killNats(dir: string, downMs: number, now: () => number): 
     while (alive(rec.pid)) await sleep(20);
   }
   await sleep(downMs);
-  await restartProcessInDir(dir, 'nats-server', { graceMs: 0, readyTimeoutMs: 60_000 });
+  await restartProcessInDir(dir, name, { graceMs: 0, readyTimeoutMs: 90_000 });
   return { at, backAt: now() };
+}
+
+/** kill -9 nats-server; started again `downMs` later, resolved once it is healthy. */
+export function killNats(dir: string, downMs: number, now: () => number): Promise<Outage> {
+  return killClusterProcess(dir, 'nats-server', downMs, now);
 }
