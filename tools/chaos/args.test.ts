@@ -5,7 +5,7 @@ import { R2_KINDS } from './r2.js';
 describe('parseArgs', () => {
   it('defaults to every check, a small R1', () => {
     const a = parseArgs([]);
-    expect(a.only).toEqual(['R0', 'R5', 'R2', 'R4', 'R6', 'R7', 'R8', 'R1', 'R3']);
+    expect(a.only).toEqual(['R0', 'R5', 'R2', 'R4', 'R6', 'R7', 'R8', 'R9', 'R1', 'R3']);
     expect(a.fuzz).toBe(50);
     expect(a.r2Concurrency).toBe(1);
     expect(a.rollouts).toBe(10);
@@ -77,7 +77,7 @@ describe('parseArgs', () => {
   });
 
   it.each([
-    ['--only=R9'],
+    ['--only=R10'],
     ['--rollouts=0'],
     ['--api-faults=2'],
     ['--pods=40-20'],

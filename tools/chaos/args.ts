@@ -7,7 +7,7 @@ export const R1_KINDS = [...WORKLOAD_IDS, 'sidecarset'] as const;
 export type R1Kind = (typeof R1_KINDS)[number];
 export const isWorkloadId = (k: R1Kind): k is WorkloadId => k !== 'sidecarset';
 
-export const CHECKS = ['R0', 'R5', 'R2', 'R4', 'R6', 'R7', 'R8', 'R1', 'R3'] as const;
+export const CHECKS = ['R0', 'R5', 'R2', 'R4', 'R6', 'R7', 'R8', 'R9', 'R1', 'R3'] as const;
 export type Check = (typeof CHECKS)[number];
 
 /** The programs R2 fuzzes the kinds of, in its order (tools/chaos/r2.ts R2_KINDS). */
@@ -50,7 +50,7 @@ export interface ChaosArgs {
   pods: [number, number];
   seed: number;
   gapS: [number, number];
-  /** R6's, R7's and R8's pods; R4's scale-up target. */
+  /** R6's to R9's pods; R4's scale-up target. */
   r6Pods: number;
   r4Pods: number;
   /** R3's pods per measurement. */
@@ -70,7 +70,7 @@ export interface ChaosArgs {
 }
 
 export const USAGE =
-  'usage: npm run chaos [-- --only=R0,R5,R2,R4,R6,R7,R8,R1,R3] [-- --rollouts=10] [-- --pods=30-100] [-- --seed=1] ' +
+  'usage: npm run chaos [-- --only=R0,R5,R2,R4,R6,R7,R8,R9,R1,R3] [-- --rollouts=10] [-- --pods=30-100] [-- --seed=1] ' +
   `[-- --fault-gap=15-40] [-- --r1-kinds=${R1_KINDS.join(',')}] [-- --r1-parallel=1] [-- --r6-pods=60] [-- --r4-pods=64] [-- --r3-pods=30] [-- --api-faults=0.02] [-- --fuzz=50] ` +
   `[-- --r2-kinds=${R2_APPS.join(',')}] [-- --r2-concurrency=${R2_CONCURRENCY}] [-- --keep]`;
 

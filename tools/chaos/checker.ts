@@ -134,6 +134,8 @@ export type ViolationKind =
   | 'writes'
   /** R7: a bad bus value not set aside and counted, a cache left out of sync, or the bad value never repaired. */
   | 'bus'
+  /** R9: a leader paused past its lease wrote after it resumed (a zombie: a successor already led). */
+  | 'zombie'
   /** The check's fault was not produced (R4: no create the watcher missed), so nothing was tested: rerun. */
   | 'no-fault';
 

@@ -29,6 +29,7 @@ import { checkLeastPrivilege } from './r5.js';
 import { AUDIT_LOG, checkRestartMidRollout } from './r6.js';
 import { checkBadBusValue } from './r7.js';
 import { checkControlPlaneFaults } from './r8.js';
+import { checkPausedLeader } from './r9.js';
 import { passed, renderResults, type CheckResult } from './report.js';
 import { buildBundles, startWorld, type World } from './world.js';
 import { WORKLOADS } from './workloads/index.js';
@@ -159,6 +160,8 @@ try {
             ? await checkBadBusValue(w, obs, { pods: args.r6Pods, natsUrl, watcherUser: natsAuth.watcher })
             : id === 'R8'
               ? await checkControlPlaneFaults(w, obs, { pods: args.r6Pods })
+              : id === 'R9'
+                ? await checkPausedLeader(w, obs, { pods: args.r6Pods })
             : id === 'R3'
               ? await checkBlastRadius(w, { pods: args.r3Pods })
               : id === 'R2'

@@ -3,7 +3,7 @@
 import { fmt, summarize } from '../bench/common.js';
 import type { Violation } from './checker.js';
 
-export type CheckId = 'R0' | 'R1' | 'R2' | 'R3' | 'R4' | 'R5' | 'R6' | 'R7' | 'R8';
+export type CheckId = 'R0' | 'R1' | 'R2' | 'R3' | 'R4' | 'R5' | 'R6' | 'R7' | 'R8' | 'R9';
 
 export interface CheckResult {
   id: CheckId;

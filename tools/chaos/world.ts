@@ -59,6 +59,11 @@ export interface World {
   watcherProxy: ApiProxy | undefined;
   /** A program not started yet (`start()` it), with the world's environment; `webhook`: admission webhooks on port 0. */
   program(name: string, o?: { webhook?: boolean; env?: NodeJS.ProcessEnv }): SupervisedProgram;
+  /**
+   * A second replica of a controller program (not started): the same program, identity and bus user, its own
+   * `POD_NAME` (`chaos-<app>-2`, so its leader-election identity and user agent differ), a standby until it leads.
+   */
+  replica(app: string): SupervisedProgram;
   /** The image pull agent of a node (not started), with the node's own bus user (docs/adr/0032) and CRI socket. */
   agent(node: string, criSocket: string): SupervisedProgram;
   now: () => number;
@@ -193,6 +198,7 @@ export async function startWorld(o: {
     apiProxy,
     watcherProxy,
     program: (name, p) => program(name, '/readyz', p?.webhook ?? false, name, p?.env),
+    replica: (app) => program(`${app}-2`, '/healthz', false, app, busUser(app)),
     agent(node, criSocket) {
       const u = auth?.nodeAgents?.[node];
       if (!u) throw new Error(`no bus user for the node agent of ${node} (LocalCluster natsNodeAgents)`);

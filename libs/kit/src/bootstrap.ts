@@ -7,6 +7,7 @@ import { Registry, collectDefaultMetrics } from 'prom-client';
 import { connectBus, type Bus } from '@regatta/bus';
 import { KubeClient } from '@regatta/kube';
 import {
+  LeaseNotHeldError,
   Manager,
   ProbeServer,
   kubeLeaseStore,
@@ -46,11 +47,21 @@ export async function runProgram(
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const onResponse = restClientMetrics(registry);
-  const client = KubeClient.fromDefault({ fieldManager: program, userAgent: program, onResponse });
+  // the replica in the user agent, so an audit log tells two replicas' writes apart (chaos R9, a paused leader); its
+  // writes fenced by the lease: none once this replica has led and its lease is stale or lost (Manager.mayWrite)
+  const fence: { manager?: Manager } = {};
+  const client = KubeClient.fromDefault({
+    fieldManager: program,
+    userAgent: `${program}/${config.identity}`,
+    onResponse,
+    writeGate: () => {
+      if (fence.manager && !fence.manager.mayWrite()) throw new LeaseNotHeldError(`${config.leaseNamespace}/${program}`);
+    },
+  });
   // the Lease is renewed over its own connection: a burst of writes must never delay a renewal past its deadline
   const leaseClient = KubeClient.fromDefault({
     fieldManager: program,
-    userAgent: `${program}/leader-election`,
+    userAgent: `${program}/${config.identity}/leader-election`,
     onResponse,
   });
   const bus = await connectBus({ name: `${program}/${config.identity}` });
@@ -73,6 +84,7 @@ export async function runProgram(
       retryPeriodMs: 1_500,
     },
   });
+  fence.manager = manager;
   const stops: (() => Promise<void>)[] = [];
   try {
     await setup({

@@ -78,6 +78,11 @@ export interface KubeClientOptions {
   rateLimit?: RateLimit;
   /** A request the server throttled (429, 503 with Retry-After) is sent again up to this many times; default 10. */
   maxThrottleRetries?: number;
+  /**
+   * Called right before each write (any method but GET) goes out; what it throws fails the write unsent (a leader's
+   * fence: libs/runtime LeaderElector.mayWrite).
+   */
+  writeGate?: () => void;
 }
 
 /** One API request as the client's metrics count it. */

@@ -90,6 +90,7 @@ export class KubeClient {
   private dispatcherChosen = false;
   private readonly bucket: TokenBucket | undefined;
   private readonly maxThrottleRetries: number;
+  private readonly writeGate: (() => void) | undefined;
 
   constructor(
     readonly kubeConfig: KubeConfig,
@@ -109,6 +110,7 @@ export class KubeClient {
     this.onResponse = options.onResponse;
     this.bucket = options.rateLimit ? new TokenBucket(options.rateLimit) : undefined;
     this.maxThrottleRetries = options.maxThrottleRetries ?? MAX_THROTTLE_RETRIES;
+    this.writeGate = options.writeGate;
   }
 
   /** A client for a kubeconfig file, optionally with another context than its current one. */
@@ -432,22 +434,18 @@ export class KubeClient {
   }
 
   private async sendOnce(method: HttpMethod, path: string, req: RawRequest): Promise<unknown> {
+    let ctx: RequestContext;
+    try {
+      ctx = await this.requestContext(method, path, req);
+    } catch (e) {
+      if (e instanceof KubeApiError || e instanceof KubeUsageError) throw e;
+      throw toKubeApiError(e);
+    }
+    // the write fence right before the request leaves, with no await in between; what it throws goes to the caller
+    if (String(method) !== 'GET') this.writeGate?.();
     const started = performance.now();
     let code: number | undefined;
     try {
-      const params = new URLSearchParams();
-      for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) params.set(k, String(v));
-      const qs = params.toString();
-      const ctx = new RequestContext(`${this.server}${path}${qs ? `?${qs}` : ''}`, method);
-      ctx.setHeaderParam('Accept', 'application/json');
-      ctx.setHeaderParam('User-Agent', this.userAgent);
-      if (req.body !== undefined) {
-        ctx.setHeaderParam('Content-Type', req.contentType ?? 'application/json');
-        ctx.setBody(typeof req.body === 'string' ? req.body : goEscapedJson(req.body));
-      }
-      ctx.setSignal(AbortSignal.timeout(req.timeoutMs ?? this.timeoutMs));
-      await this.kubeConfig.applySecurityAuthentication(ctx);
-      this.shareDispatcher(ctx);
       const res = await this.http.send(ctx).toPromise();
       code = res.httpStatusCode;
       const text = await res.body.text();
@@ -463,5 +461,23 @@ export class KubeClient {
     } finally {
       this.onResponse?.({ method, code, seconds: (performance.now() - started) / 1000 });
     }
+  }
+
+  /** The request with its headers, body, timeout and credentials, on the client's shared connection. */
+  private async requestContext(method: HttpMethod, path: string, req: RawRequest): Promise<RequestContext> {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) params.set(k, String(v));
+    const qs = params.toString();
+    const ctx = new RequestContext(`${this.server}${path}${qs ? `?${qs}` : ''}`, method);
+    ctx.setHeaderParam('Accept', 'application/json');
+    ctx.setHeaderParam('User-Agent', this.userAgent);
+    if (req.body !== undefined) {
+      ctx.setHeaderParam('Content-Type', req.contentType ?? 'application/json');
+      ctx.setBody(typeof req.body === 'string' ? req.body : goEscapedJson(req.body));
+    }
+    ctx.setSignal(AbortSignal.timeout(req.timeoutMs ?? this.timeoutMs));
+    await this.kubeConfig.applySecurityAuthentication(ctx);
+    this.shareDispatcher(ctx);
+    return ctx;
   }
 }

@@ -50,6 +50,20 @@ export class LeaderElectionLostError extends RuntimeError {
   }
 }
 
+/**
+ * A write refused inside the program: it has led, and its lease is stale (a pause past the renew deadline, not yet
+ * renewed) or lost. Retried by the work queue; the program stops if the lease turns out lost.
+ */
+export class LeaseNotHeldError extends RuntimeError {
+  constructor(readonly lease: string) {
+    super(
+      'REGATTA_LEASE_NOT_HELD',
+      `write refused: the leader lease ${lease} is not fresh (renewed more than the renew deadline ago, or lost); ` +
+        'the program renews it or stops',
+    );
+  }
+}
+
 /** A runnable's `start` rejected (or resolved) while the manager was running. */
 export class RunnableFailedError extends RuntimeError {
   constructor(

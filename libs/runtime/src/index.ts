@@ -6,6 +6,7 @@ export {
   CacheSyncTimeoutError,
   GracefulShutdownTimeoutError,
   LeaderElectionLostError,
+  LeaseNotHeldError,
   RunnableFailedError,
   TlsConfigError,
 } from './errors.js';

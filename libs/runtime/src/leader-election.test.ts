@@ -183,6 +183,30 @@ describe('LeaderElector', () => {
     await store.update({ ...current, metadata: { ...current.metadata, labels: { touched: 'yes' } } });
     pausedMs = 1000;
     expect(await a.done).toBe('lost');
+    expect(a.elector.mayWrite()).toBe(false);
+  });
+
+  it('fences writes: a standby may write, a leader while its lease is fresh, a resumed one only once it renewed', async () => {
+    const store = new MemoryLeaseStore();
+    let pausedMs = 0;
+    const a = candidate(store, 'a', { clock: () => Date.now() + pausedMs });
+    await waitFor(() => a.elector.isLeader());
+    const b = candidate(store, 'b');
+    await waitFor(() => b.elector.getLeader() === 'a');
+    expect([a.elector.mayWrite(), b.elector.mayWrite()]).toEqual([true, true]);
+    // as at the instant a SIGSTOPped leader resumes: its last renewal a second ago, past the renew deadline (200 ms)
+    pausedMs = 1000;
+    expect(a.elector.isLeader()).toBe(true);
+    expect(a.elector.mayWrite()).toBe(false);
+    // nobody wrote the lease meanwhile (b observed it only): the renew loop renews it, and writes may go again
+    await waitFor(() => a.elector.mayWrite());
+    expect(a.elector.isLeader()).toBe(true);
+    b.stop.abort();
+    await b.done;
+    a.stop.abort();
+    expect(await a.done).toBe('stopped');
+    // stopped (its lease released): it led, so it writes no more
+    expect(a.elector.mayWrite()).toBe(false);
   });
 
   it('keeps leading when its renewal was answered while the event loop was held past the renew deadline', async () => {

@@ -115,6 +115,8 @@ export class LeaderElector {
   #reportedLeader: string | undefined;
   #leading = false;
   #started = false;
+  /** When the last successful acquire or renewal was sent (this elector's clock); undefined before it first led. */
+  #renewedAt: number | undefined;
 
   constructor(options: LeaderElectionOptions) {
     this.#timings = {
@@ -143,6 +145,18 @@ export class LeaderElector {
 
   isLeader(): boolean {
     return this.#leading;
+  }
+
+  /**
+   * Whether this process may write now (a fence against acting as a "zombie" leader): always when it has never led
+   * (a standby's own writes are not the leader's), and, once it has led, only while it still leads and its last
+   * renewal was sent less than the renew deadline ago — a lease the others may think expired is never acted on. After a
+   * pause (SIGSTOP, a blocked event loop) this is false until the renew loop has renewed the lease as last written,
+   * and stays false once leadership is lost. A renewal is sent every retry period, so a live leader never sees false.
+   */
+  mayWrite(): boolean {
+    if (this.#renewedAt === undefined) return true;
+    return this.#leading && this.#clock() - this.#renewedAt < this.#timings.renewDeadlineMs;
   }
 
   /** The holder last observed, if any. */
@@ -179,7 +193,11 @@ export class LeaderElector {
   async #acquire(signal: AbortSignal): Promise<boolean> {
     for (;;) {
       if (signal.aborted) return false;
-      if ((await this.#tryAcquireOrRenew()) === 'ok') return true;
+      const sent = this.#clock();
+      if ((await this.#tryAcquireOrRenew()) === 'ok') {
+        this.#renewedAt = sent;
+        return true;
+      }
       const wait = this.#timings.retryPeriodMs * (1 + this.#random() * JITTER_FACTOR);
       if (!(await sleep(wait, signal))) return false;
     }
@@ -232,6 +250,7 @@ export class LeaderElector {
         round.attempts++;
         round.lastAttemptMs = this.#clock() - sent;
         if (outcome === 'ok') {
+          this.#renewedAt = sent;
           // half the renew deadline gone: not lost, but worth a line that says why (the loop, or the answer)
           if (this.#clock() - lastRenew > renewDeadlineMs / 2)
             this.#log.warn(timing(), 'leader lease renewed late');
@@ -265,9 +284,11 @@ export class LeaderElector {
    */
   async #renewAfterPause(deadline: number, timing: () => object): Promise<boolean> {
     const late = this.#clock() - deadline;
+    const sent = this.#clock();
     const held = this.#held;
     const renewed =
       held !== undefined && (await withDeadline(this.#renewHeld(held), this.#timings.renewDeadlineMs, false));
+    if (renewed) this.#renewedAt = sent;
     if (renewed)
       this.#log.warn(
         { lateMs: late, ...timing() },

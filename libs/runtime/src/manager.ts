@@ -146,6 +146,14 @@ export class Manager {
     return this.#options.leaderElection ? (this.#elector?.isLeader() ?? false) : this.#started;
   }
 
+  /**
+   * Whether the program may write to the API server now: false once it has led and its lease is stale or lost
+   * (LeaderElector.mayWrite), so a paused leader that resumes writes nothing before it learns where it stands.
+   */
+  mayWrite(): boolean {
+    return this.#elector?.mayWrite() ?? true;
+  }
+
   /** Runs everything until `signal` aborts (or a signal/failure stops it); see the class comment. */
   async start(signal?: AbortSignal): Promise<void> {
     if (this.#started) throw new AlreadyStartedError('manager');
