@@ -58,7 +58,10 @@ describe('where native sidecars are found', () => {
 
   it('the pod: a native init container and its status; a plain init container of that name is not one', () => {
     const p = asNativePod(pod());
-    expect(podContainer(p, 'cold-sidecar')).toMatchObject({ image: 'cold-image:v1', restartPolicy: 'Always' });
+    expect(podContainer(p, 'cold-sidecar')).toMatchObject({
+      image: 'cold-image:v1',
+      restartPolicy: 'Always',
+    });
     expect(sidecarStatus(p, 'cold-sidecar')).toMatchObject({ imageID: 'cold-image:v1-id' });
     expect(podContainer(p, 'setup')).toBeUndefined();
     expect(sidecarStatus(p, 'setup')).toBeUndefined();
@@ -92,7 +95,10 @@ describe('cold in-place upgrade of a native sidecar', () => {
     const after = upgradePodSidecars(set, before, T0).pod;
     expect(isPodStateConsistent(set, after)).toBe(false);
     const restarted = kubelet(after);
-    expect(sidecarStatus(restarted, 'cold-sidecar')).toMatchObject({ image: 'cold-image:v2', restartCount: 1 });
+    expect(sidecarStatus(restarted, 'cold-sidecar')).toMatchObject({
+      image: 'cold-image:v2',
+      restartCount: 1,
+    });
     expect(restarted.status?.containerStatuses?.[0]).toMatchObject({ name: 'app', restartCount: 0 });
     expect(isPodStateConsistent(set, restarted)).toBe(true);
     expect(isSidecarPodReady(set, restarted)).toBe(true);
@@ -100,7 +106,10 @@ describe('cold in-place upgrade of a native sidecar', () => {
 
   it('a ready native sidecar mid-upgrade is waited for; an image-only change is upgradable, another is not', () => {
     const mid = upgradePodSidecars(set, before, T0).pod;
-    const stale = { ...mid, metadata: { ...mid.metadata, annotations: { ...mid.metadata?.annotations } } } as Pod;
+    const stale = {
+      ...mid,
+      metadata: { ...mid.metadata, annotations: { ...mid.metadata?.annotations } },
+    } as Pod;
     stale.metadata!.annotations![SIDECARSET_HASH_KEY] = before.metadata!.annotations![SIDECARSET_HASH_KEY]!;
     expect(sidecarSetUpgradable(set, stale)).toEqual({ canUpgrade: true, consistent: false });
     expect(sidecarSetUpgradable(set, before)).toEqual({ canUpgrade: true, consistent: true });
@@ -111,9 +120,17 @@ describe('cold in-place upgrade of a native sidecar', () => {
 });
 
 describe('the same rollout rules as for containers', () => {
-  const rows: { name: string; strategy: NonNullable<SidecarSetView['spec']>['updateStrategy']; pods: Pod[] }[] = [
+  const rows: {
+    name: string;
+    strategy: NonNullable<SidecarSetView['spec']>['updateStrategy'];
+    pods: Pod[];
+  }[] = [
     { name: 'maxUnavailable 1', strategy: { maxUnavailable: 1 }, pods: pods(6, 0, 0) },
-    { name: 'maxUnavailable 50%, 2 updated of which 1 not ready', strategy: { maxUnavailable: '50%' }, pods: pods(6, 2, 1) },
+    {
+      name: 'maxUnavailable 50%, 2 updated of which 1 not ready',
+      strategy: { maxUnavailable: '50%' },
+      pods: pods(6, 2, 1),
+    },
     { name: 'partition 4 of 6', strategy: { maxUnavailable: 6, partition: 4 }, pods: pods(6, 0, 0) },
     { name: 'partition 50%', strategy: { maxUnavailable: 6, partition: '50%' }, pods: pods(6, 1, 0) },
     {
@@ -125,7 +142,9 @@ describe('the same rollout rules as for containers', () => {
       name: 'priority by label weight',
       strategy: {
         maxUnavailable: 2,
-        priorityStrategy: { weightPriority: [{ weight: 10, matchSelector: { matchLabels: { tier: 'low' } } }] },
+        priorityStrategy: {
+          weightPriority: [{ weight: 10, matchSelector: { matchLabels: { tier: 'low' } } }],
+        },
       },
       pods: pods(6, 0, 0, (i) => ({ labels: i >= 3 ? { tier: 'low' } : {} })),
     },
@@ -178,7 +197,11 @@ describe('the reconciler on native sidecars', () => {
   const ctx: ReconcileContext = { reconcileID: 'r', log: silentLogger, signal: new AbortController().signal };
   it('one pod per round under maxUnavailable 1, each restarted in place; the status counts them', async () => {
     const c = new MemoryCluster();
-    c.add(asNativeSet(sidecarSet()), asNativePod(pod({ name: 'pod-0' })), asNativePod(pod({ name: 'pod-1', createdAt: 1 })));
+    c.add(
+      asNativeSet(sidecarSet()),
+      asNativePod(pod({ name: 'pod-0' })),
+      asNativePod(pod({ name: 'pod-1', createdAt: 1 })),
+    );
     const recorder = { normal: async () => {}, warning: async () => {} } as unknown as EventRecorder;
     const round = () =>
       new SidecarSetUpgradeReconciler({
@@ -191,8 +214,7 @@ describe('the reconciler on native sidecars', () => {
         recorder,
         now: () => T0,
       }).reconcile({ name: 'test-sidecarset' }, ctx);
-    const podsNow = () =>
-      c.all<Pod>('Pod').sort((a, b) => (a.metadata!.name! < b.metadata!.name! ? -1 : 1));
+    const podsNow = () => c.all<Pod>('Pod').sort((a, b) => (a.metadata!.name! < b.metadata!.name! ? -1 : 1));
     await round();
     // newest first (upstream ActivePods order)
     expect(podsNow().map(initImages)).toEqual([

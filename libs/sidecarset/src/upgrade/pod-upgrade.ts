@@ -57,8 +57,7 @@ export function hotUpgradeTarget(
   const empty = sidecar.upgradeStrategy?.hotUpgradeEmptyImage;
   if (containerOf(pod, n1)?.image === empty) return { target: n1, other: n2 };
   if (containerOf(pod, n2)?.image === empty) return { target: n2, other: n1 };
-  const ready = (n: string) =>
-    !!sidecarStatus(pod, n)?.ready && isPodStateConsistent(set, pod, new Set([n]));
+  const ready = (n: string) => !!sidecarStatus(pod, n)?.ready && isPodStateConsistent(set, pod, new Set([n]));
   const r1 = ready(n1);
   const r2 = ready(n2);
   if (r1 && !r2) return { target: n2, other: n1 };

@@ -145,7 +145,10 @@ describe('the upgrade over projected pods (docs/adr/0060-pod-projection.md)', ()
       ...native,
       spec: {
         ...native.spec,
-        initContainers: native.spec!.initContainers!.map((c) => ({ ...c, ports: [{ containerPort: 15001 }] })),
+        initContainers: native.spec!.initContainers!.map((c) => ({
+          ...c,
+          ports: [{ containerPort: 15001 }],
+        })),
       },
     } as Pod;
     const w = world(asNativeSet(sidecarSet()), full);
@@ -153,7 +156,9 @@ describe('the upgrade over projected pods (docs/adr/0060-pod-projection.md)', ()
     const [ops] = podPatches(writes);
     const paths = ops!.slice(1).map((o) => o.path);
     expect(paths).toContain('/spec/initContainers/1/image');
-    expect(paths.every((p) => /^\/(metadata\/annotations|spec\/initContainers\/1\/image)/.test(p))).toBe(true);
+    expect(paths.every((p) => /^\/(metadata\/annotations|spec\/initContainers\/1\/image)/.test(p))).toBe(
+      true,
+    );
     const after = w.stored('pod-0');
     expect(after.spec?.initContainers?.map((c) => [c.image, c['ports']])).toEqual([
       ['busybox:1', [{ containerPort: 15001 }]],

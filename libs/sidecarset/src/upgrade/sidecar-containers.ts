@@ -54,7 +54,9 @@ export function sidecarStatus(pod: Pod, name: string): ContainerStatus | undefin
 export function podRunningContainers(pod: Pod): PodContainer[] {
   const inits = pod.spec?.initContainers;
   const containers = pod.spec?.containers ?? [];
-  return inits?.some(isNativeSidecarView) ? [...containers, ...inits.filter(isNativeSidecarView)] : containers;
+  return inits?.some(isNativeSidecarView)
+    ? [...containers, ...inits.filter(isNativeSidecarView)]
+    : containers;
 }
 
 /** Statuses of {@link podRunningContainers}. */

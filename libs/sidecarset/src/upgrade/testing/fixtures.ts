@@ -192,7 +192,13 @@ export function asNativePod(p: Pod, names?: readonly string[]): Pod {
   const containers = p.spec?.containers ?? [];
   const statuses = p.status?.containerStatuses ?? [];
   const setup = { name: 'setup', image: 'busybox:1' };
-  const setupStatus = { name: 'setup', image: 'busybox:1', imageID: 'busybox-1-id', ready: false, restartCount: 0 };
+  const setupStatus = {
+    name: 'setup',
+    image: 'busybox:1',
+    imageID: 'busybox-1-id',
+    ready: false,
+    restartCount: 0,
+  };
   return {
     ...p,
     spec: {
