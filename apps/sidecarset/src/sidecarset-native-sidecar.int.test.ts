@@ -4,6 +4,7 @@
 // pod keeps its UID, the app container its ID, the native sidecar restarts once on the new image
 // (docs/adr/0090-native-sidecar-in-place-upgrade.md), and the status counts the pods updated and ready.
 import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '@regatta/kube';
 import { containerStatus, isReady } from '@regatta/testing';
 import { SCS, useSidecarSetScenarios, type Pod } from './testing/scenario-harness.js';
 
@@ -106,6 +107,6 @@ describe('SidecarSet native sidecars (simulated nodes)', () => {
   }, 240_000);
 });
 
-interface KubeSidecarSet {
+interface KubeSidecarSet extends KubeObject {
   status?: { matchedPods?: number; updatedPods?: number; readyPods?: number; updatedReadyPods?: number };
 }

@@ -13,6 +13,7 @@
 import { request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '@regatta/kube';
 import { answerOf, containerStatus, useRealNode } from '@regatta/testing';
 import { SCS, useSidecarSetScenarios, type Pod } from './testing/scenario-harness.js';
 
@@ -270,6 +271,6 @@ describe.skipIf(real.skipReason !== undefined)(
   },
 );
 
-interface Scs {
+interface Scs extends KubeObject {
   status?: { matchedPods?: number; updatedPods?: number; readyPods?: number; updatedReadyPods?: number };
 }

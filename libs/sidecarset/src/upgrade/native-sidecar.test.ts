@@ -27,6 +27,7 @@ import {
   hotSidecarSet,
   pod,
   pods,
+  type PodOptions,
   restartChangedContainers,
   sidecarSet,
 } from './testing/fixtures.js';
@@ -136,7 +137,7 @@ describe('the same rollout rules as for containers', () => {
     {
       name: 'update selector canary',
       strategy: { maxUnavailable: 6, selector: { matchLabels: { canary: 'true' } } },
-      pods: pods(6, 0, 0, (i) => ({ labels: i % 2 ? { canary: 'true' } : {} })),
+      pods: pods(6, 0, 0, (i): PodOptions => ({ labels: i % 2 ? { canary: 'true' } : {} })),
     },
     {
       name: 'priority by label weight',
@@ -146,7 +147,7 @@ describe('the same rollout rules as for containers', () => {
           weightPriority: [{ weight: 10, matchSelector: { matchLabels: { tier: 'low' } } }],
         },
       },
-      pods: pods(6, 0, 0, (i) => ({ labels: i >= 3 ? { tier: 'low' } : {} })),
+      pods: pods(6, 0, 0, (i): PodOptions => ({ labels: i >= 3 ? { tier: 'low' } : {} })),
     },
   ];
   it.each(rows)('$name: the same pods chosen, the same status', (r) => {
@@ -202,7 +203,10 @@ describe('the reconciler on native sidecars', () => {
       asNativePod(pod({ name: 'pod-0' })),
       asNativePod(pod({ name: 'pod-1', createdAt: 1 })),
     );
-    const recorder = { normal: async () => {}, warning: async () => {} } as unknown as EventRecorder;
+    const recorder = {
+      normal: () => Promise.resolve(),
+      warning: () => Promise.resolve(),
+    } as unknown as EventRecorder;
     const round = () =>
       new SidecarSetUpgradeReconciler({
         client: c.writer,
