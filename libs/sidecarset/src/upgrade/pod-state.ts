@@ -108,9 +108,13 @@ export function sidecarContainersInPod(set: SidecarSetView): ReadonlySet<string>
 
 const containerOf = podContainer;
 
-/** `IsPodConsistentWithSidecarSet`: the pod holds every sidecar container (hot ones as both twins). */
+/**
+ * `IsPodConsistentWithSidecarSet`: the pod holds every sidecar container (hot ones as both twins). As upstream, only
+ * the SidecarSet's `containers` are required (a pod created before a native sidecar was added still counts; its
+ * native sidecar is then not upgraded, as it is not there).
+ */
 export function podHasAllSidecars(set: SidecarSetView, pod: Pod): boolean {
-  for (const c of sidecarsOf(set)) {
+  for (const c of set.spec?.containers ?? []) {
     if (!isHotUpgrade(c)) {
       if (containerOf(pod, c.name) === undefined) return false;
       continue;
