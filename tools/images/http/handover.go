@@ -8,16 +8,40 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"net"
 	"net/http"
 	"os"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
 
 const servingMark = "/tmp/serving"
+
+var (
+	// set once the listener went to the next instance
+	handedOver atomic.Bool
+	// connections open (accepted, not yet closed)
+	open atomic.Int64
+)
+
+func track(_ net.Conn, st http.ConnState) {
+	switch st {
+	case http.StateNew:
+		open.Add(1)
+	case http.StateClosed, http.StateHijacked:
+		open.Add(-1)
+	}
+}
+
+// waitDrained holds a stop (SIGTERM) of an instance that handed its listener over until it has answered what it
+// accepted before (bounded): its connections are not cut by the kubelet resetting it to the empty image.
+func waitDrained() {
+	for end := time.Now().Add(3 * time.Second); handedOver.Load() && open.Load() > 0 && time.Now().Before(end); {
+		time.Sleep(10 * time.Millisecond)
+	}
+}
 
 // takeOver returns the listener of the instance serving at path, or nil when none answers there.
 func takeOver(path string) net.Listener {
@@ -57,7 +81,7 @@ func takeOver(path string) net.Listener {
 }
 
 // giveAway serves the listener's descriptor at path to the next instance, once; then this one stops accepting.
-func giveAway(path string, ln net.Listener, srv *http.Server) {
+func giveAway(path string, ln net.Listener) {
 	os.Remove(path)
 	ul, err := net.Listen("unix", path)
 	if err != nil {
@@ -83,14 +107,17 @@ func giveAway(path string, ln net.Listener, srv *http.Server) {
 		fmt.Fprintln(os.Stderr, "handover:", err)
 		return
 	}
-	// the socket stays open in the next instance: closing this copy refuses nothing
+	// the socket stays open in the next instance: closing this copy refuses nothing. Not srv.Shutdown: it drops a
+	// connection accepted whose request is read after the shutdown began (net/http conn.serve), which the client sees
+	// as a hang-up; closing the listener only ends the accept loop, and what was accepted is answered.
+	handedOver.Store(true)
 	fmt.Println("gave the listener to the next instance; no longer accepting")
-	srv.Shutdown(context.Background())
+	ln.Close()
 }
 
 // serve runs the server on the port, or on the listener taken over at handover (then gives it on in turn).
 func serve(port, handover string) error {
-	srv := &http.Server{Addr: ":" + port}
+	srv := &http.Server{Addr: ":" + port, ConnState: track}
 	var ln net.Listener
 	if handover != "" {
 		ln = takeOver(handover)
@@ -107,8 +134,8 @@ func serve(port, handover string) error {
 	if handover == "" {
 		return srv.Serve(ln)
 	}
-	go giveAway(handover, ln, srv)
-	if err := srv.Serve(ln); err != http.ErrServerClosed {
+	go giveAway(handover, ln)
+	if err := srv.Serve(ln); !handedOver.Load() {
 		return err
 	}
 	// handed over: idle until the kubelet stops this instance (SIGTERM exits)

@@ -92,6 +92,7 @@ func main() {
 		stop := make(chan os.Signal, 1)
 		signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT)
 		<-stop
+		waitDrained()
 		os.Exit(0)
 	}()
 	trace(traceFile, id, "start", host)
