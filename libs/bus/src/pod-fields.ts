@@ -81,7 +81,8 @@ export const ADS_POD_FIELDS = unionFieldSets(CLONESET_POD_FIELDS, {
 /**
  * The SidecarSet program (apps/sidecarset): libs/sidecarset's upgrade (matching: labels, namespace, the injected-list
  * and hash annotations, phase, deletion; consistency and readiness: each container's name and image against its
- * status's name, image, imageID and ready, the Ready condition; the update order of libs/rollout: node, phase, the
+ * status's name, image, imageID and ready, the same of the init containers for native sidecars (`restartPolicy`),
+ * the Ready condition; the update order of libs/rollout: node, phase, the
  * Ready condition's time, restarts, creation time, labels; the `SidecarSetUpgradable` condition, written back by
  * type) and its launch-priority barrier reconciler (each container's env: the barrier's ConfigMap key). The pod
  * webhook reads the pod of the admission request, never the cache.
@@ -93,6 +94,8 @@ export const SIDECARSET_POD_FIELDS = {
   spec: {
     nodeName: 'shared',
     containers: { name: 'shared', image: 'shared', env: 'deduped' },
+    // native sidecars (docs/sidecarset.md "Native sidecars"): upgraded in place like the containers
+    initContainers: { name: 'shared', image: 'shared', restartPolicy: 'shared' },
   },
   status: {
     phase: 'shared',
@@ -104,6 +107,7 @@ export const SIDECARSET_POD_FIELDS = {
       image: 'shared',
       imageID: 'shared',
     },
+    initContainerStatuses: { name: 'shared', ready: true, image: 'shared', imageID: 'shared' },
   },
 } as const satisfies FieldSetOf<Pod>;
 

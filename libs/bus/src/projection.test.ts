@@ -294,6 +294,35 @@ describe('SIDECARSET_POD_FIELDS', () => {
     expect(keptRead(SIDECARSET_POD_FIELDS, path, value)).toEqual(value);
   });
 
+  it('keeps the init containers and their statuses (native sidecars are upgraded in place)', () => {
+    const init = {
+      name: 'proxy',
+      image: 'envoy:1',
+      restartPolicy: 'Always',
+      env: [{ name: 'A', value: 'b' }],
+    };
+    const status = {
+      name: 'proxy',
+      image: 'envoy:1',
+      imageID: 'sha',
+      ready: true,
+      containerID: 'c',
+      started: true,
+    };
+    const pod = {
+      ...fullPod(),
+      spec: { initContainers: [init] },
+      status: { initContainerStatuses: [status] },
+    };
+    const out = projection(SIDECARSET_POD_FIELDS)(pod) as Obj;
+    expect(plain(out['spec'])).toEqual({
+      initContainers: [{ name: 'proxy', image: 'envoy:1', restartPolicy: 'Always' }],
+    });
+    expect(plain(out['status'])).toEqual({
+      initContainerStatuses: [{ name: 'proxy', image: 'envoy:1', imageID: 'sha', ready: true }],
+    });
+  });
+
   it("shares the CloneSet program's metadata rules", () => {
     expect(SIDECARSET_POD_FIELDS['metadata']).toEqual(CLONESET_POD_FIELDS['metadata']);
   });

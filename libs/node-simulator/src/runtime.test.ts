@@ -111,6 +111,31 @@ describe('pod start', () => {
     expect(cond(st, 'Ready')?.status).toBe('True');
   });
 
+  it('restarts a native sidecar whose image changed, in place: new ID, restartCount + 1; the app container kept', () => {
+    // kubelet `computeInitContainerActions`: a running restartable init container whose definition changed is
+    // killed ("Init container <name> definition changed") and started again; the main containers are left alone
+    const s = new PodSim(
+      pod({
+        initContainers: [{ name: 'proxy', image: 'nginx:1.25', restartPolicy: 'Always' }],
+        containers: [{ name: 'app', image: 'nginx:1.25' }],
+      }),
+    );
+    s.images.add('docker.io/library/nginx:1.26');
+    for (let t = 0; t < 5000; t += 500) s.at(t);
+    const before = s.at(5000);
+    expect(cs(before, 'app')?.containerID).toBeTruthy();
+    if (s.rt) s.rt.reportedAt = T0 + 5000;
+    s.setImage('proxy', 'nginx:1.26');
+    s.at(6000);
+    expect(s.events('Killing')).toEqual(['Killing: Init container proxy definition changed']);
+    for (let t = 6500; t < 8000; t += 500) s.at(t);
+    const after = s.at(8000);
+    expect(ics(after, 'proxy')).toMatchObject({ image: 'nginx:1.26', restartCount: 1, ready: true });
+    expect(ics(after, 'proxy')?.containerID).not.toBe(ics(before, 'proxy')?.containerID);
+    expect(cs(after, 'app')).toMatchObject({ restartCount: 0, containerID: cs(before, 'app')?.containerID });
+    expect(cond(after, 'Ready')?.status).toBe('True');
+  });
+
   it('survives pods without containers or spec', () => {
     const s = new PodSim({ metadata: { name: 'x' } });
     expect(() => s.at(0)).not.toThrow();

@@ -354,7 +354,15 @@ export function advance(
       if (c.containerID === '') c.image = want;
       if (s.kind === 'running') {
         if (specChanged)
-          event(c, 'Normal', 'Killing', `Container ${c.name} definition changed, will be restarted`);
+          // a native sidecar: kubelet `computeInitContainerActions` words it so (no "will be restarted")
+          event(
+            c,
+            'Normal',
+            'Killing',
+            c.sidecar
+              ? `Init container ${c.name} definition changed`
+              : `Container ${c.name} definition changed, will be restarted`,
+          );
         else {
           // a stop through CRI (StopContainer) is the caller's to report: the kubelet only sees the exit
           const message =

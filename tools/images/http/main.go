@@ -6,7 +6,8 @@
 // For the real-node scenarios (docs/real-nodes.md "Proof"): with TRACE_FILE set (a file on a volume), it appends one
 // line when it starts and one per request to /hook/<name> (a lifecycle hook's httpGet), each
 // "<ID or IMAGE> <start|hook/<name>> <host name> <unix ms>", so a test reads the start order of a pod's containers, the
-// pods that used a volume, and the hooks the kubelet ran. GET /trace answers with that file.
+// pods that used a volume, and the hooks the kubelet ran. GET /trace answers with that file. With HANDOVER_SOCKET set,
+// two instances in one pod hand the listening socket over (hot upgrade, ./handover.go).
 package main
 
 import (
@@ -91,12 +92,14 @@ func main() {
 		stop := make(chan os.Signal, 1)
 		signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT)
 		<-stop
+		waitDrained()
 		os.Exit(0)
 	}()
 	trace(traceFile, id, "start", host)
 	// a line for `kubectl logs` (and `logs --previous` after an in-place restart)
 	fmt.Printf("serving %s on :%s\n", image, port)
-	if err := http.ListenAndServe(":"+port, nil); err != nil {
+	// HANDOVER_SOCKET: take the listener over from the instance serving there (hot upgrade, ./handover.go)
+	if err := serve(port, os.Getenv("HANDOVER_SOCKET")); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

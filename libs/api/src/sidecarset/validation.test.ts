@@ -17,6 +17,18 @@ function errorsOf(mutate: Mutate, ctx = {}): string[] {
 describe('validateSidecarSet (pkg/webhook/sidecarset/validating)', () => {
   const unchanged: Mutate = () => undefined;
   it('accepts the valid object', () => expect(errorsOf(unchanged)).toEqual([]));
+  // upstream refuses it ("The initContainer in-place upgrade is not currently supported."): docs/adr/0090
+  it('accepts a native sidecar init container with RollingUpdate (upgraded in place)', () =>
+    expect(errorsOf((s) => (spec(s).initContainers![0]!.restartPolicy = 'Always'))).toEqual([]));
+  it('accepts a native sidecar with HotUpgrade', () =>
+    expect(
+      errorsOf((s) =>
+        Object.assign(spec(s).initContainers![0]!, {
+          restartPolicy: 'Always',
+          upgradeStrategy: { upgradeType: 'HotUpgrade', hotUpgradeEmptyImage: 'busybox:1.35' },
+        }),
+      ),
+    ).toEqual([]));
 
   const rows: [string, Mutate, string][] = [
     ['name with a dot', (s) => (s.metadata!.name = 'a.b'), "metadata.name: Invalid value: \"a.b\": sidecarset name must consist of alphanumeric characters or '-'"],
@@ -33,7 +45,6 @@ describe('validateSidecarSet (pkg/webhook/sidecarset/validating)', () => {
     ['unknown strategy type', (s) => (spec(s).updateStrategy!.type = 'OnDelete'), 'spec.updateStrategy.type: Unsupported value: "OnDelete"'],
     ['weight and order priority', (s) => (spec(s).updateStrategy!.priorityStrategy = { weightPriority: [{ weight: 1, matchSelector: { matchLabels: { a: 'b' } } }], orderPriority: [{ orderedKey: 'k' }] }), 'spec.updateStrategy.priorityStrategy: Required value: only one of weightPriority and orderPriority can be used'],
     ['duplicate scatter term', (s) => (spec(s).updateStrategy!.scatterStrategy = [{ key: 'z', value: 'a' }, { key: 'z', value: 'a' }]), 'spec.updateStrategy.scatterStrategy: Required value: duplicated key=z value=a'],
-    ['native sidecar init container with RollingUpdate', (s) => (spec(s).initContainers![0]!.restartPolicy = 'Always'), 'spec.updateStrategy: Required value: The initContainer in-place upgrade is not currently supported.'],
     ['podInjectPolicy', (s) => (c0(s)['podInjectPolicy'] = 'Middle'), 'spec.containers[0].podInjectPolicy: Invalid value: "Middle": unsupported pod inject policy'],
     ['shareVolumePolicy', (s) => (c0(s)['shareVolumePolicy'] = { type: 'disabled | enabled' }), 'spec.containers[0].shareVolumePolicy: Invalid value: {"type":"disabled | enabled"}: unsupported share volume policy'],
     ['upgradeType', (s) => (c0(s)['upgradeStrategy'] = { upgradeType: 'Warm' }), 'spec.containers[0].upgradeStrategy.upgradeType: Unsupported value: "Warm"'],

@@ -8,7 +8,9 @@
  * Where Regatta differs (docs/adr/0025-sidecarset-api.md), always stricter: `updateStrategy.type`, `upgradeType` and
  * `patchPolicy` must be known values; `HotUpgrade` needs `hotUpgradeEmptyImage` (upstream injects a container
  * without image, and the API server then refuses the pod); selector overlap is decided soundly
- * (`selector-overlap.ts`).
+ * (`selector-overlap.ts`). One rule is lifted instead: a native sidecar (an init container with `restartPolicy:
+ * Always`) is accepted with `RollingUpdate`, as Regatta upgrades it in place
+ * (docs/adr/0090-native-sidecar-in-place-upgrade.md).
  *
  * Every entry point accepts any JSON value and never throws: the JSON types of the fields read are checked first
  * (`shape.ts`); an object with type errors gets those errors only.
@@ -234,10 +236,8 @@ function specErrors(scs: SidecarSet, ctx: SidecarSetValidationContext): FieldErr
   const spec = scs.spec;
   const path = fieldPath('spec');
   const errs: FieldError[] = [];
-  const strategyType = spec.updateStrategy?.type ?? 'RollingUpdate';
-  if ((spec.initContainers ?? []).some(isNativeSidecar) && strategyType === 'RollingUpdate') {
-    errs.push(fieldErrors.required(path.child('updateStrategy'), 'The initContainer in-place upgrade is not currently supported.'));
-  }
+  // upstream refuses RollingUpdate when an init container is a native sidecar ("The initContainer in-place upgrade
+  // is not currently supported."); Regatta upgrades native sidecars in place (docs/adr/0090)
   if (spec.selector == null) errs.push(fieldErrors.required(path.child('selector'), 'no selector defined for SidecarSet'));
   else errs.push(...sidecarSelectorErrors(spec.selector, path.child('selector')));
   if (spec.namespaceSelector != null) errs.push(...sidecarSelectorErrors(spec.namespaceSelector, path.child('namespaceSelector')));

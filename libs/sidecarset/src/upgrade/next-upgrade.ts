@@ -16,6 +16,7 @@ import {
   sidecarSetHashWithoutImage,
 } from './pod-state.js';
 import { SIDECARSET_HASH_WITHOUT_IMAGE_KEY } from './keys.js';
+import { podRunningStatuses } from './sidecar-containers.js';
 import type { SidecarSetView } from './types.js';
 
 export interface NextUpgradePods {
@@ -34,7 +35,7 @@ export function sidecarSetUpgradable(
   const name = set.metadata?.name ?? '';
   if (podHashEntries(pod, SIDECARSET_HASH_WITHOUT_IMAGE_KEY)[name]?.hash !== sidecarSetHashWithoutImage(set))
     return { canUpgrade: false, consistent: false };
-  const ready = new Map((pod.status?.containerStatuses ?? []).map((s) => [s.name, s.ready]));
+  const ready = new Map(podRunningStatuses(pod).map((s) => [s.name, s.ready]));
   for (const sidecar of [...sidecarContainersInPod(set)].sort())
     if (ready.get(sidecar) && !isPodStateConsistent(set, pod, new Set([sidecar])))
       return { canUpgrade: true, consistent: false };

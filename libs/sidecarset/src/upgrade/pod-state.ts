@@ -4,7 +4,7 @@
  * whether the sidecar containers run what their spec says ("consistent").
  */
 import { StringTable } from '@regatta/bus';
-import { type Pod, getContainerStatus, isPodReady } from '@regatta/lifecycle';
+import { type Pod, isPodReady } from '@regatta/lifecycle';
 import {
   SIDECARSET_HASH_KEY,
   SIDECARSET_HASH_WITHOUT_IMAGE_KEY,
@@ -14,6 +14,13 @@ import {
 } from './keys.js';
 import type { SidecarContainerView, SidecarSetView } from './types.js';
 import { annotationMemo } from './annotation-memo.js';
+import {
+  podContainer,
+  podRunningContainers,
+  podRunningStatuses,
+  sidecarStatus,
+  sidecarsOf,
+} from './sidecar-containers.js';
 import {
   type HashEntries,
   type SidecarInPlaceUpdateState,
@@ -79,13 +86,15 @@ export function hotUpgradeContainers(sidecar: string, pod: Pod): { working: stri
     : { working: n2, other: n1 };
 }
 
-const NO_CONTAINERS: readonly SidecarContainerView[] = [];
-/** Per SidecarSet containers list (a cached SidecarSet's, replaced whole when it changes): computed once, not per pod. */
+/** Per SidecarSet sidecars list ({@link sidecarsOf}, replaced whole when the SidecarSet changes): once, not per pod. */
 const inPodNames = new WeakMap<readonly SidecarContainerView[], ReadonlySet<string>>();
 
-/** Names of the SidecarSet's containers as they appear in pods (hot-upgrade sidecars as both twins). Shared. */
+/**
+ * Names of the SidecarSet's sidecars as they appear in pods (hot-upgrade sidecars as both twins), its native
+ * sidecars included. Shared.
+ */
 export function sidecarContainersInPod(set: SidecarSetView): ReadonlySet<string> {
-  const containers = set.spec?.containers ?? NO_CONTAINERS;
+  const containers = sidecarsOf(set);
   const known = inPodNames.get(containers);
   if (known) return known;
   const names = new Set<string>();
@@ -97,12 +106,13 @@ export function sidecarContainersInPod(set: SidecarSetView): ReadonlySet<string>
   return names;
 }
 
-function containerOf(pod: Pod, name: string) {
-  for (const c of pod.spec?.containers ?? []) if (c.name === name) return c;
-  return undefined;
-}
+const containerOf = podContainer;
 
-/** `IsPodConsistentWithSidecarSet`: the pod holds every sidecar container (hot ones as both twins). */
+/**
+ * `IsPodConsistentWithSidecarSet`: the pod holds every sidecar container (hot ones as both twins). As upstream, only
+ * the SidecarSet's `containers` are required (a pod created before a native sidecar was added still counts; its
+ * native sidecar is then not upgraded, as it is not there).
+ */
 export function podHasAllSidecars(set: SidecarSetView, pod: Pod): boolean {
   for (const c of set.spec?.containers ?? []) {
     if (!isHotUpgrade(c)) {
@@ -143,8 +153,8 @@ export function isSidecarContainerUpdateCompleted(
   if (states === 'invalid') return false;
   const last: Record<string, { imageID: string }> = {};
   for (const s of setNames) Object.assign(last, states[s]?.lastContainerStatuses ?? {});
-  const specImage = new Map((pod.spec?.containers ?? []).map((c) => [c.name, c.image]));
-  for (const cs of pod.status?.containerStatuses ?? []) {
+  const specImage = new Map(podRunningContainers(pod).map((c) => [c.name, c.image]));
+  for (const cs of podRunningStatuses(pod)) {
     if (!containers.has(cs.name)) continue;
     const old = last[cs.name];
     if (old && old.imageID === cs.imageID && specImage.get(cs.name) !== cs.image) return false;
@@ -173,18 +183,17 @@ export function isPodStateConsistent(
   pod: Pod,
   containers?: ReadonlySet<string>,
 ): boolean {
-  const specContainers = pod.spec?.containers ?? [];
-  if (specContainers.length !== (pod.status?.containerStatuses ?? []).length) return false;
+  if ((pod.spec?.containers ?? []).length !== (pod.status?.containerStatuses ?? []).length) return false;
   const names = containers && containers.size > 0 ? containers : sidecarContainersInPod(set);
   let allDigest = true;
-  for (const c of specContainers) {
+  for (const c of podRunningContainers(pod)) {
     if (!names.has(c.name)) continue;
     const d = digestOf(c.image ?? '');
     if (!d) {
       allDigest = false;
       break;
     }
-    const status = getContainerStatus(pod, c.name);
+    const status = sidecarStatus(pod, c.name);
     if (!status) return false;
     const id = digestOf(stripScheme(status.imageID ?? ''));
     if (!id || id.digest !== d.digest) return false;
@@ -202,9 +211,10 @@ const NO_TWINS: ReadonlyMap<string, string> = new Map();
 /** Idle twins (sidecar twin name → the empty image it should run). */
 function idleTwins(set: SidecarSetView, pod: Pod): ReadonlyMap<string, string> {
   // most SidecarSets have no hot-upgrade sidecar: nothing to allocate per pod
-  if (!(set.spec?.containers ?? NO_CONTAINERS).some(isHotUpgrade)) return NO_TWINS;
+  const sidecars = sidecarsOf(set);
+  if (!sidecars.some(isHotUpgrade)) return NO_TWINS;
   const out = new Map<string, string>();
-  for (const c of set.spec?.containers ?? [])
+  for (const c of sidecars)
     if (isHotUpgrade(c))
       out.set(hotUpgradeContainers(c.name, pod).other, c.upgradeStrategy?.hotUpgradeEmptyImage ?? '');
   return out;
@@ -213,10 +223,11 @@ function idleTwins(set: SidecarSetView, pod: Pod): ReadonlyMap<string, string> {
 /** `commonControl.IsPodReady`: running and ready, and every idle twin runs the hot-upgrade empty image. */
 export function isSidecarPodReady(set: SidecarSetView, pod: Pod): boolean {
   const idle = idleTwins(set, pod);
-  for (const c of pod.spec?.containers ?? []) {
-    const empty = idle.get(c.name);
-    if (empty && c.image !== empty) return false;
-  }
+  if (idle.size > 0)
+    for (const c of podRunningContainers(pod)) {
+      const empty = idle.get(c.name);
+      if (empty && c.image !== empty) return false;
+    }
   return isRunningAndReady(pod);
 }
 
@@ -230,7 +241,7 @@ export function isPodInHotUpgrading(set: SidecarSetView, pod: Pod): boolean {
 export function isHotUpgradingReady(set: SidecarSetView, pod: Pod): boolean {
   if (isRunningAndReady(pod)) return true;
   const idle = idleTwins(set, pod);
-  return (pod.status?.containerStatuses ?? []).every((cs) => idle.has(cs.name) || cs.ready);
+  return podRunningStatuses(pod).every((cs) => idle.has(cs.name) || cs.ready);
 }
 
 /** Sidecar containers without the idle twins (the ones that must be consistent before the reset). */

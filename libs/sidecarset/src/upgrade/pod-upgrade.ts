@@ -2,10 +2,12 @@
  * The pod writes of a sidecar upgrade, as pure functions of (SidecarSet, pod) → pod (OpenKruise
  * `pkg/controller/sidecarset/sidecarset_processor.go` `updatePodSidecarContainer`, `sidecarset_hotupgrade.go`
  * `flipPodSidecarContainerDo`, `pkg/control/sidecarcontrol` `UpgradeSidecarContainer`, `UpdatePodSidecarSetHash`,
- * `UpdatePodAnnotationsInUpgrade`). Only images change in place; the app containers are never touched.
+ * `UpdatePodAnnotationsInUpgrade`). Only images change in place; the app containers are never touched. Native
+ * sidecars (init containers with `restartPolicy: Always`) are upgraded as the containers are, in
+ * `spec.initContainers` (beyond upstream: docs/adr/0090-native-sidecar-in-place-upgrade.md).
  */
 import { applyMergePatch, toRfc3339 } from '@regatta/kube';
-import { type Pod, type PodCondition, getContainerStatus } from '@regatta/lifecycle';
+import type { Pod, PodCondition } from '@regatta/lifecycle';
 import {
   ALL_UPGRADABLE_REASON,
   SIDECARSET_HASH_KEY,
@@ -28,10 +30,22 @@ import {
   sidecarSetHash,
   workingHotUpgradeContainers,
 } from './pod-state.js';
+import { isNativeSidecarView, podContainer, sidecarStatus, sidecarsOf } from './sidecar-containers.js';
 import type { PatchPodMetadataView, SidecarContainerView, SidecarSetView } from './types.js';
 
 type Annotations = Record<string, string>;
-const containerOf = (pod: Pod, name: string) => pod.spec?.containers?.find((c) => c.name === name);
+const containerOf = podContainer;
+type PodSpec = NonNullable<Pod['spec']>;
+
+/** Copies of the pod's containers and init containers (changed in place), and the pod view over them. */
+function writableSpec(pod: Pod): { spec: PodSpec; find: (name: string) => { image?: string } | undefined } {
+  const spec: PodSpec = { ...pod.spec, containers: (pod.spec?.containers ?? []).map((c) => ({ ...c })) };
+  if (pod.spec?.initContainers) spec.initContainers = pod.spec.initContainers.map((c) => ({ ...c }));
+  const find = (name: string) =>
+    spec.containers?.find((c) => c.name === name) ??
+    spec.initContainers?.find((c) => c.name === name && isNativeSidecarView(c));
+  return { spec, find };
+}
 
 /** `findContainerToHotUpgrade`: the twin on the empty image, else the not-ready one, else the older (non-working). */
 export function hotUpgradeTarget(
@@ -43,8 +57,7 @@ export function hotUpgradeTarget(
   const empty = sidecar.upgradeStrategy?.hotUpgradeEmptyImage;
   if (containerOf(pod, n1)?.image === empty) return { target: n1, other: n2 };
   if (containerOf(pod, n2)?.image === empty) return { target: n2, other: n1 };
-  const ready = (n: string) =>
-    !!getContainerStatus(pod, n)?.ready && isPodStateConsistent(set, pod, new Set([n]));
+  const ready = (n: string) => !!sidecarStatus(pod, n)?.ready && isPodStateConsistent(set, pod, new Set([n]));
   const r1 = ready(n1);
   const r2 = ready(n2);
   if (r1 && !r2) return { target: n2, other: n1 };
@@ -55,9 +68,7 @@ export function hotUpgradeTarget(
 
 /** `listSidecarNameInSidecarSet`: containers plus native-sidecar init containers, sorted. */
 export function sidecarList(set: SidecarSetView): string[] {
-  const names = new Set((set.spec?.containers ?? []).map((c) => c.name));
-  for (const c of set.spec?.initContainers ?? []) if (c.restartPolicy === 'Always') names.add(c.name);
-  return [...names].sort();
+  return [...new Set(sidecarsOf(set).map((c) => c.name))].sort();
 }
 
 /** `UpdatePodAnnotationsInUpgrade`: the state entry with the changed containers' imageIDs before the change. */
@@ -76,7 +87,7 @@ function recordUpdateState(
     ? { ...states[name] }
     : { revision: sidecarSetHash(set), updateTimestamp: toRfc3339(now), lastContainerStatuses: null };
   const last = { ...(state.lastContainerStatuses ?? {}) };
-  for (const c of changed) last[c] = { imageID: getContainerStatus(pod, c)?.imageID ?? '' };
+  for (const c of changed) last[c] = { imageID: sidecarStatus(pod, c)?.imageID ?? '' };
   state.lastContainerStatuses = last;
   states[name] = state;
   annotations[SIDECARSET_INPLACE_UPDATE_STATE_KEY] = JSON.stringify(states);
@@ -117,19 +128,19 @@ export function upgradePodSidecars(
   injectedList?: () => string,
 ): SidecarUpgrade {
   const setName = set.metadata?.name ?? '';
-  const containers = (pod.spec?.containers ?? []).map((c) => ({ ...c }));
+  const { spec, find } = writableSpec(pod);
   const annotations: Annotations = { ...(pod.metadata?.annotations ?? {}) };
   const changed: string[] = [];
-  const view: Pod = { ...pod, spec: { ...pod.spec, containers } };
-  for (const sidecar of set.spec?.containers ?? []) {
+  const view: Pod = { ...pod, spec };
+  for (const sidecar of sidecarsOf(set)) {
     let target = sidecar.name;
-    let old = containers.find((c) => c.name === target)?.image;
+    let old = find(target)?.image;
     let other: string | undefined;
     if (isHotUpgrade(sidecar)) {
       ({ target, other } = hotUpgradeTarget(set, sidecar, view));
-      old = containers.find((c) => c.name === other)?.image;
+      old = find(other)?.image;
     }
-    const container = containers.find((c) => c.name === target);
+    const container = find(target);
     if (!container || sidecar.image === old) continue;
     container.image = sidecar.image;
     changed.push(target);
@@ -154,10 +165,7 @@ export function upgradePodSidecars(
   recordUpdateState(set, view, changed, now, annotations);
   if (!annotations[SIDECARSET_LIST_KEY]) annotations[SIDECARSET_LIST_KEY] = injectedList?.() ?? setName;
   patchPodMetadata(annotations, set.spec?.patchPodMetadata);
-  return {
-    pod: { ...pod, metadata: { ...pod.metadata, annotations }, spec: { ...pod.spec, containers } },
-    changed,
-  };
+  return { pod: { ...pod, metadata: { ...pod.metadata, annotations }, spec }, changed };
 }
 
 /**
@@ -165,13 +173,13 @@ export function upgradePodSidecars(
  * and the working twin's alt version become "0"; the in-place state records the idle twin's imageID.
  */
 export function resetIdleTwins(set: SidecarSetView, pod: Pod, now: Date): SidecarUpgrade {
-  const containers = (pod.spec?.containers ?? []).map((c) => ({ ...c }));
+  const { spec, find } = writableSpec(pod);
   const annotations: Annotations = { ...(pod.metadata?.annotations ?? {}) };
   const changed: string[] = [];
-  for (const sidecar of set.spec?.containers ?? []) {
+  for (const sidecar of sidecarsOf(set)) {
     if (!isHotUpgrade(sidecar)) continue;
     const { working, other } = hotUpgradeContainers(sidecar.name, pod);
-    const idle = containers.find((c) => c.name === other);
+    const idle = find(other);
     const empty = sidecar.upgradeStrategy?.hotUpgradeEmptyImage;
     if (!idle || idle.image === empty) continue;
     idle.image = empty;
@@ -180,10 +188,7 @@ export function resetIdleTwins(set: SidecarSetView, pod: Pod, now: Date): Sideca
     annotations[versionAltKey(working)] = '0';
   }
   recordUpdateState(set, pod, changed, now, annotations);
-  return {
-    pod: { ...pod, metadata: { ...pod.metadata, annotations }, spec: { ...pod.spec, containers } },
-    changed,
-  };
+  return { pod: { ...pod, metadata: { ...pod.metadata, annotations }, spec }, changed };
 }
 
 /**

@@ -9,7 +9,15 @@ import { Expectations, type ReconcileContext, silentLogger } from '@regatta/runt
 import { MemoryCluster, type ObjectReader } from '@regatta/workload';
 import { describe, expect, it } from 'vitest';
 import { SidecarSetUpgradeReconciler } from './reconciler.js';
-import { hotPod, hotSidecarSet, pod, sidecarSet, restartChangedContainers } from './testing/fixtures.js';
+import {
+  asNativePod,
+  asNativeSet,
+  hotPod,
+  hotSidecarSet,
+  pod,
+  sidecarSet,
+  restartChangedContainers,
+} from './testing/fixtures.js';
 
 const ctx: ReconcileContext = { reconcileID: 'r', log: silentLogger, signal: new AbortController().signal };
 
@@ -129,6 +137,34 @@ describe('the upgrade over projected pods (docs/adr/0060-pod-projection.md)', ()
     expect(images(after)).toBe('cold-image:v2,nginx:1');
     expect(dropped(after)).toEqual(dropped(full));
     expect(after.metadata?.uid).toBe(full.metadata?.uid);
+  });
+
+  it('a native sidecar: the patch names the init container image only; its other fields are kept', async () => {
+    const native = asNativePod(pod());
+    const full = {
+      ...native,
+      spec: {
+        ...native.spec,
+        initContainers: native.spec!.initContainers!.map((c) => ({
+          ...c,
+          ports: [{ containerPort: 15001 }],
+        })),
+      },
+    } as Pod;
+    const w = world(asNativeSet(sidecarSet()), full);
+    const writes = await w.round();
+    const [ops] = podPatches(writes);
+    const paths = ops!.slice(1).map((o) => o.path);
+    expect(paths).toContain('/spec/initContainers/1/image');
+    expect(paths.every((p) => /^\/(metadata\/annotations|spec\/initContainers\/1\/image)/.test(p))).toBe(
+      true,
+    );
+    const after = w.stored('pod-0');
+    expect(after.spec?.initContainers?.map((c) => [c.image, c['ports']])).toEqual([
+      ['busybox:1', [{ containerPort: 15001 }]],
+      ['cold-image:v2', [{ containerPort: 15001 }]],
+    ]);
+    expect(images(after)).toBe('nginx:1');
   });
 
   it('hot upgrade and the idle twin reset: both patches keep what the cache dropped', async () => {

@@ -12,13 +12,14 @@ import {
   workingSidecarContainers,
 } from '../pod-state.js';
 import { resetIdleTwins } from '../pod-upgrade.js';
+import { sidecarsOf } from '../sidecar-containers.js';
 import type { UpgradeSync } from './context.js';
 import { updatePod } from './pod-writes.js';
 
 /** Pods whose idle twin is ready to be reset. */
 export function podsToReset(s: UpgradeSync, pods: readonly Pod[]): Pod[] {
   const { set } = s;
-  if (!(set.spec?.containers ?? []).some(isHotUpgrade)) return [];
+  if (!sidecarsOf(set).some(isHotUpgrade)) return [];
   return pods.filter(
     (pod) =>
       isPodInHotUpgrading(set, pod) &&

@@ -1,5 +1,5 @@
 /** Pods and SidecarSets for the upgrade unit tests (no defaults applied: only what the logic reads). */
-import type { Pod } from '@regatta/lifecycle';
+import type { ContainerStatus, Pod } from '@regatta/lifecycle';
 import type { MemoryCluster } from '@regatta/workload';
 import {
   SIDECARSET_HASH_KEY,
@@ -149,22 +149,70 @@ export const hotSidecarSet = (image = 'hot-image:v2'): SidecarSetView =>
  */
 export function restartChangedContainers(c: MemoryCluster): void {
   for (const p of c.all<Pod>('Pod')) {
-    const image = new Map((p.spec?.containers ?? []).map((x) => [x.name, x.image ?? '']));
+    const image = new Map(
+      [...(p.spec?.containers ?? []), ...(p.spec?.initContainers ?? [])].map((x) => [x.name, x.image ?? '']),
+    );
+    const restart = (statuses: ContainerStatus[] | null | undefined) =>
+      (statuses ?? []).map((s) =>
+        s.image === image.get(s.name)
+          ? s
+          : {
+              ...s,
+              image: image.get(s.name) ?? '',
+              imageID: `${image.get(s.name)}-id`,
+              restartCount: (s.restartCount ?? 0) + 1,
+            },
+      );
+    const init = p.status?.initContainerStatuses;
     c.add(<Pod>{
       ...p,
       status: {
         ...p.status,
-        containerStatuses: (p.status?.containerStatuses ?? []).map((s) =>
-          s.image === image.get(s.name)
-            ? s
-            : {
-                ...s,
-                image: image.get(s.name) ?? '',
-                imageID: `${image.get(s.name)}-id`,
-                restartCount: (s.restartCount ?? 0) + 1,
-              },
-        ),
+        containerStatuses: restart(p.status?.containerStatuses),
+        ...(init ? { initContainerStatuses: restart(init) } : {}),
       },
     });
   }
+}
+
+/** The SidecarSet with its containers declared as native sidecars (init containers, `restartPolicy: Always`). */
+export function asNativeSet(set: SidecarSetView): SidecarSetView {
+  const spec = set.spec ?? {};
+  const natives = (spec.containers ?? []).map((c) => ({ ...c, restartPolicy: 'Always' }));
+  return { ...set, spec: { ...spec, containers: [], initContainers: natives } };
+}
+
+/**
+ * The pod with `names` (default: every container but `app`) injected as native sidecars: moved to
+ * `spec.initContainers` with `restartPolicy: Always` (after a plain init container `setup`, which ran and
+ * completed), their statuses to `initContainerStatuses`.
+ */
+export function asNativePod(p: Pod, names?: readonly string[]): Pod {
+  const isNative = (n: string) => (names ? names.includes(n) : n !== 'app');
+  const containers = p.spec?.containers ?? [];
+  const statuses = p.status?.containerStatuses ?? [];
+  const setup = { name: 'setup', image: 'busybox:1' };
+  const setupStatus = {
+    name: 'setup',
+    image: 'busybox:1',
+    imageID: 'busybox-1-id',
+    ready: false,
+    restartCount: 0,
+  };
+  return {
+    ...p,
+    spec: {
+      ...p.spec,
+      initContainers: [
+        setup,
+        ...containers.filter((c) => isNative(c.name)).map((c) => ({ ...c, restartPolicy: 'Always' })),
+      ],
+      containers: containers.filter((c) => !isNative(c.name)),
+    },
+    status: {
+      ...p.status,
+      initContainerStatuses: [setupStatus, ...statuses.filter((s) => isNative(s.name))],
+      containerStatuses: statuses.filter((s) => !isNative(s.name)),
+    },
+  } as Pod;
 }
