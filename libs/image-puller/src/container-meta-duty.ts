@@ -211,8 +211,8 @@ export class ContainerMetaDuty {
       await this.writeMeta(pod, value);
     const grace = Math.max(pod.spec?.terminationGracePeriodSeconds ?? 30, MIN_GRACE_SECONDS);
     for (const containerName of plan.restart) {
-      const c = observed.find((x) => x.name === containerName)!;
-      if (this.stopping.has(c.containerID)) continue;
+      const c = observed.find((x) => x.name === containerName);
+      if (!c || this.stopping.has(c.containerID)) continue;
       this.stopping.add(c.containerID);
       this.o.log.info(
         { pod: key, container: containerName, containerID: c.containerID, grace },
