@@ -10,6 +10,7 @@
  */
 import { KINDS, type Pod } from '@regatta/api';
 import { Cache, type Bus } from '@regatta/bus';
+import { runPreStopHook } from '@regatta/containerrecreaterequest';
 import {
   KUBERNETES_CONTAINER_NAME_LABEL,
   KUBERNETES_POD_UID_LABEL,
@@ -218,9 +219,12 @@ export class ContainerMetaDuty {
         { pod: key, container: containerName, containerID: c.containerID, grace },
         'restarting the container: its env from metadata is outdated',
       );
-      // the stop runs beside the syncs (a grace period may be long); the kubelet starts the container again
-      void this.o.cri
-        .stopContainer(c.containerID.split('://')[1] ?? '', grace, { timeoutMs: (grace + 30) * 1000 })
+      // the preStop hook and the stop run beside the syncs (a grace period may be long); the kubelet starts the
+      // container again
+      const id = c.containerID.split('://')[1] ?? '';
+      const preStop = (pod.spec?.containers ?? []).find((x) => x.name === containerName)?.lifecycle?.preStop;
+      void runPreStopHook(this.o.cri, id, preStop, grace, this.o.log)
+        .then((left) => this.o.cri.stopContainer(id, left, { timeoutMs: (left + 30) * 1000 }))
         .catch((err: unknown) => this.o.log.warn({ err, pod: key, container: containerName }, 'stop failed'))
         .finally(() => {
           this.stopping.delete(c.containerID);

@@ -136,9 +136,7 @@ export async function runNodeAgent(a: NodeAgentArgs, env: NodeJS.ProcessEnv = pr
   } finally {
     await agent.stop().catch((err: unknown) => log.warn({ err }, 'agent stop failed'));
     await recreate?.stop().catch((err: unknown) => log.warn({ err }, 'recreate duty stop failed'));
-    await containerMeta
-      ?.stop()
-      .catch((err: unknown) => log.warn({ err }, 'container meta duty stop failed'));
+    await containerMeta?.stop().catch((err: unknown) => log.warn({ err }, 'container meta duty stop failed'));
     await registration.stop().catch(() => undefined);
     // settled: either it won the race above (a failure was reported there) or the stop released it
     await started?.catch(() => false);

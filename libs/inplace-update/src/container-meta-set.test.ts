@@ -170,14 +170,18 @@ describe('containersNeedingEnv', () => {
       ),
     ).toEqual(['app']);
     expect(
-      containersNeedingEnv(p, [observed({ name: 'app' })], [
-        {
-          name: 'app',
-          containerID: 'containerd://app-1',
-          restartCount: 0,
-          hashes: { plainHash: 7, extractedEnvFromMetadataHash: 5 },
-        },
-      ]),
+      containersNeedingEnv(
+        p,
+        [observed({ name: 'app' })],
+        [
+          {
+            name: 'app',
+            containerID: 'containerd://app-1',
+            restartCount: 0,
+            hashes: { plainHash: 7, extractedEnvFromMetadataHash: 5 },
+          },
+        ],
+      ),
     ).toEqual([]);
   });
 });
@@ -188,7 +192,8 @@ describe('checkPodUpdateCompleted with the kubelet hash', () => {
     metadata: {
       name: 'p',
       annotations: {
-        [INPLACE_UPDATE_STATE_KEY]: '{"revision":"r2","lastContainerStatuses":{"nginx":{"imageID":"sha256:1"}}}',
+        [INPLACE_UPDATE_STATE_KEY]:
+          '{"revision":"r2","lastContainerStatuses":{"nginx":{"imageID":"sha256:1"}}}',
         [RUNTIME_CONTAINERS_META_KEY]: formatRuntimeContainersMeta([
           { name: 'nginx', containerID, restartCount: 1, hashes: { plainHash } },
         ]),
@@ -197,7 +202,12 @@ describe('checkPodUpdateCompleted with the kubelet hash', () => {
     spec: { containers: [{ name: 'nginx', image: 'nginx:mainline-alpine' }] },
     status: {
       containerStatuses: [
-        { name: 'nginx', image: 'docker.io/library/nginx:alpine', imageID: 'sha256:1', containerID: 'containerd://b' },
+        {
+          name: 'nginx',
+          image: 'docker.io/library/nginx:alpine',
+          imageID: 'sha256:1',
+          containerID: 'containerd://b',
+        },
       ],
     } as Pod['status'],
   });

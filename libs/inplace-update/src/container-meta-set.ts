@@ -109,12 +109,7 @@ export function planContainerMetaSet(
         else unread.push(o.name);
       }
       const reported = entry.hashes.extractedEnvFromMetadataHash ?? 0;
-      if (
-        updating &&
-        o.running &&
-        reported > 0 &&
-        reported !== envFromMetadataHash(spec, pod.metadata ?? {})
-      )
+      if (updating && o.running && reported > 0 && reported !== envFromMetadataHash(spec, pod.metadata ?? {}))
         restart.push(o.name);
     }
     meta.push(entry);
