@@ -48,4 +48,9 @@ describe('runPreStopHook', () => {
     expect(await runPreStopHook({}, 'c1', { exec: { command: ['x'] } }, 1, log)).toBe(2);
     expect(await runPreStopHook(failing, 'c1', { httpGet: { port: 80 } }, 7, log)).toBe(7);
   });
+  it('waits out a sleep hook within the grace period', async () => {
+    const t0 = Date.now();
+    expect(await runPreStopHook({}, 'c1', { sleep: { seconds: 1 } }, 30, log)).toBe(29);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(990);
+  });
 });

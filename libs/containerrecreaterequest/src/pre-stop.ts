@@ -6,7 +6,9 @@ import { CriCallError, GrpcStatus } from '@regatta/cri';
 
 /** A preStop handler as the pod (or a ContainerRecreateRequest's copy of it) holds it. */
 export interface PreStopHandler {
-  exec?: { command?: string[] };
+  exec?: { command?: string[] | null } | null;
+  /** The `sleep` action (Kubernetes 1.30+): waits that long, within the grace period. */
+  sleep?: { seconds: number } | null;
   httpGet?: unknown;
   tcpSocket?: unknown;
 }
@@ -30,7 +32,7 @@ export function remainingGraceSeconds(graceSeconds: number, elapsedMs: number): 
 }
 
 /**
- * Runs an exec preStop hook in the container through CRI `ExecSync`, bounded by the grace period; returns the
+ * Runs an exec preStop hook in the container through CRI `ExecSync` (or a `sleep` one), bounded by the grace period; returns the
  * grace seconds left for the stop. An httpGet/tcpSocket hook is not run here (logged by the caller); a hook that fails
  * does not keep the container from being stopped (as the kubelet); a runtime without ExecSync (the node simulator,
  * which plays the hook in its own stop) is skipped.
@@ -42,9 +44,14 @@ export async function runPreStopHook(
   graceSeconds: number,
   log: { warn(fields: object, msg: string): void },
 ): Promise<number> {
+  const started = Date.now();
+  const sleepSeconds = handler?.sleep?.seconds;
+  if (typeof sleepSeconds === 'number' && sleepSeconds > 0) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(sleepSeconds, graceSeconds) * 1000));
+    return remainingGraceSeconds(graceSeconds, Date.now() - started);
+  }
   const command = handler?.exec?.command;
   if (!command?.length || !cri.execSync) return Math.max(graceSeconds, MIN_STOP_GRACE_SECONDS);
-  const started = Date.now();
   try {
     const res = await cri.execSync(containerId, command, graceSeconds, {
       timeoutMs: (graceSeconds + 5) * 1000,
