@@ -1,6 +1,7 @@
 // The node agent (OpenKruise's kruise-daemon): one per node, started with its node name and the node's CRI socket.
 // Its duties: image pulls (only its own NodeImage, from the bus) and container recreation (its node's
-// ContainerRecreateRequests, from the bus); no API watch. `--duties` switches them.
+// ContainerRecreateRequests, from the bus) and, on nodes a real kubelet runs, container meta (its node's pods, from the
+// bus); no API watch. `--duties` switches them.
 import { parseArgs } from 'node:util';
 import { parseDuties, runNodeAgent } from '@regatta/image-puller';
 import { nodeAgentInboxPrefix } from '@regatta/runtime';
@@ -10,7 +11,7 @@ const { values } = parseArgs({
     node: { type: 'string' },
     'cri-socket': { type: 'string' },
     'max-workers-for-pull-image': { type: 'string', default: '-1' },
-    // imagepull,containerrecreate (default: all): the chart's nodeAgent.duties
+    // imagepull,containerrecreate[,containermeta] (default: the first two; all: every one): the chart's nodeAgent.duties
     duties: { type: 'string' },
   },
 });

@@ -95,14 +95,21 @@ export async function sandboxUp(
     ...(selection.controllers.includes('imagepull') ? ['imagepull'] : []),
     ...(selection.controllers.includes('containerrecreaterequest') ? ['containerrecreate'] : []),
   ];
-  const nodeAgents = agentDuties.length > 0 && appEntry(NODE_AGENT_APP) !== undefined;
+  // a real node's agent also reports its pods' runtime meta and restarts containers through CRI for env-from-metadata
+  // updates, whenever a controller runs (kruise-daemon's part the node simulator plays on its own nodes, ADR 0084)
+  const realAgentDuties = [...agentDuties, ...(selection.controllers.length > 0 ? ['containermeta'] : [])];
+  const agentNodes =
+    appEntry(NODE_AGENT_APP) === undefined
+      ? []
+      : [...(agentDuties.length > 0 ? nodeNames : []), ...(realAgentDuties.length > 0 ? realNames : [])];
+  const nodeAgents = agentNodes.length > 0;
   const cluster = await LocalCluster.start({
     dir: o.dir,
     jaeger,
     keepAfterExit: o.detach,
     log: o.log,
     natsAuth: true,
-    ...(nodeAgents ? { natsNodeAgents: nodeAgentsOption([...nodeNames, ...realNames]) } : {}),
+    ...(nodeAgents ? { natsNodeAgents: nodeAgentsOption(agentNodes) } : {}),
   });
   try {
     const kubeconfig = cluster.endpoints.kubeconfig;
@@ -192,16 +199,20 @@ export async function sandboxUp(
       const entry = appEntry(NODE_AGENT_APP)!;
       // started one after the other (the pid records are written per start), then awaited side by side
       const started = [];
-      const criSockets = new Map([
-        ...nodeNames.map((n) => [n, join(criSocketDir, `${n}.sock`)] as const),
-        ...realNodes.map((n) => [n.name, n.criSocket] as const),
-      ]);
-      for (const [node, criSocket] of criSockets) {
+      const criSockets = new Map(
+        [
+          ...nodeNames.map((n) => [n, join(criSocketDir, `${n}.sock`), agentDuties] as const),
+          ...realNodes.map((n) => [n.name, n.criSocket, realAgentDuties] as const),
+        ]
+          .filter(([n]) => agentNodes.includes(n))
+          .map(([n, socket, duties]) => [n, { socket, duties }] as const),
+      );
+      for (const [node, { socket: criSocket, duties }] of criSockets) {
         const creds = cluster.endpoints.natsAuth?.nodeAgents?.[node];
         const s = await start(`${NODE_AGENT_APP}-${node}`, entry, [], undefined, {
           NODE_NAME: node,
           CRI_SOCKET: criSocket,
-          REGATTA_NODE_AGENT_DUTIES: agentDuties.join(','),
+          REGATTA_NODE_AGENT_DUTIES: duties.join(','),
           ...(creds
             ? { NATS_USER: creds.user, NATS_PASSWORD: creds.password, NATS_INBOX_PREFIX: creds.inboxPrefix }
             : {}),

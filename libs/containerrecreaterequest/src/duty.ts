@@ -17,6 +17,7 @@ import {
   unreadyWaitMs,
   type RuntimeContainer,
 } from './daemon.js';
+import { runPreStopHook } from './pre-stop.js';
 import { podContainers, type CriRuntime } from './runtime-view.js';
 
 type Crr = ContainerRecreateRequest & KubeObject;
@@ -205,7 +206,7 @@ export class RecreateDuty {
     }
   }
 
-  /** Upstream `KillContainer`: stop with the request's grace period (the runtime runs the stop). */
+  /** Upstream `KillContainer`: the preStop hook, then the stop, within the request's grace period. */
   private async kill(crr: Crr, c: RuntimeContainer): Promise<void> {
     const grace = Math.max(stopGraceSeconds(crr), MIN_GRACE_SECONDS);
     const attrs = {
@@ -216,9 +217,14 @@ export class RecreateDuty {
       'container.id': c.id,
       'k8s.node.name': this.o.nodeName,
     };
-    const stop = () => this.o.cri.stopContainer(c.id, grace, { timeoutMs: (grace + 30) * 1000 });
+    const preStop = crr.spec?.containers?.find((x) => x.name === c.name)?.preStop;
+    // the hook first (a stop through CRI skips it), then the stop with what is left of the grace period
+    const stop = async () => {
+      const left = await runPreStopHook(this.o.cri, c.id, preStop, grace, this.o.log);
+      await this.o.cri.stopContainer(c.id, left, { timeoutMs: (left + 30) * 1000 });
+    };
     this.o.log.info(
-      { crr: crr.metadata?.name, container: c.name, grace },
+      { crr: crr.metadata?.name, container: c.name, grace, preStop: preStop !== undefined },
       `Stopping container ${c.name} by ContainerRecreateRequest ${crr.metadata?.name ?? ''}`,
     );
     if (!this.o.tracer) return stop();

@@ -32,4 +32,11 @@ export {
   type PodGetter,
 } from './webhooks.js';
 export { RecreateDuty, type DutyLogger, type RecreateDutyOptions } from './duty.js';
+export {
+  MIN_STOP_GRACE_SECONDS,
+  remainingGraceSeconds,
+  runPreStopHook,
+  type PreStopCri,
+  type PreStopHandler,
+} from './pre-stop.js';
 export { newestByName, podContainers, runtimeContainerOf, type CriRuntime } from './runtime-view.js';

@@ -17,6 +17,13 @@ export interface CriRuntime {
   }): Promise<Container[]>;
   containerStatus(id: string, o?: { timeoutMs?: number }): Promise<ContainerStatus>;
   stopContainer(id: string, timeoutSeconds: number, o?: { timeoutMs?: number }): Promise<void>;
+  /** For exec preStop hooks (pre-stop.ts); a runtime without it plays hooks in its own stop. */
+  execSync?(
+    id: string,
+    cmd: string[],
+    timeoutSeconds: number,
+    o?: { timeoutMs?: number },
+  ): Promise<{ exitCode: number }>;
 }
 
 /** The kubelet's restart-count annotation on a container (kubernetes pkg/kubelet/kuberuntime/labels.go). */

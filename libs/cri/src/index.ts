@@ -29,6 +29,8 @@ export {
   type ContainerState,
   type ContainerStatus,
   type ContainerStatusRequest,
+  type ExecSyncRequest,
+  type ExecSyncResponse,
   type ListContainersRequest,
   type StopContainerRequest,
 } from './runtime-messages.js';

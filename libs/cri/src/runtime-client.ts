@@ -3,7 +3,7 @@
 import * as grpc from '@grpc/grpc-js';
 import type { CallOptions } from './client.js';
 import { unaryCall } from './client.js';
-import type { Container, ContainerFilter, ContainerStatus } from './runtime-messages.js';
+import type { Container, ContainerFilter, ContainerStatus, ExecSyncResponse } from './runtime-messages.js';
 import { runtimeServiceDefinition, unixTarget } from './service.js';
 
 const RuntimeServiceClient = grpc.makeClientConstructor(
@@ -44,6 +44,22 @@ export class CriRuntimeClient {
       'StopContainer',
       'stopContainer',
       { containerId, timeout: timeoutSeconds },
+      o,
+    );
+  }
+
+  /** Runs `cmd` in the container and returns its output (`timeoutSeconds`: the runtime ends it after that). */
+  async execSync(
+    containerId: string,
+    cmd: string[],
+    timeoutSeconds: number,
+    o: CallOptions = {},
+  ): Promise<ExecSyncResponse> {
+    return unaryCall<ExecSyncResponse>(
+      this.client,
+      'ExecSync',
+      'execSync',
+      { containerId, cmd, timeout: timeoutSeconds },
       o,
     );
   }

@@ -73,3 +73,16 @@ export interface StopContainerRequest {
   /** Seconds to wait after SIGTERM before SIGKILL (0: at once). */
   timeout: number;
 }
+
+export interface ExecSyncRequest {
+  containerId: string;
+  cmd: string[];
+  /** Seconds the command may run (0: no limit). */
+  timeout: number;
+}
+
+export interface ExecSyncResponse {
+  stdout: Buffer;
+  stderr: Buffer;
+  exitCode: number;
+}

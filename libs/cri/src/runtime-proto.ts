@@ -1,6 +1,7 @@
 // The part of the CRI `runtime.v1.RuntimeService` (`k8s.io/cri-api`, `pkg/apis/runtime/v1/api.proto`) a node agent
 // needs to recreate containers as kruise-daemon does (`pkg/daemon/kuberuntime`, `pkg/daemon/containerrecreate`):
-// ListContainers, ContainerStatus and StopContainer. Upstream names and field numbers; it is parsed into the same
+// ListContainers, ContainerStatus and StopContainer; ExecSync for the container meta duty (`env` in a container, as
+// `pkg/daemon/containermeta` does). Upstream names and field numbers; it is parsed into the same
 // root as the ImageService text (api-proto.ts) and uses its `ImageSpec`. Fields left out are skipped on the wire.
 export const CRI_RUNTIME_PROTO = `
 syntax = "proto3";
@@ -10,6 +11,7 @@ service RuntimeService {
   rpc StopContainer(StopContainerRequest) returns (StopContainerResponse) {}
   rpc ListContainers(ListContainersRequest) returns (ListContainersResponse) {}
   rpc ContainerStatus(ContainerStatusRequest) returns (ContainerStatusResponse) {}
+  rpc ExecSync(ExecSyncRequest) returns (ExecSyncResponse) {}
 }
 
 enum ContainerState {
@@ -90,4 +92,16 @@ message StopContainerRequest {
 }
 
 message StopContainerResponse {}
+
+message ExecSyncRequest {
+  string container_id = 1;
+  repeated string cmd = 2;
+  int64 timeout = 3;
+}
+
+message ExecSyncResponse {
+  bytes stdout = 1;
+  bytes stderr = 2;
+  int32 exit_code = 3;
+}
 `;

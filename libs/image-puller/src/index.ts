@@ -9,6 +9,13 @@ export {
   pullSettings,
   type PullSettings,
 } from './attempts.js';
+export {
+  ContainerMetaDuty,
+  observedContainers,
+  watchedByNodeDaemon,
+  type ContainerMetaCri,
+  type ContainerMetaDutyOptions,
+} from './container-meta-duty.js';
 export { credentialsFor, normalizeRegistry, registryOf, type SecretData } from './credentials.js';
 export { agentInstance, EVENT_COMPONENT, NODEIMAGE_KIND, REGISTRATION_CONTROLLER } from './kinds.js';
 export { ImagePuller, type PullerOptions } from './puller.js';

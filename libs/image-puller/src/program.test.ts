@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkRuntime, RUNTIME_CHECK_TIMEOUT_MS } from './program.js';
+import { checkRuntime, parseDuties, RUNTIME_CHECK_TIMEOUT_MS } from './program.js';
 
 describe('checkRuntime', () => {
   it.each([
@@ -29,5 +29,20 @@ describe('checkRuntime', () => {
     expect(await checkRuntime(cri, log)).toBe(ok);
     expect(asked).toEqual([{ timeoutMs: RUNTIME_CHECK_TIMEOUT_MS }]);
     expect(logged).toEqual([level]);
+  });
+});
+
+describe('parseDuties', () => {
+  it.each([
+    [undefined, { imagePull: true, containerRecreate: true, containerMeta: false }],
+    ['', { imagePull: true, containerRecreate: true, containerMeta: false }],
+    ['all', { imagePull: true, containerRecreate: true, containerMeta: true }],
+    ['containermeta', { imagePull: false, containerRecreate: false, containerMeta: true }],
+    ['imagepull, containerrecreate', { imagePull: true, containerRecreate: true, containerMeta: false }],
+  ])('%s', (value, duties) => {
+    expect(parseDuties(value)).toEqual(duties);
+  });
+  it('refuses an unknown duty', () => {
+    expect(() => parseDuties('imagepull,meta')).toThrow(/unknown duty meta/);
   });
 });

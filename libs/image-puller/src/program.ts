@@ -1,7 +1,8 @@
 // The node agent as a program: logger, bus (its own credentials), API client, the node's CRI socket, probes;
-// runs until SIGTERM/SIGINT. Its duties, each switchable: image pulls (its NodeImage) and container recreation (its
-// node's ContainerRecreateRequests, libs/containerrecreaterequest). The app (apps/imagepull-agent) only parses its
-// command line.
+// runs until SIGTERM/SIGINT. Its duties, each switchable: image pulls (its NodeImage), container recreation (its
+// node's ContainerRecreateRequests, libs/containerrecreaterequest) and container meta (its node's pods: the runtime
+// meta annotation and restarts for env-from-metadata updates, container-meta-duty.ts). The app (apps/imagepull-agent)
+// only parses its command line.
 import { connectBus, registerKinds, type KindRef } from '@regatta/bus';
 import { KINDS } from '@regatta/api';
 import { RecreateDuty } from '@regatta/containerrecreaterequest';
@@ -10,6 +11,7 @@ import { KubeClient } from '@regatta/kube';
 import { ProbeServer, readProcessConfig } from '@regatta/runtime';
 import { createLogger, startTracing } from '@regatta/telemetry';
 import { NodeImageAgent } from './agent.js';
+import { ContainerMetaDuty } from './container-meta-duty.js';
 import { agentInstance, NODEIMAGE_KIND, REGISTRATION_CONTROLLER } from './kinds.js';
 import { CriImageRuntime } from './runtime.js';
 
@@ -29,20 +31,31 @@ export interface NodeAgentDuties {
   imagePull: boolean;
   /** ContainerRecreateRequests through the CRI RuntimeService. */
   containerRecreate: boolean;
+  /**
+   * The runtime meta of its node's pods and CRI restarts for env-from-metadata updates. Only where a real kubelet
+   * runs the node: the node simulator plays this part on its own nodes (docs/adr/0084), so it is named explicitly
+   * (or `all`), never on by default.
+   */
+  containerMeta: boolean;
 }
 
-/** `--duties imagepull,containerrecreate` (default: all). Unknown names are an error. */
+/** `--duties imagepull,containerrecreate,containermeta`; unset: the first two; `all`: every one. Unknown names are an error. */
 export function parseDuties(value: string | undefined): NodeAgentDuties {
-  if (value === undefined || value === '' || value === 'all')
-    return { imagePull: true, containerRecreate: true };
+  if (value === undefined || value === '')
+    return { imagePull: true, containerRecreate: true, containerMeta: false };
+  if (value === 'all') return { imagePull: true, containerRecreate: true, containerMeta: true };
   const names = value
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  const known = ['imagepull', 'containerrecreate'];
+  const known = ['imagepull', 'containerrecreate', 'containermeta'];
   const bad = names.filter((n) => !known.includes(n));
   if (bad.length) throw new TypeError(`unknown duty ${bad.join(', ')}; known: ${known.join(', ')}`);
-  return { imagePull: names.includes('imagepull'), containerRecreate: names.includes('containerrecreate') };
+  return {
+    imagePull: names.includes('imagepull'),
+    containerRecreate: names.includes('containerrecreate'),
+    containerMeta: names.includes('containermeta'),
+  };
 }
 
 export async function runNodeAgent(a: NodeAgentArgs, env: NodeJS.ProcessEnv = process.env): Promise<void> {
@@ -52,7 +65,7 @@ export async function runNodeAgent(a: NodeAgentArgs, env: NodeJS.ProcessEnv = pr
   const client = KubeClient.fromDefault({ fieldManager: program, userAgent: `${program}/${a.nodeName}` });
   const tracing = await startTracing({ serviceName: program, logger: log });
   const bus = await connectBus({ name: `${program}/${a.nodeName}` });
-  const duties = { imagePull: true, containerRecreate: true, ...a.duties };
+  const duties = { imagePull: true, containerRecreate: true, containerMeta: false, ...a.duties };
   const cri = new CriImageClient(a.criSocket);
   const criRuntime = new CriRuntimeClient(a.criSocket);
   const agent = new NodeImageAgent({
@@ -68,9 +81,13 @@ export async function runNodeAgent(a: NodeAgentArgs, env: NodeJS.ProcessEnv = pr
   const recreate = duties.containerRecreate
     ? new RecreateDuty({ nodeName: a.nodeName, bus, client, cri: criRuntime, log, tracer: tracing.tracer })
     : undefined;
+  const containerMeta = duties.containerMeta
+    ? new ContainerMetaDuty({ nodeName: a.nodeName, bus, client, cri: criRuntime, log })
+    : undefined;
   const kinds: KindRef[] = [
     ...(duties.imagePull ? [NODEIMAGE_KIND] : []),
     ...(recreate ? [KINDS.containerrecreaterequests] : []),
+    ...(containerMeta ? [KINDS.pods] : []),
   ];
   const registration = registerKinds(bus, REGISTRATION_CONTROLLER, agentInstance(a.nodeName), kinds, {
     onError: (err) => log.debug({ err }, 'registration not written yet'),
@@ -88,6 +105,10 @@ export async function runNodeAgent(a: NodeAgentArgs, env: NodeJS.ProcessEnv = pr
       if (!recreate.hasSynced)
         throw new Error('the ContainerRecreateRequests have not been read from the bus yet');
     });
+  if (containerMeta)
+    probes.addReadyzCheck('pods-synced', () => {
+      if (!containerMeta.hasSynced) throw new Error('the pods have not been read from the bus yet');
+    });
   const ac = new AbortController();
   const serving = probes.start(ac.signal);
   await probes.listening();
@@ -100,7 +121,11 @@ export async function runNodeAgent(a: NodeAgentArgs, env: NodeJS.ProcessEnv = pr
     await checkRuntime(cri, log);
     // a stop signal may come while the agent still waits for its NodeImage (the bucket not there yet): the stop
     // below ends that wait
-    started = Promise.all([duties.imagePull ? agent.start() : undefined, recreate?.start()]).then(() => true);
+    started = Promise.all([
+      duties.imagePull ? agent.start() : undefined,
+      recreate?.start(),
+      containerMeta?.start(),
+    ]).then(() => true);
     if (await Promise.race([started, stopped.then(() => false)])) {
       log.info({ criSocket: a.criSocket, maxWorkers: a.maxWorkers, duties }, 'node agent started');
       await stopped;
@@ -111,6 +136,7 @@ export async function runNodeAgent(a: NodeAgentArgs, env: NodeJS.ProcessEnv = pr
   } finally {
     await agent.stop().catch((err: unknown) => log.warn({ err }, 'agent stop failed'));
     await recreate?.stop().catch((err: unknown) => log.warn({ err }, 'recreate duty stop failed'));
+    await containerMeta?.stop().catch((err: unknown) => log.warn({ err }, 'container meta duty stop failed'));
     await registration.stop().catch(() => undefined);
     // settled: either it won the race above (a failure was reported there) or the stop released it
     await started?.catch(() => false);

@@ -7,12 +7,15 @@
  *    different image ID than recorded, or a status image equal to the spec image (`:latest` added to an untagged
  *    spec image).
  *
- * Upstream also accepts "every container's kubelet plain hash matches" from the daemon meta as a shortcut; the
- * kubelet hash cannot be computed outside the kubelet, so Regatta relies on the image check (the shortcut only ever
- * turned a pending result into completed earlier).
+ * Before 2, as upstream: completed when the daemon meta reports, for every container, the status's container ID and
+ * the kubelet's hash of the spec container (`plainHash`, `kubeletContainerHash`: name and image). The node agent
+ * reports the hash a real kubelet gave the container (docs/adr/0084); this is what completes an update to a tag of
+ * the same digest, whose status keeps showing the first tag the runtime knows. The simulator reports 0 (never
+ * consistent), so its pods complete by the image check.
  */
 import type { Pod } from '@regatta/lifecycle';
 import { envFromMetadataHash } from './container-meta.js';
+import { kubeletContainerHash } from './container-meta-set.js';
 import { type RuntimeContainerMeta, readRuntimeContainersMeta } from './runtime-meta.js';
 import { type InPlaceUpdateState, hasNextBatch, readInPlaceUpdateState } from './state.js';
 import { inPlaceUpdateGraceAnnotation } from './update-spec.js';
@@ -47,6 +50,20 @@ function envHashesConsistent(pod: Pod, meta: RuntimeContainerMeta[] | undefined)
   return done;
 }
 
+/** `checkAllContainersHashConsistent(..., plainHash)`: every container restarted with the kubelet hash of its spec. */
+function plainHashesConsistent(pod: Pod, meta: RuntimeContainerMeta[]): boolean {
+  return (pod.spec?.containers ?? []).every((c) => {
+    const status = pod.status?.containerStatuses?.find((s) => s.name === c.name);
+    const m = meta.filter((x) => x.name === c.name).pop();
+    return (
+      status !== undefined &&
+      m !== undefined &&
+      m.containerID === (status.containerID ?? '') &&
+      m.hashes.plainHash === kubeletContainerHash(c)
+    );
+  });
+}
+
 /** `checkContainersUpdateCompleted`: the containers of the latest batch run what the state says. */
 export function checkContainersUpdateCompleted(pod: Pod, state: InPlaceUpdateState): CompletionCheck {
   let meta: RuntimeContainerMeta[] | undefined;
@@ -60,6 +77,7 @@ export function checkContainersUpdateCompleted(pod: Pod, state: InPlaceUpdateSta
     const env = envHashesConsistent(pod, meta);
     if (!env.completed) return env;
   }
+  if (meta !== undefined && plainHashesConsistent(pod, meta)) return done;
   const specImages = new Map<string, string>();
   for (const c of pod.spec?.containers ?? []) {
     const image = c.image ?? '';

@@ -21,7 +21,7 @@ export function splitSubscriptedPath(fieldPath: string): [path: string, subscrip
 }
 
 /** The env vars that read pod metadata through a subscripted fieldRef (no literal value, not a SidecarSet version env). */
-function metadataEnvs(c: Container): { name: string; path: string; key: string }[] {
+export function metadataEnvs(c: Container): { name: string; path: string; key: string }[] {
   const out: { name: string; path: string; key: string }[] = [];
   for (const env of c.env ?? []) {
     if ((env.value ?? '') !== '' || !env.valueFrom?.fieldRef || EXCLUDED_METADATA_ENVS.has(env.name))

@@ -64,6 +64,15 @@ export {
   type CompletionCheck,
 } from './completion.js';
 export {
+  containersNeedingEnv,
+  kubeletContainerHash,
+  parseEnvOutput,
+  planContainerMetaSet,
+  runningEnvFromMetadataHash,
+  type ContainerMetaSetPlan,
+  type ObservedContainer,
+} from './container-meta-set.js';
+export {
   formatRuntimeContainersMeta,
   readRuntimeContainersMeta,
   type RuntimeContainerMeta,

@@ -17,7 +17,7 @@ const IMAGES_SRC = fileURLToPath(new URL('../../../tools/images/', import.meta.u
 
 /** A stand-in: the program in tools/images it runs, the repository (path in the registry) and tag. */
 export interface StandIn {
-  program: 'pause' | 'http' | 'sleep' | 'slow-stop' | 'exit';
+  program: 'pause' | 'http' | 'sleep' | 'slow-stop' | 'exit' | 'agnhost';
   /** As a pod names it (`nginx:1.28`); the registry path adds `library/` for Docker Hub's short names. */
   image: string;
   /**
@@ -83,6 +83,8 @@ export const STAND_INS: readonly StandIn[] = [
     (image) => ({ program: 'sleep', image, entrypoint: '/bin/sh' }) as const,
   ),
   { program: 'sleep', image: `${E2E}/redis:5.0.5-3` },
+  // agnhost (the ContainerRecreateRequest specs' second container): `pause` when given no command, as the real one
+  { program: 'agnhost', image: `${E2E}/agnhost:2.53` },
   { program: 'slow-stop', image: 'regatta/slow-stop:v1' },
   { program: 'exit', image: 'regatta/exit:v1' },
 ];

@@ -1,4 +1,6 @@
-// kruise-daemon's container meta controller (pkg/daemon/containermeta upstream), played by the simulated node: it
+// kruise-daemon's container meta controller (pkg/daemon/containermeta upstream), played by the simulated node (on a
+// real node the node agent's `containermeta` duty does it through CRI; both plan with libs/inplace-update's
+// `planContainerMetaSet`, docs/adr/0084): it
 // reports what runs in each container in annotation `apps.kruise.io/runtime-containers-meta` and, for in-place
 // updates of env from labels/annotations, kills the containers that run with outdated values so that they restart
 // with the new ones. Pure: the pod loop (pods.ts) applies the result.
@@ -18,8 +20,9 @@
 import {
   envFromMetadataHash,
   formatRuntimeContainersMeta,
-  INPLACE_UPDATE_READY,
+  planContainerMetaSet,
   readRuntimeContainersMeta,
+  type ObservedContainer,
   type RuntimeContainerMeta,
 } from '@regatta/inplace-update';
 import { metadataEnvRefs } from './downward-env.js';
@@ -77,39 +80,31 @@ export interface ContainerMetaPlan {
   restart: string[];
 }
 
-/** `manageContainerMetaSet`: the meta of the pod's created containers, and the containers to restart. */
+/**
+ * `manageContainerMetaSet`: the meta of the pod's created containers, and the containers to restart — the node
+ * agent's planner (libs/inplace-update `planContainerMetaSet`, docs/adr/0084) over the simulated runtime: a running
+ * container's env is what it was started with, its kubelet hash is `PLAIN_HASH`.
+ */
 export function planContainerMeta(
   pod: Pod,
   runtime: PodRuntime,
   previous: readonly RuntimeContainerMeta[] | undefined,
   envFromMetadata: boolean,
 ): ContainerMetaPlan {
-  const meta: RuntimeContainerMeta[] = [];
-  const restart: string[] = [];
-  const updating = (pod.status?.conditions ?? []).some(
-    (c) => c.type === INPLACE_UPDATE_READY && c.status === 'False',
+  const observed: ObservedContainer[] = runtime.containers.map((c) => ({
+    name: c.name,
+    containerID: c.containerID,
+    restartCount: c.restartCount,
+    running: isRunning(c),
+    plainHash: PLAIN_HASH,
+    ...(isRunning(c) ? { env: c.metadataEnv } : {}),
+  }));
+  const { meta, restart } = planContainerMetaSet(
+    pod as Parameters<typeof planContainerMetaSet>[0],
+    observed,
+    previous,
+    envFromMetadata,
   );
-  for (const c of runtime.containers) {
-    const spec = (pod.spec?.containers ?? []).find((s) => s.name === c.name);
-    if (!spec || c.containerID === '') continue;
-    const kept = (previous ?? []).filter((m) => m.containerID === c.containerID).pop();
-    const entry: RuntimeContainerMeta = kept
-      ? { ...kept, hashes: { ...kept.hashes } }
-      : {
-          name: c.name,
-          containerID: c.containerID,
-          restartCount: c.restartCount,
-          hashes: { plainHash: PLAIN_HASH },
-        };
-    if (envFromMetadata) {
-      if (!entry.hashes.extractedEnvFromMetadataHash && isRunning(c))
-        entry.hashes.extractedEnvFromMetadataHash = startedEnvHash(spec, c.metadataEnv);
-      const reported = entry.hashes.extractedEnvFromMetadataHash ?? 0;
-      if (updating && isRunning(c) && reported > 0 && reported !== expectedEnvHash(spec, pod.metadata))
-        restart.push(c.name);
-    }
-    meta.push(entry);
-  }
   return { meta, restart };
 }
 

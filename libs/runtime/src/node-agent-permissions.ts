@@ -29,10 +29,14 @@ export interface BusPermissions {
  */
 /**
  * Mirror buckets every node agent reads whole: ContainerRecreateRequests (libs/bus `bucketName` of the kind; the
- * recreate duty keeps only its node's, by label). Not confined to the node: a request holds no secret, and the
- * watcher writes no per-node view of them yet (docs/adr/0075).
+ * recreate duty keeps only its node's, by label) and pods (the container meta duty keeps its node's, by
+ * `spec.nodeName`). Not confined to the node: the watcher writes no per-node view of them yet (docs/adr/0075,
+ * docs/adr/0084); a pod's spec names its secrets but holds none of their values.
  */
-export const NODE_AGENT_SHARED_BUCKETS = ['mirror_containerrecreaterequests_v1alpha1_apps-kruise-io'] as const;
+export const NODE_AGENT_SHARED_BUCKETS = [
+  'mirror_containerrecreaterequests_v1alpha1_apps-kruise-io',
+  'mirror_pods_v1_core',
+] as const;
 
 export function nodeAgentPermissions(prefix: string, a: NodeAgentGrant): BusPermissions {
   const bucket = `${prefix}${a.bucket}`;

@@ -92,6 +92,10 @@ export interface CloneSetScenarios {
   observed(ns: string, name: string): Promise<CloneSet>;
   /** Waits until the status reports every replica at the update revision and ready, with that many live pods. */
   settled(ns: string, name: string, replicas: number, timeoutMs?: number): Promise<CloneSet>;
+  /** Starts another program of this file (e.g. a real node's agent) with `env` added; resolves once it is ready. */
+  startProgram(app: string, instance: string, env: NodeJS.ProcessEnv): Promise<unknown>;
+  /** The kubeconfig of the run (for `kubectl`). */
+  readonly kubeconfig: string;
 }
 
 /**
@@ -141,6 +145,10 @@ export function useCloneSetScenarios(
       await kube().patch({ ...POD, namespace: ns, name }, body, { type });
     },
     controllerLog: () => layer.controllerLog(),
+    startProgram: (app, instance, env) => layer.startProgram(app, instance, env),
+    get kubeconfig() {
+      return layer.kubeconfig;
+    },
     metrics: async () => (await fetch(`${layer.controllerHealth}/metrics`)).text(),
     get bus() {
       return { servers: layer.nats, prefix: layer.env['REGATTA_BUS_PREFIX'] ?? '' };
