@@ -59,6 +59,7 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
   it('the CRD validation policies come with their CRDs (docs/adr/0088)', () => {
     const names = rendered['only-cloneset']!.filter((m) => m.kind.startsWith('ValidatingAdmissionPolicy')).map((m) => m.metadata.name);
     expect(names).toEqual(['regatta-cloneset-validation', 'regatta-cloneset-validation']);
+    expect(rendered['all-on']!.filter((m) => m.kind === 'ValidatingAdmissionPolicy' && m.metadata.name.endsWith('-validation')).length).toBe(3);
   });
 
   it('with only cloneset: the watcher and the CloneSet program, its CRDs (ImagePullJob for pre-download), Service and RBAC, nothing of the others', () => {
