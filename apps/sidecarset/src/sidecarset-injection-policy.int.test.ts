@@ -11,7 +11,7 @@ import { useSidecarSetScenarios, type Pod } from './testing/scenario-harness.js'
 const s = useSidecarSetScenarios();
 const ADMISSION = 'admissionregistration.k8s.io/v1';
 
-const sidecarSet = (name: string, app: string, extra: Record<string, unknown> = {}): KubeObject =>
+const sidecarSet = (name: string, app: string, extra: Record<string, unknown> = {}): KubeObject & { spec: Record<string, unknown> } =>
   ({
     apiVersion: 'apps.kruise.io/v1beta1',
     kind: 'SidecarSet',
@@ -29,7 +29,7 @@ const sidecarSet = (name: string, app: string, extra: Record<string, unknown> = 
       ],
       volumes: [{ name: `${name}-cache`, emptyDir: {} }],
     },
-  }) as KubeObject;
+  }) as KubeObject & { spec: Record<string, unknown> };
 
 const names = (pod: Pod) => pod.spec!.containers!.map((c) => c.name);
 

@@ -22,8 +22,13 @@ export interface PolicyParityCase {
 }
 
 export interface PolicyParityKind {
-  /** The policy and binding with `suffix` added to their names, the binding limited to `namespaceSelector`. */
-  policies: (suffix: string, namespaceSelector: Record<string, unknown>) => KubeObject[];
+  /**
+   * The policy and binding with `suffix` added to their names, the binding limited to `selector`: the test's
+   * namespace (namespaceSelector), or for a cluster-scoped kind the test's objects (objectSelector).
+   */
+  policies: (suffix: string, selector: Record<string, unknown>) => KubeObject[];
+  /** A cluster-scoped kind (SidecarSet): objects carry the test's label instead of a namespace. */
+  clusterScoped?: boolean;
   /** The webhook's verdict: its messages, none when it admits (defaulting included, as admission runs it). */
   webhook: (object: KubeObject, old: KubeObject | undefined) => string[];
   /** A case the policy refuses (and the CRD's schema admits): the test starts once the API server enforces it. */
@@ -32,11 +37,17 @@ export interface PolicyParityKind {
 }
 
 /** The API server's refusal of a dry-run CREATE (or UPDATE from `old`), undefined when admitted. */
-async function refusal(client: KubeClient, ns: string, c: { object: KubeObject; old?: KubeObject }) {
-  const withNs = (o: KubeObject): KubeObject => ({ ...o, metadata: { ...o.metadata, namespace: ns } });
+async function refusal(client: KubeClient, place: (o: KubeObject) => KubeObject, c: { object: KubeObject; old?: KubeObject }) {
+  const withNs = place;
+  const ns = place({}).metadata?.namespace;
   try {
     if (c.old) {
-      const stored = await client.get({ apiVersion: c.old.apiVersion!, kind: c.old.kind!, namespace: ns, name: c.old.metadata!.name! });
+      const stored = await client.get({
+        apiVersion: c.old.apiVersion!,
+        kind: c.old.kind!,
+        ...(ns ? { namespace: ns } : {}),
+        name: c.old.metadata!.name!,
+      });
       await client.replace(
         { ...withNs(c.object), metadata: { ...withNs(c.object).metadata, resourceVersion: stored.metadata?.resourceVersion } },
         { dryRun: true },
@@ -57,6 +68,11 @@ export function describePolicyParity(title: string, kind: PolicyParityKind): voi
   const label = 'regatta-test-policy-parity';
   const ns = `vap-${id}`;
   const policies = kind.policies(`-${id}`, { matchLabels: { [label]: id } });
+  // in the test's namespace, or (cluster-scoped) labelled and named for the test
+  const place = (o: KubeObject): KubeObject =>
+    kind.clusterScoped
+      ? { ...o, metadata: { ...o.metadata, name: `${o.metadata?.name ?? ''}-${id}`.slice(-253), labels: { ...o.metadata?.labels, [label]: id } } }
+      : { ...o, metadata: { ...o.metadata, namespace: ns } };
   let client: KubeClient;
 
   beforeAll(async () => {
@@ -65,13 +81,12 @@ export function describePolicyParity(title: string, kind: PolicyParityKind): voi
     // the old objects first: one the policy would refuse now (a ratchet case) was stored before it
     for (const c of kind.cases) {
       if (!c.old) continue;
-      const old = { ...c.old, metadata: { ...c.old.metadata, namespace: ns } };
-      await client.create(old).catch((err: unknown) => {
+      await client.create(place(c.old)).catch((err: unknown) => {
         if (!/already exists/.test(String(err))) throw err;
       });
     }
     for (const p of policies) await client.create(p);
-    await waitFor('the policy to be enforced', async () => (await refusal(client, ns, { object: kind.probe })) !== undefined, {
+    await waitFor('the policy to be enforced', async () => (await refusal(client, place, { object: kind.probe })) !== undefined, {
       timeoutMs: 60_000,
       intervalMs: 250,
     });
@@ -80,6 +95,11 @@ export function describePolicyParity(title: string, kind: PolicyParityKind): voi
   afterAll(async () => {
     for (const p of policies)
       await client?.delete({ apiVersion: p.apiVersion!, kind: p.kind!, name: p.metadata!.name! }).catch(() => undefined);
+    if (kind.clusterScoped)
+      for (const c of kind.cases.filter((x) => x.old))
+        await client
+          ?.delete({ apiVersion: c.old!.apiVersion!, kind: c.old!.kind!, name: place(c.old!).metadata!.name! })
+          .catch(() => undefined);
     await client?.delete({ apiVersion: 'v1', kind: 'Namespace', name: ns }).catch(() => undefined);
   });
 
@@ -96,9 +116,8 @@ export function describePolicyParity(title: string, kind: PolicyParityKind): voi
     });
 
     it.each(kind.cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
-      const inNs = (o: KubeObject): KubeObject => ({ ...o, metadata: { ...o.metadata, namespace: ns } });
-      const webhook = kind.webhook(inNs(c.object), c.old && inNs(c.old));
-      const policy = await refusal(client, ns, c);
+      const webhook = kind.webhook(place(c.object), c.old && place(c.old));
+      const policy = await refusal(client, place, c);
       if (c.webhookOnly) {
         expect(webhook, 'the webhook refuses it').not.toEqual([]);
         expect(policy, `the policy leaves it to the webhook (${c.webhookOnly})`).toBeUndefined();

@@ -63,7 +63,9 @@ export const celOr = (base: string, path: readonly string[], fallback: string): 
 /** Where a test installs a policy beside others: a name suffix and the namespaces its binding covers. */
 export interface PolicyScope {
   suffix: string;
-  namespaceSelector: Record<string, unknown>;
+  namespaceSelector?: Record<string, unknown>;
+  /** For a cluster-scoped kind, which namespaceSelector does not narrow. */
+  objectSelector?: Record<string, unknown>;
 }
 
 /** The ValidatingAdmissionPolicy and its binding, in the order to apply them. */
@@ -106,7 +108,14 @@ export function validatingPolicyObjects(k: KindPolicy, scope?: PolicyScope): Kub
       spec: {
         policyName: name,
         validationActions: ['Deny'],
-        ...(scope ? { matchResources: { namespaceSelector: scope.namespaceSelector } } : {}),
+        ...(scope
+          ? {
+              matchResources: {
+                ...(scope.namespaceSelector ? { namespaceSelector: scope.namespaceSelector } : {}),
+                ...(scope.objectSelector ? { objectSelector: scope.objectSelector } : {}),
+              },
+            }
+          : {}),
       },
     } as KubeObject,
   ];

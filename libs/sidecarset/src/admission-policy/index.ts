@@ -12,3 +12,10 @@ export {
   type InjectionPolicyKeeperOptions,
   type MatchCondition,
 } from './keeper.js';
+export { SIDECARSET_POLICY, sidecarSetAdmissionPolicies } from './validation-policy.js';
+export {
+  SIDECARSET_PARITY_CASES,
+  SIDECARSET_PROBE,
+  sidecarSetCase,
+  type SidecarSetValidationCase,
+} from './validation-policy.cases.js';
