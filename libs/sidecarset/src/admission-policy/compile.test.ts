@@ -2,7 +2,7 @@
 // server: apps/sidecarset/src/sidecarset-injection-policy.int.test.ts creates pods through it.
 import { describe, expect, it } from 'vitest';
 import type { AnySidecarSet } from '../injection/types.js';
-import { injectionPolicyName, injectionPolicyObjects, notInjected, webhookOnlyReason } from './compile.js';
+import { cel, injectionPolicyName, injectionPolicyObjects, notInjected, webhookOnlyReason } from './compile.js';
 
 const scs = (spec: Record<string, unknown> = {}, annotations: Record<string, string> = {}): AnySidecarSet =>
   ({
@@ -63,13 +63,17 @@ describe('injectionPolicyObjects', () => {
     expect(policy!.spec['matchConditions']).toEqual([{ name: 'not-injected', expression: notInjected(['agent']) }]);
     const expr: string = policy!.spec['mutations'][0].jsonPatch.expression;
     // the container as the webhook builds it (IS_INJECTED), the volume it mounts and not the unused one, the annotations
-    expect(expr).toContain('"name":"agent"');
-    expect(expr).toContain('{"name":"IS_INJECTED","value":"true"}');
-    expect(expr).toContain('"name":"cache"');
+    expect(expr).toContain('"name": dyn("agent")');
+    expect(expr).toContain('{"name": dyn("IS_INJECTED"), "value": dyn("true")}');
+    expect(expr).toContain('"name": dyn("cache")');
     expect(expr).not.toContain('"unused"');
     expect(expr).toContain('/metadata/annotations/kruise.io~1sidecarset-hash');
     expect(expr).toContain('/metadata/annotations/kruise.io~1sidecarset-injected-list');
     expect(binding).toMatchObject({ kind: 'MutatingAdmissionPolicyBinding', spec: { policyName: policy!.metadata.name } });
+  });
+
+  it('values are CEL literals of one element type (dyn), as the API server wants them', () => {
+    expect(cel({ a: [1, 'x'], b: null })).toBe('{"a": dyn([dyn(1), dyn("x")]), "b": dyn(null)}');
   });
 
   it('BeforeAppContainer sidecars go first, in their order', () => {
@@ -82,7 +86,7 @@ describe('injectionPolicyObjects', () => {
     const expr = (injectionPolicyObjects(s)![0] as { spec: { mutations: { jsonPatch: { expression: string } }[] } }).spec
       .mutations[0]!.jsonPatch.expression;
     // inserted at 0 one after the other: b first, then a before it
-    expect(expr.indexOf('"name":"b"')).toBeLessThan(expr.indexOf('"name":"a"'));
+    expect(expr.indexOf('"name": dyn("b")')).toBeLessThan(expr.indexOf('"name": dyn("a")'));
     expect(expr).toContain('path: "/spec/containers/0"');
   });
 
