@@ -1,5 +1,5 @@
 // `npm run bench [-- --quick] [-- --only=watches,latency,memory,rollout,asts-rollout,ads-rollout,distribution,
-// sidecarset-latency,sidecarset-upgrade,imagepull,coldstart,broadcastjob] [-- --rollout-pods=N] [-- --rollout-type=T] [-- --asts-pods=N]
+// sidecarset-latency,sidecarset-policy,sidecarset-upgrade,imagepull,coldstart,broadcastjob] [-- --rollout-pods=N] [-- --rollout-type=T] [-- --asts-pods=N]
 // [-- --ads-nodes=N] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --coldstart-pods=N]
 // [-- --sidecarset-node-args='FLAGS'] [-- --sidecarset-gap-ms=N] [-- --peer=kruise [-- --peer-qps=Q] [-- --peer-burst=B]]
 // [-- --keep] [-- --sources]`:
@@ -61,6 +61,7 @@ import { reportImagePull } from './imagepull-report.js';
 import { benchColdStart } from './coldstart.js';
 import { removeAllBut } from './kept-files.js';
 import { reportColdStart } from './coldstart-report.js';
+import { benchSidecarSetPolicyLatency, reportSidecarSetPolicyLatency } from './sidecarset-policy-latency.js';
 
 const BENCHMARKS = [
   'watches',
@@ -71,6 +72,7 @@ const BENCHMARKS = [
   'ads-rollout',
   'distribution',
   'sidecarset-latency',
+  'sidecarset-policy',
   'sidecarset-upgrade',
   'imagepull',
   'coldstart',
@@ -287,6 +289,7 @@ try {
     );
   if (only.has('distribution')) await distributionBenchmark();
   if (only.has('sidecarset-latency')) await sidecarSetLatencyBenchmark();
+  if (only.has('sidecarset-policy')) await sidecarSetPolicyBenchmark();
   if (only.has('sidecarset-upgrade')) await sidecarSetUpgradeBenchmark();
   if (only.has('imagepull')) await imagePullBenchmark();
   if (only.has('coldstart')) await coldStartBenchmark();
@@ -363,6 +366,16 @@ async function sidecarSetLatencyBenchmark(): Promise<void> {
     benchSidecarSetLatency({ cluster: c.cluster, logsDir: c.logsDir, ...scsLatencyConfig, log }),
   );
   reports.push(reportSidecarSetLatency(r));
+}
+
+/** Benchmark 8c on a cluster of its own: injection by MutatingAdmissionPolicy against the webhook (docs/adr/0089). */
+async function sidecarSetPolicyBenchmark(): Promise<void> {
+  const pods = quick ? 50 : 300;
+  section(`8c. pod creation, sidecar by MutatingAdmissionPolicy vs webhook: ${pods} pods each (own control plane)`);
+  const r = await onOwnCluster(join(dir, 'sidecarset-policy'), { controllers: false, audit: false }, (c) =>
+    benchSidecarSetPolicyLatency({ cluster: c.cluster, logsDir: c.logsDir, pods, warmup: quick ? 5 : 20, log }),
+  );
+  reports.push(reportSidecarSetPolicyLatency(r));
 }
 
 /** Benchmark 8b on a cluster of its own (+ kube-controller-manager, kube-scheduler, an audit log). */

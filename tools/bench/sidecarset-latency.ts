@@ -236,7 +236,11 @@ export async function benchSidecarSetLatency(ctx: ScsLatencyCtx): Promise<ScsLat
       metadata: { name: 'bench-latency' },
       spec: {
         selector: { matchLabels: { [LABEL]: 'yes' } },
-        containers: [{ name: 'sidecar', image: 'busybox:1.36', command: ['sleep', '999d'] }],
+        // shareVolumePolicy keeps it on the webhook this benchmark measures (the pods have no mounts to share); a
+        // SidecarSet without it is injected by a MutatingAdmissionPolicy instead (benchmark 8c, docs/adr/0089)
+        containers: [
+          { name: 'sidecar', image: 'busybox:1.36', command: ['sleep', '999d'], shareVolumePolicy: { type: 'enabled' } },
+        ],
       },
     });
     const gen = set.metadata?.generation ?? 1;

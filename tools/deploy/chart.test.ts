@@ -47,11 +47,19 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
 
   it('deletion protection: the policies and list on every resource only with its gates on (docs/adr/0079)', () => {
     const on = rendered['only-deletionprotection']!;
-    expect(on.filter((m) => m.kind.startsWith('ValidatingAdmissionPolicy')).length).toBe(4);
+    const dp = (m: { kind: string; metadata: { name: string } }) =>
+      m.kind.startsWith('ValidatingAdmissionPolicy') && m.metadata.name.startsWith('regatta-deletion-protection');
+    expect(on.filter(dp).length).toBe(4);
     expect(grants(rulesOf(on, 'ClusterRole', 'regatta-deletionprotection'))).toContain('list */*');
     const off = rendered['all-on']!;
-    expect(off.some((m) => m.kind.startsWith('ValidatingAdmissionPolicy'))).toBe(false);
+    expect(off.some(dp)).toBe(false);
     expect([...grants(rulesOf(off, 'ClusterRole', 'regatta-deletionprotection'))].filter((g) => g.startsWith('list'))).toEqual([]);
+  });
+
+  it('the CRD validation policies come with their CRDs (docs/adr/0088)', () => {
+    const names = rendered['only-cloneset']!.filter((m) => m.kind.startsWith('ValidatingAdmissionPolicy')).map((m) => m.metadata.name);
+    expect(names).toEqual(['regatta-cloneset-validation', 'regatta-cloneset-validation']);
+    expect(rendered['all-on']!.filter((m) => m.kind === 'ValidatingAdmissionPolicy' && m.metadata.name.endsWith('-validation')).length).toBe(4);
   });
 
   it('with only cloneset: the watcher and the CloneSet program, its CRDs (ImagePullJob for pre-download), Service and RBAC, nothing of the others', () => {
@@ -117,10 +125,15 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
       const got = grants(rulesOf(ms, 'ClusterRole', `regatta-${c}`));
       // the live lists: the Advanced StatefulSet webhook reads the StorageClasses (the default class) when an
       // update may resize claims (libs/asts webhooks.ts); the UnitedDeployment program reads back a subset create
-      // without an answer by its label (docs/adr/0061); nothing is watched
+      // without an answer by its label (docs/adr/0061); the SidecarSet program finds the injection policies of
+      // SidecarSets gone by their label (docs/adr/0089); nothing is watched
       const live =
         {
           asts: ['list storage.k8s.io/storageclasses'],
+          sidecarset: [
+            'list admissionregistration.k8s.io/mutatingadmissionpolicies',
+            'list admissionregistration.k8s.io/mutatingadmissionpolicybindings',
+          ],
           uniteddeployment: [
             'list apps.kruise.io/clonesets',
             'list apps.kruise.io/statefulsets',

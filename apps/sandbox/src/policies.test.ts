@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { loadCrdValidationPolicies } from './crd-validation-policies.js';
 import { loadPolicies } from './sandbox.js';
 
 describe('deletion protection policies in a sandbox (docs/adr/0079)', () => {
@@ -15,5 +16,14 @@ describe('deletion protection policies in a sandbox (docs/adr/0079)', () => {
     expect(
       await loadPolicies(['deletionprotection'], { REGATTA_FEATURE_GATES: 'ResourcesDeletionProtection=false' }),
     ).toEqual([]);
+  });
+});
+
+describe('CRD validation policies in a sandbox (docs/adr/0088)', () => {
+  it('are applied with the CRDs, whatever the controllers', async () => {
+    const root = new URL('../../../', import.meta.url).pathname;
+    const names = (await loadCrdValidationPolicies(root)).map((o) => `${o.kind} ${o.metadata?.name}`);
+    expect(names).toContain('ValidatingAdmissionPolicy regatta-cloneset-validation');
+    expect(names).toContain('ValidatingAdmissionPolicyBinding regatta-cloneset-validation');
   });
 });

@@ -26,6 +26,7 @@ import { parseAllDocuments } from 'yaml';
 import { appEntry, resolveControllers, UsageError } from './controllers.js';
 import { planRealNodes, startRealNodes } from './real-nodes.js';
 import { dashboardHint } from './dashboard-command.js';
+import { loadCrdValidationPolicies } from './crd-validation-policies.js';
 
 export interface SandboxOptions {
   dir: string;
@@ -118,10 +119,10 @@ export async function sandboxUp(
       await installCrds(kubeconfig, crds);
       o.log(`installed ${crds.length} CustomResourceDefinitions`);
     }
-    const policies = await loadPolicies(selection.controllers, process.env);
+    const policies = [...(await loadCrdValidationPolicies(repoRoot)), ...(await loadPolicies(selection.controllers, process.env))];
     if (policies.length > 0) {
       await applyObjects(kubeconfig, policies);
-      o.log(`installed ${policies.length} ValidatingAdmissionPolicies and bindings (deletion protection)`);
+      o.log(`installed ${policies.length} ValidatingAdmissionPolicies and bindings (CRD validation, deletion protection)`);
     }
 
     const programs: ProgramEndpoint[] = [];

@@ -28,6 +28,7 @@ import {
   storedSidecarSetRevisions,
   type AnySidecarSet,
   type SidecarSetRevision,
+  InjectionPolicyKeeper,
 } from '@regatta/sidecarset';
 import { rolloutSample } from '@regatta/workload';
 import { ControllerBuilder, mutating, runController, validating } from '@regatta/kit';
@@ -66,6 +67,7 @@ const sidecarset = ControllerBuilder.controller({
       cached: (name) => readers.sidecarsets.get(undefined, name),
       log,
     });
+    const policies = new InjectionPolicyKeeper({ client, log, compile: { sortContainersByName: gates.EnableSortSidecarContainerByName } });
     return {
       routes: [
         mutating(
@@ -98,6 +100,7 @@ const sidecarset = ControllerBuilder.controller({
           scope,
           admitted.needingEntries(),
           process.env['POD_NAMESPACE'],
+          policies.follow(readers.sidecarsets.list(), scope), // compiled SidecarSets: docs/adr/0089
         ),
         ...sidecarSetWebhookConfigurations(url, ca, scope),
       ],

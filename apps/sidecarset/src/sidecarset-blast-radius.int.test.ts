@@ -14,7 +14,8 @@ describe('SidecarSet blast radius', () => {
       metadata: { name: 'blast' },
       spec: {
         selector: { matchLabels: { app } },
-        containers: [{ name: 'agent', image: 'busybox', command: ['sleep', '999d'] }],
+        // shareVolumePolicy reads the pod's mounts: the webhook's, not a MutatingAdmissionPolicy's (docs/adr/0089)
+        containers: [{ name: 'agent', image: 'busybox', command: ['sleep', '999d'], shareVolumePolicy: { type: 'enabled' } }],
       },
     });
     const name = scs.metadata!.name!;

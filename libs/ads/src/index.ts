@@ -20,3 +20,10 @@ export {
   daemonSetWebhookConfigurations,
 } from './webhooks.js';
 export { daemonSetPreDownloadIgnore, preDownloadStep, type PreDownloadStep } from './image-predownload.js';
+export { DAEMONSET_POLICY, daemonSetAdmissionPolicies } from './admission-policy.js';
+export {
+  DAEMONSET_PARITY_CASES,
+  DAEMONSET_PROBE,
+  daemonSetCase,
+  type DaemonSetValidationCase,
+} from './admission-policy.cases.js';

@@ -141,6 +141,7 @@ export {
   validateStatefulSetObject,
 } from './statefulset/validation.js';
 export {
+  STATEFULSET_FORBIDDEN_UPDATE_MESSAGE,
   STATEFULSET_MUTABLE_SPEC_FIELDS,
   statefulSetInPlaceOnlyViolation,
   validateStatefulSetUpdate,

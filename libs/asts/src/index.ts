@@ -32,3 +32,10 @@ export {
 export { specProblem } from './spec-guard.js';
 export { AstsError, ClaimRefsError, ClaimResizeError, ClaimsError, InPlaceOnlyError } from './errors.js';
 export * as planning from './planning/index.js';
+export { STATEFULSET_POLICY, statefulSetAdmissionPolicies } from './admission-policy.js';
+export {
+  STATEFULSET_PARITY_CASES,
+  STATEFULSET_PROBE,
+  statefulSetCase,
+  type StatefulSetValidationCase,
+} from './admission-policy.cases.js';

@@ -32,3 +32,5 @@ export {
 export { syncProgressing, type ProgressingInput, type WorkloadCondition } from './progressing.js';
 export { cloneSetPreDownloadIgnore } from './image-predownload.js';
 export { activeHolds, syncHolds, type HoldFacts, type HoldStarts, type RolloutHold } from '@regatta/workload';
+export { CLONESET_POLICY, cloneSetAdmissionPolicies } from './admission-policy.js';
+export { CLONESET_PARITY_CASES, CLONESET_PROBE, cloneSetCase, type ValidationCase } from './admission-policy.cases.js';

@@ -78,3 +78,4 @@ export {
 
 // the admission rules, checked again by the upgrade reconciler
 export { INVALID_SPEC_REASON, specProblem } from './spec-guard.js';
+export * from './admission-policy/index.js';

@@ -63,3 +63,4 @@ export {
   type TraceLine,
 } from './real-node.js';
 export { runKubectl, type KubectlRun } from './kubectl.js';
+export { describePolicyParity, type PolicyParityCase, type PolicyParityKind } from './policy-parity.js';

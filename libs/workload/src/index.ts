@@ -100,3 +100,19 @@ export {
   type WorkloadWebhookConfigurations,
   type WorkloadSyncInput,
 } from './round/index.js';
+export {
+  POLICY_API_VERSION,
+  celBadValue,
+  celHas,
+  celIntOrPercentError,
+  celIntOrPercentOk,
+  celOr,
+  celString,
+  intOrPercentVariables,
+  validatingPolicyObjects,
+  validationPolicyName,
+  type KindPolicy,
+  type PolicyRule,
+  type PolicyScope,
+} from './admission-policy.js';
+export { WORKLOAD_VARIABLES, workloadRules, type WorkloadRuleOptions } from './admission-policy-rules.js';

@@ -98,6 +98,10 @@ sidecarset:
     - { apiGroups: [apps.kruise.io], resources: [sidecarsets/status], verbs: [patch] }
     # blockOwnerDeletion under OwnerReferencesPermissionEnforcement (libs/sidecarset upgrade/revisions.ts)
     - { apiGroups: [apps.kruise.io], resources: [sidecarsets/finalizers], verbs: [update] }
+    # the SidecarSets' injection compiled into MutatingAdmissionPolicies (libs/sidecarset admission-policy; ADR 0089)
+    - apiGroups: [admissionregistration.k8s.io]
+      resources: [mutatingadmissionpolicies, mutatingadmissionpolicybindings]
+      verbs: [get, list, create, patch, delete]
   # SidecarSets are cluster-scoped: their revisions live in one namespace (REGATTA_SIDECARSET_REVISION_NAMESPACE,
   # set to the Lease namespace; docs/adr/0027), so it writes revisions there only
   leaseNamespaceWrites:

@@ -38,7 +38,7 @@ export const STATEFULSET_MUTABLE_SPEC_FIELDS = [
   'scaleStrategy',
 ] as const;
 
-const FORBIDDEN_UPDATE_MESSAGE =
+export const STATEFULSET_FORBIDDEN_UPDATE_MESSAGE =
   "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'reserveOrdinals', 'lifecycle', " +
   "'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy', `volumeClaimTemplates`, `VolumeClaimUpdateStrategy` and " +
   "'updateStrategy' are forbidden";
@@ -102,7 +102,7 @@ function frozenFieldErrors(spec: Record<string, unknown> | undefined, oldSpec: R
   const keys = [...new Set([...Object.keys(now), ...Object.keys(before)])].sort();
   return keys
     .filter((k) => !jsonEqual(now[k], before[k]))
-    .map((k) => fieldErrors.forbidden(fieldPath('spec', k), FORBIDDEN_UPDATE_MESSAGE));
+    .map((k) => fieldErrors.forbidden(fieldPath('spec', k), STATEFULSET_FORBIDDEN_UPDATE_MESSAGE));
 }
 
 /** The storage request and limit of a claim template, as written. */

@@ -70,7 +70,7 @@ export function injects(s: AnySidecarSet): boolean {
 }
 
 /** Both selectors must hold: the program's namespace scope and the SidecarSet's namespace selector. */
-function andSelectors(a: LabelSelector | undefined, b: LabelSelector | undefined): LabelSelector | undefined {
+export function andSelectors(a: LabelSelector | undefined, b: LabelSelector | undefined): LabelSelector | undefined {
   if (!a) return b;
   if (!b) return a;
   const expressions = [
@@ -101,6 +101,11 @@ export function podWebhookConfiguration(
   admitted: readonly AnySidecarSet[] = [],
   /** The program's namespace (`POD_NAMESPACE`), left out of the all-pods entry. */
   ownNamespace?: string,
+  /**
+   * Extra conditions of a SidecarSet's entry, by name: a SidecarSet a MutatingAdmissionPolicy injects is called for
+   * only when the policy did not inject the pod (libs/sidecarset admission-policy; docs/adr/0089).
+   */
+  conditions: ReadonlyMap<string, readonly { name: string; expression: string }[]> = new Map(),
 ): KubeObject & { webhooks: Record<string, unknown>[] } {
   const caBundle = Buffer.from(caBundlePem).toString('base64');
   const common = {
@@ -118,11 +123,13 @@ export function podWebhookConfiguration(
       .sort((a, b) => ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1))
       .map((s) => {
         const namespaceSelector = andSelectors(scope, namespaceSelectorOf(s) ?? undefined);
+        const extra = conditions.get(s.metadata?.name ?? '');
         return {
           name: `${s.metadata?.name ?? ''}.${suffix(s)}`,
           ...common,
           objectSelector: s.spec.selector,
           ...(namespaceSelector ? { namespaceSelector } : {}),
+          ...(extra?.length ? { matchConditions: extra.map((c) => ({ ...c })) } : {}),
         };
       });
   const admittedSuffix = (s: AnySidecarSet) => {
