@@ -42,10 +42,13 @@ export {
   type SharedCertificates,
 } from './webhook-certificates.js';
 export {
+  KEEPER_LABEL,
   LateWebhookConfigurations,
   WebhookConfigurationKeeper,
   holds,
   inStep,
+  keeperMark,
+  marked,
   withoutUrls,
   type WebhookConfigurationsNow,
 } from './webhook-configurations.js';
