@@ -179,7 +179,7 @@ export async function startKruiseManager(o: {
       .catch((err: unknown) => {
         if (!(err instanceof KubeApiError && err.status === 409)) throw err;
       });
-    await applyObjects(kubeconfig, configurations as unknown as KubernetesObject[]);
+    await applyObjects(kubeconfig, configurations);
   } finally {
     await client.close();
   }

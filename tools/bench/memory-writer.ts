@@ -3,7 +3,7 @@
 import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { KINDS } from '@regatta/api';
-import { connectBus, encodeEnvelope, MirrorWriter, trimForMirror, type KubeObject } from '@regatta/bus';
+import { connectBus, encodeEnvelope, MirrorWriter, trimForMirror } from '@regatta/bus';
 import { serve } from './common.js';
 import type { Pod } from '@regatta/api';
 import { podVariant } from './pod-template.js';
@@ -24,14 +24,14 @@ serve({
           podVariant(template, i + k),
         );
         for (const pod of pods) {
-          const trimmed = trimForMirror(pod as unknown as KubeObject, KINDS.pods);
+          const trimmed = trimForMirror(pod, KINDS.pods);
           const line = JSON.stringify(trimmed);
           fullBytes += Buffer.byteLength(JSON.stringify(pod));
           trimmedBytes += Buffer.byteLength(line);
           envelopeBytes += encodeEnvelope(trimmed).byteLength;
           if (!out.write(line + '\n')) await new Promise<void>((r) => out.once('drain', () => r()));
         }
-        await Promise.all(pods.map((pod) => writer.put(pod as unknown as KubeObject)));
+        await Promise.all(pods.map((pod) => writer.put(pod)));
       }
       // as the watcher after its first list: the benchmark's caches sync once all N pods are written, not before
       await writer.markListed();

@@ -115,7 +115,7 @@ interface Webhook {
 export interface WebhookConfiguration {
   apiVersion: string;
   kind: string;
-  metadata: { name: string; [k: string]: unknown };
+  metadata: { name: string };
   webhooks?: Webhook[];
 }
 

@@ -4,7 +4,7 @@
 // cluster and the same run, with the same simulated time t for a container to start or restart. Both
 // controllers round a percentage of nodes up, so both bounds are ceil(N/batch)·t. The run is the rollout
 // benchmarks' common one (rollout-run.ts).
-import { defaultDaemonSet } from '@regatta/api';
+import { defaultDaemonSet, type DaemonSet } from '@regatta/api';
 import type { KubeObject } from '@regatta/kube';
 import {
   IMAGE_OLD,
@@ -54,7 +54,7 @@ export async function benchAdsRollout(ctx: Ctx): Promise<RolloutResult> {
   const template = (app: string) => ({ metadata: { labels: { app } }, spec: benchPodSpec(IMAGE_OLD) });
   // no webhook runs here, so the DaemonSet is sent as the mutating webhook would leave it (the controller adds
   // the InPlaceUpdateReady gate to its pods itself, docs/ads.md)
-  const ads = defaultDaemonSet({
+  const ads = defaultDaemonSet<DaemonSet>({
     apiVersion: 'apps.kruise.io/v1beta1',
     kind: 'DaemonSet',
     metadata: { name: 'bench', namespace: 'bench-ads' },
@@ -71,7 +71,7 @@ export async function benchAdsRollout(ctx: Ctx): Promise<RolloutResult> {
         },
       },
     },
-  }) as unknown as KubeObject;
+  });
   const regatta: Side = {
     name: 'Advanced DaemonSet',
     label: 'Advanced DaemonSet in place',

@@ -5,7 +5,7 @@
 // for a container to start or restart. Bounds: ceil(N/batch)·t in place, N·t for the native one. Both use
 // Parallel pod management, so that creating N pods does not take N·t before the measured part. The run is
 // the rollout benchmarks' common one (rollout-run.ts).
-import { defaultStatefulSet } from '@regatta/api';
+import { defaultStatefulSet, type StatefulSet } from '@regatta/api';
 import type { KubeObject } from '@regatta/kube';
 import {
   IMAGE_OLD,
@@ -58,7 +58,7 @@ export async function benchAstsRollout(ctx: Ctx): Promise<RolloutResult> {
   });
   // no webhook runs here, so the set is sent as the mutating webhook would leave it; an in-place update needs
   // the InPlaceUpdateReady readiness gate in the template (the validating webhook requires it, docs/asts.md)
-  const asts = defaultStatefulSet({
+  const asts = defaultStatefulSet<StatefulSet>({
     apiVersion: 'apps.kruise.io/v1beta1',
     kind: 'StatefulSet',
     metadata: { name: 'bench', namespace: 'bench-asts' },
@@ -77,7 +77,7 @@ export async function benchAstsRollout(ctx: Ctx): Promise<RolloutResult> {
         },
       },
     },
-  } as never) as unknown as KubeObject;
+  });
   const regatta: Side = {
     name: 'Advanced StatefulSet',
     label: 'Advanced StatefulSet in place',

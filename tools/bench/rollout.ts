@@ -38,7 +38,7 @@ export async function benchRollout(
   const batch = batchOf(MAX_UNAVAILABLE, n);
   const boundS = rolloutBoundS(n, batch, t);
   // no webhook runs here, so the CloneSet is sent as the mutating webhook would leave it
-  const cloneSet = defaultCloneSet({
+  const cloneSet = defaultCloneSet<CloneSet>({
     apiVersion: 'apps.kruise.io/v1alpha1',
     kind: 'CloneSet',
     metadata: { name: 'bench', namespace: 'bench-cloneset' },
@@ -53,11 +53,11 @@ export async function benchRollout(
         partition: 0,
       },
     },
-  } as unknown as CloneSet);
+  });
   const regatta: Side = {
     name: 'CloneSet',
     label: how.label,
-    object: cloneSet as unknown as KubeObject,
+    object: cloneSet,
     resource: CLONESETS,
     batch,
     boundS,

@@ -114,7 +114,7 @@ const pod = (i: number): Pod =>
       preemptionPolicy: 'PreemptLowerPriority',
     },
     status: {},
-  }) as unknown as Pod;
+  });
 
 const review = (i: number, path: string) =>
   JSON.stringify({
@@ -160,9 +160,12 @@ async function sidecarSet(
     uid: 'x',
     name,
     namespace: '',
+    userInfo: {},
     dryRun: false,
-  } as unknown as AdmissionInput<never>);
-  return (out instanceof Mutation ? out.object : out) as unknown as AnySidecarSet;
+  });
+  const set = out instanceof Mutation ? out.object : out;
+  if (!set) throw new Error('the SidecarSet defaulter left no object');
+  return set;
 }
 
 interface Stats {
@@ -201,7 +204,10 @@ async function inProcess(set: AnySidecarSet): Promise<string[]> {
       oldObject: null,
       namespace: 'bench-scs-latency',
       uid: parsed.request.uid,
-    } as unknown as AdmissionInput<Pod>;
+      kind: { group: '', version: 'v1', kind: 'Pod' },
+      userInfo: {},
+      dryRun: false,
+    } satisfies AdmissionInput<Pod>;
     const t1 = performance.now();
     const out = await handler({ ...input, object: structuredClone(input.object) });
     const t2 = performance.now();
@@ -366,13 +372,13 @@ function programSources(sets: readonly AnySidecarSet[], revisions: readonly Side
 }
 
 const revisionsOfOthers = (n: number): SidecarSetRevision[] =>
-  Array.from({ length: n }, (_, i) => ({
+  Array.from({ length: n }, (_, i): SidecarSetRevision => ({
     apiVersion: 'apps/v1',
     kind: 'ControllerRevision',
     metadata: { name: `app-${i}-5d8b7c9f4`, namespace: `team-${i % 50}`, labels: { app: `app-${i}` } },
     revision: 1,
     data: { spec: { template: { metadata: { labels: { app: `app-${i}` } } } } },
-  })) as unknown as SidecarSetRevision[];
+  }));
 
 async function insideServer(set: AnySidecarSet): Promise<string[]> {
   const ca = await createCertificateAuthority('bench-ca');

@@ -17,7 +17,7 @@ export interface CloneSetShape {
 /** A CloneSet as the mutating webhook would leave it (no webhook runs here), pods of one container `app`. */
 export function cloneSetObject(s: CloneSetShape): KubeObject {
   const labels = { app: s.name };
-  return defaultCloneSet({
+  const cloneSet: CloneSet = {
     apiVersion: 'apps.kruise.io/v1alpha1',
     kind: 'CloneSet',
     metadata: { name: s.name, namespace: s.ns },
@@ -32,7 +32,8 @@ export function cloneSetObject(s: CloneSetShape): KubeObject {
         partition: s.partition ?? 0,
       },
     },
-  } as unknown as CloneSet) as unknown as KubeObject;
+  };
+  return defaultCloneSet(cloneSet);
 }
 
 export const refOf = (ns: string, name: string): WorkloadRef => ({

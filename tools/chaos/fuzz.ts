@@ -4,6 +4,8 @@
 // preserved field lets through the schema). A seed makes a run reproducible: fuzz-sequence.ts makes the objects one at a
 // time from it.
 import fc from 'fast-check';
+import { RegattaError } from '@regatta/errors';
+import type { KubeObject } from '@regatta/kube';
 
 export const SHAPES = [
   'valid',
@@ -18,6 +20,37 @@ export type Shape = (typeof SHAPES)[number];
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type Obj = { [k: string]: Json };
+
+/** A fuzzed object the API client cannot address (no apiVersion, kind or metadata object): a fuzz kind's bug. */
+export class UnaddressableObjectError extends RegattaError {
+  constructor(o: Obj) {
+    super(
+      'REGATTA_CHAOS_UNADDRESSABLE',
+      `a fuzzed object without apiVersion, kind or metadata: ${JSON.stringify(o).slice(0, 200)}`,
+    );
+  }
+}
+
+/**
+ * The fuzzed object as the API client sends it: every fuzz kind's valid base has its apiVersion, kind and metadata,
+ * and the mutations change spec, status and metadata's annotations and labels only, so this never throws for them.
+ * The API server judges the rest of the object (that is the check).
+ */
+export function addressable(o: Obj): Obj & KubeObject {
+  if (isAddressable(o)) return o;
+  throw new UnaddressableObjectError(o);
+}
+
+function isAddressable(o: Obj): o is Obj & KubeObject {
+  const m = o['metadata'];
+  return (
+    typeof o['apiVersion'] === 'string' &&
+    typeof o['kind'] === 'string' &&
+    typeof m === 'object' &&
+    m !== null &&
+    !Array.isArray(m)
+  );
+}
 
 export interface Fuzzed {
   shape: Shape;

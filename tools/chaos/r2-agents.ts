@@ -14,7 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isAlreadyExists, isNotFound, type KubeObject } from '@regatta/kube';
 import { Child } from '../bench/common.js';
 import type { Violation } from './checker.js';
-import { verdictOf, violationOf, type Fuzzed, type Response } from './fuzz.js';
+import { addressable, verdictOf, violationOf, type Fuzzed, type Response } from './fuzz.js';
 import { allOf, fuzzSequence } from './fuzz-sequence.js';
 import { NODE_IMAGE } from './fuzz-nodeimage.js';
 import type { SupervisedProgram } from './programs.js';
@@ -183,7 +183,7 @@ export async function agentNodeImages(
       round.map(async ({ x, node }) => ({
         x,
         node,
-        r: await place(w, node, x.f.object as unknown as KubeObject),
+        r: await place(w, node, addressable(x.f.object)),
       })),
     );
     for (const { x, node, r } of sent) {
@@ -261,7 +261,7 @@ export async function storedAgentNodeImages(
       round.map(async ({ x, node }) => ({
         x,
         node,
-        r: await place(w, node, x.f.object as unknown as KubeObject),
+        r: await place(w, node, addressable(x.f.object)),
       })),
     );
     const kept = sent.filter((s) => s.r.accepted);

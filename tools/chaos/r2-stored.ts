@@ -13,7 +13,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isNotFound, KubeApiError, type KubeObject } from '@regatta/kube';
 import type { Violation } from './checker.js';
-import { namesFieldPath, type FuzzKind, type Shape } from './fuzz.js';
+import { addressable, namesFieldPath, type FuzzKind, type Shape } from './fuzz.js';
 import { fuzzSequence } from './fuzz-sequence.js';
 import type { SupervisedProgram } from './programs.js';
 import type { World } from './world.js';
@@ -246,7 +246,7 @@ export async function storedInvalid(
     const sent = await mapBounded(chunk, o.concurrency, async (i): Promise<StoredObject | 'refused'> => {
       const f = objects.at(i);
       try {
-        const created = await w.client.create(f.object as unknown as KubeObject);
+        const created = await w.client.create(addressable(f.object));
         const name = created.metadata?.name ?? '';
         const dropped = droppedOnStore(f.object, created, f.mutations);
         return { i, shape: f.shape, mutations: f.mutations, uid: created.metadata?.uid ?? '', name, judged: o.judged.has(i), dropped };

@@ -16,6 +16,7 @@ import type { KubeObject } from '@regatta/kube';
 import { fmt, summarize } from '../bench/common.js';
 import type { Violation } from './checker.js';
 import {
+  addressable,
   ADVANCED_STATEFULSET,
   CLONESET,
   type FuzzKind,
@@ -290,7 +291,7 @@ async function fuzzKind(
       async (i): Promise<Sent> => {
         await window.room();
         const f = objects.at(i);
-        const r = await send(w.client, f.object as unknown as KubeObject);
+        const r = await send(w.client, addressable(f.object));
         const at = w.now();
         const name = (f.object['metadata'] as { name: string }).name;
         if (r.accepted) window.add(name);

@@ -7,7 +7,6 @@ import {
   ASTS_FEATURE_GATES,
   CONTROLLER_NAME,
   MUTATE_STATEFULSET_PATH,
-  StatefulSetReconciler,
   VALIDATE_STATEFULSET_PATH,
   isStatefulSetPodOrOrphan,
   statefulSetDefaulter,
@@ -16,10 +15,11 @@ import {
   statefulSetForResizedClaim,
   statefulSetWebhookConfigurations,
   statefulSetsForOrphanChange,
+  statefulSetReconcilerOf,
 } from '@regatta/asts';
 import { ControllerBuilder, mutating, runController, validating } from '@regatta/kit';
-import { ImagePreDownloadControl, isPreDownloadJobOf } from '@regatta/image-predownload';
-import { RolloutTracer, rolloutSample } from '@regatta/workload';
+import { isPreDownloadJobOf } from '@regatta/image-predownload';
+import { rolloutSample } from '@regatta/workload';
 
 const asts = ControllerBuilder.controller({
   name: 'asts',
@@ -52,18 +52,7 @@ const asts = ControllerBuilder.controller({
   }))
   // regatta_rollout_info and regatta_rollout_replicas_* per StatefulSet (docs/operations.md "Metrics")
   .rolloutMetrics((o) => rolloutSample('StatefulSet', o))
-  .reconciler(({ readers, client, expectations, recorder, gates, tracer }) => {
-    const rollouts = new RolloutTracer(tracer, { prefix: 'statefulset' });
-    const imagePreDownload = new ImagePreDownloadControl({ client, jobs: readers.imagepulljobs, recorder });
-    return new StatefulSetReconciler({
-      ...readers,
-      client,
-      expectations,
-      recorder,
-      gates,
-      rollouts,
-      imagePreDownload,
-    });
-  });
+  // rollout traces and image pre-download around the StatefulSet reconciler
+  .reconciler(statefulSetReconcilerOf);
 
 await runController(asts);

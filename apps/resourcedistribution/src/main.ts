@@ -5,19 +5,13 @@
 import { KINDS, RESOURCE_DISTRIBUTION_GATE, type ResourceDistribution } from '@regatta/api';
 import {
   CONTROLLER_NAME,
-  MUTATE_RESOURCEDISTRIBUTION_PATH,
   RESOURCE_DISTRIBUTION_FEATURE_GATES,
   ResourceDistributionReconciler,
-  VALIDATE_RESOURCEDISTRIBUTION_PATH,
-  apiServerDryRun,
   distributionsForNamespaceChange,
-  dryRunNamespace,
   isDistributedCopy,
-  resourceDistributionDefaulter,
-  resourceDistributionValidator,
-  resourceDistributionWebhookConfigurations,
+  resourceDistributionWebhooks,
 } from '@regatta/resourcedistribution';
-import { ControllerBuilder, mutating, runController, validating } from '@regatta/kit';
+import { ControllerBuilder, runController } from '@regatta/kit';
 
 const resourcedistribution = ControllerBuilder.controller({
   name: 'resourcedistribution',
@@ -32,19 +26,8 @@ const resourcedistribution = ControllerBuilder.controller({
   .watches('namespaces', KINDS.namespaces, (change, readers) =>
     distributionsForNamespaceChange(change, readers.distributions.list()),
   )
-  .webhooks(({ client, gates }) => ({
-    routes: [
-      mutating(MUTATE_RESOURCEDISTRIBUTION_PATH, resourceDistributionDefaulter()),
-      validating(
-        VALIDATE_RESOURCEDISTRIBUTION_PATH,
-        resourceDistributionValidator({
-          enabled: gates[RESOURCE_DISTRIBUTION_GATE],
-          dryRun: apiServerDryRun(client, dryRunNamespace(process.env)),
-        }),
-      ),
-    ],
-    configurations: (url, ca, scope) => resourceDistributionWebhookConfigurations(url, ca, scope),
-  }))
+  // the defaulter, and the validator that dry-runs the embedded resource (403 while the gate is off)
+  .webhooks((ctx) => resourceDistributionWebhooks(ctx))
   .reconciler(({ readers, client, recorder, gates, tracer }) => {
     return new ResourceDistributionReconciler({
       recorder, // InvalidSpec: a stored distribution that fails validation (docs/resourcedistribution.md)

@@ -3,13 +3,16 @@
  * options), so it never lags behind the CLI. Words after the command path: its subcommands and options, and the
  * rollout kinds as `KIND/` for commands that take KIND/NAME.
  */
-import type { Command } from 'commander';
+import { Help, type Command } from 'commander';
 
 /** Every command path (space-joined names, '' for the program) with the words completed after it. */
 export function completionWords(program: Command, kindPrefixes: readonly string[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
+  const help = new Help();
   const walk = (cmd: Command, path: string) => {
-    const subs = cmd.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden);
+    // commander's own notion of hidden: the commands its help lists (plus its help command, left out here)
+    const visible = new Set(help.visibleCommands(cmd));
+    const subs = cmd.commands.filter((c) => visible.has(c));
     const takesTarget = cmd.registeredArguments.some((a) => a.name() === 'KIND/NAME');
     out.set(path, [
       ...subs.map((c) => c.name()),

@@ -5,21 +5,15 @@
 // calls it only for the pods of targeted workloads (docs/adr/0081-workloadspread-admission.md).
 import { KINDS } from '@regatta/api';
 import { OwnWrites } from '@regatta/kube';
-import { ControllerBuilder, mutating, runController, validating } from '@regatta/kit';
+import { ControllerBuilder, runController } from '@regatta/kit';
 import {
-  AdmittedWorkloadSpreads,
   CONTROLLER_NAME,
-  MUTATE_POD_PATH,
-  VALIDATE_WORKLOADSPREAD_PATH,
   WORKLOADSPREAD_FEATURE_GATES,
   WorkloadSpreadReconciler,
   isWorkloadPod,
-  podWebhookConfiguration,
   spreadsForPodChange,
   spreadsForWorkloadChange,
-  workloadSpreadPodDefaulter,
-  workloadSpreadValidator,
-  workloadSpreadWebhookConfigurations,
+  workloadSpreadWebhooks,
 } from '@regatta/workloadspread';
 
 const none = () => [];
@@ -40,27 +34,10 @@ const workloadspread = ControllerBuilder.controller({
   .watches('statefulsets', KINDS.statefulsets, spreadsForWorkloadChange('StatefulSet'))
   .watches('appsstatefulsets', KINDS.appsstatefulsets, spreadsForWorkloadChange('StatefulSet'))
   .watches('nodes', KINDS.nodes, none) // the node of a pod created before its spread
-  .webhooks(({ readers, gates, client, log, tracer, webhookConfigurations }) => {
-    const admitted = new AdmittedWorkloadSpreads((ns, name) => readers.workloadspreads.get(ns, name));
-    const spreads = () => (gates.WorkloadSpread ? [...readers.workloadspreads.list(), ...admitted.list()] : []);
-    return {
-      routes: [
-        mutating(MUTATE_POD_PATH, workloadSpreadPodDefaulter({ readers, admitted: () => admitted.list(), client, ownWrites, tracer })),
-        validating(
-          VALIDATE_WORKLOADSPREAD_PATH,
-          workloadSpreadValidator({
-            spreads: (ns) => readers.workloadspreads.list({ namespace: ns }),
-            admitted,
-            configurations: webhookConfigurations,
-            log,
-          }),
-        ),
-      ],
-      // recomputed by the kit on every pass: the pod webhook's entries follow the WorkloadSpreads
-      configurations: (url, ca, scope) => [podWebhookConfiguration(spreads(), url, ca, scope), workloadSpreadWebhookConfigurations(url, ca, scope)],
-      followedReaders: ['workloadspreads'],
-    };
-  })
-  .reconciler(({ readers, client, recorder }) => new WorkloadSpreadReconciler({ readers, client, recorder, ownWrites }));
+  // the pod placement webhook (its configuration follows the WorkloadSpreads) and the WorkloadSpread webhook
+  .webhooks((ctx) => workloadSpreadWebhooks(ctx, ownWrites))
+  .reconciler(
+    ({ readers, client, recorder }) => new WorkloadSpreadReconciler({ readers, client, recorder, ownWrites }),
+  );
 
 await runController(workloadspread);

@@ -30,6 +30,7 @@ export {
   type StatefulSetWebhookGates,
 } from './webhooks.js';
 export { specProblem } from './spec-guard.js';
+export { statefulSetReconcilerOf, type StatefulSetProgramContext } from './program.js';
 export { AstsError, ClaimRefsError, ClaimResizeError, ClaimsError, InPlaceOnlyError } from './errors.js';
 export * as planning from './planning/index.js';
 export { STATEFULSET_POLICY, statefulSetAdmissionPolicies } from './admission-policy.js';

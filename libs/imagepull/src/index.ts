@@ -67,3 +67,4 @@ export {
 } from './webhooks.js';
 export { imagePullSettings, type ImagePullSettings } from './settings.js';
 export { INVALID_SPEC_REASON, nodeImageSpecProblem, specProblem } from './spec-guard.js';
+export { imagePullJobReconcilerOf, imagePullWebhooks, isScheduledPod, nodeImageReconcilerOf } from './program.js';

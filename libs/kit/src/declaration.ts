@@ -256,15 +256,11 @@ export class ControllerBuilder<R extends Record<string, KubeObject>, G extends s
     return decl;
   }
 
-  private next<R2 extends Record<string, KubeObject>>(
+  /** R2 only adds readers to R: the factories declared so far read a subset of what they will get. */
+  private next<R2 extends R>(
     patch: Partial<ControllerDeclaration<R2, G>>,
   ): ControllerBuilder<R2, G> {
-    // cast through unknown: the parts declared so far were typed for the readers then (R); R2 only adds readers, so the
-    // factories they hold read a subset of what they will get
-    return new ControllerBuilder<R2, G>({ ...this.decl, ...patch } as unknown as ControllerDeclaration<
-      R2,
-      G
-    >);
+    return new ControllerBuilder<R2, G>({ ...this.decl, ...patch });
   }
 }
 

@@ -33,6 +33,7 @@ export {
 export { KitError } from './errors.js';
 export { runController, runControllers } from './program.js';
 export { runProgram, type Program } from './bootstrap.js';
+export { busAuthCallout, withAlongside, type Alongside, type AlongsideContext } from './alongside.js';
 export { registerProgramMetrics, type ProgramMetricSources, type RolloutSource } from './program-metrics.js';
 export {
   certificateCovers,
@@ -41,10 +42,13 @@ export {
   type SharedCertificates,
 } from './webhook-certificates.js';
 export {
+  KEEPER_LABEL,
   LateWebhookConfigurations,
   WebhookConfigurationKeeper,
   holds,
   inStep,
+  keeperMark,
+  marked,
   withoutUrls,
   type WebhookConfigurationsNow,
 } from './webhook-configurations.js';

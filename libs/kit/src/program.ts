@@ -16,6 +16,7 @@ import {
   type Priority,
   type Request,
 } from '@regatta/runtime';
+import { withAlongside, type Alongside } from './alongside.js';
 import { runProgram, type Program } from './bootstrap.js';
 import { cacheSyncMetrics, holdWhileOutOfSync } from './cache-sync.js';
 import type { ControllerDeclaration, ProgramContext, Readers, WebhookDeclaration } from './declaration.js';
@@ -46,14 +47,18 @@ export function runController<R extends Record<string, KubeObject>, G extends st
  * side by side; the ImagePullJob and NodeImage controllers are one Regatta program): one bus registration under
  * `name` for the kinds of all of them, one cache per reader name (shared; it keeps what any declaration keeps), one
  * webhook server with every declaration's routes and configurations, and per declaration its own queue, reconciler,
- * expectations and Event source.
+ * expectations and Event source. `alongside`: parts that run beside the controllers on every replica (started
+ * before the program, stopped after it).
  */
 export function runControllers(
   name: string,
   decls: readonly AnyControllerDeclaration[],
   env: NodeJS.ProcessEnv = process.env,
+  opts: { alongside?: readonly Alongside[] } = {},
 ): Promise<void> {
-  return runProgram({ name, env }, (p) => setUpControllers(name, decls, p));
+  return withAlongside(opts.alongside ?? [], { program: `regatta-${name}`, env }, () =>
+    runProgram({ name, env }, (p) => setUpControllers(name, decls, p)),
+  );
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a list of declarations of different reader types
@@ -93,7 +98,9 @@ async function setUpControllers(
     );
   }
   const rollouts = decls.flatMap((d) =>
-    d.rolloutMetrics ? [{ kind: d.forKind.kind.kind, reader: caches.get(d.forKind.name)!, project: d.rolloutMetrics }] : [],
+    d.rolloutMetrics
+      ? [{ kind: d.forKind.kind.kind, reader: caches.get(d.forKind.name)!, project: d.rolloutMetrics }]
+      : [],
   );
   registerProgramMetrics(registry, { program, isLeader: () => manager.isLeader(), caches, rollouts });
   // the one place where mirrored JSON is taken as the declared types (as a typed informer does)
@@ -125,7 +132,11 @@ async function setUpControllers(
     const controller = new Controller({
       name: decl.options.name,
       // never on a cache that is not in sync with the bus (docs/adr/0068)
-      reconciler: holdWhileOutOfSync(decl.reconciler(ctx), caches, log.child({ controller: decl.options.name })),
+      reconciler: holdWhileOutOfSync(
+        decl.reconciler(ctx),
+        caches,
+        log.child({ controller: decl.options.name }),
+      ),
       maxConcurrentReconciles: decl.options.maxConcurrentReconciles ?? 1,
       registry,
       logger: log,

@@ -4,12 +4,45 @@
  * missing or whose webhooks drifted (URL or Service, caBundle, rules, matchConditions) or that lost its owner. Non-leaders only observe: the
  * configurations point at the leader's URL, and every replica serves with the shared certificate, so a follower is
  * ready once the configurations exist and trust that CA. See docs/adr/0013-webhook-ownership.md.
+ *
+ * Every configuration it applies carries its mark (the label {@link KEEPER_LABEL}: the program, and a hash of its
+ * namespace scope); the leader deletes the configurations with its mark that it no longer wants (a configuration
+ * left out of the declaration, the scope's or a gate's change), and only those (docs/adr/0085-stale-webhook-configurations.md).
+ * A webhook entry left out of a configuration it still wants goes with the next apply (server-side apply drops the
+ * list entries its field manager applied before and applies no more).
  */
+import { createHash } from 'node:crypto';
 import { type KubeClient, type KubeObject } from '@regatta/kube';
 import { deepEqual, type Checker, type Logger, type Runnable } from '@regatta/runtime';
 import { mapWebhooks } from './webhook-endpoint.js';
 
 const ADMISSION = 'admissionregistration.k8s.io/v1';
+const CONFIGURATION_KINDS = [
+  ['MutatingWebhookConfiguration', 'mutatingwebhookconfigurations'],
+  ['ValidatingWebhookConfiguration', 'validatingwebhookconfigurations'],
+] as const;
+
+/** The label that marks the configurations a keeper applied, so that it deletes those alone. */
+export const KEEPER_LABEL = 'regatta.dev/webhook-keeper';
+
+/**
+ * The keeper's mark: `regatta-<name>`, and with a namespace scope a hash of its labels (programs of one name serving
+ * different scopes keep different configurations, and must never delete each other's).
+ */
+export function keeperMark(
+  program: string,
+  scope: { matchLabels: Record<string, string> } | undefined,
+): string {
+  if (!scope) return program;
+  const labels = Object.entries(scope.matchLabels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const hash = createHash('sha256').update(JSON.stringify(labels)).digest('hex').slice(0, 10);
+  return `${program}.${hash}`;
+}
+
+/** The configuration with the keeper's mark among its labels. */
+export function marked(obj: KubeObject, mark: string): KubeObject {
+  return { ...obj, metadata: { ...obj.metadata, labels: { ...obj.metadata?.labels, [KEEPER_LABEL]: mark } } };
+}
 
 /**
  * Whether `observed` holds everything `desired` says: objects field by field (fields `desired` leaves out are the
@@ -46,6 +79,8 @@ export function inStep(
   { leader }: { leader: boolean },
 ): boolean {
   if (!observed) return false;
+  const labels = desired.metadata?.labels;
+  if (labels && !holds(observed.metadata?.labels ?? {}, labels)) return false;
   const owners = desired.metadata?.ownerReferences;
   if (owners && !holds(observed.metadata?.ownerReferences, owners)) return false;
   const want = leader ? desired : withoutUrls(desired);
@@ -53,8 +88,13 @@ export function inStep(
 }
 
 export interface WebhookConfigurationKeeperOptions {
-  client: Pick<KubeClient, 'getOrUndefined' | 'patch'>;
+  client: Pick<KubeClient, 'getOrUndefined' | 'patch' | 'request'>;
   fieldManager: string;
+  /**
+   * The keeper's mark ({@link keeperMark}): given, every desired configuration is applied with it, and the leader
+   * deletes the configurations carrying it that are not desired any more. Without one nothing is deleted.
+   */
+  mark?: string;
   /**
    * The configurations as they should be (pointing at this replica's URL); a function is called on every pass, for
    * configurations that follow the cluster (the SidecarSet pod webhook's entries follow the SidecarSets).
@@ -64,7 +104,10 @@ export interface WebhookConfigurationKeeperOptions {
   isLeader: () => boolean;
   /** Default 2 s. */
   intervalMs?: number;
+  /** How often the leader looks for stale configurations while the desired names stay the same. Default 30 s. */
+  sweepIntervalMs?: number;
   log: Logger;
+  now?: () => number;
 }
 
 /** What a route may ask of the keeper (docs/adr/0040-sidecarset-effective-at-admission.md). */
@@ -123,8 +166,14 @@ export class WebhookConfigurationKeeper implements Runnable {
   #lastDesired: string | undefined;
 
   #desired(): readonly KubeObject[] {
-    return typeof this.options.desired === 'function' ? this.options.desired() : this.options.desired;
+    const desired =
+      typeof this.options.desired === 'function' ? this.options.desired() : this.options.desired;
+    const mark = this.options.mark;
+    return mark === undefined ? desired : desired.map((c) => marked(c, mark));
   }
+
+  /** The desired names of the last sweep and when it ran (undefined: none yet, or not leading since). */
+  #lastSweep: { names: string; at: number } | undefined;
 
   #passes: Promise<unknown> = Promise.resolve();
 
@@ -160,7 +209,46 @@ export class WebhookConfigurationKeeper implements Runnable {
         'webhook configuration applied',
       );
     }
+    // a sweep that fails (the API server, or RBAC without deletecollection) leaves stale ones for the next pass; it
+    // never holds up what the pass applied
+    if (this.options.isLeader())
+      await this.#sweep(desired).catch((err: unknown) =>
+        log.warn({ err }, 'could not delete stale webhook configurations; retrying'),
+      );
+    else this.#lastSweep = undefined;
     return all;
+  }
+
+  /**
+   * Deletes the configurations with this keeper's mark that are not desired (leader only): at once when the desired
+   * names changed or this replica just took the lead, else at most every `sweepIntervalMs`. One DELETE of the
+   * collection per kind, selecting the mark by label and leaving out the desired names by field: the controller
+   * still lists nothing (its ClusterRole has `deletecollection`, not `list`).
+   */
+  async #sweep(desired: readonly KubeObject[]): Promise<void> {
+    const { client, log, mark } = this.options;
+    if (mark === undefined) return;
+    const names = desired.map((c) => `${c.kind}/${c.metadata?.name}`).sort();
+    const key = names.join(',');
+    const now = (this.options.now ?? Date.now)();
+    const last = this.#lastSweep;
+    if (last && last.names === key && now - last.at < (this.options.sweepIntervalMs ?? 30_000)) return;
+    for (const [kind, resource] of CONFIGURATION_KINDS) {
+      const kept = desired.filter((c) => c.kind === kind).map((c) => `metadata.name!=${c.metadata?.name}`);
+      const gone = await client.request<{ items?: KubeObject[] } | undefined>(
+        'DELETE',
+        `/apis/${ADMISSION}/${resource}`,
+        {
+          query: {
+            labelSelector: `${KEEPER_LABEL}=${mark}`,
+            ...(kept.length > 0 ? { fieldSelector: kept.join(',') } : {}),
+          },
+        },
+      );
+      for (const item of gone?.items ?? [])
+        log.info({ kind, name: item.metadata?.name }, 'stale webhook configuration deleted');
+    }
+    this.#lastSweep = { names: key, at: now };
   }
 
   async start(signal: AbortSignal): Promise<void> {

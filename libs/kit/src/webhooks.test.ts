@@ -46,6 +46,7 @@ describe('webhook configurations in step', () => {
       client: {
         getOrUndefined: () => Promise.reject(new Error('not read')),
         patch: () => Promise.reject(new Error('not written')),
+        request: () => Promise.reject(new Error('not deleted')),
       },
       fieldManager: 'test',
       desired: () => desired,

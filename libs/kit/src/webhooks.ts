@@ -14,7 +14,11 @@ import {
 } from '@regatta/runtime';
 import type { WebhookDeclaration } from './declaration.js';
 import { sharedWebhookCertificates, webhookSecretName } from './webhook-certificates.js';
-import { type LateWebhookConfigurations, WebhookConfigurationKeeper } from './webhook-configurations.js';
+import {
+  type LateWebhookConfigurations,
+  WebhookConfigurationKeeper,
+  keeperMark,
+} from './webhook-configurations.js';
 import { ownedBy, parseWebhookService, pointAtService, serviceHosts } from './webhook-endpoint.js';
 
 /** The host the API server dials when the server binds `host`: a wildcard bind is reached on loopback. */
@@ -114,6 +118,8 @@ export async function serveWebhooks(o: ServeWebhooksOptions): Promise<void> {
       keeper = new WebhookConfigurationKeeper({
         client: o.client,
         fieldManager: program,
+        // its configurations carry this mark; the leader deletes those it no longer wants (docs/adr/0085)
+        mark: keeperMark(program, o.scope),
         // recomputed on every pass: a declaration may derive its configurations from the caches
         desired: () => o.declaration.configurations(url, certs.caPem, o.scope).map(place),
         isLeader: () => o.manager.isLeader(),

@@ -9,16 +9,11 @@ export interface InformerHandlers<T> {
 }
 
 /**
- * client-node types the objects it parses as its V1 classes; they are the JSON the API server sent, in the simulator's
- * own shapes (types.ts): the one cast where the two cross.
+ * The objects client-node parses are the JSON the API server sent, in the simulator's own shapes (types.ts): the
+ * ListWatch is typed with them (and client-node's `KubernetesObject`, which they satisfy as JSON).
  */
-function fromWatch<T>(o: KubernetesObject): T {
-  return o as unknown as T;
-}
-
 export class Informer<T extends { metadata: ObjectMeta }> {
-
-  private readonly lw: ListWatch<KubernetesObject>;
+  private readonly lw: ListWatch<T & KubernetesObject>;
   private stopped = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private retryDelay = 500;
@@ -46,7 +41,7 @@ export class Informer<T extends { metadata: ObjectMeta }> {
       } while (cont);
       return out;
     };
-    this.lw = new ListWatch<KubernetesObject>(
+    this.lw = new ListWatch<T & KubernetesObject>(
       path,
       new Watch(client.watchConfig),
       list as never,
@@ -54,12 +49,12 @@ export class Informer<T extends { metadata: ObjectMeta }> {
       opts.labelSelector,
       opts.fieldSelector,
     );
-    this.lw.on('add', (o) => handlers.upsert(fromWatch<T>(o)));
+    this.lw.on('add', (o) => handlers.upsert(o));
     this.lw.on('update', (o) => {
       this.retryDelay = 500;
-      handlers.upsert(fromWatch<T>(o));
+      handlers.upsert(o);
     });
-    this.lw.on('delete', (o) => handlers.remove(fromWatch<T>(o)));
+    this.lw.on('delete', (o) => handlers.remove(o));
     this.lw.on('error', (err) => {
       if (this.stopped) return;
       this.log(
@@ -80,12 +75,11 @@ export class Informer<T extends { metadata: ObjectMeta }> {
   }
 
   get(name: string, namespace?: string): T | undefined {
-    const o = this.lw.get(name, namespace);
-    return o && fromWatch<T>(o);
+    return this.lw.get(name, namespace);
   }
 
   list(namespace?: string): T[] {
-    return this.lw.list(namespace).map((o) => fromWatch<T>(o));
+    return [...this.lw.list(namespace)];
   }
 
   async stop(): Promise<void> {

@@ -7,3 +7,4 @@ export * from './admission.js';
 export * from './reconciler.js';
 export * from './handlers.js';
 export * from './gates.js';
+export * from './program.js';

@@ -32,3 +32,4 @@ export {
   type ResourceDistributionValidatorSources,
 } from './webhooks.js';
 export { INVALID_SPEC_REASON, specProblem } from './spec-guard.js';
+export { resourceDistributionWebhooks } from './program.js';

@@ -35,6 +35,20 @@ export interface DiffTarget {
   name: string;
 }
 
+/** A parsed document with what diff reads: apiVersion and kind, metadata.name, spec.template an object. */
+function isManifest(doc: unknown): doc is DiffTarget['manifest'] {
+  if (!isPlainObject(doc)) return false;
+  const { apiVersion, kind, metadata, spec } = doc;
+  return (
+    typeof apiVersion === 'string' &&
+    typeof kind === 'string' &&
+    isPlainObject(metadata) &&
+    typeof metadata['name'] === 'string' &&
+    isPlainObject(spec) &&
+    isPlainObject(spec['template'])
+  );
+}
+
 /** Checks the documents of a file and keeps the workloads; throws a usage error for anything else. */
 export function diffTargets(docs: readonly unknown[], file: string): DiffTarget[] {
   const targets: DiffTarget[] = [];
@@ -56,13 +70,9 @@ export function diffTargets(docs: readonly unknown[], file: string): DiffTarget[
     if (!isPlainObject(doc['spec']) || !isPlainObject(doc['spec']['template'])) {
       throw new RolloutUsageError(`${where}: ${kind} ${JSON.stringify(name)} has no spec.template`);
     }
-    targets.push({
-      kind: kind as DiffKind,
-      title: TITLES[kind as DiffKind],
-      // cast through unknown: a parsed YAML document, its kind, name and template checked just above
-      manifest: doc as unknown as DiffTarget['manifest'],
-      name,
-    });
+    if (!isManifest(doc))
+      throw new RolloutUsageError(`${where}: ${kind} ${JSON.stringify(name)} is not a workload`);
+    targets.push({ kind: kind as DiffKind, title: TITLES[kind as DiffKind], manifest: doc, name });
   });
   if (targets.length === 0) throw new RolloutUsageError(`${file} holds no workload`);
   return targets;
@@ -114,7 +124,8 @@ export async function diffWorkloads(ctx: RolloutContext, targets: readonly DiffT
         { dryRun: true },
       );
     } catch (e) {
-      if (e instanceof InvalidError || e instanceof ForbiddenError || e instanceof BadRequestError) throw refused(t.title, t.name, e);
+      if (e instanceof InvalidError || e instanceof ForbiddenError || e instanceof BadRequestError)
+        throw refused(t.title, t.name, e);
       throw e;
     }
     const uid = live.metadata?.uid ?? '';
@@ -127,7 +138,9 @@ export async function diffWorkloads(ctx: RolloutContext, targets: readonly DiffT
       ctx.client.list<ControllerRevision>({ apiVersion: 'apps/v1', kind: 'ControllerRevision', namespace }),
     ]);
     const pods = podList.items.filter(
-      (p) => !p.metadata?.deletionTimestamp && p.metadata?.ownerReferences?.some((o) => o.uid === uid && o.controller === true),
+      (p) =>
+        !p.metadata?.deletionTimestamp &&
+        p.metadata?.ownerReferences?.some((o) => o.uid === uid && o.controller === true),
     );
     const plan = planDiff({ kind: t.kind, desired, live, pods, revisions: ownedBy(uid, revisionList.items) });
     ctx.out(`${formatDiff(t.title, t.name, plan)}\n`);

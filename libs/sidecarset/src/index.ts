@@ -79,3 +79,12 @@ export {
 // the admission rules, checked again by the upgrade reconciler
 export { INVALID_SPEC_REASON, specProblem } from './spec-guard.js';
 export * from './admission-policy/index.js';
+
+// the program's parts its declaration names (apps/sidecarset)
+export {
+  sidecarSetPodMapping,
+  sidecarSetReconciler,
+  sidecarSetWebhooks,
+  type SidecarSetProgramContext,
+  type SidecarSetReaders,
+} from './program.js';

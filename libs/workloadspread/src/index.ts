@@ -8,6 +8,7 @@ export * from './target.js';
 export * from './pod-webhook-configuration.js';
 export { workloadSpreadPodDefaulter, STATUS_WRITE_ATTEMPTS, type PodWebhookDeps } from './pod-webhook.js';
 export * from './webhooks.js';
+export { workloadSpreadWebhooks, type WorkloadSpreadWebhookContext } from './program.js';
 export { WorkloadSpreadReconciler, type WorkloadSpreadReconcilerDeps } from './reconciler.js';
 export { spreadsForPodChange, spreadsForWorkloadChange, isWorkloadPod, podChangeMatters, workloadChangeMatters } from './handlers.js';
 export { PLACE_SPAN_NAME } from './trace.js';

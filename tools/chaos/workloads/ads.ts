@@ -2,7 +2,7 @@
 // required `matchFields metadata.name In [<node>]`, or its nodeName); maxUnavailable and maxSurge of the nodes,
 // rounded up, both 0 → maxUnavailable 1; while surging an old and a new pod may share a node; the partition is the
 // number of nodes kept at the old revision; no scale change (OpenKruise pkg/controller/daemonset/daemonset_update.go).
-import { defaultDaemonSet, type Pod } from '@regatta/api';
+import { defaultDaemonSet, type DaemonSet, type Pod } from '@regatta/api';
 import type { KubeObject } from '@regatta/kube';
 import { benchPodSpec, IMAGE_OLD } from '../../bench/rollout-config.js';
 import { KRUISE_DAEMONSETS, type DaemonSetObj } from '../../bench/rollout-watch.js';
@@ -54,7 +54,7 @@ export function adsBounds(plan: RolloutPlan, partition: number | undefined): Bou
 
 export function adsObject(s: WorkloadShape): KubeObject {
   const labels = { app: s.name };
-  return defaultDaemonSet({
+  const set: DaemonSet = {
     apiVersion: 'apps.kruise.io/v1beta1',
     kind: 'DaemonSet',
     metadata: { name: s.name, namespace: s.ns },
@@ -72,7 +72,8 @@ export function adsObject(s: WorkloadShape): KubeObject {
         },
       },
     },
-  }) as unknown as KubeObject;
+  };
+  return defaultDaemonSet(set);
 }
 
 const status = (o: WorkloadObj | undefined) =>

@@ -2,7 +2,7 @@
 // (floor, at least 1), no maxSurge; pods `<set>-<ordinal>`, identity the ordinal (ordinals 0 … replicas − 1, no
 // reserved ones); the partition keeps ordinals below it at the old revision (OpenKruise
 // pkg/controller/statefulset/stateful_set_control.go).
-import { defaultStatefulSet, type Pod } from '@regatta/api';
+import { defaultStatefulSet, type Pod, type StatefulSet } from '@regatta/api';
 import type { KubeObject } from '@regatta/kube';
 import { benchPodSpec, IMAGE_OLD } from '../../bench/rollout-config.js';
 import { KRUISE_STATEFULSETS } from '../../bench/rollout-watch.js';
@@ -30,7 +30,7 @@ export function astsBounds(plan: RolloutPlan, partition: number | undefined): Bo
 
 export function astsObject(s: WorkloadShape): KubeObject {
   const labels = { app: s.name };
-  return defaultStatefulSet({
+  const set: StatefulSet = {
     apiVersion: 'apps.kruise.io/v1beta1',
     kind: 'StatefulSet',
     metadata: { name: s.name, namespace: s.ns },
@@ -53,7 +53,8 @@ export function astsObject(s: WorkloadShape): KubeObject {
         },
       },
     },
-  } as never) as unknown as KubeObject;
+  };
+  return defaultStatefulSet(set);
 }
 
 export const ASTS: Workload = {

@@ -102,11 +102,7 @@ export const SIDECARSET_POLICY: KindPolicy = {
         "(type(object.spec.updateStrategy.partition) == int && object.spec.updateStrategy.partition == 0)",
       messageExpression: celString('spec.updateStrategy: Invalid value: {}: Partition and Selector cannot be used together'),
     },
-    {
-      field: 'spec.updateStrategy',
-      expression: "variables.updateType != 'RollingUpdate' || !variables.initContainers.exists(c, has(c.restartPolicy) && c.restartPolicy == 'Always')",
-      messageExpression: celString('spec.updateStrategy: Required value: The initContainer in-place upgrade is not currently supported.'),
-    },
+    // no rule against RollingUpdate with native sidecars: Regatta upgrades them in place (docs/adr/0090)
     eachContainer(
       'containers',
       `has(c.podInjectPolicy) && !(c.podInjectPolicy in ${list(POD_INJECT_POLICIES)})`,
