@@ -26,19 +26,33 @@ export async function openMirrorBucket(
   const kv = await bus.kvm.create(name, {
     history: 1,
     storage: 'file',
+    replicas: bus.replicas,
     compression: true,
     maxValueSize: MAX_VALUE_BYTES,
     // lets tombstones expire (purge with a TTL); needs nats-server 2.11+
     markerTTL: 60_000,
     description: `Regatta mirror of ${kind.plural} (${kind.group || 'core'}/${kind.version})`,
   });
-  // a bucket created by an older watcher keeps its smaller limit: raise it
-  const status = await kv.status();
-  if (status.maxValueSize !== MAX_VALUE_BYTES) {
+  // a bucket created by an older watcher keeps its smaller limit, or its replicas from a smaller bus: raise them
+  const config = (await kv.status()).streamInfo.config;
+  const update = {
+    ...(config.max_msg_size !== MAX_VALUE_BYTES ? { max_msg_size: MAX_VALUE_BYTES } : {}),
+    ...replicasUpdate(config.num_replicas, bus.replicas),
+  };
+  if (Object.keys(update).length > 0) {
     const jsm = await jetstreamManager(bus.nc);
-    await jsm.streams.update(status.streamInfo.config.name, { max_msg_size: MAX_VALUE_BYTES });
+    await jsm.streams.update(config.name, update);
   }
   return kv;
+}
+
+/**
+ * The stream update that brings a bucket to the configured replicas (docs/operations.md "A clustered bus"): a
+ * bucket created on one server, or with fewer replicas, is scaled up once the bus has more servers; never down (a
+ * program given fewer servers than the bucket has replicas does not shrink what another program sized).
+ */
+export function replicasUpdate(current: number | undefined, wanted: number): { num_replicas?: number } {
+  return (current ?? 1) < wanted ? { num_replicas: wanted } : {};
 }
 
 /** The largest value a put into a bucket may carry: the bucket's limit, or the server's max_payload if lower. */

@@ -1,4 +1,4 @@
-export { MAX_VALUE_BYTES } from './bucket.js';
+export { MAX_VALUE_BYTES, replicasUpdate } from './bucket.js';
 export { Cache, INDEX_NAMESPACE, INDEX_NODE_NAME, INDEX_OWNER_UID } from './cache.js';
 export type { CacheOptions, Change, ChangeHandler, ChangeType, IndexFunc } from './cache.js';
 export {
@@ -37,7 +37,7 @@ export {
   type BusTls,
   type ReadFile,
 } from './auth.js';
-export { connectBus, type Bus, type BusOptions } from './connection.js';
+export { busReplicas, connectBus, MAX_BUS_REPLICAS, serverList, type Bus, type BusOptions } from './connection.js';
 export {
   decodeEnvelope,
   encodeEnvelope,
