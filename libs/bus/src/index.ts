@@ -1,6 +1,6 @@
 export { MAX_VALUE_BYTES, replicasUpdate } from './bucket.js';
-export { Cache, INDEX_NAMESPACE, INDEX_NODE_NAME, INDEX_OWNER_UID } from './cache.js';
-export type { CacheOptions, Change, ChangeHandler, ChangeType, IndexFunc } from './cache.js';
+export { bucketWasReset, Cache, INDEX_NAMESPACE, INDEX_NODE_NAME, INDEX_OWNER_UID } from './cache.js';
+export type { BucketFollowed, CacheOptions, Change, ChangeHandler, ChangeType, IndexFunc } from './cache.js';
 export {
   DEFAULT_DEDUPED_VALUES,
   DEFAULT_SHARED_STRINGS,
@@ -52,6 +52,7 @@ export {
 } from './envelope.js';
 export {
   AuthCalloutRequestError,
+  BucketResetError,
   BusError,
   BusOptionsError,
   BusRefusedError,

@@ -68,7 +68,9 @@ export {
   NATS_CLUSTER_NAME,
   natsServerConfig,
   planNatsServers,
+  startNatsBus,
   waitForJetStreamCluster,
+  type NatsBus,
   type NatsServerEndpoint,
 } from './nats-cluster.js';
 export * from './versions.js';

@@ -3,6 +3,9 @@
 // monitoring and route port, its own store folder and configuration file, and the same users (`natsConfig`).
 import { join } from 'node:path';
 import { natsConfig, type NatsAuth, type NatsSync } from './components.js';
+import { startNatsServer } from './nats-server.js';
+import { freePorts } from './ports.js';
+import type { ManagedProcess } from './process.js';
 import { waitFor } from './wait.js';
 
 /** The name of the JetStream cluster the sandbox's servers form. */
@@ -82,4 +85,54 @@ export async function waitForJetStreamCluster(servers: NatsServerEndpoint[], tim
     },
     { timeoutMs, intervalMs: 200 },
   );
+}
+
+/** A bus started on its own (tests, benchmarks): its servers, and how to stop, kill and start each again. */
+export interface NatsBus {
+  servers: NatsServerEndpoint[];
+  /** NATS_URL of every server (comma list). */
+  url: string;
+  process(i: number): ManagedProcess;
+  /** Starts server `i` again from its configuration (after a kill or a stop) and waits for its /healthz. */
+  restart(i: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a bus of `replicas` servers in `dir` (one: a plain server; more: a JetStream cluster) with the same
+ * configuration the sandbox writes, and waits for its meta leader.
+ */
+export async function startNatsBus(
+  dir: string,
+  replicas: number,
+  o: { auth?: NatsAuth; sync?: NatsSync } = {},
+): Promise<NatsBus> {
+  const servers = planNatsServers(dir, replicas, await freePorts(replicas === 1 ? 2 : 3 * replicas));
+  const processes: ManagedProcess[] = [];
+  const start = (s: NatsServerEndpoint) =>
+    startNatsServer({
+      dir,
+      name: s.name,
+      config: natsServerConfig(s, servers, o),
+      monitorPort: Number(new URL(s.monitor).port),
+      jetStreamEnabledOnly: true,
+    });
+  try {
+    for (const s of servers) processes.push(await start(s));
+    await waitForJetStreamCluster(servers);
+  } catch (err) {
+    await Promise.all(processes.map((p) => p.stop()));
+    throw err;
+  }
+  return {
+    servers,
+    url: servers.map((s) => s.url).join(','),
+    process: (i) => processes[i]!,
+    restart: async (i) => {
+      processes[i] = await start(servers[i]!);
+    },
+    stop: async () => {
+      await Promise.all(processes.map((p) => p.stop()));
+    },
+  };
 }

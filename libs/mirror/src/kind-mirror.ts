@@ -1,4 +1,5 @@
 import {
+  BucketResetError,
   KeyedPipeline,
   keyOf,
   MirrorWriter,
@@ -43,6 +44,11 @@ export interface KindMirrorOptions {
   retryMs?: number;
   /** How long the mirror may be behind before {@link KindMirror.lagReason} reports it. Default 30 s. */
   staleAfterMs?: number;
+  /**
+   * How often the mirror checks that its bucket is still the one it filled (not deleted, or wiped with the bus's
+   * store, and made again); a bucket reset is rebuilt by a new list. Default 5 s.
+   */
+  bucketCheckMs?: number;
 }
 
 /** Failed writes in a row after which the rest of a pass waits for the retry (the bus is down, not one object). */
@@ -84,16 +90,65 @@ export class KindMirror {
   private listedUnsaid = false;
   private lw?: ListWatcher;
   private retryTimer?: NodeJS.Timeout;
+  private bucketTimer?: NodeJS.Timeout;
+  private stopped = false;
 
   private constructor(
     readonly kind: KindRef,
     private readonly writer: MirrorWriter,
     private readonly o: KindMirrorOptions,
+    private readonly client: KubeClient,
   ) {}
 
   static async start(client: KubeClient, bus: Bus, kind: KindRef, o: KindMirrorOptions): Promise<KindMirror> {
     const writer = await MirrorWriter.open(bus, kind, o.secretHashKey ? { secretHashKey: o.secretHashKey } : {});
-    const m = new KindMirror(kind, writer, o);
+    const m = new KindMirror(kind, writer, o, client);
+    m.startListWatch();
+    m.retryTimer = setInterval(() => {
+      // one retry queued at a time, however long the bus keeps writes waiting
+      if ((m.pending.size === 0 && !m.listedUnsaid) || m.retryQueued) return;
+      m.retryQueued = true;
+      void m
+        .retry()
+        .catch((err: unknown) => o.onError(err, resourceId(kind)))
+        .finally(() => (m.retryQueued = false));
+    }, o.retryMs ?? 2000);
+    m.retryTimer.unref();
+    let checking = false;
+    m.bucketTimer = setInterval(() => {
+      if (checking) return;
+      checking = true;
+      void m
+        .rebuildIfReset()
+        .catch((err: unknown) => o.onError(err, resourceId(kind)))
+        .finally(() => (checking = false));
+    }, o.bucketCheckMs ?? 5000);
+    m.bucketTimer.unref();
+    return m;
+  }
+
+  /**
+   * When the bucket is gone or was made again (the bus lost its store), makes it again and fills it from a new list
+   * of the API server, then says it is listed: caches that saw the reset resync from it (docs/operations.md).
+   */
+  private async rebuildIfReset(): Promise<void> {
+    if (this.stopped || !(await this.writer.bucketReset())) return;
+    this.o.onError(new BucketResetError(this.writer.bucket), resourceId(this.kind));
+    await this.lw?.stop();
+    await this.pipeline.idle();
+    if (this.stopped) return;
+    await this.writer.reopen();
+    this.pending.clear();
+    this.setAside.clear();
+    this.listedUnsaid = false;
+    delete this.progress.listedAt;
+    this.notePending();
+    if (!this.stopped) this.startListWatch();
+  }
+
+  private startListWatch(): void {
+    const m = this;
+    const { client, kind, o } = this;
     m.lw = new ListWatcher(
       client,
       kind,
@@ -115,17 +170,6 @@ export class KindMirror {
       o.relistIntervalMs ? { relistIntervalMs: o.relistIntervalMs } : {},
     );
     m.lw.start();
-    m.retryTimer = setInterval(() => {
-      // one retry queued at a time, however long the bus keeps writes waiting
-      if ((m.pending.size === 0 && !m.listedUnsaid) || m.retryQueued) return;
-      m.retryQueued = true;
-      void m
-        .retry()
-        .catch((err: unknown) => o.onError(err, resourceId(kind)))
-        .finally(() => (m.retryQueued = false));
-    }, o.retryMs ?? 2000);
-    m.retryTimer.unref();
-    return m;
   }
 
   /** Why this mirror is not keeping up with the API server, or undefined. */
@@ -134,7 +178,9 @@ export class KindMirror {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.retryTimer);
+    clearInterval(this.bucketTimer);
     await this.lw?.stop();
     await this.pipeline.idle();
   }
