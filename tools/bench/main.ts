@@ -1,5 +1,5 @@
 // `npm run bench [-- --quick] [-- --only=watches,latency,memory,rollout,asts-rollout,ads-rollout,distribution,
-// sidecarset-latency,sidecarset-upgrade,imagepull,coldstart,broadcastjob] [-- --rollout-pods=N] [-- --rollout-type=T] [-- --asts-pods=N]
+// sidecarset-latency,sidecarset-upgrade,imagepull,coldstart,broadcastjob,bus] [-- --rollout-pods=N] [-- --rollout-type=T] [-- --asts-pods=N]
 // [-- --ads-nodes=N] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --coldstart-pods=N]
 // [-- --sidecarset-node-args='FLAGS'] [-- --sidecarset-gap-ms=N] [-- --peer=kruise [-- --peer-qps=Q] [-- --peer-burst=B]]
 // [-- --keep] [-- --sources]`:
@@ -61,6 +61,7 @@ import { reportImagePull } from './imagepull-report.js';
 import { benchColdStart } from './coldstart.js';
 import { removeAllBut } from './kept-files.js';
 import { reportColdStart } from './coldstart-report.js';
+import { benchBus, reportBus } from './bus.js';
 
 const BENCHMARKS = [
   'watches',
@@ -75,6 +76,7 @@ const BENCHMARKS = [
   'imagepull',
   'coldstart',
   'broadcastjob',
+  'bus',
 ];
 const usage = `usage: npm run bench [-- --quick] [-- --only=${BENCHMARKS.join(',')}] [-- --rollout-pods=N] [-- --rollout-type=ReCreate|InPlaceIfPossible|InPlaceOnly] [-- --asts-pods=N] [-- --ads-nodes=N] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --coldstart-pods=N] [-- --sidecarset-node-args='FLAGS'] [-- --sidecarset-gap-ms=N] [-- --peer=kruise [-- --peer-qps=Q] [-- --peer-burst=B]] [-- --keep] [-- --sources]`;
 const args = process.argv.slice(2);
@@ -205,6 +207,8 @@ const imagePullConfig = { nodes: ipNodes ?? (quick ? 10 : 50), parallelism: 10, 
 /** Benchmark 10: N pods under N / 10 CloneSets, started cold. */
 const coldN = coldPods ?? (quick ? 1000 : 10_000);
 const coldStartConfig = { pods: coldN, sets: Math.floor(coldN / 10) };
+/** Benchmark 12: puts per bus setup (one server or three, each fsync setting). */
+const busPuts = quick ? 300 : 1000;
 
 const t0 = Date.now();
 const log = (line: string) =>
@@ -291,6 +295,7 @@ try {
   if (only.has('imagepull')) await imagePullBenchmark();
   if (only.has('coldstart')) await coldStartBenchmark();
   if (only.has('broadcastjob')) await broadcastJobBenchmark();
+  if (only.has('bus')) await busWriteBenchmark();
 
   section(`results (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
   console.log(reports.join('\n\n'));
@@ -397,6 +402,12 @@ async function broadcastJobBenchmark(): Promise<void> {
     benchBroadcastJob({ ...broadcastJobConfig, cluster: c.cluster, logsDir: c.logsDir, log }),
   );
   reports.push(reportBroadcastJob(r));
+}
+
+/** Benchmark 12: nats-servers of its own (no control plane), one after the other. */
+async function busWriteBenchmark(): Promise<void> {
+  section(`12. the bus's write cost: 1 or 3 nats-servers, default or always fsync, ${busPuts} puts each`);
+  reports.push(reportBus(await benchBus(join(dir, 'bus'), busPuts, log), busPuts));
 }
 
 /** Benchmark 10 on a cluster of its own (+ kube-controller-manager, kube-scheduler, an audit log with reads). */
