@@ -2,7 +2,7 @@
 // cloneset program of this file run on a three-server JetStream cluster of their own, every bucket replicated on all
 // three, against the shared control plane. Each fault comes mid-rollout, and the rollout completes with every pod
 // updated (no update lost): a server killed, one paused (SIGSTOP, a partition) and resumed, one whose store is wiped,
-// all three restarted.
+// all three restarted; and the pods bucket deleted, which the watcher makes again and the program's cache resyncs from.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -94,4 +94,21 @@ describe('CloneSet on a three-server bus', () => {
     });
     h.controller.assertRunning();
   }, 900_000);
+
+  it('the pods bucket lost mid-rollout (as a one-server bus loses it with its store): the watcher makes it again, the rollout completes', async () => {
+    const ns = await namespace();
+    await demo(ns);
+    const stream = `KV_${h.bus.prefix}${bucketName(KIND_TABLE.pods)}`;
+    const jsm = await jetstreamManager(probe!.nc);
+    const before = (await jsm.streams.info(stream)).created;
+    await rollThrough(ns, 'nginx:mainline', async () => {
+      await jsm.streams.delete(stream);
+    });
+    // made again (another creation time) and refilled: the program's cache resynced from it to finish the rollout
+    const info = await jsm.streams.info(stream);
+    expect(info.created).not.toBe(before);
+    expect(info.config.num_replicas).toBe(3);
+    expect(info.state.messages).toBeGreaterThanOrEqual(6);
+    h.controller.assertRunning();
+  }, 600_000);
 });

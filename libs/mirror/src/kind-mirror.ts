@@ -147,29 +147,28 @@ export class KindMirror {
   }
 
   private startListWatch(): void {
-    const m = this;
     const { client, kind, o } = this;
-    m.lw = new ListWatcher(
+    this.lw = new ListWatcher(
       client,
       kind,
       {
-        onList: (objects, _rv, receivedAt) => m.list(objects as KubeObject[], receivedAt),
+        onList: (objects, _rv, receivedAt) => this.list(objects as KubeObject[], receivedAt),
         onUpsert: async (obj, receivedAt) => {
-          await m.submit(keyOf(obj as KubeObject), () => m.upsert(obj as KubeObject, receivedAt));
+          await this.submit(keyOf(obj as KubeObject), () => this.upsert(obj as KubeObject, receivedAt));
         },
         onDelete: async (obj, receivedAt) => {
           const key = keyOf(obj as KubeObject);
-          await m.submit(key, () => m.remove(key, receivedAt));
+          await this.submit(key, () => this.remove(key, receivedAt));
         },
         onError: (err, obj) => {
-          m.stats.errors++;
-          if (!obj) m.progress.failingSince ??= Date.now();
+          this.stats.errors++;
+          if (!obj) this.progress.failingSince ??= Date.now();
           o.onError(err, resourceId(kind));
         },
       },
       o.relistIntervalMs ? { relistIntervalMs: o.relistIntervalMs } : {},
     );
-    m.lw.start();
+    this.lw.start();
   }
 
   /** Why this mirror is not keeping up with the API server, or undefined. */
