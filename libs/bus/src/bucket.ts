@@ -112,18 +112,20 @@ function consumerOf(watch: object): { info(cached?: boolean): Promise<unknown> }
 export function guardWatch(watch: { stop(): void }, o: { intervalMs: number; reset: () => Promise<boolean> }): () => void {
   let failed = 0;
   let busy = false;
+  // a user not allowed to ask cannot tell: its watch is left alone rather than made again every other look
+  const refused = (err: unknown) => /permission/i.test((err as Error | null)?.message ?? '');
   const look = async (): Promise<'ok' | 'reset' | 'failed'> => {
     try {
       if (await o.reset()) return 'reset';
     } catch (err) {
       if (isStreamNotFound(err)) return 'reset';
-      return 'failed';
+      return refused(err) ? 'ok' : 'failed';
     }
     try {
       await consumerOf(watch)?.info(false);
       return 'ok';
-    } catch {
-      return 'failed';
+    } catch (err) {
+      return refused(err) ? 'ok' : 'failed';
     }
   };
   const timer = setInterval(() => {
