@@ -1,5 +1,6 @@
 // `npm run bench [-- --quick] [-- --only=watches,latency,memory,rollout,asts-rollout,ads-rollout,distribution,
-// sidecarset-latency,sidecarset-upgrade,imagepull,coldstart,broadcastjob,bus] [-- --rollout-pods=N] [-- --rollout-type=T] [-- --asts-pods=N]
+// sidecarset-latency,sidecarset-upgrade,imagepull,coldstart,broadcastjob,bus] [-- --rollout-pods=N] [-- --bus-replicas=N]
+// [-- --rollout-type=T] [-- --asts-pods=N]
 // [-- --ads-nodes=N] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --coldstart-pods=N]
 // [-- --sidecarset-node-args='FLAGS'] [-- --sidecarset-gap-ms=N] [-- --peer=kruise [-- --peer-qps=Q] [-- --peer-burst=B]]
 // [-- --keep] [-- --sources]`:
@@ -78,7 +79,7 @@ const BENCHMARKS = [
   'broadcastjob',
   'bus',
 ];
-const usage = `usage: npm run bench [-- --quick] [-- --only=${BENCHMARKS.join(',')}] [-- --rollout-pods=N] [-- --rollout-type=ReCreate|InPlaceIfPossible|InPlaceOnly] [-- --asts-pods=N] [-- --ads-nodes=N] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --coldstart-pods=N] [-- --sidecarset-node-args='FLAGS'] [-- --sidecarset-gap-ms=N] [-- --peer=kruise [-- --peer-qps=Q] [-- --peer-burst=B]] [-- --keep] [-- --sources]`;
+const usage = `usage: npm run bench [-- --quick] [-- --only=${BENCHMARKS.join(',')}] [-- --rollout-pods=N] [-- --bus-replicas=N] [-- --rollout-type=ReCreate|InPlaceIfPossible|InPlaceOnly] [-- --asts-pods=N] [-- --ads-nodes=N] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --coldstart-pods=N] [-- --sidecarset-node-args='FLAGS'] [-- --sidecarset-gap-ms=N] [-- --peer=kruise [-- --peer-qps=Q] [-- --peer-burst=B]] [-- --keep] [-- --sources]`;
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 /** Run the programs from their TypeScript sources under tsx instead of their bundles (a baseline for section 3). */
@@ -99,6 +100,8 @@ const sizeArg = (flag: string, min = 1): number | undefined => {
 };
 /** Benchmark 4's N when given (the default is 1000, 100 with --quick). */
 const rolloutPods = sizeArg('--rollout-pods');
+/** nats-servers of the rollout benchmarks' buses (`--bus-replicas=3`: a JetStream cluster, docs/adr/0086). */
+const busReplicas = sizeArg('--bus-replicas') ?? 1;
 /** Benchmarks 5's N (pods) and 6's N (nodes) when given (defaults below). */
 const astsPods = sizeArg('--asts-pods');
 const adsNodes = sizeArg('--ads-nodes');
@@ -140,6 +143,7 @@ for (const a of args) {
     a !== '--sources' &&
     !a.startsWith('--only=') &&
     !a.startsWith('--rollout-pods=') &&
+    !a.startsWith('--bus-replicas=') &&
     !a.startsWith('--asts-pods=') &&
     !a.startsWith('--ads-nodes=') &&
     !a.startsWith('--sidecarset-pods=') &&
@@ -324,6 +328,7 @@ async function onOwnCluster<R>(
   const cluster = await LocalCluster.start({
     dir: d,
     jaeger: false,
+    busReplicas,
     ...(o.controllers ? {} : { controllerManager: false, scheduler: false }),
     ...(o.audit === false ? {} : { auditLogPath: auditLog, auditReads: o.auditReads ?? false }),
     log,
