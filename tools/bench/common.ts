@@ -305,6 +305,7 @@ export const BENCHMARK_APPS: Record<string, string[]> = {
   imagepull: ['watcher', 'imagepull', 'imagepull-agent'],
   coldstart: ['watcher', 'cloneset'],
   broadcastjob: ['watcher', 'broadcastjob'],
+  bus: [],
 };
 
 /** Where the run's programs come from, for the report's header. */

@@ -1,8 +1,4 @@
-// `npm run bench [-- --quick] [-- --only=watches,latency,memory,rollout,asts-rollout,ads-rollout,distribution,
-// sidecarset-latency,sidecarset-policy,sidecarset-upgrade,imagepull,coldstart,broadcastjob] [-- --rollout-pods=N] [-- --rollout-type=T] [-- --asts-pods=N]
-// [-- --ads-nodes=N] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --coldstart-pods=N]
-// [-- --sidecarset-node-args='FLAGS'] [-- --sidecarset-gap-ms=N] [-- --peer=kruise [-- --peer-qps=Q] [-- --peer-burst=B]]
-// [-- --keep] [-- --sources]`:
+// `npm run bench [-- --quick] [-- --only=…] [-- …]` (every flag: `usage` in main-args.ts):
 // Regatta's published figures (docs/benchmarks.md). Starts its own control plane and nats-server in a temp
 // folder, the watcher app as a process, runs the benchmarks one after the other, prints every figure next to
 // a baseline measured in the same run, and stops everything, also on error or Ctrl-C. Each rollout
@@ -62,23 +58,9 @@ import { benchColdStart } from './coldstart.js';
 import { removeAllBut } from './kept-files.js';
 import { reportColdStart } from './coldstart-report.js';
 import { benchSidecarSetPolicyLatency, reportSidecarSetPolicyLatency } from './sidecarset-policy-latency.js';
+import { benchBus, reportBus } from './bus.js';
+import { BENCHMARKS, sizeArgOf, usage } from './main-args.js';
 
-const BENCHMARKS = [
-  'watches',
-  'latency',
-  'memory',
-  'rollout',
-  'asts-rollout',
-  'ads-rollout',
-  'distribution',
-  'sidecarset-latency',
-  'sidecarset-policy',
-  'sidecarset-upgrade',
-  'imagepull',
-  'coldstart',
-  'broadcastjob',
-];
-const usage = `usage: npm run bench [-- --quick] [-- --only=${BENCHMARKS.join(',')}] [-- --rollout-pods=N] [-- --rollout-type=ReCreate|InPlaceIfPossible|InPlaceOnly] [-- --asts-pods=N] [-- --ads-nodes=N] [-- --sidecarset-pods=N] [-- --imagepull-nodes=N] [-- --coldstart-pods=N] [-- --sidecarset-node-args='FLAGS'] [-- --sidecarset-gap-ms=N] [-- --peer=kruise [-- --peer-qps=Q] [-- --peer-burst=B]] [-- --keep] [-- --sources]`;
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 /** Run the programs from their TypeScript sources under tsx instead of their bundles (a baseline for section 3). */
@@ -86,19 +68,11 @@ const fromSources = args.includes('--sources');
 /** Keep the temp folder (logs, the rollout's audit log) after a successful run too. */
 const keep = args.includes('--keep');
 const onlyArg = args.find((a) => a.startsWith('--only='));
-/** A size flag's positive integer (at least `min`) when given; a usage error otherwise. */
-const sizeArg = (flag: string, min = 1): number | undefined => {
-  const a = args.find((x) => x.startsWith(`${flag}=`));
-  if (a === undefined) return undefined;
-  const v = Number(a.slice(flag.length + 1));
-  if (!(Number.isInteger(v) && v >= min)) {
-    console.error(`${flag} wants ${min === 1 ? 'a positive integer' : `an integer of at least ${min}`}, got ${a}`);
-    process.exit(2);
-  }
-  return v;
-};
+const sizeArg = (flag: string, min = 1): number | undefined => sizeArgOf(args, flag, min);
 /** Benchmark 4's N when given (the default is 1000, 100 with --quick). */
 const rolloutPods = sizeArg('--rollout-pods');
+/** nats-servers of the rollout benchmarks' buses (`--bus-replicas=3`: a JetStream cluster, docs/adr/0086). */
+const busReplicas = sizeArg('--bus-replicas') ?? 1;
 /** Benchmarks 5's N (pods) and 6's N (nodes) when given (defaults below). */
 const astsPods = sizeArg('--asts-pods');
 const adsNodes = sizeArg('--ads-nodes');
@@ -140,6 +114,7 @@ for (const a of args) {
     a !== '--sources' &&
     !a.startsWith('--only=') &&
     !a.startsWith('--rollout-pods=') &&
+    !a.startsWith('--bus-replicas=') &&
     !a.startsWith('--asts-pods=') &&
     !a.startsWith('--ads-nodes=') &&
     !a.startsWith('--sidecarset-pods=') &&
@@ -207,6 +182,8 @@ const imagePullConfig = { nodes: ipNodes ?? (quick ? 10 : 50), parallelism: 10, 
 /** Benchmark 10: N pods under N / 10 CloneSets, started cold. */
 const coldN = coldPods ?? (quick ? 1000 : 10_000);
 const coldStartConfig = { pods: coldN, sets: Math.floor(coldN / 10) };
+/** Benchmark 12: puts per bus setup (one server or three, each fsync setting). */
+const busPuts = quick ? 300 : 1000;
 
 const t0 = Date.now();
 const log = (line: string) =>
@@ -294,6 +271,7 @@ try {
   if (only.has('imagepull')) await imagePullBenchmark();
   if (only.has('coldstart')) await coldStartBenchmark();
   if (only.has('broadcastjob')) await broadcastJobBenchmark();
+  if (only.has('bus')) await busWriteBenchmark();
 
   section(`results (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
   console.log(reports.join('\n\n'));
@@ -322,6 +300,7 @@ async function onOwnCluster<R>(
   const cluster = await LocalCluster.start({
     dir: d,
     jaeger: false,
+    busReplicas,
     ...(o.controllers ? {} : { controllerManager: false, scheduler: false }),
     ...(o.audit === false ? {} : { auditLogPath: auditLog, auditReads: o.auditReads ?? false }),
     log,
@@ -410,6 +389,12 @@ async function broadcastJobBenchmark(): Promise<void> {
     benchBroadcastJob({ ...broadcastJobConfig, cluster: c.cluster, logsDir: c.logsDir, log }),
   );
   reports.push(reportBroadcastJob(r));
+}
+
+/** Benchmark 12: nats-servers of its own (no control plane), one after the other. */
+async function busWriteBenchmark(): Promise<void> {
+  section(`12. the bus's write cost: 1 or 3 nats-servers, default or always fsync, ${busPuts} puts each`);
+  reports.push(reportBus(await benchBus(join(dir, 'bus'), busPuts, log), busPuts));
 }
 
 /** Benchmark 10 on a cluster of its own (+ kube-controller-manager, kube-scheduler, an audit log with reads). */

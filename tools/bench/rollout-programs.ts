@@ -125,14 +125,15 @@ export function benchSupervisor(
   busPrefix: string,
   env: NodeJS.ProcessEnv = {},
 ): ProgramSupervisor {
-  const { kubeconfig, nats } = o.cluster.endpoints;
+  const { kubeconfig, nats, natsServers } = o.cluster.endpoints;
   return new ProgramSupervisor({
     cluster: o.cluster,
     logsDir: o.logsDir,
     log: o.log,
     env: {
       KUBECONFIG: kubeconfig,
-      NATS_URL: nats ?? '',
+      // every server of a clustered bus (--bus-replicas)
+      NATS_URL: natsServers?.map((s) => s.url).join(',') ?? nats ?? '',
       REGATTA_BUS_PREFIX: busPrefix,
       REGATTA_LEASE_NAMESPACE: 'regatta-system',
       LOG_LEVEL: 'info',

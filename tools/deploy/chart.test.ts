@@ -527,6 +527,8 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
     const d = ms.find((m) => m.kind === 'Deployment' && m.metadata.name === 'regatta-cloneset')!;
     const env = (d['spec'] as { template: { spec: PodSpec } }).template.spec.containers[0]!.env;
     expect(env.find((e) => e.name === 'NATS_URL')?.value).toBe('nats://regatta-nats.regatta-system.svc:4222');
+    // the bundled NATS is a three-server cluster: buckets on all three (docs/operations.md "A clustered bus")
+    expect(env.find((e) => e.name === 'REGATTA_BUS_REPLICAS')?.value).toBe('3');
     expect(
       ms
         .filter((m) => m.kind === 'ServiceMonitor')

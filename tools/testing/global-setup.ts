@@ -11,12 +11,15 @@ import { NodeSimulator } from '@regatta/node-simulator';
  * Jaeger and five simulated nodes for the whole integration run. Tests isolate themselves by namespace.
  * The CRDs are installed here, and the tests start once the garbage collector watches them (an Orphan delete
  * before then can lose the dependents: libs/local-cluster garbage-collector.ts).
- * REGATTA_KEEP_TEST_CLUSTER=1 keeps the folder (logs) after the run.
+ * REGATTA_KEEP_TEST_CLUSTER=1 keeps the folder (logs) after the run; REGATTA_TEST_BUS_REPLICAS=3 runs the bus as a
+ * three-server JetStream cluster.
  */
 export default async function setup(project: TestProject) {
   const dir = await mkdtemp(join(tmpdir(), 'regatta-test-'));
   const log = (line: string) => process.stderr.write(`[test cluster] ${line}\n`);
-  const cluster = await LocalCluster.start({ dir, log });
+  // REGATTA_TEST_BUS_REPLICAS=3: the bus is a three-server JetStream cluster (docs/operations.md "A clustered bus")
+  const busReplicas = Number(process.env['REGATTA_TEST_BUS_REPLICAS'] ?? '1');
+  const cluster = await LocalCluster.start({ dir, log, busReplicas });
   const kubeconfig = cluster.endpoints.kubeconfig;
   const [simulator] = await Promise.all([
     NodeSimulator.start({ kubeconfig, nodes: 5, log }),

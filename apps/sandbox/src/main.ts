@@ -85,6 +85,12 @@ sandbox
     false,
   )
   .option('--zones <list>', 'zones the nodes are spread over', zoneList, ['zone-a', 'zone-b', 'zone-c'])
+  .option(
+    '--bus-replicas <n>',
+    'nats-servers of the bus: 1, or 3 for a JetStream cluster whose buckets are replicated on all three',
+    positiveInt,
+    1,
+  )
   .addOption(
     new Option(
       '--controllers <list>',
@@ -100,6 +106,7 @@ sandbox
       zones: string[];
       controllers: string;
       bundles: boolean;
+      busReplicas: number;
     }) => {
       const dir = resolve(opts.dir ?? (await mkdtemp(join(tmpdir(), 'regatta-sandbox-'))));
       const { cluster, endpoints } = await sandboxUp({ ...opts, realNodes: opts.realNodes ?? 'default', dir, log });

@@ -41,6 +41,8 @@ export interface SandboxOptions {
   realNodes?: number | 'default' | undefined;
   /** Run the apps' built bundles (`npm run build`) with plain node: what is measured is what ships. */
   bundles?: boolean;
+  /** nats-servers of the bus (`--bus-replicas`): 1 (default), or a JetStream cluster (docs/operations.md). */
+  busReplicas?: number;
   log: (line: string) => void;
 }
 
@@ -110,6 +112,7 @@ export async function sandboxUp(
     keepAfterExit: o.detach,
     log: o.log,
     natsAuth: true,
+    ...(o.busReplicas !== undefined ? { busReplicas: o.busReplicas } : {}),
     ...(nodeAgents ? { natsNodeAgents: nodeAgentsOption(agentNodes) } : {}),
   });
   try {
@@ -282,7 +285,8 @@ export function programEnv(e: ClusterEndpoints, role?: BusRole, name?: string): 
     (role === 'controller' && name && e.natsAuth?.controllers?.[name]) || (role && e.natsAuth?.[role]);
   return {
     KUBECONFIG: e.kubeconfig,
-    ...(e.nats ? { NATS_URL: e.nats } : {}),
+    // every server of a clustered bus: the client fails over among them, and sizes its buckets' replicas by them
+    ...(e.nats ? { NATS_URL: (e.natsServers?.map((s) => s.url) ?? [e.nats]).join(',') } : {}),
     ...(creds ? { NATS_USER: creds.user, NATS_PASSWORD: creds.password } : {}),
     ...(e.jaeger ? { OTEL_EXPORTER_OTLP_ENDPOINT: e.jaeger.otlpHttp } : {}),
   };

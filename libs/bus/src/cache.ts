@@ -1,5 +1,6 @@
 import type { KV, KvWatchEntry } from '@nats-io/kv';
-import { bucketWatchFailure, openMirrorBucket } from './bucket.js';
+import { bucketWatchFailure, guardWatch, openMirrorBucket } from './bucket.js';
+import { BucketResetError } from './errors.js';
 import type { Bus } from './connection.js';
 import { decodeEnvelope } from './envelope.js';
 import { SetAsideKeys, type SetAsideEntry } from './set-aside.js';
@@ -37,6 +38,28 @@ export interface CacheOptions {
    * rest of the kind goes on (docs/adr/0068-a-bad-bus-entry-is-set-aside.md).
    */
   onSetAside?: (entry: SetAsideEntry) => void;
+  /** How often a watch checks that its bucket was not reset (deleted and made again) and its watch moves. Default 2 s. */
+  resetCheckMs?: number;
+}
+
+/** What a cache knows of the bucket it follows. */
+export interface BucketFollowed {
+  /** Its stream's creation time when last opened (undefined before the first). */
+  created: string | undefined;
+  /** The highest revision (stream sequence) applied from it. */
+  revision: number;
+}
+
+/**
+ * Whether the bucket is not the one a cache followed: made again since (another creation time), or its sequence
+ * went backwards (a store restored from an older copy). A reset bucket is being filled again from a new list.
+ */
+export function bucketWasReset(
+  followed: BucketFollowed,
+  stream: { created: string; state: { last_seq: number } },
+): boolean {
+  if (followed.created === undefined) return false;
+  return stream.created !== followed.created || stream.state.last_seq < followed.revision;
 }
 
 /** An entry's index values, by index name, computed before the entry is stored. */
@@ -69,6 +92,13 @@ export class Cache<T extends KubeObject = KubeObject> {
   /** The current watch has read the bucket's contents and is following it (false while re-watching). */
   private following = false;
   private readonly setAside = new SetAsideKeys();
+  /** The bucket this cache follows: its stream's creation time and the highest revision applied from it. */
+  private readonly followed: BucketFollowed = { created: undefined, revision: 0 };
+  /**
+   * Keys put since the bucket was reset (deleted and made again, or its sequence went backwards), while the watcher
+   * fills it again; undefined when not resetting. The cache is not in sync until the new bucket says it is listed.
+   */
+  private resetSeen?: Set<string>;
   private readonly syncWaiters: (() => void)[] = [];
   private currentWatch?: { stop(): void; getPending(): number };
   private loop?: Promise<void>;
@@ -109,7 +139,7 @@ export class Cache<T extends KubeObject = KubeObject> {
    * failing holds old objects, and acting on them creates what already exists.
    */
   get inSync(): boolean {
-    return this.synced && this.following;
+    return this.synced && this.following && !this.resetSeen;
   }
 
   /** How many keys hold a value set aside (their last good object, or none, is what the cache shows). */
@@ -191,26 +221,55 @@ export class Cache<T extends KubeObject = KubeObject> {
     let initial = true;
     const finishInitial = () => {
       initial = false;
-      // keys that vanished while we were not watching
-      for (const key of [...this.objects.keys()]) if (!seen.has(key)) this.remove(key);
-      for (const key of this.setAside.keys()) if (!seen.has(key)) this.setAside.clear(key);
+      // keys that vanished while we were not watching (a reset bucket: once it is listed again, in `apply`)
+      if (!this.resetSeen) this.removeUnseen(seen);
       this.initialRead = true;
       this.following = true;
       this.syncIfListed();
     };
+    let endGuard: (() => void) | undefined;
     try {
       const status = await kv.status();
+      if (bucketWasReset(this.followed, status.streamInfo)) this.beginReset();
+      this.followed.created = status.streamInfo.created;
       if (status.values === 0) finishInitial();
       const it = await kv.watch();
       this.currentWatch = it;
       if (this.stopped) it.stop();
+      // a watch does not end when its bucket is deleted and made again, nor when the server of its consumer dies:
+      // look, and watch again
+      endGuard = guardWatch(it, {
+        intervalMs: this.options.resetCheckMs ?? 2000,
+        reset: async () => bucketWasReset(this.followed, (await kv.status()).streamInfo),
+      });
       for await (const e of it) {
+        this.followed.revision = Math.max(this.followed.revision, e.revision);
+        if (e.operation === 'PUT') this.resetSeen?.add(e.key);
         this.apply(e, initial ? seen : undefined);
         if (initial && (!e.delta || e.isUpdate)) finishInitial();
       }
     } finally {
+      endGuard?.();
       this.following = false;
     }
+  }
+
+  /** Drops the objects (and set-aside marks) of keys not in `seen`, with delete events. */
+  private removeUnseen(seen: Set<string>): void {
+    for (const key of [...this.objects.keys()]) if (!seen.has(key)) this.remove(key);
+    for (const key of this.setAside.keys()) if (!seen.has(key)) this.setAside.clear(key);
+  }
+
+  /**
+   * The bucket was reset: its old contents are gone and the watcher is filling it again. The cache keeps what it
+   * holds (a controller must not see every object deleted and act on it) but is out of sync until the new bucket
+   * says it is listed; then the keys it did not bring back are deleted.
+   */
+  private beginReset(): void {
+    this.resetSeen = new Set();
+    this.listed = false;
+    this.followed.revision = 0;
+    this.options.onError?.(new BucketResetError(this.bucket));
   }
 
   private syncIfListed(): void {
@@ -223,6 +282,12 @@ export class Cache<T extends KubeObject = KubeObject> {
     if (e.key === LISTED_KEY) {
       // a bucket once listed stays complete (the watcher keeps it in step), so a later purge changes nothing
       this.listed ||= e.operation === 'PUT';
+      if (this.listed && this.resetSeen) {
+        // the reset bucket is complete again: what it did not bring back is gone
+        const seen = this.resetSeen;
+        this.resetSeen = undefined;
+        this.removeUnseen(seen);
+      }
       this.syncIfListed();
       return;
     }

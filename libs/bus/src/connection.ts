@@ -2,7 +2,7 @@ import { connect, errors, type NatsConnection } from '@nats-io/transport-node';
 import { Kvm } from '@nats-io/kv';
 import { jetstream } from '@nats-io/jetstream';
 import { connectionAuth, readBusAuth, type BusAuth } from './auth.js';
-import { BusRefusedError, BusUnavailableError } from './errors.js';
+import { BusOptionsError, BusRefusedError, BusUnavailableError } from './errors.js';
 
 export interface BusOptions {
   /** `nats://127.0.0.1:4222`; default NATS_URL. */
@@ -30,6 +30,11 @@ export interface BusOptions {
    * docs/adr/0032) cannot read other programs' deliveries.
    */
   inboxPrefix?: string;
+  /**
+   * How many servers hold each bucket and stream this program creates (JetStream's `num_replicas`); default
+   * REGATTA_BUS_REPLICAS, else the cluster's size up to 3 (docs/operations.md "A clustered bus").
+   */
+  replicas?: number;
 }
 
 /** A NATS connection with the KV manager; reconnects forever once connected. */
@@ -38,7 +43,36 @@ export interface Bus {
   kvm: Kvm;
   /** Bucket-name prefix of this installation. */
   prefix: string;
+  /** Replicas of the buckets and streams this program creates (`BusOptions.replicas`). */
+  replicas: number;
   close(): Promise<void>;
+}
+
+/** JetStream's largest useful replica count (an odd quorum; NATS allows up to 5, three survive one loss). */
+export const MAX_BUS_REPLICAS = 3;
+
+/**
+ * The replica count of the buckets a program creates: the configured one (REGATTA_BUS_REPLICAS), else the bus's size
+ * up to {@link MAX_BUS_REPLICAS}: the servers the program was given (NATS_URL's list) or, when more, the servers the
+ * connected one announces (`connect_urls`, its cluster's client URLs). One server: 1, as before a cluster existed.
+ */
+export function busReplicas(o: { configured?: string | number | undefined; servers: string[]; announced?: string[] }): number {
+  if (o.configured !== undefined && o.configured !== '') {
+    const n = Number(o.configured);
+    if (!Number.isInteger(n) || n < 1 || n > 5)
+      throw new BusOptionsError(`REGATTA_BUS_REPLICAS must be an integer from 1 to 5, not ${JSON.stringify(o.configured)}`);
+    return n;
+  }
+  const size = Math.max(o.servers.length, new Set(o.announced ?? []).size, 1);
+  return Math.min(size, MAX_BUS_REPLICAS);
+}
+
+/** NATS_URL's servers: one URL or a comma list (`nats://a:4222,nats://b:4222`). */
+export function serverList(servers: string): string[] {
+  return servers
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 export async function connectBus(o: BusOptions): Promise<Bus> {
@@ -47,9 +81,11 @@ export async function connectBus(o: BusOptions): Promise<Bus> {
   const inboxPrefix = o.inboxPrefix ?? process.env['NATS_INBOX_PREFIX'];
   // settings errors (BusOptionsError) are the caller's to fix, not an unreachable server
   const auth = connectionAuth(o.auth ?? busAuthOf(o));
+  const configured = o.replicas ?? process.env['REGATTA_BUS_REPLICAS'];
+  busReplicas({ configured, servers: [] }); // a bad setting fails before connecting
   try {
     nc = await connect({
-      servers,
+      servers: serverList(servers),
       name: o.name,
       ...auth,
       timeout: o.connectTimeoutMs ?? 10_000,
@@ -66,6 +102,11 @@ export async function connectBus(o: BusOptions): Promise<Bus> {
     nc,
     kvm: new Kvm(inboxPrefix ? jetstream(nc, { watcherPrefix: inboxPrefix }) : nc),
     prefix: o.prefix ?? process.env['REGATTA_BUS_PREFIX'] ?? '',
+    replicas: busReplicas({
+      configured,
+      servers: serverList(servers),
+      announced: nc.info?.connect_urls ?? [],
+    }),
     close: async () => {
       if (!nc.isClosed()) await nc.drain();
     },

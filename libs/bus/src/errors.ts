@@ -80,3 +80,10 @@ export class AuthCalloutRequestError extends BusError {
     super('REGATTA_BUS_AUTH_CALLOUT_REQUEST', `unreadable auth callout request: ${reason}`, { cause });
   }
 }
+
+/** A mirror bucket was deleted, or wiped with the bus's store, and made again: what its readers knew of it is void. */
+export class BucketResetError extends BusError {
+  constructor(readonly bucket: string) {
+    super('REGATTA_BUS_BUCKET_RESET', `bucket ${bucket} was reset (deleted or its store lost); rebuilding it from a new list`);
+  }
+}

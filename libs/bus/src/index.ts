@@ -1,6 +1,6 @@
-export { MAX_VALUE_BYTES } from './bucket.js';
-export { Cache, INDEX_NAMESPACE, INDEX_NODE_NAME, INDEX_OWNER_UID } from './cache.js';
-export type { CacheOptions, Change, ChangeHandler, ChangeType, IndexFunc } from './cache.js';
+export { MAX_VALUE_BYTES, replicasUpdate } from './bucket.js';
+export { bucketWasReset, Cache, INDEX_NAMESPACE, INDEX_NODE_NAME, INDEX_OWNER_UID } from './cache.js';
+export type { BucketFollowed, CacheOptions, Change, ChangeHandler, ChangeType, IndexFunc } from './cache.js';
 export {
   DEFAULT_DEDUPED_VALUES,
   DEFAULT_SHARED_STRINGS,
@@ -37,7 +37,7 @@ export {
   type BusTls,
   type ReadFile,
 } from './auth.js';
-export { connectBus, type Bus, type BusOptions } from './connection.js';
+export { busReplicas, connectBus, MAX_BUS_REPLICAS, serverList, type Bus, type BusOptions } from './connection.js';
 export {
   decodeEnvelope,
   encodeEnvelope,
@@ -52,6 +52,7 @@ export {
 } from './envelope.js';
 export {
   AuthCalloutRequestError,
+  BucketResetError,
   BusError,
   BusOptionsError,
   BusRefusedError,

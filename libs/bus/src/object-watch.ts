@@ -3,7 +3,7 @@
 // After any interruption it watches again and reports the current value (or its absence).
 import type { KV, KvEntry } from '@nats-io/kv';
 import type { KubeObject } from '@regatta/kube';
-import { bucketWatchFailure } from './bucket.js';
+import { bucketWatchFailure, guardWatch } from './bucket.js';
 import type { Bus } from './connection.js';
 import { decodeEnvelope } from './envelope.js';
 import { bucketName, objectKey, type KindRef } from './kinds.js';
@@ -15,6 +15,8 @@ export interface ObjectWatchOptions {
   rewatchDelayMs?: number;
   /** Told once per revision of a value that is not an envelope; the object stays as last seen (docs/adr/0068). */
   onSetAside?: (entry: SetAsideEntry) => void;
+  /** How often the watch is checked for a lost consumer or a bucket made again. Default 2 s. */
+  checkMs?: number;
 }
 
 export class ObjectWatch<T extends KubeObject = KubeObject> {
@@ -91,6 +93,17 @@ export class ObjectWatch<T extends KubeObject = KubeObject> {
     const it = await kv.watch({ key: this.key });
     this.watch = it;
     if (this.stopped) it.stop();
+    // a watch whose consumer went with its server (a clustered bus), or whose bucket was made again, does not end on
+    // its own: look, and watch again (the node agents' users may read their stream's and consumers' info)
+    let created: string | undefined;
+    const endGuard = guardWatch(it, {
+      intervalMs: this.options.checkMs ?? 2000,
+      reset: async () => {
+        const now = (await kv.status()).streamInfo.created;
+        created ??= now;
+        return now !== created;
+      },
+    });
     let initial = true;
     const markSynced = () => {
       if (!initial) return;
@@ -116,6 +129,7 @@ export class ObjectWatch<T extends KubeObject = KubeObject> {
       }
     } finally {
       initial = false;
+      endGuard();
     }
   }
 

@@ -2,6 +2,7 @@ import { KvWatchInclude, type KV } from '@nats-io/kv';
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { Bus } from './connection.js';
 import { resourceId, type KindRef } from './kinds.js';
+import { replicasUpdate } from './bucket.js';
 
 /** The bucket where controllers announce which kinds they need mirrored. */
 export const REGISTRATIONS_BUCKET = 'regatta_registrations';
@@ -35,6 +36,7 @@ async function openRegistrations(bus: Bus, { create }: { create: boolean }): Pro
   const kv = await bus.kvm.create(name, {
     history: 1,
     storage: 'file',
+    replicas: bus.replicas,
     // old registrations age out even if nobody cleans them
     ttl: 5 * REGISTRATION_TTL_MS,
     description: 'Regatta: kinds each running controller needs from the watcher',
@@ -42,9 +44,13 @@ async function openRegistrations(bus: Bus, { create }: { create: boolean }): Pro
   // nobody purges registrations: refusing rollup headers stops a `Nats-Rollup: all` publish (which subject
   // permissions cannot see) from wiping every controller's registration (docs/adr/0009)
   const info = (await kv.status()).streamInfo;
-  if (info.config.allow_rollup_hdrs) {
+  const update = {
+    ...(info.config.allow_rollup_hdrs ? { allow_rollup_hdrs: false } : {}),
+    ...replicasUpdate(info.config.num_replicas, bus.replicas),
+  };
+  if (Object.keys(update).length > 0) {
     const jsm = await jetstreamManager(bus.nc);
-    await jsm.streams.update(info.config.name, { allow_rollup_hdrs: false });
+    await jsm.streams.update(info.config.name, update);
   }
   return kv;
 }

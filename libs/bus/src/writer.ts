@@ -1,5 +1,5 @@
 import type { KV } from '@nats-io/kv';
-import { TOMBSTONE_TTL, openMirrorBucket, valueLimit } from './bucket.js';
+import { TOMBSTONE_TTL, isStreamNotFound, openMirrorBucket, valueLimit } from './bucket.js';
 import type { Bus } from './connection.js';
 import { decodeEnvelope, encodeEnvelope, isSecretResource, trimForMirror, type TrimOptions } from './envelope.js';
 import { ObjectTooLargeError, SecretHashKeyMissingError } from './errors.js';
@@ -14,9 +14,13 @@ export class MirrorWriter {
   /** The bucket holds {@link LISTED_KEY}. */
   private listed = false;
 
+  /** When the bucket's stream was created (JetStream's `created`): another value means it was deleted and made again. */
+  private created = '';
+
   private constructor(
     readonly kind: KindRef,
-    private readonly kv: KV,
+    private kv: KV,
+    private readonly bus: Bus,
     readonly bucket: string,
     private readonly trim: TrimOptions,
     /** The largest value a put may carry (bytes). */
@@ -32,12 +36,37 @@ export class MirrorWriter {
     const w = new MirrorWriter(
       kind,
       await openMirrorBucket(bus, kind, { create: true }),
+      bus,
       bus.prefix + bucketName(kind),
       trim,
       valueLimit(bus),
     );
     await w.loadVersions();
     return w;
+  }
+
+  /**
+   * Whether the bucket is gone or was made again since this writer opened it (a bus whose store was wiped, an
+   * operator's `nats kv del`): what this writer remembers of it is then wrong. Throws when the bus cannot say.
+   */
+  async bucketReset(): Promise<boolean> {
+    try {
+      return (await this.kv.status()).streamInfo.created !== this.created;
+    } catch (err) {
+      if (isStreamNotFound(err)) return true;
+      throw err;
+    }
+  }
+
+  /**
+   * Opens the bucket again, creating it if it is gone, and forgets what this writer remembered of the old one (its
+   * keys' versions, that it was listed): the next list writes every object and says it is listed again.
+   */
+  async reopen(): Promise<void> {
+    this.kv = await openMirrorBucket(this.bus, this.kind, { create: true });
+    this.versions.clear();
+    this.listed = false;
+    await this.loadVersions();
   }
 
   /** Keys currently in the bucket. */
@@ -108,6 +137,7 @@ export class MirrorWriter {
 
   private async loadVersions(): Promise<void> {
     const status = await this.kv.status();
+    this.created = status.streamInfo.created;
     if (status.values === 0) return;
     const it = await this.kv.watch();
     try {

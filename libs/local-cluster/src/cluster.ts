@@ -9,14 +9,15 @@ import {
   etcdArgs,
   jaegerConfig,
   kubeconfigYaml,
-  natsConfig,
   newNodeAgentUser,
   schedulerArgs,
   REQUEST_AUDIT_POLICY,
   WRITE_AUDIT_POLICY,
   type NatsAuth,
+  type NatsSync,
   type PkiPaths,
 } from './components.js';
+import { planNatsServers, natsServerConfig, waitForJetStreamCluster, type NatsServerEndpoint } from './nats-cluster.js';
 import { createCertificateAuthority, createSigningKey, type CertificateAuthority } from '@regatta/runtime';
 import { freePorts } from './ports.js';
 import { writePrivateFile } from './private-file.js';
@@ -46,6 +47,13 @@ export interface LocalClusterOptions {
   scheduler?: boolean;
   /** nats-server with JetStream. Default true. */
   nats?: boolean;
+  /**
+   * How many nats-servers form the bus: 1 (default) runs one, as before; 3 runs a JetStream cluster on loopback
+   * whose buckets the programs replicate on all three (docs/operations.md "A clustered bus").
+   */
+  busReplicas?: number;
+  /** JetStream's fsync setting on every server (docs/adr/0086); default `NATS_SYNC_DEFAULT`. */
+  natsSync?: NatsSync;
   /** Jaeger (OTLP in, query API out, in memory). Default true. */
   jaeger?: boolean;
   /**
@@ -81,6 +89,10 @@ export interface ClusterEndpoints {
   etcd: string;
   nats?: string;
   natsMonitor?: string;
+  /** Every server of the bus (`nats`/`natsMonitor` are the first's): one, or a JetStream cluster's members. */
+  natsServers?: NatsServerEndpoint[];
+  /** JetStream's fsync setting the servers were started with, when not the default (docs/adr/0086). */
+  natsSync?: NatsSync;
   /** Present when started with `natsAuth`. */
   natsAuth?: NatsAuth;
   jaeger?: { query: string; otlpHttp: string; otlpGrpc: string };
@@ -182,23 +194,29 @@ export class LocalCluster {
       const waits: Promise<void>[] = [ready(etcd)];
 
       if (o.nats) {
-        const conf = join(dir, 'nats.conf');
         if (o.natsAuth) endpoints.natsAuth = newNatsAuth('', o.natsNodeAgents);
-        await writePrivateFile(
-          conf,
-          natsConfig({
-            port: natsPort,
-            monitorPort: natsMon,
-            storeDir: join(dir, 'jetstream'),
-            auth: endpoints.natsAuth,
-          }),
-        );
-        const nats = start('nats-server', bin.natsServer, ['-c', conf], {
-          url: `http://127.0.0.1:${natsMon}/healthz?js-enabled-only=true`,
-        });
-        endpoints.nats = `nats://127.0.0.1:${natsPort}`;
-        endpoints.natsMonitor = `http://127.0.0.1:${natsMon}`;
-        waits.push(ready(nats));
+        const replicas = o.busReplicas ?? 1;
+        const servers = planNatsServers(dir, replicas, [
+          natsPort,
+          natsMon,
+          ...(replicas > 1 ? await freePorts(3 * replicas - 2) : []),
+        ]);
+        for (const server of servers) {
+          await writePrivateFile(
+            server.conf,
+            natsServerConfig(server, servers, { auth: endpoints.natsAuth, sync: o.natsSync }),
+          );
+          // a cluster member is healthy once JetStream is on; the cluster's meta leader is elected after all start
+          const nats = start(server.name, bin.natsServer, ['-c', server.conf], {
+            url: `${server.monitor}/healthz?js-enabled-only=true`,
+          });
+          waits.push(ready(nats));
+        }
+        endpoints.nats = servers[0]!.url;
+        endpoints.natsMonitor = servers[0]!.monitor;
+        endpoints.natsServers = servers;
+        if (o.natsSync) endpoints.natsSync = o.natsSync;
+        if (replicas > 1) waits.push(waitForJetStreamCluster(servers));
       }
       if (o.jaeger) {
         const conf = join(dir, 'jaeger.yaml');

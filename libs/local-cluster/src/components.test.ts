@@ -12,6 +12,8 @@ import {
   WRITE_AUDIT_POLICY,
 } from './components.js';
 import { createCertificateAuthority } from '@regatta/runtime';
+import { newNatsAuth } from './cluster.js';
+import { natsServerConfig, planNatsServers } from './nats-cluster.js';
 
 describe('etcd command line', () => {
   it('listens on loopback only and names itself as the single member', () => {
@@ -145,5 +147,50 @@ describe('controllerManagerControllers', () => {
     expect(controllerManagerControllers('1.34.4')).toContain('-service-lb-controller');
     expect(controllerManagerControllers('1.36.3')).toContain('-cloud-node-lifecycle-controller');
     expect([...controllerManagerControllers('1.37.2')]).toEqual(['*', '-node-lifecycle-controller']);
+  });
+});
+
+describe('a clustered bus (docs/operations.md "A clustered bus")', () => {
+  it('gives one server today\'s names and no cluster block', () => {
+    const [s, ...rest] = planNatsServers('/d', 1, [4222, 8222]);
+    expect(rest).toEqual([]);
+    expect(s).toEqual({
+      name: 'nats-server',
+      url: 'nats://127.0.0.1:4222',
+      monitor: 'http://127.0.0.1:8222',
+      conf: '/d/nats.conf',
+      storeDir: '/d/jetstream',
+    });
+    const conf = natsServerConfig(s!, [s!], {});
+    expect(conf).not.toContain('cluster {');
+    expect(conf).toContain('sync_interval: always');
+  });
+
+  it('gives three servers their own ports, store and name, the same users, and routes to all', () => {
+    const servers = planNatsServers('/d', 3, [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(servers.map((s) => [s.name, s.url, s.routePort, s.storeDir])).toEqual([
+      ['nats-server-1', 'nats://127.0.0.1:1', 3, '/d/jetstream-1'],
+      ['nats-server-2', 'nats://127.0.0.1:4', 6, '/d/jetstream-2'],
+      ['nats-server-3', 'nats://127.0.0.1:7', 9, '/d/jetstream-3'],
+    ]);
+    const auth = newNatsAuth();
+    const confs = servers.map((s) => natsServerConfig(s, servers, { auth, sync: '1s' }));
+    for (const [i, conf] of confs.entries()) {
+      expect(conf).toContain(`server_name: "nats-server-${i + 1}"`);
+      expect(conf).toContain(`listen: "127.0.0.1:${servers[i]!.routePort}"`);
+      expect(conf).toContain(
+        'routes: ["nats-route://127.0.0.1:3", "nats-route://127.0.0.1:6", "nats-route://127.0.0.1:9"]',
+      );
+      expect(conf).toContain('sync_interval: 1s');
+      // the same authorization block on every server
+      expect(conf.slice(conf.indexOf('authorization {'), conf.indexOf('server_name'))).toBe(
+        confs[0]!.slice(confs[0]!.indexOf('authorization {'), confs[0]!.indexOf('server_name')),
+      );
+    }
+    expect(() => planNatsServers('/d', 3, [1, 2, 3])).toThrow(RangeError);
+  });
+
+  it('leaves nats-server\'s own fsync when asked', () => {
+    expect(natsConfig({ port: 1, monitorPort: 2, storeDir: '/js', sync: 'default' })).not.toContain('sync_interval');
   });
 });

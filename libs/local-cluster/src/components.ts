@@ -277,14 +277,40 @@ export function controllerPublishAllow(prefix: string, controller?: string): str
 /** nats-server's max_payload: a mirror value of 8 MiB (docs/adr/0008) and its headers fit. */
 export const NATS_MAX_PAYLOAD = 9 * 1024 * 1024;
 
+/**
+ * How JetStream flushes its store to disk (docs/adr/0086): `always` fsyncs every write before acknowledging it;
+ * a duration (nats-server's default `2m`) acknowledges writes the kernel may still lose on a machine crash
+ * (Jepsen's 2025 NATS analysis).
+ */
+export type NatsSync = 'always' | 'default' | `${number}${'ms' | 's' | 'm'}`;
+
+/** The sandbox's JetStream fsync setting (docs/adr/0086). */
+export const NATS_SYNC_DEFAULT: NatsSync = 'always';
+
+/** One member of a JetStream cluster on loopback: its name and route port, and every member's route port. */
+export interface NatsClusterMember {
+  /** The cluster's name, the same on every member. */
+  cluster: string;
+  /** This server's name (JetStream's peer name), unique in the cluster. */
+  serverName: string;
+  routePort: number;
+  /** Route ports of all members (this one's included: nats-server skips its own). */
+  routes: number[];
+}
+
 /** nats-server configuration: JetStream on, loopback only, payloads large enough for any Kubernetes object. */
 export function natsConfig(o: {
   port: number;
   monitorPort: number;
   storeDir: string;
   auth?: NatsAuth;
+  /** A member of a JetStream cluster (`regatta sandbox up --bus-replicas 3`); absent: one server, as before. */
+  cluster?: NatsClusterMember;
+  /** JetStream's fsync (`sync_interval`); default {@link NATS_SYNC_DEFAULT}. `default` leaves nats-server's own. */
+  sync?: NatsSync;
 }): string {
   const q = (s: string) => JSON.stringify(s);
+  const sync = o.sync ?? NATS_SYNC_DEFAULT;
   const auth = o.auth
     ? [
         'authorization {',
@@ -314,10 +340,21 @@ export function natsConfig(o: {
     // mirror values up to 8 MiB (MAX_VALUE_BYTES in libs/bus, docs/adr/0008) plus the headers of a JetStream publish
     `max_payload: ${NATS_MAX_PAYLOAD}`,
     ...auth,
+    ...(o.cluster
+      ? [
+          `server_name: ${q(o.cluster.serverName)}`,
+          'cluster {',
+          `  name: ${q(o.cluster.cluster)}`,
+          `  listen: "127.0.0.1:${o.cluster.routePort}"`,
+          `  routes: [${o.cluster.routes.map((p) => q(`nats-route://127.0.0.1:${p}`)).join(', ')}]`,
+          '}',
+        ]
+      : []),
     'jetstream {',
     `  store_dir: "${o.storeDir}"`,
     '  max_memory_store: 1GB',
     '  max_file_store: 8GB',
+    ...(sync === 'default' ? [] : [`  sync_interval: ${sync}`]),
     '}',
     '',
   ].join('\n');

@@ -27,11 +27,14 @@ export {
   CONTROLLER_MANAGER_LEFT_OFF,
   controllerPublishAllow,
   natsConfig,
+  NATS_SYNC_DEFAULT,
   newNodeAgentUser,
   nodeAgentPermissions,
   REQUEST_AUDIT_POLICY,
   WRITE_AUDIT_POLICY,
   type NatsAuth,
+  type NatsClusterMember,
+  type NatsSync,
   type NatsUser,
   type NodeAgentUser,
 } from './components.js';
@@ -61,6 +64,15 @@ export { freePort, freePorts } from './ports.js';
 export { alive, ManagedProcess, stopRecorded, type ProcessRecord, type ProcessSpec } from './process.js';
 export { waitFor } from './wait.js';
 export { startNatsServer, type NatsServerOptions } from './nats-server.js';
+export {
+  NATS_CLUSTER_NAME,
+  natsServerConfig,
+  planNatsServers,
+  startNatsBus,
+  waitForJetStreamCluster,
+  type NatsBus,
+  type NatsServerEndpoint,
+} from './nats-cluster.js';
 export * from './versions.js';
 export { applyObjects, installCrds, registerWebhooks } from './resources.js';
 export { waitForGarbageCollector } from './garbage-collector.js';

@@ -16,6 +16,11 @@ export interface NatsServerOptions {
   /** Process and file name; default `nats`. */
   name?: string;
   timeoutMs?: number;
+  /**
+   * Wait only for JetStream to be on (`/healthz?js-enabled-only=true`), not for its streams: a cluster member started
+   * before the others cannot be wholly healthy (no meta leader yet).
+   */
+  jetStreamEnabledOnly?: boolean;
 }
 
 /** Writes the configuration, starts nats-server on it, and waits until it answers /healthz (when monitored). */
@@ -30,7 +35,7 @@ export async function startNatsServer(o: NatsServerOptions): Promise<ManagedProc
     logFile: join(o.dir, `${name}.log`),
   });
   if (o.monitorPort !== undefined) {
-    const health = `http://127.0.0.1:${o.monitorPort}/healthz`;
+    const health = `http://127.0.0.1:${o.monitorPort}/healthz${o.jetStreamEnabledOnly ? '?js-enabled-only=true' : ''}`;
     try {
       await waitFor(name, async () => (await fetch(health)).ok, { timeoutMs: o.timeoutMs ?? 60_000 });
     } catch (err) {

@@ -1,10 +1,11 @@
 // Bus users added to a running cluster: a node that joins a sandbox later gets its agent's own bus user, made as the
-// first nodes' users are (docs/adr/0032), by rewriting `<dir>/nats.conf` and asking nats-server to reload it (SIGHUP;
-// nats-server re-reads its `authorization` block without dropping connections). `natsConfig` writes the whole file,
+// first nodes' users are (docs/adr/0032), by rewriting `<dir>/nats.conf` (every server's, for a clustered bus) and
+// asking nats-server to reload it (SIGHUP; nats-server re-reads its `authorization` block without dropping connections). `natsConfig` writes the whole file,
 // so the file always holds every user of `endpoints.natsAuth`, and a restarted nats-server reads the same users.
 import { join } from 'node:path';
 import { ENDPOINTS_FILE, readEndpoints, type ClusterEndpoints } from './cluster.js';
-import { natsConfig, type NatsAuth, type NodeAgentUser } from './components.js';
+import { type NatsAuth, type NodeAgentUser } from './components.js';
+import { natsServerConfig, type NatsServerEndpoint } from './nats-cluster.js';
 import { LocalClusterError } from './errors.js';
 import { writePrivateFile } from './private-file.js';
 import { readPidRecords } from './records.js';
@@ -37,28 +38,37 @@ export async function reloadNatsAuth(dir: string, auth: NatsAuth, timeoutMs = 15
   const endpoints = await readEndpoints(dir);
   if (!endpoints.nats || !endpoints.natsMonitor || !endpoints.natsAuth)
     throw new NatsReloadError(`${dir} runs no nats-server with users`);
-  const server = (await readPidRecords(dir)).filter((r) => r.name === NATS_SERVER).at(-1);
-  if (!server || !alive(server.pid)) throw new NatsReloadError(`no running ${NATS_SERVER} recorded in ${dir}`);
-  const loadTime = async () =>
-    ((await (await fetch(`${endpoints.natsMonitor}/varz`)).json()) as { config_load_time: string }).config_load_time;
-  const before = await loadTime();
-  await writePrivateFile(
-    join(dir, 'nats.conf'),
-    natsConfig({
-      port: Number(new URL(endpoints.nats).port),
-      monitorPort: Number(new URL(endpoints.natsMonitor).port),
+  // a folder from before the bus could be a cluster records only the one server's URLs
+  const servers: NatsServerEndpoint[] = endpoints.natsServers ?? [
+    {
+      name: NATS_SERVER,
+      url: endpoints.nats,
+      monitor: endpoints.natsMonitor,
+      conf: join(dir, 'nats.conf'),
       storeDir: join(dir, 'jetstream'),
-      auth,
-    }),
-  );
+    },
+  ];
+  const records = await readPidRecords(dir);
   const next: ClusterEndpoints = { ...endpoints, natsAuth: auth };
+  const reloads = [];
+  for (const server of servers) {
+    const pid = records.filter((r) => r.name === server.name).at(-1);
+    if (!pid || !alive(pid.pid)) throw new NatsReloadError(`no running ${server.name} recorded in ${dir}`);
+    const loadTime = async () =>
+      ((await (await fetch(`${server.monitor}/varz`)).json()) as { config_load_time: string }).config_load_time;
+    const before = await loadTime();
+    await writePrivateFile(server.conf, natsServerConfig(server, servers, { auth, sync: endpoints.natsSync }));
+    process.kill(pid.pid, 'SIGHUP');
+    reloads.push(
+      waitFor(`${server.name} to reload ${server.conf}`, async () => (await loadTime()) !== before, {
+        timeoutMs,
+        intervalMs: 50,
+      }).catch((err: unknown) => {
+        throw new NatsReloadError(`${(err as Error).message}; its log: ${join(dir, 'logs', `${server.name}.log`)}`);
+      }),
+    );
+  }
   await writePrivateFile(join(dir, ENDPOINTS_FILE), JSON.stringify(next, null, 2) + '\n');
-  process.kill(server.pid, 'SIGHUP');
-  await waitFor(`${NATS_SERVER} to reload ${join(dir, 'nats.conf')}`, async () => (await loadTime()) !== before, {
-    timeoutMs,
-    intervalMs: 50,
-  }).catch((err: unknown) => {
-    throw new NatsReloadError(`${(err as Error).message}; its log: ${join(dir, 'logs', `${NATS_SERVER}.log`)}`);
-  });
+  await Promise.all(reloads);
   return next;
 }

@@ -1,4 +1,5 @@
 import {
+  BucketResetError,
   KeyedPipeline,
   keyOf,
   MirrorWriter,
@@ -43,6 +44,11 @@ export interface KindMirrorOptions {
   retryMs?: number;
   /** How long the mirror may be behind before {@link KindMirror.lagReason} reports it. Default 30 s. */
   staleAfterMs?: number;
+  /**
+   * How often the mirror checks that its bucket is still the one it filled (not deleted, or wiped with the bus's
+   * store, and made again); a bucket reset is rebuilt by a new list. Default 5 s.
+   */
+  bucketCheckMs?: number;
 }
 
 /** Failed writes in a row after which the rest of a pass waits for the retry (the bus is down, not one object). */
@@ -84,37 +90,20 @@ export class KindMirror {
   private listedUnsaid = false;
   private lw?: ListWatcher;
   private retryTimer?: NodeJS.Timeout;
+  private bucketTimer?: NodeJS.Timeout;
+  private stopped = false;
 
   private constructor(
     readonly kind: KindRef,
     private readonly writer: MirrorWriter,
     private readonly o: KindMirrorOptions,
+    private readonly client: KubeClient,
   ) {}
 
   static async start(client: KubeClient, bus: Bus, kind: KindRef, o: KindMirrorOptions): Promise<KindMirror> {
     const writer = await MirrorWriter.open(bus, kind, o.secretHashKey ? { secretHashKey: o.secretHashKey } : {});
-    const m = new KindMirror(kind, writer, o);
-    m.lw = new ListWatcher(
-      client,
-      kind,
-      {
-        onList: (objects, _rv, receivedAt) => m.list(objects as KubeObject[], receivedAt),
-        onUpsert: async (obj, receivedAt) => {
-          await m.submit(keyOf(obj as KubeObject), () => m.upsert(obj as KubeObject, receivedAt));
-        },
-        onDelete: async (obj, receivedAt) => {
-          const key = keyOf(obj as KubeObject);
-          await m.submit(key, () => m.remove(key, receivedAt));
-        },
-        onError: (err, obj) => {
-          m.stats.errors++;
-          if (!obj) m.progress.failingSince ??= Date.now();
-          o.onError(err, resourceId(kind));
-        },
-      },
-      o.relistIntervalMs ? { relistIntervalMs: o.relistIntervalMs } : {},
-    );
-    m.lw.start();
+    const m = new KindMirror(kind, writer, o, client);
+    m.startListWatch();
     m.retryTimer = setInterval(() => {
       // one retry queued at a time, however long the bus keeps writes waiting
       if ((m.pending.size === 0 && !m.listedUnsaid) || m.retryQueued) return;
@@ -125,7 +114,61 @@ export class KindMirror {
         .finally(() => (m.retryQueued = false));
     }, o.retryMs ?? 2000);
     m.retryTimer.unref();
+    let checking = false;
+    m.bucketTimer = setInterval(() => {
+      if (checking) return;
+      checking = true;
+      void m
+        .rebuildIfReset()
+        .catch((err: unknown) => o.onError(err, resourceId(kind)))
+        .finally(() => (checking = false));
+    }, o.bucketCheckMs ?? 5000);
+    m.bucketTimer.unref();
     return m;
+  }
+
+  /**
+   * When the bucket is gone or was made again (the bus lost its store), makes it again and fills it from a new list
+   * of the API server, then says it is listed: caches that saw the reset resync from it (docs/operations.md).
+   */
+  private async rebuildIfReset(): Promise<void> {
+    if (this.stopped || !(await this.writer.bucketReset())) return;
+    this.o.onError(new BucketResetError(this.writer.bucket), resourceId(this.kind));
+    await this.lw?.stop();
+    await this.pipeline.idle();
+    if (this.stopped) return;
+    await this.writer.reopen();
+    this.pending.clear();
+    this.setAside.clear();
+    this.listedUnsaid = false;
+    delete this.progress.listedAt;
+    this.notePending();
+    if (!this.stopped) this.startListWatch();
+  }
+
+  private startListWatch(): void {
+    const { client, kind, o } = this;
+    this.lw = new ListWatcher(
+      client,
+      kind,
+      {
+        onList: (objects, _rv, receivedAt) => this.list(objects as KubeObject[], receivedAt),
+        onUpsert: async (obj, receivedAt) => {
+          await this.submit(keyOf(obj as KubeObject), () => this.upsert(obj as KubeObject, receivedAt));
+        },
+        onDelete: async (obj, receivedAt) => {
+          const key = keyOf(obj as KubeObject);
+          await this.submit(key, () => this.remove(key, receivedAt));
+        },
+        onError: (err, obj) => {
+          this.stats.errors++;
+          if (!obj) this.progress.failingSince ??= Date.now();
+          o.onError(err, resourceId(kind));
+        },
+      },
+      o.relistIntervalMs ? { relistIntervalMs: o.relistIntervalMs } : {},
+    );
+    this.lw.start();
   }
 
   /** Why this mirror is not keeping up with the API server, or undefined. */
@@ -134,7 +177,9 @@ export class KindMirror {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.retryTimer);
+    clearInterval(this.bucketTimer);
     await this.lw?.stop();
     await this.pipeline.idle();
   }

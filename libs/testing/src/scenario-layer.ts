@@ -111,7 +111,8 @@ export function useScenarioLayer(o: ScenarioLayerOptions): ScenarioLayer {
       return started().cluster.kubeconfig;
     },
     get nats() {
-      return started().cluster.nats!;
+      // every server of the bus the programs use (a clustered one's too)
+      return env['NATS_URL'] ?? started().cluster.nats!;
     },
     get jaegerQuery() {
       return cluster?.jaeger?.query;
@@ -180,7 +181,8 @@ export function useScenarioLayer(o: ScenarioLayerOptions): ScenarioLayer {
     if (leaseNs) await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: leaseNs } });
     env = {
       KUBECONFIG: cluster.kubeconfig,
-      NATS_URL: cluster.nats!,
+      // every server of a clustered bus (REGATTA_TEST_BUS_REPLICAS, tools/testing/global-setup.ts)
+      NATS_URL: (cluster.natsServers?.map((s) => s.url) ?? [cluster.nats!]).join(','),
       REGATTA_BUS_PREFIX: `${o.short}${id}_`,
       ...(leaseNs ? { REGATTA_LEASE_NAMESPACE: leaseNs } : {}),
       LOG_LEVEL: 'info',

@@ -104,13 +104,20 @@ export interface CloneSetScenarios {
  * API server stores what only the schema checks.
  */
 export function useCloneSetScenarios(
-  options: { env?: Record<string, string>; webhooks?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    webhooks?: boolean;
+    /** Added to the watcher's and the program's environment when they start (a bus of the file's own: NATS_URL). */
+    layerEnv?: () => Record<string, string>;
+  } = {},
 ): CloneSetScenarios {
+  const { layerEnv, ...controller } = options;
   const layer = useScenarioLayer({
     lease: 'cloneset',
     short: 'cs',
     scopeLabel: 'regatta-test-cloneset',
-    controller: { app: 'cloneset', ...options },
+    controller: { app: 'cloneset', ...controller },
+    ...(layerEnv ? { env: () => layerEnv() } : {}),
   });
   const kube = (): KubeClient => layer.client;
   const pods = (ns: string) => livePods(kube(), ns);

@@ -90,6 +90,10 @@ agents with bus.nodeAgentAuth=callout; pass (dict "root" $ "nodeAgent" true). Al
 - name: REGATTA_BUS_PREFIX
   value: {{ . | quote }}
 {{- end }}
+{{- with .root.Values.bus.replicas }}
+- name: REGATTA_BUS_REPLICAS
+  value: {{ . | quote }}
+{{- end }}
 {{- with (and (not (include "regatta.busTokenAuth" .)) .root.Values.bus.credentialsSecret) }}
 - name: NATS_USER
   valueFrom: { secretKeyRef: { name: {{ . }}, key: {{ printf "%s-user" $.role }} } }
