@@ -17,7 +17,6 @@ function fromWatch<T>(o: KubernetesObject): T {
 }
 
 export class Informer<T extends { metadata: ObjectMeta }> {
-
   private readonly lw: ListWatch<KubernetesObject>;
   private stopped = false;
   private retryTimer: NodeJS.Timeout | undefined;
