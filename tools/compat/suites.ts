@@ -181,6 +181,14 @@ export const SPEC_FILES: readonly SpecFile[] = [
     ...SIDECARSET_INSTALL,
   },
   {
+    // in-place resource resize through pods/resize (docs/adr/0087-in-place-resource-resize.md): CloneSets, Advanced
+    // StatefulSets and Advanced DaemonSets whose template changes requests/limits (InPlaceWorkloadVerticalScaling)
+    kind: 'In-place resize',
+    file: 'apps/v1alpha1/inplace_vpa.go',
+    controllers: ['cloneset', 'asts', 'ads'],
+    featureGates: allOn({ ...CLONESET_FEATURE_GATES, ...ASTS_FEATURE_GATES, ...DAEMONSET_FEATURE_GATES }),
+  },
+  {
     // the specs spread CloneSets, Deployments and an Advanced StatefulSet over nodes they label with fake zones
     kind: 'WorkloadSpread',
     file: 'apps/v1alpha1/workloadspread.go',

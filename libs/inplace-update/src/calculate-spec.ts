@@ -46,7 +46,9 @@ export type NotInPlaceReason =
   | 'SpecFieldAddedOrRemoved'
   | 'SpecFieldChanged'
   | 'ResourcesNotResizable'
-  | 'QoSClassChanged';
+  | 'QoSClassChanged'
+  /** The API server refused the `pods/resize` write (the node cannot hold the new requests). */
+  | 'ResizeRefused';
 
 /** The decision: in place with a spec, or not with a reason (the caller recreates, or fails for `InPlaceOnly`). */
 export type InPlaceUpdateDecision =

@@ -8,8 +8,9 @@
  * of the fields it left out. The patch replaces `metadata.resourceVersion` with the version read, so a stale pod is
  * refused with 409 Conflict as the PUT was: one write per pod, the same retries.
  */
-import { POD_GVK } from '@regatta/api';
+import { POD_GVK, isBudgetRefusal } from '@regatta/api';
 import {
+  ForbiddenError,
   type KubeClient,
   isConflict,
   isNotFound,
@@ -174,7 +175,23 @@ export class InPlaceUpdateControl {
           rv = (await writePodConditions(this.#d, fresh, p.conditions, rv)).metadata?.resourceVersion;
         // resources change only through pods/resize; the pod write (revision, state, images) follows on the
         // version it answered, its patch leaves resources alone (docs/adr/0087-in-place-resource-resize.md)
-        const resized = await this.#resize(fresh, p.resize, rv);
+        let resized: Pod | undefined;
+        try {
+          resized = await this.#resize(fresh, p.resize, rv);
+        } catch (err) {
+          // the API server refuses a resize the node cannot hold (403: more than its allocatable): nothing is
+          // written past the readiness condition, and the caller reports it (docs/adr/0087)
+          if (!(err instanceof ForbiddenError) || isBudgetRefusal(err)) throw err;
+          result = {
+            updated: false,
+            notInPlace: {
+              inPlace: false,
+              reason: 'ResizeRefused',
+              message: err.serverMessage || err.message,
+            },
+          };
+          return;
+        }
         if (resized) rv = resized.metadata?.resourceVersion;
         const out = await writeUpdatePatch(client, POD, fresh, p.pod, rv);
         this.#d.onWritten?.(out);

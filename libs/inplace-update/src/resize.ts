@@ -229,15 +229,20 @@ export const RESIZE_INFEASIBLE_CONDITION = 'PodResizeInfeasible';
 
 /**
  * The workload's `PodResizeInfeasible` condition for its pods: True naming each pod whose kubelet reports the resize
- * Infeasible (with the kubelet's message; the first five, then a count), undefined when none (the condition is
+ * Infeasible (with the kubelet's message; the first five, then a count) or whose resize the API server refused this
+ * round (`refused`, by pod name), undefined when none (the condition is
  * removed). Such a resize is not sent again: the pod keeps running with its old resources until the template
  * changes or the pod is deleted.
  */
 export function resizeInfeasibleCondition(
   pods: readonly Pod[],
+  refused: ReadonlyMap<string, string> = new Map(),
 ): { type: string; status: 'True'; reason: string; message: string } | undefined {
   const found = pods
-    .map((p) => ({ name: p.metadata?.name ?? '', message: resizeInfeasible(p) }))
+    .map((p) => {
+      const name = p.metadata?.name ?? '';
+      return { name, message: resizeInfeasible(p) ?? refused.get(name) };
+    })
     .filter((x): x is { name: string; message: string } => x.message !== undefined)
     .sort((a, b) => a.name.localeCompare(b.name));
   if (found.length === 0) return undefined;
@@ -259,8 +264,9 @@ export function withResizeInfeasibleCondition<C extends { type: string }>(
     conditions: readonly C[],
     c: { type: string; status: 'True'; reason: string; message: string },
   ) => C[],
+  refused?: ReadonlyMap<string, string>,
 ): C[] {
-  const c = resizeInfeasibleCondition(pods);
+  const c = resizeInfeasibleCondition(pods, refused);
   if (c) return set(conditions, c);
   return conditions.filter((x) => x.type !== RESIZE_INFEASIBLE_CONDITION);
 }

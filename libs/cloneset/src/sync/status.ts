@@ -53,7 +53,12 @@ export async function statusStep(
     );
   }
   // pods whose node refused their resize (docs/adr/0087-in-place-resource-resize.md)
-  conditions = withResizeInfeasibleCondition(conditions, input.pods, (cs0, c) => setCondition(cs0, c, now));
+  conditions = withResizeInfeasibleCondition(
+    conditions,
+    input.pods,
+    (cs0, c) => setCondition(cs0, c, now),
+    s.resizeRefused,
+  );
   const status = computeStatus({
     generation: cs.metadata?.generation ?? 0,
     specReplicas: spec.replicas ?? 1,

@@ -136,7 +136,18 @@ async function updatePod(
       if (await budgetRefusesUpdate(s.d.client, pod, plan.pod)) return void s.delays.push(BUDGET_RETRY_MS);
       try {
         const result = await s.inPlace.update(pod, old, target, options);
-        if (!result.updated) return;
+        if (!result.updated) {
+          // the API server refused the resize: reported (event, condition), not sent again this round
+          if (result.notInPlace.reason === 'ResizeRefused') {
+            s.resizeRefused.set(name, result.notInPlace.message);
+            void recorder.warning(
+              cs,
+              EventReasons.ResizeInfeasible,
+              resizeMessages.infeasible(name, result.notInPlace.message),
+            );
+          }
+          return;
+        }
         if (result.delayMs > 0) s.delays.push(result.delayMs);
       } catch (err) {
         if (isBudgetRefusal(err)) return void s.delays.push(BUDGET_RETRY_MS);
