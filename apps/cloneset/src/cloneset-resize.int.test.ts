@@ -12,7 +12,7 @@ import { templateOf } from './testing/e2e-helpers.js';
 const h = useCloneSetScenarios();
 const { namespace, pods, cloneSet, events, patch, settled } = h;
 
-const resourcesOf = (p: { status?: { containerStatuses?: unknown[] } }) =>
+const resourcesOf = (p: { status?: { containerStatuses?: readonly object[] | null } | null }) =>
   (p.status?.containerStatuses?.[0] as { resources?: unknown } | undefined)?.resources;
 
 describe('CloneSet in-place resize (pods/resize)', () => {

@@ -70,6 +70,7 @@ export {
 } from './runtime-meta.js';
 export {
   InPlaceUpdateControl,
+  isResizeRefusal,
   type InPlaceUpdateControlDeps,
   type InPlaceRefreshResult,
   type InPlaceUpdateResult,

@@ -60,6 +60,16 @@ export interface InPlaceRefreshResult {
   transitioned: boolean;
 }
 
+/**
+ * A 403 of `pods/resize` that refuses the resize itself (Kubernetes 1.35+ checks the node's allocatable: "node didn't
+ * have enough allocatable resources"), not an RBAC denial ("cannot patch resource") nor a budget's refusal.
+ */
+export function isResizeRefusal(err: unknown): err is ForbiddenError {
+  if (!(err instanceof ForbiddenError) || isBudgetRefusal(err)) return false;
+  const text = err.serverMessage || err.message;
+  return !/cannot \w+ resource/.test(text) && /allocatable|capacity|infeasible/i.test(text);
+}
+
 export class InPlaceUpdateControl {
   readonly #d: InPlaceUpdateControlDeps;
   #resizeServed: Promise<boolean> | undefined;
@@ -181,7 +191,7 @@ export class InPlaceUpdateControl {
         } catch (err) {
           // the API server refuses a resize the node cannot hold (403: more than its allocatable): nothing is
           // written past the readiness condition, and the caller reports it (docs/adr/0087)
-          if (!(err instanceof ForbiddenError) || isBudgetRefusal(err)) throw err;
+          if (!isResizeRefusal(err)) throw err;
           result = {
             updated: false,
             notInPlace: {

@@ -121,6 +121,15 @@ async function updateInPlace(s: DaemonSetSync, pod: Pod, input: UpdateInput): Pr
   }
   try {
     const result = await s.inPlace.update(pod, old, input.updateRevision, options);
+    if (!result.updated && result.notInPlace.reason === 'ResizeRefused') {
+      // the API server refused the resize (beyond the node's allocatable): reported, the pod is kept as it is
+      void s.d.recorder.warning(
+        s.ds,
+        EventReasons.ResizeInfeasible,
+        resizeMessages.infeasible(name, result.notInPlace.message),
+      );
+      return true;
+    }
     if (!result.updated) return false;
     if (result.delayMs > 0) s.delays.push(result.delayMs);
   } catch (err) {

@@ -133,6 +133,15 @@ async function inPlaceUpdatePod(
     }
     try {
       const result = await s.inPlace.update(pod, old, target, options);
+      if (!result.updated && result.notInPlace.reason === 'ResizeRefused') {
+        // the API server refused the resize (beyond the node's allocatable): reported, the pod is kept as it is
+        void s.d.recorder.warning(
+          s.set,
+          EventReasons.ResizeInfeasible,
+          resizeMessages.infeasible(name, result.notInPlace.message),
+        );
+        return true;
+      }
       if (!result.updated) return policy === 'InPlaceOnly' ? fail(name) : false;
       if (result.delayMs > 0) s.delays.push(result.delayMs);
     } catch (err) {
