@@ -1,7 +1,9 @@
 import type { Container, Pod } from '@regatta/lifecycle';
 import type { ControllerRevision } from '@regatta/revision';
 import { describe, expect, it } from 'vitest';
+import { ForbiddenError } from '@regatta/kube';
 import { calculateInPlaceUpdateSpec } from './calculate-spec.js';
+import { isResizeRefusal } from './inplace-update-control.js';
 import { checkPodUpdateCompleted } from './completion.js';
 import { INPLACE_UPDATE_READY } from './keys.js';
 import {
@@ -345,4 +347,26 @@ describe('resizeInfeasibleCondition', () => {
   ] as const)('%s', (_, pods, message) => {
     expect(resizeInfeasibleCondition(pods)?.message).toBe(message);
   });
+});
+
+describe('isResizeRefusal', () => {
+  const forbidden = (serverMessage: string) =>
+    new ForbiddenError({ status: 403, reason: 'Forbidden', serverMessage });
+  it.each([
+    [
+      'beyond the node allocatable',
+      forbidden(
+        `pods "p" is forbidden: node didn't have enough allocatable resources: cpu, requested: 64000, allocatable: 8000`,
+      ),
+      true,
+    ],
+    [
+      'an RBAC denial',
+      forbidden(
+        'pods "p" is forbidden: User "system:serviceaccount:x:y" cannot patch resource "pods/resize" in API group ""',
+      ),
+      false,
+    ],
+    ['another error', new Error('allocatable'), false],
+  ] as const)('%s', (_, err, want) => expect(isResizeRefusal(err)).toBe(want));
 });
