@@ -66,6 +66,17 @@ function deleteKey(template: PodTemplate, field: 'labels' | 'annotations', key: 
   if (map) delete map[key];
 }
 
+/** `QoSClassChanged` when the templates' QoS classes differ (a running pod cannot change it), else undefined. */
+function qosChange(oldTemplate: PodTemplate, newTemplate: PodTemplate): InPlaceUpdateDecision | undefined {
+  const before = podQosClass(oldTemplate.spec as { containers?: Container[] } | undefined);
+  const after = podQosClass(newTemplate.spec as { containers?: Container[] } | undefined);
+  if (before === after) return undefined;
+  return notInPlace(
+    'QoSClassChanged',
+    `the resources change would move the pod's QoS class from ${before} to ${after}, which a running pod cannot change`,
+  );
+}
+
 /** Computes the in-place update from `oldRevision` to `newRevision`. */
 export function calculateInPlaceUpdateSpec(
   oldRevision: ControllerRevision | null | undefined,
@@ -117,7 +128,11 @@ export function calculateInPlaceUpdateSpec(
       const r = readResourceOp({ ...op, path });
       const c = r.ok ? oldContainers[r.container] : undefined;
       if (!r.ok || c === undefined)
-        return notInPlace('ResourcesNotResizable', r.ok ? `${path} names no existing container` : r.message);
+        // a limit added or removed often moves the QoS class: that is then the reason given (and evented)
+        return (
+          qosChange(oldTemplate, newTemplate) ??
+          notInPlace('ResourcesNotResizable', r.ok ? `${path} names no existing container` : r.message)
+        );
       ((containerResources[c.name] ??= {})[r.kind] ??= {})[r.resource] = r.value;
       continue;
     }
@@ -135,13 +150,8 @@ export function calculateInPlaceUpdateSpec(
   }
 
   if (Object.keys(containerResources).length > 0) {
-    const before = podQosClass(oldTemplate.spec as { containers?: Container[] } | undefined);
-    const after = podQosClass(newTemplate.spec as { containers?: Container[] } | undefined);
-    if (before !== after)
-      return notInPlace(
-        'QoSClassChanged',
-        `the resources change would move the pod's QoS class from ${before} to ${after}, which a running pod cannot change`,
-      );
+    const qos = qosChange(oldTemplate, newTemplate);
+    if (qos) return qos;
   }
 
   const containerRefMetadata: Record<string, ContainerRefMetadata> = {};

@@ -152,6 +152,14 @@ describe('calculateInPlaceUpdateSpec with vertical scaling', () => {
     const got = calculateInPlaceUpdateSpec(rev('old', before), rev('new', after), { verticalScaling });
     expect(got).toMatchObject(want as object);
   });
+  it('gives the QoS class change as the reason when a limit is added too', () => {
+    const got = calculateInPlaceUpdateSpec(
+      rev('old', [c('app', undefined, { cpu: '100m' })]),
+      rev('new', [c('app', { cpu: '1', memory: '1Gi' }, { cpu: '1', memory: '1Gi' })]),
+      { verticalScaling: true },
+    );
+    expect(got).toMatchObject({ inPlace: false, reason: 'QoSClassChanged' });
+  });
   it('names both QoS classes in the message', () => {
     const got = calculateInPlaceUpdateSpec(
       rev('old', [c('app', { cpu: '1', memory: '1Gi' }, { cpu: '500m', memory: '1Gi' })]),
