@@ -181,6 +181,14 @@ export const SPEC_FILES: readonly SpecFile[] = [
     ...SIDECARSET_INSTALL,
   },
   {
+    // in-place resource resize through pods/resize (docs/adr/0087-in-place-resource-resize.md): CloneSets, Advanced
+    // StatefulSets and Advanced DaemonSets whose template changes requests/limits (InPlaceWorkloadVerticalScaling)
+    kind: 'In-place resize',
+    file: 'apps/v1alpha1/inplace_vpa.go',
+    controllers: ['cloneset', 'asts', 'ads'],
+    featureGates: allOn({ ...CLONESET_FEATURE_GATES, ...ASTS_FEATURE_GATES, ...DAEMONSET_FEATURE_GATES }),
+  },
+  {
     // the specs spread CloneSets, Deployments and an Advanced StatefulSet over nodes they label with fake zones
     kind: 'WorkloadSpread',
     file: 'apps/v1alpha1/workloadspread.go',
@@ -205,6 +213,7 @@ export function featureGatesValue(files: readonly Pick<SpecFile, 'featureGates'>
  * differently is a failure to fix, not an entry here.
  */
 const STS = 'apps/v1beta1/statefulset.go';
+const VPA = 'apps/v1alpha1/inplace_vpa.go';
 /** Why the StatefulSet tester's pause/resume and probe-breaking helpers need a real kubelet. */
 const EXEC_PAUSE =
   "needs `kubectl exec` into the pod (the StatefulSetTester's ResumeNextPod writes /data/statefulset-continue with `dd`) and an exec readiness probe (`test -f /data/statefulset-continue`) that reads the container's file system: simulated nodes serve no exec stream and have no container file system";
@@ -221,6 +230,9 @@ export const NOT_APPLICABLE: Readonly<Record<string, string>> = {
   [`${STS}:Scaling should happen in predictable order and halt if any stateful pod is unhealthy`]:
     EXEC_HTTP_PROBE,
   [`${STS}:Burst scaling should run to completion even with unhealthy pods`]: EXEC_HTTP_PROBE,
+  // the same StatefulSetTester rolling update, with resources changed too (run with --real-nodes)
+  [`${VPA}:should perform rolling updates(including resources) and roll backs with pvcs`]: EXEC_HTTP_PROBE,
+  [`${VPA}:should perform rolling updates(including resources) and roll backs`]: EXEC_HTTP_PROBE,
 };
 
 /**

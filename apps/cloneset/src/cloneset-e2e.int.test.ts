@@ -275,7 +275,7 @@ describe('CloneSet e2e (OpenKruise test/e2e/apps/cloneset.go)', () => {
     expect(await progressing(ns, 'p99')).toEqual(PARTITION_AVAILABLE);
   });
 
-  it('a resources change with InPlaceIfPossible recreates the pods, with or without a QoS class change (new UIDs)', async () => {
+  it('a resources change with InPlaceIfPossible resizes the pods in place (same UIDs), a QoS class change recreates them with an event', async () => {
     const ns = await namespace();
     await h.createDemo(ns, 'qos', (cs) => {
       cs.spec.replicas = 2;
@@ -290,23 +290,26 @@ describe('CloneSet e2e (OpenKruise test/e2e/apps/cloneset.go)', () => {
       const c = templateOf(await cloneSet(ns, 'qos')).spec.containers[0]!;
       await patch(ns, 'qos', { spec: { template: { spec: { containers: [{ ...c, resources }] } } } });
     };
-    // same QoS class (Burstable): resources are not updated in place (InPlaceWorkloadVerticalScaling is off)
+    // same QoS class (Burstable): resized in place through pods/resize (InPlaceWorkloadVerticalScaling, on by
+    // default; upstream with the gate off recreates, docs/adr/0087-in-place-resource-resize.md)
     await setResources({ requests: { cpu: '100m' } });
     const second = await settled(ns, 'qos', 2);
     expect(second.status!.updateRevision).not.toBe(first.status!.updateRevision);
-    const recreated = await pods(ns);
-    for (const p of recreated) {
-      expect(original.map(uidOf)).not.toContain(uidOf(p));
+    const resized = await pods(ns);
+    expect(resized.map(uidOf).sort()).toEqual(original.map(uidOf).sort());
+    for (const p of resized) {
       expect(p.status?.qosClass).toBe('Burstable');
       expect(specOf(p).containers[0]!.resources).toEqual({ requests: { cpu: '100m' } });
+      expect(p.status?.containerStatuses?.[0]?.['resources']).toEqual({ requests: { cpu: '100m' } });
+      expect(p.metadata!.labels![REVISION]).toBe(second.status!.updateRevision);
     }
-    // Burstable → Guaranteed
+    // Burstable → Guaranteed: a running pod cannot change its QoS class, so it is recreated, and an event says why
     const guaranteed = { cpu: '1', memory: '1Gi' };
     await setResources({ requests: guaranteed, limits: guaranteed });
     const third = await settled(ns, 'qos', 2);
     const now = await pods(ns);
     for (const p of now) {
-      expect([...original, ...recreated].map(uidOf)).not.toContain(uidOf(p));
+      expect(original.map(uidOf)).not.toContain(uidOf(p));
       expect(p.status?.qosClass).toBe('Guaranteed');
       expect(p.metadata!.labels![REVISION]).toBe(third.status!.updateRevision);
     }
@@ -315,19 +318,24 @@ describe('CloneSet e2e (OpenKruise test/e2e/apps/cloneset.go)', () => {
         timeout: 10_000,
       })
       .toEqual(
-        [
-          ...original.map(
-            (p) =>
-              `successfully patch pod ${nameOf(p)} specified-delete for update(revision ${second.status!.updateRevision})`,
-          ),
-          ...recreated.map(
+        resized
+          .map(
             (p) =>
               `successfully patch pod ${nameOf(p)} specified-delete for update(revision ${third.status!.updateRevision})`,
-          ),
-        ].sort(),
+          )
+          .sort(),
       );
-    expect(await events(ns, 'SuccessfulUpdatePodInPlace')).toHaveLength(0);
-    expect((await events(ns, 'SuccessfulCreate')).length).toBe(6);
+    const qos = await events(ns, 'QoSClassChangeRecreate');
+    expect(qos.map((e) => e.message).sort()).toEqual(
+      resized
+        .map(
+          (p) =>
+            `pod ${nameOf(p)} is recreated, not resized in place: the resources change would move the pod's QoS class from Burstable to Guaranteed, which a running pod cannot change`,
+        )
+        .sort(),
+    );
+    expect(await events(ns, 'SuccessfulUpdatePodInPlace')).toHaveLength(2);
+    expect((await events(ns, 'SuccessfulCreate')).length).toBe(4);
   });
 
   describe('on a private node whose runtime crashes example.com/redis:crash* containers', () => {

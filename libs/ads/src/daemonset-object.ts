@@ -89,6 +89,11 @@ export const DEFAULT_BURST_REPLICAS = 250;
 export const DAEMONSET_FEATURE_GATES = {
   /** Pods on nodes that no longer should run the daemon do not count against maxUnavailable (HEAD, Alpha). */
   DaemonSetPruneIneligibleNodes: false,
+  /**
+   * A change of only cpu/memory requests/limits that keeps the QoS class resizes pods through `pods/resize` where
+   * the API server serves it (upstream Alpha, off; Regatta on: Kubernetes 1.35+ has resize GA, docs/adr/0087).
+   */
+  InPlaceWorkloadVerticalScaling: true,
   /** In-place update of env read from labels/annotations (Beta). */
   InPlaceUpdateEnvFromMetadata: true,
   /** kruise-daemon features (Beta); off turns PreDownloadImageForDaemonSetUpdate off. */

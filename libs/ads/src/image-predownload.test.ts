@@ -13,9 +13,21 @@ const ds = (status: Record<string, unknown>, ru: Record<string, unknown> = { max
 
 describe('preDownloadStep', () => {
   it.each([
-    ['no rollout: clean up', { desiredNumberScheduled: 5, updatedNumberScheduled: 5, updateRevision: 'h' }, 'cleanup'],
-    ['a new hash: prepare', { desiredNumberScheduled: 5, updatedNumberScheduled: 5, updateRevision: 'old' }, 'prepare'],
-    ['nodes still old: prepare', { desiredNumberScheduled: 5, updatedNumberScheduled: 2, updateRevision: 'h' }, 'prepare'],
+    [
+      'no rollout: clean up',
+      { desiredNumberScheduled: 5, updatedNumberScheduled: 5, updateRevision: 'h' },
+      'cleanup',
+    ],
+    [
+      'a new hash: prepare',
+      { desiredNumberScheduled: 5, updatedNumberScheduled: 5, updateRevision: 'old' },
+      'prepare',
+    ],
+    [
+      'nodes still old: prepare',
+      { desiredNumberScheduled: 5, updatedNumberScheduled: 2, updateRevision: 'h' },
+      'prepare',
+    ],
   ] as const)('%s', (_n, status, want) => {
     expect(preDownloadStep(ds(status), 'h').action).toBe(want);
   });

@@ -93,27 +93,24 @@ describe('DaemonSetReconciler, a pod create without a clear answer', () => {
     ['a 5xx', true, 0, ['SuccessfulCreate', 'SuccessfulCreate'], server],
     // not created: the slow start stops after the failed batch, and the next round creates both
     ['timed out', false, 2, ['FailedCreate', 'SuccessfulCreate', 'SuccessfulCreate'], timeout],
-  ])(
-    '%s, created all the same %s: the next round creates %i',
-    async (_what, landed, next, events, err) => {
-      let first = true;
-      const w = world([node('a'), node('b')], {
-        cacheLag: true,
-        createAnswer: () => {
-          if (!first) return undefined;
-          first = false;
-          return { err: err(), landed };
-        },
-      });
-      w.c.add(daemonSet(strategy));
-      await w.sync().catch(() => undefined);
-      w.deliver();
-      expect((await w.sync()).creates).toBe(next);
-      w.deliver();
-      expect((await w.sync()).creates).toBe(0);
-      expect(w.pods()).toHaveLength(2);
-      expect(podsPerNode(w)).toBe(1);
-      expect([...w.events].sort()).toEqual([...events].sort());
-    },
-  );
+  ])('%s, created all the same %s: the next round creates %i', async (_what, landed, next, events, err) => {
+    let first = true;
+    const w = world([node('a'), node('b')], {
+      cacheLag: true,
+      createAnswer: () => {
+        if (!first) return undefined;
+        first = false;
+        return { err: err(), landed };
+      },
+    });
+    w.c.add(daemonSet(strategy));
+    await w.sync().catch(() => undefined);
+    w.deliver();
+    expect((await w.sync()).creates).toBe(next);
+    w.deliver();
+    expect((await w.sync()).creates).toBe(0);
+    expect(w.pods()).toHaveLength(2);
+    expect(podsPerNode(w)).toBe(1);
+    expect([...w.events].sort()).toEqual([...events].sort());
+  });
 });

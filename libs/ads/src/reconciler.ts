@@ -6,7 +6,8 @@
  * cache shows every earlier write), status, history.
  */
 import { type ImagePreDownloadControl, preDownloadSettings } from '@regatta/image-predownload';
-import { type KubeObject, controllerRef, isSelectorEmpty } from '@regatta/kube';
+import { resizeInfeasible, resizeMessages } from '@regatta/inplace-update';
+import { EventReasons, type KubeObject, controllerRef, isSelectorEmpty } from '@regatta/kube';
 import type { Pod } from '@regatta/lifecycle';
 import type { Reconciler, ReconcileContext, Request, Result } from '@regatta/runtime';
 import { forEachLimited } from '@regatta/runtime';
@@ -245,6 +246,14 @@ export class DaemonSetReconciler implements Reconciler {
       // no lifecycle state rides on an ADS in-place update (upstream sets none), so nothing merges here
       const { delayMs } = await s.inPlace.refresh(pod, now);
       if (delayMs > 0) s.delays.push(delayMs);
+      // a resize the node refused is reported, never sent again (a DaemonSet's status has no conditions)
+      const infeasible = resizeInfeasible(pod);
+      if (infeasible !== undefined)
+        void s.d.recorder.warning(
+          s.ds,
+          EventReasons.ResizeInfeasible,
+          resizeMessages.infeasible(pod.metadata?.name ?? '', infeasible),
+        );
     });
   }
 }

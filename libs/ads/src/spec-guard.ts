@@ -11,5 +11,7 @@ import type { DaemonSetObject } from './daemonset-object.js';
 
 /** A user-facing reason not to act on the DaemonSet, or undefined when it passes the admission rules. */
 export function specProblem(ds: DaemonSetObject): string | undefined {
-  return specProblemOf('DaemonSet', () => validateDaemonSet(defaultDaemonSet(ds, 'v1beta1'), { version: 'v1beta1' }));
+  return specProblemOf('DaemonSet', () =>
+    validateDaemonSet(defaultDaemonSet(ds, 'v1beta1'), { version: 'v1beta1' }),
+  );
 }

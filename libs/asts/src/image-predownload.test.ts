@@ -6,7 +6,12 @@ import { statefulSetPreDownloadIgnore } from './image-predownload.js';
 import type { StatefulSetObject } from './statefulset-object.js';
 
 const GVK = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet' };
-const set = (strategy: Record<string, unknown> | undefined, replicas = 10, image = 'nginx:2', env?: string): StatefulSetObject =>
+const set = (
+  strategy: Record<string, unknown> | undefined,
+  replicas = 10,
+  image = 'nginx:2',
+  env?: string,
+): StatefulSetObject =>
   ({
     ...GVK,
     metadata: { namespace: 'ns', name: 'web', uid: 'u' },
@@ -34,12 +39,24 @@ describe('statefulSetPreDownloadIgnore', () => {
     ['InPlaceIfPossible, 10 replicas, maxUnavailable 2: create', set(inPlace()), undefined],
     ['InPlaceOnly: create', set(inPlace({ podUpdatePolicy: 'InPlaceOnly' })), undefined],
     ['ReCreate', set(inPlace({ podUpdatePolicy: 'ReCreate' })), 'NotInPlaceStrategy'],
-    ['no podUpdatePolicy = ReCreate', set({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 2 } }), 'NotInPlaceStrategy'],
+    [
+      'no podUpdatePolicy = ReCreate',
+      set({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 2 } }),
+      'NotInPlaceStrategy',
+    ],
     ['no rollingUpdate', set({ type: 'RollingUpdate' }), 'NotInPlaceStrategy'],
-    ['OnDelete', set({ type: 'OnDelete', rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible' } }), 'NotInPlaceStrategy'],
+    [
+      'OnDelete',
+      set({ type: 'OnDelete', rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible' } }),
+      'NotInPlaceStrategy',
+    ],
     ['3 replicas', set(inPlace(), 3), 'FewReplicas'],
     ['maxUnavailable 100%: one batch', set(inPlace({ maxUnavailable: '100%' })), 'OneBatch'],
-    ['maxUnavailable 100% with partition 5: create', set(inPlace({ maxUnavailable: '100%', partition: 5 })), undefined],
+    [
+      'maxUnavailable 100% with partition 5: create',
+      set(inPlace({ maxUnavailable: '100%', partition: 5 })),
+      undefined,
+    ],
     ['default maxUnavailable 1: create', set(inPlace({ maxUnavailable: undefined })), undefined],
     ['an env change cannot be made in place', set(inPlace(), 10, 'nginx:2', 'changed'), 'NotInPlace'],
   ])('%s', (_n, s, want) => {

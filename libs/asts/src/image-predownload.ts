@@ -26,7 +26,11 @@ export function statefulSetPreDownloadIgnore(
   const inPlaceStrategy = spec.updateType !== 'OnDelete' && ru != null && policy !== 'ReCreate';
   let maxUnavailable: number;
   try {
-    maxUnavailable = scaleK8s(ru?.maxUnavailable ?? DEFAULT_STATEFULSET_MAX_UNAVAILABLE, spec.replicas, false);
+    maxUnavailable = scaleK8s(
+      ru?.maxUnavailable ?? DEFAULT_STATEFULSET_MAX_UNAVAILABLE,
+      spec.replicas,
+      false,
+    );
   } catch {
     maxUnavailable = 0;
   }

@@ -95,7 +95,9 @@ function world(options: { tracer?: RolloutTracer; gates?: Record<string, boolean
             phase: 'Running',
             conditions: [
               // conditions of other writers stay (KruisePodReady, pkg/controller/podreadiness)
-              ...((p.status?.['conditions'] ?? []) as { type: string }[]).filter((x) => x.type === 'KruisePodReady'),
+              ...((p.status?.['conditions'] ?? []) as { type: string }[]).filter(
+                (x) => x.type === 'KruisePodReady',
+              ),
               { type: 'ContainersReady', status: 'True' },
               { type: 'Ready', status: 'True', lastTransitionTime: '2026-12-02T11:00:00Z' },
             ],
@@ -160,7 +162,10 @@ describe('StatefulSetReconciler', () => {
       { conditionType: 'KruisePodReady' },
     ]);
     w.c.add({ ...w.pods()[0]!, status: { phase: 'Pending' } } as Pod);
-    expect(summary((await w.round()).writes)).toEqual(['patchStatus Pod web-0', 'patchStatus StatefulSet web']);
+    expect(summary((await w.round()).writes)).toEqual([
+      'patchStatus Pod web-0',
+      'patchStatus StatefulSet web',
+    ]);
     expect(w.pods()[0]!.status!['conditions']).toMatchObject([{ type: 'KruisePodReady', status: 'True' }]);
     w.kubelet();
     expect(summary((await w.round()).writes)).toEqual([

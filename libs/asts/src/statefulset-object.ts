@@ -81,6 +81,11 @@ export const ASTS_FEATURE_GATES = {
   PodIndexLabel: true,
   /** A pod in PreparingUpdate counts as updated (Alpha). */
   PreparingUpdateAsUpdate: false,
+  /**
+   * A change of only cpu/memory requests/limits that keeps the QoS class resizes pods through `pods/resize` where
+   * the API server serves it (upstream Alpha, off; Regatta on: Kubernetes 1.35+ has resize GA, docs/adr/0087).
+   */
+  InPlaceWorkloadVerticalScaling: true,
   /** In-place update of env read from labels/annotations (Beta). */
   InPlaceUpdateEnvFromMetadata: true,
   /** Claims follow their templates' size on rolling update with `volumeClaimUpdateStrategy: OnPodRollingUpdate` (Alpha). */

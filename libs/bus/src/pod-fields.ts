@@ -23,8 +23,8 @@ const POD_METADATA_FIELDS = {
 /**
  * The CloneSet program (apps/cloneset): libs/cloneset (scale, update, status, pvc clean-up, webhook's pod lookups),
  * libs/rollout (active-pod order: phase, node, readiness, restarts; availability: the Ready condition), libs/lifecycle
- * (readiness gates, conditions, phase, node), libs/inplace-update (containers' name, image, resources and env, the
- * statuses' image, imageID, containerID, ready, restarts). Kept whole besides: conditions (written back by type),
+ * (readiness gates, conditions, phase, node), libs/inplace-update (containers' name, image, resources, resizePolicy and env,
+ * the statuses' image, imageID, containerID, ready, restarts, resources). Kept whole besides: conditions (written back by type),
  * status reason and message, container state.
  */
 export const CLONESET_POD_FIELDS = {
@@ -34,7 +34,13 @@ export const CLONESET_POD_FIELDS = {
   spec: {
     nodeName: 'shared',
     readinessGates: 'deduped',
-    containers: { name: 'shared', image: 'shared', resources: 'deduped', env: 'deduped' },
+    containers: {
+      name: 'shared',
+      image: 'shared',
+      resources: 'deduped',
+      resizePolicy: 'deduped',
+      env: 'deduped',
+    },
   },
   status: {
     phase: 'shared',
@@ -50,6 +56,8 @@ export const CLONESET_POD_FIELDS = {
       imageID: 'shared',
       containerID: true,
       state: true,
+      // what the kubelet actuated: an in-place resize is done when it matches the spec (docs/adr/0087)
+      resources: 'deduped',
     },
   },
 } as const satisfies FieldSetOf<Pod>;

@@ -24,6 +24,11 @@ export const CLONESET_FEATURE_GATES = {
   PreparingUpdateAsUpdate: false,
   /** A volumeClaimTemplates change makes pods be recreated instead of updated in place (Alpha). */
   RecreatePodWhenChangeVCTInCloneSetGate: false,
+  /**
+   * A change of only cpu/memory requests/limits that keeps the QoS class resizes pods through `pods/resize` where
+   * the API server serves it (upstream Alpha, off; Regatta on: Kubernetes 1.35+ has resize GA, docs/adr/0087).
+   */
+  InPlaceWorkloadVerticalScaling: true,
   /** In-place update of env read from labels/annotations, restarting only those containers (Beta). */
   InPlaceUpdateEnvFromMetadata: true,
   /** kruise-daemon features (Beta); off turns PreDownloadImageForInPlaceUpdate off. */

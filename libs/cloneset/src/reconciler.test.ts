@@ -47,7 +47,9 @@ function world(options: { tracer?: RolloutTracer; cloneSetCache?: () => Obj } = 
   const reconciler = (expectations: Expectations) =>
     new CloneSetReconciler({
       client: c.writer,
-      clonesets: options.cloneSetCache ? { ...c.reader('CloneSet'), get: options.cloneSetCache } : c.reader('CloneSet'),
+      clonesets: options.cloneSetCache
+        ? { ...c.reader('CloneSet'), get: options.cloneSetCache }
+        : c.reader('CloneSet'),
       pods: c.reader('Pod'),
       pvcs: c.reader('PersistentVolumeClaim'),
       revisions: c.reader('ControllerRevision'),
@@ -142,7 +144,9 @@ describe('CloneSetReconciler', () => {
       ...Array<string>(6).fill('patchStatus Pod'),
     ]);
     expect(w.pods().map((p) => p.status?.['conditions'])).toEqual(
-      Array(3).fill(expect.arrayContaining([expect.objectContaining({ type: 'KruisePodReady', status: 'True' })])),
+      Array(3).fill(
+        expect.arrayContaining([expect.objectContaining({ type: 'KruisePodReady', status: 'True' })]),
+      ),
     );
     expect(w.pods().map((p) => p.metadata?.labels?.['lifecycle.apps.kruise.io/state'])).toEqual([
       'Normal',
@@ -230,7 +234,9 @@ describe('CloneSetReconciler', () => {
   it('a failure seen again before the cache shows the first status write: no second write, same transition time', async () => {
     // the cache still shows the CloneSet as it was before the reconciler's own status write
     const stale = cloneSet({});
-    const w = world({ cloneSetCache: () => ({ ...stale, metadata: { ...stale.metadata, resourceVersion: '1' } }) });
+    const w = world({
+      cloneSetCache: () => ({ ...stale, metadata: { ...stale.metadata, resourceVersion: '1' } }),
+    });
     w.c.add(stale);
     w.c.failOn((x) =>
       x.verb === 'create' && x.kind === 'Pod'

@@ -134,6 +134,7 @@ export class CloneSetReconciler implements Reconciler {
       gates: this.#gates,
       random: this.#random,
       ownWrites: round.ownWrites,
+      resizeRefused: new Map(),
     };
 
     return runRound<StepFailure, Awaited<ReturnType<typeof statusStep>>['status']>({

@@ -48,14 +48,46 @@ describe('specProblem: the admission rules, for what the API server stored witho
       /spec\.updateStrategy\.partition/,
     ],
     // issue 8, defects 5, 7, 8: wrongly typed templates, long names, reserved template labels
-    ['containers an object', withPodSpec({ containers: {} }), /^spec\.template\.spec\.containers: Invalid value: \{\}: must be an array$/],
-    ['a null container', withPodSpec({ containers: [null] }), /^spec\.template\.spec\.containers\[0\]: .*must be an object$/],
-    ['a null port', withContainer({ ports: [null] }), /^spec\.template\.spec\.containers\[0\]\.ports\[0\]: .*must be an object$/],
-    ['volumes a string', withPodSpec({ volumes: 'abc', containers: [{ name: 'c', image: 'x' }] }), /^spec\.template\.spec\.volumes: .*must be an array$/],
-    ['a null env var', withContainer({ env: [null] }), /^spec\.template\.spec\.containers\[0\]\.env\[0\]: .*must be an object$/],
-    ['a null claim template', cs({ volumeClaimTemplates: [null] }), /^spec\.volumeClaimTemplates\[0\]: .*must be an object$/],
-    ['a port name given as a number', withContainer({ ports: [{ name: 80, containerPort: 80 }] }), /ports\[0\]\.name: Invalid value: 80: must be a string$/],
-    ['a name of 53 characters', named('a'.repeat(53)), /^metadata\.name: .*must be no more than 52 characters$/],
+    [
+      'containers an object',
+      withPodSpec({ containers: {} }),
+      /^spec\.template\.spec\.containers: Invalid value: \{\}: must be an array$/,
+    ],
+    [
+      'a null container',
+      withPodSpec({ containers: [null] }),
+      /^spec\.template\.spec\.containers\[0\]: .*must be an object$/,
+    ],
+    [
+      'a null port',
+      withContainer({ ports: [null] }),
+      /^spec\.template\.spec\.containers\[0\]\.ports\[0\]: .*must be an object$/,
+    ],
+    [
+      'volumes a string',
+      withPodSpec({ volumes: 'abc', containers: [{ name: 'c', image: 'x' }] }),
+      /^spec\.template\.spec\.volumes: .*must be an array$/,
+    ],
+    [
+      'a null env var',
+      withContainer({ env: [null] }),
+      /^spec\.template\.spec\.containers\[0\]\.env\[0\]: .*must be an object$/,
+    ],
+    [
+      'a null claim template',
+      cs({ volumeClaimTemplates: [null] }),
+      /^spec\.volumeClaimTemplates\[0\]: .*must be an object$/,
+    ],
+    [
+      'a port name given as a number',
+      withContainer({ ports: [{ name: 80, containerPort: 80 }] }),
+      /ports\[0\]\.name: Invalid value: 80: must be a string$/,
+    ],
+    [
+      'a name of 53 characters',
+      named('a'.repeat(53)),
+      /^metadata\.name: .*must be no more than 52 characters$/,
+    ],
     [
       'a template label apps.kruise.io/specified-delete',
       cs({}, { app: 'cs', 'apps.kruise.io/specified-delete': 'true' }),

@@ -1,7 +1,7 @@
 /**
  * Whether moving a pod from one revision to another can be done in place, and what it changes
- * (`defaultCalculateInPlaceUpdateSpec`): only `replace` of container images in the pod spec, plus any template
- * metadata change; labels/annotations that containers read through env are recorded per container so that only those
+ * (`defaultCalculateInPlaceUpdateSpec`): only `replace` of container images in the pod spec (and, with vertical
+ * scaling, of cpu/memory requests and limits that keep the QoS class), plus any template metadata change; labels/annotations that containers read through env are recorded per container so that only those
  * containers restart.
  */
 import { createJsonPatch, isPlainObject, unescapePointerToken } from '@regatta/kube';
@@ -14,6 +14,7 @@ import {
 } from '@regatta/revision';
 import { isContainerReferenceToMeta } from './container-meta.js';
 import { createMetadataPatch } from './metadata-patch.js';
+import { type ContainerResources, isContainerResourcesPath, podQosClass, readResourceOp } from './resize.js';
 import type { ContainerRefMetadata } from './state.js';
 import type { UpdateSpec } from './update-spec.js';
 
@@ -26,6 +27,12 @@ export interface InPlaceUpdateOptions {
   ignoreVolumeClaimTemplatesHashDiff?: boolean;
   /** Gate `InPlaceUpdateEnvFromMetadata` (default on): restart only the containers whose env reads a changed label/annotation. */
   envFromMetadata?: boolean;
+  /**
+   * Gate `InPlaceWorkloadVerticalScaling` where the API server serves `pods/resize` (docs/adr/0087): a change of
+   * existing cpu/memory requests or limits resizes the pod in place unless its QoS class would change. Off: any
+   * resources change recreates the pod (upstream with the gate off).
+   */
+  verticalScaling?: boolean;
   /** The revision id written to pods (`GetRevision`; Advanced DaemonSet uses the hash label). Default: the revision name. */
   revisionId?: (revision: ControllerRevision) => string;
 }
@@ -37,7 +44,11 @@ export type NotInPlaceReason =
   | 'VolumeClaimTemplatesChanged'
   | 'NotSpecOrMetadata'
   | 'SpecFieldAddedOrRemoved'
-  | 'SpecFieldChanged';
+  | 'SpecFieldChanged'
+  | 'ResourcesNotResizable'
+  | 'QoSClassChanged'
+  /** The API server refused the `pods/resize` write (the node cannot hold the new requests). */
+  | 'ResizeRefused';
 
 /** The decision: in place with a spec, or not with a reason (the caller recreates, or fails for `InPlaceOnly`). */
 export type InPlaceUpdateDecision =
@@ -53,6 +64,17 @@ function notInPlace(reason: NotInPlaceReason, message: string): InPlaceUpdateDec
 function deleteKey(template: PodTemplate, field: 'labels' | 'annotations', key: string): void {
   const map = template.metadata?.[field];
   if (map) delete map[key];
+}
+
+/** `QoSClassChanged` when the templates' QoS classes differ (a running pod cannot change it), else undefined. */
+function qosChange(oldTemplate: PodTemplate, newTemplate: PodTemplate): InPlaceUpdateDecision | undefined {
+  const before = podQosClass(oldTemplate.spec as { containers?: Container[] } | undefined);
+  const after = podQosClass(newTemplate.spec as { containers?: Container[] } | undefined);
+  if (before === after) return undefined;
+  return notInPlace(
+    'QoSClassChanged',
+    `the resources change would move the pod's QoS class from ${before} to ${after}, which a running pod cannot change`,
+  );
 }
 
 /** Computes the in-place update from `oldRevision` to `newRevision`. */
@@ -91,6 +113,7 @@ export function calculateInPlaceUpdateSpec(
       : undefined) ?? [];
 
   const containerImages: Record<string, string> = {};
+  const containerResources: Record<string, ContainerResources> = {};
   const metadataOps: { op: string; path: string; value?: unknown }[] = [];
   for (const op of createJsonPatch(oldRevision.data, newRevision.data)) {
     const path = op.path.replace('/spec/template', '');
@@ -100,6 +123,18 @@ export function calculateInPlaceUpdateSpec(
         continue;
       }
       return notInPlace('NotSpecOrMetadata', `${op.op} ${op.path} is outside the pod spec and metadata`);
+    }
+    if (options.verticalScaling && isContainerResourcesPath(path)) {
+      const r = readResourceOp({ ...op, path });
+      const c = r.ok ? oldContainers[r.container] : undefined;
+      if (!r.ok || c === undefined)
+        // a limit added or removed often moves the QoS class: that is then the reason given (and evented)
+        return (
+          qosChange(oldTemplate, newTemplate) ??
+          notInPlace('ResourcesNotResizable', r.ok ? `${path} names no existing container` : r.message)
+        );
+      ((containerResources[c.name] ??= {})[r.kind] ??= {})[r.resource] = r.value;
+      continue;
     }
     if (op.op !== 'replace')
       return notInPlace('SpecFieldAddedOrRemoved', `${op.op} ${path} adds or removes a pod spec field`);
@@ -112,6 +147,11 @@ export function calculateInPlaceUpdateSpec(
       continue;
     }
     return notInPlace('SpecFieldChanged', `replace ${path} changes more than a container image`);
+  }
+
+  if (Object.keys(containerResources).length > 0) {
+    const qos = qosChange(oldTemplate, newTemplate);
+    if (qos) return qos;
   }
 
   const containerRefMetadata: Record<string, ContainerRefMetadata> = {};
@@ -144,6 +184,7 @@ export function calculateInPlaceUpdateSpec(
     revision: options.revisionId ? options.revisionId(newRevision) : (newRevision.metadata?.name ?? ''),
   };
   if (Object.keys(containerImages).length > 0) spec.containerImages = containerImages;
+  if (Object.keys(containerResources).length > 0) spec.containerResources = containerResources;
   if (Object.keys(containerRefMetadata).length > 0) spec.containerRefMetadata = containerRefMetadata;
   if (metaDataPatch !== undefined) spec.metaDataPatch = metaDataPatch;
   if (updateEnvFromMetadata) spec.updateEnvFromMetadata = true;

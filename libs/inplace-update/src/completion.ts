@@ -3,7 +3,8 @@
  *
  * 1. Env from metadata changed: the node daemon must report, for every container, the same container ID as the
  *    status and the env-from-metadata hash of the pod's current labels/annotations.
- * 2. Otherwise by image: each container recorded in `lastContainerStatuses` must report a status, and either a
+ * 2. Resources resized (`updateResources`): the kubelet has actuated them (`checkResizeActuated`).
+ * 3. Then by image: each container recorded in `lastContainerStatuses` must report a status, and either a
  *    different image ID than recorded, or a status image equal to the spec image (`:latest` added to an untagged
  *    spec image).
  *
@@ -16,6 +17,7 @@
 import type { Pod } from '@regatta/lifecycle';
 import { envFromMetadataHash } from './container-meta.js';
 import { kubeletContainerHash } from './container-meta-set.js';
+import { checkResizeActuated } from './resize.js';
 import { type RuntimeContainerMeta, readRuntimeContainersMeta } from './runtime-meta.js';
 import { type InPlaceUpdateState, hasNextBatch, readInPlaceUpdateState } from './state.js';
 import { inPlaceUpdateGraceAnnotation } from './update-spec.js';
@@ -76,6 +78,11 @@ export function checkContainersUpdateCompleted(pod: Pod, state: InPlaceUpdateSta
   if (state.updateEnvFromMetadata) {
     const env = envHashesConsistent(pod, meta);
     if (!env.completed) return env;
+  }
+  // resized: the kubelet reports the new resources and no resize condition (docs/adr/0087)
+  if (state.updateResources) {
+    const resized = checkResizeActuated(pod);
+    if (!resized.completed) return resized;
   }
   if (meta !== undefined && plainHashesConsistent(pod, meta)) return done;
   const specImages = new Map<string, string>();

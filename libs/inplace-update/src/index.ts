@@ -79,6 +79,7 @@ export {
 } from './runtime-meta.js';
 export {
   InPlaceUpdateControl,
+  isResizeRefusal,
   type InPlaceUpdateControlDeps,
   type InPlaceRefreshResult,
   type InPlaceUpdateResult,
@@ -89,3 +90,24 @@ export {
   type LifecycleAfterRefresh,
   type ReadyStatusWrite,
 } from './ready-write.js';
+export {
+  POD_RESIZE_IN_PROGRESS,
+  POD_RESIZE_PENDING,
+  RESIZABLE_RESOURCES,
+  checkResizeActuated,
+  isContainerResourcesPath,
+  podQosClass,
+  readContainerResources,
+  readResourceOp,
+  resizeInfeasible,
+  resizeInfeasibleCondition,
+  resizeMessages,
+  withResizeInfeasibleCondition,
+  RESIZE_INFEASIBLE_CONDITION,
+  resizePatch,
+  resizePending,
+  resizeRestartsContainer,
+  type ContainerResources,
+  type QosClass,
+  type ResourceOp,
+} from './resize.js';

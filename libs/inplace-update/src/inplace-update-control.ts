@@ -8,8 +8,9 @@
  * of the fields it left out. The patch replaces `metadata.resourceVersion` with the version read, so a stale pod is
  * refused with 409 Conflict as the PUT was: one write per pod, the same retries.
  */
-import { POD_GVK } from '@regatta/api';
+import { POD_GVK, isBudgetRefusal } from '@regatta/api';
 import {
+  ForbiddenError,
   type KubeClient,
   isConflict,
   isNotFound,
@@ -26,6 +27,7 @@ import {
 } from '@regatta/lifecycle';
 import type { ControllerRevision } from '@regatta/revision';
 import { type LifecycleAfterRefresh, readyStatusWrite } from './ready-write.js';
+import { type ContainerResources, resizePatch } from './resize.js';
 import { refreshInPlaceUpdate } from './refresh.js';
 import {
   type InPlaceUpdatePlan,
@@ -37,7 +39,7 @@ import {
 const POD = POD_GVK;
 
 export interface InPlaceUpdateControlDeps extends PodWriteDeps {
-  client: Pick<KubeClient, 'get' | 'patch' | 'patchStatus'>;
+  client: Pick<KubeClient, 'get' | 'patch' | 'patchStatus' | 'request'>;
 }
 
 /** What an in-place update did. */
@@ -58,8 +60,19 @@ export interface InPlaceRefreshResult {
   transitioned: boolean;
 }
 
+/**
+ * A 403 of `pods/resize` that refuses the resize itself (Kubernetes 1.35+ checks the node's allocatable: "node didn't
+ * have enough allocatable resources"), not an RBAC denial ("cannot patch resource") nor a budget's refusal.
+ */
+export function isResizeRefusal(err: unknown): err is ForbiddenError {
+  if (!(err instanceof ForbiddenError) || isBudgetRefusal(err)) return false;
+  const text = err.serverMessage || err.message;
+  return !/cannot \w+ resource/.test(text) && /allocatable|capacity|infeasible/i.test(text);
+}
+
 export class InPlaceUpdateControl {
   readonly #d: InPlaceUpdateControlDeps;
+  #resizeServed: Promise<boolean> | undefined;
 
   constructor(deps: InPlaceUpdateControlDeps) {
     this.#d = deps;
@@ -83,13 +96,50 @@ export class InPlaceUpdateControl {
       }
     }
     try {
-      if (refresh.action === 'update')
-        this.#d.onWritten?.(await writeUpdatePatch(this.#d.client, POD, pod, refresh.pod));
-      else if (refresh.action === 'setReady') await writePodConditions(this.#d, pod, refresh.conditions);
+      if (refresh.action === 'update') {
+        // the resize first: the pod write below then goes on the version it answered
+        const resized = await this.#resize(pod, refresh.resize, pod.metadata?.resourceVersion);
+        const rv = resized?.metadata?.resourceVersion ?? pod.metadata?.resourceVersion;
+        this.#d.onWritten?.(await writeUpdatePatch(this.#d.client, POD, pod, refresh.pod, rv));
+      } else if (refresh.action === 'setReady') await writePodConditions(this.#d, pod, refresh.conditions);
     } catch (err) {
       if (!isConflict(err) && !isNotFound(err)) throw err;
     }
     return { delayMs: 0, transitioned: false };
+  }
+
+  /**
+   * Whether the API server serves `pods/resize` (discovery of `/api/v1`, asked once; a failed answer is asked again
+   * next time). Vertical scaling needs it (docs/adr/0087-in-place-resource-resize.md).
+   */
+  async resizeServed(): Promise<boolean> {
+    this.#resizeServed ??= this.#d.client
+      .request<{ resources?: { name?: string }[] }>('GET', '/api/v1')
+      .then((list) => (list.resources ?? []).some((r) => r.name === 'pods/resize'));
+    try {
+      return await this.#resizeServed;
+    } catch (err) {
+      this.#resizeServed = undefined;
+      throw err;
+    }
+  }
+
+  /**
+   * Sends the new requests/limits through `pods/resize` (a strategic merge patch on the version read, so a pod
+   * changed meanwhile is refused with 409). Returns the pod the server answered, or undefined when the pod already
+   * asks for them (a retry after the resize went through).
+   */
+  async #resize(pod: Pod, resize: Record<string, ContainerResources> | undefined, rv: string | undefined) {
+    if (!resize) return undefined;
+    const body = resizePatch(pod, resize, rv);
+    if (!body) return undefined;
+    const out = await this.#d.client.patch<Pod>(
+      { ...POD, namespace: pod.metadata?.namespace, name: pod.metadata?.name ?? '' },
+      body,
+      { type: 'strategic', subresource: 'resize' },
+    );
+    this.#d.onWritten?.(out);
+    return out;
   }
 
   /** Whether the pod can be updated from `oldRevision` to `target` in place (nothing written). */
@@ -133,6 +183,26 @@ export class InPlaceUpdateControl {
       try {
         if (p.conditions)
           rv = (await writePodConditions(this.#d, fresh, p.conditions, rv)).metadata?.resourceVersion;
+        // resources change only through pods/resize; the pod write (revision, state, images) follows on the
+        // version it answered, its patch leaves resources alone (docs/adr/0087-in-place-resource-resize.md)
+        let resized: Pod | undefined;
+        try {
+          resized = await this.#resize(fresh, p.resize, rv);
+        } catch (err) {
+          // the API server refuses a resize the node cannot hold (403: more than its allocatable): nothing is
+          // written past the readiness condition, and the caller reports it (docs/adr/0087)
+          if (!isResizeRefusal(err)) throw err;
+          result = {
+            updated: false,
+            notInPlace: {
+              inPlace: false,
+              reason: 'ResizeRefused',
+              message: err.serverMessage || err.message,
+            },
+          };
+          return;
+        }
+        if (resized) rv = resized.metadata?.resourceVersion;
         const out = await writeUpdatePatch(client, POD, fresh, p.pod, rv);
         this.#d.onWritten?.(out);
       } catch (err) {

@@ -8,6 +8,7 @@ import type { Pod } from '@regatta/lifecycle';
 import { containerPriorities } from './container-meta.js';
 import { INPLACE_UPDATE_STATE_KEY } from './keys.js';
 import { applyMetadataPatch } from './metadata-patch.js';
+import type { ContainerResources } from './resize.js';
 import { type ContainerRefMetadata, type InPlaceUpdateState, formatInPlaceUpdateState } from './state.js';
 import type { UpdateSpec } from './update-spec.js';
 
@@ -17,6 +18,11 @@ export interface PatchedPod {
   state: InPlaceUpdateState;
   /** The containers changed in this batch, sorted. */
   batch: string[];
+  /**
+   * New requests/limits of this batch's containers, to send through `pods/resize` (the pod's spec above keeps its
+   * resources: the API server changes them only through that subresource). Absent when none.
+   */
+  resize?: Record<string, ContainerResources>;
 }
 
 /** `addMetadataSharedContainersToUpdate`: pulls in (transitively) containers sharing a changed key with the batch. */
@@ -101,9 +107,12 @@ export function applyUpdateSpecToPod(
     if (!(s.name in lastStatuses)) lastStatuses[s.name] = s.imageID ? { imageID: s.imageID } : {};
   }
   if (recorded) next.lastContainerStatuses = lastStatuses;
-  // resources are never in a Regatta spec (vertical scaling is off); a stored one waits in the state untouched
-  for (const [name, r] of Object.entries(resources))
-    if (!batch.has(name)) (next.nextContainerResources ??= {})[name] = r;
+  // resources of this batch are resized (pods/resize), the others wait for their batch
+  const resize: Record<string, ContainerResources> = {};
+  for (const [name, r] of Object.entries(resources)) {
+    if (batch.has(name)) resize[name] = r;
+    else (next.nextContainerResources ??= {})[name] = r;
+  }
 
   const labels = { ...(out.metadata?.labels ?? {}) };
   const annotations = { ...(out.metadata?.annotations ?? {}) };
@@ -135,5 +144,10 @@ export function applyUpdateSpecToPod(
     metadata: { ...out.metadata, labels, annotations },
     ...(out.spec?.containers ? { spec: { ...out.spec, containers: newContainers } } : {}),
   };
-  return { pod: out, state: next, batch: sortedBatch };
+  return {
+    pod: out,
+    state: next,
+    batch: sortedBatch,
+    ...(Object.keys(resize).length > 0 ? { resize } : {}),
+  };
 }

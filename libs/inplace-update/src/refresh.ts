@@ -14,7 +14,8 @@ import { isPodAtRevision } from '@regatta/revision';
 import { checkContainersUpdateCompleted } from './completion.js';
 import { InPlaceUpdateStateError } from './errors.js';
 import { INPLACE_UPDATE_GRACE_KEY, INPLACE_UPDATE_GRACE_KEY_OLD, INPLACE_UPDATE_READY } from './keys.js';
-import { applyUpdateSpecToPod } from './patch-spec.js';
+import { type PatchedPod, applyUpdateSpecToPod } from './patch-spec.js';
+import type { ContainerResources } from './resize.js';
 import { hasInPlaceUpdateReadinessGate, inPlaceUpdateCondition } from './readiness.js';
 import { type InPlaceUpdateState, inPlaceUpdateStateAnnotation, parseInPlaceUpdateState } from './state.js';
 import { type UpdateSpec, inPlaceUpdateGraceAnnotation, parseUpdateSpec } from './update-spec.js';
@@ -29,7 +30,13 @@ export type InPlaceRefresh =
    * UPDATE the pod: the grace period ended and the first batch is written (`graceExpired`), the pod's revision moved
    * on so the parked spec is dropped (`graceDropped`), or the next container batch starts (`nextBatch`).
    */
-  | { action: 'update'; reason: 'graceExpired' | 'graceDropped' | 'nextBatch'; pod: Pod }
+  | {
+      action: 'update';
+      reason: 'graceExpired' | 'graceDropped' | 'nextBatch';
+      pod: Pod;
+      /** New requests/limits to send through `pods/resize` with the write (docs/adr/0087). */
+      resize?: Record<string, ContainerResources>;
+    }
   /** Write `InPlaceUpdateReady=True` through the status subresource, on this pod version, without conflict retry. */
   | { action: 'setReady'; conditions: PodCondition[] };
 
@@ -71,13 +78,19 @@ function finishGracePeriod(
   const elapsed = options.now.getTime() - (Number.isNaN(started) ? 0 : started);
   if (elapsed < graceMs) return { action: 'wait', delaySeconds: Math.ceil((graceMs - elapsed) / 1000) };
   const patched = applyUpdateSpecToPod(pod, spec, state, options.now);
-  return { action: 'update', reason: 'graceExpired', pod: withoutGrace(patched.pod) };
+  return {
+    action: 'update',
+    reason: 'graceExpired',
+    pod: withoutGrace(patched.pod),
+    ...(patched.resize ? { resize: patched.resize } : {}),
+  };
 }
 
-function nextBatch(pod: Pod, state: InPlaceUpdateState, now: Date): Pod | undefined {
+function nextBatch(pod: Pod, state: InPlaceUpdateState, now: Date): PatchedPod | undefined {
   if (
     Object.keys(state.nextContainerImages ?? {}).length === 0 &&
-    Object.keys(state.nextContainerRefMetadata ?? {}).length === 0
+    Object.keys(state.nextContainerRefMetadata ?? {}).length === 0 &&
+    Object.keys(state.nextContainerResources ?? {}).length === 0
   )
     return undefined;
   const spec: UpdateSpec = { revision: state.revision };
@@ -85,7 +98,7 @@ function nextBatch(pod: Pod, state: InPlaceUpdateState, now: Date): Pod | undefi
   if (state.nextContainerRefMetadata) spec.containerRefMetadata = state.nextContainerRefMetadata;
   if (state.nextContainerResources) spec.containerResources = state.nextContainerResources;
   if (state.updateEnvFromMetadata) spec.updateEnvFromMetadata = true;
-  return applyUpdateSpecToPod(pod, spec, state, now).pod;
+  return applyUpdateSpecToPod(pod, spec, state, now);
 }
 
 /**
@@ -112,7 +125,13 @@ export function refreshInPlaceUpdate(pod: Pod, options: RefreshOptions): InPlace
         if (!status.ready) return { action: 'none', reason: `waiting container ${name} to be ready` };
       }
       const updated = nextBatch(pod, state, options.now);
-      if (updated) return { action: 'update', reason: 'nextBatch', pod: updated };
+      if (updated)
+        return {
+          action: 'update',
+          reason: 'nextBatch',
+          pod: updated.pod,
+          ...(updated.resize ? { resize: updated.resize } : {}),
+        };
     }
   }
 

@@ -7,6 +7,7 @@ import { type ObjectMeta, isPlainObject, toRfc3339 } from '@regatta/kube';
 import type { Pod } from '@regatta/lifecycle';
 import { goJson, goQuote } from '@regatta/revision';
 import { InPlaceUpdateAnnotationError } from './errors.js';
+import { type ContainerResources, readContainerResources } from './resize.js';
 import { INPLACE_UPDATE_STATE_KEY, INPLACE_UPDATE_STATE_KEY_OLD } from './keys.js';
 
 /** Labels and annotations a container reads through env (`metav1.ObjectMeta` with only those two set). */
@@ -36,7 +37,7 @@ export interface InPlaceUpdateState {
   /** Lower-priority containers waiting for the next batch. */
   nextContainerImages?: Record<string, string>;
   nextContainerRefMetadata?: Record<string, ContainerRefMetadata>;
-  nextContainerResources?: Record<string, Record<string, unknown>>;
+  nextContainerResources?: Record<string, ContainerResources>;
   /** The containers of the current batch that must be ready before the next batch starts. */
   preCheckBeforeNext?: { containersRequiredReady?: string[] } | null;
   containerBatchesRecord?: InPlaceUpdateContainerBatch[];
@@ -163,7 +164,7 @@ export function parseInPlaceUpdateState(
   const resources = raw['nextContainerResources'];
   if (isPlainObject(resources) && Object.keys(resources).length > 0) {
     state.nextContainerResources = Object.fromEntries(
-      Object.entries(resources).map(([k, v]) => [k, isPlainObject(v) ? v : {}]),
+      Object.entries(resources).map(([k, v]) => [k, readContainerResources(v)]),
     );
   }
   const pre = raw['preCheckBeforeNext'];

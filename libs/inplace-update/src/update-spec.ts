@@ -8,6 +8,7 @@ import type { Pod } from '@regatta/lifecycle';
 import { goJson, goQuote } from '@regatta/revision';
 import { InPlaceUpdateAnnotationError } from './errors.js';
 import { INPLACE_UPDATE_GRACE_KEY, INPLACE_UPDATE_GRACE_KEY_OLD } from './keys.js';
+import { type ContainerResources, readContainerResources } from './resize.js';
 import { type ContainerRefMetadata, formatObjectMeta, parseRefMetadata } from './state.js';
 
 /** `UpdateSpec`. */
@@ -18,8 +19,8 @@ export interface UpdateSpec {
   containerImages?: Record<string, string>;
   /** Labels/annotations per container whose env reads them. */
   containerRefMetadata?: Record<string, ContainerRefMetadata>;
-  /** New resources per container (vertical scaling; never produced by Regatta, read for compatibility). */
-  containerResources?: Record<string, Record<string, unknown>>;
+  /** New cpu/memory requests and limits per container (vertical scaling, applied through `pods/resize`). */
+  containerResources?: Record<string, ContainerResources>;
   /** Strategic merge patch JSON (`{"metadata":{…}}`) for the pod's labels/annotations/finalizers. */
   metaDataPatch?: string;
   updateEnvFromMetadata?: boolean;
@@ -75,7 +76,7 @@ export function parseUpdateSpec(json: string, annotation = INPLACE_UPDATE_GRACE_
   const resources = raw['containerResources'];
   if (isPlainObject(resources)) {
     spec.containerResources = Object.fromEntries(
-      Object.entries(resources).map(([k, v]) => [k, isPlainObject(v) ? v : {}]),
+      Object.entries(resources).map(([k, v]) => [k, readContainerResources(v)]),
     );
   }
   const patch = raw['metaDataPatch'];

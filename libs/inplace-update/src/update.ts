@@ -28,6 +28,7 @@ import {
 } from './keys.js';
 import { applyUpdateSpecToPod } from './patch-spec.js';
 import { hasInPlaceUpdateReadinessGate } from './readiness.js';
+import { type ContainerResources, resizeRestartsContainer } from './resize.js';
 import { type InPlaceUpdateState, formatInPlaceUpdateState } from './state.js';
 import { type UpdateSpec, formatUpdateSpec } from './update-spec.js';
 
@@ -56,6 +57,8 @@ export interface InPlaceUpdatePlan {
   pod: Pod;
   /** The state stored in the pod's annotation. */
   state: InPlaceUpdateState;
+  /** New requests/limits per container to send through `pods/resize` with the pod write; absent when none. */
+  resize?: Record<string, ContainerResources>;
   /** Requeue after this many seconds (the grace period), 0 for none. */
   delaySeconds: number;
 }
@@ -94,7 +97,13 @@ export function planInPlaceUpdate(
 
   let conditions: PodCondition[] | undefined;
   let out: Pod = pod;
-  if (hasInPlaceUpdateReadinessGate(pod)) {
+  // a resize alone keeps the pod in service unless a container restarts for it (`defaultCheckPodNeedsBeUnready`)
+  const resizeOnly =
+    Object.keys(spec.containerResources ?? {}).length > 0 &&
+    Object.keys(spec.containerImages ?? {}).length === 0 &&
+    !spec.updateEnvFromMetadata;
+  const leavesService = !resizeOnly || resizeRestartsContainer(pod, spec.containerResources ?? {});
+  if (leavesService && hasInPlaceUpdateReadinessGate(pod)) {
     const notReady: PodCondition = {
       type: INPLACE_UPDATE_READY,
       status: 'False',
@@ -120,13 +129,23 @@ export function planInPlaceUpdate(
   );
 
   let state = fresh;
+  let resize: Record<string, ContainerResources> | undefined;
   if ((spec.graceSeconds ?? 0) <= 0) {
     const patched = applyUpdateSpecToPod(out, spec, fresh, now);
     out = withoutAnnotations(patched.pod, [INPLACE_UPDATE_GRACE_KEY, INPLACE_UPDATE_GRACE_KEY_OLD]);
     state = patched.state;
+    resize = patched.resize;
   } else {
     out = withAnnotation(out, INPLACE_UPDATE_GRACE_KEY, formatUpdateSpec(spec));
   }
   const delaySeconds = (options.gracePeriodSeconds ?? 0) > 0 ? (options.gracePeriodSeconds ?? 0) : 0;
-  return { inPlace: true, spec, ...(conditions ? { conditions } : {}), pod: out, state, delaySeconds };
+  return {
+    inPlace: true,
+    spec,
+    ...(conditions ? { conditions } : {}),
+    pod: out,
+    state,
+    ...(resize ? { resize } : {}),
+    delaySeconds,
+  };
 }

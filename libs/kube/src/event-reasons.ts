@@ -15,6 +15,9 @@ export const EventReasons = {
   FailedUpdatePodInPlace: 'FailedUpdatePodInPlace',
   SuccessfulUpdatePodReCreate: 'SuccessfulUpdatePodReCreate',
   FailedUpdatePodReCreate: 'FailedUpdatePodReCreate',
+  // in-place resize (docs/adr/0087-in-place-resource-resize.md; Regatta's, upstream has none)
+  QoSClassChangeRecreate: 'QoSClassChangeRecreate',
+  ResizeInfeasible: 'ResizeInfeasible',
   // image pre-download
   CreatedImagePullJob: 'CreatedImagePullJob',
   FailedCreateImagePullJob: 'FailedCreateImagePullJob',

@@ -41,8 +41,14 @@ describe('processOf (a command line)', () => {
     [['nginx', '-g', 'daemon off;'], server],
     [[], server],
     // a trap on TERM ends the shell while it waits for a background job…
-    [['sh', '-c', "trap 'exit 0' TERM; sleep infinity & wait"], { runMs: null, exitCode: 0, exitsOnSigterm: true }],
-    [['sh', '-c', 'trap "exit 0" SIGTERM INT\nsleep 30 &\nwait'], { runMs: 30_000, exitCode: 0, exitsOnSigterm: true }],
+    [
+      ['sh', '-c', "trap 'exit 0' TERM; sleep infinity & wait"],
+      { runMs: null, exitCode: 0, exitsOnSigterm: true },
+    ],
+    [
+      ['sh', '-c', 'trap "exit 0" SIGTERM INT\nsleep 30 &\nwait'],
+      { runMs: 30_000, exitCode: 0, exitsOnSigterm: true },
+    ],
     // …not while a foreground command runs (the shell runs traps between commands), nor with an empty action
     [['sh', '-c', "trap 'exit 0' TERM; sleep infinity"], plain(null)],
     [['sh', '-c', "trap '' TERM; sleep 5 & wait"], plain(5000)],

@@ -72,7 +72,8 @@ function statementOf(w: readonly string[]): Omit<MainProcess, 'exitsOnSigterm'> 
   if (cmd === 'exec') return statementOf(ops);
   if (cmd === 'sleep') return { runMs: sleepMs(ops), exitCode: 0 };
   // `tail -f FILE` (`-F`, `--follow`): follows the file until stopped
-  if (cmd === 'tail' && ops.some((o) => /^-[a-zA-Z]*[fF]|^--follow/.test(o))) return { runMs: null, exitCode: 0 };
+  if (cmd === 'tail' && ops.some((o) => /^-[a-zA-Z]*[fF]|^--follow/.test(o)))
+    return { runMs: null, exitCode: 0 };
   if (cmd === 'false') return { runMs: 0, exitCode: 1 };
   if (cmd === 'exit') return { runMs: 0, exitCode: Number(ops[0] ?? 0) || 0 };
   if (cmd !== undefined && INSTANT.has(cmd)) return { runMs: 0, exitCode: 0 };
@@ -100,7 +101,8 @@ function scriptOf(script: string): MainProcess {
     if (w[0] === 'trap') {
       // trap ACTION SIGNAL…: an empty action ignores the signals
       const [, action, ...signals] = w;
-      if (signals.some((s) => TERM_NAMES.has(s.toUpperCase()))) trapsTerm = action !== undefined && action !== '';
+      if (signals.some((s) => TERM_NAMES.has(s.toUpperCase())))
+        trapsTerm = action !== undefined && action !== '';
       continue;
     }
     if (w[0] === 'wait' && w.length === 1) {

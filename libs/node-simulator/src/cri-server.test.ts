@@ -38,7 +38,10 @@ describe('CRI ImageService of a simulated node', () => {
   it('PullImage stores the image on that node only; ImageStatus, ListImages and node.status.images show it', async () => {
     const c = client('n1');
     expect(await c.imageStatus('nginx:1.20')).toBeUndefined();
-    const { imageRef } = await c.pullImage('nginx:1.20', { auth: { username: 'u', password: 'p' }, sandboxConfig: { labels: { a: 'b' } } });
+    const { imageRef } = await c.pullImage('nginx:1.20', {
+      auth: { username: 'u', password: 'p' },
+      sandboxConfig: { labels: { a: 'b' } },
+    });
     expect(imageRef).toMatch(/^docker\.io\/library\/nginx@sha256:[0-9a-f]{64}$/);
     const img = await c.imageStatus('docker.io/library/nginx:1.20');
     expect(img).toMatchObject({
@@ -77,8 +80,30 @@ describe('CRI ImageService of a simulated node', () => {
     await c.removeImage('nginx:1.20');
     expect(await c.listImages()).toEqual([]);
     images.addNode('n3');
-    await expect.poll(() => client('n3').listImages().then(() => 'up', () => 'down'), { timeout: 5000 }).toBe('up');
+    await expect
+      .poll(
+        () =>
+          client('n3')
+            .listImages()
+            .then(
+              () => 'up',
+              () => 'down',
+            ),
+        { timeout: 5000 },
+      )
+      .toBe('up');
     images.removeNode('n3');
-    await expect.poll(() => client('n3').listImages({ timeoutMs: 500 }).then(() => 'up', () => 'down'), { timeout: 5000 }).toBe('down');
+    await expect
+      .poll(
+        () =>
+          client('n3')
+            .listImages({ timeoutMs: 500 })
+            .then(
+              () => 'up',
+              () => 'down',
+            ),
+        { timeout: 5000 },
+      )
+      .toBe('down');
   });
 });

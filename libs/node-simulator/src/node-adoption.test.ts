@@ -17,7 +17,8 @@ const node = (name: string, meta: Partial<Node['metadata']> = {}, spec: Node['sp
   metadata: { name, uid: `uid-${name}`, resourceVersion: '7', ...meta },
   spec,
 });
-const claimed = (name: string, prefix: string) => node(name, { annotations: { [PREFIX_ANNOTATION]: prefix } });
+const claimed = (name: string, prefix: string) =>
+  node(name, { annotations: { [PREFIX_ANNOTATION]: prefix } });
 const claimedReal = (name: string) =>
   node(name, { annotations: { [PREFIX_ANNOTATION]: 'node' }, labels: { [NODE_KIND_LABEL]: 'real' } });
 const reporting = (name: string, containerRuntimeVersion: string): Node => ({
@@ -32,12 +33,32 @@ describe('shouldRunNode', () => {
     ['unclaimed, named <prefix>…', node('node6'), false, true],
     ['unclaimed, another name, adoptNodes off', node('worker-1'), false, false],
     ['unclaimed, another name, adoptNodes on', node('worker-1'), true, true],
-    ['unclaimed but being deleted', node('node6', { deletionTimestamp: '2026-01-01T00:00:00Z' }), true, false],
-    ['labelled regatta.dev/node-kind=real, adoptNodes on', node('real-1', { labels: { [NODE_KIND_LABEL]: 'real' } }), true, false],
-    ['labelled real although named <prefix>…', node('node9', { labels: { [NODE_KIND_LABEL]: 'real' } }), false, false],
+    [
+      'unclaimed but being deleted',
+      node('node6', { deletionTimestamp: '2026-01-01T00:00:00Z' }),
+      true,
+      false,
+    ],
+    [
+      'labelled regatta.dev/node-kind=real, adoptNodes on',
+      node('real-1', { labels: { [NODE_KIND_LABEL]: 'real' } }),
+      true,
+      false,
+    ],
+    [
+      'labelled real although named <prefix>…',
+      node('node9', { labels: { [NODE_KIND_LABEL]: 'real' } }),
+      false,
+      false,
+    ],
     ['claimed for this simulator but labelled real', claimedReal('node8'), false, false],
     ['reporting a real containerd, adoptNodes on', reporting('worker-2', 'containerd://v2.4.2'), true, false],
-    ['reporting the simulator runtime, adoptNodes on', reporting('worker-3', SIMULATED_RUNTIME_VERSION), true, true],
+    [
+      'reporting the simulator runtime, adoptNodes on',
+      reporting('worker-3', SIMULATED_RUNTIME_VERSION),
+      true,
+      true,
+    ],
     ['reporting no runtime yet, adoptNodes on', reporting('worker-4', ''), true, true],
   ])('%s', (_name, n, adoptUnclaimed, expected) => {
     expect(shouldRunNode(n, { prefix: 'node', adoptUnclaimed })).toBe(expected);
@@ -84,21 +105,38 @@ describe('adoptedNodeSpec and adoptionPatch', () => {
 
   it('a bare node: round-robin zone, index addresses, default capacity, no taints of its own', () => {
     const spec = adoptedNodeSpec(node('node6'), ctx);
-    expect(spec).toMatchObject({ name: 'node6', index: 6, zone: 'zone-c', taints: [], capacity: ctx.capacity });
-    expect(spec.addressing).toEqual({ podCIDR: '10.244.6.0/24', podPrefix: '10.244.6', internalIP: '172.18.0.6' });
+    expect(spec).toMatchObject({
+      name: 'node6',
+      index: 6,
+      zone: 'zone-c',
+      taints: [],
+      capacity: ctx.capacity,
+    });
+    expect(spec.addressing).toEqual({
+      podCIDR: '10.244.6.0/24',
+      podPrefix: '10.244.6',
+      internalIP: '172.18.0.6',
+    });
   });
 
   it('keeps the zone label, pod CIDR and InternalIP the node has, and reads its capacity annotation', () => {
     const n = node(
       'node6',
-      { labels: { 'topology.kubernetes.io/zone': 'zone-x' }, annotations: { 'sim.regatta.dev/capacity': 'cpu=2' } },
+      {
+        labels: { 'topology.kubernetes.io/zone': 'zone-x' },
+        annotations: { 'sim.regatta.dev/capacity': 'cpu=2' },
+      },
       { podCIDR: '10.244.99.0/24' },
     );
     n.status = { addresses: [{ type: 'InternalIP', address: '172.18.0.99' }] };
     const spec = adoptedNodeSpec(n, ctx);
     expect(spec.zone).toBe('zone-x');
     expect(spec.capacity.cpu).toBe('2');
-    expect(spec.addressing).toEqual({ podCIDR: '10.244.99.0/24', podPrefix: '10.244.99', internalIP: '172.18.0.99' });
+    expect(spec.addressing).toEqual({
+      podCIDR: '10.244.99.0/24',
+      podPrefix: '10.244.99',
+      internalIP: '172.18.0.99',
+    });
   });
 
   it('claims with a resourceVersion precondition, adds only missing labels, sets pod CIDR and provider ID once', () => {
@@ -120,7 +158,11 @@ describe('adoptedNodeSpec and adoptionPatch', () => {
       },
       spec: { podCIDR: '10.244.6.0/24', podCIDRs: ['10.244.6.0/24'], providerID: 'regatta-sim://node6' },
     });
-    const again = node('node6', { labels: nodeLabelsOf(patch) }, { podCIDR: '10.244.6.0/24', providerID: 'x' });
+    const again = node(
+      'node6',
+      { labels: nodeLabelsOf(patch) },
+      { podCIDR: '10.244.6.0/24', providerID: 'x' },
+    );
     expect(adoptionPatch(again, adoptedNodeSpec(again, ctx))).toEqual({
       metadata: { resourceVersion: '7', annotations: { [PREFIX_ANNOTATION]: 'node' } },
     });
@@ -128,5 +170,9 @@ describe('adoptedNodeSpec and adoptionPatch', () => {
 });
 
 function nodeLabelsOf(patch: Record<string, unknown>): Record<string, string> {
-  return { rack: 'r1', 'kubernetes.io/os': 'linux', ...((patch['metadata'] as { labels: Record<string, string> }).labels) };
+  return {
+    rack: 'r1',
+    'kubernetes.io/os': 'linux',
+    ...(patch['metadata'] as { labels: Record<string, string> }).labels,
+  };
 }

@@ -105,7 +105,10 @@ export function adoptedNodeSpec(
   },
 ): NodeSpec {
   const name = node.metadata.name ?? '';
-  const zone = node.metadata.labels?.[ZONE_LABEL] ?? ctx.zones[(ctx.index - 1) % Math.max(1, ctx.zones.length)] ?? 'zone-a';
+  const zone =
+    node.metadata.labels?.[ZONE_LABEL] ??
+    ctx.zones[(ctx.index - 1) % Math.max(1, ctx.zones.length)] ??
+    'zone-a';
   return {
     name,
     index: ctx.index,

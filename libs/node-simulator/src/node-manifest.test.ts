@@ -5,7 +5,10 @@ describe('kubectl-style arguments', () => {
   it.each([
     ['dedicated=infra:NoSchedule', { key: 'dedicated', value: 'infra', effect: 'NoSchedule' }],
     ['gpu:NoExecute', { key: 'gpu', effect: 'NoExecute' }],
-    ['example.com/k=a:b:PreferNoSchedule', { key: 'example.com/k', value: 'a:b', effect: 'PreferNoSchedule' }],
+    [
+      'example.com/k=a:b:PreferNoSchedule',
+      { key: 'example.com/k', value: 'a:b', effect: 'PreferNoSchedule' },
+    ],
   ])('taint %s', (arg, taint) => {
     expect(parseTaintArg(arg)).toEqual(taint);
   });
@@ -23,7 +26,12 @@ describe('kubectl-style arguments', () => {
 
 describe('simulatedNodeManifest', () => {
   it('a bare node for any adopting simulator', () => {
-    expect(simulatedNodeManifest('worker-1')).toEqual({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'worker-1' }, spec: {} });
+    expect(simulatedNodeManifest('worker-1')).toEqual({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'worker-1' },
+      spec: {},
+    });
   });
 
   it('zone, labels, taints, capacity, and the claim of a simulator', () => {

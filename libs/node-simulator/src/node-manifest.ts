@@ -25,7 +25,9 @@ export function parseTaintArg(arg: string): Taint {
   const i = arg.lastIndexOf(':');
   const effect = i < 0 ? '' : arg.slice(i + 1);
   if (!TAINT_EFFECTS.includes(effect)) {
-    throw new NodeArgumentError(`taint ${JSON.stringify(arg)} is not key[=value]:Effect with Effect one of ${TAINT_EFFECTS.join(', ')}`);
+    throw new NodeArgumentError(
+      `taint ${JSON.stringify(arg)} is not key[=value]:Effect with Effect one of ${TAINT_EFFECTS.join(', ')}`,
+    );
   }
   const kv = arg.slice(0, i);
   const j = kv.indexOf('=');

@@ -93,7 +93,11 @@ describe('taints', () => {
   const user = { key: 'dedicated', value: 'sim', effect: 'NoSchedule' };
 
   it('adds unreachable:NoSchedule while down, removes it (and not-ready) when up, keeps every other taint', () => {
-    const down = desiredTaints([foreign, { key: NOT_READY_TAINT, effect: 'NoSchedule' }, user], { down: true, unschedulable: false, now: T0 });
+    const down = desiredTaints([foreign, { key: NOT_READY_TAINT, effect: 'NoSchedule' }, user], {
+      down: true,
+      unschedulable: false,
+      now: T0,
+    });
     expect(down.map((t) => t.key)).toEqual(['other', 'dedicated', UNREACHABLE_TAINT]);
     const up = desiredTaints(down, { down: false, unschedulable: false, now: T0 + 5 });
     expect(up).toEqual([foreign, user]);
@@ -109,7 +113,10 @@ describe('taints', () => {
 
   it('cordon: unschedulable:NoSchedule follows spec.unschedulable, its timeAdded kept', () => {
     const cordoned = desiredTaints([user], { down: false, unschedulable: true, now: T0 });
-    expect(cordoned).toEqual([user, { key: UNSCHEDULABLE_TAINT, effect: 'NoSchedule', timeAdded: '2026-01-01T00:00:00Z' }]);
+    expect(cordoned).toEqual([
+      user,
+      { key: UNSCHEDULABLE_TAINT, effect: 'NoSchedule', timeAdded: '2026-01-01T00:00:00Z' },
+    ]);
     expect(desiredTaints(cordoned, { down: true, unschedulable: true, now: T0 + 9_000 })).toEqual([
       ...cordoned,
       { key: UNREACHABLE_TAINT, effect: 'NoSchedule', timeAdded: '2026-01-01T00:00:09Z' },
@@ -120,7 +127,12 @@ describe('taints', () => {
 
 describe('missingLabels', () => {
   it('adds only labels the node does not have; user values win', () => {
-    expect(missingLabels({ a: 'user', 'topology.kubernetes.io/zone': 'z9' }, { a: 'sim', b: '1', 'topology.kubernetes.io/zone': 'z1' })).toEqual({ b: '1' });
+    expect(
+      missingLabels(
+        { a: 'user', 'topology.kubernetes.io/zone': 'z9' },
+        { a: 'sim', b: '1', 'topology.kubernetes.io/zone': 'z1' },
+      ),
+    ).toEqual({ b: '1' });
     expect(missingLabels(undefined, { b: '1' })).toEqual({ b: '1' });
   });
 });

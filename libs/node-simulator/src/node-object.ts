@@ -82,9 +82,11 @@ export function desiredTaints(
   o: { down: boolean; unschedulable: boolean; now: number },
 ): Taint[] {
   const managed = (t: Taint) =>
-    t.effect === 'NoSchedule' && (t.key === UNREACHABLE_TAINT || t.key === NOT_READY_TAINT || t.key === UNSCHEDULABLE_TAINT);
+    t.effect === 'NoSchedule' &&
+    (t.key === UNREACHABLE_TAINT || t.key === NOT_READY_TAINT || t.key === UNSCHEDULABLE_TAINT);
   const find = (key: string) => (existing ?? []).find((t) => t.key === key && t.effect === 'NoSchedule');
-  const keep = (key: string, now: number): Taint => find(key) ?? { key, effect: 'NoSchedule', timeAdded: rfc3339(now) };
+  const keep = (key: string, now: number): Taint =>
+    find(key) ?? { key, effect: 'NoSchedule', timeAdded: rfc3339(now) };
   return [
     ...(existing ?? []).filter((t) => !managed(t)),
     ...(o.unschedulable ? [keep(UNSCHEDULABLE_TAINT, o.now)] : []),

@@ -1,4 +1,5 @@
 // Node registration, Lease heartbeats, node status (conditions, images) and the NotReady switch.
+import { quantityValue } from './pod-resize.js';
 import { randomUUID } from 'node:crypto';
 import type { NodeAddressing } from './addressing.js';
 import type { EventRecorder } from './events.js';
@@ -122,6 +123,12 @@ export class NodeManager {
 
   isDown(node: string): boolean {
     return this.nodes.get(node)?.down ?? true;
+  }
+
+  /** The node's allocatable cpu (millicores) and memory (bytes), for pod resize (pod-resize.ts). */
+  allocatable(node: string): { cpu: number; memory: number } | undefined {
+    const c = this.nodes.get(node)?.spec.capacity;
+    return c ? { cpu: quantityValue(c.cpu, 'cpu'), memory: quantityValue(c.memory, 'memory') } : undefined;
   }
 
   addressing(node: string): NodeAddressing | undefined {
@@ -433,7 +440,13 @@ export class NodeManager {
     if (!st.down) await this.renewLease(st);
     await this.postStatus(st);
     await this.reconcileTaints(st);
-    this.o.events.emit(name, { apiVersion: 'v1', kind: 'Node', name, uid: name }, 'Normal', 'Starting', 'Starting kubelet.');
+    this.o.events.emit(
+      name,
+      { apiVersion: 'v1', kind: 'Node', name, uid: name },
+      'Normal',
+      'Starting',
+      'Starting kubelet.',
+    );
     // the pod loop picks up pods already bound to it
     for (const l of this.readinessListeners) l(name, !st.down);
   }
@@ -444,7 +457,9 @@ export class NodeManager {
     if (!st || this.stopped) return;
     if (st.uid && node.metadata.uid && node.metadata.uid !== st.uid) return;
     this.forgetNode(name);
-    this.o.log(`node ${name} was deleted; no longer running it (its pods are left to the pod garbage collector)`);
+    this.o.log(
+      `node ${name} was deleted; no longer running it (its pods are left to the pod garbage collector)`,
+    );
   }
 
   private forgetNode(name: string): void {

@@ -1,5 +1,6 @@
 // What a kubelet reports for a pod, given its runtime: container statuses, phase, conditions (Ready honours
 // readiness gates exactly like kubelet's GeneratePodReadyCondition). Pure.
+import { type ResizeState, resizeConditions, withAllocated, withoutResizeConditions } from './pod-resize.js';
 import type { ContainerRuntime, PodRuntime, RunState, Terminated } from './runtime-state.js';
 import type { Container, ContainerState, ContainerStatus, Pod, PodCondition, PodStatus } from './types.js';
 
@@ -10,6 +11,9 @@ export const KUBELET_CONDITIONS = [
   'Ready',
   'ContainersReady',
   'PodScheduled',
+  // in-place resize (pod-resize.ts)
+  'PodResizePending',
+  'PodResizeInProgress',
 ];
 
 /** RFC 3339 at second precision, as metav1.Time serializes. */
@@ -267,14 +271,23 @@ export function mergeConditions(
   return [...merged, ...out];
 }
 
-/** The status a kubelet would write for the pod now. Conditions not owned by the kubelet are kept as they are. */
-export function desiredPodStatus(pod: Pod, rt: PodRuntime, now: number): PodStatus {
+/**
+ * The status a kubelet would write for the pod now. Conditions not owned by the kubelet are kept as they are. With
+ * `resize` (pod-resize.ts), containers report the resources allocated to them and the pod a pending resize.
+ */
+export function desiredPodStatus(pod: Pod, rt: PodRuntime, now: number, resize?: ResizeState): PodStatus {
   const spec = pod.spec ?? {};
   const specInit = (n: string) => spec.initContainers?.find((c) => c.name === n);
-  const specReg = (n: string) => spec.containers?.find((c) => c.name === n);
+  const specReg = (n: string) =>
+    withAllocated(
+      spec.containers?.find((c) => c.name === n),
+      resize,
+    );
   const initStatuses = rt.initContainers.map((c) => containerStatus(c, specInit(c.name), now));
   const statuses = rt.containers.map((c) => containerStatus(c, specReg(c.name), now));
-  const existing = pod.status?.conditions ?? [];
+  const existing = resize
+    ? withoutResizeConditions(pod.status?.conditions ?? [])
+    : (pod.status?.conditions ?? []);
   const prevPhase = pod.status?.phase;
   // a terminal phase is final (the kubelet's status manager never leaves it)
   const phase =
@@ -288,6 +301,7 @@ export function desiredPodStatus(pod: Pod, rt: PodRuntime, now: number): PodStat
     readyCondition(pod, containersReady, existing),
     containersReady,
     { type: 'PodScheduled', status: 'True' },
+    ...resizeConditions(resize),
   ];
   const generation = pod.metadata.generation;
   const ips = rt.podIP ? [{ ip: rt.podIP }] : [];
@@ -335,6 +349,7 @@ export function statusFingerprint(st: PodStatus | undefined): string {
       c.imageID ?? '',
       c.containerID ?? '',
       !!c.started,
+      (c as { resources?: unknown }).resources ?? null,
     ]);
   const conds = (s.conditions ?? [])
     .filter((c) => KUBELET_CONDITIONS.includes(c.type))

@@ -7,7 +7,13 @@ import { eventually, rand } from './test-kube.js';
 import { cond, podPath, usePrivateSimulator } from './test-simulator.js';
 import type { Node, Pod } from './types.js';
 
-const timings = { podStartMs: 300, containerRestartMs: 300, imagePullMs: 300, podStopMs: 200, heartbeatMs: 1000 };
+const timings = {
+  podStartMs: 300,
+  containerRestartMs: 300,
+  imagePullMs: 300,
+  podStopMs: 200,
+  heartbeatMs: 1000,
+};
 
 const t = usePrivateSimulator({
   short: 'simd',
@@ -37,7 +43,13 @@ describe('nodes added, changed and removed while the simulator runs', () => {
     const name = `${prefix}dyn`;
     // what `kubectl create -f` of such a manifest does (the annotation names this simulator)
     await kube.create('/api/v1/nodes', {
-      ...simulatedNodeManifest(name, { prefix, zone: 'z9', labels: { disk: 'ssd' }, taints: [TAINT], capacity: 'cpu=4,pods=30' }),
+      ...simulatedNodeManifest(name, {
+        prefix,
+        zone: 'z9',
+        labels: { disk: 'ssd' },
+        taints: [TAINT],
+        capacity: 'cpu=4,pods=30',
+      }),
     });
     const n = await readyNode(name);
     expect(n.metadata.labels).toMatchObject({
@@ -48,24 +60,38 @@ describe('nodes added, changed and removed while the simulator runs', () => {
     });
     expect(n.status?.capacity).toMatchObject({ cpu: '4', pods: '30', memory: '32Gi' });
     expect(n.spec?.podCIDR).toMatch(/^10\.\d+\.\d+\.0\/24$/);
-    await eventually('not-ready taint removed', async () => !taintKeys(await getNode(name)).includes(`${NOT_READY_TAINT}:NoSchedule`), 10_000);
+    await eventually(
+      'not-ready taint removed',
+      async () => !taintKeys(await getNode(name)).includes(`${NOT_READY_TAINT}:NoSchedule`),
+      10_000,
+    );
     expect((await getNode(name)).spec?.taints).toEqual([TAINT]);
     const lease = await eventually('lease', () =>
-      kube.get<{ spec: { holderIdentity: string } }>(`/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${name}`),
+      kube.get<{ spec: { holderIdentity: string } }>(
+        `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${name}`,
+      ),
     );
     expect(lease.spec.holderIdentity).toBe(name);
     expect(t.sim.runningNodes).toContain(name);
 
     const ns = await kube.namespace('simd-run');
-    await t.createPod(ns, 'p', { nodeName: name, tolerations: [toleration], containers: [{ name: 'app', image: 'nginx:1.27' }] });
+    await t.createPod(ns, 'p', {
+      nodeName: name,
+      tolerations: [toleration],
+      containers: [{ name: 'app', image: 'nginx:1.27' }],
+    });
     const p = await t.readyPod(ns, 'p');
     expect(p.status?.hostIP).toBe(n.status?.addresses?.find((a) => a.type === 'InternalIP')?.address);
   });
 
   it('keeps what users do with kubectl label / taint / cordon / uncordon; cordon adds the unschedulable taint', async () => {
     const name = `${prefix}dyn`;
-    await kube.patch(nodePath(name), { metadata: { labels: { color: 'blue', 'topology.kubernetes.io/zone': 'z5', disk: null } } });
-    await kube.patch(nodePath(name), { spec: { taints: [TAINT, { key: 'dedicated', value: 'infra', effect: 'NoExecute' }] } });
+    await kube.patch(nodePath(name), {
+      metadata: { labels: { color: 'blue', 'topology.kubernetes.io/zone': 'z5', disk: null } },
+    });
+    await kube.patch(nodePath(name), {
+      spec: { taints: [TAINT, { key: 'dedicated', value: 'infra', effect: 'NoExecute' }] },
+    });
     await quiet();
     let n = await getNode(name);
     expect(n.metadata.labels).toMatchObject({ color: 'blue', 'topology.kubernetes.io/zone': 'z5' });
@@ -75,10 +101,14 @@ describe('nodes added, changed and removed while the simulator runs', () => {
     // a taint removed stays removed
     await kube.patch(nodePath(name), { spec: { taints: [TAINT] } });
     await kube.patch(nodePath(name), { spec: { unschedulable: true } });
-    n = await eventually('cordon taint', async () => {
-      const x = await getNode(name);
-      return taintKeys(x).includes(`${UNSCHEDULABLE_TAINT}:NoSchedule`) ? x : undefined;
-    }, 10_000);
+    n = await eventually(
+      'cordon taint',
+      async () => {
+        const x = await getNode(name);
+        return taintKeys(x).includes(`${UNSCHEDULABLE_TAINT}:NoSchedule`) ? x : undefined;
+      },
+      10_000,
+    );
     expect(taintKeys(n)).toEqual([`${TAINT.key}:NoSchedule`, `${UNSCHEDULABLE_TAINT}:NoSchedule`]);
     await quiet();
     n = await getNode(name);
@@ -86,10 +116,14 @@ describe('nodes added, changed and removed while the simulator runs', () => {
     expect(ready(n)?.status).toBe('True');
 
     await kube.patch(nodePath(name), { spec: { unschedulable: null } });
-    n = await eventually('uncordon: taint gone', async () => {
-      const x = await getNode(name);
-      return taintKeys(x).includes(`${UNSCHEDULABLE_TAINT}:NoSchedule`) ? undefined : x;
-    }, 10_000);
+    n = await eventually(
+      'uncordon: taint gone',
+      async () => {
+        const x = await getNode(name);
+        return taintKeys(x).includes(`${UNSCHEDULABLE_TAINT}:NoSchedule`) ? undefined : x;
+      },
+      10_000,
+    );
     expect(n.spec?.taints).toEqual([TAINT]);
     expect(n.spec?.unschedulable).toBeUndefined();
     expect(n.metadata.labels).toMatchObject({ color: 'blue', 'topology.kubernetes.io/zone': 'z5' });
@@ -98,20 +132,38 @@ describe('nodes added, changed and removed while the simulator runs', () => {
   it('annotation sim.regatta.dev/not-ready=true: Ready Unknown, unreachable taint, its pods not Ready; removed: back', async () => {
     const name = `${prefix}dyn`;
     const ns = await kube.namespace('simd-nr');
-    await t.createPod(ns, 'q', { nodeName: name, tolerations: [toleration], containers: [{ name: 'app', image: 'nginx:1.27' }] });
+    await t.createPod(ns, 'q', {
+      nodeName: name,
+      tolerations: [toleration],
+      containers: [{ name: 'app', image: 'nginx:1.27' }],
+    });
     await t.readyPod(ns, 'q');
     await kube.patch(nodePath(name), { metadata: { annotations: { 'sim.regatta.dev/not-ready': 'true' } } });
-    const down = await eventually('NotReady', async () => {
-      const x = await getNode(name);
-      return ready(x)?.status === 'Unknown' && taintKeys(x).includes(`${UNREACHABLE_TAINT}:NoSchedule`) ? x : undefined;
-    }, 10_000);
+    const down = await eventually(
+      'NotReady',
+      async () => {
+        const x = await getNode(name);
+        return ready(x)?.status === 'Unknown' && taintKeys(x).includes(`${UNREACHABLE_TAINT}:NoSchedule`)
+          ? x
+          : undefined;
+      },
+      10_000,
+    );
     expect(ready(down)?.reason).toBe('NodeStatusUnknown');
-    await eventually('pod not Ready', async () => cond(await kube.get<Pod>(podPath(ns, 'q')), 'Ready')?.status === 'False', 10_000);
+    await eventually(
+      'pod not Ready',
+      async () => cond(await kube.get<Pod>(podPath(ns, 'q')), 'Ready')?.status === 'False',
+      10_000,
+    );
     await kube.patch(nodePath(name), { metadata: { annotations: { 'sim.regatta.dev/not-ready': null } } });
-    await eventually('Ready again', async () => {
-      const x = await getNode(name);
-      return ready(x)?.status === 'True' && !taintKeys(x).includes(`${UNREACHABLE_TAINT}:NoSchedule`);
-    }, 10_000);
+    await eventually(
+      'Ready again',
+      async () => {
+        const x = await getNode(name);
+        return ready(x)?.status === 'True' && !taintKeys(x).includes(`${UNREACHABLE_TAINT}:NoSchedule`);
+      },
+      10_000,
+    );
     await t.readyPod(ns, 'q');
   });
 
@@ -139,7 +191,11 @@ describe('nodes added, changed and removed while the simulator runs', () => {
     const name = `${prefix}gone`;
     const created = await t.sim.addNode(name, { taints: [TAINT] });
     const ns = await kube.namespace('simd-del');
-    await t.createPod(ns, 'orphan', { nodeName: name, tolerations: [toleration], containers: [{ name: 'app', image: 'nginx:1.27' }] });
+    await t.createPod(ns, 'orphan', {
+      nodeName: name,
+      tolerations: [toleration],
+      containers: [{ name: 'app', image: 'nginx:1.27' }],
+    });
     const before = await t.readyPod(ns, 'orphan');
     await kube.delete(nodePath(name));
     await eventually('no longer run', async () => !t.sim.ownsNode(name), 10_000);
@@ -149,12 +205,20 @@ describe('nodes added, changed and removed while the simulator runs', () => {
     const left = await kube.get<Pod>(podPath(ns, 'orphan'));
     expect(left.metadata.deletionTimestamp).toBeDefined();
     expect(left.status?.containerStatuses).toEqual(before.status?.containerStatuses);
-    await kube.delete(podPath(ns, 'orphan'), { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0 });
+    await kube.delete(podPath(ns, 'orphan'), {
+      apiVersion: 'v1',
+      kind: 'DeleteOptions',
+      gracePeriodSeconds: 0,
+    });
 
     const again = await t.sim.addNode(name, { taints: [TAINT] });
     expect(again.metadata.uid).not.toBe(created.metadata.uid);
     expect(again.spec?.podCIDR).toBe(created.spec?.podCIDR);
-    await t.createPod(ns, 'new', { nodeName: name, tolerations: [toleration], containers: [{ name: 'app', image: 'nginx:1.27' }] });
+    await t.createPod(ns, 'new', {
+      nodeName: name,
+      tolerations: [toleration],
+      containers: [{ name: 'app', image: 'nginx:1.27' }],
+    });
     await t.readyPod(ns, 'new');
   });
 

@@ -25,7 +25,10 @@ import { VolumeProvisioner } from './volumes.js';
 /** `addNode` gave up: the node was created but not run (and Ready) in time. */
 export class NodeNotRunError extends Error {
   readonly code = 'REGATTA_SIM_NODE_NOT_RUN';
-  constructor(readonly node: string, timeoutMs: number) {
+  constructor(
+    readonly node: string,
+    timeoutMs: number,
+  ) {
     super(`node ${node} was created but not run (Ready) by the simulator within ${timeoutMs} ms`);
     this.name = 'NodeNotRunError';
   }
@@ -173,10 +176,17 @@ export class NodeSimulator {
    * Creates a Node for this simulator (annotated with its prefix) and waits until it runs it and reports it Ready.
    * The same as `kubectl create` of `simulatedNodeManifest(name, { prefix })`.
    */
-  async addNode(name: string, o: Omit<NodeManifestOptions, 'prefix'> = {}, timeoutMs = 30_000): Promise<Node> {
+  async addNode(
+    name: string,
+    o: Omit<NodeManifestOptions, 'prefix'> = {},
+    timeoutMs = 30_000,
+  ): Promise<Node> {
     const client = this.client;
     if (!client) throw new Error('the simulator is not running');
-    await client.create('/api/v1/nodes', simulatedNodeManifest(name, { ...o, prefix: this.options.namePrefix ?? 'node' }));
+    await client.create(
+      '/api/v1/nodes',
+      simulatedNodeManifest(name, { ...o, prefix: this.options.namePrefix ?? 'node' }),
+    );
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const node = await client.get<Node>(nodePath(name)).catch((err: unknown) => {

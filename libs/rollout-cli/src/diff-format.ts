@@ -5,6 +5,10 @@ import { formatTable as table } from './table.js';
 function detail(p: PodDiff): string {
   const parts: string[] = [];
   if (p.images.length > 0) parts.push(p.images.map((i) => `${i.container}: ${i.from} → ${i.to}`).join(', '));
+  if (p.resize.length > 0)
+    parts.push(
+      `resize in place: ${p.resize.map((r) => `${r.container} ${r.resource} ${r.from || '<none>'} → ${r.to}`).join(', ')}`,
+    );
   if (p.metadata) parts.push('labels/annotations');
   if (p.fields.length > 0) parts.push(`changes ${p.fields.join(', ')}`);
   if (p.reason && (p.action !== 'recreate' || p.fields.length === 0)) parts.push(p.reason);
@@ -40,6 +44,7 @@ export function formatDiff(title: string, name: string, plan: DiffPlan): string 
   if (count('on delete') > 0) totals.push(`${count('on delete')} on delete`);
   if (count('blocked') > 0) totals.push(`${count('blocked')} blocked (cannot update in place)`);
   lines.push(totals.join(', '));
-  if (plan.recreateFields.length > 0) lines.push(`fields that force a recreate: ${plan.recreateFields.join(', ')}`);
+  if (plan.recreateFields.length > 0)
+    lines.push(`fields that force a recreate: ${plan.recreateFields.join(', ')}`);
   return lines.join('\n');
 }

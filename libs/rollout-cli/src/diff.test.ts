@@ -83,6 +83,20 @@ describe('planDiff', () => {
     expect(plan.pods[0]).toMatchObject({ action: 'recreate', reason: expect.stringContaining('no stored revision') });
   });
 
+  it('says "resize in place" for a cpu/memory change that keeps the QoS class, and recreate when it would not', () => {
+    const res = (cpu: string, memory = '1Gi') => ({ resources: { requests: { cpu: '100m', memory }, limits: { cpu, memory: '2Gi' } } });
+    const from = template('nginx:1', res('1'));
+    const revs = [rev('web-aaa', 1, from)];
+    const spec = { updateStrategy: { type: 'InPlaceIfPossible' } };
+    const resized = planDiff({ kind: 'CloneSet', desired: desired(template('nginx:1', res('2')), spec), live: live(spec), pods: pods(), revisions: revs });
+    expect(resized.pods[0]).toMatchObject({ action: 'in place', fields: [], resize: [{ container: 'main', resource: 'limits.cpu', from: '1', to: '2' }] });
+    expect(formatDiff('CloneSet', 'web', resized)).toContain('resize in place: main limits.cpu 1 → 2');
+    const guaranteed = { resources: { requests: { cpu: '1', memory: '2Gi' }, limits: { cpu: '1', memory: '2Gi' } } };
+    const qos = planDiff({ kind: 'CloneSet', desired: desired(template('nginx:1', guaranteed), spec), live: live(spec), pods: pods(), revisions: revs });
+    expect(qos.pods[0]).toMatchObject({ action: 'recreate', reason: expect.stringContaining('QoS class') });
+    expect(qos.recreateFields).toEqual(['spec.template.spec.containers[0].resources.requests.cpu', 'spec.template.spec.containers[0].resources.requests.memory']);
+  });
+
   it('marks a metadata-only change as in place', () => {
     const t: PodTemplate = { ...V1, metadata: { labels: { app: 'web', tier: 'front' } } };
     const plan = planDiff({ kind: 'StatefulSet', desired: desired(t, { updateStrategy: { rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible' } } }), live: live(), pods: pods(), revisions });

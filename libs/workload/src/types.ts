@@ -9,7 +9,10 @@ export interface ObjectReader<T> {
 }
 
 /** The API server writes a workload controller makes. */
-export type KubeWriter = Pick<KubeClient, 'create' | 'patch' | 'patchStatus' | 'delete' | 'replace' | 'get'>;
+export type KubeWriter = Pick<
+  KubeClient,
+  'create' | 'patch' | 'patchStatus' | 'delete' | 'replace' | 'get' | 'request'
+>;
 
 /** apiVersion and kind of the workload (its owner references and writes name it). */
 export type WorkloadKind = GroupVersionKind;

@@ -21,6 +21,8 @@ cloneset:
     # pods are never PUT: in-place updates and identity fixes are JSON patches on the version read (docs/adr/0060)
     - { apiGroups: [""], resources: [pods], verbs: [get, create, patch, delete] }
     - { apiGroups: [""], resources: [pods/status], verbs: [patch] }
+    # in-place resource resize (gate InPlaceWorkloadVerticalScaling, docs/adr/0087-in-place-resource-resize.md)
+    - { apiGroups: [""], resources: [pods/resize], verbs: [patch] }
     # claims: created with their pod; handed to a terminating pod and deleted by the clean-up (sync/pvc-cleanup.ts)
     - { apiGroups: [""], resources: [persistentvolumeclaims], verbs: [create, update, delete] }
     - { apiGroups: [apps], resources: [controllerrevisions], verbs: [get, create, update, patch, delete] }
@@ -46,6 +48,8 @@ asts:
     # pods are never PUT: in-place updates and identity fixes are JSON patches on the version read (docs/adr/0060)
     - { apiGroups: [""], resources: [pods], verbs: [get, create, patch, delete] }
     - { apiGroups: [""], resources: [pods/status], verbs: [patch] }
+    # in-place resource resize (gate InPlaceWorkloadVerticalScaling, docs/adr/0087-in-place-resource-resize.md)
+    - { apiGroups: [""], resources: [pods/resize], verbs: [patch] }
     # claims: created with their pod; owner references (retention policy) and sizes (resize) patched
     # (sync/pod-control.ts, sync/claim-resize.ts); deleting them is left to the garbage collector, but setting an owner
     # reference needs delete where OwnerReferencesPermissionEnforcement is on
@@ -74,6 +78,8 @@ ads:
     # pods are never PUT: in-place updates and identity fixes are JSON patches on the version read (docs/adr/0060)
     - { apiGroups: [""], resources: [pods], verbs: [get, create, patch, delete] }
     - { apiGroups: [""], resources: [pods/status], verbs: [patch] }
+    # in-place resource resize (gate InPlaceWorkloadVerticalScaling, docs/adr/0087-in-place-resource-resize.md)
+    - { apiGroups: [""], resources: [pods/resize], verbs: [patch] }
     - { apiGroups: [apps], resources: [controllerrevisions], verbs: [get, create, update, patch, delete] }
     - { apiGroups: [apps.kruise.io], resources: [daemonsets], verbs: [get, patch] }
     - { apiGroups: [apps.kruise.io], resources: [daemonsets/status], verbs: [patch] }

@@ -11,26 +11,29 @@ describe('rolling update: in-place pod writes in flight', () => {
   it.each([
     { maxUnavailable: 3, pods: 3, together: true },
     { maxUnavailable: 1, pods: 1, together: false },
-  ])('maxUnavailable $maxUnavailable → $pods pods in one round', async ({ maxUnavailable, pods, together }) => {
-    const w = world(fiveNodes());
-    w.c.add(
-      daemonSet({
-        updateStrategy: {
-          type: 'RollingUpdate',
-          rollingUpdate: { rollingUpdateType: 'InPlaceIfPossible', maxUnavailable },
-        },
-      }),
-    );
-    for (let i = 0; i < 2; i++) {
-      await w.sync();
-      w.kubelet();
-    }
-    w.setImage('nginx:2');
-    const { writes, creates, deletes } = await w.sync();
-    expect([creates, deletes]).toEqual([0, 0]);
-    const names = writes.filter((x) => x.kind === 'Pod').map((x) => x.name);
-    expect(new Set(names).size).toBe(pods);
-    expect(w.pods().filter((p) => p.spec?.containers?.[0]?.image === 'nginx:2')).toHaveLength(pods);
-    expect(interleaved(names)).toBe(together);
-  });
+  ])(
+    'maxUnavailable $maxUnavailable → $pods pods in one round',
+    async ({ maxUnavailable, pods, together }) => {
+      const w = world(fiveNodes());
+      w.c.add(
+        daemonSet({
+          updateStrategy: {
+            type: 'RollingUpdate',
+            rollingUpdate: { rollingUpdateType: 'InPlaceIfPossible', maxUnavailable },
+          },
+        }),
+      );
+      for (let i = 0; i < 2; i++) {
+        await w.sync();
+        w.kubelet();
+      }
+      w.setImage('nginx:2');
+      const { writes, creates, deletes } = await w.sync();
+      expect([creates, deletes]).toEqual([0, 0]);
+      const names = writes.filter((x) => x.kind === 'Pod').map((x) => x.name);
+      expect(new Set(names).size).toBe(pods);
+      expect(w.pods().filter((p) => p.spec?.containers?.[0]?.image === 'nginx:2')).toHaveLength(pods);
+      expect(interleaved(names)).toBe(together);
+    },
+  );
 });

@@ -6,7 +6,8 @@
  * updates of one round go out up to POD_WRITE_CONCURRENCY at a time (each pod's writes in order); the plan alone
  * decides how many pods maxUnavailable allows.
  */
-import { hasInPlaceUpdateReadinessGate } from '@regatta/inplace-update';
+import { hasInPlaceUpdateReadinessGate, resizeMessages } from '@regatta/inplace-update';
+import { EventReasons } from '@regatta/kube';
 import type { Pod } from '@regatta/lifecycle';
 import { CONTROLLER_REVISION_HASH_LABEL, type ControllerRevision } from '@regatta/revision';
 import { POD_WRITE_CONCURRENCY, forEachLimited } from '@regatta/runtime';
@@ -87,13 +88,17 @@ export async function rollingUpdateStep(s: DaemonSetSync, input: UpdateInput): P
   return result;
 }
 
-/** Updates the pod in place when it has the InPlaceUpdateReady gate and only images (or metadata) changed. */
+/**
+ * Updates the pod in place when it has the InPlaceUpdateReady gate and only images, metadata or (vertical scaling)
+ * cpu/memory requests and limits changed.
+ */
 async function updateInPlace(s: DaemonSetSync, pod: Pod, input: UpdateInput): Promise<boolean> {
   if (!hasInPlaceUpdateReadinessGate(pod)) return false;
   const old = input.revisions.find((r) => isPodAtHash(pod, revisionHash(r)));
   const options = {
     now: s.now(),
     envFromMetadata: s.gates.InPlaceUpdateEnvFromMetadata,
+    verticalScaling: s.gates.InPlaceWorkloadVerticalScaling && (await s.inPlace.resizeServed()),
     revisionId: revisionHash,
     writeRevision: (p: Pod, revision: string): Pod => ({
       ...p,
@@ -104,10 +109,27 @@ async function updateInPlace(s: DaemonSetSync, pod: Pod, input: UpdateInput): Pr
     }),
   };
   const plan = s.inPlace.plan(pod, old, input.updateRevision, options);
-  if (!plan.inPlace) return false;
   const name = nameOf(pod);
+  if (!plan.inPlace) {
+    if (plan.reason === 'QoSClassChanged')
+      void s.d.recorder.normal(
+        s.ds,
+        EventReasons.QoSClassChangeRecreate,
+        resizeMessages.qosRecreate(name, plan.message),
+      );
+    return false;
+  }
   try {
     const result = await s.inPlace.update(pod, old, input.updateRevision, options);
+    if (!result.updated && result.notInPlace.reason === 'ResizeRefused') {
+      // the API server refused the resize (beyond the node's allocatable): reported, the pod is kept as it is
+      void s.d.recorder.warning(
+        s.ds,
+        EventReasons.ResizeInfeasible,
+        resizeMessages.infeasible(name, result.notInPlace.message),
+      );
+      return true;
+    }
     if (!result.updated) return false;
     if (result.delayMs > 0) s.delays.push(result.delayMs);
   } catch (err) {

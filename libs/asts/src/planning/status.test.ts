@@ -105,7 +105,15 @@ describe('status counts', () => {
     expect(statusChanged(undefined, s)).toBe(true);
     expect(statusChanged({ ...s }, s)).toBe(false);
     expect(
-      statusChanged({ ...s, updatedReadyReplicas: 0, updatedAvailableReplicas: 0, conditions: [{ type: 'FailedCreatePod', status: 'True' }] }, s),
+      statusChanged(
+        {
+          ...s,
+          updatedReadyReplicas: 0,
+          updatedAvailableReplicas: 0,
+          conditions: [{ type: 'FailedCreatePod', status: 'True' }],
+        },
+        s,
+      ),
     ).toBe(false);
     expect(
       statusChanged(

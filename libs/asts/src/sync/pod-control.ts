@@ -130,7 +130,11 @@ export async function deletePod(s: AstsSync, pod: Pod): Promise<{ modified: bool
     );
     if (result === 'gone') return { modified: false, deleting: false };
   } catch (err) {
-    void s.d.recorder.warning(s.set, EventReasons.FailedDelete, messages.podFailed('delete', name, setName, err));
+    void s.d.recorder.warning(
+      s.set,
+      EventReasons.FailedDelete,
+      messages.podFailed('delete', name, setName, err),
+    );
     throw err;
   }
   void s.d.recorder.normal(s.set, EventReasons.SuccessfulDelete, messages.pod('delete', name, setName));

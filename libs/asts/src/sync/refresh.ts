@@ -3,7 +3,8 @@
  * update's progress (grace period end, next batch, `InPlaceUpdateReady`), then the lifecycle state. Unlike CloneSet,
  * PreparingNormal → Normal does not wait for scheduling: only for the preNormal hook.
  */
-import { checkPodUpdateCompleted } from '@regatta/inplace-update';
+import { EventReasons } from '@regatta/kube';
+import { checkPodUpdateCompleted, resizeInfeasible, resizeMessages } from '@regatta/inplace-update';
 import {
   LifecycleState,
   type LifecycleStateType,
@@ -51,6 +52,14 @@ export async function refreshPod(s: AstsSync, pod: Pod, updateRevision: string):
     to !== undefined ? { state: to, markPodNotReady } : undefined,
   );
   if (refreshed.delayMs > 0) s.delays.push(refreshed.delayMs);
+  // a resize the node refused is reported (event here, condition in the status step), never sent again
+  const infeasible = resizeInfeasible(pod);
+  if (infeasible !== undefined)
+    void s.d.recorder.warning(
+      s.set,
+      EventReasons.ResizeInfeasible,
+      resizeMessages.infeasible(name, infeasible),
+    );
   if (to === undefined) return false;
   const wrote = refreshed.transitioned || (await s.lifecycle.transition(pod, to, { markPodNotReady }));
   if (wrote) {

@@ -27,7 +27,11 @@ const set = (policy: 'Parallel' | 'OrderedReady', image: string): Obj => ({
     },
     updateStrategy: {
       type: 'RollingUpdate',
-      rollingUpdate: { partition: 0, maxUnavailable: policy === 'Parallel' ? 3 : 1, podUpdatePolicy: 'InPlaceIfPossible' },
+      rollingUpdate: {
+        partition: 0,
+        maxUnavailable: policy === 'Parallel' ? 3 : 1,
+        podUpdatePolicy: 'InPlaceIfPossible',
+      },
     },
   },
 });

@@ -7,6 +7,7 @@
  * refreshed, deleted and updated up to POD_WRITE_CONCURRENCY at a time (each pod's writes in order); OrderedReady keeps
  * one pod write in flight. The budget is the plan's: at most maxUnavailable pods are chosen, whatever the concurrency.
  */
+import { resizeMessages } from '@regatta/inplace-update';
 import { EventReasons } from '@regatta/kube';
 import {
   LifecycleState,
@@ -101,6 +102,7 @@ async function inPlaceUpdatePod(
     now,
     gracePeriodSeconds: ru.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0,
     envFromMetadata: s.gates.InPlaceUpdateEnvFromMetadata,
+    verticalScaling: s.gates.InPlaceWorkloadVerticalScaling && (await s.inPlace.resizeServed()),
     ignoreVolumeClaimTemplatesHashDiff: true,
     // the default revision adapter: controller-revision-hash only
     writeRevision: (p: Pod, revision: string): Pod => ({
@@ -131,6 +133,15 @@ async function inPlaceUpdatePod(
     }
     try {
       const result = await s.inPlace.update(pod, old, target, options);
+      if (!result.updated && result.notInPlace.reason === 'ResizeRefused') {
+        // the API server refused the resize (beyond the node's allocatable): reported, the pod is kept as it is
+        void s.d.recorder.warning(
+          s.set,
+          EventReasons.ResizeInfeasible,
+          resizeMessages.infeasible(name, result.notInPlace.message),
+        );
+        return true;
+      }
       if (!result.updated) return policy === 'InPlaceOnly' ? fail(name) : false;
       if (result.delayMs > 0) s.delays.push(result.delayMs);
     } catch (err) {
@@ -149,6 +160,12 @@ async function inPlaceUpdatePod(
     if (state === LifecycleState.PreparingUpdate) s.traces.hookWait(s.record, pod, 'inPlaceUpdate');
     return true;
   }
+  if (plan.reason === 'QoSClassChanged')
+    void s.d.recorder.normal(
+      s.set,
+      EventReasons.QoSClassChangeRecreate,
+      resizeMessages.qosRecreate(name, plan.message),
+    );
   if (policy === 'InPlaceOnly') return fail(name);
   s.log.debug({ pod: name, reason: plan.reason }, 'cannot update in place; recreating');
   return false;

@@ -5,6 +5,7 @@
  * compares changed, on the workload's status cadence (a change only in counts waits for the interval and asks for
  * a requeue, docs/adr/0050-workload-status-write-cadence.md).
  */
+import { withResizeInfeasibleCondition } from '@regatta/inplace-update';
 import { type Condition, setCondition } from '@regatta/kube';
 import type { Pod } from '@regatta/lifecycle';
 import { type StatusCadence, writeStatusOnCadence } from '@regatta/workload';
@@ -71,6 +72,12 @@ export async function statusStep(s: AstsSync, input: StatusStepInput): Promise<C
         keepWhileUnchanged: true,
       },
     );
+  // pods whose node refused their resize (docs/adr/0087-in-place-resource-resize.md)
+  conditions = withResizeInfeasibleCondition(
+    conditions,
+    input.slots.filter((p): p is Pod => p !== undefined),
+    (list, c) => setCondition(list, c, now),
+  );
   if (conditions.length > 0) status.conditions = conditions;
   const written = await writeStatusOnCadence(s.d.client, {
     workload: set,

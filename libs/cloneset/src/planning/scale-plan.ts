@@ -132,7 +132,12 @@ export function planScale(input: ScaleInput, options: ScaleOptions): ScalePlan {
 
   // 3. scale out
   if (diffs.scaleUpNum > 0) {
-    const ids = availableInstanceIds(Math.min(diffs.scaleUpLimit, MAX_CREATIONS_PER_ROUND), pods, pvcs, options.random);
+    const ids = availableInstanceIds(
+      Math.min(diffs.scaleUpLimit, MAX_CREATIONS_PER_ROUND),
+      pods,
+      pvcs,
+      options.random,
+    );
     const current = Math.min(diffs.scaleUpNumOldRevision, ids.length);
     const creations = ids.map((id, i): PodCreation => ({ id, revision: i < current ? 'current' : 'update' }));
     if (creations.length === 0) return { action: 'none', diffs, reason: 'scaleUpLimited', scaleUpLimited };

@@ -26,4 +26,6 @@ export interface CloneSetSync extends WorkloadSync {
   readonly random: RandomSource;
   /** The CloneSet's own status writes, until the cache shows them. */
   readonly ownWrites: OwnWrites;
+  /** Pods whose resize the API server refused this round, with its message (the status step reports them). */
+  readonly resizeRefused: Map<string, string>;
 }

@@ -6,6 +6,7 @@
  * to look again (ms; 0 for none): for Progressing, or to write a deferred change.
  */
 import { type Condition, setCondition } from '@regatta/kube';
+import { withResizeInfeasibleCondition } from '@regatta/inplace-update';
 import type { Pod } from '@regatta/lifecycle';
 import { type StatusCadence, writeStatusOnCadence } from '@regatta/workload';
 import { CLONESET_GVK } from '../cloneset-object.js';
@@ -51,6 +52,13 @@ export async function statusStep(
       { keepWhileUnchanged: true },
     );
   }
+  // pods whose node refused their resize (docs/adr/0087-in-place-resource-resize.md)
+  conditions = withResizeInfeasibleCondition(
+    conditions,
+    input.pods,
+    (cs0, c) => setCondition(cs0, c, now),
+    s.resizeRefused,
+  );
   const status = computeStatus({
     generation: cs.metadata?.generation ?? 0,
     specReplicas: spec.replicas ?? 1,

@@ -4,7 +4,7 @@
  * place where possible, else marked for the scale step to recreate.
  */
 import { EventReasons } from '@regatta/kube';
-import { checkPodUpdateCompleted } from '@regatta/inplace-update';
+import { checkPodUpdateCompleted, resizeInfeasible, resizeMessages } from '@regatta/inplace-update';
 import {
   LifecycleState,
   type Pod,
@@ -60,6 +60,14 @@ export async function updateStep(s: CloneSetSync, input: UpdateInput): Promise<v
       to !== undefined ? { state: to, markPodNotReady } : undefined,
     );
     if (refreshed.delayMs > 0) s.delays.push(refreshed.delayMs);
+    // a resize the node refused is reported (event here, condition in the status step), never sent again
+    const infeasible = resizeInfeasible(pod);
+    if (infeasible !== undefined)
+      void s.d.recorder.warning(
+        s.cs,
+        EventReasons.ResizeInfeasible,
+        resizeMessages.infeasible(nameOf(pod), infeasible),
+      );
     if (to !== undefined) {
       if (refreshed.transitioned || (await s.lifecycle.transition(pod, to, { markPodNotReady }))) {
         modified = true;
@@ -104,6 +112,7 @@ async function updatePod(
       gracePeriodSeconds: spec.updateStrategy?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0,
       recreatePodWhenChangeVCT: s.gates.RecreatePodWhenChangeVCTInCloneSetGate,
       envFromMetadata: s.gates.InPlaceUpdateEnvFromMetadata,
+      verticalScaling: s.gates.InPlaceWorkloadVerticalScaling && (await s.inPlace.resizeServed()),
       ...(type === 'InPlaceOnly' ? { ignoreVolumeClaimTemplatesHashDiff: true } : {}),
       additional: [(p: Pod) => setPodLifecycle(p, LifecycleState.Updating, now)],
     };
@@ -127,7 +136,18 @@ async function updatePod(
       if (await budgetRefusesUpdate(s.d.client, pod, plan.pod)) return void s.delays.push(BUDGET_RETRY_MS);
       try {
         const result = await s.inPlace.update(pod, old, target, options);
-        if (!result.updated) return;
+        if (!result.updated) {
+          // the API server refused the resize: reported (event, condition), not sent again this round
+          if (result.notInPlace.reason === 'ResizeRefused') {
+            s.resizeRefused.set(name, result.notInPlace.message);
+            void recorder.warning(
+              cs,
+              EventReasons.ResizeInfeasible,
+              resizeMessages.infeasible(name, result.notInPlace.message),
+            );
+          }
+          return;
+        }
         if (result.delayMs > 0) s.delays.push(result.delayMs);
       } catch (err) {
         if (isBudgetRefusal(err)) return void s.delays.push(BUDGET_RETRY_MS);
@@ -147,6 +167,12 @@ async function updatePod(
         s.traces.hookWait(s.record, pod, 'inPlaceUpdate');
       return;
     }
+    if (plan.reason === 'QoSClassChanged')
+      void recorder.normal(
+        cs,
+        EventReasons.QoSClassChangeRecreate,
+        resizeMessages.qosRecreate(name, plan.message),
+      );
     if (type === 'InPlaceOnly') throw new Error(messages.inPlaceOnlyImpossible(name));
     s.log.debug({ pod: name, reason: plan.reason }, 'cannot update in place; recreating');
   }

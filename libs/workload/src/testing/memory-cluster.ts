@@ -137,7 +137,8 @@ export class MemoryCluster {
     },
     // a read: not recorded; selectors as LabelSelector objects only (strings are not parsed here)
     list: async <T extends KubeObject>(ref: Omit<Ref, 'name'>, opts: { labelSelector?: unknown } = {}) => {
-      if (typeof opts.labelSelector === 'string') throw new TypeError('MemoryCluster lists by LabelSelector objects only');
+      if (typeof opts.labelSelector === 'string')
+        throw new TypeError('MemoryCluster lists by LabelSelector objects only');
       const selector = opts.labelSelector as LabelSelector | undefined;
       const items = this.all(ref.kind).filter(
         (o) =>
@@ -150,7 +151,10 @@ export class MemoryCluster {
       // `generateName` without a name: the server's suffix, here a counter
       const obj =
         !input.metadata?.name && input.metadata?.generateName
-          ? { ...input, metadata: { ...input.metadata, name: `${input.metadata.generateName}${++this.#generated}` } }
+          ? {
+              ...input,
+              metadata: { ...input.metadata, name: `${input.metadata.generateName}${++this.#generated}` },
+            }
           : input;
       const ref = this.#ref(obj);
       this.#record({ verb: 'create', kind: ref.kind, namespace: ref.namespace, name: ref.name, body: obj });
@@ -195,6 +199,16 @@ export class MemoryCluster {
       });
       return this.#patch(ref, patch, options.type) as T;
     },
+    // discovery only, as a 1.36 API server answers it (the core group serves pods/resize: docs/adr/0087)
+    request: async (method: string, path: string): Promise<unknown> => {
+      if (method === 'GET' && path === '/api/v1')
+        return {
+          kind: 'APIResourceList',
+          groupVersion: 'v1',
+          resources: [{ name: 'pods' }, { name: 'pods/resize' }],
+        };
+      throw new TypeError(`MemoryCluster does not answer ${method} ${path}`);
+    },
     delete: async <T extends KubeObject>(ref: Ref): Promise<T | undefined> => {
       this.#record({ verb: 'delete', kind: ref.kind, namespace: ref.namespace, name: ref.name });
       const cur = this.#existing(ref);
@@ -213,7 +227,11 @@ export class MemoryCluster {
       // RFC 6902 as the API server takes it: the patched object's resourceVersion must be the stored one
       const patched = applyJsonPatch<KubeObject>(cur, patch as JsonPatchOperation[]);
       if (patched.metadata?.resourceVersion !== cur.metadata?.resourceVersion)
-        throw new ConflictError({ status: 409, reason: 'Conflict', serverMessage: `${ref.name} was modified` });
+        throw new ConflictError({
+          status: 409,
+          reason: 'Conflict',
+          serverMessage: `${ref.name} was modified`,
+        });
       return this.#store({ ...patched, metadata: { ...patched.metadata, uid: cur.metadata?.uid } }, true);
     }
     const next = type === 'strategic' ? strategic(cur, p) : applyMergePatch<KubeObject>(cur, patch);
