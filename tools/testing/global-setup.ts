@@ -19,7 +19,10 @@ export default async function setup(project: TestProject) {
   const log = (line: string) => process.stderr.write(`[test cluster] ${line}\n`);
   // REGATTA_TEST_BUS_REPLICAS=3: the bus is a three-server JetStream cluster (docs/operations.md "A clustered bus")
   const busReplicas = Number(process.env['REGATTA_TEST_BUS_REPLICAS'] ?? '1');
-  const cluster = await LocalCluster.start({ dir, log, busReplicas });
+  // the suite's shared bus keeps nats-server's own (lazy) fsync: every test file's writes go through it at once, and
+  // with an fsync per write the whole suite's bus lagged by minutes on a 2-vCPU machine (run on 7700af0: 14 tests
+  // timed out that pass alone). The sandbox and the chart fsync every write (docs/adr/0086-clustered-bus-and-fsync.md).
+  const cluster = await LocalCluster.start({ dir, log, busReplicas, natsSync: 'default' });
   const kubeconfig = cluster.endpoints.kubeconfig;
   const [simulator] = await Promise.all([
     NodeSimulator.start({ kubeconfig, nodes: 5, log }),
