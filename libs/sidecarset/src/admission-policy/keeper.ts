@@ -8,9 +8,10 @@
  * Served-API detection: on a cluster that does not serve `admissionregistration.k8s.io/v1` mutatingadmissionpolicies
  * (before Kubernetes 1.36, or with the API off) nothing is compiled and every SidecarSet stays on the webhook.
  */
-import type { KubeClient, KubeObject } from '@regatta/kube';
+import { SpecGuard, type KubeClient, type KubeObject } from '@regatta/kube';
 import type { Logger } from '@regatta/runtime';
 import type { AnySidecarSet } from '../injection/types.js';
+import { specProblem } from '../spec-guard.js';
 import {
   INJECTION_POLICY_LABEL,
   POLICY_API_VERSION,
@@ -21,6 +22,11 @@ import {
 } from './compile.js';
 
 const FIELD_MANAGER = 'regatta-sidecarset';
+
+/** The names of a SidecarSet's sidecars (its containers and init containers), each once. */
+function sidecarNames(s: AnySidecarSet): string[] {
+  return [...new Set([...(s.spec.containers ?? []), ...(s.spec.initContainers ?? [])].map((c) => c.name))];
+}
 const KINDS = ['MutatingAdmissionPolicyBinding', 'MutatingAdmissionPolicy'] as const;
 
 export interface MatchCondition {
@@ -58,6 +64,9 @@ export class InjectionPolicyKeeper {
 
   private scope: { matchLabels: Record<string, string> } | undefined;
 
+  /** Each SidecarSet's own admission rules, checked once per generation (spec-guard.ts). */
+  private readonly guard = new SpecGuard<AnySidecarSet>(specProblem);
+
   constructor(private readonly o: InjectionPolicyKeeperOptions) {
     this.scope = o.scope;
   }
@@ -66,10 +75,23 @@ export class InjectionPolicyKeeper {
     return this.scope ? Object.values(this.scope.matchLabels).join('-') || 'scoped' : 'all';
   }
 
-  /** The SidecarSets the policies inject (on a cluster serving them), by name. */
+  /**
+   * The SidecarSets the policies inject (on a cluster serving them), by name. One that fails its own admission rules
+   * (stored while the SidecarSet webhook was off) is never compiled: the pod webhook injects no such SidecarSet either.
+   */
   compiled(sidecarSets: readonly AnySidecarSet[]): AnySidecarSet[] {
     if (this.served !== true) return [];
-    return sidecarSets.filter((s) => webhookOnlyReason(s, this.o.compile) === undefined && injectionPolicyObjects(s, this.scope));
+    this.guard.retainOnly(new Set(sidecarSets.map((s) => s.metadata?.name ?? '')));
+    // a sidecar name another SidecarSet also injects: only the webhook sees the two meet in a pod and refuses it
+    const owners = new Map<string, number>();
+    for (const s of sidecarSets) for (const n of sidecarNames(s)) owners.set(n, (owners.get(n) ?? 0) + 1);
+    return sidecarSets.filter(
+      (s) =>
+        sidecarNames(s).every((n) => owners.get(n) === 1) &&
+        this.guard.problem(s.metadata?.name ?? '', s) === undefined &&
+        webhookOnlyReason(s, this.o.compile) === undefined &&
+        injectionPolicyObjects(s, this.scope),
+    );
   }
 
   /**
