@@ -31,11 +31,20 @@ afterAll(async () => {
 /** The index of the server leading the stream of this file's pods mirror. */
 async function podsLeader(): Promise<number> {
   probe ??= await connectBus({ servers: nats.url, name: 'test-probe' });
-  const jsm = await jetstreamManager(probe.nc);
   const stream = `KV_${h.bus.prefix}${bucketName(KIND_TABLE.pods)}`;
-  const info = await jsm.streams.info(stream);
-  expect(info.config.num_replicas).toBe(3);
-  return nats.servers.findIndex((s) => s.name === info.cluster?.leader);
+  // asked again while the cluster elects (after the previous fault, "JetStream system temporarily unavailable")
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const jsm = await jetstreamManager(probe.nc);
+      const info = await jsm.streams.info(stream);
+      expect(info.config.num_replicas).toBe(3);
+      const leader = nats.servers.findIndex((s) => s.name === info.cluster?.leader);
+      if (leader >= 0 || attempt >= 30) return leader;
+    } catch (err) {
+      if (attempt >= 30) throw err;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
 }
 
 /** A CloneSet of 6 that rolls in place, settled; its name. */
