@@ -20,15 +20,12 @@ import { isConflict, isNotFound, podPath, type KubeClient } from './kube-client.
 import type { NodeManager } from './nodes.js';
 import type { KruiseDaemonGates, SimulatorTimings } from './options.js';
 import { desiredPodStatus, rfc3339, statusFingerprint } from './pod-status.js';
-import { type ResizeState, allocatedRequests, initialResizeState, resizeStep } from './pod-resize.js';
+import { PodResizes } from './pod-resizes.js';
 import { KeyedQueue } from './queue.js';
 import { advance, nextDeadline } from './runtime.js';
 import { criContainersOfPod, runningContainerById } from './runtime-cri.js';
 import { newPodRuntime, type PodRuntime, type RuntimeEnv } from './runtime-state.js';
 import type { ObjectMeta, Pod } from './types.js';
-
-/** How often a deferred resize is tried again. */
-const RESIZE_RETRY_MS = 1000;
 
 interface ConfigMap {
   metadata: ObjectMeta;
@@ -58,8 +55,12 @@ export class PodManager {
   private readonly configMaps: Informer<ConfigMap>;
   private readonly queue: KeyedQueue;
   private readonly runtimes = new Map<string, PodRuntime>();
-  /** What each pod's node allocated to its containers, and a resize that waits (pod-resize.ts). */
-  private readonly resizes = new Map<string, ResizeState>();
+  /** Each pod's resize: what its node allocated to its containers, and a resize that waits (pod-resizes.ts). */
+  private readonly resizes = new PodResizes({
+    pods: () => this.informer.list(),
+    running: (uid) => this.runtimes.get(uid)?.terminal === false,
+    allocatable: (node) => this.nodes.allocatable(node),
+  });
   private readonly keyUid = new Map<string, { uid: string; node: string }>();
   private readonly fromWrites = new Map<string, Pod>();
   private readonly written = new Map<string, { desired: string; returned: string }>();
@@ -157,7 +158,7 @@ export class PodManager {
     const rt = this.runtimes.get(uid);
     if (rt) this.allocator(node).release(rt.podIP);
     this.runtimes.delete(uid);
-    this.resizes.delete(uid);
+    this.resizes.forget(uid);
     this.wakeStopWaiters(uid, undefined);
     this.written.delete(uid);
     this.deleteIssued.delete(uid);
@@ -240,7 +241,7 @@ export class PodManager {
     const stops = this.pendingStops.get(uid);
     this.pendingStops.delete(uid);
     // an in-place resize (pods/resize): actuated, deferred or infeasible; RestartContainer containers restart
-    const resize = this.resize(pod, uid, node, rt.terminal || rt.deletion !== null);
+    const resize = this.resizes.sync(pod, uid, node, rt.terminal || rt.deletion !== null);
     const restartMessage = new Map([...(stops?.keys() ?? [])].map((n) => [n, '']));
     for (const n of resize.restart) restartMessage.set(n, `Container ${n} resize requires restart`);
     const kubelet = advance(
@@ -310,33 +311,8 @@ export class PodManager {
     }
     // a deferred resize is tried again (the kubelet retries when the node's pods change)
     const deadline = nextDeadline(runtime, now);
-    const retry = resize.state.pending?.reason === 'Deferred' ? now + RESIZE_RETRY_MS : null;
+    const retry = this.resizes.retryAt(resize.state, now);
     this.schedule(key, deadline === null ? retry : retry === null ? deadline : Math.min(deadline, retry));
-  }
-
-  /** The pod's resize at this sync (pod-resize.ts); none for a pod that stops. */
-  private resize(
-    pod: Pod,
-    uid: string,
-    node: string,
-    stopping: boolean,
-  ): { state: ResizeState; restart: string[] } {
-    const current = this.resizes.get(uid) ?? initialResizeState(pod);
-    if (stopping) return { state: current, restart: [] };
-    const allocatable = this.nodes.allocatable(node) ?? {};
-    const step = resizeStep(pod, current, allocatable, () => {
-      const sum: Record<string, number> = { cpu: 0, memory: 0 };
-      for (const p of this.informer.list()) {
-        const other = p.metadata.uid ?? '';
-        if (p.spec?.nodeName !== node || other === uid || this.runtimes.get(other)?.terminal !== false)
-          continue;
-        const used = allocatedRequests(this.resizes.get(other) ?? initialResizeState(p));
-        for (const [r, v] of Object.entries(used)) sum[r] = (sum[r] ?? 0) + v;
-      }
-      return sum;
-    });
-    this.resizes.set(uid, step.state);
-    return step;
   }
 
   /**
