@@ -19,6 +19,7 @@ import {
 } from './daemon.js';
 import { runPreStopHook } from './pre-stop.js';
 import { podContainers, type CriRuntime } from './runtime-view.js';
+import { KeyedSyncs } from '@regatta/runtime';
 
 type Crr = ContainerRecreateRequest & KubeObject;
 
@@ -45,12 +46,14 @@ const MIN_GRACE_SECONDS = 2;
 
 export class RecreateDuty {
   readonly cache: Cache<Crr>;
-  private readonly timers = new Map<string, NodeJS.Timeout>();
-  private readonly running = new Map<string, Promise<void>>();
-  private readonly again = new Set<string>();
+  /** One sync per pod at a time; a change during a sync runs it again after. */
+  private readonly syncs = new KeyedSyncs({
+    sync: (key) => this.sync(key),
+    onError: (err, key) => this.o.log.warn({ err, pod: key }, 'recreate sync failed; retrying'),
+    retryMs: 1000,
+  });
   /** The resourceVersion of the agent's last write of a request (uid), and when it was made. */
   private readonly expected = new Map<string, { rv: number; at: number }>();
-  private stopped = false;
   private readonly now: () => number;
 
   constructor(private readonly o: RecreateDutyOptions) {
@@ -76,47 +79,12 @@ export class RecreateDuty {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    for (const t of this.timers.values()) clearTimeout(t);
-    this.timers.clear();
-    await Promise.allSettled([...this.running.values()]);
+    await this.syncs.stop();
     await this.cache.stop();
   }
 
   private schedule(key: string, delayMs: number): void {
-    if (this.stopped) return;
-    const old = this.timers.get(key);
-    if (old) clearTimeout(old);
-    const t = setTimeout(
-      () => {
-        this.timers.delete(key);
-        this.run(key);
-      },
-      Math.max(0, delayMs),
-    );
-    t.unref();
-    this.timers.set(key, t);
-  }
-
-  /** One sync per pod at a time; a change during a sync runs it again after. */
-  private run(key: string): void {
-    if (this.running.has(key)) {
-      this.again.add(key);
-      return;
-    }
-    const p = this.sync(key)
-      .then((requeueMs) => {
-        if (requeueMs !== undefined) this.schedule(key, requeueMs);
-      })
-      .catch((err: unknown) => {
-        this.o.log.warn({ err, pod: key }, 'recreate sync failed; retrying');
-        this.schedule(key, 1000);
-      })
-      .finally(() => {
-        this.running.delete(key);
-        if (this.again.delete(key)) this.schedule(key, 0);
-      });
-    this.running.set(key, p);
+    this.syncs.schedule(key, delayMs);
   }
 
   private ref(c: Crr) {

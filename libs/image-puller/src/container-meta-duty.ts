@@ -29,6 +29,7 @@ import {
 } from '@regatta/inplace-update';
 import { isConflict, isNotFound, type KubeClient } from '@regatta/kube';
 import type { Pod as LifecyclePod } from '@regatta/lifecycle';
+import { KeyedSyncs } from '@regatta/runtime';
 
 /** The CRI calls the duty makes (libs/cri CriRuntimeClient). */
 export interface ContainerMetaCri {
@@ -108,12 +109,14 @@ export function observedContainers(pod: Pod, list: readonly CriContainer[]): Obs
 
 export class ContainerMetaDuty {
   readonly cache: Cache<Pod>;
-  private readonly timers = new Map<string, NodeJS.Timeout>();
-  private readonly running = new Map<string, Promise<void>>();
-  private readonly again = new Set<string>();
+  /** One sync per pod at a time; a change during a sync runs it again after. */
+  private readonly syncs = new KeyedSyncs({
+    sync: (key) => this.sync(key),
+    onError: (err, key) => this.o.log.warn({ err, pod: key }, 'container meta sync failed; retrying'),
+    retryMs: RETRY_MS,
+  });
   /** Containers this duty is stopping (their IDs). */
   private readonly stopping = new Set<string>();
-  private stopped = false;
 
   constructor(private readonly o: ContainerMetaDutyOptions) {
     this.cache = new Cache<Pod>(o.bus, KINDS.pods, {
@@ -137,44 +140,12 @@ export class ContainerMetaDuty {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    for (const t of this.timers.values()) clearTimeout(t);
-    this.timers.clear();
-    await Promise.allSettled([...this.running.values()]);
+    await this.syncs.stop();
     await this.cache.stop();
   }
 
   private schedule(key: string, delayMs: number): void {
-    if (this.stopped) return;
-    const old = this.timers.get(key);
-    if (old) clearTimeout(old);
-    const t = setTimeout(() => {
-      this.timers.delete(key);
-      this.run(key);
-    }, delayMs);
-    t.unref();
-    this.timers.set(key, t);
-  }
-
-  /** One sync per pod at a time; a change during a sync runs it again after. */
-  private run(key: string): void {
-    if (this.running.has(key)) {
-      this.again.add(key);
-      return;
-    }
-    const p = this.sync(key)
-      .then((requeueMs) => {
-        if (requeueMs !== undefined) this.schedule(key, requeueMs);
-      })
-      .catch((err: unknown) => {
-        this.o.log.warn({ err, pod: key }, 'container meta sync failed; retrying');
-        this.schedule(key, RETRY_MS);
-      })
-      .finally(() => {
-        this.running.delete(key);
-        if (this.again.delete(key)) this.schedule(key, 0);
-      });
-    this.running.set(key, p);
+    this.syncs.schedule(key, delayMs);
   }
 
   /** One look at a pod; returns when to look again (undefined: on its next change). */

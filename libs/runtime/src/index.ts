@@ -11,6 +11,7 @@ export {
   TlsConfigError,
 } from './errors.js';
 export { silentLogger, type Logger, type LogFn } from './logger.js';
+export { KeyedSyncs, type KeyedSyncsOptions } from './keyed-syncs.js';
 export { systemClock, sleep, type Clock } from './clock.js';
 export { CONTROLLER_NAMES, type ControllerName } from './controller-names.js';
 export {
