@@ -33,6 +33,8 @@ export default defineConfig({
           environment: 'node',
           // one real control plane, NATS and Jaeger for the whole run; every test uses its own namespace
           globalSetup: ['./tools/testing/global-setup.ts'],
+          // each file's namespaces are deleted after it
+          setupFiles: ['./tools/testing/namespace-cleanup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
           // the machine has two cores: scenario files run two at a time at most

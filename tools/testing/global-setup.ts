@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { generateCrds } from '@regatta/api';
 import { installCrds, LocalCluster, waitForGarbageCollector } from '@regatta/local-cluster';
+import { KubeClient } from '@regatta/kube';
 import { NodeSimulator } from '@regatta/node-simulator';
 
 /**
@@ -36,8 +37,24 @@ export default async function setup(project: TestProject) {
   project.provide('cluster', { ...cluster.endpoints, dir, nodes: simulator.nodeNames });
   log(`startup (ms): ${JSON.stringify(cluster.startupMs)}; folder ${dir}`);
   return async () => {
+    await logPodsPerNode(kubeconfig, log).catch((e: unknown) => log(`pods per node: not read (${String(e)})`));
     await simulator.stop();
     await cluster.stop();
     if (!process.env['REGATTA_KEEP_TEST_CLUSTER']) await rm(dir, { recursive: true, force: true });
   };
+}
+
+/** How full the shared nodes were at the end (each file deletes its namespaces: tools/testing/namespace-cleanup.ts). */
+async function logPodsPerNode(kubeconfig: string, log: (line: string) => void): Promise<void> {
+  const pods = await KubeClient.fromKubeconfigFile(kubeconfig).list<{
+    spec?: { nodeName?: string };
+    status?: { phase?: string };
+  }>({ apiVersion: 'v1', kind: 'Pod' });
+  const perNode: Record<string, number> = {};
+  for (const p of pods.items) {
+    if (p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed') continue;
+    const node = p.spec?.nodeName || '(unscheduled)';
+    perNode[node] = (perNode[node] ?? 0) + 1;
+  }
+  log(`pods left per node at the end of the run: ${JSON.stringify(perNode)}`);
 }

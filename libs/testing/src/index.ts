@@ -1,7 +1,7 @@
 export { scenarioCluster } from './context.js';
 export { eventsAbout } from './events.js';
 export { rolloutTraceSpans, traceIdOf, traceSpans, type JaegerSpan } from './jaeger.js';
-export { createNamespace, randomId } from './namespaces.js';
+export { createNamespace, deleteCreatedNamespaces, randomId } from './namespaces.js';
 export { recordPods, type PodRecorder } from './pod-recorder.js';
 export {
   LIFECYCLE_STATE,
