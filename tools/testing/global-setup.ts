@@ -37,7 +37,9 @@ export default async function setup(project: TestProject) {
   project.provide('cluster', { ...cluster.endpoints, dir, nodes: simulator.nodeNames });
   log(`startup (ms): ${JSON.stringify(cluster.startupMs)}; folder ${dir}`);
   return async () => {
-    await logPodsPerNode(kubeconfig, log).catch((e: unknown) => log(`pods per node: not read (${String(e)})`));
+    await logPodsPerNode(kubeconfig, log).catch((e: unknown) =>
+      log(`pods per node: not read (${String(e)})`),
+    );
     await simulator.stop();
     await cluster.stop();
     if (!process.env['REGATTA_KEEP_TEST_CLUSTER']) await rm(dir, { recursive: true, force: true });

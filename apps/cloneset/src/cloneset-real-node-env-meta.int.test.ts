@@ -3,8 +3,8 @@
 // restart a container for it — the node agent's `containermeta` duty (kruise-daemon's `pkg/daemon/containermeta`)
 // reads the env the container runs with (`env` through CRI ExecSync), sees it outdated while the update is under way
 // and stops the container through containerd; the kubelet starts it again with the new value. Asserted as `kubectl`
-// shows it: same pod UID and IP, a new container ID, restartCount 1, `kubectl exec … env` printing the new value, the
-// daemon's `runtime-containers-meta` naming the new container, the update completed.
+// shows it: same pod UID and IP, a new container ID, restartCount 1 (2 when the kubelet lags), `kubectl exec … env`
+// printing the new value, the daemon's `runtime-containers-meta` naming the new container, the update completed.
 // On a machine that cannot run a real node the file is skipped, with the reason printed.
 import { describe, expect, it } from 'vitest';
 import { answerOf, containerStatus, runKubectl, useRealNode, type Pod } from '@regatta/testing';
@@ -63,8 +63,10 @@ describe.skipIf(real.skipReason !== undefined)(
       const patched = Date.now();
       await h.patch(ns, 'web', { spec: { template: { metadata: { labels: { version: 'v2' } } } } });
       await expect
-        .poll(async () => containerStatus((await h.pods(ns))[0]!, 'app')?.restartCount, { timeout: 60_000 })
-        .toBe(1);
+        .poll(async () => containerStatus((await h.pods(ns))[0]!, 'app')?.restartCount ?? 0, {
+          timeout: 60_000,
+        })
+        .toBeGreaterThanOrEqual(1);
       await h.settled(ns, 'web', 1, 60_000);
       const restartedMs = Date.now() - patched;
       const [after] = (await h.pods(ns)) as [Pod];
@@ -75,7 +77,10 @@ describe.skipIf(real.skipReason !== undefined)(
       expect(after.metadata?.labels?.['version']).toBe('v2');
       expect(s1?.containerID).toMatch(/^containerd:\/\//);
       expect(s1?.containerID).not.toBe(s0?.containerID);
-      expect(s1?.restartCount).toBe(1);
+      // once, or twice when the kubelet started the new instance before its watch brought it the new label (the
+      // agent then finds that instance outdated too: seen in full runs under load, two stops 0.7 s apart); never a loop
+      expect(s1?.restartCount).toBeGreaterThanOrEqual(1);
+      expect(s1?.restartCount).toBeLessThanOrEqual(2);
       expect(containerStatus(after, 'side')?.containerID).toBe(containerStatus(before, 'side')?.containerID);
       expect(containerStatus(after, 'side')?.restartCount).toBe(0);
       expect(await envOf('app')).toContain('VERSION=v2');
