@@ -51,17 +51,18 @@ describe('SidecarSet injection by MutatingAdmissionPolicy', () => {
     ).toBeUndefined();
     await expect.poll(() => s.podWebhookEntries(), { timeout: 20_000 }).toContain(`${compiledName}.sidecarset.pods.regatta.kruise.io`);
     const ns = await s.namespace();
-    // the API server starts enforcing a new policy within a second or so: a pod created with it running first
-    await expect
-      .poll(async () => {
-        const p = await s.createPod(ns, `warm-${Date.now()}`, { app });
-        return names(p);
-      }, { timeout: 30_000, interval: 500 })
-      .toEqual(['policy-agent', 'main']);
-
     const group = -s.controller.pid;
     process.kill(group, 'SIGSTOP');
     try {
+      // the API server starts enforcing a new policy a second or more after it is written (its informer; longer
+      // under load), and until then the webhook injects: with the program stopped, a pod is created with its
+      // sidecar only once the policy is enforced (before that, the stopped webhook times out and refuses it)
+      await expect
+        .poll(() => s.createPod(ns, `warm-${Date.now()}`, { app }).then(names, () => []), {
+          timeout: 60_000,
+          interval: 500,
+        })
+        .toEqual(['policy-agent', 'main']);
       const t0 = Date.now();
       const selected = await s.createPod(ns, 'selected', { app });
       const unselected = await s.createPod(ns, 'unselected', { app: 'unrelated' });
