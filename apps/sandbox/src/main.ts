@@ -19,6 +19,7 @@ import { addRolloutCommands } from './rollout-command.js';
 import { addDiffCommand } from './diff-command.js';
 import { addTraceCommand } from './trace-command.js';
 import { addListCommand } from './list-command.js';
+import { addStatusCommand } from './status-command.js';
 import { addDashboardCommand } from './dashboard-command.js';
 import { completionScript, completionWords } from './completion.js';
 import { cliVersion } from './version.js';
@@ -252,6 +253,7 @@ program
 
 addRolloutCommands(program);
 addListCommand(program);
+addStatusCommand(program);
 addDiffCommand(program);
 addTraceCommand(program);
 addDashboardCommand(program);

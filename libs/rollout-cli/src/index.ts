@@ -9,6 +9,8 @@ export {
   WorkloadNotFoundError,
 } from './errors.js';
 export { ROLLOUT_KINDS, parseTarget, type KindInfo, type RolloutKind, type RolloutTarget } from './kinds.js';
+export { JOB_KINDS, jobState, type JobKind, type JobKindInfo, type JobState } from './job-status.js';
+export { jobStatus, parseJobTarget, type JobStatusOptions, type JobTarget } from './job-status-command.js';
 export { rolloutProgress, type RolloutProgress, type Workload } from './progress.js';
 export { formatSummary, rolloutTraceOf, type RolloutTraceRef } from './summary.js';
 export { pausePatch } from './pause.js';

@@ -38,14 +38,27 @@ export const ROLLOUT_KINDS: readonly KindInfo[] = [
     kind: 'StatefulSet',
     apiVersion: `${GROUP}/v1beta1`,
     title: 'Advanced StatefulSet',
-    names: ['asts', 'sts.apps.kruise.io', 'statefulset.apps.kruise.io', 'statefulsets.apps.kruise.io', 'advancedstatefulset'],
+    names: [
+      'asts',
+      'sts.apps.kruise.io',
+      'statefulset.apps.kruise.io',
+      'statefulsets.apps.kruise.io',
+      'advancedstatefulset',
+    ],
     pausedPath: ['updateStrategy', 'rollingUpdate', 'paused'],
   },
   {
     kind: 'DaemonSet',
     apiVersion: `${GROUP}/v1beta1`,
     title: 'Advanced DaemonSet',
-    names: ['ads', 'daemon', 'ds.apps.kruise.io', 'daemonset.apps.kruise.io', 'daemonsets.apps.kruise.io', 'advanceddaemonset'],
+    names: [
+      'ads',
+      'daemon',
+      'ds.apps.kruise.io',
+      'daemonset.apps.kruise.io',
+      'daemonsets.apps.kruise.io',
+      'advanceddaemonset',
+    ],
     pausedPath: ['updateStrategy', 'rollingUpdate', 'paused'],
   },
   {
@@ -64,8 +77,6 @@ export const ROLLOUT_KINDS: readonly KindInfo[] = [
   },
 ];
 
-const VALID = ROLLOUT_KINDS.flatMap((k) => k.names);
-
 export interface RolloutTarget {
   info: KindInfo;
   name: string;
@@ -73,19 +84,36 @@ export interface RolloutTarget {
 
 /** Parses `KIND/NAME` (kind case-insensitive, also `cloneset.apps.kruise.io` and the kind with its version). */
 export function parseTarget(arg: string): RolloutTarget {
-  const slash = arg.indexOf('/');
-  if (slash <= 0 || slash === arg.length - 1 || arg.indexOf('/', slash + 1) !== -1) {
-    throw new RolloutUsageError(`expected KIND/NAME (e.g. clone/web), got ${JSON.stringify(arg)}`);
-  }
-  const kind = arg.slice(0, slash).toLowerCase();
-  const name = arg.slice(slash + 1);
-  const info = kindInfo(kind);
-  if (!info) throw new UnknownKindError(kind, VALID);
+  const [info, name] = parseKindTarget(arg, ROLLOUT_KINDS);
   return { info, name };
 }
 
-function kindInfo(kind: string): KindInfo | undefined {
-  for (const k of ROLLOUT_KINDS) {
+/** `KIND/NAME` against a table of kinds (kubectl's names, `name.apps.kruise.io`, `name.version.apps.kruise.io`). */
+export function parseKindTarget<K extends { kind: string; names: readonly string[] }>(
+  arg: string,
+  table: readonly K[],
+): [K, string] {
+  const slash = arg.indexOf('/');
+  if (slash <= 0 || slash === arg.length - 1 || arg.indexOf('/', slash + 1) !== -1) {
+    throw new RolloutUsageError(
+      `expected KIND/NAME (e.g. ${table[0]?.names[0] ?? 'clone'}/web), got ${JSON.stringify(arg)}`,
+    );
+  }
+  const kind = arg.slice(0, slash).toLowerCase();
+  const info = kindInfo(kind, table);
+  if (!info)
+    throw new UnknownKindError(
+      kind,
+      table.flatMap((k) => k.names),
+    );
+  return [info, arg.slice(slash + 1)];
+}
+
+function kindInfo<K extends { kind: string; names: readonly string[] }>(
+  kind: string,
+  table: readonly K[],
+): K | undefined {
+  for (const k of table) {
     if (k.names.includes(kind)) return k;
     // `cloneset.apps.kruise.io`, `cloneset.v1alpha1.apps.kruise.io`
     const group = kind.indexOf('.');
