@@ -15,7 +15,7 @@ const regatta = (...args: string[]) =>
     execFile(
       process.execPath,
       [REGATTA, ...args, '--kubeconfig', h.layer.kubeconfig],
-      { timeout: 150_000 },
+      { timeout: 240_000 },
       (err, stdout, stderr) => {
         resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
       },
@@ -61,5 +61,5 @@ describe('regatta status of a BroadcastJob', () => {
     const missing = await regatta('status', 'bcj/nope', '-n', ns);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain(`BroadcastJob "nope" not found in namespace "${ns}"`);
-  }, 180_000);
+  }, 400_000);
 });
