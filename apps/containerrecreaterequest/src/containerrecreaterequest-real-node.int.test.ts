@@ -1,12 +1,21 @@
 // A ContainerRecreateRequest on a real node (issue 42, docs/real-nodes.md): the node agent's recreate duty talks to
 // the node's containerd over CRI (ListContainers, ContainerStatus, StopContainer); the kubelet starts the container
 // again. Asserted as `kubectl get pod -o yaml` shows it: same pod UID and IP, a new container ID, restartCount 1, the
-// other container untouched, the request Completed with both states right.
+// other container untouched, the request Completed with both states right. A container with an httpGet preStop hook
+// (to a named port, without a host) gets its GET before the agent stops it: the agent asks CRI for the pod's IP.
 // On a machine that cannot run a real node the file is skipped, with the reason printed.
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ContainerRecreateRequest } from '@regatta/api';
 import type { KubeObject } from '@regatta/kube';
-import { answerOf, containerStatus, useRealNode, useScenarioLayer, type Pod } from '@regatta/testing';
+import {
+  answerOf,
+  containerStatus,
+  readTrace,
+  useRealNode,
+  useScenarioLayer,
+  type Pod,
+} from '@regatta/testing';
 
 const CRR = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ContainerRecreateRequest' } as const;
 type Crr = ContainerRecreateRequest & KubeObject;
@@ -96,6 +105,67 @@ describe.skipIf(real.skipReason !== undefined)(
       process.stderr.write(
         `[real node] ContainerRecreateRequest Completed ${Date.now() - t0} ms after its creation\n`,
       );
+    });
+
+    it("runs an httpGet preStop hook (a named port, the pod's IP from CRI) before it stops the container", async () => {
+      if (!layer) throw new Error('not started');
+      const ns = await layer.namespace();
+      const client = layer.client;
+      const traceDir = real.hostDir(`trace-${ns}`);
+      const trace = () => readTrace(join(traceDir, 'trace')).map((l) => l.what);
+      await client.create({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'hooked', namespace: ns },
+        spec: real.pin({
+          terminationGracePeriodSeconds: 10,
+          volumes: [{ name: 'trace', hostPath: { path: traceDir, type: 'Directory' } }],
+          containers: [
+            {
+              name: 'app',
+              image: 'regatta/http:v1',
+              env: [
+                { name: 'ID', value: 'app' },
+                { name: 'TRACE_FILE', value: '/trace/trace' },
+              ],
+              ports: [{ name: 'web', containerPort: 80 }],
+              volumeMounts: [{ name: 'trace', mountPath: '/trace' }],
+              lifecycle: { preStop: { httpGet: { path: '/hook/prestop', port: 'web' } } },
+            },
+          ],
+        }),
+      });
+      const get = () =>
+        client.get<Pod & KubeObject>({ apiVersion: 'v1', kind: 'Pod', namespace: ns, name: 'hooked' });
+      await expect
+        .poll(async () => (await get()).status?.containerStatuses?.every((c) => c.ready) ?? false, {
+          timeout: 120_000,
+          interval: 500,
+        })
+        .toBe(true);
+      expect(trace()).toEqual(['start']);
+      await client.create({
+        ...CRR,
+        metadata: { name: 'recreate-hooked', namespace: ns },
+        spec: { podName: 'hooked', containers: [{ name: 'app' }] },
+      });
+      await expect
+        .poll(
+          async () =>
+            (await client.get<Crr>({ ...CRR, namespace: ns, name: 'recreate-hooked' })).status?.phase,
+          { timeout: 90_000, interval: 250 },
+        )
+        .toBe('Completed');
+      // admission copied the hook and the ports into the request; the agent sent the GET, then stopped it
+      const done = await client.get<Crr>({ ...CRR, namespace: ns, name: 'recreate-hooked' });
+      expect(done.spec?.containers?.[0]?.preStop).toMatchObject({
+        httpGet: { path: '/hook/prestop', port: 'web' },
+      });
+      expect(done.status?.containerRecreateStates).toEqual([
+        { name: 'app', phase: 'Succeeded', isKilled: true },
+      ]);
+      await expect.poll(trace, { timeout: 30_000 }).toEqual(['start', 'hook/prestop', 'start']);
+      expect(containerStatus(await get(), 'app')?.restartCount).toBe(1);
     });
   },
 );

@@ -24,6 +24,8 @@ export interface RuntimeContainer {
   restartCount: number;
   /** When it started (ms since the epoch; 0: not started). */
   startedAt: number;
+  /** Its pod's sandbox (for the pod's IP: an httpGet preStop hook); absent where the runtime does not say. */
+  podSandboxId?: string;
 }
 
 /** `containerd://abc` → `abc` (a bare id stays as it is). */

@@ -185,10 +185,14 @@ export class RecreateDuty {
       'container.id': c.id,
       'k8s.node.name': this.o.nodeName,
     };
-    const preStop = crr.spec?.containers?.find((x) => x.name === c.name)?.preStop;
+    const spec = crr.spec?.containers?.find((x) => x.name === c.name);
+    const preStop = spec?.preStop;
     // the hook first (a stop through CRI skips it), then the stop with what is left of the grace period
     const stop = async () => {
-      const left = await runPreStopHook(this.o.cri, c.id, preStop, grace, this.o.log);
+      const left = await runPreStopHook(this.o.cri, c.id, preStop, grace, this.o.log, {
+        ...(c.podSandboxId ? { podSandboxId: c.podSandboxId } : {}),
+        ...(spec?.ports ? { ports: spec.ports } : {}),
+      });
       await this.o.cri.stopContainer(c.id, left, { timeoutMs: (left + 30) * 1000 });
     };
     this.o.log.info(

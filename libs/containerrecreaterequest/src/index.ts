@@ -38,5 +38,7 @@ export {
   runPreStopHook,
   type PreStopCri,
   type PreStopHandler,
+  type PreStopTarget,
 } from './pre-stop.js';
+export { httpGetUrl, type HttpGetAction, type NamedPort } from './pre-stop-http.js';
 export { newestByName, podContainers, runtimeContainerOf, type CriRuntime } from './runtime-view.js';

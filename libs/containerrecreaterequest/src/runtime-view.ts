@@ -24,6 +24,8 @@ export interface CriRuntime {
     timeoutSeconds: number,
     o?: { timeoutMs?: number },
   ): Promise<{ exitCode: number }>;
+  /** For httpGet preStop hooks without a host: the pod's IP (libs/cri `podSandboxIP`). */
+  podSandboxIP?(podSandboxId: string, o?: { timeoutMs?: number }): Promise<string>;
 }
 
 /** The kubelet's restart-count annotation on a container (kubernetes pkg/kubelet/kuberuntime/labels.go). */
@@ -60,6 +62,7 @@ export function runtimeContainerOf(c: Container, s: ContainerStatus): RuntimeCon
     state: stateOf(s.state),
     restartCount: Number.isFinite(annotated) ? annotated : (s.metadata?.attempt ?? c.metadata?.attempt ?? 0),
     startedAt: Number(s.startedAt) > 0 ? Math.floor(Number(s.startedAt) / 1_000_000) : 0,
+    ...(c.podSandboxId ? { podSandboxId: c.podSandboxId } : {}),
   };
 }
 

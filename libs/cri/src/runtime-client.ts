@@ -64,6 +64,18 @@ export class CriRuntimeClient {
     );
   }
 
+  /** The pod's IP as its sandbox has it ('' when it has none, e.g. host network). */
+  async podSandboxIP(podSandboxId: string, o: CallOptions = {}): Promise<string> {
+    const res = await unaryCall<{ status?: { network?: { ip?: string } } }>(
+      this.client,
+      'PodSandboxStatus',
+      'podSandboxStatus',
+      { podSandboxId },
+      o,
+    );
+    return res.status?.network?.ip ?? '';
+  }
+
   close(): void {
     this.client.close();
   }

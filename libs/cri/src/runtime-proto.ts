@@ -1,7 +1,7 @@
 // The part of the CRI `runtime.v1.RuntimeService` (`k8s.io/cri-api`, `pkg/apis/runtime/v1/api.proto`) a node agent
 // needs to recreate containers as kruise-daemon does (`pkg/daemon/kuberuntime`, `pkg/daemon/containerrecreate`):
 // ListContainers, ContainerStatus and StopContainer; ExecSync for the container meta duty (`env` in a container, as
-// `pkg/daemon/containermeta` does). Upstream names and field numbers; it is parsed into the same
+// `pkg/daemon/containermeta` does) and exec preStop hooks; PodSandboxStatus for the pod's IP (httpGet preStop hooks). Upstream names and field numbers; it is parsed into the same
 // root as the ImageService text (api-proto.ts) and uses its `ImageSpec`. Fields left out are skipped on the wire.
 export const CRI_RUNTIME_PROTO = `
 syntax = "proto3";
@@ -12,6 +12,7 @@ service RuntimeService {
   rpc ListContainers(ListContainersRequest) returns (ListContainersResponse) {}
   rpc ContainerStatus(ContainerStatusRequest) returns (ContainerStatusResponse) {}
   rpc ExecSync(ExecSyncRequest) returns (ExecSyncResponse) {}
+  rpc PodSandboxStatus(PodSandboxStatusRequest) returns (PodSandboxStatusResponse) {}
 }
 
 enum ContainerState {
@@ -97,6 +98,30 @@ message ExecSyncRequest {
   string container_id = 1;
   repeated string cmd = 2;
   int64 timeout = 3;
+}
+
+message PodSandboxStatusRequest {
+  string pod_sandbox_id = 1;
+  bool verbose = 2;
+}
+
+message PodIP {
+  string ip = 1;
+}
+
+message PodSandboxNetworkStatus {
+  string ip = 1;
+  repeated PodIP additional_ips = 2;
+}
+
+message PodSandboxStatus {
+  string id = 1;
+  int64 created_at = 4;
+  PodSandboxNetworkStatus network = 5;
+}
+
+message PodSandboxStatusResponse {
+  PodSandboxStatus status = 1;
 }
 
 message ExecSyncResponse {

@@ -44,6 +44,8 @@ export interface ContainerMetaCri {
     o?: { timeoutMs?: number },
   ): Promise<ExecSyncResponse>;
   stopContainer(id: string, timeoutSeconds: number, o?: { timeoutMs?: number }): Promise<void>;
+  /** For httpGet preStop hooks without a host: the pod's IP (libs/cri `podSandboxIP`). */
+  podSandboxIP?(podSandboxId: string, o?: { timeoutMs?: number }): Promise<string>;
 }
 
 export interface ContainerMetaLogger {
@@ -193,8 +195,12 @@ export class ContainerMetaDuty {
       // the preStop hook and the stop run beside the syncs (a grace period may be long); the kubelet starts the
       // container again
       const id = c.containerID.split('://')[1] ?? '';
-      const preStop = (pod.spec?.containers ?? []).find((x) => x.name === containerName)?.lifecycle?.preStop;
-      void runPreStopHook(this.o.cri, id, preStop, grace, this.o.log)
+      const spec = (pod.spec?.containers ?? []).find((x) => x.name === containerName);
+      const podSandboxId = list.find((x) => x.id === id)?.podSandboxId;
+      void runPreStopHook(this.o.cri, id, spec?.lifecycle?.preStop, grace, this.o.log, {
+        ...(podSandboxId ? { podSandboxId } : {}),
+        ...(spec?.ports ? { ports: spec.ports } : {}),
+      })
         .then((left) => this.o.cri.stopContainer(id, left, { timeoutMs: (left + 30) * 1000 }))
         .catch((err: unknown) => this.o.log.warn({ err, pod: key, container: containerName }, 'stop failed'))
         .finally(() => {
