@@ -1,9 +1,13 @@
 // Volume claim resize on rolling update (gate StatefulSetAutoResizePVCGate, volumeClaimUpdateStrategy
 // OnPodRollingUpdate) on the shared local cluster, whose node simulator makes the `allow-volume-expansion` /
 // `disallow-volume-expansion` StorageClasses and resizes claims of expandable classes (docs/asts.md
-// "Volume claim resize"; OpenKruise test/e2e/apps/v1beta1/statefulset.go "VolumeExpansion v1beta1").
+// "Volume claim resize"; OpenKruise test/e2e/apps/v1beta1/statefulset.go "VolumeExpansion v1beta1"); and in-place
+// resize of the pods' cpu/memory through pods/resize (docs/adr/0087-in-place-resource-resize.md): same pods, the
+// node reporting the new resources, a resize no node can hold reported in the PodResizeInfeasible condition until
+// the template fits again.
 import { describe, expect, it } from 'vitest';
-import { type StatefulSet, demo, useAstsScenarios } from './testing/scenario-harness.js';
+import { holds } from '@regatta/testing';
+import { type Pod, type StatefulSet, demo, useAstsScenarios } from './testing/scenario-harness.js';
 
 const h = useAstsScenarios({ env: { REGATTA_FEATURE_GATES: 'StatefulSetAutoResizePVCGate=true' } });
 const { namespace, pods, settled } = h;
@@ -135,5 +139,104 @@ describe('Advanced StatefulSet volume claim resize (StatefulSetAutoResizePVCGate
       }),
     ).rejects.toThrow(/volumeClaimTemplate can not be added or deleted when OnRollingUpdate/);
     expect(await sizes(ns)).toEqual(['data0-web-0=1Gi/1Gi', 'data0-web-1=1Gi/1Gi', 'data0-web-2=1Gi/1Gi']);
+  });
+});
+
+const uidOf = (p: Pod) => p.metadata!.uid!;
+const statusOf = (p: Pod) =>
+  p.status?.containerStatuses?.[0] as
+    | { restartCount?: number; containerID?: string; resources?: { limits?: Record<string, string> } }
+    | undefined;
+const cpuResources = (limit: string, request = '50m') => ({
+  requests: { cpu: request, memory: '64Mi' },
+  limits: { cpu: limit, memory: '128Mi' },
+});
+type Container = { name: string; resources?: unknown };
+const containerOf = (sts: StatefulSet) =>
+  (sts.spec['template'] as { spec: { containers: Container[] } }).spec.containers[0]!;
+const infeasibleCondition = async (ns: string, name: string) =>
+  (
+    ((await h.get(ns, name)).status as { conditions?: { type: string; status: string; message?: string }[] })
+      .conditions ?? []
+  ).filter((c) => c.type === 'PodResizeInfeasible');
+
+/** 3 replicas, InPlaceIfPossible (InPlaceUpdateReady gate), nginx with cpu/memory requests and limits (Burstable). */
+function resizablePods(ns: string, name: string): StatefulSet {
+  const sts = demo(ns, name);
+  sts.spec.replicas = 3;
+  sts.spec.updateStrategy = {
+    type: 'RollingUpdate',
+    rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible', maxUnavailable: 1 },
+  };
+  const spec = (sts.spec['template'] as { spec: Record<string, unknown> & { containers: Container[] } }).spec;
+  spec['readinessGates'] = [{ conditionType: 'InPlaceUpdateReady' }];
+  spec.containers[0]!.resources = cpuResources('100m');
+  return sts;
+}
+
+async function setResources(ns: string, name: string, resources: unknown): Promise<void> {
+  const c = containerOf(await h.get(ns, name));
+  await h.patch(ns, name, { spec: { template: { spec: { containers: [{ ...c, resources }] } } } });
+}
+
+describe('Advanced StatefulSet in-place resize (pods/resize)', () => {
+  it('a CPU limit change updates every pod in place: same UIDs, no restart, new resources reported', async () => {
+    const ns = await namespace();
+    await h.create(resizablePods(ns, 'cpu'));
+    const first = await settled(ns, 'cpu', 3);
+    const before = await pods(ns);
+
+    await setResources(ns, 'cpu', cpuResources('200m'));
+    await expect
+      .poll(
+        async () => (await pods(ns)).filter((p) => statusOf(p)?.resources?.limits?.['cpu'] === '200m').length,
+        { timeout: 90_000 },
+      )
+      .toBe(3);
+    const done = await settled(ns, 'cpu', 3);
+    expect(done.status!.updateRevision).not.toBe(first.status!.updateRevision);
+    expect(done.status).toMatchObject({ updatedReplicas: 3, updatedReadyReplicas: 3, currentReplicas: 3 });
+    const after = await pods(ns);
+    expect(after.map(uidOf).sort()).toEqual(before.map(uidOf).sort());
+    for (const p of after) {
+      const old = before.find((b) => uidOf(b) === uidOf(p))!;
+      expect(p.metadata!.labels!['controller-revision-hash']).toBe(done.status!.updateRevision);
+      expect(p.spec!.containers![0]!.resources).toMatchObject({ limits: { cpu: '200m', memory: '128Mi' } });
+      expect(statusOf(p)?.resources).toMatchObject({ limits: { cpu: '200m' } });
+      expect(statusOf(p)?.restartCount).toBe(0);
+      expect(statusOf(p)?.containerID).toBe(statusOf(old)?.containerID);
+    }
+    await expect
+      .poll(async () => (await h.events(ns, 'SuccessfulUpdatePodInPlace')).length, { timeout: 20_000 })
+      .toBe(3);
+    expect(await h.events(ns, 'SuccessfulDelete')).toEqual([]);
+  });
+
+  it('a resize no node can hold sets PodResizeInfeasible; a template that fits again removes it', async () => {
+    const ns = await namespace();
+    await h.create(resizablePods(ns, 'big'));
+    await settled(ns, 'big', 3);
+    const before = await pods(ns);
+    // the simulated nodes allocate 8 CPUs: the API server refuses the pods/resize write (Kubernetes 1.35+)
+    await setResources(ns, 'big', cpuResources('64', '64'));
+    await expect
+      .poll(async () => (await infeasibleCondition(ns, 'big'))[0]?.message ?? '', { timeout: 30_000 })
+      .toMatch(/^the node refused to resize (pod|\d pods) in place \(big-\d: .*allocatable.*cpu/);
+    await holds(
+      3_000,
+      () => pods(ns),
+      (list) => {
+        expect(list.map(uidOf).sort()).toEqual(before.map(uidOf).sort());
+        for (const p of list) expect(statusOf(p)?.resources).toMatchObject({ limits: { cpu: '100m' } });
+      },
+    );
+    expect(await h.events(ns, 'FailedUpdatePodInPlace')).toEqual([]);
+
+    await setResources(ns, 'big', cpuResources('100m'));
+    await expect.poll(() => infeasibleCondition(ns, 'big'), { timeout: 30_000 }).toEqual([]);
+    await settled(ns, 'big', 3);
+    const kept = await pods(ns);
+    expect(kept.map(uidOf).sort()).toEqual(before.map(uidOf).sort());
+    for (const p of kept) expect(statusOf(p)?.restartCount).toBe(0);
   });
 });

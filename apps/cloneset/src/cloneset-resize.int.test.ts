@@ -116,7 +116,28 @@ describe('CloneSet in-place resize (pods/resize)', () => {
     );
     expect(await events(ns, 'FailedUpdatePodInPlace')).toHaveLength(0);
     expect(await events(ns, 'SuccessfulUpdatePodReCreate')).toHaveLength(0);
-    // known gap (reported with issue 45): going back to a template that fits did not clear the condition within 30 s
-    // in the run of 2026-12-07; not asserted until understood
+    // back to a template that fits: the condition goes (it stayed while the status merge patch left an empty
+    // `conditions` out, docs/adr/0087), the pod was never touched
+    await patch(ns, 'big', {
+      spec: {
+        template: {
+          spec: { containers: [{ ...c, resources: { requests: { cpu: '50m' }, limits: { cpu: '100m' } } }] },
+        },
+      },
+    });
+    await expect
+      .poll(
+        async () =>
+          (await cloneSet(ns, 'big')).status?.conditions?.filter((x) => x.type === 'PodResizeInfeasible') ??
+          [],
+        { timeout: 30_000 },
+      )
+      .toEqual([]);
+    const back = await settled(ns, 'big', 1);
+    expect(back.status).toMatchObject({ updatedReplicas: 1, updatedReadyReplicas: 1 });
+    const [kept] = await pods(ns);
+    expect(uidOf(kept!)).toBe(uidOf(pod!));
+    expect(kept!.status?.containerStatuses?.[0]?.restartCount).toBe(0);
+    expect(resourcesOf(kept!)).toMatchObject({ limits: { cpu: '100m' } });
   });
 });

@@ -129,6 +129,7 @@ export class StatefulSetReconciler implements Reconciler {
       gates: this.#gates,
       refreshed: new Map(),
       failures: [],
+      resizeRefused: new Map(),
       ownWrites: round.ownWrites,
     };
 

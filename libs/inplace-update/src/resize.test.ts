@@ -1,18 +1,21 @@
 import type { Container, Pod } from '@regatta/lifecycle';
 import type { ControllerRevision } from '@regatta/revision';
 import { describe, expect, it } from 'vitest';
-import { ForbiddenError } from '@regatta/kube';
+import { ForbiddenError, applyMergePatch } from '@regatta/kube';
 import { calculateInPlaceUpdateSpec } from './calculate-spec.js';
 import { isResizeRefusal } from './inplace-update-control.js';
 import { checkPodUpdateCompleted } from './completion.js';
 import { INPLACE_UPDATE_READY } from './keys.js';
 import {
   checkResizeActuated,
+  conditionsToWrite,
   podQosClass,
   readResourceOp,
   resizeInfeasible,
   resizeInfeasibleCondition,
+  resizeInfeasibleConditionChanged,
   resizePatch,
+  withResizeInfeasibleCondition,
   resizeRestartsContainer,
 } from './resize.js';
 import { planInPlaceUpdate } from './update.js';
@@ -354,6 +357,60 @@ describe('resizeInfeasibleCondition', () => {
     ],
   ] as const)('%s', (_, pods, message) => {
     expect(resizeInfeasibleCondition(pods)?.message).toBe(message);
+  });
+});
+
+describe('PodResizeInfeasible goes once no pod is refused (issue 45: it stayed after a revert)', () => {
+  type Cond = { type: string; status: string; reason?: string; message?: string };
+  const set = (list: readonly Cond[], c: Cond): Cond[] => [...list.filter((x) => x.type !== c.type), c];
+  const pod: Pod = { metadata: { name: 'big-x' }, status: {} };
+  /** One round's status step: the conditions computed, then the merge patch of `status` applied to the stored one. */
+  const round = (stored: { conditions?: Cond[] }, refused: Map<string, string>) => {
+    const next = withResizeInfeasibleCondition(stored.conditions ?? [], [pod], set, refused);
+    const conditions = conditionsToWrite(stored.conditions, next);
+    const patch = { replicas: 1, ...(conditions ? { conditions } : {}) };
+    return applyMergePatch<{ conditions?: Cond[] }>(stored, patch);
+  };
+
+  it('the API server refuses, then the template is reverted: the stored status loses the condition', () => {
+    const refusedOnce = round(
+      {},
+      new Map([['big-x', 'node did not have enough allocatable resources: cpu']]),
+    );
+    expect(refusedOnce.conditions?.map((c) => c.type)).toEqual(['PodResizeInfeasible']);
+    const reverted = round(refusedOnce, new Map());
+    expect(reverted.conditions ?? []).toEqual([]);
+    // and the next round has nothing to write
+    expect(round(reverted, new Map()).conditions ?? []).toEqual([]);
+  });
+
+  it('other conditions stay', () => {
+    const other: Cond = { type: 'FailedScale', status: 'True' };
+    const stored = round({ conditions: [other] }, new Map([['big-x', 'too big']]));
+    expect(round(stored, new Map()).conditions).toEqual([other]);
+  });
+
+  it.each([
+    ['neither has conditions', undefined, undefined, undefined],
+    ['next has some', [], [{ type: 'A' }], [{ type: 'A' }]],
+    ['the last one goes', [{ type: 'A' }], [], []],
+    ['the last one goes (next left out)', [{ type: 'A' }], undefined, []],
+    ['stored empty list, none next', [], undefined, undefined],
+  ] as const)('conditionsToWrite: %s', (_, stored, next, want) => {
+    expect(conditionsToWrite<{ type: string }>(stored, next)).toEqual(want);
+  });
+
+  const infeasible = (message: string) => ({ type: 'PodResizeInfeasible', status: 'True', message });
+  it.each([
+    ['absent both', [], [], false],
+    ['appears', [], [infeasible('a')], true],
+    ['goes', [infeasible('a')], [], true],
+    ['goes (conditions left out)', [infeasible('a')], undefined, true],
+    ['same', [infeasible('a')], [infeasible('a')], false],
+    ['other pods', [infeasible('a')], [infeasible('b')], true],
+    ['other conditions only', [{ type: 'FailedCreatePod', status: 'True' }], [], false],
+  ] as const)('resizeInfeasibleConditionChanged: %s', (_, stored, next, want) => {
+    expect(resizeInfeasibleConditionChanged(stored, next)).toBe(want);
   });
 });
 

@@ -271,6 +271,36 @@ export function withResizeInfeasibleCondition<C extends { type: string }>(
   return conditions.filter((x) => x.type !== RESIZE_INFEASIBLE_CONDITION);
 }
 
+/**
+ * The conditions a workload's status merge patch carries: `next`, or an empty list when `next` has none but the
+ * stored status has some. A JSON merge patch (RFC 7386) that leaves `conditions` out keeps the stored list, so the
+ * last condition removed (PodResizeInfeasible once no pod is refused any more) would stay on the workload.
+ */
+export function conditionsToWrite<C>(
+  stored: readonly C[] | null | undefined,
+  next: readonly C[] | null | undefined,
+): C[] | undefined {
+  if (next && next.length > 0) return [...next];
+  return stored && stored.length > 0 ? [] : undefined;
+}
+
+type LooseCondition = { type?: string; status?: string; message?: string };
+
+/**
+ * Whether the {@link RESIZE_INFEASIBLE_CONDITION} differs between the stored and the next conditions (appears, goes,
+ * or names other pods): a status write is due even where conditions alone do not make one (Advanced StatefulSet).
+ */
+export function resizeInfeasibleConditionChanged(
+  stored: readonly LooseCondition[] | null | undefined,
+  next: readonly LooseCondition[] | null | undefined,
+): boolean {
+  const find = (list: readonly LooseCondition[] | null | undefined) =>
+    (list ?? []).find((c) => c.type === RESIZE_INFEASIBLE_CONDITION && c.status === 'True');
+  const a = find(stored);
+  const b = find(next);
+  return a?.message !== b?.message || (a === undefined) !== (b === undefined);
+}
+
 /** Event messages shared by the workloads (reasons `QoSClassChangeRecreate`, `ResizeInfeasible`). */
 export const resizeMessages = {
   qosRecreate: (pod: string, why: string) => `pod ${pod} is recreated, not resized in place: ${why}`,

@@ -125,6 +125,11 @@ describe('status counts', () => {
       ),
     ).toBe(true);
     expect(statusChanged({ ...s, observedGeneration: 0 }, s)).toBe(true);
+    // PodResizeInfeasible appearing or going is written on its own (docs/adr/0087)
+    const infeasible = { type: 'PodResizeInfeasible', status: 'True', message: 'the node refused' };
+    expect(statusChanged({ ...s, conditions: [infeasible] }, { ...s, conditions: [] })).toBe(true);
+    expect(statusChanged({ ...s }, { ...s, conditions: [infeasible] })).toBe(true);
+    expect(statusChanged({ ...s, conditions: [infeasible] }, { ...s, conditions: [infeasible] })).toBe(false);
   });
 
   it('volumeClaims: compatible when the claim requests ≥ template, ready when capacity ≥ request', () => {

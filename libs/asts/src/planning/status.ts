@@ -4,6 +4,7 @@
  * `inconsistentStatus`): counts over the slots and condemned pods, the claims per template, and whether the stored
  * status must be written.
  */
+import { resizeInfeasibleConditionChanged } from '@regatta/inplace-update';
 import { type Condition, type KubeObject, type LabelSelector, labelSelectorToString } from '@regatta/kube';
 import type { Pod } from '@regatta/lifecycle';
 import { podRevision } from '@regatta/revision';
@@ -149,7 +150,7 @@ export function computeStatus(p: StatusParts): ComputedStatus {
 /**
  * `inconsistentStatus`: a newer generation, a changed count (not updatedReady/updatedAvailable), revision,
  * labelSelector, or volumeClaims entry. Conditions alone do not make a write (OpenKruise's rule; a new failure
- * condition is written with the next change).
+ * condition is written with the next change), but for Regatta's PodResizeInfeasible, appearing or going.
  */
 export function statusChanged(stored: StatefulSetStatus | undefined, next: ComputedStatus): boolean {
   const s = stored ?? {};
@@ -162,7 +163,9 @@ export function statusChanged(stored: StatefulSetStatus | undefined, next: Compu
     next.updatedReplicas !== (s.updatedReplicas ?? 0) ||
     next.currentRevision !== (s.currentRevision ?? '') ||
     next.updateRevision !== (s.updateRevision ?? '') ||
-    next.labelSelector !== (s.labelSelector ?? '')
+    next.labelSelector !== (s.labelSelector ?? '') ||
+    // Regatta's PodResizeInfeasible appears and goes with its own write (docs/adr/0087-in-place-resource-resize.md)
+    resizeInfeasibleConditionChanged(s.conditions, next.conditions)
   )
     return true;
   const byName = new Map(next.volumeClaims.map((v) => [v.volumeClaimName, v]));

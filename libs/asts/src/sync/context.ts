@@ -32,6 +32,8 @@ export interface AstsSync extends WorkloadSync {
   readonly refreshed: Map<string, boolean>;
   /** Conditions of failed pod writes this round. */
   readonly failures: FailureCondition[];
+  /** Pods whose resize the API server refused this round, with its message (the status step reports them). */
+  readonly resizeRefused: Map<string, string>;
   /** The set's own status writes, until the cache shows them. */
   readonly ownWrites: OwnWrites;
 }

@@ -134,7 +134,9 @@ async function inPlaceUpdatePod(
     try {
       const result = await s.inPlace.update(pod, old, target, options);
       if (!result.updated && result.notInPlace.reason === 'ResizeRefused') {
-        // the API server refused the resize (beyond the node's allocatable): reported, the pod is kept as it is
+        // the API server refused the resize (beyond the node's allocatable): reported (event, condition), the pod
+        // is kept as it is
+        s.resizeRefused.set(name, result.notInPlace.message);
         void s.d.recorder.warning(
           s.set,
           EventReasons.ResizeInfeasible,

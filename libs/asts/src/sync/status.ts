@@ -5,7 +5,7 @@
  * compares changed, on the workload's status cadence (a change only in counts waits for the interval and asks for
  * a requeue, docs/adr/0050-workload-status-write-cadence.md).
  */
-import { withResizeInfeasibleCondition } from '@regatta/inplace-update';
+import { conditionsToWrite, withResizeInfeasibleCondition } from '@regatta/inplace-update';
 import { type Condition, setCondition } from '@regatta/kube';
 import type { Pod } from '@regatta/lifecycle';
 import { type StatusCadence, writeStatusOnCadence } from '@regatta/workload';
@@ -77,8 +77,11 @@ export async function statusStep(s: AstsSync, input: StatusStepInput): Promise<C
     conditions,
     input.slots.filter((p): p is Pod => p !== undefined),
     (list, c) => setCondition(list, c, now),
+    s.resizeRefused,
   );
-  if (conditions.length > 0) status.conditions = conditions;
+  // the last condition removed goes out as an empty list: a merge patch without `conditions` would keep it
+  const toWrite = conditionsToWrite(set.status?.conditions, conditions);
+  if (toWrite) status.conditions = toWrite;
   const written = await writeStatusOnCadence(s.d.client, {
     workload: set,
     kind: STATEFULSET_GVK,

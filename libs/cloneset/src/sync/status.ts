@@ -6,7 +6,7 @@
  * to look again (ms; 0 for none): for Progressing, or to write a deferred change.
  */
 import { type Condition, setCondition } from '@regatta/kube';
-import { withResizeInfeasibleCondition } from '@regatta/inplace-update';
+import { conditionsToWrite, withResizeInfeasibleCondition } from '@regatta/inplace-update';
 import type { Pod } from '@regatta/lifecycle';
 import { type StatusCadence, writeStatusOnCadence } from '@regatta/workload';
 import { CLONESET_GVK } from '../cloneset-object.js';
@@ -80,7 +80,9 @@ export async function statusStep(
     conditions: (status.conditions ?? []) as WorkloadCondition[],
     now,
   });
-  if (progress.conditions.length > 0) status.conditions = progress.conditions;
+  // the last condition removed goes out as an empty list: a merge patch without `conditions` would keep it
+  const toWrite = conditionsToWrite(cs.status?.['conditions'] as unknown[] | undefined, progress.conditions);
+  if (toWrite) status.conditions = toWrite;
   else delete status.conditions;
   const written = await writeStatusOnCadence(s.d.client, {
     workload: cs,
