@@ -109,8 +109,10 @@ describe('deploy on the local cluster', () => {
   it('with only cloneset, the rendered RBAC lets each program do what it does and nothing else; the aggregated roles give edit and view users the kinds', async () => {
     // scoped as the program of the next test is, so its webhook configurations carry the names the chart pins
     const rbac = rbacOf(
-      render([...VALUE_SETS['only-cloneset']!, `controllerDefaults.namespaceSelector.regatta-test-deploy=${id}`])
-        .manifests,
+      render([
+        ...VALUE_SETS['only-cloneset']!,
+        `controllerDefaults.namespaceSelector.regatta-test-deploy=${id}`,
+      ]).manifests,
     );
     clusterScoped.push(...rbac.filter(isClusterScoped));
     await applyManifests(kubeconfig, rbac);
