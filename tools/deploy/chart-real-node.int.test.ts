@@ -65,12 +65,20 @@ async function kubectl(args: string[]): Promise<string> {
   return `${r.stdout}${r.stderr}`;
 }
 
-/** The chart's controller switches (values.yaml `controllers`): all off but the CloneSet's. */
-function controllerSwitches(): Record<string, { enabled: boolean }> {
+/**
+ * The chart's controller switches (values.yaml `controllers`): all off but the CloneSet's, and no node agent (with
+ * CloneSet on, the chart would render it for its container meta duty; this test builds no agent image).
+ */
+function controllerSwitches(): Record<string, { enabled: boolean; agent?: { enabled: boolean } }> {
   const values = parse(readFileSync(join(CHART_DIR, 'values.yaml'), 'utf8')) as {
     controllers: Record<string, unknown>;
   };
-  return Object.fromEntries(Object.keys(values.controllers).map((c) => [c, { enabled: c === 'cloneset' }]));
+  return Object.fromEntries(
+    Object.keys(values.controllers).map((c) => [
+      c,
+      { enabled: c === 'cloneset', ...(c === 'imagepull' ? { agent: { enabled: false } } : {}) },
+    ]),
+  );
 }
 
 async function deploymentsAvailable(): Promise<boolean> {

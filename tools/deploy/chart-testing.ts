@@ -1,6 +1,30 @@
 // What the chart's tests read from rendered manifests: RBAC rules and a workload's pod spec, typed as far as the
-// tests look (tools/deploy/chart.test.ts).
-import type { Manifest } from './chart.js';
+// tests look (tools/deploy/chart.test.ts, chart-rbac.test.ts), and a render under another release name.
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { locateHelm } from '@regatta/local-cluster';
+import { parseManifests, type Manifest } from './chart.js';
+
+/** `helm template <release>` into `namespace` with `--set` values: the objects (the chart's tests name a release). */
+export function templateRelease(
+  chart: string,
+  release: string,
+  namespace: string,
+  set: string[],
+): Manifest[] {
+  const text = execFileSync(
+    locateHelm(),
+    ['template', release, chart, '--namespace', namespace, ...set.flatMap((s) => ['--set', s])],
+    {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, HELM_CACHE_HOME: join(tmpdir(), 'regatta-helm-cache') },
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
+  return parseManifests(text);
+}
 
 export interface Rule {
   apiGroups: string[];

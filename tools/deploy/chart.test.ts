@@ -4,8 +4,6 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_ALLOW_LIST } from '@regatta/mirror';
-import { CONTROLLER_NAMES } from '@regatta/runtime';
 import {
   REPO_ROOT,
   VALUE_SETS,
@@ -18,7 +16,7 @@ import {
   templateChart,
   type Manifest,
 } from './chart.js';
-import { grants, rulesOf, type PodSpec, type Rule } from './chart-testing.js';
+import { grants, rulesOf, type PodSpec } from './chart-testing.js';
 import { IMAGE_USER } from '../release/image.js';
 
 const GOLDEN = new URL('./golden/', import.meta.url);
@@ -62,7 +60,7 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
     expect(rendered['all-on']!.filter((m) => m.kind === 'ValidatingAdmissionPolicy' && m.metadata.name.endsWith('-validation')).length).toBe(4);
   });
 
-  it('with only cloneset: the watcher and the CloneSet program, its CRDs (ImagePullJob for pre-download), Service and RBAC, nothing of the others', () => {
+  it('with only cloneset: the watcher and the CloneSet program, its CRDs (ImagePullJob for pre-download), Service and RBAC, the node agent for container meta alone, nothing of the others', () => {
     const ms = rendered['only-cloneset']!;
     expect(ms.filter((m) => m.kind === 'CustomResourceDefinition').map((m) => m.metadata.name)).toEqual([
       'clonesets.apps.kruise.io',
@@ -74,7 +72,11 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
         .map((m) => m.metadata.name)
         .sort(),
     ).toEqual(['regatta-cloneset', 'regatta-watcher']);
-    expect(ms.some((m) => m.kind === 'DaemonSet')).toBe(false);
+    // the node agent with its container meta duty alone: env-from-metadata in-place updates (docs/adr/0084)
+    const agents = ms.filter((m) => m.kind === 'DaemonSet');
+    expect(agents.map((m) => m.metadata.name)).toEqual(['regatta-imagepull-agent']);
+    const env = (agents[0]!['spec'] as { template: { spec: PodSpec } }).template.spec.containers[0]!.env;
+    expect(env.find((e) => e.name === 'REGATTA_NODE_AGENT_DUTIES')?.value).toBe('containermeta');
   });
 
   it('every generated CRD (deploy/crds) belongs to some controller and renders with all on', () => {
@@ -86,181 +88,6 @@ describe('deploy/helm/regatta', { timeout: 60_000 }, () => {
       const [group = '', plural = ''] = f.replace(/\.yaml$/, '').split('_');
       expect(crds, f).toContain(`${plural}.${group}`);
     }
-  });
-
-  it('the watcher may only list and watch what the enabled controllers read (libs/mirror CONTROLLER_READS)', () => {
-    // every controller alone (a platform team may deploy just one), and all of them
-    const sets: [string, Manifest[], readonly string[]][] = [
-      ['all-on', rendered['all-on']!, CONTROLLER_NAMES],
-      ...CONTROLLER_NAMES.map((only): [string, Manifest[], string[]] => [
-        `only-${only}`,
-        parseManifests(
-          templateChart(chart.dir, [
-            'bus.url=nats://nats.example:4222',
-            ...CONTROLLER_NAMES.filter((c) => c !== only).map((c) => `controllers.${c}.enabled=false`),
-          ]),
-        ),
-        [only],
-      ]),
-    ];
-    for (const [set, ms, controllers] of sets) {
-      const want = new Set<string>();
-      for (const c of controllers) {
-        for (const id of DEFAULT_ALLOW_LIST.get(c) ?? []) {
-          // resource ids are plural.version[.group]: pods.v1, controllerrevisions.v1.apps
-          const [plural, , ...group] = id.split('.');
-          for (const verb of ['list', 'watch']) want.add(`${verb} ${group.join('.')}/${plural}`);
-        }
-      }
-      // and its one write: the Warning event on an object too large for the bus
-      for (const verb of ['create', 'patch']) want.add(`${verb} /events`);
-      const got = grants(rulesOf(ms, 'ClusterRole', 'regatta-watcher'));
-      expect([...got].sort(), set).toEqual([...want].sort());
-    }
-  });
-
-  it('a controller lists and watches nothing, and only the Secret program may write Secrets cluster-wide', () => {
-    const ms = rendered['all-on']!;
-    for (const c of CONTROLLER_NAMES) {
-      const got = grants(rulesOf(ms, 'ClusterRole', `regatta-${c}`));
-      // the live lists: the Advanced StatefulSet webhook reads the StorageClasses (the default class) when an
-      // update may resize claims (libs/asts webhooks.ts); the UnitedDeployment program reads back a subset create
-      // without an answer by its label (docs/adr/0061); the SidecarSet program finds the injection policies of
-      // SidecarSets gone by their label (docs/adr/0089); nothing is watched
-      const live =
-        {
-          asts: ['list storage.k8s.io/storageclasses'],
-          sidecarset: [
-            'list admissionregistration.k8s.io/mutatingadmissionpolicies',
-            'list admissionregistration.k8s.io/mutatingadmissionpolicybindings',
-          ],
-          uniteddeployment: [
-            'list apps.kruise.io/clonesets',
-            'list apps.kruise.io/statefulsets',
-            'list apps/statefulsets',
-            'list apps/deployments',
-          ],
-        }[c as string] ?? [];
-      expect(
-        [...got].filter((g) => /^(list|watch) /.test(g)),
-        c,
-      ).toEqual(live);
-      const secrets = [...got].filter((g) => g.endsWith(' /secrets'));
-      // imagepull reads a job's pull secrets in the job's namespace, and writes its copies only in one namespace
-      const expected = { resourcedistribution: secrets, imagepull: ['get /secrets'] }[c as string] ?? [];
-      expect(secrets, c).toEqual(expected);
-    }
-    expect(grants(rulesOf(ms, 'ClusterRole', 'regatta-cloneset'))).not.toContain('get /secrets');
-    expect(grants(rulesOf(ms, 'ClusterRole', 'regatta-resourcedistribution'))).toContain('create /secrets');
-    const copies = ms.find((m) => m.kind === 'Role' && m.metadata.name === 'regatta-imagepull-pull-secrets')!;
-    expect(copies.metadata.namespace).toBe('kruise-daemon-config');
-    expect(grants(copies['rules'] as Rule[])).toEqual(
-      new Set(['list /secrets', 'create /secrets', 'update /secrets', 'delete /secrets']),
-    );
-    // the node agents read the copies there, and Secrets nowhere else
-    expect(
-      [...grants(rulesOf(ms, 'ClusterRole', 'regatta-imagepull-agent'))].filter((g) =>
-        g.endsWith('/secrets'),
-      ),
-    ).toEqual([]);
-    const agentSecrets = ms.find(
-      (m) => m.kind === 'Role' && m.metadata.name === 'regatta-imagepull-agent-pull-secrets',
-    )!;
-    expect(agentSecrets.metadata.namespace).toBe('kruise-daemon-config');
-    expect(grants(agentSecrets['rules'] as Rule[])).toEqual(new Set(['get /secrets']));
-  });
-
-  it('a controller writes each status one way, and replaces no kind it only patches', () => {
-    const ms = rendered['all-on']!;
-    // the workloads' status writer (libs/workload status-writer) and the pods' readiness writes merge-patch; the
-    // ImagePullJob, NodeImage and BroadcastJob controllers replace theirs (libs/imagepull job- and
-    // nodeimage-reconciler, libs/broadcastjob reconciler)
-    const replaced = new Set([
-      'apps.kruise.io/imagepulljobs/status',
-      'apps.kruise.io/nodeimages/status',
-      'apps.kruise.io/broadcastjobs/status',
-      // the budget is spent on the version read, conflicts re-read (libs/podunavailablebudget store.ts)
-      'policy.kruise.io/podunavailablebudgets/status',
-      // the WorkloadSpread's webhook and controller both write it, on the version read (libs/workloadspread)
-      'apps.kruise.io/workloadspreads/status',
-    ]);
-    for (const c of CONTROLLER_NAMES) {
-      const got = grants(rulesOf(ms, 'ClusterRole', `regatta-${c}`));
-      for (const g of got) {
-        const [verb, resource = ''] = g.split(' ');
-        if (!resource.endsWith('/status') || (verb !== 'update' && verb !== 'patch')) continue;
-        expect(`${c}: ${verb} ${resource}`).toBe(
-          `${c}: ${replaced.has(resource) ? 'update' : 'patch'} ${resource}`,
-        );
-      }
-    }
-    // a controller's own kind: patched (finalizers, annotations), never replaced
-    for (const [c, own] of [
-      ['cloneset', 'clonesets'],
-      ['asts', 'statefulsets'],
-      ['ads', 'daemonsets'],
-      ['sidecarset', 'sidecarsets'],
-      ['uniteddeployment', 'uniteddeployments'],
-      ['resourcedistribution', 'resourcedistributions'],
-      ['imagepull', 'imagepulljobs'],
-      ['broadcastjob', 'broadcastjobs'],
-    ] as const)
-      expect(grants(rulesOf(ms, 'ClusterRole', `regatta-${c}`)), c).not.toContain(
-        `update apps.kruise.io/${own}`,
-      );
-    // pods of the workload controllers and the SidecarSet upgrade are patched on the version read, never PUT: their
-    // caches hold projections (docs/adr/0060-pod-projection.md)
-    for (const c of ['cloneset', 'asts', 'ads', 'sidecarset'] as const) {
-      const got = grants(rulesOf(ms, 'ClusterRole', `regatta-${c}`));
-      expect(got, c).not.toContain('update /pods');
-      expect(got, c).toContain('patch /pods');
-    }
-  });
-
-  it('each program reads only its own webhook Secret and renews only its own Lease in the Lease namespace', () => {
-    const rules = rulesOf(rendered['only-cloneset']!, 'Role', 'regatta-cloneset-lease');
-    expect(rules).toContainEqual({
-      apiGroups: [''],
-      resources: ['secrets'],
-      resourceNames: ['regatta-cloneset-webhook-certs'],
-      verbs: ['get'],
-    });
-    expect(rules).toContainEqual({
-      apiGroups: ['coordination.k8s.io'],
-      resources: ['leases'],
-      resourceNames: ['regatta-cloneset'],
-      verbs: ['get', 'update'],
-    });
-    // SidecarSets are cluster-scoped; their revisions live in the Lease namespace only (docs/adr/0027)
-    const sidecarset = rendered['only-sidecarset']!;
-    expect(grants(rulesOf(sidecarset, 'ClusterRole', 'regatta-sidecarset'))).not.toContain(
-      'create apps/controllerrevisions',
-    );
-    expect(grants(rulesOf(sidecarset, 'Role', 'regatta-sidecarset-lease'))).toContain(
-      'create apps/controllerrevisions',
-    );
-    const watcher = rulesOf(rendered['only-cloneset']!, 'Role', 'regatta-watcher-lease');
-    expect(watcher.some((r) => r.resources.includes('secrets'))).toBe(false);
-  });
-
-  it("adds Regatta's kinds to the view, edit and admin roles by aggregation, and can leave that out", () => {
-    const roles = (ms: Manifest[]) =>
-      ms
-        .filter((m) => m.kind === 'ClusterRole' && m.metadata.name.includes('aggregate-to'))
-        .map((m) => [m.metadata.name, Object.keys(m.metadata.labels ?? {}).filter((l) => l.includes('aggregate'))]);
-    expect(roles(rendered['all-on']!)).toEqual([
-      [
-        'regatta-aggregate-to-view',
-        [
-          'rbac.authorization.k8s.io/aggregate-to-view',
-          'rbac.authorization.k8s.io/aggregate-to-edit',
-          'rbac.authorization.k8s.io/aggregate-to-admin',
-        ],
-      ],
-      ['regatta-aggregate-to-edit', ['rbac.authorization.k8s.io/aggregate-to-edit', 'rbac.authorization.k8s.io/aggregate-to-admin']],
-    ]);
-    const off = parseManifests(templateChart(chart.dir, [...VALUE_SETS['only-cloneset']!, 'rbac.aggregatedRoles=false']));
-    expect(roles(off)).toEqual([]);
   });
 
   it("programs run non-root as the images' own user on a read-only root filesystem, with probes on the health port", () => {

@@ -1,6 +1,7 @@
 // What the chart and the Dockerfile ship, on the local cluster: the rendered manifests pass the API server's
 // server-side dry run; the RBAC the chart renders is what `kubectl auth can-i` reports; and the built bundles, each
-// copied alone and run with plain node under a token of its own ServiceAccount (TokenRequest), run a CloneSet.
+// copied alone and run with plain node under a token of its own ServiceAccount (TokenRequest), run a CloneSet (its
+// webhook configurations created and kept with the RBAC pinned to their names).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -106,7 +107,13 @@ describe('deploy on the local cluster', () => {
   );
 
   it('with only cloneset, the rendered RBAC lets each program do what it does and nothing else; the aggregated roles give edit and view users the kinds', async () => {
-    const rbac = rbacOf(render(VALUE_SETS['only-cloneset']!).manifests);
+    // scoped as the program of the next test is, so its webhook configurations carry the names the chart pins
+    const rbac = rbacOf(
+      render([
+        ...VALUE_SETS['only-cloneset']!,
+        `controllerDefaults.namespaceSelector.regatta-test-deploy=${id}`,
+      ]).manifests,
+    );
     clusterScoped.push(...rbac.filter(isClusterScoped));
     await applyManifests(kubeconfig, rbac);
 
@@ -127,6 +134,19 @@ describe('deploy on the local cluster', () => {
     expect(can('cloneset', 'get', 'secrets/regatta-cloneset-webhook-certs', release)).toBe('yes');
     expect(can('cloneset', 'update', 'leases/regatta-cloneset', release)).toBe('yes');
     expect(can('cloneset', 'update', 'leases/regatta-watcher', release)).toBe('no');
+    // its own webhook configurations by name (an apply that creates one is a create of that name), no other; the
+    // sweep of its stale ones is a DELETE of the collection (docs/adr/0085, docs/adr/0094)
+    for (const kind of ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations']) {
+      expect(can('cloneset', 'patch', `${kind}/regatta-cloneset-${id}`, 'default')).toBe('yes');
+      expect(can('cloneset', 'create', `${kind}/regatta-cloneset-${id}`, 'default')).toBe('yes');
+      expect(can('cloneset', 'get', `${kind}/regatta-cloneset-${id}`, 'default')).toBe('yes');
+      expect(can('cloneset', 'patch', `${kind}/regatta-cloneset`, 'default')).toBe('no');
+      expect(can('cloneset', 'get', `${kind}/someone-elses`, 'default')).toBe('no');
+      expect(can('cloneset', 'create', kind, 'default')).toBe('no');
+      expect(can('cloneset', 'list', kind, 'default')).toBe('no');
+      expect(can('cloneset', 'delete', `${kind}/someone-elses`, 'default')).toBe('no');
+      expect(can('cloneset', 'deletecollection', kind, 'default')).toBe('yes');
+    }
     // the watcher lists and watches what the CloneSet program reads, and writes nothing but its Lease
     expect(can('watcher', 'watch', 'pods', 'default')).toBe('yes');
     expect(can('watcher', 'list', 'clonesets.apps.kruise.io', 'default')).toBe('yes');
@@ -222,6 +242,7 @@ describe('deploy on the local cluster', () => {
         throw new Error(`CloneSet not at 2 replicas: ${JSON.stringify(status)}\n${programLog(controller)}`);
       await new Promise((r) => setTimeout(r, 500));
     }
+    // its webhook configurations were created and are kept under the pinned names alone (the chart's RBAC)
     expect(programLog(controller)).not.toMatch(/forbidden/i);
 
     // the chart's ClusterRole owns the webhook configurations (REGATTA_WEBHOOK_OWNER): deleting it, as `helm

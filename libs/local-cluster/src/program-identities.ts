@@ -81,7 +81,13 @@ function chartRbac(kubeconfig: string): Promise<Rendered> {
     try {
       const text = await templateChartAsync(
         chart.dir,
-        ['bus.url=nats://127.0.0.1:4222', `leaseNamespace=${LEASE_PLACEHOLDER}`],
+        [
+          'bus.url=nats://127.0.0.1:4222',
+          `leaseNamespace=${LEASE_PLACEHOLDER}`,
+          // each file's programs serve its own namespace scope, so their webhook configurations carry names the
+          // chart, rendered once without a scope, cannot pin (deploy/helm/regatta values.yaml rbac)
+          'rbac.pinWebhookConfigurationNames=false',
+        ],
         PROGRAMS_NAMESPACE,
       );
       const manifests = parseManifests(text);

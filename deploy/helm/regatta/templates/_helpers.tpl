@@ -1,6 +1,38 @@
 {{- define "regatta.namespace" -}}{{ .Release.Namespace }}{{- end -}}
 {{- define "regatta.leaseNamespace" -}}{{ .Values.leaseNamespace | default .Release.Namespace }}{{- end -}}
 
+{{/*
+The prefix of the release's cluster-scoped objects (ClusterRoles and their bindings, admission policies) and of its
+objects in namespaces that releases share (the daemon config namespace): the release name when it holds "regatta",
+else <release>-regatta. The release `regatta` keeps the plain names (regatta-cloneset); a second release, say
+`team-a`, gets team-a-regatta-cloneset, so two releases never collide (docs/operations.md "Several releases").
+Objects in the release namespace keep their plain names: two releases live in two namespaces.
+*/}}
+{{- define "regatta.prefix" -}}
+{{- if contains "regatta" .Release.Name }}{{ .Release.Name }}
+{{- else }}{{ printf "%s-regatta" .Release.Name }}{{ end -}}
+{{- end -}}
+{{/* A release-scoped name: (dict "root" $ "name" "cloneset") gives <prefix>-cloneset. */}}
+{{- define "regatta.scopedName" -}}{{ printf "%s-%s" (include "regatta.prefix" .root) .name }}{{- end -}}
+
+{{/*
+The webhook configurations a controller's program keeps, as a JSON list: regatta-<name> (libs/runtime
+kind-webhook-configurations.ts webhookConfigurationName) and, for the SidecarSet and WorkloadSpread pod webhooks,
+regatta-<name>-pods (their podWebhookConfigurationName); under a namespace selector each suffixed with the selector's
+non-empty label values in key order, or `-scoped`. Pass (dict "name" "cloneset" "selector" <namespaceSelector>).
+*/}}
+{{- define "regatta.webhookConfigurationNames" -}}
+{{- $values := list -}}
+{{- range $k, $v := .selector }}{{ if ne (toString $v) "" }}{{ $values = append $values (toString $v) }}{{ end }}{{ end -}}
+{{- $suffix := "" -}}
+{{- if .selector }}{{ $suffix = printf "-%s" (join "-" $values | default "scoped") }}{{ end -}}
+{{- $bases := list .name -}}
+{{- if has .name (list "sidecarset" "workloadspread") }}{{ $bases = append $bases (printf "%s-pods" .name) }}{{ end -}}
+{{- $out := list -}}
+{{- range $bases }}{{ $out = append $out (printf "regatta-%s%s" . $suffix) }}{{ end -}}
+{{ toJson $out }}
+{{- end -}}
+
 {{/* Labels of every object; pass (dict "root" $ "component" "cloneset"). */}}
 {{- define "regatta.labels" -}}
 app.kubernetes.io/name: regatta
