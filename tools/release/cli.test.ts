@@ -69,7 +69,9 @@ describe('cliFile', () => {
           cwd: dir,
         }),
       ).toContain('Usage: kubectl regatta rollout');
-      expect(execFileSync(file, ['version'], { encoding: 'utf8', env, cwd: dir })).toMatch(/^regatta 1\.2\.3 /);
+      expect(execFileSync(file, ['version'], { encoding: 'utf8', env, cwd: dir })).toMatch(
+        /^regatta 1\.2\.3 /,
+      );
       expect(execFileSync(file, ['completion', 'bash'], { encoding: 'utf8', env, cwd: dir })).toContain(
         'complete -F _regatta regatta kubectl-regatta',
       );

@@ -5,6 +5,7 @@
 // CLI as one file (dist/cli/regatta, a krew archive and manifest beside it) and the chart packaged for an OCI
 // registry (dist/charts/regatta-<version>.tgz, when helm is built). docs/images.md.
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   chmodSync,
   existsSync,
@@ -23,6 +24,7 @@ import { packageChart } from './chart.js';
 import { cliFile } from './cli.js';
 import { krewArchive, krewManifest } from './krew.js';
 import { baseLayer, imagePrograms, pinnedNode, writeImage, type BuiltImage } from './release.js';
+import { bundledPackageDirs, bundledWorkspaceLibs, npmComponents, sbomOf } from './sbom.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const args = process.argv.slice(2);
@@ -66,8 +68,23 @@ try {
   );
   mkdirSync(outDir, { recursive: true });
   const built: BuiltImage[] = [];
+  const libraryDigests = libraries.map((path) => ({
+    path,
+    sha256: createHash('sha256').update(readFileSync(path)).digest('hex'),
+  }));
   for (const app of apps) {
+    const sources = (
+      JSON.parse(readFileSync(join(bundles, app, 'main.mjs.map'), 'utf8')) as { sources: string[] }
+    ).sources;
     const image = writeImage({
+      sbom: sbomOf({
+        app,
+        version,
+        nodeVersion: node.version,
+        libraries: libraryDigests,
+        packages: npmComponents(root, bundledPackageDirs(sources)),
+        workspaceLibs: bundledWorkspaceLibs(sources),
+      }),
       app,
       bundleDir: join(bundles, app),
       base,

@@ -25,6 +25,7 @@ function build(n: number) {
     outDir: join(work, `out-${n}`),
     repository: 'registry.test/regatta',
     version: '1.2.3',
+    sbom: { bomFormat: 'CycloneDX', specVersion: '1.5', components: [] },
   });
 }
 
@@ -45,6 +46,19 @@ describe('writeImage', () => {
     for (const d of [a.digest, ...a.layers.map((l) => l.digest)]) {
       expect(readFileSync(join(a.layout, 'blobs', 'sha256', d.slice(7))).length).toBeGreaterThan(0);
     }
+    // the SBOM beside it: the CycloneDX file, and an artifact layout whose manifest names the image as its subject
+    expect(b.sbom?.digest).toBe(a.sbom?.digest);
+    expect(JSON.parse(readFileSync(a.sbom?.file ?? '', 'utf8'))).toMatchObject({ bomFormat: 'CycloneDX' });
+    const sbomIndex = JSON.parse(readFileSync(join(a.sbom?.layout ?? '', 'index.json'), 'utf8')) as {
+      manifests: { digest: string; annotations: Record<string, string> }[];
+    };
+    expect(sbomIndex.manifests[0]?.annotations['org.opencontainers.image.ref.name']).toBe(
+      `registry.test/regatta/regatta-demo:${a.digest.replace(':', '-')}.sbom`,
+    );
+    const artifact = JSON.parse(
+      readFileSync(join(a.sbom?.layout ?? '', 'blobs', 'sha256', (a.sbom?.digest ?? '').slice(7)), 'utf8'),
+    ) as { subject: { digest: string } };
+    expect(artifact.subject.digest).toBe(a.digest);
   });
 });
 

@@ -17,6 +17,7 @@ import {
   ociArchitecture,
   type Layer,
 } from './oci.js';
+import { sbomArtifactManifest } from './sbom.js';
 
 /**
  * The programs that get an image: every buildable app (tools/build/apps.mjs) but command-line tools, i.e. apps whose
@@ -69,6 +70,8 @@ export interface BuiltImage {
   /** compressed bytes: config + layers */
   size: number;
   layers: { digest: string; size: number }[];
+  /** its software bill of materials (sbom.ts): the CycloneDX file and the OCI artifact layout naming the image */
+  sbom?: { file: string; layout: string; digest: string };
 }
 
 function writeBlob(layout: string, data: Buffer, d: string, linkFrom?: string): void {
@@ -96,6 +99,8 @@ export function writeImage(o: {
   architecture?: string;
   /** a layout already holding the base blob, to hard link it from */
   baseFrom?: string;
+  /** the image's CycloneDX document (sbom.ts `sbomOf`), written beside the layout */
+  sbom?: Record<string, unknown>;
 }): BuiltImage {
   const layout = join(o.outDir, o.app);
   rmSync(layout, { recursive: true, force: true });
@@ -125,5 +130,33 @@ export function writeImage(o: {
     layout,
     size: config.length + layers.reduce((n, l) => n + l.descriptor.size, 0),
     layers: layers.map((l) => ({ digest: l.descriptor.digest, size: l.descriptor.size })),
+    ...(o.sbom
+      ? { sbom: writeSbom(o.outDir, o.app, o.sbom, manifest, `${o.repository}/regatta-${o.app}`) }
+      : {}),
   };
+}
+
+/**
+ * `<out>/<app>.cdx.json`, and `<out>/<app>.sbom/`: an OCI layout of the artifact whose `subject` is the image, named
+ * by the cosign tag convention (`sha256-<digest>.sbom`) so a registry without the referrers API finds it too.
+ */
+function writeSbom(
+  outDir: string,
+  app: string,
+  sbom: Record<string, unknown>,
+  imageManifest: Buffer,
+  repository: string,
+): { file: string; layout: string; digest: string } {
+  const doc = Buffer.from(`${JSON.stringify(sbom, null, 2)}\n`, 'utf8');
+  const file = join(outDir, `${app}.cdx.json`);
+  writeFileSync(file, doc);
+  const layout = join(outDir, `${app}.sbom`);
+  rmSync(layout, { recursive: true, force: true });
+  mkdirSync(join(layout, 'blobs', 'sha256'), { recursive: true });
+  const { manifest, empty } = sbomArtifactManifest(doc, imageManifest);
+  for (const blob of [doc, empty, manifest]) writeBlob(layout, blob, digest(blob));
+  writeFileSync(join(layout, 'oci-layout'), OCI_LAYOUT);
+  const tag = `${digest(imageManifest).replace(':', '-')}.sbom`;
+  writeFileSync(join(layout, 'index.json'), layoutIndex(manifest, `${repository}:${tag}`));
+  return { file, layout, digest: digest(manifest) };
 }
