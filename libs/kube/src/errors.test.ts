@@ -19,6 +19,7 @@ import {
   UnknownResourceError,
   isAlreadyExists,
   isConflict,
+  isNamespaceTerminating,
   isNotFound,
   kubeErrorFromResponse,
   toKubeApiError,
@@ -42,12 +43,24 @@ describe('toKubeApiError from client-node ApiException', () => {
     ['504', 504, status(504, 'Timeout'), TimeoutError, 'REGATTA_KUBE_TIMEOUT'],
     ['408 without body', 408, '', TimeoutError, 'REGATTA_KUBE_TIMEOUT'],
     ['server timeout reason on 500', 500, status(500, 'ServerTimeout'), TimeoutError, 'REGATTA_KUBE_TIMEOUT'],
-    ['429', 429, status(429, 'TooManyRequests', 'slow', { retryAfterSeconds: 3 }), TooManyRequestsError, 'REGATTA_KUBE_TOO_MANY_REQUESTS'],
+    [
+      '429',
+      429,
+      status(429, 'TooManyRequests', 'slow', { retryAfterSeconds: 3 }),
+      TooManyRequestsError,
+      'REGATTA_KUBE_TOO_MANY_REQUESTS',
+    ],
     ['400', 400, status(400, 'BadRequest'), BadRequestError, 'REGATTA_KUBE_BAD_REQUEST'],
     ['500', 500, status(500, 'InternalError'), ServerError, 'REGATTA_KUBE_SERVER_ERROR'],
     ['503 plain', 503, 'unavailable', ServerError, 'REGATTA_KUBE_SERVER_ERROR'],
     ['415', 415, status(415, 'UnsupportedMediaType'), UnexpectedKubeError, 'REGATTA_KUBE_UNEXPECTED'],
-    ['object body', 409, { kind: 'Status', reason: 'Conflict', message: 'obj' }, ConflictError, 'REGATTA_KUBE_CONFLICT'],
+    [
+      'object body',
+      409,
+      { kind: 'Status', reason: 'Conflict', message: 'obj' },
+      ConflictError,
+      'REGATTA_KUBE_CONFLICT',
+    ],
     ['buffer body', 404, Buffer.from(status(404, 'NotFound')), NotFoundError, 'REGATTA_KUBE_NOT_FOUND'],
   ];
   it.each(cases)('%s', (_name, code, body, cls, errCode) => {
@@ -60,7 +73,12 @@ describe('toKubeApiError from client-node ApiException', () => {
 
   it('keeps the server message, the reason and says what to do', () => {
     const err = toKubeApiError(
-      new ApiException(409, 'x', status(409, 'Conflict', 'Operation cannot be fulfilled on pods "p": the object has been modified'), {}),
+      new ApiException(
+        409,
+        'x',
+        status(409, 'Conflict', 'Operation cannot be fulfilled on pods "p": the object has been modified'),
+        {},
+      ),
     );
     expect(err.message).toBe(
       'Operation cannot be fulfilled on pods "p": the object has been modified (409 Conflict): ' +
@@ -70,7 +88,9 @@ describe('toKubeApiError from client-node ApiException', () => {
     expect(err.retriable).toBe(true);
     expect(isConflict(err)).toBe(true);
     expect(isNotFound(err)).toBe(false);
-    expect(isAlreadyExists(toKubeApiError(new ApiException(409, 'x', status(409, 'AlreadyExists'), {})))).toBe(true);
+    expect(
+      isAlreadyExists(toKubeApiError(new ApiException(409, 'x', status(409, 'AlreadyExists'), {}))),
+    ).toBe(true);
   });
 
   it('lists the causes of an Invalid error', () => {
@@ -78,7 +98,11 @@ describe('toKubeApiError from client-node ApiException', () => {
       name: 'c',
       kind: 'CloneSet',
       causes: [
-        { reason: 'FieldValueInvalid', message: 'Invalid value: -1: must be greater than or equal to 0', field: 'spec.replicas' },
+        {
+          reason: 'FieldValueInvalid',
+          message: 'Invalid value: -1: must be greater than or equal to 0',
+          field: 'spec.replicas',
+        },
         { reason: 'FieldValueRequired', message: 'Required value', field: 'spec.selector' },
       ],
     });
@@ -89,7 +113,10 @@ describe('toKubeApiError from client-node ApiException', () => {
   });
 
   it('reads Retry-After from details or the header', () => {
-    expect(kubeErrorFromResponse(429, status(429, 'TooManyRequests', 'x', { retryAfterSeconds: 3 })).retryAfterSeconds).toBe(3);
+    expect(
+      kubeErrorFromResponse(429, status(429, 'TooManyRequests', 'x', { retryAfterSeconds: 3 }))
+        .retryAfterSeconds,
+    ).toBe(3);
     expect(kubeErrorFromResponse(429, '', { 'Retry-After': '7' }).retryAfterSeconds).toBe(7);
     expect(kubeErrorFromResponse(429, '', new Headers({ 'retry-after': '2' })).retryAfterSeconds).toBe(2);
   });
@@ -114,7 +141,12 @@ describe('toKubeApiError from transport failures', () => {
     ['connection refused', refused, NetworkError, true],
     ['TLS failure is not retriable', tls, NetworkError, false],
     ['undici headers timeout', headersTimeout, TimeoutError, true],
-    ['AbortSignal.timeout', new DOMException('The operation was aborted due to timeout', 'TimeoutError'), TimeoutError, true],
+    [
+      'AbortSignal.timeout',
+      new DOMException('The operation was aborted due to timeout', 'TimeoutError'),
+      TimeoutError,
+      true,
+    ],
     ['abort', new DOMException('This operation was aborted', 'AbortError'), NetworkError, true],
     ['programming error', new RangeError('boom'), UnexpectedKubeError, false],
     ['a string', 'weird', UnexpectedKubeError, false],
@@ -142,5 +174,22 @@ describe('toKubeApiError from transport failures', () => {
       (e: unknown) => e,
     );
     expect(toKubeApiError(err)).toBeInstanceOf(NetworkError);
+  });
+});
+
+describe('isNamespaceTerminating', () => {
+  it('is a 403 whose cause is NamespaceTerminating (or whose message says so), nothing else', () => {
+    const msg =
+      'events "e1" is forbidden: unable to create new content in namespace ns because it is being terminated';
+    const withCause = status(403, 'Forbidden', msg, {
+      causes: [{ reason: 'NamespaceTerminating', field: 'metadata.namespace' }],
+    });
+    expect(isNamespaceTerminating(kubeErrorFromResponse(403, withCause))).toBe(true);
+    expect(isNamespaceTerminating(kubeErrorFromResponse(403, status(403, 'Forbidden', msg)))).toBe(true);
+    expect(isNamespaceTerminating(kubeErrorFromResponse(403, status(403, 'Forbidden', 'RBAC: no')))).toBe(
+      false,
+    );
+    expect(isNamespaceTerminating(kubeErrorFromResponse(404, status(404, 'NotFound', msg)))).toBe(false);
+    expect(isNamespaceTerminating(new Error(msg))).toBe(false);
   });
 });

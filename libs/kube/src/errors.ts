@@ -59,9 +59,12 @@ export class KubeApiError extends Error {
     readonly retriable = false,
   ) {
     const what = init.serverMessage || `HTTP ${init.status}`;
-    super(`${what}${init.reason ? ` (${init.status} ${init.reason})` : init.status ? ` (${init.status})` : ''}: ${hint}`, {
-      cause: init.cause,
-    });
+    super(
+      `${what}${init.reason ? ` (${init.status} ${init.reason})` : init.status ? ` (${init.status})` : ''}: ${hint}`,
+      {
+        cause: init.cause,
+      },
+    );
     this.name = new.target.name;
     this.status = init.status;
     this.reason = init.reason;
@@ -74,21 +77,34 @@ export class KubeApiError extends Error {
 /** 409 Conflict: the resourceVersion is stale (or a server-side-apply conflict). */
 export class ConflictError extends KubeApiError {
   constructor(init: KubeApiErrorInit) {
-    super('REGATTA_KUBE_CONFLICT', init, 're-read the object and apply the change to the latest version (retryOnConflict does this)', true);
+    super(
+      'REGATTA_KUBE_CONFLICT',
+      init,
+      're-read the object and apply the change to the latest version (retryOnConflict does this)',
+      true,
+    );
   }
 }
 
 /** 409 AlreadyExists: create of a name that is taken. */
 export class AlreadyExistsError extends KubeApiError {
   constructor(init: KubeApiErrorInit) {
-    super('REGATTA_KUBE_ALREADY_EXISTS', init, 'an object with this name exists; read and update it instead, or create with generateName');
+    super(
+      'REGATTA_KUBE_ALREADY_EXISTS',
+      init,
+      'an object with this name exists; read and update it instead, or create with generateName',
+    );
   }
 }
 
 /** 404 NotFound with a Status body: the object (or its namespace) does not exist. */
 export class NotFoundError extends KubeApiError {
   constructor(init: KubeApiErrorInit) {
-    super('REGATTA_KUBE_NOT_FOUND', init, 'the object does not exist (deleted, or wrong name or namespace); treat it as gone');
+    super(
+      'REGATTA_KUBE_NOT_FOUND',
+      init,
+      'the object does not exist (deleted, or wrong name or namespace); treat it as gone',
+    );
   }
 }
 
@@ -106,7 +122,11 @@ export class UnknownResourceError extends KubeApiError {
 /** 410 Gone / Expired: a resourceVersion or continue token is too old. */
 export class GoneError extends KubeApiError {
   constructor(init: KubeApiErrorInit) {
-    super('REGATTA_KUBE_GONE', init, 'the resourceVersion or continue token is too old; list again from the start');
+    super(
+      'REGATTA_KUBE_GONE',
+      init,
+      'the resourceVersion or continue token is too old; list again from the start',
+    );
   }
 }
 
@@ -116,8 +136,14 @@ export class InvalidError extends KubeApiError {
 
   constructor(init: KubeApiErrorInit) {
     const causes = init.details?.causes ?? [];
-    const list = causes.map((c) => (c.field ? `${c.field}: ${c.message ?? c.reason ?? ''}` : (c.message ?? ''))).filter(Boolean);
-    super('REGATTA_KUBE_INVALID', init, list.length > 0 ? `fix these fields: ${list.join('; ')}` : 'fix the object so it passes validation');
+    const list = causes
+      .map((c) => (c.field ? `${c.field}: ${c.message ?? c.reason ?? ''}` : (c.message ?? '')))
+      .filter(Boolean);
+    super(
+      'REGATTA_KUBE_INVALID',
+      init,
+      list.length > 0 ? `fix these fields: ${list.join('; ')}` : 'fix the object so it passes validation',
+    );
     this.causes = causes;
   }
 }
@@ -136,7 +162,11 @@ export class ForbiddenError extends KubeApiError {
 /** 401 Unauthorized: the credentials were not accepted. */
 export class UnauthorizedError extends KubeApiError {
   constructor(init: KubeApiErrorInit) {
-    super('REGATTA_KUBE_UNAUTHORIZED', init, 'the credentials were rejected; check the kubeconfig user or the service-account token');
+    super(
+      'REGATTA_KUBE_UNAUTHORIZED',
+      init,
+      'the credentials were rejected; check the kubeconfig user or the service-account token',
+    );
   }
 }
 
@@ -151,21 +181,35 @@ export class TimeoutError extends KubeApiError {
 export class TooManyRequestsError extends KubeApiError {
   constructor(init: KubeApiErrorInit) {
     const after = init.retryAfterSeconds ?? init.details?.retryAfterSeconds;
-    super('REGATTA_KUBE_TOO_MANY_REQUESTS', init, `the API server is throttling; retry after ${after ?? 1} s`, true);
+    super(
+      'REGATTA_KUBE_TOO_MANY_REQUESTS',
+      init,
+      `the API server is throttling; retry after ${after ?? 1} s`,
+      true,
+    );
   }
 }
 
 /** 400 BadRequest: the body or parameters are malformed. */
 export class BadRequestError extends KubeApiError {
   constructor(init: KubeApiErrorInit) {
-    super('REGATTA_KUBE_BAD_REQUEST', init, 'the request is malformed; check the body, patch and query parameters');
+    super(
+      'REGATTA_KUBE_BAD_REQUEST',
+      init,
+      'the request is malformed; check the body, patch and query parameters',
+    );
   }
 }
 
 /** 5xx other than 504: the API server (or a webhook it called) failed. */
 export class ServerError extends KubeApiError {
   constructor(init: KubeApiErrorInit) {
-    super('REGATTA_KUBE_SERVER_ERROR', init, 'the API server failed to handle the request; retry later', true);
+    super(
+      'REGATTA_KUBE_SERVER_ERROR',
+      init,
+      'the API server failed to handle the request; retry later',
+      true,
+    );
   }
 }
 
@@ -197,7 +241,20 @@ export function hasKubeErrorCode(err: unknown, code: string): boolean {
 
 export const isNotFound = (err: unknown): boolean => hasKubeErrorCode(err, 'REGATTA_KUBE_NOT_FOUND');
 export const isConflict = (err: unknown): boolean => hasKubeErrorCode(err, 'REGATTA_KUBE_CONFLICT');
-export const isAlreadyExists = (err: unknown): boolean => hasKubeErrorCode(err, 'REGATTA_KUBE_ALREADY_EXISTS');
+export const isAlreadyExists = (err: unknown): boolean =>
+  hasKubeErrorCode(err, 'REGATTA_KUBE_ALREADY_EXISTS');
+/**
+ * A create refused because its namespace is being deleted (403, cause `NamespaceTerminating`: kubernetes
+ * `plugin/pkg/admission/namespace/lifecycle`): nothing can be written there any more, which is no failure.
+ */
+export function isNamespaceTerminating(err: unknown): boolean {
+  if (!(err instanceof Error) || (err as Partial<KubeApiError>).status !== 403) return false;
+  const e = err as Partial<KubeApiError>;
+  return (
+    (e.details?.causes ?? []).some((c) => c.reason === 'NamespaceTerminating') ||
+    (e.serverMessage ?? '').includes('because it is being terminated')
+  );
+}
 
 function bodyToStatus(body: unknown): { status?: Status; text: string } {
   let value = body;
@@ -232,7 +289,12 @@ function headerValue(headers: unknown, name: string): string | undefined {
 }
 
 /** Builds the typed error for an HTTP response that is not 2xx. `body` is the raw text, bytes or parsed JSON. */
-export function kubeErrorFromResponse(httpStatus: number, body: unknown, headers?: unknown, cause?: unknown): KubeApiError {
+export function kubeErrorFromResponse(
+  httpStatus: number,
+  body: unknown,
+  headers?: unknown,
+  cause?: unknown,
+): KubeApiError {
   const { status, text } = bodyToStatus(body);
   const retryAfter = Number(headerValue(headers, 'retry-after'));
   const init: KubeApiErrorInit = {
@@ -295,7 +357,12 @@ export function kubeErrorFromResponse(httpStatus: number, body: unknown, headers
   return new UnexpectedKubeError(init);
 }
 
-const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const TIMEOUT_CODES = new Set([
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -323,7 +390,12 @@ function* causeChain(err: unknown): Generator<unknown> {
 
 /** An object shaped like client-node's `ApiException`: numeric `code`, and a `body`. */
 function isApiException(err: unknown): err is { code: number; body: unknown; headers?: unknown } {
-  return typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'number' && 'body' in err;
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    typeof (err as { code?: unknown }).code === 'number' &&
+    'body' in err
+  );
 }
 
 /**
@@ -349,7 +421,10 @@ export function toKubeApiError(err: unknown): KubeApiError {
       return new NetworkError({ status: 0, serverMessage: `${message} [${code}]`, cause: err }, true);
     }
     if (name === 'AbortError' || (typeof code === 'string' && NETWORK_CODES.has(code))) {
-      return new NetworkError({ status: 0, serverMessage: typeof code === 'string' ? `${message} [${code}]` : message, cause: err }, false);
+      return new NetworkError(
+        { status: 0, serverMessage: typeof code === 'string' ? `${message} [${code}]` : message, cause: err },
+        false,
+      );
     }
   }
   if (err instanceof TypeError && err.message === 'fetch failed') {

@@ -135,6 +135,7 @@ export {
   hasKubeErrorCode,
   isAlreadyExists,
   isConflict,
+  isNamespaceTerminating,
   isNotFound,
   kubeErrorFromResponse,
   toKubeApiError,

@@ -2,7 +2,7 @@
 // recorder: a repeat of the same event bumps `count` and `lastTimestamp` instead of creating a new object.
 import { randomBytes } from 'node:crypto';
 import type { InvolvedObject } from '@regatta/kube';
-import { isNotFound, type KubeClient } from './kube-client.js';
+import { isNamespaceTerminating, isNotFound, type KubeClient } from './kube-client.js';
 import { rfc3339 } from './pod-status.js';
 
 interface Recorded {
@@ -47,7 +47,8 @@ export class EventRecorder {
       this.active++;
       job()
         .catch((err: unknown) => {
-          if (!this.stopped && !isNotFound(err))
+          // an event in a namespace being deleted (its pods being killed) has nowhere to go: not worth a line
+          if (!this.stopped && !isNotFound(err) && !isNamespaceTerminating(err))
             this.log(`event not recorded: ${String((err as Error).message ?? err)}`);
         })
         .finally(() => {

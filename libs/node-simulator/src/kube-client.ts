@@ -2,7 +2,13 @@
 // thin path-based view of @regatta/kube's client, which owns connections, auth and typed errors.
 import { KubeClient as Client, PATCH_CONTENT_TYPES, withUserAgent, type PatchType } from '@regatta/kube';
 
-export { isAlreadyExists, isConflict, isNotFound, retryOnConflict } from '@regatta/kube';
+export {
+  isAlreadyExists,
+  isConflict,
+  isNamespaceTerminating,
+  isNotFound,
+  retryOnConflict,
+} from '@regatta/kube';
 
 type Query = Record<string, string | number | undefined>;
 
