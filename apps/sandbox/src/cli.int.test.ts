@@ -79,6 +79,9 @@ beforeAll(async () => {
   }
 });
 
+// each test runs the CLI (tsx start-up: seconds each) several times; on a loaded 2-vCPU machine one took over 120 s
+vi.setConfig({ testTimeout: 300_000 });
+
 describe('regatta list', () => {
   it("lists the namespace's workloads, every namespace's with -A, and the same rows as JSON", async () => {
     const one = await regatta('list', '-n', a);
