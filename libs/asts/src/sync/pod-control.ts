@@ -5,7 +5,7 @@
  */
 import { EventReasons, isAlreadyExists, isConflict, isNotFound, writeUpdatePatch } from '@regatta/kube';
 import { LifecycleState, type Pod, deleteStep, getPodLifecycleState } from '@regatta/lifecycle';
-import { deletePodExpected } from '@regatta/workload';
+import { deletePodExpected, waitedForBudget } from '@regatta/workload';
 import { ClaimRefsError, ClaimsError } from '../errors.js';
 import { errText, messages } from '../events.js';
 import {
@@ -130,6 +130,8 @@ export async function deletePod(s: AstsSync, pod: Pod): Promise<{ modified: bool
     );
     if (result === 'gone') return { modified: false, deleting: false };
   } catch (err) {
+    // a PodUnavailableBudget refusal: wait for budget (docs/podunavailablebudget.md)
+    if (waitedForBudget(s, err)) return { modified: false, deleting: false };
     void s.d.recorder.warning(
       s.set,
       EventReasons.FailedDelete,
