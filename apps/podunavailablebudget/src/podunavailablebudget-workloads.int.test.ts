@@ -1,6 +1,6 @@
 // PodUnavailableBudget over the Advanced StatefulSet and the Advanced DaemonSet (docs/podunavailablebudget.md
-// "Workloads"): an in-place rollout whose maxUnavailable is higher than the budget's waits for budget, so at no
-// moment are more pods unavailable than the budget allows, and it completes.
+// "Workloads"): an in-place or recreate rollout whose maxUnavailable is higher than the budget's waits for budget, so
+// at no moment are more pods unavailable than the budget allows, and it completes.
 import { describe, expect, it } from 'vitest';
 import type { Pod, PodUnavailableBudget } from '@regatta/api';
 import type { KubeClient, KubeObject } from '@regatta/kube';
@@ -101,6 +101,49 @@ describe('an Advanced StatefulSet in-place rollout under a budget with a lower m
     // the refused updates waited for budget: no failure reported
     expect(await eventsOf(ns, 'FailedUpdatePodInPlace')).toEqual([]);
     await expect.poll(() => numbers(ns, 'web-pub'), POLL).toEqual([1, 4, 3, 4]);
+  });
+});
+
+describe('an Advanced StatefulSet recreate rollout under a budget with a lower maxUnavailable', () => {
+  it('deletes one pod at a time: a refused deletion waits for budget, and the rollout completes', async () => {
+    const ns = await h.namespace();
+    await budget(ns, 'db-pub', {
+      targetRef: { apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', name: 'db' },
+      maxUnavailable: 1,
+    });
+    await c().create({
+      ...ASTS,
+      metadata: { name: 'db', namespace: ns },
+      spec: {
+        replicas: 3,
+        serviceName: 'db',
+        podManagementPolicy: 'Parallel',
+        selector: { matchLabels: { app: 'db' } },
+        template: {
+          metadata: { labels: { app: 'db' } },
+          spec: { containers: [{ name: 'main', image: 'nginx:1.28' }] },
+        },
+        updateStrategy: {
+          type: 'RollingUpdate',
+          rollingUpdate: { podUpdatePolicy: 'ReCreate', maxUnavailable: 3 },
+        },
+      },
+    } as KubeObject);
+    await expect.poll(() => numbers(ns, 'db-pub'), POLL).toEqual([1, 3, 2, 3]);
+    const rec = await recordPods(c(), ns);
+    await c().patch(
+      { ...ASTS, namespace: ns, name: 'db' },
+      { spec: { template: { spec: { containers: [{ name: 'main', image: 'nginx:1.29' }] } } } },
+      { type: 'merge' },
+    );
+    // a recreated pod keeps its name: its deletion's record may hold it for up to 20 s (upstream DeletionTimeout)
+    await expect.poll(() => updatedReady(ns, 'nginx:1.29'), { timeout: 240_000, interval: 1000 }).toBe(3);
+    const worst = worstUnavailable(rec);
+    expect(worst).toBeGreaterThan(0);
+    expect(worst).toBeLessThanOrEqual(1);
+    // recreated: three new pods beside the three old ones
+    expect(new Set(rec.snapshots.map((s) => s.pod.metadata?.uid)).size).toBe(6);
+    expect(await eventsOf(ns, 'FailedDelete')).toEqual([]);
   });
 });
 
