@@ -6,6 +6,7 @@
 // The budget store and the guarded pods the webhook and the reconciler share are libs/podunavailablebudget's
 // `PubProgram`.
 import { KINDS } from '@regatta/api';
+import { PUB_POD_FIELDS } from '@regatta/bus';
 import { ControllerBuilder, runController } from '@regatta/kit';
 import {
   CONTROLLER_NAME,
@@ -29,7 +30,8 @@ const podunavailablebudget = ControllerBuilder.controller({
   .watches('appsstatefulsets', KINDS.appsstatefulsets, pubWorkloadMapping('apps', 'StatefulSet'))
   .watches('clonesets', KINDS.clonesets, pubWorkloadMapping('apps.kruise.io', 'CloneSet'))
   .watches('statefulsets', KINDS.statefulsets, pubWorkloadMapping('apps.kruise.io', 'StatefulSet'))
-  .watches('pods', KINDS.pods, pub.podMapping)
+  // of pods only the fields the program reads (docs/adr/0060-pod-projection.md); it writes pods as patches only
+  .watches('pods', KINDS.pods, pub.podMapping, { project: PUB_POD_FIELDS })
   // the pod webhook (DELETE, eviction, in-place UPDATE of guarded pods) and the PodUnavailableBudget webhook
   .webhooks(pub.webhooks)
   .reconciler(pub.reconciler);

@@ -64,6 +64,17 @@ function deployment(ns: string, name: string, replicas: number, labels: Record<s
     },
   } as KubeObject;
 }
+/** A bare pod (no controller) with `labels`; a dry run persists nothing. */
+const createPod = (ns: string, name: string, labels: Record<string, string>, dryRun = false) =>
+  c().create<Pod & KubeObject>(
+    {
+      ...POD,
+      metadata: { name, namespace: ns, labels },
+      spec: { containers: [{ name: 'main', image: 'nginx:1.28' }] },
+    },
+    { dryRun },
+  );
+const relatedPub = (p: Pod) => p.metadata?.annotations?.['kruise.io/related-pub'];
 const readyPods = async (ns: string, app: string) =>
   (await livePods(c(), ns)).filter((p) => p.metadata?.labels?.['app'] === app && isReady(p));
 
@@ -139,6 +150,30 @@ describe('a budget over a Deployment (selector, maxUnavailable 1)', () => {
   });
 });
 
+describe('a pod a budget selects names it from its creation (upstream pod_unavailable_budget.go, ADR 0096)', () => {
+  it('a selected pod is created with kruise.io/related-pub, any other without; the entry follows the budget', async () => {
+    const ns = await h.namespace();
+    await budget(ns, 'web-pub', { selector: { matchLabels: { app: 'web' } }, maxUnavailable: 1 });
+    // the API server loads the budget's entry: a dry run shows it applied
+    await expect
+      .poll(async () => relatedPub(await createPod(ns, 'probe', { app: 'web' }, true)), POLL)
+      .toBe('web-pub');
+    expect(relatedPub(await createPod(ns, 'a', { app: 'web' }))).toBe('web-pub');
+    expect(relatedPub(await createPod(ns, 'b', { app: 'free' }))).toBeUndefined();
+    const entries = async () =>
+      (
+        (await c().getOrUndefined({
+          apiVersion: 'admissionregistration.k8s.io/v1',
+          kind: 'MutatingWebhookConfiguration',
+          name: `regatta-podunavailablebudget-${h.id}`,
+        })) as (KubeObject & { webhooks?: { name: string }[] }) | undefined
+      )?.webhooks?.map((w) => w.name) ?? [];
+    expect(await entries()).toContain(`web-pub.${ns}.pub.pods.regatta.kruise.io`);
+    await c().delete({ ...PUB, namespace: ns, name: 'web-pub' });
+    await expect.poll(entries, POLL).not.toContain(`web-pub.${ns}.pub.pods.regatta.kruise.io`);
+  });
+});
+
 describe('blast radius: the program killed', () => {
   it('pods no budget selects are deleted and evicted at once; guarded pods fail closed', async () => {
     const ns = await h.namespace();
@@ -158,8 +193,11 @@ describe('blast radius: the program killed', () => {
         { metadata: { labels: { touched: 'yes' } } },
         { type: 'merge' },
       );
+      await createPod(ns, 'free-new', { app: 'free' });
       // no webhook call, so no 10 s webhook timeout: structural, with a wide margin
       expect(Date.now() - t0).toBeLessThan(5000);
+      // a pod the budget selects is created too: the CREATE entry fails open, the next pass marks it
+      expect(relatedPub(await createPod(ns, 'web-new', { app: 'web' }))).toBeUndefined();
       const [guarded] = await readyPods(ns, 'web');
       const err = await evict(ns, guarded!.metadata!.name!);
       expect(err).toMatch(/vpodeviction\.kb\.io/);
@@ -184,8 +222,11 @@ describe('blast radius: the program SIGSTOPped (alive, answering nothing)', () =
       const t0 = Date.now();
       expect(await evict(ns, free[0]!.metadata!.name!)).toBeUndefined();
       expect(await remove(ns, free[1]!.metadata!.name!)).toBeUndefined();
+      await createPod(ns, 'free-new', { app: 'free' });
       // a stopped webhook would hold each call for its 10 s timeout: these made none
       expect(Date.now() - t0).toBeLessThan(5000);
+      // a pod the budget selects is created after the CREATE entry's 2 s timeout, without the annotation
+      expect(relatedPub(await createPod(ns, 'web-new', { app: 'web' }))).toBeUndefined();
       const [guarded] = await readyPods(ns, 'web');
       expect(await evict(ns, guarded!.metadata!.name!)).toMatch(/vpodeviction\.kb\.io/);
     } finally {

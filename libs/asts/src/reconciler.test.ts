@@ -423,6 +423,30 @@ describe('StatefulSetReconciler', () => {
     expect(summary((await v.round()).writes).filter((x) => x.startsWith('delete'))).toEqual([]);
   });
 
+  it('OrderedReady scale down under a PodUnavailableBudget: a refused deletion waits (1 s), no lower pod is deleted', async () => {
+    const w = world();
+    w.c.add(sts({ replicas: 3 }));
+    for (let i = 0; i < 4; i++) {
+      await w.round();
+      w.kubelet();
+    }
+    w.set({ replicas: 1 });
+    const refusal =
+      'podunavailablebudget.policy.kruise.io "web-pub" is forbidden: pub unavailable allowed is negative';
+    w.c.failOn((x) =>
+      x.verb === 'delete' && x.name === 'web-2'
+        ? new ForbiddenError({ status: 403, serverMessage: refusal })
+        : undefined,
+    );
+    const { result } = await w.round();
+    expect(result.requeueAfterMs).toBeLessThanOrEqual(1000);
+    expect(w.pods().map((p) => p.metadata!.name)).toEqual(['web-0', 'web-1', 'web-2']);
+    expect(w.events.filter((e) => e.startsWith('FailedDelete'))).toEqual([]);
+    w.c.failOn(undefined);
+    await w.round();
+    expect(w.pods().map((p) => p.metadata!.name)).toEqual(['web-0', 'web-1']);
+  });
+
   it('a rejected pod create: FailedCreate event, FailedCreatePod condition, the error thrown (back-off)', async () => {
     const w = world();
     w.c.add(sts());

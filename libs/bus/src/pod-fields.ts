@@ -151,6 +151,35 @@ export const IMAGEPULL_POD_FIELDS = {
   status: { phase: 'shared' },
 } as const satisfies FieldSetOf<Pod>;
 
+/**
+ * The PodUnavailableBudget program (apps/podunavailablebudget), which caches every pod a budget may select
+ * (libs/podunavailablebudget): metadata (the selectors' labels, owner references to the counted workload, the guard
+ * marks, the related-budget, no-protect and in-place/sidecar upgrade state annotations, deletion time); of status
+ * `phase` and the conditions (Ready, InPlaceUpdateReady and resize conditions: `isPodAvailable` in budget.ts); what
+ * libs/inplace-update's completion check and the sidecar upgrade check read of the containers (name, image, env,
+ * resources) and their statuses (name, image, imageID, containerID, resources). The webhook decides on the pod of the
+ * admission request, or for an eviction on this copy; the program writes pods only as label/annotation patches.
+ */
+export const PUB_POD_FIELDS = {
+  apiVersion: true,
+  kind: true,
+  metadata: POD_METADATA_FIELDS,
+  spec: {
+    containers: { name: 'shared', image: 'shared', env: 'deduped', resources: 'deduped' },
+  },
+  status: {
+    phase: 'shared',
+    conditions: { '*': true, type: 'shared', status: 'shared', reason: 'shared' },
+    containerStatuses: {
+      name: 'shared',
+      image: 'shared',
+      imageID: 'shared',
+      containerID: true,
+      resources: 'deduped',
+    },
+  },
+} as const satisfies FieldSetOf<Pod>;
+
 /** A pod as the CloneSet program's caches hold it. */
 export type CloneSetPod = Projected<Pod, typeof CLONESET_POD_FIELDS>;
 /** A pod as the Advanced StatefulSet program's caches hold it. */
@@ -163,3 +192,5 @@ export type SidecarSetPod = Projected<Pod, typeof SIDECARSET_POD_FIELDS>;
 export type UnitedDeploymentPod = Projected<Pod, typeof UD_POD_FIELDS>;
 /** A pod as the ImagePull program's caches hold it. */
 export type ImagePullPod = Projected<Pod, typeof IMAGEPULL_POD_FIELDS>;
+/** A pod as the PodUnavailableBudget program's caches hold it. */
+export type PubPod = Projected<Pod, typeof PUB_POD_FIELDS>;

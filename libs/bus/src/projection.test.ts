@@ -5,6 +5,7 @@ import {
   ASTS_POD_FIELDS,
   CLONESET_POD_FIELDS,
   IMAGEPULL_POD_FIELDS,
+  PUB_POD_FIELDS,
   SIDECARSET_POD_FIELDS,
   UD_POD_FIELDS,
 } from './pod-fields.js';
@@ -395,5 +396,63 @@ describe('IMAGEPULL_POD_FIELDS', () => {
 
   it("shares the CloneSet program's metadata rules", () => {
     expect(IMAGEPULL_POD_FIELDS['metadata']).toEqual(CLONESET_POD_FIELDS['metadata']);
+  });
+});
+
+describe('PUB_POD_FIELDS', () => {
+  it('keeps every metadata field, what the PodUnavailableBudget program reads of spec and status, and nothing else', () => {
+    const out = projection(PUB_POD_FIELDS)(fullPod()) as Obj;
+    expect(plain(out.metadata)).toEqual(fullPod().metadata);
+    expect(plain(out['spec'])).toEqual({
+      containers: [
+        {
+          name: 'main',
+          image: 'nginx:1',
+          env: [{ name: 'A', value: 'b' }],
+          resources: { requests: { cpu: '100m' } },
+        },
+      ],
+    });
+    expect(plain(out['status'])).toEqual({
+      phase: 'Running',
+      conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: 't', observedGeneration: 1 }],
+      containerStatuses: [
+        { name: 'main', image: 'nginx:1', imageID: 'docker://sha', containerID: 'containerd://x' },
+      ],
+    });
+    expect(isProjected(out)).toBe(true);
+  });
+
+  // per field libs/podunavailablebudget reads, where (the rest of the pod is dropped)
+  const reads: [string, string, unknown][] = [
+    [
+      'metadata.labels',
+      'selectors, guard mark, unavailable labels (selection.ts, budget.ts)',
+      { app: 'web' },
+    ],
+    [
+      'metadata.annotations',
+      'related budget, no-protect, in-place and sidecar states (decision.ts, budget.ts)',
+      { a: 'b' },
+    ],
+    [
+      'metadata.ownerReferences',
+      'the workload a pod counts for (selection.ts)',
+      [{ kind: 'CloneSet', uid: 'c1' }],
+    ],
+    ['metadata.deletionTimestamp', 'active pods (selection.ts)', 't'],
+    ['status.phase', 'active and available pods (budget.ts)', 'Running'],
+    [
+      'status.conditions',
+      'Ready, InPlaceUpdateReady (budget.ts, decision.ts)',
+      [{ type: 'Ready', status: 'True' }],
+    ],
+  ];
+  it.each(reads)('keeps %s (%s)', (path, _why, value) => {
+    expect(keptRead(PUB_POD_FIELDS, path, value)).toEqual(value);
+  });
+
+  it("shares the CloneSet program's metadata rules", () => {
+    expect(PUB_POD_FIELDS['metadata']).toEqual(CLONESET_POD_FIELDS['metadata']);
   });
 });

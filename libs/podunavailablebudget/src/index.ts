@@ -4,6 +4,7 @@ export * from './selection.js';
 export * from './store.js';
 export * from './webhooks.js';
 export * from './admission.js';
+export * from './pod-create.js';
 export * from './reconciler.js';
 export * from './handlers.js';
 export * from './gates.js';

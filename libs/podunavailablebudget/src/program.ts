@@ -5,12 +5,19 @@
  * them (upstream `pkg/webhook/pod/validating`, `pkg/controller/podunavailablebudget`).
  */
 import { POD_GVK, type Pod, type PodUnavailableBudget } from '@regatta/api';
-import { validating, type ProgramContext, type Readers, type WebhookDeclaration } from '@regatta/kit';
+import {
+  mutating,
+  validating,
+  type ProgramContext,
+  type Readers,
+  type WebhookDeclaration,
+} from '@regatta/kit';
 import type { Change, KubeObject } from '@regatta/kube';
 import type { Reconciler, Request } from '@regatta/runtime';
 import { podBudgetValidator, pubValidator } from './admission.js';
 import { PUB_FEATURE_GATES } from './gates.js';
 import { pubsForPodChange, pubsForWorkloadChange } from './handlers.js';
+import { MUTATE_POD_PATH, podCreateDefaulter, podCreateWebhookConfiguration } from './pod-create.js';
 import { GuardedPods, PubReconciler } from './reconciler.js';
 import type { WorkloadView, Workloads } from './selection.js';
 import { BudgetStore } from './store.js';
@@ -71,15 +78,23 @@ export class PubProgram {
   readonly podMapping = (change: Change<Pod & KubeObject>, readers: Readers<PubReaders>): Request[] =>
     pubsForPodChange(change, readers, this.#shared?.workloads ?? workloadsOf(readers));
 
-  /** The pod webhook spending the budget, the PodUnavailableBudget webhook, and their configurations. */
+  /**
+   * The pod webhook spending the budget, the pod CREATE webhook naming a new pod's budget, the PodUnavailableBudget
+   * webhook, and their configurations.
+   */
   readonly webhooks = (ctx: PubProgramContext): WebhookDeclaration => {
-    const { store, guarded } = this.#sharedOf(ctx);
+    const { store, guarded, workloads } = this.#sharedOf(ctx);
     const gates = {
       guardDeletes: ctx.gates.PodUnavailableBudgetDeleteGate,
       guardUpdates: ctx.gates.PodUnavailableBudgetUpdateGate,
     };
+    // as upstream, a new pod is annotated while either gate is on (docs/adr/0096)
+    const annotateAtCreate = gates.guardDeletes || gates.guardUpdates;
+    const pubs = (ns?: string) =>
+      ctx.readers.pubs.list(ns === undefined ? {} : { namespace: ns }) as PodUnavailableBudget[];
     return {
       routes: [
+        mutating(MUTATE_POD_PATH, podCreateDefaulter({ pubs, workloads })),
         validating(
           VALIDATE_POD_PATH,
           podBudgetValidator({
@@ -103,11 +118,15 @@ export class PubProgram {
         ),
       ],
       // recomputed on every pass: the eviction entry lists the guarded pods
-      configurations: (url, ca, scope) =>
-        pubWebhookConfigurations(url, ca, scope, {
+      configurations: (url, ca, scope) => [
+        ...pubWebhookConfigurations(url, ca, scope, {
           guardUpdates: gates.guardUpdates,
           guarded: guarded.byNamespace(),
         }),
+        // one entry per budget, reaching only the pods it selects (docs/adr/0096)
+        podCreateWebhookConfiguration(annotateAtCreate ? pubs() : [], url, ca, scope),
+      ],
+      followedReaders: ['pubs'],
     };
   };
 

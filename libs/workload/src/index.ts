@@ -64,6 +64,8 @@ export {
   type WorkloadRolloutSample,
 } from './rollout-phase.js';
 export { deletePodExpected, type DeleteExpectations, type PodDeleteDeps } from './pod-delete.js';
+// a PodUnavailableBudget refusal is a wait (docs/podunavailablebudget.md)
+export { budgetRefusesUpdate, waitedForBudget, waitsForBudget, type BudgetWaitContext } from './budget-wait.js';
 // one reconcile round of a workload controller (docs/adr/0072-one-workload-round.md)
 export {
   WorkloadRound,

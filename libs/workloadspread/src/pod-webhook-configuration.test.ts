@@ -1,6 +1,12 @@
 import type { Pod, WorkloadSpread } from '@regatta/api';
 import { describe, expect, it } from 'vitest';
-import { podWebhookConfiguration, targetMatchExpression } from './pod-webhook-configuration.js';
+import {
+  ALL_SPREADS_ENTRY,
+  MAX_POD_WEBHOOK_ENTRIES,
+  podWebhookConfiguration,
+  targetKindsExpression,
+  targetMatchExpression,
+} from './pod-webhook-configuration.js';
 import { spreadForPod } from './target.js';
 
 const spread = (name: string, kind: string, apiVersion: string, target: string, namespace = 'ns'): WorkloadSpread => ({
@@ -42,6 +48,34 @@ describe('the pod webhook configuration (docs/adr/0081)', () => {
       matchLabels: { 'regatta.test/run': 'r1' },
       matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['ns'] }],
     });
+  });
+});
+
+describe('the pod webhook configuration, bounded (docs/adr/0081 "Bounded")', () => {
+  const many = (n: number) =>
+    Array.from({ length: n }, (_, i) =>
+      i % 2 === 0
+        ? spread(`s${i}`, 'CloneSet', 'apps.kruise.io/v1alpha1', `cs${i}`, `ns-${i % 3}`)
+        : spread(`s${i}`, 'Deployment', 'apps/v1', `d${i}`, `ns-${i % 3}`),
+    );
+
+  it(`an entry per spread up to ${MAX_POD_WEBHOOK_ENTRIES}`, () => {
+    expect(podWebhookConfiguration(many(MAX_POD_WEBHOOK_ENTRIES), 'u', 'c').webhooks).toHaveLength(MAX_POD_WEBHOOK_ENTRIES);
+  });
+
+  it("past it, one entry failing closed: the targeted kinds' pods in the spreads' namespaces", () => {
+    const [one, ...rest] = podWebhookConfiguration(many(MAX_POD_WEBHOOK_ENTRIES + 1), 'u', 'c').webhooks!;
+    expect(rest).toEqual([]);
+    expect(one!['name']).toBe(ALL_SPREADS_ENTRY);
+    expect(one!['failurePolicy']).toBe('Fail');
+    expect(one!['objectSelector']).toBeUndefined();
+    expect(one!['namespaceSelector']).toEqual({
+      matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['ns-0', 'ns-1', 'ns-2'] }],
+    });
+    expect(one!['matchConditions']).toEqual([{ name: 'controlled-by-targeted-kind', expression: targetKindsExpression(many(2)) }]);
+    expect(targetKindsExpression(many(2))).toBe(
+      "has(object.metadata.ownerReferences) && object.metadata.ownerReferences.exists(r, has(r.controller) && r.controller && r.kind in ['CloneSet', 'ReplicaSet'])",
+    );
   });
 });
 

@@ -9,7 +9,7 @@ import { LifecycleState, type Pod, deleteStep } from '@regatta/lifecycle';
 import { type ControllerRevision, templateFromRevision } from '@regatta/revision';
 import { slowStartBatches } from '@regatta/rollout';
 import { forEachLimited } from '@regatta/runtime';
-import { deletePodExpected } from '@regatta/workload';
+import { deletePodExpected, waitedForBudget } from '@regatta/workload';
 import { nameOf } from '../daemonset-object.js';
 import { REASONS, messages } from '../events.js';
 import { burstReplicas, daemonPodName, newDaemonPod } from '../planning/index.js';
@@ -138,6 +138,8 @@ export async function deletePod(s: DaemonSetSync, pod: Pod): Promise<boolean> {
   try {
     if ((await deletePodExpected({ client, expectations, log: s.log }, s.key, pod)) === 'gone') return false;
   } catch (err) {
+    // a PodUnavailableBudget refusal: wait for budget (docs/podunavailablebudget.md)
+    if (waitedForBudget(s, err)) return false;
     void recorder.warning(s.ds, REASONS.FailedDelete, messages.failedDeletePod(name, err));
     throw err;
   }

@@ -11,6 +11,7 @@ import { EventReasons } from '@regatta/kube';
 import type { Pod } from '@regatta/lifecycle';
 import { CONTROLLER_REVISION_HASH_LABEL, type ControllerRevision } from '@regatta/revision';
 import { POD_WRITE_CONCURRENCY, forEachLimited } from '@regatta/runtime';
+import { waitedForBudget, waitsForBudget } from '@regatta/workload';
 import { nameOf } from '../daemonset-object.js';
 import { REASONS, messages } from '../events.js';
 import {
@@ -119,6 +120,8 @@ async function updateInPlace(s: DaemonSetSync, pod: Pod, input: UpdateInput): Pr
       );
     return false;
   }
+  // a PodUnavailableBudget that refuses now: wait for budget, the pod kept (docs/podunavailablebudget.md)
+  if (await waitsForBudget(s, pod, plan.pod)) return true;
   try {
     const result = await s.inPlace.update(pod, old, input.updateRevision, options);
     if (!result.updated && result.notInPlace.reason === 'ResizeRefused') {
@@ -133,6 +136,7 @@ async function updateInPlace(s: DaemonSetSync, pod: Pod, input: UpdateInput): Pr
     if (!result.updated) return false;
     if (result.delayMs > 0) s.delays.push(result.delayMs);
   } catch (err) {
+    if (waitedForBudget(s, err)) return true;
     void s.d.recorder.warning(s.ds, REASONS.FailedUpdatePodInPlace, messages.failedUpdateInPlace(name, err));
     throw err;
   }

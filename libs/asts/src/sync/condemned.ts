@@ -45,8 +45,9 @@ export async function condemnedStep(
       if (a.waitMs > 0) s.delays.push(a.waitMs);
       return true;
     }
-    const { modified } = await deletePod(s, pod);
-    if (modified) return true;
+    const { modified, waitsForBudget } = await deletePod(s, pod);
+    // ordered scale-in: a deletion the PodUnavailableBudget refused is waited for, never skipped
+    if (modified || waitsForBudget) return true;
   }
   return false;
 }

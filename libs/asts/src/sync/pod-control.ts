@@ -5,7 +5,7 @@
  */
 import { EventReasons, isAlreadyExists, isConflict, isNotFound, writeUpdatePatch } from '@regatta/kube';
 import { LifecycleState, type Pod, deleteStep, getPodLifecycleState } from '@regatta/lifecycle';
-import { deletePodExpected } from '@regatta/workload';
+import { deletePodExpected, waitedForBudget } from '@regatta/workload';
 import { ClaimRefsError, ClaimsError } from '../errors.js';
 import { errText, messages } from '../events.js';
 import {
@@ -108,9 +108,12 @@ export async function createPod(s: AstsSync, pod: Pod): Promise<void> {
 
 /**
  * `deletePod`: a pod the preDelete hook holds goes to PreparingDelete instead. `modified`: something was written;
- * `deleting`: the pod was deleted.
+ * `deleting`: the pod was deleted; `waitsForBudget`: a PodUnavailableBudget refused it (retried in 1 s).
  */
-export async function deletePod(s: AstsSync, pod: Pod): Promise<{ modified: boolean; deleting: boolean }> {
+export async function deletePod(
+  s: AstsSync,
+  pod: Pod,
+): Promise<{ modified: boolean; deleting: boolean; waitsForBudget?: true }> {
   const step = deleteStep(pod, s.spec.lifecycle ?? null);
   if (step.action === 'prepareDelete') {
     const wrote = await s.lifecycle.transition(pod, LifecycleState.PreparingDelete, {
@@ -130,6 +133,8 @@ export async function deletePod(s: AstsSync, pod: Pod): Promise<{ modified: bool
     );
     if (result === 'gone') return { modified: false, deleting: false };
   } catch (err) {
+    // a PodUnavailableBudget refusal: wait for budget (docs/podunavailablebudget.md)
+    if (waitedForBudget(s, err)) return { modified: false, deleting: false, waitsForBudget: true };
     void s.d.recorder.warning(
       s.set,
       EventReasons.FailedDelete,

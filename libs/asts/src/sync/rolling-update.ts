@@ -18,6 +18,7 @@ import {
 } from '@regatta/lifecycle';
 import { type ControllerRevision, podRevision } from '@regatta/revision';
 import { POD_WRITE_CONCURRENCY, forEachLimited } from '@regatta/runtime';
+import { waitedForBudget, waitsForBudget } from '@regatta/workload';
 import { InPlaceOnlyError } from '../errors.js';
 import { messages } from '../events.js';
 import { maxUnavailableOf, planRollingUpdate, sortPodsToUpdate, unavailablePods } from '../planning/index.js';
@@ -131,6 +132,8 @@ async function inPlaceUpdatePod(
       });
       return true;
     }
+    // a PodUnavailableBudget that refuses now: wait for budget (docs/podunavailablebudget.md)
+    if (await waitsForBudget(s, pod, plan.pod)) return true;
     try {
       const result = await s.inPlace.update(pod, old, target, options);
       if (!result.updated && result.notInPlace.reason === 'ResizeRefused') {
@@ -147,6 +150,7 @@ async function inPlaceUpdatePod(
       if (!result.updated) return policy === 'InPlaceOnly' ? fail(name) : false;
       if (result.delayMs > 0) s.delays.push(result.delayMs);
     } catch (err) {
+      if (waitedForBudget(s, err)) return true;
       void s.d.recorder.warning(
         s.set,
         EventReasons.FailedUpdatePodInPlace,

@@ -8,7 +8,7 @@ import { LifecycleState, type Pod, getPodLifecycleState } from '@regatta/lifecyc
 import { type ControllerRevision, templateFromRevision } from '@regatta/revision';
 import { slowStartBatches } from '@regatta/rollout';
 import { forEachLimited } from '@regatta/runtime';
-import { deletePodExpected } from '@regatta/workload';
+import { deletePodExpected, waitedForBudget } from '@regatta/workload';
 import { nameOf } from '../cloneset-object.js';
 import { messages } from '../events.js';
 import {
@@ -19,7 +19,6 @@ import {
   planScale,
 } from '../planning/index.js';
 import { type CloneSetSync, POD, POD_WRITE_CONCURRENCY, PVC } from './context.js';
-import { BUDGET_RETRY_MS, isBudgetRefusal } from '@regatta/api';
 
 export interface ScaleInput {
   pods: Pod[];
@@ -163,7 +162,7 @@ async function deletePod(s: CloneSetSync, pod: Pod, pvcs: PersistentVolumeClaim[
     if ((await deletePodExpected({ client, expectations, log: s.log }, key, pod)) === 'gone') return false;
   } catch (err) {
     // a PodUnavailableBudget refusal: wait for budget (docs/podunavailablebudget.md)
-    if (isBudgetRefusal(err)) return (s.delays.push(BUDGET_RETRY_MS), false);
+    if (waitedForBudget(s, err)) return false;
     void recorder.warning(cs, EventReasons.FailedDelete, messages.failedDeletePod(name, err));
     throw err;
   }

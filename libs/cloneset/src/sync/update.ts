@@ -24,8 +24,7 @@ import { specifiedDeletePatch } from '@regatta/rollout';
 import { forEachLimited } from '@regatta/runtime';
 import { nameOf } from '../cloneset-object.js';
 import { messages } from '../events.js';
-import { BUDGET_RETRY_MS, isBudgetRefusal } from '@regatta/api';
-import { budgetRefusesUpdate } from './budget-wait.js';
+import { waitedForBudget, waitsForBudget } from '@regatta/workload';
 import { planUpdate } from '../planning/index.js';
 import { type CloneSetSync, POD_WRITE_CONCURRENCY } from './context.js';
 
@@ -133,7 +132,7 @@ async function updatePod(
         return;
       }
       // a PodUnavailableBudget that refuses now: wait for budget (docs/podunavailablebudget.md)
-      if (await budgetRefusesUpdate(s.d.client, pod, plan.pod)) return void s.delays.push(BUDGET_RETRY_MS);
+      if (await waitsForBudget(s, pod, plan.pod)) return;
       try {
         const result = await s.inPlace.update(pod, old, target, options);
         if (!result.updated) {
@@ -150,7 +149,7 @@ async function updatePod(
         }
         if (result.delayMs > 0) s.delays.push(result.delayMs);
       } catch (err) {
-        if (isBudgetRefusal(err)) return void s.delays.push(BUDGET_RETRY_MS);
+        if (waitedForBudget(s, err)) return;
         void recorder.warning(
           cs,
           EventReasons.FailedUpdatePodInPlace,
