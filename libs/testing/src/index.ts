@@ -64,3 +64,4 @@ export {
 } from './real-node.js';
 export { runKubectl, type KubectlRun } from './kubectl.js';
 export { describePolicyParity, type PolicyParityCase, type PolicyParityKind } from './policy-parity.js';
+export { describePolicyGolden, type PolicyGoldenKind } from './policy-golden.js';
