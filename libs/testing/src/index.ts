@@ -62,6 +62,13 @@ export {
   type RealNodeScenario,
   type TraceLine,
 } from './real-node.js';
+export {
+  expectInPlaceUpdate,
+  useRealNodeScenarios,
+  type InPlaceUpdate,
+  type InPlaceUpdateProof,
+  type RealNodeScenarios,
+} from './real-node-scenarios.js';
 export { runKubectl, type KubectlRun } from './kubectl.js';
 export { describePolicyParity, type PolicyParityCase, type PolicyParityKind } from './policy-parity.js';
 export { describePolicyGolden, type PolicyGoldenKind } from './policy-golden.js';
