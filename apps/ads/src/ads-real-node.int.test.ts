@@ -4,8 +4,8 @@
 // restartCount 1 — and the new tag answers over HTTP from the pod IP. Skipped, with the reason printed, where a real
 // node cannot run.
 import { expect, it } from 'vitest';
-import { expectInPlaceUpdate, useRealNodeScenarios } from '@regatta/testing';
-import { nginxDaemonSet, useDaemonSetScenarios, type Pod } from './testing/scenario-harness.js';
+import { NGINX_UPDATE, expectWorkloadUpdatedInPlace, useRealNodeScenarios } from '@regatta/testing';
+import { nginxDaemonSet, useDaemonSetScenarios } from './testing/scenario-harness.js';
 
 const { real, scenarios, describeOnRealNode } = useRealNodeScenarios(
   'ads-real-node.int.test.ts',
@@ -28,15 +28,12 @@ describeOnRealNode('Advanced DaemonSet on a real node', () => {
       }),
     );
     await h.settled(ns, 'web', 1, 120_000);
-    const { before, after } = await expectInPlaceUpdate({
+    const { before, after } = await expectWorkloadUpdatedInPlace(h, {
       what: 'ads in-place update',
       node: real.name,
-      read: async () => (await h.pods(ns))[0] as Pod,
-      container: 'nginx',
-      from: 'nginx:1.27',
-      to: 'nginx:1.28',
-      update: () => h.setImage(ns, 'web', 'nginx:1.28'),
-      settled: () => h.settled(ns, 'web', 1, 60_000),
+      ns,
+      name: 'web',
+      ...NGINX_UPDATE,
     });
     expect(after.metadata?.name).toBe(before.metadata?.name);
   }, 240_000);

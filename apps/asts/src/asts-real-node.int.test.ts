@@ -3,8 +3,8 @@
 // container in place — `kubectl get pod -o yaml` shows the same UID and IP, a new container ID, restartCount 1 — and
 // the new tag answers over HTTP from the pod IP. Skipped, with the reason printed, where a real node cannot run.
 import { expect, it } from 'vitest';
-import { expectInPlaceUpdate, useRealNodeScenarios } from '@regatta/testing';
-import { demo, useAstsScenarios, type Pod } from './testing/scenario-harness.js';
+import { NGINX_UPDATE, expectWorkloadUpdatedInPlace, useRealNodeScenarios } from '@regatta/testing';
+import { demo, useAstsScenarios } from './testing/scenario-harness.js';
 
 const { real, scenarios, describeOnRealNode } = useRealNodeScenarios(
   'asts-real-node.int.test.ts',
@@ -28,15 +28,12 @@ describeOnRealNode('Advanced StatefulSet on a real node', () => {
     template.spec['readinessGates'] = [{ conditionType: 'InPlaceUpdateReady' }];
     await h.create(sts);
     await h.settled(ns, 'web', 1, 120_000);
-    const { before, after } = await expectInPlaceUpdate({
+    const { before, after } = await expectWorkloadUpdatedInPlace(h, {
       what: 'asts in-place update',
       node: real.name,
-      read: async () => (await h.pods(ns))[0] as Pod,
-      container: 'nginx',
-      from: 'nginx:1.27',
-      to: 'nginx:1.28',
-      update: () => h.setImage(ns, 'web', 'nginx:1.28'),
-      settled: () => h.settled(ns, 'web', 1, 60_000),
+      ns,
+      name: 'web',
+      ...NGINX_UPDATE,
     });
     expect(before.metadata?.name).toBe('web-0');
     expect(after.metadata?.name).toBe('web-0');

@@ -7,9 +7,9 @@ import { expect, it } from 'vitest';
 import {
   answerOf,
   containerStatus,
-  expectInPlaceUpdate,
+  NGINX_UPDATE,
+  expectWorkloadUpdatedInPlace,
   useRealNodeScenarios,
-  type Pod,
 } from '@regatta/testing';
 import { useCloneSetScenarios } from './testing/scenario-harness.js';
 
@@ -40,15 +40,12 @@ describeOnRealNode('CloneSet on a real node', () => {
       ];
     });
     await h.settled(ns, 'web', 1, 120_000);
-    const { before, after, ip } = await expectInPlaceUpdate({
+    const { before, after, ip } = await expectWorkloadUpdatedInPlace(h, {
       what: 'cloneset in-place update',
       node: real.name,
-      read: async () => (await h.pods(ns))[0] as Pod,
-      container: 'nginx',
-      from: 'nginx:1.27',
-      to: 'nginx:1.28',
-      update: () => h.setImage(ns, 'web', 'nginx:1.28'),
-      settled: () => h.settled(ns, 'web', 1, 60_000),
+      ns,
+      name: 'web',
+      ...NGINX_UPDATE,
     });
     expect(ip.startsWith(real.node.network.subnet.replace(/\.0\/24$/, '.'))).toBe(true);
     expect(containerStatus(after, 'side')?.containerID).toBe(containerStatus(before, 'side')?.containerID);

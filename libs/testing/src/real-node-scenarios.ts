@@ -95,3 +95,30 @@ export async function expectInPlaceUpdate(u: InPlaceUpdate): Promise<InPlaceUpda
   process.stderr.write(`[real node] ${u.what} answered with ${u.to} ${answeredMs} ms after the patch\n`);
   return { before, after, ip, answeredMs };
 }
+
+/** What the workload harnesses (CloneSet, Advanced StatefulSet, Advanced DaemonSet) offer the proof. */
+export interface WorkloadScenarios {
+  pods(ns: string): Promise<Pod[]>;
+  setImage(ns: string, name: string, image: string): Promise<unknown>;
+  settled(ns: string, name: string, replicas: number, timeoutMs?: number): Promise<unknown>;
+}
+
+/** The nginx stand-in's image update the workload files prove: container `nginx`, nginx:1.27 → nginx:1.28. */
+export const NGINX_UPDATE = { container: 'nginx', from: 'nginx:1.27', to: 'nginx:1.28' } as const;
+
+/**
+ * expectInPlaceUpdate of the one pod of workload `name` in `ns`: the update sets its image to `to`, and the workload
+ * settles (60 s) once the new image answers.
+ */
+export function expectWorkloadUpdatedInPlace(
+  h: WorkloadScenarios,
+  o: { what: string; node: string; ns: string; name: string; container: string; from: string; to: string },
+): Promise<InPlaceUpdateProof> {
+  const { ns, name, ...rest } = o;
+  return expectInPlaceUpdate({
+    ...rest,
+    read: async () => (await h.pods(ns))[0] as Pod,
+    update: () => h.setImage(ns, name, o.to),
+    settled: () => h.settled(ns, name, 1, 60_000),
+  });
+}
