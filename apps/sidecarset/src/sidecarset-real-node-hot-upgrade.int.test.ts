@@ -69,6 +69,31 @@ function poll(ip: string, port: number) {
 
 // waits (bounded) until this twin serves: the new instance writes /tmp/serving once it has the listener; the empty
 // image's instance has nothing to wait for
+
+/**
+ * Creates the SidecarSet `scs`, waits until the pod webhook serves it, and creates pod `podName` of `app` (one `main`
+ * nginx:1.27 container) on the real node: the SidecarSet's name, the namespace, the pod as the webhook left it.
+ */
+async function injectedPod(
+  s: ReturnType<typeof scenarios>,
+  scs: KubeObject & { spec: Record<string, unknown> },
+  podName: string,
+  app: string,
+): Promise<{ name: string; ns: string; created: Pod }> {
+  const name = (await s.createSidecarSet(scs)).metadata?.name ?? '';
+  await expect
+    .poll(() => s.podWebhookEntries(), { timeout: 20_000, interval: 300 })
+    .toContain(`${name}.sidecarset.pods.regatta.kruise.io`);
+  const ns = await s.namespace();
+  const created = await s.createPod(
+    ns,
+    podName,
+    { app },
+    real.pin({ containers: [{ name: 'main', image: 'nginx:1.27' }] }),
+  );
+  return { name, ns, created };
+}
+
 const WAIT_SERVING =
   'case "$IMAGE" in regatta/http*) i=0; until test -e /tmp/serving || test $i -ge 100; do sleep 0.1; i=$((i+1)); done;; esac';
 
@@ -84,39 +109,33 @@ describeOnRealNode('SidecarSet hot upgrade and native sidecars on a real node', 
       const native = field === 'initContainers';
       const app = `${label}-${s.id}`;
       const podName = label;
-      const scs = await s.createSidecarSet({
-        ...SCS,
-        metadata: { name: label },
-        spec: {
-          selector: { matchLabels: { app } },
-          updateStrategy: { type: 'RollingUpdate', maxUnavailable: 1 },
-          [field]: [
-            {
-              ...(native ? { restartPolicy: 'Always' } : {}),
-              name: 'sidecar',
-              image: 'regatta/http:v1',
-              env: [
-                { name: 'PORT', value: '8080' },
-                { name: 'HANDOVER_SOCKET', value: '/handover/http.sock' },
-              ],
-              volumeMounts: [{ name: 'handover', mountPath: '/handover' }],
-              lifecycle: { postStart: { exec: { command: ['/bin/sh', '-c', WAIT_SERVING] } } },
-              upgradeStrategy: { upgradeType: 'HotUpgrade', hotUpgradeEmptyImage: 'regatta/sleep:v1' },
-            },
-          ],
-          volumes: [{ name: 'handover', emptyDir: {} }],
+      const { name, ns, created } = await injectedPod(
+        s,
+        {
+          ...SCS,
+          metadata: { name: label },
+          spec: {
+            selector: { matchLabels: { app } },
+            updateStrategy: { type: 'RollingUpdate', maxUnavailable: 1 },
+            [field]: [
+              {
+                ...(native ? { restartPolicy: 'Always' } : {}),
+                name: 'sidecar',
+                image: 'regatta/http:v1',
+                env: [
+                  { name: 'PORT', value: '8080' },
+                  { name: 'HANDOVER_SOCKET', value: '/handover/http.sock' },
+                ],
+                volumeMounts: [{ name: 'handover', mountPath: '/handover' }],
+                lifecycle: { postStart: { exec: { command: ['/bin/sh', '-c', WAIT_SERVING] } } },
+                upgradeStrategy: { upgradeType: 'HotUpgrade', hotUpgradeEmptyImage: 'regatta/sleep:v1' },
+              },
+            ],
+            volumes: [{ name: 'handover', emptyDir: {} }],
+          },
         },
-      });
-      const name = scs.metadata?.name ?? '';
-      await expect
-        .poll(() => s.podWebhookEntries(), { timeout: 20_000, interval: 300 })
-        .toContain(`${name}.sidecarset.pods.regatta.kruise.io`);
-      const ns = await s.namespace();
-      const created = await s.createPod(
-        ns,
         podName,
-        { app },
-        real.pin({ containers: [{ name: 'main', image: 'nginx:1.27' }] }),
+        app,
       );
       const twins = [
         ['sidecar-1', 'regatta/http:v1'],
@@ -224,32 +243,26 @@ describeOnRealNode('SidecarSet hot upgrade and native sidecars on a real node', 
   it('a native sidecar is upgraded in place by the real kubelet: app container and pod kept', async () => {
     const s = scenarios();
     const app = `native-${s.id}`;
-    const scs = await s.createSidecarSet({
-      ...SCS,
-      metadata: { name: 'native' },
-      spec: {
-        selector: { matchLabels: { app } },
-        updateStrategy: { type: 'RollingUpdate', maxUnavailable: 1 },
-        initContainers: [
-          {
-            name: 'proxy',
-            image: 'regatta/http:v1',
-            restartPolicy: 'Always',
-            env: [{ name: 'PORT', value: '8081' }],
-          },
-        ],
+    const { name, ns, created } = await injectedPod(
+      s,
+      {
+        ...SCS,
+        metadata: { name: 'native' },
+        spec: {
+          selector: { matchLabels: { app } },
+          updateStrategy: { type: 'RollingUpdate', maxUnavailable: 1 },
+          initContainers: [
+            {
+              name: 'proxy',
+              image: 'regatta/http:v1',
+              restartPolicy: 'Always',
+              env: [{ name: 'PORT', value: '8081' }],
+            },
+          ],
+        },
       },
-    });
-    const name = scs.metadata?.name ?? '';
-    await expect
-      .poll(() => s.podWebhookEntries(), { timeout: 20_000, interval: 300 })
-      .toContain(`${name}.sidecarset.pods.regatta.kruise.io`);
-    const ns = await s.namespace();
-    const created = await s.createPod(
-      ns,
       'native',
-      { app },
-      real.pin({ containers: [{ name: 'main', image: 'nginx:1.27' }] }),
+      app,
     );
     expect(created.spec?.initContainers?.map((c) => [c.name, c.restartPolicy])).toEqual([
       ['proxy', 'Always'],
