@@ -5,13 +5,11 @@
 // extra pod writes after the restart: the API server's audit log shows at most the in-place protocol's writes per pod
 // (docs/adr/0049) from the CloneSet program (r6-writes.ts).
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { IMAGE_NEW } from '../bench/rollout-config.js';
 import { fmt } from '../bench/common.js';
-import { createReady, removeCloneSet, startInPlaceRollout } from './cloneset.js';
-import { describeStatus, rolledOut, type Observer } from './observer.js';
+import { removeCloneSet } from './cloneset.js';
+import { startInPlaceCheck } from './inplace-rollout.js';
+import type { Observer } from './observer.js';
 import type { CheckResult } from './report.js';
-import { absolute } from './schedule.js';
 import type { World } from './world.js';
 import { IN_PLACE_WRITES_PER_POD, podWritesViolation, podWritesOf } from './r6-writes.js';
 
@@ -23,68 +21,32 @@ export async function checkRestartMidRollout(
   obs: Observer,
   o: { pods: number },
 ): Promise<CheckResult> {
-  const ns = 'chaos-r6';
-  const name = 'cs';
-  const n = o.pods;
-  const maxUnavailable = '20%';
-  const budget = absolute(maxUnavailable, n, true); // maxSurge 0: percentages round up
   const program = w.controllers.get('cloneset')!;
   const crashesBefore = program.crashes.length + w.watcher.crashes.length;
-  w.log(`R6: CloneSet of ${n} pods (InPlaceIfPossible, maxUnavailable ${maxUnavailable} = ${budget})`);
-  await createReady(w.client, obs, {
-    ns,
-    name,
-    replicas: n,
-    type: 'InPlaceIfPossible',
-    maxUnavailable,
-    maxSurge: 0,
-  });
-  await sleep(2000);
-
-  const fromMs = Date.now();
-  const { checker, gen, t0 } = await startInPlaceRollout(w, obs, { ns, name, n, minAvailable: n - budget });
+  const rollout = await startInPlaceCheck(w, obs, { id: 'R6', ns: 'chaos-r6', pods: o.pods });
+  const { ns, name, n, budget, checker, t0, patchedMs: fromMs } = rollout;
   const third = Math.ceil(n / 3);
-  const mid = await obs.until(
-    ns,
-    name,
-    (c) => (c.status?.observedGeneration ?? 0) >= gen && (c.status?.updatedReplicas ?? 0) >= third,
-    600_000,
-  );
-  if (mid === undefined)
-    throw new Error(`R6: ${third} pods not updated in 10 min: ${describeStatus(obs.workload(ns, name))}`);
-  const updatedAtKill = obs.workload(ns, name)?.status?.updatedReplicas ?? 0;
+  const updatedAtKill = await rollout.untilUpdated(third);
+  if (updatedAtKill === undefined)
+    throw new Error(`R6: ${third} pods not updated in 10 min: ${rollout.status()}`);
   const killMs = Date.now(); // the audit log's clock
   const outage = await program.kill9(2000);
   w.log(
     `R6: cloneset killed -9 with ${updatedAtKill}/${n} updated; back after ${fmt((outage.backAt - outage.at) / 1000)} s`,
   );
 
-  const done = await obs.until(ns, name, (c) => rolledOut(c, gen, n), 900_000);
-  await sleep(2000); // late pod events still count
-  checker.end();
+  let traces: string[] = [];
+  const { done } = await rollout.finish((revision) => {
+    traces = obs.tracesOf(ns, name, revision);
+    if (traces.length !== 1)
+      checker.report(
+        'trace',
+        w.now() - t0,
+        `${traces.length} trace records for revision ${revision}: ${traces.join(', ') || 'none'}`,
+      );
+  });
   const writes = await podWritesOf(join(w.cluster.dir, AUDIT_LOG), { fromMs, toMs: Date.now(), killMs });
   const extra = podWritesViolation(writes, w.now() - t0);
-  if (done === undefined)
-    checker.report(
-      'incomplete',
-      w.now() - t0,
-      `not rolled out in 15 min: ${describeStatus(obs.workload(ns, name))}`,
-    );
-  const revision = obs.workload(ns, name)?.status?.updateRevision ?? '';
-  const traces = obs.tracesOf(ns, name, revision);
-  if (traces.length !== 1)
-    checker.report(
-      'trace',
-      w.now() - t0,
-      `${traces.length} trace records for revision ${revision}: ${traces.join(', ') || 'none'}`,
-    );
-  const stale = checker.active().filter((p) => p.image !== IMAGE_NEW || p.revision !== revision);
-  if (done !== undefined && stale.length > 0)
-    checker.report(
-      'status',
-      w.now() - t0,
-      `status says done but ${stale.length} pods are not at ${revision}`,
-    );
   const recoverAfter = checker.actions.find((a) => a >= outage.backAt);
   await removeCloneSet(w.client, ns, name);
   return {

@@ -6,64 +6,40 @@
 // started again as a kubelet would (counted apart; any other exit is a crash). The independent checker (its
 // own watches, resumed after each outage) holds the rollout to: no pod created or deleted, never fewer available than
 // replicas − maxUnavailable while it can see, the rollout completes, status agrees with the pods.
-import { setTimeout as sleep } from 'node:timers/promises';
-import { IMAGE_NEW } from '../bench/rollout-config.js';
 import { fmt } from '../bench/common.js';
-import { createReady, removeCloneSet, startInPlaceRollout } from './cloneset.js';
-import { describeStatus, rolledOut, type Observer } from './observer.js';
+import { removeCloneSet } from './cloneset.js';
+import { startInPlaceCheck } from './inplace-rollout.js';
+import type { Observer } from './observer.js';
 import { killClusterProcess, type Outage } from './programs.js';
 import type { CheckResult } from './report.js';
-import { absolute } from './schedule.js';
 import type { World } from './world.js';
 
 /** How long each control-plane process stays down. */
 const DOWN_MS = 5000;
 
 export async function checkControlPlaneFaults(w: World, obs: Observer, o: { pods: number }): Promise<CheckResult> {
-  const ns = 'chaos-r8';
-  const name = 'cs';
-  const n = o.pods;
-  const maxUnavailable = '20%';
-  const budget = absolute(maxUnavailable, n, true); // maxSurge 0: percentages round up
   const programs = [w.watcher, ...w.controllers.values()];
   const exits = () => programs.flatMap((p) => p.crashes);
   const before = exits().length;
-  w.log(`R8: CloneSet of ${n} pods (InPlaceIfPossible, maxUnavailable ${maxUnavailable} = ${budget})`);
-  await createReady(w.client, obs, { ns, name, replicas: n, type: 'InPlaceIfPossible', maxUnavailable, maxSurge: 0 });
-  await sleep(2000);
-
-  const { checker, gen, t0 } = await startInPlaceRollout(w, obs, { ns, name, n, minAvailable: n - budget });
+  const rollout = await startInPlaceCheck(w, obs, { id: 'R8', ns: 'chaos-r8', pods: o.pods });
+  const { ns, name, n, budget, checker, t0 } = rollout;
   const outages: { process: string; updated: number; outage: Outage }[] = [];
   for (const [process, share] of [
     ['kube-apiserver', 1 / 3],
     ['etcd', 2 / 3],
   ] as const) {
     const at = Math.ceil(n * share);
-    const reached = await obs.until(
-      ns,
-      name,
-      (c) => (c.status?.observedGeneration ?? 0) >= gen && (c.status?.updatedReplicas ?? 0) >= at,
-      600_000,
-    );
-    if (reached === undefined) {
-      checker.report('incomplete', w.now() - t0, `${at} pods not updated in 10 min: ${describeStatus(obs.workload(ns, name))}`);
+    const updated = await rollout.untilUpdated(at);
+    if (updated === undefined) {
+      rollout.incomplete(`${at} pods not updated in 10 min`);
       break;
     }
-    const updated = obs.workload(ns, name)?.status?.updatedReplicas ?? 0;
     const outage = await killClusterProcess(w.cluster.dir, process, DOWN_MS, w.now);
     w.log(`R8: ${process} killed -9 with ${updated}/${n} updated; ready again after ${fmt((outage.backAt - outage.at) / 1000)} s`);
     outages.push({ process, updated, outage });
   }
 
-  const done = await obs.until(ns, name, (c) => rolledOut(c, gen, n), 900_000);
-  await sleep(2000); // late pod events still count
-  checker.end();
-  if (done === undefined)
-    checker.report('incomplete', w.now() - t0, `not rolled out in 15 min: ${describeStatus(obs.workload(ns, name))}`);
-  const revision = obs.workload(ns, name)?.status?.updateRevision ?? '';
-  const stale = checker.active().filter((p) => p.image !== IMAGE_NEW || p.revision !== revision);
-  if (done !== undefined && stale.length > 0)
-    checker.report('status', w.now() - t0, `status says done but ${stale.length} pods are not at ${revision}`);
+  const { done } = await rollout.finish();
   const exited = exits().slice(before);
   const leaseLost = exited.filter((c) => c.leaseLost);
   const last = outages.at(-1)?.outage;

@@ -8,50 +8,36 @@
 // so the checks after this one find one replica again.
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { IMAGE_NEW } from '../bench/rollout-config.js';
 import { fmt } from '../bench/common.js';
 import { readAudit } from '../bench/rollout-audit.js';
-import { createReady, removeCloneSet, startInPlaceRollout } from './cloneset.js';
-import { describeStatus, rolledOut, type Observer } from './observer.js';
+import { removeCloneSet } from './cloneset.js';
+import { startInPlaceCheck } from './inplace-rollout.js';
+import type { Observer } from './observer.js';
 import { AUDIT_LOG } from './r6.js';
 import { writesAfterResume, zombieViolation } from './r9-zombie.js';
 import type { CheckResult } from './report.js';
-import { absolute } from './schedule.js';
 import type { World } from './world.js';
 
 /** How long the leader is paused: well past its lease (8 s, libs/kit bootstrap.ts) and a standby's retry. */
 const PAUSE_MS = 20_000;
 
 export async function checkPausedLeader(w: World, obs: Observer, o: { pods: number }): Promise<CheckResult> {
-  const ns = 'chaos-r9';
-  const name = 'cs';
-  const n = o.pods;
-  const maxUnavailable = '20%';
-  const budget = absolute(maxUnavailable, n, true);
   const leader = w.controllers.get('cloneset')!;
   const standby = w.replica('cloneset');
   await standby.start();
   const programs = [w.watcher, leader, standby];
   const exitsBefore = programs.map((p) => p.crashes.length);
-  w.log(`R9: CloneSet of ${n} pods (InPlaceIfPossible, maxUnavailable ${maxUnavailable} = ${budget}); two replicas`);
-  await createReady(w.client, obs, { ns, name, replicas: n, type: 'InPlaceIfPossible', maxUnavailable, maxSurge: 0 });
-  await sleep(2000);
-
-  const { checker, gen, t0 } = await startInPlaceRollout(w, obs, { ns, name, n, minAvailable: n - budget });
+  const rollout = await startInPlaceCheck(w, obs, { id: 'R9', ns: 'chaos-r9', pods: o.pods, note: '; two replicas' });
+  const { ns, name, n, budget, checker, t0 } = rollout;
   const third = Math.ceil(n / 3);
-  const mid = await obs.until(
-    ns,
-    name,
-    (c) => (c.status?.observedGeneration ?? 0) >= gen && (c.status?.updatedReplicas ?? 0) >= third,
-    600_000,
-  );
+  const mid = await rollout.untilUpdated(third);
   let zombie: { at: number; what: string }[] = [];
   let takeoverMs: number | undefined;
   let updatedAtPause = 0;
   if (mid === undefined) {
-    checker.report('incomplete', w.now() - t0, `${third} pods not updated in 10 min: ${describeStatus(obs.workload(ns, name))}`);
+    rollout.incomplete(`${third} pods not updated in 10 min`);
   } else {
-    updatedAtPause = obs.workload(ns, name)?.status?.updatedReplicas ?? 0;
+    updatedAtPause = mid;
     leader.pause();
     const pausedAt = Date.now();
     w.log(`R9: leader SIGSTOPped with ${updatedAtPause}/${n} updated`);
@@ -72,15 +58,7 @@ export async function checkPausedLeader(w: World, obs: Observer, o: { pods: numb
     });
   }
 
-  const done = await obs.until(ns, name, (c) => rolledOut(c, gen, n), 900_000);
-  await sleep(2000);
-  checker.end();
-  if (done === undefined)
-    checker.report('incomplete', w.now() - t0, `not rolled out in 15 min: ${describeStatus(obs.workload(ns, name))}`);
-  const revision = obs.workload(ns, name)?.status?.updateRevision ?? '';
-  const stale = checker.active().filter((p) => p.image !== IMAGE_NEW || p.revision !== revision);
-  if (done !== undefined && stale.length > 0)
-    checker.report('status', w.now() - t0, `status says done but ${stale.length} pods are not at ${revision}`);
+  const { done } = await rollout.finish();
   const zombieFound = zombieViolation(zombie, w.now() - t0);
   await removeCloneSet(w.client, ns, name);
   // back to one replica: the second releases its lease on stop, the first (a standby since its restart) leads again

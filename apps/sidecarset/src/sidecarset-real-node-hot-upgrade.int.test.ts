@@ -13,13 +13,16 @@
 // Skipped, with the reason printed, where a real node cannot run.
 import { request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { KubeObject } from '@regatta/kube';
-import { answerOf, containerStatus, useRealNode } from '@regatta/testing';
+import { answerOf, containerStatus, expectInPlaceUpdate, useRealNodeScenarios } from '@regatta/testing';
 import { SCS, useSidecarSetScenarios, type Pod } from './testing/scenario-harness.js';
 
-const real = useRealNode('sidecarset-real-node-hot-upgrade.int.test.ts', 'scsh');
-const s = real.skipReason ? undefined : useSidecarSetScenarios();
+const { real, scenarios, describeOnRealNode } = useRealNodeScenarios(
+  'sidecarset-real-node-hot-upgrade.int.test.ts',
+  'scsh',
+  useSidecarSetScenarios,
+);
 const initStatus = (p: Pod, name: string) => p.status?.initContainerStatuses?.find((c) => c.name === name);
 
 /** One GET on a new connection (no keep-alive: each request meets whichever twin accepts now). */
@@ -66,24 +69,49 @@ function poll(ip: string, port: number) {
 
 // waits (bounded) until this twin serves: the new instance writes /tmp/serving once it has the listener; the empty
 // image's instance has nothing to wait for
+
+/**
+ * Creates the SidecarSet `scs`, waits until the pod webhook serves it, and creates pod `podName` of `app` (one `main`
+ * nginx:1.27 container) on the real node: the SidecarSet's name, the namespace, the pod as the webhook left it.
+ */
+async function injectedPod(
+  s: ReturnType<typeof scenarios>,
+  scs: KubeObject & { spec: Record<string, unknown> },
+  podName: string,
+  app: string,
+): Promise<{ name: string; ns: string; created: Pod }> {
+  const name = (await s.createSidecarSet(scs)).metadata?.name ?? '';
+  await expect
+    .poll(() => s.podWebhookEntries(), { timeout: 20_000, interval: 300 })
+    .toContain(`${name}.sidecarset.pods.regatta.kruise.io`);
+  const ns = await s.namespace();
+  const created = await s.createPod(
+    ns,
+    podName,
+    { app },
+    real.pin({ containers: [{ name: 'main', image: 'nginx:1.27' }] }),
+  );
+  return { name, ns, created };
+}
+
 const WAIT_SERVING =
   'case "$IMAGE" in regatta/http*) i=0; until test -e /tmp/serving || test $i -ge 100; do sleep 0.1; i=$((i+1)); done;; esac';
 
-describe.skipIf(real.skipReason !== undefined)(
-  `SidecarSet hot upgrade and native sidecars on a real node${real.skipReason ? ` (skipped: ${real.skipReason})` : ''}`,
-  () => {
-    // the seed's example as containers, then the same sidecar as a native sidecar (its twins init containers)
-    it.each([
-      ['containers', 'hotupgrade'],
-      ['initContainers', 'hotnative'],
-    ] as const)(
-      'hot upgrade (%s): the app and the sidecar answer every request during the swap',
-      async (field, label) => {
-        if (!s) throw new Error('not started');
-        const native = field === 'initContainers';
-        const app = `${label}-${s.id}`;
-        const podName = label;
-        const scs = await s.createSidecarSet({
+describeOnRealNode('SidecarSet hot upgrade and native sidecars on a real node', () => {
+  // the seed's example as containers, then the same sidecar as a native sidecar (its twins init containers)
+  it.each([
+    ['containers', 'hotupgrade'],
+    ['initContainers', 'hotnative'],
+  ] as const)(
+    'hot upgrade (%s): the app and the sidecar answer every request during the swap',
+    async (field, label) => {
+      const s = scenarios();
+      const native = field === 'initContainers';
+      const app = `${label}-${s.id}`;
+      const podName = label;
+      const { name, ns, created } = await injectedPod(
+        s,
+        {
           ...SCS,
           metadata: { name: label },
           spec: {
@@ -105,127 +133,119 @@ describe.skipIf(real.skipReason !== undefined)(
             ],
             volumes: [{ name: 'handover', emptyDir: {} }],
           },
-        });
-        const name = scs.metadata?.name ?? '';
-        await expect
-          .poll(() => s.podWebhookEntries(), { timeout: 20_000, interval: 300 })
-          .toContain(`${name}.sidecarset.pods.regatta.kruise.io`);
-        const ns = await s.namespace();
-        const created = await s.createPod(
+        },
+        podName,
+        app,
+      );
+      const twins = [
+        ['sidecar-1', 'regatta/http:v1'],
+        ['sidecar-2', 'regatta/sleep:v1'],
+      ];
+      const specOf = (p: Pod) => [...(p.spec?.initContainers ?? []), ...(p.spec?.containers ?? [])];
+      expect(specOf(created).map((c) => [c.name, c.image])).toEqual([...twins, ['main', 'nginx:1.27']]);
+      expect(created.spec?.initContainers?.length ?? 0).toBe(native ? 2 : 0);
+      const ref = { apiVersion: 'v1', kind: 'Pod', namespace: ns, name: podName } as const;
+      const read = () => s.client.get<Pod>(ref);
+      const st = (p: Pod, n: string) => (native ? initStatus(p, n) : containerStatus(p, n));
+      await expect
+        .poll(
+          async () => {
+            const p = await read();
+            return ['sidecar-1', 'sidecar-2', 'main'].every(
+              (n) => !!(n === 'main' ? containerStatus(p, n) : st(p, n))?.ready,
+            );
+          },
+          { timeout: 60_000 },
+        )
+        .toBe(true);
+      const before = await read();
+      const ip = before.status?.podIP ?? '';
+      await expect.poll(() => answerOf(ip, 8080), { timeout: 15_000 }).toContain('regatta/http:v1');
+      await expect.poll(() => answerOf(ip), { timeout: 15_000 }).toContain('nginx:1.27');
+
+      const sidecar = poll(ip, 8080);
+      const main = poll(ip, 80);
+      const patched = Date.now();
+      await s.client.patch(
+        { ...SCS, name },
+        [{ op: 'replace', path: `/spec/${field}/0/image`, value: 'regatta/http:v2' }],
+        { type: 'json' },
+      );
+      // the switch (sidecar-2 on v2 serving), then the reset (sidecar-1 back on the empty image, running)
+      let switched = 0;
+      await expect
+        .poll(
+          async () => {
+            const p = await read();
+            const img = (n: string) => st(p, n)?.image ?? '';
+            if (!switched && img('sidecar-2').includes('regatta/http:v2')) switched = Date.now() - patched;
+            return [
+              img('sidecar-1').includes('regatta/sleep:v1') && !!st(p, 'sidecar-1')?.ready,
+              img('sidecar-2').includes('regatta/http:v2') && !!st(p, 'sidecar-2')?.ready,
+            ];
+          },
+          { timeout: 90_000, interval: 200 },
+        )
+        .toEqual([true, true]);
+      const reset = Date.now() - patched;
+      await sleep(1_000);
+      const [side, app80] = await Promise.all([sidecar.stop(), main.stop()]);
+      if (side.failed.length + app80.failed.length > 0) {
+        // what the kubelet did around a failed request
+        const ev = await s.kubectl([
+          'get',
+          'events',
+          '-n',
           ns,
-          podName,
-          { app },
-          real.pin({ containers: [{ name: 'main', image: 'nginx:1.27' }] }),
+          '-o',
+          'custom-columns=T:.lastTimestamp,R:.reason,O:.involvedObject.fieldPath,M:.message',
+        ]);
+        const logs = await Promise.all(
+          ['sidecar-1', 'sidecar-2'].map((c) =>
+            s.kubectl(['logs', '-n', ns, podName, '-c', c, '--timestamps']),
+          ),
         );
-        const twins = [
-          ['sidecar-1', 'regatta/http:v1'],
-          ['sidecar-2', 'regatta/sleep:v1'],
-        ];
-        const specOf = (p: Pod) => [...(p.spec?.initContainers ?? []), ...(p.spec?.containers ?? [])];
-        expect(specOf(created).map((c) => [c.name, c.image])).toEqual([...twins, ['main', 'nginx:1.27']]);
-        expect(created.spec?.initContainers?.length ?? 0).toBe(native ? 2 : 0);
-        const ref = { apiVersion: 'v1', kind: 'Pod', namespace: ns, name: podName } as const;
-        const read = () => s.client.get<Pod>(ref);
-        const st = (p: Pod, n: string) => (native ? initStatus(p, n) : containerStatus(p, n));
-        await expect
-          .poll(
-            async () => {
-              const p = await read();
-              return ['sidecar-1', 'sidecar-2', 'main'].every(
-                (n) => !!(n === 'main' ? containerStatus(p, n) : st(p, n))?.ready,
-              );
-            },
-            { timeout: 60_000 },
-          )
-          .toBe(true);
-        const before = await read();
-        const ip = before.status?.podIP ?? '';
-        await expect.poll(() => answerOf(ip, 8080), { timeout: 15_000 }).toContain('regatta/http:v1');
-        await expect.poll(() => answerOf(ip), { timeout: 15_000 }).toContain('nginx:1.27');
-
-        const sidecar = poll(ip, 8080);
-        const main = poll(ip, 80);
-        const patched = Date.now();
-        await s.client.patch(
-          { ...SCS, name },
-          [{ op: 'replace', path: `/spec/${field}/0/image`, value: 'regatta/http:v2' }],
-          { type: 'json' },
+        const prev = await Promise.all(
+          ['sidecar-1', 'sidecar-2'].map((c) =>
+            s.kubectl(['logs', '-n', ns, podName, '-c', c, '--previous', '--timestamps']),
+          ),
         );
-        // the switch (sidecar-2 on v2 serving), then the reset (sidecar-1 back on the empty image, running)
-        let switched = 0;
-        await expect
-          .poll(
-            async () => {
-              const p = await read();
-              const img = (n: string) => st(p, n)?.image ?? '';
-              if (!switched && img('sidecar-2').includes('regatta/http:v2')) switched = Date.now() - patched;
-              return [
-                img('sidecar-1').includes('regatta/sleep:v1') && !!st(p, 'sidecar-1')?.ready,
-                img('sidecar-2').includes('regatta/http:v2') && !!st(p, 'sidecar-2')?.ready,
-              ];
-            },
-            { timeout: 90_000, interval: 200 },
-          )
-          .toEqual([true, true]);
-        const reset = Date.now() - patched;
-        await sleep(1_000);
-        const [side, app80] = await Promise.all([sidecar.stop(), main.stop()]);
-        if (side.failed.length + app80.failed.length > 0) {
-          // what the kubelet did around a failed request
-          const ev = await s.kubectl([
-            'get',
-            'events',
-            '-n',
-            ns,
-            '-o',
-            'custom-columns=T:.lastTimestamp,R:.reason,O:.involvedObject.fieldPath,M:.message',
-          ]);
-          const logs = await Promise.all(
-            ['sidecar-1', 'sidecar-2'].map((c) =>
-              s.kubectl(['logs', '-n', ns, podName, '-c', c, '--timestamps']),
-            ),
-          );
-          const prev = await Promise.all(
-            ['sidecar-1', 'sidecar-2'].map((c) =>
-              s.kubectl(['logs', '-n', ns, podName, '-c', c, '--previous', '--timestamps']),
-            ),
-          );
-          process.stderr.write(
-            `[debug] patched ${new Date(patched).toISOString()}\n${ev.stdout}\n${logs.map((l) => l.stdout + l.stderr).join('\n')}\nprevious:\n${prev.map((l) => l.stdout + l.stderr).join('\n')}\n`,
-          );
-        }
-        expect(side.failed).toEqual([]);
-        expect(app80.failed).toEqual([]);
-        expect(side.answers).toEqual(['regatta/http:v1', 'regatta/http:v2']);
-        expect(app80.answers).toEqual(['nginx:1.27']);
-
-        const after = await read();
-        expect(after.metadata?.uid).toBe(before.metadata?.uid);
-        expect(after.status?.podIP).toBe(ip);
-        expect(containerStatus(after, 'main')?.containerID).toBe(
-          containerStatus(before, 'main')?.containerID,
-        );
-        expect(containerStatus(after, 'main')?.restartCount).toBe(0);
-        expect(st(after, 'sidecar-1')?.restartCount).toBe(1);
-        expect(st(after, 'sidecar-2')?.restartCount).toBe(1);
-        expect(after.metadata?.annotations?.['kruise.io/sidecarset-working-hotupgrade-container']).toBe(
-          '{"sidecar":"sidecar-2"}',
-        );
-        await expect
-          .poll(async () => (await s.client.get<Scs>({ ...SCS, name })).status, { timeout: 30_000 })
-          .toMatchObject({ matchedPods: 1, updatedPods: 1, readyPods: 1, updatedReadyPods: 1 });
         process.stderr.write(
-          `[real node] sidecarset hot upgrade (${field}): new twin on v2 ${switched} ms, old twin reset ${reset} ms after the patch; ` +
-            `${side.ok} sidecar and ${app80.ok} app requests, none failed\n`,
+          `[debug] patched ${new Date(patched).toISOString()}\n${ev.stdout}\n${logs.map((l) => l.stdout + l.stderr).join('\n')}\nprevious:\n${prev.map((l) => l.stdout + l.stderr).join('\n')}\n`,
         );
-      },
-      240_000,
-    );
+      }
+      expect(side.failed).toEqual([]);
+      expect(app80.failed).toEqual([]);
+      expect(side.answers).toEqual(['regatta/http:v1', 'regatta/http:v2']);
+      expect(app80.answers).toEqual(['nginx:1.27']);
 
-    it('a native sidecar is upgraded in place by the real kubelet: app container and pod kept', async () => {
-      if (!s) throw new Error('not started');
-      const app = `native-${s.id}`;
-      const scs = await s.createSidecarSet({
+      const after = await read();
+      expect(after.metadata?.uid).toBe(before.metadata?.uid);
+      expect(after.status?.podIP).toBe(ip);
+      expect(containerStatus(after, 'main')?.containerID).toBe(containerStatus(before, 'main')?.containerID);
+      expect(containerStatus(after, 'main')?.restartCount).toBe(0);
+      expect(st(after, 'sidecar-1')?.restartCount).toBe(1);
+      expect(st(after, 'sidecar-2')?.restartCount).toBe(1);
+      expect(after.metadata?.annotations?.['kruise.io/sidecarset-working-hotupgrade-container']).toBe(
+        '{"sidecar":"sidecar-2"}',
+      );
+      await expect
+        .poll(async () => (await s.client.get<Scs>({ ...SCS, name })).status, { timeout: 30_000 })
+        .toMatchObject({ matchedPods: 1, updatedPods: 1, readyPods: 1, updatedReadyPods: 1 });
+      process.stderr.write(
+        `[real node] sidecarset hot upgrade (${field}): new twin on v2 ${switched} ms, old twin reset ${reset} ms after the patch; ` +
+          `${side.ok} sidecar and ${app80.ok} app requests, none failed\n`,
+      );
+    },
+    240_000,
+  );
+
+  it('a native sidecar is upgraded in place by the real kubelet: app container and pod kept', async () => {
+    const s = scenarios();
+    const app = `native-${s.id}`;
+    const { name, ns, created } = await injectedPod(
+      s,
+      {
         ...SCS,
         metadata: { name: 'native' },
         spec: {
@@ -240,83 +260,64 @@ describe.skipIf(real.skipReason !== undefined)(
             },
           ],
         },
-      });
-      const name = scs.metadata?.name ?? '';
-      await expect
-        .poll(() => s.podWebhookEntries(), { timeout: 20_000, interval: 300 })
-        .toContain(`${name}.sidecarset.pods.regatta.kruise.io`);
-      const ns = await s.namespace();
-      const created = await s.createPod(
-        ns,
-        'native',
-        { app },
-        real.pin({ containers: [{ name: 'main', image: 'nginx:1.27' }] }),
-      );
-      expect(created.spec?.initContainers?.map((c) => [c.name, c.restartPolicy])).toEqual([
-        ['proxy', 'Always'],
-      ]);
-      const ref = { apiVersion: 'v1', kind: 'Pod', namespace: ns, name: 'native' } as const;
-      const read = () => s.client.get<Pod>(ref);
-      await expect
-        .poll(
-          async () => {
-            const p = await read();
-            return !!initStatus(p, 'proxy')?.ready && !!containerStatus(p, 'main')?.ready;
-          },
-          { timeout: 60_000 },
-        )
-        .toBe(true);
-      const before = await read();
-      const ip = before.status?.podIP ?? '';
-      await expect.poll(() => answerOf(ip, 8081), { timeout: 15_000 }).toContain('regatta/http:v1');
-
-      const patched = Date.now();
-      await s.client.patch(
-        { ...SCS, name },
-        [{ op: 'replace', path: '/spec/initContainers/0/image', value: 'regatta/http:v2' }],
-        { type: 'json' },
-      );
-      await expect
-        .poll(() => answerOf(ip, 8081), { timeout: 90_000, interval: 100 })
-        .toContain('regatta/http:v2');
-      const answered = Date.now() - patched;
-      await expect
-        .poll(async () => initStatus(await read(), 'proxy')?.restartCount, { timeout: 30_000 })
-        .toBe(1);
-      const after = await read();
-      const [p0, p1] = [initStatus(before, 'proxy'), initStatus(after, 'proxy')];
-      expect(after.metadata?.uid).toBe(before.metadata?.uid);
-      expect(after.status?.podIP).toBe(ip);
-      expect(p1?.containerID).toMatch(/^containerd:\/\//);
-      expect(p1?.containerID).not.toBe(p0?.containerID);
-      expect(p1?.image).toContain('regatta/http:v2');
-      expect(containerStatus(after, 'main')?.containerID).toBe(containerStatus(before, 'main')?.containerID);
-      expect(containerStatus(after, 'main')?.restartCount).toBe(0);
-      expect(await answerOf(ip)).toContain('nginx:1.27');
-      await expect
-        .poll(async () => (await s.client.get<Scs>({ ...SCS, name })).status, { timeout: 30_000 })
-        .toMatchObject({ matchedPods: 1, updatedPods: 1, readyPods: 1, updatedReadyPods: 1 });
-      // the real kubelet's words, which the simulator uses too (libs/node-simulator runtime.ts)
-      const killing = async () =>
-        (
-          await s.kubectl([
-            'get',
-            'events',
-            '-n',
-            ns,
-            '--field-selector',
-            'reason=Killing',
-            '-o',
-            'jsonpath={.items[*].message}',
-          ])
-        ).stdout;
-      await expect.poll(killing, { timeout: 15_000 }).toContain('Init container proxy definition changed');
-      process.stderr.write(
-        `[real node] sidecarset native sidecar upgraded in place, the new tag answering ${answered} ms after the patch\n`,
-      );
-    }, 240_000);
-  },
-);
+      },
+      'native',
+      app,
+    );
+    expect(created.spec?.initContainers?.map((c) => [c.name, c.restartPolicy])).toEqual([
+      ['proxy', 'Always'],
+    ]);
+    const ref = { apiVersion: 'v1', kind: 'Pod', namespace: ns, name: 'native' } as const;
+    const read = () => s.client.get<Pod>(ref);
+    await expect
+      .poll(
+        async () => {
+          const p = await read();
+          return !!initStatus(p, 'proxy')?.ready && !!containerStatus(p, 'main')?.ready;
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(true);
+    const { before, after, ip } = await expectInPlaceUpdate({
+      what: 'sidecarset native sidecar upgrade',
+      node: real.name,
+      read,
+      container: 'proxy',
+      statusOf: initStatus,
+      port: 8081,
+      from: 'regatta/http:v1',
+      to: 'regatta/http:v2',
+      update: () =>
+        s.client.patch(
+          { ...SCS, name },
+          [{ op: 'replace', path: '/spec/initContainers/0/image', value: 'regatta/http:v2' }],
+          { type: 'json' },
+        ),
+      answerTimeoutMs: 90_000,
+    });
+    expect(containerStatus(after, 'main')?.containerID).toBe(containerStatus(before, 'main')?.containerID);
+    expect(containerStatus(after, 'main')?.restartCount).toBe(0);
+    expect(await answerOf(ip)).toContain('nginx:1.27');
+    await expect
+      .poll(async () => (await s.client.get<Scs>({ ...SCS, name })).status, { timeout: 30_000 })
+      .toMatchObject({ matchedPods: 1, updatedPods: 1, readyPods: 1, updatedReadyPods: 1 });
+    // the real kubelet's words, which the simulator uses too (libs/node-simulator runtime.ts)
+    const killing = async () =>
+      (
+        await s.kubectl([
+          'get',
+          'events',
+          '-n',
+          ns,
+          '--field-selector',
+          'reason=Killing',
+          '-o',
+          'jsonpath={.items[*].message}',
+        ])
+      ).stdout;
+    await expect.poll(killing, { timeout: 15_000 }).toContain('Init container proxy definition changed');
+  }, 240_000);
+});
 
 interface Scs extends KubeObject {
   status?: { matchedPods?: number; updatedPods?: number; readyPods?: number; updatedReadyPods?: number };

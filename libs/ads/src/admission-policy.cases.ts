@@ -1,33 +1,17 @@
 // Advanced DaemonSet's validation table for the policy parity test (apps/ads/src/admission-policy.int.test.ts).
-import type { KubeObject } from '@regatta/kube';
+import { policyCaseObjects, type PolicyCase } from '@regatta/workload';
 
 type Spec = Record<string, unknown>;
 
-export interface DaemonSetValidationCase {
-  name: string;
-  object: KubeObject;
-  old?: KubeObject;
-  webhookOnly?: string;
-}
+export type DaemonSetValidationCase = PolicyCase;
+
+const objects = policyCaseObjects({ apiVersion: 'apps.kruise.io/v1beta1', kind: 'DaemonSet', app: 'agent' });
 
 /** A valid, raw Advanced DaemonSet (apps.kruise.io/v1beta1) named `name`; `spec` is merged over its spec. */
-export function daemonSetCase(name: string, spec: Spec = {}, labels: Record<string, string> = { app: 'agent' }): KubeObject {
-  return {
-    apiVersion: 'apps.kruise.io/v1beta1',
-    kind: 'DaemonSet',
-    metadata: { name },
-    spec: {
-      selector: { matchLabels: { app: 'agent' } },
-      template: { metadata: { labels }, spec: { containers: [{ name: 'main', image: 'nginx:alpine' }] } },
-      ...spec,
-    },
-  } as KubeObject;
-}
+export const daemonSetCase = objects.object;
 
 const ru = (rollingUpdate: Spec): Spec => ({ updateStrategy: { type: 'RollingUpdate', rollingUpdate } });
-const podSpec = (extra: Spec): Spec => ({
-  template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'main', image: 'nginx:alpine' }], ...extra } },
-});
+const podSpec = objects.podSpec;
 
 export const DAEMONSET_PROBE = daemonSetCase('probe', podSpec({ restartPolicy: 'Never' }));
 

@@ -11,18 +11,19 @@ import {
   type KindPolicy,
   type PolicyRule,
   type PolicyScope,
+  ROLLING_UPDATE as RU,
+  ROLLING_UPDATE_PATH as RU_PATH,
   WORKLOAD_VARIABLES,
   celBadValue,
   celHas,
+  celOneOf,
   celOr,
   celString,
+  supportedValues as supported,
   validatingPolicyObjects,
   workloadRules,
 } from '@regatta/workload';
 
-const RU = ['spec', 'updateStrategy', 'rollingUpdate'] as const;
-const RU_PATH = 'spec.updateStrategy.rollingUpdate';
-const supported = (values: readonly string[]): string => values.map((v) => `"${v}"`).join(', ');
 const PCT = '^[0-9]+%$';
 const pctNumber = (v: string): string => `int(string(${v}).substring(0, size(string(${v})) - 1))`;
 /** Not zero (`0` or `0%`, `00%`). */
@@ -94,7 +95,7 @@ export const DAEMONSET_POLICY: KindPolicy = {
     },
     {
       field: 'spec.updateStrategy.type',
-      expression: `variables.updateType in ['', ${DAEMONSET_UPDATE_STRATEGY_TYPES.map(celString).join(', ')}]`,
+      expression: celOneOf('variables.updateType', DAEMONSET_UPDATE_STRATEGY_TYPES),
       messageExpression: `'spec.updateStrategy.type: Unsupported value: "' + variables.updateType + '": supported values: ${supported(DAEMONSET_UPDATE_STRATEGY_TYPES)}'`,
     },
     ...intOrPercentUpTo100('variables.maxUnavailable', `${RU_PATH}.maxUnavailable`, 'variables.rolling && variables.hasUnavailable'),
@@ -111,7 +112,7 @@ export const DAEMONSET_POLICY: KindPolicy = {
     },
     {
       field: `${RU_PATH}.rollingUpdateType`,
-      expression: `!variables.rolling || variables.rollingUpdateType in ['', ${DAEMONSET_ROLLING_UPDATE_TYPES.map(celString).join(', ')}]`,
+      expression: `!variables.rolling || ${celOneOf('variables.rollingUpdateType', DAEMONSET_ROLLING_UPDATE_TYPES)}`,
       messageExpression: `'${RU_PATH}.rollingUpdateType: Unsupported value: "' + variables.rollingUpdateType + '": supported values: ${supported(DAEMONSET_ROLLING_UPDATE_TYPES)}'`,
     },
     {

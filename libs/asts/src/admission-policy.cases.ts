@@ -1,35 +1,22 @@
 // Advanced StatefulSet's validation table for the policy parity test (apps/asts/src/admission-policy.int.test.ts).
-import type { KubeObject } from '@regatta/kube';
+import { policyCaseObjects, type PolicyCase } from '@regatta/workload';
 
 type Spec = Record<string, unknown>;
 
-export interface StatefulSetValidationCase {
-  name: string;
-  object: KubeObject;
-  old?: KubeObject;
-  webhookOnly?: string;
-}
+export type StatefulSetValidationCase = PolicyCase;
+
+const objects = policyCaseObjects({
+  apiVersion: 'apps.kruise.io/v1beta1',
+  kind: 'StatefulSet',
+  app: 'db',
+  spec: { replicas: 2, serviceName: 'db' },
+});
 
 /** A valid, raw Advanced StatefulSet (apps.kruise.io/v1beta1) named `name`; `spec` is merged over its spec. */
-export function statefulSetCase(name: string, spec: Spec = {}, labels: Record<string, string> = { app: 'db' }): KubeObject {
-  return {
-    apiVersion: 'apps.kruise.io/v1beta1',
-    kind: 'StatefulSet',
-    metadata: { name },
-    spec: {
-      replicas: 2,
-      serviceName: 'db',
-      selector: { matchLabels: { app: 'db' } },
-      template: { metadata: { labels }, spec: { containers: [{ name: 'main', image: 'nginx:alpine' }] } },
-      ...spec,
-    },
-  } as KubeObject;
-}
+export const statefulSetCase = objects.object;
 
 const ru = (rollingUpdate: Spec, spec: Spec = {}): Spec => ({ updateStrategy: { type: 'RollingUpdate', rollingUpdate }, ...spec });
-const podSpec = (extra: Spec): Spec => ({
-  template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'main', image: 'nginx:alpine' }], ...extra } },
-});
+const podSpec = objects.podSpec;
 
 export const STATEFULSET_PROBE = statefulSetCase('probe', podSpec({ restartPolicy: 'Never' }));
 

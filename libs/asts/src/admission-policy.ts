@@ -20,18 +20,17 @@ import {
   type KindPolicy,
   type PolicyRule,
   type PolicyScope,
+  ROLLING_UPDATE as RU,
+  ROLLING_UPDATE_PATH as RU_PATH,
   WORKLOAD_VARIABLES,
   celBadValue,
+  celOneOf as oneOf,
   celOr,
   celString,
+  supportedValues as supported,
   validatingPolicyObjects,
   workloadRules,
 } from '@regatta/workload';
-
-const RU = ['spec', 'updateStrategy', 'rollingUpdate'] as const;
-const RU_PATH = 'spec.updateStrategy.rollingUpdate';
-const oneOf = (v: string, values: readonly string[]): string => `${v} in ['', ${values.map(celString).join(', ')}]`;
-const supported = (values: readonly string[]): string => values.map((v) => `"${v}"`).join(', ');
 
 /** `validateMaxUnavailableField`: at least 1 (an int, or `<digits>%` above 0), other than 1 only when Parallel. */
 function maxUnavailableRules(variable: string, path: string): PolicyRule[] {

@@ -1,35 +1,18 @@
 // CloneSet's validation table for the policy parity test (admission-policy.int.test.ts): each case goes through the
 // webhook's validator and through the ValidatingAdmissionPolicy; `webhookOnly` cases name why CEL does not check them.
-import type { KubeObject } from '@regatta/kube';
+import { policyCaseObjects, type PolicyCase } from '@regatta/workload';
 
 type Spec = Record<string, unknown>;
 
-/** One row: the object (an UPDATE from `old` when given); `webhookOnly` says why the policy leaves it to the webhook. */
-export interface ValidationCase {
-  name: string;
-  object: KubeObject;
-  old?: KubeObject;
-  webhookOnly?: string;
-}
+/** One row (libs/workload admission-policy-cases.ts). */
+export type ValidationCase = PolicyCase;
+
+const objects = policyCaseObjects({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', app: 'web', spec: { replicas: 2 } });
 
 /** A valid, raw (not defaulted) CloneSet named `name`; `spec` is merged over its spec. */
-export function cloneSetCase(name: string, spec: Spec = {}, labels: Record<string, string> = { app: 'web' }): KubeObject {
-  return {
-    apiVersion: 'apps.kruise.io/v1alpha1',
-    kind: 'CloneSet',
-    metadata: { name },
-    spec: {
-      replicas: 2,
-      selector: { matchLabels: { app: 'web' } },
-      template: { metadata: { labels }, spec: { containers: [{ name: 'main', image: 'nginx:alpine' }] } },
-      ...spec,
-    },
-  } as KubeObject;
-}
+export const cloneSetCase = objects.object;
 
-const podSpec = (extra: Spec): Spec => ({
-  template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'nginx:alpine' }], ...extra } },
-});
+const podSpec = objects.podSpec;
 const us = (strategy: Spec, spec: Spec = {}): Spec => ({ updateStrategy: strategy, ...spec });
 
 export const CLONESET_PROBE = cloneSetCase('probe', podSpec({ restartPolicy: 'Never' }));

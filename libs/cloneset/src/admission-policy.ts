@@ -18,6 +18,7 @@ import {
   WORKLOAD_VARIABLES,
   celBadValue,
   celIntOrPercentError,
+  celOneOf,
   celOr,
   celString,
   intOrPercentVariables,
@@ -74,7 +75,7 @@ export const CLONESET_POLICY: KindPolicy = {
     }),
     {
       field: 'spec.updateStrategy.type',
-      expression: `variables.updateType in ['', ${CLONESET_UPDATE_STRATEGY_TYPES.map(celString).join(', ')}]`,
+      expression: celOneOf('variables.updateType', CLONESET_UPDATE_STRATEGY_TYPES),
       messageExpression:
         `'spec.updateStrategy.type: Invalid value: "' + variables.updateType + '": must be ' + ` +
         `"'ReCreate', InPlaceIfPossible or 'InPlaceOnly'"`,

@@ -7,11 +7,12 @@
 // connection, one list and one 30 s inactivity reconnect serve any number of nodes. Several simulators sharing a
 // cluster each see all bound pods and ignore the ones not on their own nodes.
 import { CriStatusError, GrpcStatus, type ContainerStatus } from '@regatta/cri';
+import type { InvolvedObject } from '@regatta/kube';
 import { RUNTIME_CONTAINERS_META_KEY } from '@regatta/inplace-update';
-import { PodIpAllocator } from './addressing.js';
 import { hostPortConflict, isRejected, rejectedStatus } from './admission.js';
 import { configMapNamesOf } from './config-env.js';
 import { runContainerMetaDaemon } from './container-meta.js';
+import { CriStops } from './cri-stops.js';
 import type { EventRecorder } from './events.js';
 import type { Faults } from './faults.js';
 import type { ImageService } from './images.js';
@@ -20,10 +21,11 @@ import { isConflict, isNotFound, podPath, type KubeClient } from './kube-client.
 import type { NodeManager } from './nodes.js';
 import type { KruiseDaemonGates, SimulatorTimings } from './options.js';
 import { desiredPodStatus, rfc3339, statusFingerprint } from './pod-status.js';
+import { PodIps } from './pod-ips.js';
 import { PodResizes } from './pod-resizes.js';
 import { KeyedQueue } from './queue.js';
 import { advance, nextDeadline } from './runtime.js';
-import { criContainersOfPod, runningContainerById } from './runtime-cri.js';
+import { criContainersOfPod } from './runtime-cri.js';
 import { newPodRuntime, type PodRuntime, type RuntimeEnv } from './runtime-state.js';
 import type { ObjectMeta, Pod } from './types.js';
 
@@ -37,6 +39,15 @@ interface ConfigMap {
 const QUEUE_CONCURRENCY = 8;
 
 const keyOf = (p: Pod) => `${p.metadata.namespace ?? ''}/${p.metadata.name ?? ''}`;
+
+/** The pod an event is about. */
+const podRef = (pod: Pod, uid: string): InvolvedObject => ({
+  kind: 'Pod',
+  apiVersion: 'v1',
+  namespace: pod.metadata.namespace,
+  name: pod.metadata.name ?? '',
+  uid,
+});
 
 /** Resource versions are opaque, but etcd-backed ones are increasing integers; newer wins, else the informer's. */
 function newer(a: Pod | undefined, b: Pod | undefined): Pod | undefined {
@@ -66,12 +77,10 @@ export class PodManager {
   private readonly written = new Map<string, { desired: string; returned: string }>();
   private readonly deleteIssued = new Set<string>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
-  private readonly allocators = new Map<string, PodIpAllocator>();
+  private readonly ips = new PodIps((node) => this.nodes.addressing(node));
   private stopped = false;
-  /** CRI StopContainer calls not applied yet, by pod UID then container name (grace period in ms). */
-  private readonly pendingStops = new Map<string, Map<string, number>>();
-  /** Callers of StopContainer waiting for their container to stop, by runtime container id. */
-  private readonly stopWaiters = new Map<string, { uid: string; resolve: () => void }[]>();
+  /** CRI StopContainer calls not applied yet and their callers (cri-stops.ts). */
+  private readonly criStops = new CriStops();
 
   constructor(
     private readonly client: KubeClient,
@@ -133,15 +142,6 @@ export class PodManager {
     await this.informer.start();
   }
 
-  private allocator(node: string): PodIpAllocator {
-    let a = this.allocators.get(node);
-    if (!a) {
-      a = new PodIpAllocator(this.nodes.addressing(node)?.podPrefix ?? '10.255.255');
-      this.allocators.set(node, a);
-    }
-    return a;
-  }
-
   private current(key: string): Pod | undefined {
     const [ns, name] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
     const cached = this.informer.get(name, ns);
@@ -156,10 +156,10 @@ export class PodManager {
 
   private dropRuntime(uid: string, node: string): void {
     const rt = this.runtimes.get(uid);
-    if (rt) this.allocator(node).release(rt.podIP);
+    if (rt) this.ips.release(node, rt.podIP);
     this.runtimes.delete(uid);
     this.resizes.forget(uid);
-    this.wakeStopWaiters(uid, undefined);
+    this.criStops.wake(uid, undefined);
     this.written.delete(uid);
     this.deleteIssued.delete(uid);
   }
@@ -225,21 +225,8 @@ export class PodManager {
     const now = Date.now();
     const env = this.env(node, now);
     let rt = this.runtimes.get(uid);
-    if (!rt) {
-      const hostIP = this.nodes.addressing(node)?.internalIP ?? '';
-      const alloc = this.allocator(node);
-      let podIP = hostIP;
-      if (!pod.spec?.hostNetwork) {
-        const had = pod.status?.podIP;
-        if (had && alloc.owns(had)) {
-          alloc.reserve(had);
-          podIP = had;
-        } else podIP = alloc.allocate();
-      }
-      rt = newPodRuntime(pod, { podIP, hostIP }, env);
-    }
-    const stops = this.pendingStops.get(uid);
-    this.pendingStops.delete(uid);
+    rt ??= newPodRuntime(pod, this.ips.assign(pod, node), env);
+    const stops = this.criStops.take(uid);
     // an in-place resize (pods/resize): actuated, deferred or infeasible; RestartContainer containers restart
     const resize = this.resizes.sync(pod, uid, node, rt.terminal || rt.deletion !== null);
     const restartMessage = new Map([...(stops?.keys() ?? [])].map((n) => [n, '']));
@@ -260,20 +247,13 @@ export class PodManager {
     const daemon = runContainerMetaDaemon(pod, kubelet.runtime, env, this.o.kruiseDaemon);
     const runtime = daemon.runtime;
     this.runtimes.set(uid, runtime);
-    this.wakeStopWaiters(uid, runtime);
+    this.criStops.wake(uid, runtime);
     for (const e of [...kubelet.effects, ...daemon.effects]) {
       if (e.kind === 'imagePresent') this.o.images.record(node, e.image, now);
       else {
         this.o.events.emit(
           node,
-          {
-            kind: 'Pod',
-            apiVersion: 'v1',
-            namespace: pod.metadata.namespace,
-            name: pod.metadata.name ?? '',
-            uid,
-            fieldPath: e.fieldPath,
-          },
+          { ...podRef(pod, uid), fieldPath: e.fieldPath },
           e.type,
           e.reason,
           e.message,
@@ -334,19 +314,7 @@ export class PodManager {
     if (!hostPortConflict(pod, admitted)) return false;
     const status = rejectedStatus();
     const uid = pod.metadata.uid ?? '';
-    this.o.events.emit(
-      node,
-      {
-        kind: 'Pod',
-        apiVersion: 'v1',
-        namespace: pod.metadata.namespace,
-        name: pod.metadata.name ?? '',
-        uid,
-      },
-      'Warning',
-      status.reason ?? '',
-      status.message ?? '',
-    );
+    this.o.events.emit(node, podRef(pod, uid), 'Warning', status.reason ?? '', status.message ?? '');
     await this.writeStatus(
       key,
       pod,
@@ -462,33 +430,12 @@ export class PodManager {
       const rt = this.runtimes.get(uid);
       if (!rt) continue;
       if (!criContainersOfPod(p, rt).some((c) => c.id === id)) continue;
-      const running = runningContainerById(rt, id);
-      if (!running) return; // exited already
-      if (!(running.state.kind === 'running' && running.state.killed)) {
-        // a container already stopping is waited for, not stopped again
-        const stops = this.pendingStops.get(uid) ?? new Map<string, number>();
-        stops.set(running.name, Math.max(0, graceSeconds) * 1000);
-        this.pendingStops.set(uid, stops);
-      }
-      const done = new Promise<void>((resolve) => {
-        const list = this.stopWaiters.get(id) ?? [];
-        list.push({ uid, resolve });
-        this.stopWaiters.set(id, list);
-      });
+      const done = this.criStops.request(uid, rt, id, graceSeconds);
+      if (!done) return; // exited already
       this.queue.add(keyOf(p));
       return done;
     }
     throw new CriStatusError(GrpcStatus.NOT_FOUND, `container "${id}" not found on node ${node}`);
-  }
-
-  private wakeStopWaiters(uid: string, rt: PodRuntime | undefined): void {
-    for (const [id, list] of this.stopWaiters) {
-      if (rt && runningContainerById(rt, id)) continue;
-      const keep = list.filter((w) => w.uid !== uid);
-      for (const w of list) if (w.uid === uid) w.resolve();
-      if (keep.length) this.stopWaiters.set(id, keep);
-      else this.stopWaiters.delete(id);
-    }
   }
 
   /** Pods of this simulator's nodes (from the watch cache). */
@@ -498,8 +445,7 @@ export class PodManager {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const list of this.stopWaiters.values()) for (const w of list) w.resolve();
-    this.stopWaiters.clear();
+    this.criStops.stop();
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
     await this.informer.stop();

@@ -62,5 +62,16 @@ export {
   type RealNodeScenario,
   type TraceLine,
 } from './real-node.js';
+export {
+  NGINX_UPDATE,
+  expectInPlaceUpdate,
+  expectWorkloadUpdatedInPlace,
+  useRealNodeScenarios,
+  type InPlaceUpdate,
+  type InPlaceUpdateProof,
+  type RealNodeScenarios,
+  type WorkloadScenarios,
+} from './real-node-scenarios.js';
 export { runKubectl, type KubectlRun } from './kubectl.js';
 export { describePolicyParity, type PolicyParityCase, type PolicyParityKind } from './policy-parity.js';
+export { describePolicyGolden, type PolicyGoldenKind } from './policy-golden.js';

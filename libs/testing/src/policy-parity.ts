@@ -9,17 +9,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeClient, KubeObject } from '@regatta/kube';
 import { waitFor } from '@regatta/local-cluster';
+import type { PolicyCase } from '@regatta/workload';
 import { scenarioCluster } from './context.js';
 import { randomId } from './namespaces.js';
 
-export interface PolicyParityCase {
-  name: string;
-  object: KubeObject;
-  /** UPDATE from this object (created first, unchecked by the table). */
-  old?: KubeObject;
-  /** The rule is the webhook's alone: why (the policy must admit the object). */
-  webhookOnly?: string;
-}
+/** A row of a kind's table (libs/workload admission-policy-cases.ts). */
+export type PolicyParityCase = PolicyCase;
 
 export interface PolicyParityKind {
   /**

@@ -15,7 +15,7 @@ import {
 } from '@regatta/local-cluster';
 import { scenarioCluster } from './context.js';
 import { randomId } from './namespaces.js';
-import { containerStatus, type Pod } from './pods.js';
+import { containerStatus, type ContainerStatus, type Pod } from './pods.js';
 import { testNodeTaint, testNodeToleration } from './test-nodes.js';
 
 /** Why this machine cannot run a real node (host, or node binaries not built), in one line; undefined when it can. */
@@ -156,11 +156,18 @@ export async function answerOf(ip: string, port = 80): Promise<string> {
 
 /**
  * Checks what `kubectl get pod -o yaml` shows after an in-place restart of `container` to `image`: the same pod UID
- * and IP, a new containerd container ID, restartCount one more, the new image in its status.
+ * and IP, a new containerd container ID, restartCount one more, the new image in its status (`statusOf`: among the
+ * container statuses, or a native sidecar's among the init containers').
  */
-export function expectRestartedInPlace(before: Pod, after: Pod, container: string, image: string): void {
-  const s0 = containerStatus(before, container);
-  const s1 = containerStatus(after, container);
+export function expectRestartedInPlace(
+  before: Pod,
+  after: Pod,
+  container: string,
+  image: string,
+  statusOf: (p: Pod, container: string) => ContainerStatus | undefined = containerStatus,
+): void {
+  const s0 = statusOf(before, container);
+  const s1 = statusOf(after, container);
   expect(after.metadata?.uid).toBe(before.metadata?.uid);
   expect(after.status?.podIP).toBe(before.status?.podIP);
   expect(s1?.containerID).toMatch(/^containerd:\/\//);

@@ -60,6 +60,17 @@ export function celHas(base: string, path: readonly string[]): string {
 export const celOr = (base: string, path: readonly string[], fallback: string): string =>
   `(${celHas(base, path)} ? ${base}.${path.join('.')} : ${fallback})`;
 
+/** `v` unset (`''`) or one of `values`. */
+export const celOneOf = (v: string, values: readonly string[]): string =>
+  `${v} in ['', ${values.map(celString).join(', ')}]`;
+
+/** The values a `field.NotSupported` error lists: `"a", "b"`. */
+export const supportedValues = (values: readonly string[]): string => values.map((v) => `"${v}"`).join(', ');
+
+/** A workload's `spec.updateStrategy.rollingUpdate`, as steps (celHas, celOr) and as the field path. */
+export const ROLLING_UPDATE = ['spec', 'updateStrategy', 'rollingUpdate'] as const;
+export const ROLLING_UPDATE_PATH = 'spec.updateStrategy.rollingUpdate';
+
 /** Where a test installs a policy beside others: a name suffix and the namespaces its binding covers. */
 export interface PolicyScope {
   suffix: string;
@@ -125,7 +136,8 @@ export function validatingPolicyObjects(k: KindPolicy, scope?: PolicyScope): Kub
 export const PERCENT_RE = '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?%$';
 
 /** An int, or a percentage that parses. */
-export const celIntOrPercentOk = (v: string): string => `(type(${v}) == int || string(${v}).matches('${PERCENT_RE}'))`;
+export const celIntOrPercentOk = (v: string): string =>
+  `(type(${v}) == int || string(${v}).matches('${PERCENT_RE}'))`;
 
 /**
  * Variables `<name>` (the raw int-or-string, `fallback` when absent), `<name>Ok` (it parses) and `<name>Value` (scaled
@@ -159,4 +171,5 @@ export const celIntOrPercentError = (v: string): string =>
   `(string(${v}).endsWith('%') ? 'strconv.ParseFloat: parsing "' + string(${v}).substring(0, size(string(${v})) - 1) + '": invalid syntax' : 'invalid type: string is not a percentage')`;
 
 /** The value as field errors print it: an int bare, a string quoted. */
-export const celBadValue = (v: string): string => `(type(${v}) == int ? string(${v}) : '"' + string(${v}) + '"')`;
+export const celBadValue = (v: string): string =>
+  `(type(${v}) == int ? string(${v}) : '"' + string(${v}) + '"')`;

@@ -104,17 +104,22 @@ export {
 } from './round/index.js';
 export {
   POLICY_API_VERSION,
+  ROLLING_UPDATE,
+  ROLLING_UPDATE_PATH,
   celBadValue,
   celHas,
   celIntOrPercentError,
   celIntOrPercentOk,
+  celOneOf,
   celOr,
   celString,
   intOrPercentVariables,
+  supportedValues,
   validatingPolicyObjects,
   validationPolicyName,
   type KindPolicy,
   type PolicyRule,
   type PolicyScope,
 } from './admission-policy.js';
+export { policyCaseObjects, type PolicyCase, type PolicyCaseObjects } from './admission-policy-cases.js';
 export { WORKLOAD_VARIABLES, workloadRules, type WorkloadRuleOptions } from './admission-policy-rules.js';

@@ -1,15 +1,11 @@
 // SidecarSet's validation table for the policy parity test (apps/sidecarset/src/admission-policy.int.test.ts). The
 // test appends its id to each name and labels the object (SidecarSets are cluster-scoped).
 import type { KubeObject } from '@regatta/kube';
+import type { PolicyCase } from '@regatta/workload';
 
 type Spec = Record<string, unknown>;
 
-export interface SidecarSetValidationCase {
-  name: string;
-  object: KubeObject;
-  old?: KubeObject;
-  webhookOnly?: string;
-}
+export type SidecarSetValidationCase = PolicyCase;
 
 /** A valid SidecarSet (apps.kruise.io/v1beta1) named `name`; `spec` is merged over its spec. */
 export function sidecarSetCase(name: string, spec: Spec = {}): KubeObject {

@@ -20,12 +20,13 @@ import {
   type PolicyScope,
   celHas,
   celOr,
+  celOneOf,
   celString,
+  supportedValues,
   validatingPolicyObjects,
 } from '@regatta/workload';
 
 const list = (values: readonly string[]): string => `[${values.map(celString).join(', ')}]`;
-const supported = (values: readonly string[]): string => values.map((v) => `"${v}"`).join(', ');
 
 /** A rule over each item of `spec.<field>`: the message names the first bad item's index. */
 function eachContainer(field: 'containers' | 'initContainers', bad: string, message: (c: string, path: string) => string): PolicyRule {
@@ -92,8 +93,8 @@ export const SIDECARSET_POLICY: KindPolicy = {
     },
     {
       field: 'spec.updateStrategy.type',
-      expression: `variables.updateType in ['', ${SIDECARSET_UPDATE_STRATEGY_TYPES.map(celString).join(', ')}]`,
-      messageExpression: `'spec.updateStrategy.type: Unsupported value: "' + variables.updateType + '": supported values: ${supported(SIDECARSET_UPDATE_STRATEGY_TYPES)}'`,
+      expression: celOneOf('variables.updateType', SIDECARSET_UPDATE_STRATEGY_TYPES),
+      messageExpression: `'spec.updateStrategy.type: Unsupported value: "' + variables.updateType + '": supported values: ${supportedValues(SIDECARSET_UPDATE_STRATEGY_TYPES)}'`,
     },
     {
       field: 'spec.updateStrategy',
@@ -118,7 +119,7 @@ export const SIDECARSET_POLICY: KindPolicy = {
         field,
         `has(c.upgradeStrategy) && has(c.upgradeStrategy.upgradeType) && !(c.upgradeStrategy.upgradeType in ['', ${SIDECAR_UPGRADE_TYPES.map(celString).join(', ')}])`,
         (c, path) =>
-          `${path}.upgradeStrategy.upgradeType: Unsupported value: "' + ${c}.upgradeStrategy.upgradeType + '": supported values: ${supported(SIDECAR_UPGRADE_TYPES)}'`,
+          `${path}.upgradeStrategy.upgradeType: Unsupported value: "' + ${c}.upgradeStrategy.upgradeType + '": supported values: ${supportedValues(SIDECAR_UPGRADE_TYPES)}'`,
       ),
       eachContainer(
         field,
