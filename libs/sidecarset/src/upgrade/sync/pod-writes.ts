@@ -8,8 +8,9 @@
  * pod is refused with 409 Conflict as the PUT was: one write per pod, the same retries. A sidecar resize
  * (../resize.ts) goes through `pods/resize` just before, on the same version.
  */
-import { type ContainerResources, resizePatch } from '@regatta/inplace-update';
-import { retryOnConflict, writeUpdatePatch } from '@regatta/kube';
+import { type ContainerResources, isResizeRefusal, resizePatch } from '@regatta/inplace-update';
+import { InvalidError, retryOnConflict, writeUpdatePatch } from '@regatta/kube';
+import { SidecarResizeRefusedError } from '../errors.js';
 import { type Pod, writePodConditions } from '@regatta/lifecycle';
 import { upgradableCondition } from '../pod-upgrade.js';
 import { POD, type UpgradeSync } from './context.js';
@@ -32,11 +33,19 @@ async function resizePod(
 ): Promise<Pod | undefined> {
   const body = wanted ? resizePatch(pod, wanted, pod.metadata?.resourceVersion) : undefined;
   if (!body) return undefined;
-  const out = await s.d.client.patch<Pod>(
-    { ...POD, namespace: pod.metadata?.namespace, name: pod.metadata?.name ?? '' },
-    body,
-    { type: 'strategic', subresource: 'resize' },
-  );
+  let out: Pod;
+  try {
+    out = await s.d.client.patch<Pod>(
+      { ...POD, namespace: pod.metadata?.namespace, name: pod.metadata?.name ?? '' },
+      body,
+      { type: 'strategic', subresource: 'resize' },
+    );
+  } catch (err) {
+    // the API server refuses this resize for good (beyond the node's allocatable, or invalid for this pod)
+    if (isResizeRefusal(err) || err instanceof InvalidError)
+      throw new SidecarResizeRefusedError(err.serverMessage || err.message);
+    throw err;
+  }
   s.expectUpdated(out);
   return out;
 }

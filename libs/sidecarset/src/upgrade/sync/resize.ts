@@ -1,11 +1,12 @@
 /**
  * Sidecar resizes in a reconcile (docs/adr/0087-in-place-resource-resize.md, ../resize.ts): which pods' change is
  * resized in place (planned once per pod per round, against the SidecarSet's revisions), and the refusals. A resize
- * the API server refuses (403: beyond the node's allocatable) or the kubelet reports Infeasible is told once, as a
+ * the API server refuses (403: beyond the node's allocatable; 422: invalid for the pod) or the kubelet reports Infeasible is told once, as a
  * Warning event `ResizeInfeasible` on the SidecarSet, and never sent again for that pod and SidecarSet hash: the pod
  * keeps its old resources until the SidecarSet changes or the pod goes.
  */
-import { isResizeRefusal, resizeInfeasible, resizeMessages } from '@regatta/inplace-update';
+import { resizeInfeasible, resizeMessages } from '@regatta/inplace-update';
+import { SidecarResizeRefusedError } from '../errors.js';
 import type { Pod } from '@regatta/lifecycle';
 import { isPodSidecarUpdated, resizedSidecars, sidecarSetHash } from '../pod-state.js';
 import {
@@ -69,12 +70,12 @@ export async function reportResizeRefusal(
   pod: Pod,
   err: unknown,
 ): Promise<boolean> {
-  if (!isResizeRefusal(err)) return false;
+  if (!(err instanceof SidecarResizeRefusedError)) return false;
   if (refusals.add(s, pod))
     await s.d.recorder.warning(
       s.set,
       RESIZE_INFEASIBLE_REASON,
-      resizeMessages.infeasible(podKey(pod), err.serverMessage || err.message),
+      resizeMessages.infeasible(podKey(pod), err.message),
     );
   return true;
 }
