@@ -7,6 +7,7 @@ import { Expectations, type ReconcileContext, silentLogger } from '@regatta/runt
 import { MemoryCluster, type RecordedWrite } from '@regatta/workload';
 import { describe, expect, it } from 'vitest';
 import { SIDECARSET_HASH_KEY, SIDECARSET_HASH_WITHOUT_IMAGE_KEY } from './keys.js';
+import { isPodSidecarUpdated, isPodStateConsistent } from './pod-state.js';
 import { SidecarSetUpgradeReconciler } from './reconciler.js';
 import { pod, sidecarSet } from './testing/fixtures.js';
 import type { SidecarSetView } from './types.js';
@@ -106,5 +107,42 @@ describe('SidecarSet resize in the upgrade reconciler', () => {
     );
     const annotations = w.c.all<Pod>('Pod')[0]!.metadata!.annotations!;
     expect(JSON.parse(annotations[SIDECARSET_HASH_KEY]!)['test-sidecarset'].hash).toBe('h1');
+  });
+
+  it('a resize the kubelet holds as Infeasible: one ResizeInfeasible event, the pod not consistent', async () => {
+    const w = world();
+    await w.round();
+    w.c.add(setAt(2, '1'));
+    await w.round();
+    const p = w.c.all<Pod>('Pod')[0]!;
+    w.c.add({
+      ...p,
+      spec: {
+        ...p.spec,
+        containers: [{ ...p.spec!.containers![0]!, resources: res('1') }, p.spec!.containers![1]!],
+      },
+      status: {
+        ...p.status,
+        conditions: [
+          ...(p.status?.conditions ?? []),
+          {
+            type: 'PodResizePending',
+            status: 'True',
+            reason: 'Infeasible',
+            message: "Node didn't have enough capacity: cpu",
+          },
+        ],
+      },
+    } as Pod);
+    await w.round();
+    await w.round();
+    expect(w.events.map((e) => e.reason)).toEqual(['ResizeInfeasible']);
+    expect(w.events[0]!.message).toMatch(
+      /ns\/pod-0 cannot be resized in place: Node didn't have enough capacity/,
+    );
+    // updated (the SidecarSet's hash), but not consistent: not updated-ready, unavailable for maxUnavailable
+    const set = w.c.get('SidecarSet', undefined, 'test-sidecarset') as SidecarSetView;
+    const held = w.c.all<Pod>('Pod')[0]!;
+    expect([isPodSidecarUpdated(set, held), isPodStateConsistent(set, held)]).toEqual([true, false]);
   });
 });
