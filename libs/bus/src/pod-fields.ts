@@ -101,7 +101,8 @@ export const SIDECARSET_POD_FIELDS = {
   metadata: POD_METADATA_FIELDS,
   spec: {
     nodeName: 'shared',
-    containers: { name: 'shared', image: 'shared', env: 'deduped' },
+    // resources: sidecars resized in place (docs/adr/0087-in-place-resource-resize.md)
+    containers: { name: 'shared', image: 'shared', env: 'deduped', resources: 'deduped' },
     // native sidecars (docs/sidecarset.md "Native sidecars"): upgraded in place like the containers
     initContainers: { name: 'shared', image: 'shared', restartPolicy: 'shared' },
   },
@@ -114,6 +115,8 @@ export const SIDECARSET_POD_FIELDS = {
       restartCount: true,
       image: 'shared',
       imageID: 'shared',
+      // what the kubelet actuated of a sidecar resize (docs/adr/0087)
+      resources: 'deduped',
     },
     initContainerStatuses: { name: 'shared', ready: true, image: 'shared', imageID: 'shared' },
   },

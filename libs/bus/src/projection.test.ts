@@ -269,8 +269,16 @@ describe('SIDECARSET_POD_FIELDS', () => {
     expect(plain(out.metadata)).toEqual(fullPod().metadata);
     expect(plain(out['spec'])).toEqual({
       nodeName: 'node-1',
-      // the launch-priority barrier reads the containers' env (libs/sidecarset launch-priority)
-      containers: [{ name: 'main', image: 'nginx:1', env: [{ name: 'A', value: 'b' }] }],
+      // the launch-priority barrier reads the containers' env (libs/sidecarset launch-priority); resources: sidecar
+      // resizes (docs/adr/0087)
+      containers: [
+        {
+          name: 'main',
+          image: 'nginx:1',
+          env: [{ name: 'A', value: 'b' }],
+          resources: { requests: { cpu: '100m' } },
+        },
+      ],
     });
     expect(plain(out['status'])).toEqual({
       phase: 'Running',

@@ -98,6 +98,8 @@ sidecarset:
     # pods are patched on the version read, never PUT: its pod cache holds a projection (docs/adr/0060-pod-projection.md)
     - { apiGroups: [""], resources: [pods], verbs: [get, patch] }
     - { apiGroups: [""], resources: [pods/status], verbs: [patch] }
+    # sidecars resized in place (libs/sidecarset upgrade/resize.ts, docs/adr/0087-in-place-resource-resize.md)
+    - { apiGroups: [""], resources: [pods/resize], verbs: [patch] }
     # the launch-priority barrier ConfigMaps (libs/sidecarset launch-priority)
     - { apiGroups: [""], resources: [configmaps], verbs: [get, create, patch] }
     - { apiGroups: [apps.kruise.io], resources: [sidecarsets], verbs: [get, patch] }

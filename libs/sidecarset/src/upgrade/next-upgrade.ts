@@ -25,15 +25,20 @@ export interface NextUpgradePods {
 }
 
 /**
- * `IsSidecarSetUpgradable`: only images may change in place (the pod's without-image hash must be the SidecarSet's);
- * a sidecar that is ready but not yet consistent is mid-upgrade and waited for (`consistent: false`).
+ * `IsSidecarSetUpgradable`: only images may change in place (the pod's without-image hash must be the SidecarSet's),
+ * or, beyond upstream, a change `canResize` says is resized in place (./resize.ts); a sidecar that is ready but not
+ * yet consistent is mid-upgrade and waited for (`consistent: false`).
  */
 export function sidecarSetUpgradable(
   set: SidecarSetView,
   pod: Pod,
+  canResize: (pod: Pod) => boolean = () => false,
 ): { canUpgrade: boolean; consistent: boolean } {
   const name = set.metadata?.name ?? '';
-  if (podHashEntries(pod, SIDECARSET_HASH_WITHOUT_IMAGE_KEY)[name]?.hash !== sidecarSetHashWithoutImage(set))
+  if (
+    podHashEntries(pod, SIDECARSET_HASH_WITHOUT_IMAGE_KEY)[name]?.hash !== sidecarSetHashWithoutImage(set) &&
+    !canResize(pod)
+  )
     return { canUpgrade: false, consistent: false };
   const ready = new Map(podRunningStatuses(pod).map((s) => [s.name, s.ready]));
   for (const sidecar of [...sidecarContainersInPod(set)].sort())
@@ -109,14 +114,19 @@ function canarySelects(selector: LabelSelector | null | undefined): (pod: Pod) =
   return compiled ? (pod) => compiled.matches(pod.metadata?.labels ?? {}) : () => false;
 }
 
-export function getNextUpgradePods(set: SidecarSetView, pods: readonly Pod[]): NextUpgradePods {
+/** `GetNextUpgradePods`; `canResize`: pods whose non-image change is resized in place (./resize.ts) are upgradable. */
+export function getNextUpgradePods(
+  set: SidecarSetView,
+  pods: readonly Pod[],
+  canResize?: (pod: Pod) => boolean,
+): NextUpgradePods {
   const selects = canarySelects(set.spec?.updateStrategy?.selector);
   const waiting: number[] = [];
   const notUpgradable: Pod[] = [];
   pods.forEach((pod, i) => {
     if (isPodSidecarUpdated(set, pod)) return;
     if (!selects(pod)) return;
-    const { canUpgrade, consistent } = sidecarSetUpgradable(set, pod);
+    const { canUpgrade, consistent } = sidecarSetUpgradable(set, pod, canResize);
     if (!canUpgrade) notUpgradable.push(pod);
     else if (consistent) waiting.push(i);
   });

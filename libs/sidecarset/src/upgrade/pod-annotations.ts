@@ -21,6 +21,11 @@ export interface SidecarInPlaceUpdateState {
   revision: string;
   updateTimestamp: string;
   lastContainerStatuses: Record<string, { imageID: string }> | null;
+  /**
+   * Sidecars resized in place through `pods/resize` (Regatta only, docs/adr/0087-in-place-resource-resize.md): the
+   * pod is consistent once the kubelet reports their new resources.
+   */
+  resizedContainers?: string[];
 }
 
 export type HashEntries = Readonly<Record<string, Readonly<SidecarSetUpgradeSpec>>>;

@@ -14,6 +14,7 @@ import {
 } from './keys.js';
 import type { SidecarContainerView, SidecarSetView } from './types.js';
 import { annotationMemo } from './annotation-memo.js';
+import { isSidecarResizeActuated } from './resize-actuation.js';
 import {
   podContainer,
   podRunningContainers,
@@ -162,6 +163,14 @@ export function isSidecarContainerUpdateCompleted(
   return true;
 }
 
+/** The sidecars this SidecarSet resized in the pod (its in-place state entry's `resizedContainers`). */
+export function resizedSidecars(set: SidecarSetView, pod: Pod): readonly string[] {
+  const states = readSidecarUpdateStates(pod);
+  if (!states || states === 'invalid') return [];
+  const list: unknown = states[nameOf(set)]?.resizedContainers;
+  return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : [];
+}
+
 /** `name@sha256:…` → its repository and digest; undefined for a tag reference. */
 function digestOf(image: string): { repo: string; digest: string } | undefined {
   const at = image.indexOf('@');
@@ -176,7 +185,8 @@ function stripScheme(imageID: string): string {
 /**
  * `IsPodStateConsistent`: as many container statuses as containers; if every sidecar image (of `containers`, or all
  * the SidecarSet's) is a digest reference, each status imageID must carry that digest; otherwise the in-place state
- * must show each changed sidecar's imageID changed.
+ * must show each changed sidecar's imageID changed. Beyond upstream, sidecars resized in place
+ * (`resizedContainers` of the state) must report their new resources (./resize-actuation.ts).
  */
 export function isPodStateConsistent(
   set: SidecarSetView,
@@ -198,6 +208,9 @@ export function isPodStateConsistent(
     const id = digestOf(stripScheme(status.imageID ?? ''));
     if (!id || id.digest !== d.digest) return false;
   }
+  // a resize (Regatta only) is done once the kubelet reports the new resources of the resized sidecars
+  const resized = resizedSidecars(set, pod).filter((n) => names.has(n));
+  if (resized.length > 0 && !isSidecarResizeActuated(pod, resized)) return false;
   if (allDigest || readSidecarUpdateStates(pod) === undefined) return true;
   return isSidecarContainerUpdateCompleted(pod, [nameOf(set)], names);
 }

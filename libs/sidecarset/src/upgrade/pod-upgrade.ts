@@ -11,6 +11,7 @@ import type { Pod, PodCondition } from '@regatta/lifecycle';
 import {
   ALL_UPGRADABLE_REASON,
   SIDECARSET_HASH_KEY,
+  SIDECARSET_HASH_WITHOUT_IMAGE_KEY,
   SIDECARSET_INPLACE_UPDATE_STATE_KEY,
   SIDECARSET_LIST_KEY,
   SIDECARSET_UPGRADABLE,
@@ -28,6 +29,7 @@ import {
   podHashEntries,
   readSidecarUpdateStates,
   sidecarSetHash,
+  sidecarSetHashWithoutImage,
   workingHotUpgradeContainers,
 } from './pod-state.js';
 import { isNativeSidecarView, podContainer, sidecarStatus, sidecarsOf } from './sidecar-containers.js';
@@ -78,6 +80,7 @@ function recordUpdateState(
   changed: readonly string[],
   now: Date,
   annotations: Annotations,
+  resized: readonly string[] = [],
 ): void {
   const name = set.metadata?.name ?? '';
   const parsed = readSidecarUpdateStates(pod);
@@ -89,6 +92,8 @@ function recordUpdateState(
   const last = { ...(state.lastContainerStatuses ?? {}) };
   for (const c of changed) last[c] = { imageID: sidecarStatus(pod, c)?.imageID ?? '' };
   state.lastContainerStatuses = last;
+  if (resized.length > 0)
+    state.resizedContainers = [...new Set([...(state.resizedContainers ?? []), ...resized])].sort();
   states[name] = state;
   annotations[SIDECARSET_INPLACE_UPDATE_STATE_KEY] = JSON.stringify(states);
 }
@@ -117,15 +122,25 @@ export interface SidecarUpgrade {
 }
 
 /**
+ * A resize that goes with the upgrade (./resize.ts): the sidecars resized through `pods/resize` before this write
+ * (recorded in the in-place state); the without-image hash entry becomes the SidecarSet's.
+ */
+export interface SidecarResizeWrite {
+  resized: readonly string[];
+}
+
+/**
  * The pod after upgrading the SidecarSet's sidecar images: cold sidecars in place, hot ones on the twin chosen by
  * {@link hotUpgradeTarget} (which becomes working, with its version annotations); the hash entry, the in-place
- * state, the injected list (when missing) and patchPodMetadata written.
+ * state, the injected list (when missing) and patchPodMetadata written. With `resize`, also the without-image hash
+ * entry and the resized sidecars (the resources themselves go through `pods/resize`, never in this write).
  */
 export function upgradePodSidecars(
   set: SidecarSetView,
   pod: Pod,
   now: Date,
   injectedList?: () => string,
+  resize?: SidecarResizeWrite,
 ): SidecarUpgrade {
   const setName = set.metadata?.name ?? '';
   const { spec, find } = writableSpec(pod);
@@ -162,7 +177,14 @@ export function upgradePodSidecars(
   };
   if (set.status?.latestRevision) entry['controllerRevision'] = set.status.latestRevision;
   annotations[SIDECARSET_HASH_KEY] = JSON.stringify({ ...entries, [setName]: entry });
-  recordUpdateState(set, view, changed, now, annotations);
+  if (resize) {
+    const without = podHashEntries(pod, SIDECARSET_HASH_WITHOUT_IMAGE_KEY);
+    annotations[SIDECARSET_HASH_WITHOUT_IMAGE_KEY] = JSON.stringify({
+      ...without,
+      [setName]: { ...entry, hash: sidecarSetHashWithoutImage(set), controllerRevision: undefined },
+    });
+  }
+  recordUpdateState(set, view, changed, now, annotations, resize?.resized);
   if (!annotations[SIDECARSET_LIST_KEY]) annotations[SIDECARSET_LIST_KEY] = injectedList?.() ?? setName;
   patchPodMetadata(annotations, set.spec?.patchPodMetadata);
   return { pod: { ...pod, metadata: { ...pod.metadata, annotations }, spec }, changed };

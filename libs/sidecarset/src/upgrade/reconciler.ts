@@ -22,6 +22,7 @@ import { statusStep } from './sync/status.js';
 import { SidecarSetTraces } from './sync/traces.js';
 import { BUDGET_RETRY_MS } from '@regatta/api';
 import { upgradePodsStep } from './sync/upgrade-pods.js';
+import { SidecarResizeRefusals, reportInfeasibleResizes } from './sync/resize.js';
 
 export interface SidecarSetUpgradeReconcilerDeps extends SidecarSetUpgradeDeps {
   /** Rollout traces (prefix `sidecarset`). */
@@ -51,6 +52,7 @@ export class SidecarSetUpgradeReconciler implements Reconciler {
   readonly #specGuard = new SpecGuard(specProblem);
   readonly #now: () => Date;
   readonly #traces: SidecarSetTraces;
+  readonly #resizeRefusals = new SidecarResizeRefusals();
 
   constructor(deps: SidecarSetUpgradeReconcilerDeps) {
     this.#d = deps;
@@ -92,6 +94,7 @@ export class SidecarSetUpgradeReconciler implements Reconciler {
       this.#traces.forget(key);
       this.#statusCadence.forget(StatusCadence.keyOf(undefined, key));
       this.#specGuard.forget(key);
+      this.#resizeRefusals.forget(key);
       return {};
     }
     const set: SidecarSetView = { ...cached, ...SIDECARSET_GVK };
@@ -110,6 +113,7 @@ export class SidecarSetUpgradeReconciler implements Reconciler {
         const rv = obj.metadata?.resourceVersion;
         if (rv) d.expectations.expectUpdated(key, podKey(obj as Pod), rv);
       },
+      resizeRefusals: this.#resizeRefusals,
     };
 
     // 1. matching pods, latest revision
@@ -142,6 +146,8 @@ export class SidecarSetUpgradeReconciler implements Reconciler {
       round.writeDeferredStatus = () => statusStep({ ...s, set }, { ...statusInput, urgent: true });
     s.set = { ...set, status };
     await this.#traces.follow(s, record, pods, status, expectedUpdated);
+    // sidecar resizes the kubelet holds as Infeasible: told once (./sync/resize.ts)
+    await reportInfeasibleResizes(s, this.#resizeRefusals, pods);
     // 3. writes of earlier rounds the cache does not show yet
     d.expectations.observeUpdatedFrom(key, (name) => {
       const [ns, n] = name.split('/');

@@ -5,6 +5,7 @@ import type { Pod } from '@regatta/lifecycle';
 import type { Expectations } from '@regatta/runtime';
 import type { ControlLogger, KubeWriter, ObjectReader } from '@regatta/workload';
 import type { SidecarSetView } from '../types.js';
+import type { SidecarResizeRefusals } from './resize.js';
 
 export interface SidecarSetUpgradeDeps {
   client: KubeWriter;
@@ -35,6 +36,8 @@ export interface UpgradeSync {
   log: ControlLogger;
   /** Records a pod write so the next reconcile waits until the cache shows it. */
   expectUpdated: (pod: KubeObject) => void;
+  /** Resizes refused and reported (kept by the reconciler across rounds; absent: none remembered). */
+  resizeRefusals?: SidecarResizeRefusals;
 }
 
 /** A pod's apiVersion and kind (`POD_GVK` of `@regatta/api`, from the kind registry). */

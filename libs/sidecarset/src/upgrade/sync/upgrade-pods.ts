@@ -6,19 +6,21 @@
  * updates are (upstream writes one pod after the other, which makes a round of N pods take 2·N write round trips:
  * docs/adr/0055-sidecarset-pod-writes-concurrent.md). The round's pods were all chosen under maxUnavailable before
  * the first write, and the next round waits until the cache shows every write of this one, so the writes in flight
- * are always within the budget. One pod's failure does not stop the others: each pod that was written is reported
+ * are always within the budget. Pods whose sidecars changed in cpu/memory requests/limits (and images) only are
+ * resized through `pods/resize` first (./resize.ts, docs/adr/0087-in-place-resource-resize.md). One pod's failure does not stop the others: each pod that was written is reported
  * (`onUpgraded`) and expected, then the first error is rethrown; a pod deleted meanwhile is not an error.
  */
 import { isNotFound } from '@regatta/kube';
 import type { Pod } from '@regatta/lifecycle';
 import { POD_WRITE_CONCURRENCY, forEachLimited } from '@regatta/runtime';
-import { NOT_UPGRADABLE_PODS_REASON } from '../keys.js';
+import { NOT_UPGRADABLE_PODS_REASON, SIDECARSET_HASH_WITHOUT_IMAGE_KEY } from '../keys.js';
 import { getNextUpgradePods } from '../next-upgrade.js';
-import { isPodSidecarUpdated } from '../pod-state.js';
+import { isPodSidecarUpdated, podHashEntries, sidecarSetHashWithoutImage } from '../pod-state.js';
 import { upgradePodSidecars } from '../pod-upgrade.js';
 import { isBudgetRefusal } from '@regatta/api';
 import type { UpgradeSync } from './context.js';
 import { updatePod, writeUpgradable } from './pod-writes.js';
+import { reportResizeRefusal, resizePlanner } from './resize.js';
 
 /**
  * Runs a pod's writes; a pod deleted since the cache showed it (NotFound) has nothing left to write; a pod a
@@ -44,7 +46,16 @@ export async function upgradePodsStep(
   onUpgraded: (pod: Pod) => void = () => undefined,
   onBudgetWait: (pod: Pod) => void = () => undefined,
 ): Promise<Pod[]> {
-  const { upgrade, notUpgradable } = getNextUpgradePods(s.set, pods);
+  // beyond upstream: a change of sidecar cpu/memory requests/limits is resized in place (./resize.ts)
+  const planResize = resizePlanner(s);
+  const refusals = s.resizeRefusals;
+  const refused = (pod: Pod) => refusals?.has(s, pod) ?? false;
+  const sameWithoutImage = (pod: Pod) =>
+    podHashEntries(pod, SIDECARSET_HASH_WITHOUT_IMAGE_KEY)[s.key]?.hash === sidecarSetHashWithoutImage(s.set);
+  const next = getNextUpgradePods(s.set, pods, (pod) => !refused(pod) && planResize(pod).ok);
+  const { upgrade } = next;
+  // a refused resize was reported once; its pod is neither upgraded nor reported not upgradable each round
+  const notUpgradable = next.notUpgradable.filter((pod) => !refused(pod));
   await forEachLimited(notUpgradable, POD_WRITE_CONCURRENCY, (pod) =>
     unlessGone(() => writeUpgradable(s, pod, false)),
   );
@@ -60,11 +71,22 @@ export async function upgradePodsStep(
       unlessGone(
         async () => {
           // another writer may have upgraded it meanwhile: then nothing to write
-          const out = await updatePod(s, pod, (fresh) =>
-            isPodSidecarUpdated(s.set, fresh)
-              ? undefined
-              : upgradePodSidecars(s.set, fresh, s.now(), () => injectedList(fresh)),
-          );
+          let out: Awaited<ReturnType<typeof updatePod>>;
+          try {
+            out = await updatePod(s, pod, (fresh) => {
+              if (isPodSidecarUpdated(s.set, fresh)) return undefined;
+              if (sameWithoutImage(fresh))
+                return upgradePodSidecars(s.set, fresh, s.now(), () => injectedList(fresh));
+              const plan = planResize(fresh);
+              if (!plan.ok) return undefined; // changed since it was chosen: the next round reports it
+              const resized = Object.keys(plan.wanted);
+              const up = upgradePodSidecars(s.set, fresh, s.now(), () => injectedList(fresh), { resized });
+              return { ...up, resize: plan.wanted };
+            });
+          } catch (err) {
+            if (refusals && (await reportResizeRefusal(s, refusals, pod, err))) return;
+            throw err;
+          }
           if (!out) return;
           results[i] = out.pod;
           onUpgraded(out.pod);
