@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { bucketName, connectBus, ObjectWatch } from '@regatta/bus';
 import { alive, locateBinaries, type NodeAgentUser, type ProcessRecord } from '@regatta/local-cluster';
 import { KIND_TABLE } from '@regatta/kube';
@@ -16,6 +16,12 @@ const FIXTURES = fileURLToPath(new URL('../../../libs/api/src/fixtures/', import
 describe('regatta sandbox', () => {
   it('up --detach returns once N nodes are Ready and the watcher is ready, serves a seed CloneSet; restart replaces one program; down stops exactly what it started', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'regatta-sandbox-test-'));
+    // whatever happens below, nothing it started outlives the test (a failed run left a control plane behind)
+    onTestFinished(async () => {
+      await run(process.execPath, [regatta, 'sandbox', 'down', '--dir', dir], { timeout: 180_000 }).catch(
+        () => undefined,
+      );
+    });
     const up = await run(
       process.execPath,
       // simulated nodes only: the real node has its own scenario (docs/real-nodes.md)
