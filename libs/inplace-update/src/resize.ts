@@ -198,10 +198,13 @@ function sameQuantities(
 
 /**
  * Has the kubelet actuated the pod's resources (upstream `IsUpdateCompleted`, plus the resize conditions)? No
- * `PodResizePending` / `PodResizeInProgress` condition, and every container reports in `status.resources` the cpu
- * and memory requests and limits its spec asks for.
+ * `PodResizePending` / `PodResizeInProgress` condition, and every container (of `only`, when given: a SidecarSet's
+ * resized sidecars) reports in `status.resources` the cpu and memory requests and limits its spec asks for.
  */
-export function checkResizeActuated(pod: Pod): { completed: true } | { completed: false; reason: string } {
+export function checkResizeActuated(
+  pod: Pod,
+  only?: readonly string[],
+): { completed: true } | { completed: false; reason: string } {
   const pending = resizePending(pod);
   if (pending) return { completed: false, reason: `resize pending (${pending.reason}): ${pending.message}` };
   const inProgress = (pod.status?.conditions ?? []).find(
@@ -209,6 +212,7 @@ export function checkResizeActuated(pod: Pod): { completed: true } | { completed
   );
   if (inProgress) return { completed: false, reason: 'resize in progress' };
   for (const c of pod.spec?.containers ?? []) {
+    if (only && !only.includes(c.name)) continue;
     const want = c.resources;
     if (
       !want ||
