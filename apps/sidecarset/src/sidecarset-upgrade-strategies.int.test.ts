@@ -84,11 +84,13 @@ describe('SidecarSet upgrade strategies', () => {
     await expect
       .poll(async () => (await h.sidecarSet(name)).status?.matchedPods, { timeout: 30_000 })
       .toBe(2);
-    // what the webhook computes when e.g. an env var is added with the image: both hashes change
+    // an env var added with the image, and the hashes the webhook computes for it: both change (the sidecars' spec
+    // changes beyond images and resources too, so the in-place resize path cannot take it either: ADR 0087)
     await h.client.patch(
       { ...SCS, name },
       [
         { op: 'replace', path: '/spec/containers/0/image', value: 'busybox:1.37' },
+        { op: 'add', path: '/spec/containers/0/env', value: [{ name: 'ADDED', value: '1' }] },
         { op: 'replace', path: '/metadata/annotations/kruise.io~1sidecarset-hash', value: 'h-other' },
         {
           op: 'replace',
