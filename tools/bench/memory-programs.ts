@@ -7,6 +7,7 @@ import {
   CLONESET_POD_FIELDS,
   type FieldSet,
   IMAGEPULL_POD_FIELDS,
+  PUB_POD_FIELDS,
   SIDECARSET_POD_FIELDS,
   UD_POD_FIELDS,
 } from '@regatta/bus';
@@ -20,6 +21,7 @@ export const PROJECTING_PROGRAMS = {
   uniteddeployment: { label: 'UnitedDeployment', fields: UD_POD_FIELDS },
   imagepull: { label: 'ImagePull', fields: IMAGEPULL_POD_FIELDS },
   deletionprotection: { label: 'Deletion protection', fields: DELETION_PROTECTION_POD_FIELDS },
+  podunavailablebudget: { label: 'PodUnavailableBudget', fields: PUB_POD_FIELDS },
 } as const satisfies Record<string, { label: string; fields: FieldSet }>;
 
 /** A program of the table: its folder under apps/. */

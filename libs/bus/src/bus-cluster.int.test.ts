@@ -39,10 +39,14 @@ async function bus(name: string): Promise<Bus> {
   return b;
 }
 
-/** Puts until acknowledged, as the watcher retries a failed write: what matters is that no acknowledged one is lost. */
+/**
+ * Puts until acknowledged, as the watcher retries a failed write: what matters is that no acknowledged one is lost.
+ * A client connected to the paused server notices only after two unanswered pings (10 s apart, libs/bus
+ * connection.ts) and then reconnects to another: up to about 30 s without an answer (a full run failed at 30 s).
+ */
 async function putAcked(w: MirrorWriter, obj: KubeObject): Promise<void> {
   await waitFor(`put ${obj.metadata?.name}`, async () => w.put(obj).then(() => true, () => false), {
-    timeoutMs: 30_000,
+    timeoutMs: 60_000,
     intervalMs: 100,
   });
 }
@@ -81,7 +85,7 @@ async function writeThrough(
   await waitFor(
     `cache to hold version ${rv} of ${names.length} objects`,
     () => names.every((n) => cache.get('ns', n)?.metadata?.resourceVersion === String(rv)) && cache.inSync,
-    { timeoutMs: 30_000 },
+    { timeoutMs: 60_000 },
   );
 }
 
@@ -148,6 +152,13 @@ describe('a three-server bus', () => {
   it('a cache whose bucket is reset resyncs: out of sync while the bucket is refilled, then only what vanished is deleted', async () => {
     const kind = testKind();
     const watcher = await bus('watcher');
+    // the previous test restarted all three servers: JetStream answers once they have elected their meta leader (a
+    // full run's bucket creation timed out before that)
+    await waitFor(
+      'JetStream to answer after the restart',
+      async () => (await jetstreamManager(watcher.nc)).getAccountInfo().then(() => true, () => false),
+      { timeoutMs: 60_000, intervalMs: 500 },
+    );
     const w = await MirrorWriter.open(watcher, kind);
     for (const n of ['a', 'b', 'c']) await w.put(widget(n, 1));
     await w.markListed();
