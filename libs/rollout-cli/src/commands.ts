@@ -9,6 +9,7 @@ import {
   NotFoundError,
   UnknownResourceError,
   type KubeClient,
+  type KubeObject,
 } from '@regatta/kube';
 import {
   RolloutCliError,
@@ -58,25 +59,37 @@ function labelOf(ctx: RolloutContext, t: RolloutTarget): string {
 }
 
 export async function readWorkload(ctx: RolloutContext, t: RolloutTarget): Promise<Workload> {
+  return readNamed<Workload>(ctx, t.info, t.name);
+}
+
+/**
+ * The object `name` of a kind the CLI knows (a workload, a job kind), with the errors a person reads: the kind not
+ * served (its CRD missing), the object not found in the namespace.
+ */
+export async function readNamed<T extends KubeObject>(
+  ctx: RolloutContext,
+  info: { kind: string; apiVersion: string; title: string; clusterScoped?: boolean },
+  name: string,
+): Promise<T> {
+  const namespace = info.clusterScoped ? undefined : ctx.namespace;
   try {
-    return await ctx.client.get<Workload>(refOf(ctx, t));
+    return await ctx.client.get<T>({
+      apiVersion: info.apiVersion,
+      kind: info.kind,
+      ...(namespace === undefined ? {} : { namespace }),
+      name,
+    });
   } catch (e) {
     if (e instanceof UnknownResourceError) {
       throw new RolloutCliError(
         'REGATTA_ROLLOUT_KIND_NOT_SERVED',
-        `the cluster does not serve ${t.info.kind} (${t.info.apiVersion}); is its CRD installed?`,
+        `the cluster does not serve ${info.kind} (${info.apiVersion}); is its CRD installed?`,
         1,
         { cause: e },
       );
     }
-    if (e instanceof NotFoundError) {
-      throw new WorkloadNotFoundError(
-        t.info.title,
-        t.name,
-        t.info.clusterScoped ? undefined : ctx.namespace,
-        { cause: e },
-      );
-    }
+    if (e instanceof NotFoundError)
+      throw new WorkloadNotFoundError(info.title, name, namespace, { cause: e });
     throw e;
   }
 }
@@ -173,7 +186,8 @@ export async function rolloutStatus(
   let last = '';
   let drawn = 0;
   const output = opts.output ?? 'table';
-  if (opts.watch && output !== 'table') throw new RolloutUsageError('-o json|yaml cannot be used with --watch');
+  if (opts.watch && output !== 'table')
+    throw new RolloutUsageError('-o json|yaml cannot be used with --watch');
   for (;;) {
     const w = await readWorkload(ctx, t);
     const progress = rolloutProgress(t.info.kind, w);

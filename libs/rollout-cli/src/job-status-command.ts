@@ -3,18 +3,11 @@
  * object, print its state (job-status.ts decides it), and with `watch` wait until it is over. Returns whether it
  * ended well: false when it failed, or (without `watch`) when it is not over yet.
  */
-import { NotFoundError, UnknownResourceError } from '@regatta/kube';
-import {
-  RolloutCliError,
-  RolloutTimeoutError,
-  RolloutUsageError,
-  UnknownKindError,
-  WorkloadNotFoundError,
-} from './errors.js';
+import { RolloutTimeoutError, RolloutUsageError, UnknownKindError } from './errors.js';
 import { parseKindTarget, parseTarget } from './kinds.js';
 import { JOB_KINDS, jobState, type JobKindInfo, type JobState } from './job-status.js';
 import { formatStructured, type OutputFormat } from './output.js';
-import type { RolloutContext } from './commands.js';
+import { readNamed, type RolloutContext } from './commands.js';
 
 export interface JobTarget {
   info: JobKindInfo;
@@ -54,28 +47,6 @@ function isRolloutTarget(arg: string): boolean {
   }
 }
 
-async function readJob(ctx: RolloutContext, t: JobTarget): Promise<Parameters<typeof jobState>[1]> {
-  try {
-    return await ctx.client.get({
-      apiVersion: t.info.apiVersion,
-      kind: t.info.kind,
-      namespace: ctx.namespace,
-      name: t.name,
-    });
-  } catch (e) {
-    if (e instanceof UnknownResourceError)
-      throw new RolloutCliError(
-        'REGATTA_ROLLOUT_KIND_NOT_SERVED',
-        `the cluster does not serve ${t.info.kind} (${t.info.apiVersion}); is its CRD installed?`,
-        1,
-        { cause: e },
-      );
-    if (e instanceof NotFoundError)
-      throw new WorkloadNotFoundError(t.info.title, t.name, ctx.namespace, { cause: e });
-    throw e;
-  }
-}
-
 function render(t: JobTarget, namespace: string, state: JobState): string {
   const head = `${t.info.title} ${JSON.stringify(t.name)} in namespace ${JSON.stringify(namespace)}: ${state.phase}`;
   return `${[head, ...state.lines.map((l) => `  ${l}`)].join('\n')}\n`;
@@ -91,7 +62,7 @@ export async function jobStatus(ctx: RolloutContext, t: JobTarget, o: JobStatusO
   const deadline = o.timeoutMs > 0 ? now() + o.timeoutMs : Number.POSITIVE_INFINITY;
   let printed = '';
   for (;;) {
-    const obj = await readJob(ctx, t);
+    const obj = await readNamed<Parameters<typeof jobState>[1]>(ctx, t.info, t.name);
     const state = jobState(t.info.kind, obj, now());
     if (!o.watch && o.output && o.output !== 'table') {
       ctx.out(
