@@ -8,24 +8,19 @@ import {
   type ContainerStatus,
 } from '@regatta/cri';
 import type { RuntimeContainer } from './daemon.js';
+import type { PreStopCri } from './pre-stop.js';
 
-/** The CRI calls the recreate duty makes (libs/cri CriRuntimeClient). */
-export interface CriRuntime {
+/**
+ * The CRI calls the recreate duty makes (libs/cri CriRuntimeClient), with those of the preStop hook it runs first
+ * (pre-stop.ts `PreStopCri`: ExecSync, PodSandboxStatus; a runtime without them plays hooks in its own stop).
+ */
+export interface CriRuntime extends PreStopCri {
   listContainers(o?: {
     filter?: { labelSelector?: Record<string, string> };
     timeoutMs?: number;
   }): Promise<Container[]>;
   containerStatus(id: string, o?: { timeoutMs?: number }): Promise<ContainerStatus>;
   stopContainer(id: string, timeoutSeconds: number, o?: { timeoutMs?: number }): Promise<void>;
-  /** For exec preStop hooks (pre-stop.ts); a runtime without it plays hooks in its own stop. */
-  execSync?(
-    id: string,
-    cmd: string[],
-    timeoutSeconds: number,
-    o?: { timeoutMs?: number },
-  ): Promise<{ exitCode: number }>;
-  /** For httpGet preStop hooks without a host: the pod's IP (libs/cri `podSandboxIP`). */
-  podSandboxIP?(podSandboxId: string, o?: { timeoutMs?: number }): Promise<string>;
 }
 
 /** The kubelet's restart-count annotation on a container (kubernetes pkg/kubelet/kuberuntime/labels.go). */

@@ -10,7 +10,7 @@
  */
 import { KINDS, type Pod } from '@regatta/api';
 import { Cache, type Bus } from '@regatta/bus';
-import { runPreStopHook } from '@regatta/containerrecreaterequest';
+import { runPreStopHook, type PreStopCri } from '@regatta/containerrecreaterequest';
 import {
   KUBERNETES_CONTAINER_NAME_LABEL,
   KUBERNETES_POD_UID_LABEL,
@@ -44,8 +44,8 @@ export interface ContainerMetaCri {
     o?: { timeoutMs?: number },
   ): Promise<ExecSyncResponse>;
   stopContainer(id: string, timeoutSeconds: number, o?: { timeoutMs?: number }): Promise<void>;
-  /** For httpGet preStop hooks without a host: the pod's IP (libs/cri `podSandboxIP`). */
-  podSandboxIP?(podSandboxId: string, o?: { timeoutMs?: number }): Promise<string>;
+  /** For httpGet preStop hooks without a host (libs/containerrecreaterequest `PreStopCri`). */
+  podSandboxIP?: PreStopCri['podSandboxIP'];
 }
 
 export interface ContainerMetaLogger {
