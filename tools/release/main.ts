@@ -5,7 +5,6 @@
 // CLI as one file (dist/cli/regatta, a krew archive and manifest beside it) and the chart packaged for an OCI
 // registry (dist/charts/regatta-<version>.tgz, when helm is built). docs/images.md.
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import {
   chmodSync,
   existsSync,
@@ -62,16 +61,12 @@ try {
   );
   const t1 = Date.now();
   const node = pinnedNode(root);
-  const { layer: base, libraries } = baseLayer(node.path);
+  const { layer: base, libraries, libraryDigests } = baseLayer(node.path);
   process.stdout.write(
     `release: base layer (node ${node.version}, ${libraries.length} libraries) ${(base.descriptor.size / 1e6).toFixed(1)} MB in ${Date.now() - t1} ms\n`,
   );
   mkdirSync(outDir, { recursive: true });
   const built: BuiltImage[] = [];
-  const libraryDigests = libraries.map((path) => ({
-    path,
-    sha256: createHash('sha256').update(readFileSync(path)).digest('hex'),
-  }));
   for (const app of apps) {
     const sources = (
       JSON.parse(readFileSync(join(bundles, app, 'main.mjs.map'), 'utf8')) as { sources: string[] }

@@ -3,6 +3,7 @@
 // chart's `image` values compose it. Two layers: the base (Node and its libraries, the same blob in every image, hard
 // linked between layouts) and the program's bundle. No Docker, no crane: tar, gzip and JSON are written here.
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { discoverApps } from '../build/apps.mjs';
@@ -42,8 +43,15 @@ export function pinnedNode(root: string): { path: string; version: string } {
   return { path, version: pkg.version };
 }
 
-/** The base layer: Node and the shared libraries `ldd` finds for it on this machine, read through symlinks. */
-export function baseLayer(nodePath: string): { layer: Layer; libraries: string[] } {
+/**
+ * The base layer: Node and the shared libraries `ldd` finds for it on this machine, read through symlinks; with each
+ * library's SHA-256 (hex) for the images' SBOM (sbom.ts).
+ */
+export function baseLayer(nodePath: string): {
+  layer: Layer;
+  libraries: string[];
+  libraryDigests: { path: string; sha256: string }[];
+} {
   const { libraries, missing } = parseLdd(execFileSync('ldd', [nodePath], { encoding: 'utf8' }));
   if (missing.length > 0) throw new Error(`ldd ${nodePath}: not found: ${missing.join(', ')}`);
   const libs = new Map(libraries.map((l) => [l, new Uint8Array(readFileSync(l))]));
@@ -51,7 +59,11 @@ export function baseLayer(nodePath: string): { layer: Layer; libraries: string[]
     baseEntries(new Uint8Array(readFileSync(nodePath)), libs),
     `regatta release: /${NODE_PATH} and ${libraries.length} shared libraries (ldd)`,
   );
-  return { layer, libraries };
+  const libraryDigests = [...libs].map(([path, bytes]) => ({
+    path,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+  }));
+  return { layer, libraries, libraryDigests };
 }
 
 /** The files of a bundle folder (tools/build/build.mjs output), by name. */
